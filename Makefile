@@ -1,0 +1,36 @@
+# Parlour — every target sets itself up: a fresh machine needs only Python >= 3.11 and make.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help demo test bench lint serve clean
+
+help: ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-8s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP) ## run the main job: a full game played end to end
+	$(BIN)/parlour demo
+
+test: $(STAMP) ## run the whole test suite (real Redis, real sockets)
+	$(BIN)/ruff check server client_sdk bots tests
+	$(BIN)/python -m pytest
+
+bench: $(STAMP) ## measure speed; figures print as `name: value unit`
+	$(BIN)/python -m tests.bench
+
+lint: $(STAMP) ## ruff
+	$(BIN)/ruff check server client_sdk bots tests
+
+serve: $(STAMP) ## run the server on 127.0.0.1:8000 with an embedded Redis
+	$(BIN)/parlour serve
+
+clean: ## remove the virtualenv and local data
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

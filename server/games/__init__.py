@@ -1,0 +1,37 @@
+"""Pure rules engines: no I/O, no clock, no global randomness (DESIGN.md).
+
+The registry is explicit: a game is playable exactly when it is listed here.
+"""
+
+from . import concerto
+from .base import (
+    BaseState,
+    Event,
+    Game,
+    GameError,
+    GameOver,
+    IllegalMove,
+    InvalidDeal,
+    InvalidOptions,
+    MalformedMove,
+    NotYourTurn,
+    Outcome,
+    Termination,
+    visible,
+)
+
+REGISTRY: dict[str, Game] = {
+    concerto.GAME.id: concerto.GAME,
+}
+
+
+def find_game(game_id: str) -> Game:
+    """The registered game, or KeyError."""
+    return REGISTRY[game_id]
+
+
+__all__ = [
+    "REGISTRY", "find_game", "BaseState", "Event", "Game", "GameError", "GameOver",
+    "IllegalMove", "InvalidDeal", "InvalidOptions", "MalformedMove", "NotYourTurn",
+    "Outcome", "Termination", "visible",
+]

@@ -1,0 +1,250 @@
+"""The engine contract every game implements (DESIGN.md "The engine contract").
+
+A game module exposes one :class:`Game` with ``new_state(options, seed, deals)``
+and a ``State`` subclass of :class:`BaseState`. The base class owns what is the
+same for every game, written once:
+
+* turn order and "game over" checks come before any rule check, and every rule
+  check comes before any mutation, so :meth:`BaseState.apply` never
+  half-applies a move;
+* ``legal_moves`` is the one source of truth for legality: ``apply`` accepts a
+  move exactly when it is in that list, and only then asks the game to explain
+  a refusal;
+* views fail closed: :meth:`BaseState.view` has no default.
+
+Nothing here (or anywhere in ``server.games``) does I/O, reads a clock or uses
+the global RNG; everything a rule needs is in the state.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+Seat = int
+Move = dict[str, Any]
+
+
+class GameError(ValueError):
+    """Base of every error the engines raise. Messages never name hidden cards."""
+
+
+class MalformedMove(GameError):
+    """The move is not a move of this game at all (bad shape, unknown card string)."""
+
+
+class IllegalMove(GameError):
+    """A well-formed move the rules do not allow now.
+
+    ``legal_moves`` is attached so that the API can show the caller what it may
+    do instead; it is always the caller's own list, never another seat's.
+    """
+
+    def __init__(self, reason: str, legal_moves: list[Move] | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.legal_moves = legal_moves or []
+
+
+class NotYourTurn(GameError):
+    """The seat is not among those whose action is awaited."""
+
+    def __init__(self, seat: Seat | None) -> None:
+        super().__init__("it is not your turn" if seat is not None else "spectators cannot move")
+        self.seat = seat
+
+
+class GameOver(GameError):
+    """No move is accepted once the game has an outcome."""
+
+    def __init__(self) -> None:
+        super().__init__("the game is over")
+
+
+class InvalidOptions(GameError):
+    """Unknown option, or a value out of range. ``problems`` lists every one."""
+
+    def __init__(self, problems: Mapping[str, str]) -> None:
+        super().__init__("; ".join(f"{k}: {v}" for k, v in problems.items()))
+        self.problems = dict(problems)
+
+
+class InvalidDeal(GameError):
+    """A preset deal is wrong. ``problems`` lists every problem, not only the first."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, with its own audience.
+
+    ``visible_to=None`` means public; otherwise only those seats may see it.
+    :func:`visible` is the one filter every feed (events, long-poll, replay,
+    logs) goes through.
+    """
+
+    kind: str
+    data: dict[str, Any]
+    visible_to: frozenset[Seat] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "data": self.data,
+            "visible_to": None if self.visible_to is None else sorted(self.visible_to),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Event:
+        vis = d.get("visible_to")
+        return cls(d["kind"], d["data"], None if vis is None else frozenset(vis))
+
+
+def visible(event: Event, seat: Seat | None) -> bool:
+    """May ``seat`` (``None`` = spectator) see ``event``?"""
+    return event.visible_to is None or (seat is not None and seat in event.visible_to)
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    TARGET_REACHED = "target_reached"
+    """One side reached the target after a deal's scoring (Concerto C20, C22)."""
+    DEALS_EXHAUSTED = "deals_exhausted"
+    """The last deal was played; the higher total wins (Concerto C21)."""
+    MATCH_TARGET_REACHED = "match_target_reached"
+    """A side reached the match target after a deal (Concerto C23)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``scores`` has one entry per seat (in partnership games each seat shows its
+    side's score). ``winners`` is empty for a draw.
+    """
+
+    termination: Termination
+    scores: tuple[int, ...]
+    winners: tuple[Seat, ...]
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "termination": self.termination.value,
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Outcome:
+        return cls(Termination(d["termination"]), tuple(d["scores"]), tuple(d["winners"]))
+
+
+class BaseState:
+    """Template for a game state. Subclasses implement the in-turn cases only.
+
+    Subclasses provide ``to_move``, ``outcome``, ``_legal_moves``, ``_apply``,
+    ``_explain_illegal``, ``view``, ``to_dict``/``from_dict`` and ``clone``.
+    """
+
+    game: ClassVar[str]
+    num_seats: int
+
+    # -- the turn -----------------------------------------------------------
+    def to_move(self) -> list[Seat]:
+        """Seats whose action is awaited; empty once the game is over."""
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome | None:
+        raise NotImplementedError
+
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def legal_moves(self, seat: Seat | None) -> list[Move]:
+        """Every legal move of ``seat`` now; empty unless ``seat`` is to move."""
+        if seat is None or self.is_over() or seat not in self.to_move():
+            return []
+        return self._legal_moves(seat)
+
+    def apply(self, seat: Seat | None, move: Any) -> list[Event]:
+        """Apply ``move`` for ``seat`` and return the events it caused.
+
+        Raises:
+            GameOver: the game has ended.
+            NotYourTurn: ``seat`` is not to move.
+            MalformedMove: ``move`` is not a move of this game.
+            IllegalMove: the rules forbid it now (state unchanged).
+        """
+        if self.is_over():
+            raise GameOver()
+        if seat is None or seat not in self.to_move():
+            raise NotYourTurn(seat)
+        move = self.normalize_move(move)
+        legal = self._legal_moves(seat)
+        if move not in legal:
+            raise IllegalMove(self._explain_illegal(seat, move), legal)
+        return self._apply(seat, move)
+
+    # -- hooks for the game ---------------------------------------------------
+    def normalize_move(self, move: Any) -> Move:
+        """Check the move's shape and return it in canonical form.
+
+        Raises:
+            MalformedMove: not a move of this game.
+        """
+        raise NotImplementedError
+
+    def _legal_moves(self, seat: Seat) -> list[Move]:
+        raise NotImplementedError
+
+    def _apply(self, seat: Seat, move: Move) -> list[Event]:
+        raise NotImplementedError
+
+    def _explain_illegal(self, seat: Seat, move: Move) -> str:
+        """Why ``move`` is refused. Must name nothing ``seat`` cannot see."""
+        return "that move is not allowed now"
+
+    # -- information --------------------------------------------------------
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator). Fails closed: no default."""
+        raise NotImplementedError
+
+    def reveal(self) -> dict[str, Any]:
+        """Everything, for the replay of a finished game (hands, the seed)."""
+        raise NotImplementedError
+
+    # -- persistence ----------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def clone(self) -> BaseState:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the registry lists it: an explicit record, no import side effects.
+
+    ``options`` maps each option name to its spec (``default`` and ``choices``
+    or ``min``/``max``, and a ``doc``), served by ``GET /v1/rules``.
+    """
+
+    id: str
+    title: str
+    seats: tuple[int, ...]
+    options: Mapping[str, Any]
+    new_state: Callable[..., BaseState]
+    """``new_state(options, seed, deals=None)``: raises InvalidOptions / InvalidDeal."""
+    from_dict: Callable[[Mapping[str, Any]], BaseState]
+    opening_events: Callable[[Any], list[Event]]
+    """The events a new state starts with (the first deal), for the game's feed."""

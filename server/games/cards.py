@@ -1,0 +1,112 @@
+"""Cards, packs and the seeded shuffle.
+
+On the wire and in stored state a card is a two-character string, rank then
+suit: ``"TS"`` is the ten of spades (DESIGN.md). In double packs identical cards
+are simply repeated. Engines look ranks up in small tables built here once, so
+no game parses strings on its hot path.
+
+>>> STANDARD.rank_order("QS") > STANDARD.rank_order("JS")
+True
+>>> PINOCHLE.rank_order("TS") > PINOCHLE.rank_order("KS")   # A T K Q J 9
+True
+>>> len(PINOCHLE.cards()), len(DOUBLE_PINOCHLE.cards())
+(48, 96)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+SUITS = "SHDC"
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RED_SUITS = frozenset("HD")
+
+Card = str
+
+
+def rank(card: Card) -> str:
+    return card[0]
+
+
+def suit(card: Card) -> str:
+    return card[1]
+
+
+@dataclass(frozen=True)
+class Pack:
+    """A pack of cards: its ranks from high to low, and how many copies of each card.
+
+    >>> STANDARD.is_card("TS"), STANDARD.is_card("1S"), PINOCHLE.is_card("2S")
+    (True, False, False)
+    """
+
+    name: str
+    ranks: str  # highest first
+    copies: int = 1
+
+    def cards(self) -> list[Card]:
+        """Every card of the pack, in a fixed order (suit by suit, high to low)."""
+        return [r + s for s in SUITS for r in self.ranks for _ in range(self.copies)]
+
+    def is_card(self, text: object) -> bool:
+        return (
+            isinstance(text, str)
+            and len(text) == 2
+            and text[0] in self.ranks
+            and text[1] in SUITS
+        )
+
+    def rank_order(self, card: Card) -> int:
+        """Larger is higher: the lowest rank of the pack is 0."""
+        return len(self.ranks) - 1 - self.ranks.index(card[0])
+
+    def problems(self, cards: Iterable[object]) -> list[str]:
+        """Every reason ``cards`` is not a sub-multiset of this pack (empty if it is)."""
+        problems: list[str] = []
+        counts: dict[str, int] = {}
+        for c in cards:
+            if not self.is_card(c):
+                problems.append(f"{c!r} is not a card of the {self.name} pack")
+                continue
+            counts[c] = counts.get(c, 0) + 1
+        for c, n in sorted(counts.items()):
+            if n > self.copies:
+                problems.append(f"{c} appears {n} times (the pack has {self.copies})")
+        return problems
+
+
+STANDARD = Pack("52-card", "AKQJT98765432")
+PINOCHLE = Pack("48-card pinochle", "ATKQJ9", copies=2)
+DOUBLE_PINOCHLE = Pack("96-card double pinochle", "ATKQJ9", copies=4)
+
+
+def shuffled(pack: Pack, rng: random.Random) -> list[Card]:
+    """The pack in an order drawn from ``rng`` (never the global RNG)."""
+    cards = pack.cards()
+    rng.shuffle(cards)
+    return cards
+
+
+def deal_singly(cards: Sequence[Card], players: int, first: int) -> list[list[Card]]:
+    """Deal ``cards`` one at a time round the table, starting with seat ``first``."""
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for i, c in enumerate(cards):
+        hands[(first + i) % players].append(c)
+    return hands
+
+
+def sort_hand(cards: Iterable[Card], pack: Pack = STANDARD) -> list[Card]:
+    """Cards grouped by suit (S H D C), high to low within a suit: how a player holds them."""
+    return sorted(cards, key=lambda c: (SUITS.index(c[1]), -pack.rank_order(c)))
+
+
+def derived_rng(seed: str, *labels: object) -> random.Random:
+    """A generator for one purpose (a deal, the first dealer) derived from the game seed.
+
+    Deriving one generator per purpose, instead of drawing from one stream,
+    means no RNG state has to be stored and deal *k* is the same whatever
+    happened before it.
+    """
+    return random.Random("/".join([seed, *map(str, labels)]))

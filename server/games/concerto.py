@@ -1,0 +1,797 @@
+"""Concerto — David Parlett's partnership game of building Poker hands.
+
+Implements ``RULES.md`` section 1 in both editions: ``parlett-2013`` (the
+author's 2013 revision, the default) and ``penguin`` (the Penguin book). The
+tags C2…C24 name the resolved points of RULES.md where each rule lives.
+
+The course of play, in rulebook order:
+
+* **Seats.** 0 N, 1 E, 2 S, 3 W; partners N–S (side 0, "NS") and E–W (side 1, "EW").
+* **Deal.** 13 cards each, singly from the dealer's left. The next deal is made
+  by the previous dealer's left neighbour, also across games of a match (C24).
+* **Eight hands per deal.** Hand *k* is led by seat ``(dealer + k) % 4``, so the
+  non-dealing side plays the odd hands and the dealing side the even ones.
+* **Playing one hand**: only the leader and partner act, alternately; play,
+  pass or call 'Play' (move ``force``) under C6–C12; five cards complete it.
+* **Scoring** by Poker category, with the contribution splits of fours and
+  straight flushes (C2–C4), per edition (:class:`Edition`).
+* **End of a deal**: hand scores (C16), left-overs (C14, C15, C17, C19).
+* **End of a game**: target and game bonus (C20–C22); a match (C23).
+
+A quick game between the same two moves every time:
+
+>>> s = new_state({"rules": "penguin", "first_dealer": 3}, seed="doc")
+>>> s.to_move(), s.state_view()["leader"]
+([0], 0)
+>>> [m["type"] for m in s.legal_moves(0)][:1]
+['play']
+>>> {"type": "pass"} in s.legal_moves(0)   # the leader must play the first card
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from itertools import combinations
+from typing import Any, ClassVar
+
+from .base import (
+    BaseState,
+    Event,
+    Game,
+    IllegalMove,
+    InvalidDeal,
+    InvalidOptions,
+    MalformedMove,
+    Move,
+    Outcome,
+    Seat,
+    Termination,
+)
+from .cards import STANDARD, Card, deal_singly, derived_rng, shuffled, sort_hand
+from .poker import RANK_VALUE, Combination, evaluate, is_three_pairs
+
+SIDE_NAMES = ("NS", "EW")
+HANDS_PER_DEAL = 8
+CARDS_PER_HAND = 5
+
+
+def side_of(seat: Seat) -> int:
+    """0 for North–South (seats 0, 2), 1 for East–West (seats 1, 3)."""
+    return seat % 2
+
+
+def partner_of(seat: Seat) -> Seat:
+    return (seat + 2) % 4
+
+
+def seats_of(side: int) -> tuple[Seat, Seat]:
+    return (side, side + 2)
+
+
+# ---------------------------------------------------------------------------
+# The two editions
+# ---------------------------------------------------------------------------
+
+# Value of a combination as a completed hand (fours and straight flush vary
+# with the split, see Edition.hand_points) and as left-overs (C14: fours 8,
+# straight flush 10).
+BASE_POINTS = {
+    Combination.NOTHING: 0,
+    Combination.ONE_PAIR: 1,
+    Combination.TWO_PAIRS: 2,
+    Combination.THREES: 3,
+    Combination.STRAIGHT: 5,
+    Combination.FLUSH: 6,
+    Combination.FULL_HOUSE: 8,
+    Combination.FOURS: 8,
+    Combination.STRAIGHT_FLUSH: 10,
+}
+
+# C4: fours by the largest number of the four played by one player
+# (4+0 -> 8, 3+1 -> 12, 2+2 -> 16); the fifth card never counts.
+FOURS_POINTS = {4: 8, 3: 12, 2: 16}
+
+
+@dataclass(frozen=True)
+class Edition:
+    """The rule hooks in which the editions differ. Subclasses override them."""
+
+    name: ClassVar[str]
+    # Straight flush by the number of its cards played by the leader, the
+    # player who actually played the first card (C3).
+    straight_flush_points: ClassVar[Mapping[int, int]]
+
+    def hand_points(self, combination: Combination, cards: Sequence[tuple[Seat, Card]]) -> int:
+        """Points of a completed hand (RULES.md §1 "Scoring a hand")."""
+        if combination is Combination.FOURS:
+            quad_rank = _quad_rank(c for _, c in cards)
+            per_player: dict[Seat, int] = {}
+            for seat, card in cards:
+                if card[0] == quad_rank:
+                    per_player[seat] = per_player.get(seat, 0) + 1
+            return FOURS_POINTS[max(per_player.values())]
+        if combination is Combination.STRAIGHT_FLUSH:
+            leader = cards[0][0]
+            by_leader = sum(1 for seat, _ in cards if seat == leader)
+            return self.straight_flush_points[by_leader]
+        return BASE_POINTS[combination]
+
+    def leftover_value(self, six: Sequence[Card]) -> tuple[int, Combination | None]:
+        """Value (before the ×10) of the best combination in six left-over cards.
+
+        Returns (value, combination) where combination is None for the
+        parlett-2013 three-pairs bonus, which is not a five-card combination.
+        No combination scores 0 (C19).
+        """
+        category = _best_category(six)
+        return BASE_POINTS[category], category
+
+    def tie_bonus(
+        self, dealer_side: int, leftovers: Sequence[Sequence[Card]]
+    ) -> tuple[list[int], set[int]]:
+        """Left-over bonus per side when hand scores tie, and the sides revealed."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Parlett2013(Edition):
+    """The author's 2013 revision (seed 000/002)."""
+
+    name: ClassVar[str] = "parlett-2013"
+    # C2: 10 if 5+0, 15 if 4+1, 20 if 3+2, either way round.
+    straight_flush_points: ClassVar[Mapping[int, int]] = {5: 10, 4: 15, 3: 20, 2: 20, 1: 15}
+
+    def leftover_value(self, six: Sequence[Card]) -> tuple[int, Combination | None]:
+        """C15: exactly three pairs among the six score 6 (60); other six-card shapes don't count."""
+        if is_three_pairs(six):
+            return 6, None
+        return super().leftover_value(six)
+
+    def tie_bonus(
+        self, dealer_side: int, leftovers: Sequence[Sequence[Card]]
+    ) -> tuple[list[int], set[int]]:
+        """Tie: the non-dealing side scores 10 × the dealing side's left-overs."""
+        bonus = [0, 0]
+        value, _ = self.leftover_value(leftovers[dealer_side])
+        bonus[1 - dealer_side] = 10 * value
+        return bonus, {dealer_side}
+
+
+@dataclass(frozen=True)
+class Penguin(Edition):
+    """The Penguin book's rules (seed 001)."""
+
+    name: ClassVar[str] = "penguin"
+    # C2: 15 for 4+1 either way; 20 if the leader played 3 and the partner 2,
+    # 25 if the leader played 2 and the partner 3.
+    straight_flush_points: ClassVar[Mapping[int, int]] = {5: 10, 4: 15, 3: 20, 2: 25, 1: 15}
+
+    def tie_bonus(
+        self, dealer_side: int, leftovers: Sequence[Sequence[Card]]
+    ) -> tuple[list[int], set[int]]:
+        """Tie (C17): both reveal; the side left with the higher combination loses.
+
+        The other side scores 10 × the value of that higher combination. Equal
+        categories are decided by the five cards' ranks in descending order
+        (the higher loses); in a wheel A-2-3-4-5 the ace counts low, as it
+        does in the straight itself. Complete equality: nobody scores. Under
+        this edition three pairs is simply two pairs (C15).
+        """
+        keys = [_tie_key(cards) for cards in leftovers]
+        bonus = [0, 0]
+        if keys[0] != keys[1]:
+            loser = 0 if keys[0] > keys[1] else 1
+            bonus[1 - loser] = 10 * BASE_POINTS[keys[loser][0]]
+        return bonus, {0, 1}
+
+
+EDITIONS: dict[str, Edition] = {e.name: e for e in (Parlett2013(), Penguin())}
+
+
+def _quad_rank(cards: Iterable[Card]) -> str:
+    counts: dict[str, int] = {}
+    for c in cards:
+        counts[c[0]] = counts.get(c[0], 0) + 1
+    return max(counts, key=counts.__getitem__)
+
+
+def _best_category(cards: Sequence[Card]) -> Combination:
+    return max(evaluate(five)[0] for five in combinations(cards, CARDS_PER_HAND))
+
+
+def _descending_ranks(five: Sequence[Card], category: Combination) -> tuple[int, ...]:
+    values = sorted((RANK_VALUE[c[0]] for c in five), reverse=True)
+    if category in (Combination.STRAIGHT, Combination.STRAIGHT_FLUSH) and values == [
+        14, 5, 4, 3, 2,
+    ]:
+        values = [5, 4, 3, 2, 1]
+    return tuple(values)
+
+
+def _tie_key(cards: Sequence[Card]) -> tuple[Combination, tuple[int, ...]]:
+    """The best five of six left-overs for C17: category first, then descending ranks."""
+    best = None
+    for five in combinations(cards, CARDS_PER_HAND):
+        category = evaluate(five)[0]
+        key = (category, _descending_ranks(five, category))
+        if best is None or key > best:
+            best = key
+    assert best is not None
+    return best
+
+
+# ---------------------------------------------------------------------------
+# Options and preset deals
+# ---------------------------------------------------------------------------
+
+OPTIONS: dict[str, dict[str, Any]] = {
+    "rules": {
+        "default": "parlett-2013",
+        "choices": list(EDITIONS),
+        "doc": "rules edition: the author's 2013 revision or the Penguin book",
+    },
+    "deals": {"default": 4, "min": 1, "max": 20, "doc": "deals per game"},
+    "target": {"default": 100, "min": 1, "max": 10000, "doc": "score that ends a game"},
+    "first_dealer": {
+        "default": None,
+        "min": 0,
+        "max": 3,
+        "doc": "seat of the first dealer; null draws it from the deal seed",
+    },
+    "match_target": {
+        "default": None,
+        "min": 1,
+        "max": 100000,
+        "doc": "null for a single game; else games are played until a side reaches it",
+    },
+}
+
+
+@dataclass(frozen=True)
+class ConcertoOptions:
+    rules: str = "parlett-2013"
+    deals: int = 4
+    target: int = 100
+    first_dealer: int | None = None
+    match_target: int | None = None
+
+    @property
+    def edition(self) -> Edition:
+        return EDITIONS[self.rules]
+
+
+def parse_options(raw: Mapping[str, Any] | None) -> ConcertoOptions:
+    """Check every option and fill in the defaults.
+
+    Raises:
+        InvalidOptions: naming every unknown option and every bad value.
+    """
+    raw = dict(raw or {})
+    problems: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    for name in raw.keys() - OPTIONS.keys():
+        problems[name] = "unknown option"
+    for name, spec in OPTIONS.items():
+        value = raw.get(name, spec["default"])
+        if value is None and spec["default"] is None:
+            values[name] = None
+        elif "choices" in spec:
+            if value not in spec["choices"]:
+                problems[name] = f"must be one of {', '.join(spec['choices'])}"
+            values[name] = value
+        elif isinstance(value, bool) or not isinstance(value, int):
+            problems[name] = "must be an integer"
+        elif not spec["min"] <= value <= spec["max"]:
+            problems[name] = f"must be between {spec['min']} and {spec['max']}"
+        else:
+            values[name] = value
+    if problems:
+        raise InvalidOptions(problems)
+    return ConcertoOptions(**values)
+
+
+def parse_deals(raw: Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
+    """Check preset deals, reporting every problem.
+
+    Each preset is ``{"dealer": seat, "hands": [[13 cards] × 4]}`` and together
+    the four hands must be exactly the 52-card pack.
+
+    Raises:
+        InvalidDeal: with every problem found, each prefixed by its place.
+    """
+    problems: list[str] = []
+    deals: list[dict[str, Any]] = []
+    for i, deal in enumerate(raw or []):
+        where = f"deals[{i}]"
+        if not isinstance(deal, Mapping):
+            problems.append(f"{where}: must be an object with dealer and hands")
+            continue
+        dealer = deal.get("dealer")
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
+            problems.append(f"{where}.dealer: must be a seat 0..3")
+        hands = deal.get("hands")
+        if not isinstance(hands, list) or len(hands) != 4:
+            problems.append(f"{where}.hands: must be four hands")
+            continue
+        for seat, hand in enumerate(hands):
+            if not isinstance(hand, list) or len(hand) != 13:
+                problems.append(f"{where}.hands[{seat}]: must hold 13 cards")
+        cards = [c for h in hands if isinstance(h, list) for c in h]
+        problems += [f"{where}: {p}" for p in STANDARD.problems(cards)]
+        missing = set(STANDARD.cards()) - set(cards)
+        if missing and len(cards) == 52:
+            problems.append(f"{where}: missing {', '.join(sorted(missing))}")
+        deals.append({"dealer": dealer, "hands": [list(h) for h in hands]})
+    if problems:
+        raise InvalidDeal(problems)
+    return deals
+
+
+# ---------------------------------------------------------------------------
+# The state
+# ---------------------------------------------------------------------------
+
+PLAY, PASS, FORCE = "play", "pass", "force"
+
+
+class State(BaseState):
+    """One Concerto game (or match) in progress.
+
+    Public: everything in :meth:`state_view`. Private to each seat: its own
+    hand. Secret until the end: the seed, the preset deals still to come and
+    the left-overs nobody had to reveal.
+    """
+
+    game: ClassVar[str] = "concerto"
+    num_seats = 4
+
+    __slots__ = (
+        "options", "seed", "presets", "deal_index", "game_number", "deal_number",
+        "dealer", "hands", "hand_number", "current", "turn", "passes", "forced_by",
+        "completed_hands", "deal_hand_points", "deal_results", "game_scores", "totals",
+        "games", "final_hands", "_outcome",
+    )  # fmt: skip
+
+    def __init__(self, options: ConcertoOptions, seed: str, presets: list[dict[str, Any]]):
+        self.options = options
+        self.seed = seed
+        self.presets = presets
+        self.deal_index = 0  # deals dealt so far in the whole game or match
+        self.game_number = 1
+        self.deal_number = 0
+        self.dealer = 0
+        self.hands: list[list[Card]] = [[], [], [], []]
+        self.hand_number = 1
+        self.current: list[list[Any]] = []  # [[seat, card], ...] of the hand being built
+        self.turn: Seat | None = None
+        self.passes = 0  # consecutive passes since the last card (C6)
+        self.forced_by: Seat | None = None  # who called 'Play' in this hand (C9)
+        self.completed_hands: list[dict[str, Any]] = []
+        self.deal_hand_points = [0, 0]
+        self.deal_results: list[dict[str, Any]] = []
+        self.game_scores = [0, 0]
+        self.totals = [0, 0]  # equal to game_scores unless this is a match (C23)
+        self.games: list[dict[str, Any]] = []  # finished games of a match
+        self.final_hands: list[list[Card]] | None = None  # revealed when the game ends
+        self._outcome: Outcome | None = None
+
+    # -- whose turn -----------------------------------------------------------
+    @property
+    def edition(self) -> Edition:
+        return self.options.edition
+
+    @property
+    def leader(self) -> Seat:
+        """The designated leader of the current hand: hand k is led by (dealer + k) % 4."""
+        return (self.dealer + self.hand_number) % 4
+
+    def to_move(self) -> list[Seat]:
+        return [] if self.turn is None else [self.turn]
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def may_pass(self, seat: Seat) -> bool:
+        """Whether the seat on turn may pass — and so also call 'Play' (C6–C8, C12).
+
+        Not on the first card of a hand (the leader must play it), not while a
+        'Play' call is being obeyed, not after two consecutive passes, and not
+        while the partner has no cards left.
+        """
+        return (
+            bool(self.current)
+            and self.forced_by is None
+            and self.passes < 2
+            and bool(self.hands[partner_of(seat)])
+        )
+
+    def _legal_moves(self, seat: Seat) -> list[Move]:
+        moves: list[Move] = [{"type": PLAY, "card": c} for c in sort_hand(self.hands[seat])]
+        if self.may_pass(seat):
+            moves += [{"type": PASS}, {"type": FORCE}]
+        return moves
+
+    def normalize_move(self, move: Any) -> Move:
+        if not isinstance(move, Mapping):
+            raise MalformedMove("a move is an object with a 'type'")
+        kind = move.get("type")
+        if kind == PLAY:
+            card = move.get("card")
+            if not STANDARD.is_card(card):
+                raise MalformedMove(f"{card!r} is not a card (rank then suit, e.g. 'TS')")
+            extra = move.keys() - {"type", "card"}
+        elif kind in (PASS, FORCE):
+            extra = move.keys() - {"type"}
+        else:
+            raise MalformedMove("move type must be 'play', 'pass' or 'force'")
+        if extra:
+            raise MalformedMove(f"unexpected field(s) in a {kind} move: {', '.join(sorted(extra))}")
+        return {"type": PLAY, "card": move["card"]} if kind == PLAY else {"type": kind}
+
+    def _explain_illegal(self, seat: Seat, move: Move) -> str:
+        if move["type"] == PLAY:
+            return f"{move['card']} is not in your hand"
+        what = "pass" if move["type"] == PASS else "call 'Play'"
+        if not self.current:
+            return f"the leader must play the first card of a hand; you may not {what}"
+        if self.forced_by is not None:
+            return f"your partner called 'Play': you must play; you may not {what}"
+        if self.passes >= 2:
+            return f"two consecutive passes: you must play; you may not {what}"
+        return f"your partner has no cards left: you must play; you may not {what}"
+
+    # -- the moves ------------------------------------------------------------
+    def _apply(self, seat: Seat, move: Move) -> list[Event]:
+        kind = move["type"]
+        if kind == PASS:
+            # C6: at most two consecutive passes per card.
+            self.passes += 1
+            self.turn = partner_of(seat)
+            return [Event("pass", {"seat": seat, "passes": self.passes})]
+        if kind == FORCE:
+            # C8/C9: 'Play' makes the partner complete the hand alone.
+            self.forced_by = seat
+            self.turn = partner_of(seat)
+            return [Event("force", {"seat": seat, "partner": partner_of(seat)})]
+        return self._play(seat, move["card"])
+
+    def _play(self, seat: Seat, card: Card) -> list[Event]:
+        self.hands[seat].remove(card)
+        self.current.append([seat, card])
+        self.passes = 0
+        events = [Event("play", {"seat": seat, "card": card, "hand_number": self.hand_number})]
+        if len(self.current) == CARDS_PER_HAND:
+            return events + self._complete_hand()
+        partner = partner_of(seat)
+        if self.forced_by is not None:
+            # C9: the forced partner plays on alone; when out of cards, the caller completes.
+            forced = partner_of(self.forced_by)
+            self.turn = forced if self.hands[forced] else self.forced_by
+        else:
+            # C11: a player with no cards is skipped and the partner must play.
+            self.turn = partner if self.hands[partner] else seat
+        return events
+
+    def _complete_hand(self) -> list[Event]:
+        """C13: the hand stays face up before its leader with who played each card."""
+        cards = [c for _, c in self.current]
+        combination, _ = evaluate(cards)
+        points = self.edition.hand_points(combination, self.current)
+        side = side_of(self.leader)
+        record = {
+            "deal": self.deal_number,
+            "number": self.hand_number,
+            "side": list(seats_of(side)),
+            "leader": self.current[0][0],  # C3: who actually played the first card
+            "cards": [{"seat": s, "card": c} for s, c in self.current],
+            "combination": combination.wire_name,
+            "points": points,
+        }
+        self.completed_hands.append(record)
+        self.deal_hand_points[side] += points
+        events = [Event("hand_complete", record)]
+        if self.hand_number == HANDS_PER_DEAL:
+            return events + self._end_deal()
+        self.hand_number += 1
+        self._start_hand()
+        return events
+
+    def _start_hand(self) -> None:
+        self.current = []
+        self.passes = 0
+        self.forced_by = None
+        leader = self.leader
+        # C11: an empty-handed designated leader is skipped; the partner leads.
+        self.turn = leader if self.hands[leader] else partner_of(leader)
+
+    # -- end of a deal ---------------------------------------------------------
+    def _end_deal(self) -> list[Event]:
+        """Hand scores (C16), then the left-over bonus (C14, C15, C17, C19)."""
+        points = self.deal_hand_points
+        leftovers = [self.hands[a] + self.hands[b] for a, b in map(seats_of, (0, 1))]
+        dealer_side = side_of(self.dealer)
+        if points[0] != points[1]:
+            winner = 0 if points[0] > points[1] else 1
+            loser = 1 - winner
+            value, _ = self.edition.leftover_value(leftovers[loser])
+            bonus = [0, 0]
+            bonus[winner] = 10 * value  # winners are never penalised
+            revealed = {loser}
+        else:
+            bonus, revealed = self.edition.tie_bonus(dealer_side, leftovers)
+        for side in (0, 1):
+            self.game_scores[side] += points[side] + bonus[side]
+            self.totals[side] += points[side] + bonus[side]
+        result = {
+            "game": self.game_number,
+            "deal": self.deal_number,
+            "dealer": self.dealer,
+            "hand_points": _by_side(points),
+            "leftovers": {
+                SIDE_NAMES[s]: sort_hand(leftovers[s]) for s in sorted(revealed)
+            },
+            "leftover_bonus": _by_side(bonus),
+            "game_bonus": _by_side([0, 0]),
+            "scores": None,  # filled in below, after the game bonus
+        }
+        self.deal_results.append(result)
+        events = self._end_of_game_checks(result)
+        return [Event("deal_end", result), *events]
+
+    def _end_of_game_checks(self, result: dict[str, Any]) -> list[Event]:
+        """C20–C23, after the deal's scoring (bonuses included)."""
+        target, scores = self.options.target, self.game_scores
+        reached = [scores[s] >= target for s in (0, 1)]
+        game_over = False
+        termination = Termination.DEALS_EXHAUSTED
+        if reached[0] != reached[1]:
+            # C22: exactly one side at target: 100 + 100 per unplayed deal; game ends.
+            side = 0 if reached[0] else 1
+            bonus = 100 + 100 * (self.options.deals - self.deal_number)
+            scores[side] += bonus
+            self.totals[side] += bonus
+            result["game_bonus"][SIDE_NAMES[side]] = bonus
+            game_over, termination = True, Termination.TARGET_REACHED
+        elif all(reached):
+            game_over, termination = True, Termination.TARGET_REACHED  # C20: no bonus
+        elif self.deal_number == self.options.deals:
+            game_over = True  # C21: last deal, nobody at target, no bonus
+        result["scores"] = _by_side(self.game_scores)
+
+        events: list[Event] = []
+        if game_over:
+            events.append(self._end_game())
+        match_target = self.options.match_target
+        if match_target is None:
+            if game_over:
+                self._finish(termination, self.game_scores)
+        else:
+            # C23: the first side to reach the match target after a deal wins;
+            # both at once -> the higher; equal totals play on.
+            at = [self.totals[s] >= match_target for s in (0, 1)]
+            if any(at) and self.totals[0] != self.totals[1]:
+                if self.final_hands is None:
+                    events.append(self._end_game())
+                self._finish(Termination.MATCH_TARGET_REACHED, self.totals)
+            elif game_over:
+                self._new_game()
+        if self._outcome is not None:
+            events.append(Event("game_over", self._outcome.to_dict()))
+        else:
+            events += self._new_deal()
+        return events
+
+    def _end_game(self) -> Event:
+        """A game ends: its unrevealed left-overs become public (RULES.md §1 Information)."""
+        self.final_hands = [sort_hand(h) for h in self.hands]
+        scores = self.game_scores
+        winner = None if scores[0] == scores[1] else SIDE_NAMES[0 if scores[0] > scores[1] else 1]
+        record = {
+            "game": self.game_number,
+            "scores": _by_side(scores),
+            "winner": winner,
+            "hands": self.final_hands,
+        }
+        if self.options.match_target is not None:
+            self.games.append({k: v for k, v in record.items() if k != "hands"})
+        return Event("game_end", record)
+
+    def _finish(self, termination: Termination, side_scores: Sequence[int]) -> None:
+        self.turn = None
+        if side_scores[0] == side_scores[1]:
+            winners: tuple[Seat, ...] = ()
+        else:
+            winners = seats_of(0 if side_scores[0] > side_scores[1] else 1)
+        per_seat = tuple(side_scores[side_of(s)] for s in range(4))
+        self._outcome = Outcome(termination, per_seat, winners)
+
+    def _new_game(self) -> None:
+        """The next game of a match: game scores restart, the totals carry (C23)."""
+        self.game_number += 1
+        self.deal_number = 0
+        self.game_scores = [0, 0]
+        self.completed_hands = []
+        self.deal_results = []
+
+    def _new_deal(self) -> list[Event]:
+        """Deal the next deal: a preset if one is left, else a seeded shuffle.
+
+        The dealer passes to the left, also across the games of a match (C24).
+        """
+        if self.deal_index == 0:
+            self.dealer = self._first_dealer()
+        else:
+            self.dealer = (self.dealer + 1) % 4
+        if self.deal_index < len(self.presets):
+            preset = self.presets[self.deal_index]
+            self.dealer = preset["dealer"]
+            hands = [list(h) for h in preset["hands"]]
+        else:
+            cards = shuffled(STANDARD, derived_rng(self.seed, "deal", self.deal_index))
+            hands = deal_singly(cards, 4, first=(self.dealer + 1) % 4)
+        self.hands = [sort_hand(h) for h in hands]
+        self.deal_index += 1
+        self.deal_number += 1
+        self.deal_hand_points = [0, 0]
+        self.final_hands = None
+        self.hand_number = 1
+        self._start_hand()
+        return self.deal_events()
+
+    def deal_events(self) -> list[Event]:
+        """A public header for the deal, and each seat's own cards for that seat only."""
+        header = {"game": self.game_number, "deal": self.deal_number, "dealer": self.dealer}
+        return [
+            Event("deal", header),
+            *(
+                Event("hand", {"seat": s, "cards": list(self.hands[s])}, frozenset({s}))
+                for s in range(4)
+            ),
+        ]
+
+    def _first_dealer(self) -> Seat:
+        if self.options.first_dealer is not None:
+            return self.options.first_dealer
+        return derived_rng(self.seed, "first_dealer").randrange(4)
+
+    # -- information -----------------------------------------------------------
+    def state_view(self) -> dict[str, Any]:
+        """The public part of the state: identical for every seat and spectators."""
+        return {
+            "rules": self.options.rules,
+            "game_number": self.game_number,
+            "deal_number": self.deal_number,
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "leader": self.leader,
+            "side": list(seats_of(side_of(self.leader))),
+            "current_hand": [{"seat": s, "card": c} for s, c in self.current],
+            "passes": self.passes,
+            "forced": None
+            if self.forced_by is None
+            else {"by": self.forced_by, "player": partner_of(self.forced_by)},
+            "completed_hands": self.completed_hands,
+            "cards_left": [len(h) for h in self.hands],
+            "deal_hand_points": _by_side(self.deal_hand_points),
+            "deal_results": self.deal_results,
+            "game_scores": _by_side(self.game_scores),
+            "match_scores": _by_side(self.totals)
+            if self.options.match_target is not None
+            else None,
+            "games": self.games,
+            "final_hands": self.final_hands,
+        }
+
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "to_move": self.to_move(),
+            "legal_moves": self.legal_moves(seat),
+            "scores": [self.totals[side_of(s)] for s in range(4)],
+            "state": self.state_view(),
+            "result": None if self._outcome is None else self._outcome.to_dict(),
+        }
+        if seat is not None:
+            view["hand"] = list(self.hands[seat])
+        return view
+
+    def reveal(self) -> dict[str, Any]:
+        return {"seed": self.seed, "hands": [list(h) for h in self.hands]}
+
+    # -- persistence -------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "options": asdict(self.options),
+            "seed": self.seed,
+            "presets": self.presets,
+            "deal_index": self.deal_index,
+            "game_number": self.game_number,
+            "deal_number": self.deal_number,
+            "dealer": self.dealer,
+            "hands": [list(h) for h in self.hands],
+            "hand_number": self.hand_number,
+            "current": [list(p) for p in self.current],
+            "turn": self.turn,
+            "passes": self.passes,
+            "forced_by": self.forced_by,
+            "completed_hands": list(self.completed_hands),
+            "deal_hand_points": list(self.deal_hand_points),
+            "deal_results": list(self.deal_results),
+            "game_scores": list(self.game_scores),
+            "totals": list(self.totals),
+            "games": list(self.games),
+            "final_hands": self.final_hands,
+            "outcome": None if self._outcome is None else self._outcome.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> State:
+        s = cls(ConcertoOptions(**d["options"]), d["seed"], d["presets"])
+        for name in (
+            "deal_index", "game_number", "deal_number", "dealer", "hand_number", "turn",
+            "passes", "forced_by", "final_hands",
+        ):  # fmt: skip
+            setattr(s, name, d[name])
+        s.hands = [list(h) for h in d["hands"]]
+        s.current = [list(p) for p in d["current"]]
+        for name in ("completed_hands", "deal_hand_points", "deal_results", "game_scores",
+                     "totals", "games"):  # fmt: skip
+            setattr(s, name, list(d[name]))
+        s._outcome = None if d["outcome"] is None else Outcome.from_dict(d["outcome"])
+        return s
+
+    def clone(self) -> State:
+        """A copy that shares only records that are never mutated once written."""
+        s = State.__new__(State)
+        for name in (
+            "options", "seed", "presets", "deal_index", "game_number", "deal_number",
+            "dealer", "hand_number", "turn", "passes", "forced_by", "final_hands", "_outcome",
+        ):  # fmt: skip
+            setattr(s, name, getattr(self, name))
+        s.hands = [list(h) for h in self.hands]
+        s.current = [list(p) for p in self.current]
+        s.completed_hands = list(self.completed_hands)
+        s.deal_hand_points = list(self.deal_hand_points)
+        s.deal_results = list(self.deal_results)
+        s.game_scores = list(self.game_scores)
+        s.totals = list(self.totals)
+        s.games = list(self.games)
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _by_side(values: Sequence[int]) -> dict[str, int]:
+    return {SIDE_NAMES[0]: values[0], SIDE_NAMES[1]: values[1]}
+
+
+def new_state(
+    options: Mapping[str, Any] | None,
+    seed: str,
+    deals: Iterable[Mapping[str, Any]] | None = None,
+) -> State:
+    """A new game, its first deal dealt: preset ``deals`` first, then seeded shuffles.
+
+    Raises:
+        InvalidOptions: an unknown option or a bad value.
+        InvalidDeal: a preset deal that is not a legal deal of the pack.
+    """
+    state = State(parse_options(options), seed, parse_deals(deals))
+    state._new_deal()
+    return state
+
+
+GAME = Game(
+    id="concerto",
+    title="Concerto",
+    seats=(4,),
+    options=OPTIONS,
+    new_state=new_state,
+    from_dict=State.from_dict,
+    opening_events=State.deal_events,
+)

@@ -1,0 +1,111 @@
+"""Poker combinations of a standard 52-card pack, shared by Concerto and Cowpoke.
+
+Straights run A-2-3-4-5 up to T-J-Q-K-A; there is no wrap-around such as
+Q-K-A-2-3 (Concerto C5). The ace is low only in the wheel A-2-3-4-5.
+
+>>> classify(["AS", "2D", "3C", "4H", "5S"]).name
+'STRAIGHT'
+>>> classify(["QS", "KD", "AC", "2H", "3S"]).name
+'NOTHING'
+>>> classify(["9H", "9S", "9D", "9C", "2S"]).name
+'FOURS'
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+
+Card = str
+
+RANK_VALUE = {r: v for v, r in enumerate("23456789TJQKA", start=2)}
+
+
+class Combination(enum.IntEnum):
+    """Poker categories, in ascending order of rank."""
+
+    NOTHING = 0
+    ONE_PAIR = 1
+    TWO_PAIRS = 2
+    THREES = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOURS = 7
+    STRAIGHT_FLUSH = 8
+
+    @property
+    def wire_name(self) -> str:
+        """The name used on the wire (API.md `combination`)."""
+        return self.name.lower()
+
+
+def _straight_high(values: Sequence[int]) -> int | None:
+    """The top card of the straight made by five distinct values, or None."""
+    s = sorted(values)
+    if s == [2, 3, 4, 5, 14]:
+        return 5  # the wheel: the ace is low
+    if s[4] - s[0] == 4 and len(set(s)) == 5:
+        return s[4]
+    return None
+
+
+def classify(cards: Sequence[Card]) -> Combination:
+    """The Poker category of exactly five cards."""
+    return evaluate(cards)[0]
+
+
+def evaluate(cards: Sequence[Card]) -> tuple[Combination, tuple[int, ...]]:
+    """Category and standard Poker tie-break key of five cards (higher key wins).
+
+    The key is the ranks grouped by multiplicity (e.g. the trips of a full
+    house before its pair), as Poker compares hands; straights compare by their
+    top card.
+    """
+    values = [RANK_VALUE[c[0]] for c in cards]
+    counts = Counter(values)
+    # ranks ordered by (how many, rank), most significant first
+    grouped = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    shape = [n for _, n in grouped]
+    ranks = tuple(v for v, _ in grouped)
+    is_flush = len({c[1] for c in cards}) == 1
+    high = _straight_high(values) if len(counts) == 5 else None
+    if high is not None and is_flush:
+        return Combination.STRAIGHT_FLUSH, (high,)
+    if shape[0] == 4:
+        return Combination.FOURS, ranks
+    if shape == [3, 2]:
+        return Combination.FULL_HOUSE, ranks
+    if is_flush:
+        return Combination.FLUSH, ranks
+    if high is not None:
+        return Combination.STRAIGHT, (high,)
+    if shape[0] == 3:
+        return Combination.THREES, ranks
+    if shape[:2] == [2, 2]:
+        return Combination.TWO_PAIRS, ranks
+    if shape[0] == 2:
+        return Combination.ONE_PAIR, ranks
+    return Combination.NOTHING, ranks
+
+
+def best_five(cards: Sequence[Card]) -> tuple[Combination, tuple[int, ...], tuple[Card, ...]]:
+    """The best five-card Poker hand among ``cards`` (5 to 10 cards).
+
+    Returns (category, tie-break key, the five cards). Among equal hands the
+    first found is returned, so the answer is deterministic.
+    """
+    best: tuple[Combination, tuple[int, ...], tuple[Card, ...]] | None = None
+    for five in combinations(cards, 5):
+        cat, key = evaluate(five)
+        if best is None or (cat, key) > (best[0], best[1]):
+            best = (cat, key, five)
+    assert best is not None, "best_five needs at least five cards"
+    return best
+
+
+def is_three_pairs(cards: Sequence[Card]) -> bool:
+    """Exactly three pairs among six cards: three ranks, each held exactly twice (C15)."""
+    return len(cards) == 6 and sorted(Counter(c[0] for c in cards).values()) == [2, 2, 2]
