@@ -3,7 +3,7 @@
 The registry is explicit: a game is playable exactly when it is listed here.
 """
 
-from . import concerto
+from . import concerto, cowpoke, seconds
 from .base import (
     BaseState,
     Event,
@@ -22,6 +22,8 @@ from .base import (
 
 REGISTRY: dict[str, Game] = {
     concerto.GAME.id: concerto.GAME,
+    seconds.GAME.id: seconds.GAME,
+    cowpoke.GAME.id: cowpoke.GAME,
 }
 
 

@@ -1,0 +1,733 @@
+"""Cowpoke — David Parlett's draft-poker game for 2 to 5 cowpokes.
+
+Implements ``RULES.md`` section 3 (the author's text is seed 003). The tags
+W2…W9 name the resolved points of RULES.md where each rule lives.
+
+The course of one deal, in rulebook order:
+
+* **Set-up.** Each player (and, with two players, the dummy) gets one
+  face-down card, dealt from the dealer's left; the rest is the stack.
+* **Round.** Each player draws the top card of the stack privately and puts
+  any one card from hand face down, possibly the card just drawn (W9). With
+  two players the dummy is dealt a face-down card too, and that latest card is
+  its put-out (W5). Then all put-outs are turned up together.
+* **Exchange** (W4, W5, :meth:`State._next_chooser`): the best put-out
+  (rank, then suit order, W2: :meth:`State.strength`) chooses first and takes
+  any table card but its own; the next chooser is the owner of the card just
+  taken if not yet served, else the unserved player with the best put-out;
+  nobody takes their own card while three or more are unserved; the last two
+  players: the better put-out picks either card, the other gets the last.
+  With two players the better put-out takes the opponent's or the dummy's
+  card, the other takes either remaining card, and the last goes out of play
+  face up.
+* **Showdown.** After the exchange of a round that leaves everyone with at
+  least five cards, players are asked in turn from the dealer's left whether to
+  call a showdown; after the round that brings everyone to ten cards it is
+  compulsory. The best five-card Poker hand wins; equal hands share (W7).
+* **Game** (house scoring, W8): ``hands`` deals, the deal passing to the left;
+  every showdown winner (each co-winner too) scores 1 point. The highest total
+  wins; ties share the win (all seats tied: a draw).
+
+Moves, by phase (``state.phase``): ``put_out`` → ``{"type": "put_out", "card":
+"QS"}``; ``exchange`` → ``{"type": "take", "card": "QS"}`` (a table card; on
+the wire the dummy's cards have owner ``"dummy"``); ``asking`` →
+``{"type": "call"}`` (a showdown) or ``{"type": "pass"}``.
+
+Choices where RULES.md is silent, as a careful player expects them:
+
+* **Put-outs are simultaneous.** The rule says "in turn", but nothing anyone
+  does is visible until the reveal, so the order cannot matter: every seat
+  that has not yet put out is in ``to_move`` and may act. The draws are made
+  at the start of the round, in turn from the dealer's left (the dummy last),
+  exactly the cards the players would draw in turn. Whether a seat has put
+  out is public (at a table you see the face-down card), its card is not.
+* **"Gets the last"** is automatic: the last unserved player takes the last
+  table card without a move (a ``take`` event with ``auto: true``).
+* **The dummy's first face-down card** is never turned up (its *latest*
+  card is its put-out each round) and is dead; it stays secret like the stack.
+* **The dealer** of deal *k* is ``first_dealer + k - 1`` (an extra option,
+  default 0), as in the other games.
+* **Exposed cards.** A card taken in an exchange is known to be in the
+  taker's hand; the view lists it under ``exposed`` until it is turned up as a
+  put-out again. It is updated only at a reveal, so putting an exposed card
+  face down tells nobody anything.
+
+>>> s = new_state({"players": 3}, seed="doc")
+>>> s.to_move(), s.phase, [len(h) for h in s.hands]    # dealer 0: seat 1 draws first
+([1, 2, 0], 'put_out', [2, 2, 2])
+>>> sorted(m["type"] for m in s.legal_moves(1))
+['put_out', 'put_out']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from itertools import permutations
+from typing import Any, ClassVar
+
+from .base import (
+    BaseState,
+    Event,
+    Game,
+    InvalidDeal,
+    InvalidOptions,
+    MalformedMove,
+    Move,
+    Outcome,
+    Seat,
+    Termination,
+)
+from .cards import STANDARD, Card, derived_rng, shuffled, sort_hand
+from .poker import best_five
+
+DUMMY = "dummy"  # the owner name of the dummy's cards on the wire
+SHOWDOWN_FROM = 5  # cards each before a showdown may be called
+MAX_CARDS = 10  # cards each when the showdown is compulsory
+
+PUT_OUT, TAKE, CALL, PASS = "put_out", "take", "call", "pass"
+# Phases of a round: put-outs, the exchange, the question "showdown?", and the end.
+EXCHANGE, ASKING, OVER = "exchange", "asking", "over"
+
+SUIT_ORDERS = ["CHSD"] + sorted("".join(p) for p in permutations("CHSD") if p != tuple("CHSD"))
+
+
+# ---------------------------------------------------------------------------
+# Options and preset deals
+# ---------------------------------------------------------------------------
+
+OPTIONS: dict[str, dict[str, Any]] = {
+    "players": {"default": 4, "min": 2, "max": 5, "doc": "2-5 players; with 2 a dummy joins"},
+    "suit_order": {
+        "default": "CHSD",
+        "choices": SUIT_ORDERS,
+        "doc": "suits from highest to lowest, to break equal ranks of put-outs (W2)",
+    },
+    "hands": {
+        "default": 5,
+        "min": 1,
+        "max": 100,
+        "doc": "deals per game; each showdown winner scores 1 point (W8)",
+    },
+    "first_dealer": {"default": 0, "min": 0, "max": 4, "doc": "seat of the first dealer"},
+}
+
+
+@dataclass(frozen=True)
+class CowpokeOptions:
+    players: int = 4
+    suit_order: str = "CHSD"
+    hands: int = 5
+    first_dealer: int = 0
+
+    @property
+    def has_dummy(self) -> bool:
+        return self.players == 2
+
+
+def parse_options(raw: Mapping[str, Any] | None) -> CowpokeOptions:
+    """Check every option and fill in the defaults.
+
+    Raises:
+        InvalidOptions: naming every unknown option and every bad value.
+    """
+    raw = dict(raw or {})
+    problems: dict[str, str] = {name: "unknown option" for name in raw.keys() - OPTIONS.keys()}
+    values: dict[str, Any] = {}
+    for name, spec in OPTIONS.items():
+        value = raw.get(name, spec["default"])
+        if "choices" in spec:
+            if value not in spec["choices"]:
+                problems[name] = "must be the four suits C H S D, highest first, e.g. CHSD"
+        elif isinstance(value, bool) or not isinstance(value, int):
+            problems[name] = "must be an integer"
+        elif not spec["min"] <= value <= spec["max"]:
+            problems[name] = f"must be between {spec['min']} and {spec['max']}"
+        values[name] = value
+    players, first = values["players"], values["first_dealer"]
+    if "players" not in problems and "first_dealer" not in problems and first >= players:
+        problems["first_dealer"] = f"must be a seat 0..{players - 1}"
+    if problems:
+        raise InvalidOptions(problems)
+    return CowpokeOptions(**values)
+
+
+def dealer_of_deal(deal_number: int, options: CowpokeOptions) -> Seat:
+    """Deal k (1-based) is dealt by ``first_dealer + k - 1``: the deal passes to the left."""
+    return (options.first_dealer + deal_number - 1) % options.players
+
+
+def parse_deals(
+    raw: Iterable[Mapping[str, Any]] | None, options: CowpokeOptions
+) -> list[dict[str, Any]]:
+    """Check preset deals, reporting every problem.
+
+    A preset is ``{"hands": [[card] × players], "dummy": card, "stack": [...]}``:
+    each player's face-down set-up card, the dummy's (two players only) and
+    the stack, top card first. Together they must be exactly the 52-card pack.
+    ``dealer`` may be given; it must then be the dealer the rotation fixes.
+
+    Raises:
+        InvalidDeal: with every problem found, each prefixed by its place.
+    """
+    problems: list[str] = []
+    deals: list[dict[str, Any]] = []
+    raw = list(raw or [])
+    if len(raw) > options.hands:
+        problems.append(f"deals: at most {options.hands} presets (the game has that many deals)")
+    n = options.players
+    for i, deal in enumerate(raw):
+        where = f"deals[{i}]"
+        if not isinstance(deal, Mapping):
+            problems.append(f"{where}: must be an object with hands and stack")
+            continue
+        extra = deal.keys() - {"dealer", "hands", "dummy", "stack"}
+        if extra:
+            problems.append(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
+        expected = dealer_of_deal(i + 1, options)
+        if "dealer" in deal and deal["dealer"] != expected:
+            problems.append(f"{where}.dealer: deal {i + 1} is dealt by seat {expected}")
+        cards: list[Any] = []
+        hands = deal.get("hands")
+        if not isinstance(hands, list) or len(hands) != n:
+            problems.append(f"{where}.hands: must be {n} hands of one card")
+            hands = []
+        for seat, hand in enumerate(hands):
+            if not isinstance(hand, list) or len(hand) != 1:
+                problems.append(f"{where}.hands[{seat}]: must hold exactly one card")
+            else:
+                cards += hand
+        if options.has_dummy:
+            if "dummy" not in deal:
+                problems.append(f"{where}.dummy: the dummy's card is required with 2 players")
+            else:
+                cards.append(deal["dummy"])
+        elif "dummy" in deal:
+            problems.append(f"{where}.dummy: only a 2-player game has a dummy")
+        stack = deal.get("stack")
+        if not isinstance(stack, list):
+            problems.append(f"{where}.stack: must be a list of cards, top first")
+            stack = []
+        cards += stack
+        pack_problems = STANDARD.problems(cards)
+        problems += [f"{where}: {p}" for p in pack_problems]
+        missing = set(STANDARD.cards()) - set(cards)
+        if missing and not pack_problems:
+            problems.append(f"{where}: missing {', '.join(sorted(missing))}")
+        deals.append(
+            {
+                "hands": [list(h) for h in hands],
+                "dummy": deal.get("dummy"),
+                "stack": list(stack),
+            }
+        )
+    if problems:
+        raise InvalidDeal(problems)
+    return deals
+
+
+# ---------------------------------------------------------------------------
+# The state
+# ---------------------------------------------------------------------------
+
+
+class State(BaseState):
+    """One game of Cowpoke in progress.
+
+    Owners of table cards are indexed 0..players-1 for the players and
+    ``players`` for the dummy (two players only); on the wire the dummy is
+    ``"dummy"``.
+
+    Public: everything in :meth:`state_view` without a seat. Private to each
+    seat: its hand, its latest draw and its put-out before the reveal. Secret
+    until the end: the stack, the dummy's face-down cards and put-out before
+    the reveal, the seed and the presets still to come.
+    """
+
+    game: ClassVar[str] = "cowpoke"
+
+    __slots__ = (
+        "options", "num_seats", "seed", "presets", "deal_number", "dealer", "hands", "stack",
+        "dummy_cards", "round", "phase", "drawn", "put_outs", "taken_by", "chooser", "takes",
+        "out_of_play", "asked", "passes", "exposed", "rounds", "deal_results", "scores",
+        "_outcome",
+    )  # fmt: skip
+
+    def __init__(self, options: CowpokeOptions, seed: str, presets: list[dict[str, Any]]):
+        n = options.players
+        self.options = options
+        self.num_seats = n
+        self.seed = seed
+        self.presets = presets
+        self.deal_number = 0
+        self.dealer: Seat = options.first_dealer
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.stack: list[Card] = []  # top card first
+        self.dummy_cards: list[Card] = []  # the dummy's dead face-down card
+        self.round = 0
+        self.phase = PUT_OUT
+        self.drawn: list[Card | None] = [None] * n  # each seat's draw this round
+        self.put_outs: list[Card | None] = [None] * self.owners
+        self.taken_by: list[Seat | None] = [None] * self.owners
+        self.chooser: Seat | None = None
+        self.takes: list[dict[str, Any]] = []  # this round's exchange so far
+        self.out_of_play: Card | None = None
+        self.asked: Seat | None = None  # who is asked whether to call a showdown
+        self.passes: list[Seat] = []  # who declined a showdown this round
+        self.exposed: list[list[Card]] = [[] for _ in range(n)]
+        self.rounds: list[dict[str, Any]] = []  # finished rounds of this deal
+        self.deal_results: list[dict[str, Any]] = []
+        self.scores = [0] * n
+        self._outcome: Outcome | None = None
+
+    # -- small helpers -----------------------------------------------------------
+    @property
+    def owners(self) -> int:
+        """Number of put-outs per round: the players, and the dummy with two players."""
+        return self.options.players + (1 if self.options.has_dummy else 0)
+
+    def owner_name(self, owner: int) -> Seat | str:
+        return DUMMY if owner == self.options.players else owner
+
+    def seats_from_left(self) -> list[Seat]:
+        """Every seat in turn from the dealer's left (the dealer last)."""
+        n = self.num_seats
+        return [(self.dealer + 1 + i) % n for i in range(n)]
+
+    def strength(self, card: Card) -> tuple[int, int]:
+        """W2: put-outs rank by rank (A high … 2), then by the suit order, highest first."""
+        return STANDARD.rank_order(card), -self.options.suit_order.index(card[1])
+
+    def unserved(self) -> list[Seat]:
+        """Players who have not yet received a card in this exchange."""
+        return [s for s in range(self.num_seats) if s not in self.taken_by]
+
+    def _best_put_out(self, seats: Iterable[Seat]) -> Seat:
+        return max(seats, key=lambda s: self.strength(self._put_out(s)))
+
+    def _put_out(self, owner: int) -> Card:
+        card = self.put_outs[owner]
+        assert card is not None, "every owner has put out by the exchange"
+        return card
+
+    # -- whose turn -----------------------------------------------------------
+    def to_move(self) -> list[Seat]:
+        if self.phase == PUT_OUT:
+            return [s for s in self.seats_from_left() if self.put_outs[s] is None]
+        if self.phase == EXCHANGE:
+            return [] if self.chooser is None else [self.chooser]
+        if self.phase == ASKING:
+            return [] if self.asked is None else [self.asked]
+        return []
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def takeable(self, seat: Seat) -> list[Card]:
+        """Table cards ``seat`` may take now, best first (W4, W5)."""
+        on_table = [o for o in range(self.owners) if self.taken_by[o] is None]
+        # W5 (two players): the first chooser takes the opponent's or the dummy's
+        # card; the other may take either remaining card, their own included.
+        # W4: nobody takes their own card while three or more are unserved.
+        may_take_own = (
+            bool(self.takes) if self.options.has_dummy else len(self.unserved()) <= 2
+        )
+        cards = [self._put_out(o) for o in on_table if may_take_own or o != seat]
+        return sorted(cards, key=self.strength, reverse=True)
+
+    def _legal_moves(self, seat: Seat) -> list[Move]:
+        if self.phase == PUT_OUT:
+            return [{"type": PUT_OUT, "card": c} for c in self.hands[seat]]
+        if self.phase == EXCHANGE:
+            return [{"type": TAKE, "card": c} for c in self.takeable(seat)]
+        return [{"type": CALL}, {"type": PASS}]
+
+    def normalize_move(self, move: Any) -> Move:
+        if not isinstance(move, Mapping):
+            raise MalformedMove("a move is an object with a 'type'")
+        kind = move.get("type")
+        if kind in (PUT_OUT, TAKE):
+            card = move.get("card")
+            if not STANDARD.is_card(card):
+                raise MalformedMove(f"{card!r} is not a card (rank then suit, e.g. 'TS')")
+            fields = {"type", "card"}
+        elif kind in (CALL, PASS):
+            fields = {"type"}
+        else:
+            raise MalformedMove("move type must be 'put_out', 'take', 'call' or 'pass'")
+        extra = move.keys() - fields
+        if extra:
+            raise MalformedMove(f"unexpected field(s) in a {kind} move: {', '.join(sorted(extra))}")
+        return {k: move[k] for k in sorted(fields)}
+
+    def _explain_illegal(self, seat: Seat, move: Move) -> str:
+        kind = move["type"]
+        expected = {PUT_OUT: (PUT_OUT,), EXCHANGE: (TAKE,), ASKING: (CALL, PASS)}[self.phase]
+        if kind not in expected:
+            what = {
+                PUT_OUT: "put out a card face down",
+                EXCHANGE: "take a card from the table",
+                ASKING: "call a showdown or pass",
+            }[self.phase]
+            return f"now you must {what}, not {kind}"
+        card = move["card"]
+        if kind == PUT_OUT:
+            return f"{card} is not in your hand"
+        # The exchange: every put-out on the table is public now.
+        if card not in self.put_outs:
+            return f"{card} is not on the table"
+        owner = self.put_outs.index(card)
+        if self.taken_by[owner] is not None:
+            return f"{card} has already been taken"
+        if self.options.has_dummy:
+            return "the first chooser takes the opponent's or the dummy's card, not their own (W5)"
+        return "nobody may take their own card while three or more players are unserved (W4)"
+
+    # -- the moves ------------------------------------------------------------
+    def _apply(self, seat: Seat, move: Move) -> list[Event]:
+        kind = move["type"]
+        if kind == PUT_OUT:
+            return self._put_out_card(seat, move["card"])
+        if kind == TAKE:
+            return self._take(seat, move["card"])
+        if kind == CALL:
+            return [Event("call", {"seat": seat, "round": self.round}), *self._showdown(seat)]
+        return self._pass(seat)
+
+    def _put_out_card(self, seat: Seat, card: Card) -> list[Event]:
+        """A card face down (W9: may be the card just drawn). Nobody learns which."""
+        self.hands[seat].remove(card)
+        self.put_outs[seat] = card
+        events = [Event("put_out", {"seat": seat, "round": self.round})]
+        if all(self.put_outs[s] is not None for s in range(self.num_seats)):
+            events += self._reveal()
+        return events
+
+    def _reveal(self) -> list[Event]:
+        """All put-outs are turned up together; the best live put-out chooses first."""
+        self.phase = EXCHANGE
+        for s in range(self.num_seats):
+            card = self._put_out(s)
+            if card in self.exposed[s]:
+                self.exposed[s].remove(card)
+        self.takes = []
+        self.chooser = self._best_put_out(range(self.num_seats))
+        data = {"round": self.round, "put_outs": self._put_outs_view(), "chooser": self.chooser}
+        return [Event("reveal", data)]
+
+    def _take(self, seat: Seat, card: Card) -> list[Event]:
+        owner = self.put_outs.index(card)
+        events = [self._receive(seat, owner, auto=False)]
+        return events + self._next_chooser(owner)
+
+    def _receive(self, seat: Seat, owner: int, auto: bool) -> Event:
+        card = self._put_out(owner)
+        self.taken_by[owner] = seat
+        self.hands[seat] = sort_hand([*self.hands[seat], card])
+        self.exposed[seat].append(card)
+        record = {"seat": seat, "card": card, "from": self.owner_name(owner), "auto": auto}
+        self.takes.append(record)
+        return Event("take", record)
+
+    def _next_chooser(self, last_owner: int) -> list[Event]:
+        """Who chooses next in the exchange (W4, W5), or the end of the exchange."""
+        unserved = self.unserved()
+        if self.options.has_dummy:
+            # W5: the better put-out chose first; the other chooses next; the
+            # last card goes out of play face up.
+            if unserved:
+                self.chooser = unserved[0]
+                return []
+            (last,) = [o for o in range(self.owners) if self.taken_by[o] is None]
+            self.out_of_play = self._put_out(last)
+            event = Event("out_of_play", {"card": self.out_of_play, "from": self.owner_name(last)})
+            return [event, *self._end_exchange()]
+        if len(unserved) >= 3:
+            # W4: the owner of the card just taken chooses next if not yet
+            # served; otherwise (a broken chain) the unserved best put-out.
+            self.chooser = last_owner if last_owner in unserved else self._best_put_out(unserved)
+            return []
+        if len(unserved) == 2:
+            # W4: two players, two cards: the better put-out picks either card.
+            self.chooser = self._best_put_out(unserved)
+            return []
+        events = []
+        if unserved:
+            # W4: ... and the other gets the last.
+            (last,) = [o for o in range(self.owners) if self.taken_by[o] is None]
+            events.append(self._receive(unserved[0], last, auto=True))
+        return events + self._end_exchange()
+
+    def _end_exchange(self) -> list[Event]:
+        """Record the round; then ask about a showdown, force one, or start the next round."""
+        self.rounds.append(
+            {
+                "round": self.round,
+                "put_outs": self._put_outs_view(),
+                "takes": list(self.takes),
+                "out_of_play": self.out_of_play,
+            }
+        )
+        self.chooser = None
+        held = min(len(h) for h in self.hands)
+        if held >= MAX_CARDS:
+            return self._showdown(None)  # compulsory at ten cards
+        if held >= SHOWDOWN_FROM:
+            self.phase = ASKING
+            self.passes = []
+            self.asked = self.seats_from_left()[0]
+            return [Event("asking", {"round": self.round, "asked": self.asked})]
+        return self._start_round()
+
+    def _pass(self, seat: Seat) -> list[Event]:
+        """Decline a showdown; the next player is asked, or the next round starts."""
+        self.passes.append(seat)
+        events = [Event("pass", {"seat": seat, "round": self.round})]
+        if len(self.passes) < self.num_seats:
+            self.asked = (seat + 1) % self.num_seats
+            return events
+        return events + self._start_round()
+
+    # -- deals and rounds ------------------------------------------------------
+    def _new_deal(self) -> list[Event]:
+        """Set-up (a preset if one is left, else a seeded shuffle), then the first round."""
+        self.deal_number += 1
+        self.dealer = dealer_of_deal(self.deal_number, self.options)
+        order = self.seats_from_left()
+        index = self.deal_number - 1
+        self.hands = [[] for _ in range(self.num_seats)]
+        self.dummy_cards = []
+        if index < len(self.presets):
+            preset = self.presets[index]
+            for s in range(self.num_seats):
+                self.hands[s] = list(preset["hands"][s])
+            if self.options.has_dummy:
+                self.dummy_cards = [preset["dummy"]]
+            self.stack = list(preset["stack"])
+        else:
+            self.stack = shuffled(STANDARD, derived_rng(self.seed, "deal", index))
+            for s in order:  # one face-down card each from the dealer's left, the dummy last
+                self.hands[s] = [self.stack.pop(0)]
+            if self.options.has_dummy:
+                self.dummy_cards = [self.stack.pop(0)]
+        self.round = 0
+        self.rounds = []
+        self.exposed = [[] for _ in range(self.num_seats)]
+        header = Event("deal", {"deal": self.deal_number, "dealer": self.dealer})
+        setup = [
+            Event("hand", {"seat": s, "cards": list(self.hands[s])}, frozenset({s}))
+            for s in range(self.num_seats)
+        ]
+        return [header, *setup, *self._start_round()]
+
+    def _start_round(self) -> list[Event]:
+        """Each player draws the top card, in turn from the dealer's left (the dummy last)."""
+        self.round += 1
+        self.phase = PUT_OUT
+        self.put_outs = [None] * self.owners
+        self.taken_by = [None] * self.owners
+        self.chooser = self.asked = self.out_of_play = None
+        self.takes = []
+        self.passes = []
+        events = [Event("round", {"deal": self.deal_number, "round": self.round})]
+        for s in self.seats_from_left():
+            card = self.stack.pop(0)
+            self.drawn[s] = card
+            self.hands[s] = sort_hand([*self.hands[s], card])
+            events.append(Event("draw", {"seat": s, "card": card}, frozenset({s})))
+        if self.options.has_dummy:
+            # W5: the dummy's latest face-down card is its put-out.
+            self.put_outs[self.options.players] = self.stack.pop(0)
+        return events
+
+    def _showdown(self, called_by: Seat | None) -> list[Event]:
+        """W7: the best five-card Poker hand wins; equal hands share. W8: 1 point each."""
+        best = [best_five(h) for h in self.hands]
+        top = max((cat, key) for cat, key, _ in best)
+        winners = [s for s, (cat, key, _) in enumerate(best) if (cat, key) == top]
+        points = [1 if s in winners else 0 for s in range(self.num_seats)]
+        for s in winners:
+            self.scores[s] += 1
+        result = {
+            "deal": self.deal_number,
+            "dealer": self.dealer,
+            "round": self.round,
+            "called_by": called_by,  # None: compulsory at ten cards
+            "hands": [list(h) for h in self.hands],
+            "best": [
+                {"cards": sort_hand(five), "combination": cat.wire_name} for cat, _, five in best
+            ],
+            "winners": winners,
+            "points": points,
+            "scores": list(self.scores),
+        }
+        self.deal_results.append(result)
+        self.phase, self.asked = OVER, None
+        events = [Event("showdown", result)]
+        if self.deal_number < self.options.hands:
+            return events + self._new_deal()
+        top_score = max(self.scores)
+        leaders = tuple(s for s, v in enumerate(self.scores) if v == top_score)
+        winners_of_game = () if len(leaders) == self.num_seats else leaders
+        self._outcome = Outcome(Termination.DEALS_EXHAUSTED, tuple(self.scores), winners_of_game)
+        return [*events, Event("game_over", self._outcome.to_dict())]
+
+    def opening_events(self) -> list[Event]:
+        """The events of a freshly dealt state: the deal, set-up cards and first draws.
+
+        Rebuilt from the state, so only meaningful before the first move of a deal.
+        """
+        header = Event("deal", {"deal": self.deal_number, "dealer": self.dealer})
+        setup = []
+        for s, hand in enumerate(self.hands):
+            cards = [c for c in hand if c != self.drawn[s]]
+            setup.append(Event("hand", {"seat": s, "cards": cards}, frozenset({s})))
+        draws = [
+            Event("draw", {"seat": s, "card": self.drawn[s]}, frozenset({s}))
+            for s in self.seats_from_left()
+        ]
+        round_event = Event("round", {"deal": self.deal_number, "round": self.round})
+        return [header, *setup, round_event, *draws]
+
+    # -- information -----------------------------------------------------------
+    def _put_outs_view(self) -> list[dict[str, Any]]:
+        """The revealed put-outs, best first, with who has taken each so far."""
+        owners = sorted(range(self.owners), key=lambda o: self.strength(self._put_out(o)))
+        return [
+            {"owner": self.owner_name(o), "card": self._put_out(o), "taken_by": self.taken_by[o]}
+            for o in reversed(owners)
+        ]
+
+    def state_view(self, seat: Seat | None = None) -> dict[str, Any]:
+        """The state as ``seat`` may see it; ``None`` gives the public part only.
+
+        The private part is the seat's own latest draw and, before the reveal,
+        its own put-out. Other put-outs show only whether they have been made.
+        """
+        revealed = self.phase == EXCHANGE
+        own_put_out = None
+        if seat is not None and self.phase == PUT_OUT:
+            own_put_out = self.put_outs[seat]
+        return {
+            "players": self.num_seats,
+            "suit_order": self.options.suit_order,
+            "dummy": self.options.has_dummy,
+            "deals": self.options.hands,
+            "deal_number": self.deal_number,
+            "dealer": self.dealer,
+            "round": self.round,
+            "phase": self.phase,
+            "cards_held": [len(h) for h in self.hands],
+            "stack_size": len(self.stack),
+            "put_out_done": [self.put_outs[s] is not None for s in range(self.num_seats)],
+            "table": self._put_outs_view() if revealed else [],
+            "chooser": self.chooser,
+            "unserved": self.unserved() if revealed else [],
+            "takes": list(self.takes) if revealed else [],
+            "asked": self.asked,
+            "passes": list(self.passes),
+            "exposed": [list(e) for e in self.exposed],
+            "rounds": self.rounds,
+            "deal_results": self.deal_results,
+            "drawn": None if seat is None else self.drawn[seat],
+            "put_out": own_put_out,
+        }
+
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "to_move": self.to_move(),
+            "legal_moves": self.legal_moves(seat),
+            "scores": list(self.scores),
+            "state": self.state_view(seat),
+            "result": None if self._outcome is None else self._outcome.to_dict(),
+        }
+        if seat is not None:
+            view["hand"] = list(self.hands[seat])
+        return view
+
+    def reveal(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "hands": [list(h) for h in self.hands],
+            "stack": list(self.stack),
+            "dummy_cards": list(self.dummy_cards),
+        }
+
+    # -- persistence -------------------------------------------------------------
+    _COPIED = (
+        "deal_number", "dealer", "round", "phase", "chooser", "out_of_play", "asked",
+    )  # fmt: skip
+    _LISTS = ("stack", "dummy_cards", "drawn", "put_outs", "taken_by", "takes", "passes",
+              "rounds", "deal_results", "scores")  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "game": self.game,
+            "options": asdict(self.options),
+            "seed": self.seed,
+            "presets": self.presets,
+        }
+        for name in self._COPIED:
+            d[name] = getattr(self, name)
+        for name in self._LISTS:
+            d[name] = list(getattr(self, name))
+        d["hands"] = [list(h) for h in self.hands]
+        d["exposed"] = [list(e) for e in self.exposed]
+        d["outcome"] = None if self._outcome is None else self._outcome.to_dict()
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> State:
+        s = cls(CowpokeOptions(**d["options"]), d["seed"], d["presets"])
+        for name in cls._COPIED:
+            setattr(s, name, d[name])
+        for name in cls._LISTS:
+            setattr(s, name, list(d[name]))
+        s.hands = [list(h) for h in d["hands"]]
+        s.exposed = [list(e) for e in d["exposed"]]
+        s._outcome = None if d["outcome"] is None else Outcome.from_dict(d["outcome"])
+        return s
+
+    def clone(self) -> State:
+        """A copy that shares only records that are never mutated once written."""
+        s = State.__new__(State)
+        for name in ("options", "num_seats", "seed", "presets", "_outcome", *self._COPIED):
+            setattr(s, name, getattr(self, name))
+        for name in self._LISTS:
+            setattr(s, name, list(getattr(self, name)))
+        s.hands = [list(h) for h in self.hands]
+        s.exposed = [list(e) for e in self.exposed]
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def new_state(
+    options: Mapping[str, Any] | None,
+    seed: str,
+    deals: Iterable[Mapping[str, Any]] | None = None,
+) -> State:
+    """A new game, its first deal set up and the first cards drawn.
+
+    Raises:
+        InvalidOptions: an unknown option or a bad value.
+        InvalidDeal: a preset deal that is not a legal deal of the pack.
+    """
+    opts = parse_options(options)
+    state = State(opts, seed, parse_deals(deals, opts))
+    state._new_deal()
+    return state
+
+
+GAME = Game(
+    id="cowpoke",
+    title="Cowpoke",
+    seats=(2, 3, 4, 5),
+    options=OPTIONS,
+    new_state=new_state,
+    from_dict=State.from_dict,
+    opening_events=State.opening_events,
+)

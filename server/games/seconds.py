@@ -1,0 +1,589 @@
+"""Seconds — David Parlett's trick game in which the second-best card wins.
+
+Implements ``RULES.md`` section 2 (the Penguin book's text is seed 001). The
+tags S3…S6 name the resolved points of RULES.md where each rule lives.
+
+The course of play, in rulebook order:
+
+* **Seats and deals.** Four players, each scoring alone. Seven deals; with
+  ``P`` the first dealer, the dealers are P, P+1, P+2, P+3, P, P+1, P+2.
+* **Partners per deal** (relative to ``P``, never to the deal's dealer):
+  d1 P with P+2; d2 P with P+1; d3 P with P+3 (the other two pair up each
+  time); d4 each player x is scored with x+1, its "half-partner"; d5 with x-1;
+  d6 and d7 no partners (:func:`partners_in_deal`).
+* **Tricks.** 13 tricks, no trumps. Eldest (the dealer's left) leads the first
+  trick, the winner leads the next. Follow suit if able, else any card.
+* **Trick winner** (:func:`trick_winner`): the second-highest card of the led
+  suit when two or more of it were played. With four players the only other
+  case is that all three others were void (S4): then the four cards are ranked
+  regardless of suit and the card in second place wins, the second-played card
+  of that rank when its rank is shared (S3).
+* **Scores per deal** (:func:`deal_points`): d1–d5 your tricks × your
+  (half-)partner's tricks, each player computing their own product (S5);
+  d6 your tricks squared; d7 13 − your tricks.
+* **End.** After deal 7. With ``winner="second-highest"`` (the default, the
+  book's "logical" rule) the player in second place wins; with ``highest`` the
+  player in first place. Ties share a place (S6), see :func:`winning_seats`.
+
+The one move is ``{"type": "play", "card": "QS"}``. Information is standard
+for trick games: hands are private, played cards are public. Unlike Concerto
+nothing is ever left unplayed, so nothing needs to be revealed at the end of
+a deal.
+
+>>> s = new_state({}, seed="doc")
+>>> s.to_move(), s.dealer, s.partners
+([1], 0, [2, 3, 0, 1])
+>>> trick_winner(["QS", "AS", "2H", "KS"])   # three spades: the second-highest, KS, wins
+3
+>>> trick_winner(["AS", "QH", "QD", "3C"])   # nobody followed: the later Q (S3, S4)
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+from .base import (
+    BaseState,
+    Event,
+    Game,
+    InvalidDeal,
+    InvalidOptions,
+    MalformedMove,
+    Move,
+    Outcome,
+    Seat,
+    Termination,
+)
+from .cards import STANDARD, SUIT_NAMES, Card, deal_singly, derived_rng, shuffled, sort_hand
+
+SEATS = 4
+DEALS = 7
+TRICKS_PER_DEAL = 13
+PLAY = "play"
+
+# ---------------------------------------------------------------------------
+# The seven deals
+# ---------------------------------------------------------------------------
+
+# Partner of each seat *relative to the first dealer P* (index 0 is P), deals 1-5.
+# d1 P-P+2 / P+1-P+3; d2 P-P+1 / P+2-P+3; d3 P-P+3 / P+1-P+2;
+# d4 each x with x+1; d5 each x with x-1 (half-partners are not mutual).
+_RELATIVE_PARTNERS: dict[int, tuple[int, int, int, int]] = {
+    1: (2, 3, 0, 1),
+    2: (1, 0, 3, 2),
+    3: (3, 2, 1, 0),
+    4: (1, 2, 3, 0),
+    5: (3, 0, 1, 2),
+}
+
+PRODUCT, SQUARE, THIRTEEN_MINUS = "product", "square", "thirteen_minus"
+
+
+def dealer_of_deal(deal_number: int, first_dealer: Seat) -> Seat:
+    """Deal k (1..7) is dealt by P + k - 1: the deal passes to the left.
+
+    >>> [dealer_of_deal(k, 2) for k in range(1, 8)]
+    [2, 3, 0, 1, 2, 3, 0]
+    """
+    return (first_dealer + deal_number - 1) % SEATS
+
+
+def partners_in_deal(deal_number: int, first_dealer: Seat) -> list[Seat | None]:
+    """Each seat's partner (d1–d3) or half-partner (d4, d5) in a deal; None in d6, d7.
+
+    >>> partners_in_deal(2, 0)        # P with P+1, P+2 with P+3
+    [1, 0, 3, 2]
+    >>> partners_in_deal(4, 1)        # each x with x+1
+    [1, 2, 3, 0]
+    >>> partners_in_deal(7, 0)
+    [None, None, None, None]
+    """
+    relative = _RELATIVE_PARTNERS.get(deal_number)
+    if relative is None:
+        return [None] * SEATS
+    return [(first_dealer + relative[(s - first_dealer) % SEATS]) % SEATS for s in range(SEATS)]
+
+
+def scoring_of_deal(deal_number: int) -> str:
+    """``product`` in d1–d5, ``square`` in d6, ``thirteen_minus`` in d7."""
+    if deal_number <= 5:
+        return PRODUCT
+    return SQUARE if deal_number == 6 else THIRTEEN_MINUS
+
+
+def deal_points(
+    deal_number: int, tricks: Sequence[int], partners: Sequence[Seat | None]
+) -> list[int]:
+    """Each seat's score for one deal from the tricks each seat won.
+
+    S5: in d1–d5 each player computes their *own* product, so in d4/d5, where
+    half-partners are not mutual, the four products differ.
+
+    >>> deal_points(4, [5, 3, 4, 1], [1, 2, 3, 0])   # 5×3, 3×4, 4×1, 1×5
+    [15, 12, 4, 5]
+    >>> deal_points(6, [5, 3, 4, 1], [None] * 4), deal_points(7, [5, 3, 4, 1], [None] * 4)
+    ([25, 9, 16, 1], [8, 10, 9, 12])
+    """
+    kind = scoring_of_deal(deal_number)
+    if kind == PRODUCT:
+        return [tricks[s] * tricks[_partner(partners, s)] for s in range(len(tricks))]
+    if kind == SQUARE:
+        return [t * t for t in tricks]
+    return [TRICKS_PER_DEAL - t for t in tricks]
+
+
+def _partner(partners: Sequence[Seat | None], seat: Seat) -> Seat:
+    partner = partners[seat]
+    if partner is None:  # pragma: no cover - d1-d5 always have partners
+        raise ValueError(f"seat {seat} has no partner in this deal")
+    return partner
+
+
+# ---------------------------------------------------------------------------
+# The trick
+# ---------------------------------------------------------------------------
+
+
+def trick_winner(cards: Sequence[Card]) -> int:
+    """Position (0 = the lead) in a complete four-card trick of the card that wins it.
+
+    Two or more cards of the led suit: the second-highest of them (there are
+    no equal cards in one pack). Otherwise nobody followed the lead (S4): rank
+    all four cards regardless of suit; the card in second place wins, and if
+    its rank is shared, the second-played card of that rank (S3).
+
+    >>> trick_winner(["5H", "9H", "2H", "JH"])    # 9H is the second-highest heart
+    1
+    >>> trick_winner(["KC", "AD", "2S", "7H"])    # nobody followed: AD, then KC second
+    0
+    >>> trick_winner(["KS", "KH", "KD", "KC"])    # the second K played
+    1
+    """
+    led = cards[0][1]
+    followers = [i for i, c in enumerate(cards) if c[1] == led]
+    if len(followers) >= 2:
+        by_rank = sorted(followers, key=lambda i: STANDARD.rank_order(cards[i]), reverse=True)
+        return by_rank[1]
+    # S4: all three others void. Rank all four; the second place's rank wins …
+    second_rank = sorted((STANDARD.rank_order(c) for c in cards), reverse=True)[1]
+    holders = [i for i, c in enumerate(cards) if STANDARD.rank_order(c) == second_rank]
+    # … S3: shared rank -> the second-played card of that rank.
+    return holders[1] if len(holders) >= 2 else holders[0]
+
+
+# ---------------------------------------------------------------------------
+# The winner of the game
+# ---------------------------------------------------------------------------
+
+# The place that wins under each `winner` option (0 = first place).
+WINNING_PLACE = {"second-highest": 1, "highest": 0}
+
+
+def winning_seats(scores: Sequence[int], winner: str) -> tuple[Seat, ...]:
+    """The seats that win a finished game, under the ``winner`` option.
+
+    S6, ties share a place: the final scores are ranked high to low and the
+    seats are given places 1..4 *positionally*, exactly as the cards of an
+    all-void trick are (S4: K,K,K,K has a second place, the second K). The
+    winning place's score is read off that ranking and every seat with that
+    score shares the win. So with ``second-highest``, 50,50,40,30 is won by
+    both 50s (they share places 1 and 2) and 50,40,40,30 by both 40s. When all
+    four seats share the winning place the game is a draw: no winners, as in
+    Concerto.
+
+    >>> winning_seats([30, 50, 40, 10], "second-highest")
+    (2,)
+    >>> winning_seats([30, 50, 40, 10], "highest")
+    (1,)
+    >>> winning_seats([50, 40, 50, 30], "second-highest")
+    (0, 2)
+    >>> winning_seats([20, 20, 20, 20], "highest")
+    ()
+    """
+    target = sorted(scores, reverse=True)[WINNING_PLACE[winner]]
+    winners = tuple(s for s, v in enumerate(scores) if v == target)
+    return () if len(winners) == len(scores) else winners
+
+
+# ---------------------------------------------------------------------------
+# Options and preset deals
+# ---------------------------------------------------------------------------
+
+OPTIONS: dict[str, dict[str, Any]] = {
+    "first_dealer": {
+        "default": 0,
+        "min": 0,
+        "max": 3,
+        "doc": "seat P of the first dealer; partnerships of every deal are relative to P",
+    },
+    "winner": {
+        "default": "second-highest",
+        "choices": list(WINNING_PLACE),
+        "doc": "who wins: the second-highest final score (the book's rule) or the highest",
+    },
+}
+
+
+@dataclass(frozen=True)
+class SecondsOptions:
+    first_dealer: int = 0
+    winner: str = "second-highest"
+
+
+def parse_options(raw: Mapping[str, Any] | None) -> SecondsOptions:
+    """Check every option and fill in the defaults.
+
+    Raises:
+        InvalidOptions: naming every unknown option and every bad value.
+    """
+    raw = dict(raw or {})
+    problems: dict[str, str] = {name: "unknown option" for name in raw.keys() - OPTIONS.keys()}
+    values: dict[str, Any] = {}
+    for name, spec in OPTIONS.items():
+        value = raw.get(name, spec["default"])
+        if "choices" in spec:
+            if value not in spec["choices"]:
+                problems[name] = f"must be one of {', '.join(spec['choices'])}"
+        elif isinstance(value, bool) or not isinstance(value, int):
+            problems[name] = "must be an integer"
+        elif not spec["min"] <= value <= spec["max"]:
+            problems[name] = f"must be between {spec['min']} and {spec['max']}"
+        values[name] = value
+    if problems:
+        raise InvalidOptions(problems)
+    return SecondsOptions(**values)
+
+
+def parse_deals(
+    raw: Iterable[Mapping[str, Any]] | None, options: SecondsOptions
+) -> list[dict[str, Any]]:
+    """Check preset deals, reporting every problem.
+
+    Each preset is ``{"hands": [[13 cards] × 4], "dealer": seat}`` and together
+    the four hands must be exactly the 52-card pack. ``dealer`` may be left
+    out; when given it must be the dealer the schedule fixes for that deal
+    (the partnerships depend on it), so a preset can never shift the rotation.
+
+    Raises:
+        InvalidDeal: with every problem found, each prefixed by its place.
+    """
+    problems: list[str] = []
+    deals: list[dict[str, Any]] = []
+    raw = list(raw or [])
+    if len(raw) > DEALS:
+        problems.append(f"deals: at most {DEALS} presets (a game has {DEALS} deals)")
+    for i, deal in enumerate(raw):
+        where = f"deals[{i}]"
+        if not isinstance(deal, Mapping):
+            problems.append(f"{where}: must be an object with hands (and optionally dealer)")
+            continue
+        extra = deal.keys() - {"dealer", "hands"}
+        if extra:
+            problems.append(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
+        expected = dealer_of_deal(i + 1, options.first_dealer)
+        if "dealer" in deal and deal["dealer"] != expected:
+            problems.append(f"{where}.dealer: deal {i + 1} is dealt by seat {expected}")
+        hands = deal.get("hands")
+        if not isinstance(hands, list) or len(hands) != SEATS:
+            problems.append(f"{where}.hands: must be four hands")
+            continue
+        for seat, hand in enumerate(hands):
+            if not isinstance(hand, list) or len(hand) != TRICKS_PER_DEAL:
+                problems.append(f"{where}.hands[{seat}]: must hold 13 cards")
+        cards = [c for h in hands if isinstance(h, list) for c in h]
+        problems += [f"{where}: {p}" for p in STANDARD.problems(cards)]
+        missing = set(STANDARD.cards()) - set(cards)
+        if missing and len(cards) == len(STANDARD.cards()):
+            problems.append(f"{where}: missing {', '.join(sorted(missing))}")
+        deals.append({"dealer": expected, "hands": [list(h) for h in hands]})
+    if problems:
+        raise InvalidDeal(problems)
+    return deals
+
+
+# ---------------------------------------------------------------------------
+# The state
+# ---------------------------------------------------------------------------
+
+
+class State(BaseState):
+    """One game of Seconds in progress.
+
+    Public: everything in :meth:`state_view`. Private to each seat: its own
+    hand. Secret until the end: the seed and the preset deals still to come.
+    """
+
+    game: ClassVar[str] = "seconds"
+    num_seats = SEATS
+
+    __slots__ = (
+        "options", "seed", "presets", "deal_number", "dealer", "partners", "hands",
+        "leader", "turn", "trick", "tricks", "tricks_won", "deal_results", "scores",
+        "_outcome",
+    )  # fmt: skip
+
+    def __init__(self, options: SecondsOptions, seed: str, presets: list[dict[str, Any]]):
+        self.options = options
+        self.seed = seed
+        self.presets = presets
+        self.deal_number = 0
+        self.dealer = options.first_dealer
+        self.partners: list[Seat | None] = [None] * SEATS
+        self.hands: list[list[Card]] = [[] for _ in range(SEATS)]
+        self.leader: Seat = 0  # who led (or leads) the current trick
+        self.turn: Seat | None = None
+        self.trick: list[list[Any]] = []  # [[seat, card], ...] of the trick being played
+        self.tricks: list[dict[str, Any]] = []  # completed tricks of this deal
+        self.tricks_won = [0] * SEATS  # this deal
+        self.deal_results: list[dict[str, Any]] = []
+        self.scores = [0] * SEATS
+        self._outcome: Outcome | None = None
+
+    # -- whose turn -----------------------------------------------------------
+    def to_move(self) -> list[Seat]:
+        return [] if self.turn is None else [self.turn]
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def led_suit(self) -> str | None:
+        return self.trick[0][1][1] if self.trick else None
+
+    def _legal_moves(self, seat: Seat) -> list[Move]:
+        hand = self.hands[seat]
+        led = self.led_suit
+        # Follow suit if able, else any card.
+        following = [c for c in hand if c[1] == led]
+        return [{"type": PLAY, "card": c} for c in sort_hand(following or hand)]
+
+    def normalize_move(self, move: Any) -> Move:
+        if not isinstance(move, Mapping) or move.get("type") != PLAY:
+            raise MalformedMove("a move is {'type': 'play', 'card': <card>}")
+        card = move.get("card")
+        if not STANDARD.is_card(card):
+            raise MalformedMove(f"{card!r} is not a card (rank then suit, e.g. 'TS')")
+        extra = move.keys() - {"type", "card"}
+        if extra:
+            raise MalformedMove(f"unexpected field(s) in a play move: {', '.join(sorted(extra))}")
+        return {"type": PLAY, "card": card}
+
+    def _explain_illegal(self, seat: Seat, move: Move) -> str:
+        card = move["card"]
+        if card not in self.hands[seat]:
+            return f"{card} is not in your hand"
+        led = self.led_suit
+        return f"you must follow suit: {SUIT_NAMES[led] if led else '?'} were led"
+
+    # -- the moves ------------------------------------------------------------
+    def _apply(self, seat: Seat, move: Move) -> list[Event]:
+        card = move["card"]
+        self.hands[seat].remove(card)
+        self.trick.append([seat, card])
+        number = len(self.tricks) + 1
+        events = [Event("play", {"seat": seat, "card": card, "trick_number": number})]
+        if len(self.trick) < SEATS:
+            self.turn = (seat + 1) % SEATS
+            return events
+        return events + self._complete_trick()
+
+    def _complete_trick(self) -> list[Event]:
+        """The second-highest card wins (S3, S4); the winner leads the next trick."""
+        cards = [c for _, c in self.trick]
+        winner = self.trick[trick_winner(cards)][0]
+        nobody_followed = sum(1 for c in cards if c[1] == cards[0][1]) == 1
+        record = {
+            "deal": self.deal_number,
+            "number": len(self.tricks) + 1,
+            "leader": self.leader,
+            "cards": [{"seat": s, "card": c} for s, c in self.trick],
+            "winner": winner,
+            "rule": "nobody_followed" if nobody_followed else "second_of_suit",
+        }
+        self.tricks.append(record)
+        self.tricks_won[winner] += 1
+        self.trick = []
+        events = [Event("trick", record)]
+        if len(self.tricks) == TRICKS_PER_DEAL:
+            return events + self._end_deal()
+        self.leader = self.turn = winner
+        return events
+
+    # -- end of a deal and of the game ----------------------------------------------
+    def _end_deal(self) -> list[Event]:
+        """Score the deal (S5) and deal the next one, or end the game after deal 7."""
+        points = deal_points(self.deal_number, self.tricks_won, self.partners)
+        for s in range(SEATS):
+            self.scores[s] += points[s]
+        result = {
+            "deal": self.deal_number,
+            "dealer": self.dealer,
+            "scoring": scoring_of_deal(self.deal_number),
+            "partners": list(self.partners),
+            "tricks": list(self.tricks_won),
+            "points": points,
+            "scores": list(self.scores),
+        }
+        self.deal_results.append(result)
+        events = [Event("deal_end", result)]
+        if self.deal_number < DEALS:
+            return events + self._new_deal()
+        self.turn = None
+        # S6: ties share a place; the winning place depends on the `winner` option.
+        winners = winning_seats(self.scores, self.options.winner)
+        self._outcome = Outcome(Termination.DEALS_EXHAUSTED, tuple(self.scores), winners)
+        return [*events, Event("game_over", self._outcome.to_dict())]
+
+    def _new_deal(self) -> list[Event]:
+        """Deal the next deal (a preset if one is left, else a seeded shuffle); eldest leads."""
+        self.deal_number += 1
+        self.dealer = dealer_of_deal(self.deal_number, self.options.first_dealer)
+        self.partners = partners_in_deal(self.deal_number, self.options.first_dealer)
+        index = self.deal_number - 1
+        if index < len(self.presets):
+            hands = [list(h) for h in self.presets[index]["hands"]]
+        else:
+            cards = shuffled(STANDARD, derived_rng(self.seed, "deal", index))
+            hands = deal_singly(cards, SEATS, first=(self.dealer + 1) % SEATS)
+        self.hands = [sort_hand(h) for h in hands]
+        self.tricks = []
+        self.tricks_won = [0] * SEATS
+        self.trick = []
+        self.leader = self.turn = (self.dealer + 1) % SEATS
+        return self.deal_events()
+
+    def deal_events(self) -> list[Event]:
+        """A public header for the deal, and each seat's own cards for that seat only."""
+        header = {
+            "deal": self.deal_number,
+            "dealer": self.dealer,
+            "scoring": scoring_of_deal(self.deal_number),
+            "partners": list(self.partners),
+        }
+        return [
+            Event("deal", header),
+            *(
+                Event("hand", {"seat": s, "cards": list(self.hands[s])}, frozenset({s}))
+                for s in range(SEATS)
+            ),
+        ]
+
+    # -- information -----------------------------------------------------------
+    def state_view(self) -> dict[str, Any]:
+        """The public part of the state: identical for every seat and spectators."""
+        return {
+            "winner_rule": self.options.winner,
+            "first_dealer": self.options.first_dealer,
+            "deal_number": self.deal_number,
+            "deals": DEALS,
+            "dealer": self.dealer,
+            "scoring": scoring_of_deal(self.deal_number),
+            "partners": list(self.partners),
+            "leader": self.leader,
+            "trick_number": min(len(self.tricks) + 1, TRICKS_PER_DEAL),
+            "current_trick": [{"seat": s, "card": c} for s, c in self.trick],
+            "tricks": self.tricks,
+            "tricks_won": list(self.tricks_won),
+            "cards_left": [len(h) for h in self.hands],
+            "deal_results": self.deal_results,
+        }
+
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "to_move": self.to_move(),
+            "legal_moves": self.legal_moves(seat),
+            "scores": list(self.scores),
+            "state": self.state_view(),
+            "result": None if self._outcome is None else self._outcome.to_dict(),
+        }
+        if seat is not None:
+            view["hand"] = list(self.hands[seat])
+        return view
+
+    def reveal(self) -> dict[str, Any]:
+        return {"seed": self.seed, "hands": [list(h) for h in self.hands]}
+
+    # -- persistence -------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "options": asdict(self.options),
+            "seed": self.seed,
+            "presets": self.presets,
+            "deal_number": self.deal_number,
+            "dealer": self.dealer,
+            "partners": list(self.partners),
+            "hands": [list(h) for h in self.hands],
+            "leader": self.leader,
+            "turn": self.turn,
+            "trick": [list(p) for p in self.trick],
+            "tricks": list(self.tricks),
+            "tricks_won": list(self.tricks_won),
+            "deal_results": list(self.deal_results),
+            "scores": list(self.scores),
+            "outcome": None if self._outcome is None else self._outcome.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> State:
+        s = cls(SecondsOptions(**d["options"]), d["seed"], d["presets"])
+        for name in ("deal_number", "dealer", "leader", "turn"):
+            setattr(s, name, d[name])
+        s.partners = list(d["partners"])
+        s.hands = [list(h) for h in d["hands"]]
+        s.trick = [list(p) for p in d["trick"]]
+        for name in ("tricks", "tricks_won", "deal_results", "scores"):
+            setattr(s, name, list(d[name]))
+        s._outcome = None if d["outcome"] is None else Outcome.from_dict(d["outcome"])
+        return s
+
+    def clone(self) -> State:
+        """A copy that shares only records that are never mutated once written."""
+        s = State.__new__(State)
+        for name in ("options", "seed", "presets", "deal_number", "dealer", "leader", "turn",
+                     "_outcome"):  # fmt: skip
+            setattr(s, name, getattr(self, name))
+        s.partners = list(self.partners)
+        s.hands = [list(h) for h in self.hands]
+        s.trick = [list(p) for p in self.trick]
+        s.tricks = list(self.tricks)
+        s.tricks_won = list(self.tricks_won)
+        s.deal_results = list(self.deal_results)
+        s.scores = list(self.scores)
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def new_state(
+    options: Mapping[str, Any] | None,
+    seed: str,
+    deals: Iterable[Mapping[str, Any]] | None = None,
+) -> State:
+    """A new game, its first deal dealt: preset ``deals`` first, then seeded shuffles.
+
+    Raises:
+        InvalidOptions: an unknown option or a bad value.
+        InvalidDeal: a preset deal that is not a legal deal of the pack.
+    """
+    opts = parse_options(options)
+    state = State(opts, seed, parse_deals(deals, opts))
+    state._new_deal()
+    return state
+
+
+GAME = Game(
+    id="seconds",
+    title="Seconds",
+    seats=(SEATS,),
+    options=OPTIONS,
+    new_state=new_state,
+    from_dict=State.from_dict,
+    opening_events=State.deal_events,
+)
