@@ -1,0 +1,151 @@
+"""Ratings: openskill (Plackett-Luce) over plain dicts, one pool per game.
+
+Pure functions: each takes a mapping ``player_id -> (mu, sigma)`` and returns
+the *new* ratings of the players in the game (a fresh dict; the input is not
+touched). Players missing from the mapping start at :data:`DEFAULT`. The
+runner keeps one pool per game id (a Concerto rating says nothing about
+Cowpoke), reads the players of a finished game, calls one function and
+writes back what it returns — applying each ``formats.RatingEvent`` once, by
+its key.
+
+Why openskill: it rates teams and free-for-all games of any size with one
+model (Weng & Lin's Bayesian approximation, the open cousin of TrueSkill),
+and it is a small, maintained, pure-Python library.
+
+Only the order of a result counts, never its margin: a 2-point win and a
+200-point win move ratings alike, so a bot gains nothing by running up the
+score. Duplicate boards come in already reduced to their board difference
+(see ``formats.rating_events``), never as raw table scores.
+
+>>> new = rate_teams({}, [["n", "s"], ["e", "w"]], [0, 1])
+>>> new["n"].mu > 25 > new["e"].mu
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from openskill.models import PlackettLuce
+
+
+class Rating(NamedTuple):
+    """A skill estimate: mean ``mu`` and uncertainty ``sigma`` (a plain 2-tuple)."""
+
+    mu: float
+    sigma: float
+
+
+MODEL = PlackettLuce()
+"""openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300."""
+
+DEFAULT = Rating(MODEL.mu, MODEL.sigma)
+"""Every new player's rating."""
+
+Ratings = Mapping[str, "Rating | tuple[float, float]"]
+
+
+class RatingError(ValueError):
+    """The game cannot be rated as given (one team, a player twice, lengths differ)."""
+
+
+def ordinal(rating: Rating | tuple[float, float]) -> float:
+    """The conservative skill used for ordering: ``mu - 3 sigma``.
+
+    A new player (25, 8.33) has ordinal 0 and climbs as results make the
+    rating both higher and surer, so one lucky win cannot top the board.
+
+    >>> ordinal(DEFAULT)
+    0.0
+    """
+    mu, sigma = rating
+    return mu - 3 * sigma
+
+
+def rate_teams(
+    ratings: Ratings, teams: Sequence[Sequence[str]], ranks: Sequence[float]
+) -> dict[str, Rating]:
+    """Update the ratings of every player after one game between teams.
+
+    Args:
+        ratings: current ratings; missing players start at :data:`DEFAULT`.
+        teams: the player ids of each team (Concerto: ``[[N, S], [E, W]]``).
+        ranks: each team's place, lower is better, equal for a draw
+            (``formats.TableResult.ranks()`` gives them).
+
+    Returns:
+        The new rating of every player in ``teams``.
+
+    Raises:
+        RatingError: fewer than two teams, an empty team, a player in two
+            seats, or ``ranks`` not one per team.
+    """
+    players = [p for team in teams for p in team]
+    if len(teams) < 2 or any(not team for team in teams):
+        raise RatingError("a rated game needs at least two non-empty teams")
+    if len(set(players)) != len(players):
+        raise RatingError("a player appears twice in one rated game")
+    if len(ranks) != len(teams):
+        raise RatingError(f"{len(ranks)} ranks for {len(teams)} teams")
+    model_teams = [
+        [MODEL.rating(*_get(ratings, p), name=p) for p in team] for team in teams
+    ]
+    rated = MODEL.rate(model_teams, ranks=[float(r) for r in ranks])
+    return {r.name: Rating(r.mu, r.sigma) for team in rated for r in team if r.name is not None}
+
+
+def rate_free_for_all(
+    ratings: Ratings, players: Sequence[str], ranks: Sequence[float]
+) -> dict[str, Rating]:
+    """Update ratings after a game of 2-5 individual players (Seconds, Cowpoke).
+
+    Each player is a team of one; ``ranks`` as in :func:`rate_teams`.
+
+    Raises:
+        RatingError: as :func:`rate_teams`.
+    """
+    return rate_teams(ratings, [[p] for p in players], ranks)
+
+
+def rate_board(
+    ratings: Ratings, team_a: Sequence[str], team_b: Sequence[str], difference: float
+) -> dict[str, Rating]:
+    """Update ratings after one duplicate board, from A's board difference.
+
+    Positive: A won the board; zero: a draw; negative: B won. The raw
+    scores of the two tables are deliberately not an input.
+
+    Raises:
+        RatingError: as :func:`rate_teams`.
+    """
+    ranks = (0, 0) if difference == 0 else (0, 1) if difference > 0 else (1, 0)
+    return rate_teams(ratings, [team_a, team_b], ranks)
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    rank: int
+    player: str
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+def leaderboard(ratings: Ratings) -> list[LeaderboardRow]:
+    """Players best first by :func:`ordinal`; ties by higher ``mu``, then player id.
+
+    ``rank`` is 1-based and unique, so the order is stable between calls.
+    """
+    rows = sorted(
+        ((p, Rating(*r)) for p, r in ratings.items()),
+        key=lambda item: (-ordinal(item[1]), -item[1].mu, item[0]),
+    )
+    return [
+        LeaderboardRow(i + 1, p, r.mu, r.sigma, ordinal(r)) for i, (p, r) in enumerate(rows)
+    ]
+
+
+def _get(ratings: Ratings, player: str) -> Rating:
+    return Rating(*ratings.get(player, DEFAULT))

@@ -1,0 +1,124 @@
+"""Ratings (server/scheduler/ratings.py): openskill over plain dicts."""
+
+from __future__ import annotations
+
+import doctest
+from dataclasses import replace
+
+import pytest
+
+from server.scheduler import ratings
+from server.scheduler.formats import (
+    Entry,
+    Format,
+    PlayedRound,
+    TableResult,
+    TournamentSnapshot,
+    next_round,
+    rating_events,
+)
+from server.scheduler.ratings import (
+    DEFAULT,
+    Rating,
+    RatingError,
+    leaderboard,
+    ordinal,
+    rate_board,
+    rate_free_for_all,
+    rate_teams,
+)
+
+NS, EW = ["n", "s"], ["e", "w"]
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(ratings).failed == 0
+
+
+def test_a_team_that_keeps_winning_rises_above_the_team_it_beats() -> None:
+    pool: dict[str, Rating] = {}
+    history = []
+    for _ in range(10):
+        pool |= rate_teams(pool, [NS, EW], [0, 1])
+        history.append(pool["n"].mu)
+    assert all(ordinal(pool[p]) > ordinal(pool[q]) for p in NS for q in EW)
+    assert pool["n"].mu > 25 > pool["e"].mu
+    assert history == sorted(history)  # every win raised it
+    assert pool["n"].sigma < DEFAULT.sigma  # and made it surer
+    assert pool["n"] == pool["s"]  # partners share the result
+
+
+def test_draws_move_less_than_wins() -> None:
+    # Between equals a draw leaves mu where it was and only shrinks sigma.
+    drawn = rate_teams({}, [NS, EW], [0, 0])
+    assert drawn["n"].mu == pytest.approx(25) and drawn["n"].sigma < DEFAULT.sigma
+    won = rate_teams({}, [NS, EW], [0, 1])
+    assert won["n"].mu - 25 > abs(drawn["n"].mu - 25)
+    # Between unequal teams a draw moves the favourite down less than a loss would.
+    start = {"n": Rating(30, 4), "s": Rating(30, 4)}
+    draw = rate_teams(start, [NS, EW], [0, 0])["n"].mu - 30
+    loss = rate_teams(start, [NS, EW], [1, 0])["n"].mu - 30
+    assert loss < draw < 0
+
+
+def test_free_for_all_orders_by_place() -> None:
+    new = rate_free_for_all({}, ["a", "b", "c", "d"], [0, 1, 2, 3])
+    mus = [new[p].mu for p in "abcd"]
+    assert mus == sorted(mus, reverse=True) and mus[0] > 25 > mus[3]
+    shared = rate_free_for_all({}, ["a", "b", "c"], [0, 0, 1])
+    assert shared["a"].mu == pytest.approx(shared["b"].mu)
+    assert shared["b"].mu > shared["c"].mu
+
+
+def test_board_difference_decides_not_the_raw_score() -> None:
+    assert rate_board({}, NS, EW, 40) == rate_teams({}, [NS, EW], [0, 1])
+    assert rate_board({}, NS, EW, -1) == rate_teams({}, [NS, EW], [1, 0])
+    assert rate_board({}, NS, EW, 0) == rate_teams({}, [NS, EW], [0, 0])
+
+
+def test_duplicate_results_feed_ratings_by_board() -> None:
+    # A wins its own table 100-20, but B scores 150-10 with A's cards: B won the board.
+    entries = (Entry("A", ("a0", "a1")), Entry("B", ("b0", "b1")))
+    snap = TournamentSnapshot(Format.DUPLICATE, entries, seats_per_entry=2)
+    rnd = next_round(snap)
+    assert rnd is not None
+    results = (TableResult((100, 20), (0,)), TableResult((150, 10), (0,)))
+    snap = replace(snap, rounds=(PlayedRound(rnd, results),))
+    pool: dict[str, Rating] = {}
+    for event in rating_events(snap):
+        pool |= rate_teams(pool, event.teams, event.ranks)
+    assert pool["b0"].mu > pool["a0"].mu
+
+
+def test_inputs_untouched_and_new_players_default() -> None:
+    pool = {"n": (27.0, 5.0)}
+    before = dict(pool)
+    new = rate_teams(pool, [NS, EW], [1, 0])
+    assert pool == before
+    assert set(new) == {"n", "s", "e", "w"}
+    assert new["n"].mu < 27  # started from the stored rating
+    assert new["s"].mu < 25  # started from the default
+
+
+def test_leaderboard_orders_by_ordinal() -> None:
+    # ordinal = mu - 3 sigma: sure (27, 2) -> 21 beats unsure (30, 8) -> 6.
+    board = leaderboard({"unsure": (30.0, 8.0), "sure": (27.0, 2.0), "new": DEFAULT})
+    assert [(r.rank, r.player) for r in board] == [(1, "sure"), (2, "unsure"), (3, "new")]
+    assert [r.ordinal for r in board] == pytest.approx([21, 6, 0])
+    # equal ordinals: higher mu first, then the player id
+    tied = leaderboard({"b": (12.0, 2.0), "a": (12.0, 2.0), "c": (15.0, 3.0)})
+    assert [r.player for r in tied] == ["c", "a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("teams", "ranks"),
+    [
+        ([["a"]], [0]),
+        ([["a"], []], [0, 1]),
+        ([["a"], ["a"]], [0, 1]),
+        ([["a"], ["b"]], [0]),
+    ],
+)
+def test_unratable_games_are_rejected(teams: list[list[str]], ranks: list[int]) -> None:
+    with pytest.raises(RatingError):
+        rate_teams({}, teams, ranks)
