@@ -40,7 +40,6 @@ from .base import (
     BaseState,
     Event,
     Game,
-    IllegalMove,
     InvalidDeal,
     InvalidOptions,
     MalformedMove,
@@ -144,7 +143,10 @@ class Parlett2013(Edition):
     straight_flush_points: ClassVar[Mapping[int, int]] = {5: 10, 4: 15, 3: 20, 2: 20, 1: 15}
 
     def leftover_value(self, six: Sequence[Card]) -> tuple[int, Combination | None]:
-        """C15: exactly three pairs among the six score 6 (60); other six-card shapes don't count."""
+        """C15: exactly three pairs among the six score 6 (60).
+
+        Other six-card shapes don't count.
+        """
         if is_three_pairs(six):
             return 6, None
         return super().leftover_value(six)
@@ -658,7 +660,12 @@ class State(BaseState):
 
     # -- information -----------------------------------------------------------
     def state_view(self) -> dict[str, Any]:
-        """The public part of the state: identical for every seat and spectators."""
+        """The public part of the state: identical for every seat and spectators.
+
+        Lists are fresh copies, so a caller appending to them cannot change the
+        game; the records inside (completed hands, deal results) are written
+        once and shared, and must be treated as read-only.
+        """
         return {
             "rules": self.options.rules,
             "game_number": self.game_number,
@@ -672,16 +679,16 @@ class State(BaseState):
             "forced": None
             if self.forced_by is None
             else {"by": self.forced_by, "player": partner_of(self.forced_by)},
-            "completed_hands": self.completed_hands,
+            "completed_hands": list(self.completed_hands),
             "cards_left": [len(h) for h in self.hands],
             "deal_hand_points": _by_side(self.deal_hand_points),
-            "deal_results": self.deal_results,
+            "deal_results": list(self.deal_results),
             "game_scores": _by_side(self.game_scores),
             "match_scores": _by_side(self.totals)
             if self.options.match_target is not None
             else None,
-            "games": self.games,
-            "final_hands": self.final_hands,
+            "games": list(self.games),
+            "final_hands": _copy_hands(self.final_hands),
         }
 
     def view(self, seat: Seat | None) -> dict[str, Any]:
@@ -705,7 +712,8 @@ class State(BaseState):
             "game": self.game,
             "options": asdict(self.options),
             "seed": self.seed,
-            "presets": self.presets,
+            "presets": [{"dealer": p["dealer"], "hands": _copy_hands(p["hands"])}
+                        for p in self.presets],
             "deal_index": self.deal_index,
             "game_number": self.game_number,
             "deal_number": self.deal_number,
@@ -722,7 +730,7 @@ class State(BaseState):
             "game_scores": list(self.game_scores),
             "totals": list(self.totals),
             "games": list(self.games),
-            "final_hands": self.final_hands,
+            "final_hands": _copy_hands(self.final_hands),
             "outcome": None if self._outcome is None else self._outcome.to_dict(),
         }
 
@@ -764,6 +772,10 @@ class State(BaseState):
         return isinstance(other, State) and self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _copy_hands(hands: list[list[Card]] | None) -> list[list[Card]] | None:
+    return None if hands is None else [list(h) for h in hands]
 
 
 def _by_side(values: Sequence[int]) -> dict[str, int]:
