@@ -1,0 +1,48 @@
+"""Per-request context: the service object and the caller's bearer token."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app, g, request
+
+from server.service import Service, Unauthorized
+
+
+def service() -> Service:
+    """The app's service object (one per process)."""
+    return current_app.extensions["parlour"]
+
+
+def load_token() -> None:
+    """Set ``g.token`` from ``Authorization: Bearer <token>`` (None when absent).
+
+    Only the header is parsed here; the service checks the token, pipelined with
+    the request's own read where it can (one round trip for a move).
+    """
+    header = request.headers.get("Authorization")
+    if header is None:
+        g.token = None
+        return
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+    g.token = token.strip()
+
+
+def requires_token(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Answer 401 before reading the body when no token was sent at all.
+
+    Whether the token is *known* is checked by the service, pipelined with the
+    request's own read (one round trip for a move).
+    """
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if g.token is None:
+            raise Unauthorized("missing bearer token")
+        return view(*args, **kwargs)
+
+    return wrapper

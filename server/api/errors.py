@@ -1,0 +1,110 @@
+"""The one error handler: every exception becomes API.md's envelope here and nowhere else.
+
+``{"error": {"code", "message", "details"}}`` with the status from :data:`ERRORS`,
+looked up along the exception's class hierarchy. Views never catch anything.
+Messages come from exceptions designed to be shown (engine, store and service
+errors name no hidden cards); anything unexpected becomes a generic 500 that
+never echoes the exception's text.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask
+from marshmallow import ValidationError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from werkzeug.exceptions import HTTPException
+
+from server.games import (
+    GameOver,
+    IllegalMove,
+    InvalidDeal,
+    InvalidOptions,
+    MalformedMove,
+    NotYourTurn,
+)
+from server.service import (
+    Forbidden,
+    GameNotStarted,
+    InvalidRequest,
+    NotFound,
+    ServiceError,
+    Unauthorized,
+)
+from server.store.errors import AlreadySeated, GameMissing, NoOpenSeat, SeatTaken, StaleVersion
+
+from . import schemas
+
+log = logging.getLogger("server.api")
+
+Details = Callable[[Any], dict[str, Any]]
+
+
+def _none(_: Any) -> dict[str, Any]:
+    return {}
+
+
+def _validation(exc: ValidationError) -> dict[str, Any]:
+    messages = exc.messages
+    return messages if isinstance(messages, dict) else {"_schema": messages}
+
+
+ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
+    ValidationError: (400, "invalid_request", _validation),
+    InvalidRequest: (400, "invalid_request", lambda e: e.details),
+    MalformedMove: (400, "invalid_request", lambda e: {"move": [str(e)]}),
+    InvalidOptions: (400, "invalid_request", lambda e: {"options": e.problems}),
+    InvalidDeal: (400, "invalid_request", lambda e: {"deals": e.problems}),
+    Unauthorized: (401, "unauthorized", lambda e: e.details),
+    Forbidden: (403, "forbidden", lambda e: e.details),
+    NotFound: (404, "not_found", lambda e: e.details),
+    GameMissing: (404, "not_found", _none),
+    NotYourTurn: (409, "not_your_turn", _none),
+    StaleVersion: (409, "stale_version", lambda e: {"version": e.current}),
+    GameOver: (409, "game_over", _none),
+    SeatTaken: (409, "seat_taken", lambda e: {"seat": e.seat}),
+    AlreadySeated: (409, "already_seated", lambda e: {"seat": e.seat}),
+    NoOpenSeat: (409, "no_open_seat", _none),
+    GameNotStarted: (409, "game_not_started", _none),
+    IllegalMove: (422, "illegal_move", lambda e: {"legal_moves": e.legal_moves}),
+    RedisConnectionError: (503, "unavailable", _none),
+    RedisTimeoutError: (503, "unavailable", _none),
+}
+"""Exception class -> (status, code, details). The first class found along the MRO wins."""
+
+_HTTP_CODES = {400: "invalid_request", 401: "unauthorized", 403: "forbidden",
+               404: "not_found", 405: "method_not_allowed", 413: "invalid_request"}
+_MESSAGES = {ValidationError: "the request does not match the schema",
+             RedisConnectionError: "storage unavailable", RedisTimeoutError: "storage unavailable"}
+
+
+def envelope(status: int, code: str, message: str, details: dict[str, Any]):
+    """A response in API.md's error shape."""
+    body = schemas.error.dump({"error": {"code": code, "message": message, "details": details}})
+    return body, status
+
+
+def handle(exc: Exception):
+    """Map any exception to the envelope; unknown ones become a generic 500."""
+    if isinstance(exc, HTTPException):
+        status = exc.code or 500
+        return envelope(status, _HTTP_CODES.get(status, "http_error"),
+                        exc.name.lower() if exc.name else "error", {})
+    for cls in type(exc).__mro__:
+        if cls in ERRORS:
+            status, code, details = ERRORS[cls]
+            message = _MESSAGES.get(cls) or (
+                exc.message if isinstance(exc, ServiceError) else str(exc)
+            )
+            return envelope(status, code, message, details(exc))
+    # Never echo the text: an unexpected exception might carry a hand.
+    log.exception("unhandled error")
+    return envelope(500, "internal_error", "internal server error", {})
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(Exception, handle)

@@ -1,0 +1,49 @@
+"""``/v1/games``: create, join, view, move, events (long-poll) and replay."""
+
+from __future__ import annotations
+
+from flask import Blueprint, g, request
+
+from . import schemas
+from .context import requires_token, service
+from .schemas import load_json
+
+bp = Blueprint("games", __name__)
+
+
+@bp.post("/v1/games")
+@requires_token
+def create():
+    body = schemas.game_create.load(load_json())
+    return schemas.view.dump(service().create_game(g.token, **body)), 201
+
+
+@bp.post("/v1/games/<game_id>/join")
+@requires_token
+def join(game_id: str):
+    body = schemas.join_body.load(load_json())
+    return schemas.view.dump(service().join(g.token, game_id, **body))
+
+
+@bp.get("/v1/games/<game_id>")
+def view(game_id: str):
+    query = schemas.seat_query.load(request.args)
+    return schemas.view.dump(service().view(g.token, game_id, **query))
+
+
+@bp.post("/v1/games/<game_id>/moves")
+@requires_token
+def move(game_id: str):
+    body = schemas.move_body.load(load_json())
+    return schemas.view.dump(service().move(g.token, game_id, **body))
+
+
+@bp.get("/v1/games/<game_id>/events")
+def events(game_id: str):
+    query = schemas.events_query.load(request.args)
+    return schemas.events.dump(service().events(g.token, game_id, **query))
+
+
+@bp.get("/v1/games/<game_id>/replay")
+def replay(game_id: str):
+    return schemas.replay.dump(service().replay(g.token, game_id))

@@ -1,0 +1,25 @@
+"""``/healthz`` (ready when Redis answers) and ``/v1/_ping_redis`` (one round trip).
+
+The second exists for the benchmark: it is the cheapest request that still
+goes through the whole stack (gunicorn, Flask, the error handler, one Redis
+call), so a move's throughput can be read as a fraction of this ceiling.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint
+
+from . import schemas
+from .context import service
+
+bp = Blueprint("health", __name__)
+
+
+@bp.get("/healthz")
+def healthz():
+    return schemas.status.dump(service().ping())
+
+
+@bp.get("/v1/_ping_redis")
+def ping_redis():
+    return schemas.status.dump(service().ping())

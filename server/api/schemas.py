@@ -1,0 +1,191 @@
+"""marshmallow schemas: the shape of every request body and query, and of responses.
+
+Schemas check shape only (types, required fields, ranges, the card pattern);
+the engine decides legality. Instances are built once at module level. Response
+schemas use ``Raw`` for game-specific parts: they are the engine's own output,
+already filtered per seat, and are never re-validated (DESIGN.md figures).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import request
+from marshmallow import EXCLUDE, INCLUDE, Schema, fields, validate
+
+from server.service import InvalidRequest
+
+CARD = validate.Regexp(r"^[AKQJT98765432][SHDC]$", error="not a card (rank then suit, e.g. 'TS')")
+
+
+def load_json() -> Any:
+    """The request body as JSON (an empty body reads as ``{}``).
+
+    Raises:
+        InvalidRequest: the body is not JSON.
+    """
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        return {}
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise InvalidRequest("malformed JSON", {"body": ["not valid JSON"]}) from None
+
+
+# -- request bodies ------------------------------------------------------------------
+class PlayerCreate(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
+class MoveShape(Schema):
+    """A move: its ``type`` and, for card games, a well-formed card string."""
+
+    class Meta:
+        unknown = INCLUDE  # other fields are the engine's to accept or refuse
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    card = fields.String(validate=CARD)
+
+
+class MoveBody(Schema):
+    move = fields.Nested(MoveShape, required=True)
+    version = fields.Integer(strict=True, validate=validate.Range(min=0))
+    seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=15))
+
+
+class GameCreate(Schema):
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    options = fields.Dict(keys=fields.String(), load_default=None)
+    seats = fields.List(
+        fields.String(allow_none=True, validate=validate.Length(min=1, max=32)),
+        validate=validate.Length(min=1, max=16),
+        load_default=None,
+    )
+    allow_multiple_seats = fields.Boolean(truthy={True}, falsy={False}, load_default=False)
+    deals = fields.List(fields.Dict(), validate=validate.Length(min=1, max=100),
+                        load_default=None)
+    seed = fields.String(validate=validate.Length(min=1, max=256), load_default=None)
+
+
+class JoinBody(Schema):
+    seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=15), load_default=None)
+
+
+# -- query strings ---------------------------------------------------------------------
+class _Query(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+
+class SeatQuery(_Query):
+    seat = fields.Integer(validate=validate.Range(min=0, max=15), load_default=None)
+
+
+class EventsQuery(SeatQuery):
+    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    wait = fields.Float(validate=validate.Range(min=0), load_default=0.0)
+
+
+class WaitQuery(_Query):
+    wait = fields.Float(validate=validate.Range(min=0), load_default=0.0)
+
+
+# -- responses -------------------------------------------------------------------------
+class PlayerCreated(Schema):
+    id = fields.String()
+    name = fields.String()
+    token = fields.String()
+
+
+class Profile(Schema):
+    id = fields.String()
+    name = fields.String()
+    ratings = fields.Dict()
+    games = fields.List(fields.String())
+
+
+class Rules(Schema):
+    games = fields.Raw()
+
+
+class View(Schema):
+    """API.md "The view": the record's fields plus the engine's filtered view."""
+
+    id = fields.String()
+    game = fields.String()
+    options = fields.Raw()
+    status = fields.String()
+    version = fields.Integer()
+    seats = fields.Raw()
+    you = fields.Raw()
+    to_move = fields.Raw()
+    legal_moves = fields.Raw()
+    hand = fields.Raw()
+    scores = fields.Raw()
+    deadline = fields.Raw()
+    deal_commitment = fields.String()
+    state = fields.Raw()
+    result = fields.Raw()
+
+
+class Events(Schema):
+    events = fields.Raw()
+    last = fields.Integer()
+
+
+class Replay(Schema):
+    id = fields.String()
+    game = fields.String()
+    options = fields.Raw()
+    status = fields.String()
+    version = fields.Integer()
+    seats = fields.Raw()
+    deal_commitment = fields.String()
+    events = fields.Raw()
+    result = fields.Raw()
+    revealed = fields.Raw()
+
+
+class Turn(Schema):
+    game_id = fields.String()
+    seat = fields.Integer()
+    version = fields.Integer()
+    view = fields.Nested(View)
+
+
+class Turns(Schema):
+    turns = fields.List(fields.Nested(Turn))
+
+
+class Status(Schema):
+    ok = fields.Boolean()
+
+
+class ErrorBody(Schema):
+    code = fields.String()
+    message = fields.String()
+    details = fields.Raw()
+
+
+class Error(Schema):
+    error = fields.Nested(ErrorBody)
+
+
+player_create = PlayerCreate()
+move_body = MoveBody()
+game_create = GameCreate()
+join_body = JoinBody()
+seat_query = SeatQuery()
+events_query = EventsQuery()
+wait_query = WaitQuery()
+player_created = PlayerCreated()
+profile = Profile()
+rules = Rules()
+view = View()
+events = Events()
+replay = Replay()
+turns = Turns()
+status = Status()
+error = Error()

@@ -1,0 +1,240 @@
+"""Games in Redis: creation, the one-read snapshot, the Lua compare-and-set, events.
+
+Layout (all under the hash tag ``{<game_id>}``, names from :mod:`keys`):
+
+* ``g:{id}:game``   hash ``version``, ``state`` (the engine's ``to_dict`` as
+  JSON), ``meta`` (JSON: game, options, seats count, commitment...),
+  ``status``, ``seq`` (number of events so far);
+* ``g:{id}:seats``  hash seat -> ``{"player_id", "name"}``;
+* ``g:{id}:events`` stream, entry ``0-<n>`` holding event ``n`` as JSON;
+* ``g:{id}:moves``  hash version -> the move accepted at that version.
+
+A move is one read (:func:`read`), the engine in Python, then :func:`commit`:
+one script that checks the version, writes the state and appends the events,
+or writes nothing at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from redis import Redis
+
+from . import keys, players
+from .errors import AlreadySeated, GameMissing, NoOpenSeat, SeatTaken, StaleVersion
+from .players import PlayerRecord
+from .scripts import Scripts
+
+_FIELDS = ("version", "status", "state", "meta", "seq")
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """One game as stored. ``state`` is the engine's dict, ``meta`` the service's."""
+
+    id: str
+    version: int
+    status: str
+    state: dict[str, Any]
+    meta: dict[str, Any]
+    seq: int = 0
+    seats: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class GameRead:
+    """What one round trip of :func:`read` returns."""
+
+    game: GameRecord | None
+    player: PlayerRecord | None = None
+    accepted: dict[str, Any] | None = None
+    """The move accepted at the version asked for, when one was asked for."""
+
+
+def _queue(pipe, game_id: str) -> None:
+    pipe.hmget(keys.game_state(game_id), *_FIELDS)
+    pipe.hgetall(keys.game_seats(game_id))
+
+
+def _parse(game_id: str, fields: list[bytes | None], seats: dict[bytes, bytes]):
+    version, status, state, meta, seq = fields
+    if version is None or state is None or meta is None:
+        return None
+    return GameRecord(
+        id=game_id,
+        version=int(version),
+        status=status.decode() if status else "waiting",
+        state=orjson.loads(state),
+        meta=orjson.loads(meta),
+        seq=int(seq or 0),
+        seats={int(k): orjson.loads(v) for k, v in seats.items()},
+    )
+
+
+def read(
+    r: Redis, game_id: str, *, player_id: str | None = None, accepted_at: int | None = None
+) -> GameRead:
+    """The game, the calling player and a past move, in one round trip.
+
+    Args:
+        game_id: the game.
+        player_id: also read this player's record (the token check), pipelined.
+        accepted_at: also read the move accepted at this version (safe retries).
+    """
+    pipe = r.pipeline(transaction=False)
+    _queue(pipe, game_id)
+    if player_id is not None:
+        players.queue_get(pipe, player_id)
+    if accepted_at is not None:
+        pipe.hget(keys.game_moves(game_id), str(accepted_at))
+    replies = pipe.execute()
+    out = GameRead(_parse(game_id, replies[0], replies[1]))
+    rest = replies[2:]
+    if player_id is not None:
+        out.player = players.parse(player_id, rest.pop(0))
+    if accepted_at is not None and rest[0] is not None:
+        out.accepted = orjson.loads(rest[0])
+    return out
+
+
+def read_many(r: Redis, game_ids: Sequence[str]) -> list[GameRecord]:
+    """Several games in one round trip; missing ones are left out."""
+    pipe = r.pipeline(transaction=False)
+    for gid in game_ids:
+        _queue(pipe, gid)
+    replies = pipe.execute()
+    found = (_parse(gid, replies[2 * i], replies[2 * i + 1]) for i, gid in enumerate(game_ids))
+    return [g for g in found if g is not None]
+
+
+def create(r: Redis, game: GameRecord, events: Iterable[dict[str, Any]]) -> int:
+    """Store a new game with its opening events, atomically (one MULTI/EXEC, one slot).
+
+    Returns:
+        The number of events stored.
+    """
+    pipe = r.pipeline(transaction=True)
+    seq = 0
+    for seq, event in enumerate(events, start=1):
+        pipe.xadd(keys.game_events(game.id), {"e": orjson.dumps(event)}, id=f"0-{seq}")
+    pipe.hset(
+        keys.game_state(game.id),
+        mapping={
+            "version": game.version,
+            "status": game.status,
+            "state": orjson.dumps(game.state),
+            "meta": orjson.dumps(game.meta),
+            "seq": seq,
+        },
+    )
+    if game.seats:
+        pipe.hset(
+            keys.game_seats(game.id),
+            mapping={str(s): orjson.dumps(v) for s, v in game.seats.items()},
+        )
+    pipe.execute()
+    return seq
+
+
+def commit(
+    r: Redis,
+    scripts: Scripts,
+    game_id: str,
+    *,
+    expected_version: int,
+    state: dict[str, Any],
+    status: str,
+    move: dict[str, Any],
+    events: Sequence[dict[str, Any]],
+) -> tuple[int, int]:
+    """Write a move's result if the game is still at ``expected_version``.
+
+    Returns:
+        ``(new_version, last_event_number)``.
+
+    Raises:
+        StaleVersion: the game moved on; nothing was written.
+        GameMissing: the game does not exist.
+    """
+    args = [expected_version, orjson.dumps(state), status, orjson.dumps(move)]
+    args += [orjson.dumps(e) for e in events]
+    reply = scripts.commit_move(
+        keys=[keys.game_state(game_id), keys.game_events(game_id), keys.game_moves(game_id)],
+        args=args,
+        client=r,
+    )
+    code = reply[0]
+    if code == 1:
+        return int(reply[1]), int(reply[2])
+    if code == 0:
+        accepted = orjson.loads(reply[2]) if len(reply) > 2 and reply[2] else None
+        raise StaleVersion(int(reply[1]), accepted)
+    raise GameMissing()
+
+
+def join(
+    r: Redis,
+    scripts: Scripts,
+    game_id: str,
+    *,
+    seat: int | None,
+    player: PlayerRecord,
+    allow_multiple: bool,
+    num_seats: int,
+) -> tuple[int, str]:
+    """Take ``seat`` (or the lowest open one) atomically.
+
+    Returns:
+        ``(seat, status)``: the status is ``active`` once every seat is taken.
+
+    Raises:
+        SeatTaken, AlreadySeated, NoOpenSeat, GameMissing.
+    """
+    entry = orjson.dumps({"player_id": player.id, "name": player.name})
+    reply = scripts.join_seat(
+        keys=[keys.game_state(game_id), keys.game_seats(game_id)],
+        args=[-1 if seat is None else seat, player.id, entry,
+              "1" if allow_multiple else "0", num_seats],
+        client=r,
+    )
+    code = reply[0]
+    if code == 1:
+        return int(reply[1]), reply[2].decode()
+    if code == 0:
+        raise SeatTaken(int(reply[1]))
+    if code == -2:
+        raise AlreadySeated(int(reply[1]))
+    if code == -3:
+        raise NoOpenSeat()
+    raise GameMissing()
+
+
+def events(r: Redis, game_id: str, after: int, block_ms: int = 0) -> list[tuple[int, dict]]:
+    """Events numbered above ``after``, waiting up to ``block_ms`` for the first one.
+
+    Returns:
+        ``[(number, event), ...]`` oldest first.
+    """
+    reply = r.xread(
+        {keys.game_events(game_id): f"0-{after}"}, block=block_ms if block_ms > 0 else None
+    )
+    if not reply:
+        return []
+    return [(int(eid.split(b"-")[1]), orjson.loads(f[b"e"])) for eid, f in reply[0][1]]
+
+
+def all_events(r: Redis, game_id: str) -> list[tuple[int, dict]]:
+    """Every event of the game, oldest first (replays)."""
+    return [
+        (int(eid.split(b"-")[1]), orjson.loads(f[b"e"]))
+        for eid, f in r.xrange(keys.game_events(game_id))
+    ]
+
+
+def server_secret(r: Redis, fresh: str) -> str:
+    """The server's deal secret: set once to ``fresh`` if absent, then always the same."""
+    r.set(keys.server_secret(), fresh, nx=True)
+    return r.get(keys.server_secret()).decode()

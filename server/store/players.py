@@ -1,0 +1,123 @@
+"""Players: profile records, the games each one sits in, and wake-up streams.
+
+A player's keys share the hash tag ``{<player_id>}`` (see :mod:`keys`). The
+token itself is never stored: only its SHA-256, checked by the service.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from redis import Redis
+
+from . import keys
+
+WAKE_KEEP = 16
+"""Wake-ups kept per player: waiters only need the newest one to exist."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    id: str
+    name: str
+    token_sha256: str
+
+
+def parse(player_id: str, reply: list[bytes | None]) -> PlayerRecord | None:
+    """Turn an ``HMGET name token_sha256`` reply into a record (None if absent)."""
+    name, digest = reply
+    if name is None or digest is None:
+        return None
+    return PlayerRecord(player_id, name.decode(), digest.decode())
+
+
+def queue_get(pipe, player_id: str) -> None:
+    """Queue the read that :func:`parse` understands on a pipeline (one reply)."""
+    pipe.hmget(keys.player(player_id), "name", "token_sha256")
+
+
+def get(r: Redis, player_id: str) -> PlayerRecord | None:
+    """The player, or None."""
+    return parse(player_id, r.hmget(keys.player(player_id), "name", "token_sha256"))
+
+
+def get_many(r: Redis, player_ids: Iterable[str]) -> dict[str, PlayerRecord | None]:
+    """Several players in one round trip."""
+    ids = list(dict.fromkeys(player_ids))
+    pipe = r.pipeline(transaction=False)
+    for pid in ids:
+        queue_get(pipe, pid)
+    return {pid: parse(pid, reply) for pid, reply in zip(ids, pipe.execute(), strict=True)}
+
+
+def create(r: Redis, record: PlayerRecord) -> None:
+    """Store a new player (ids are random, so no existence check is needed)."""
+    r.hset(
+        keys.player(record.id),
+        mapping={"name": record.name, "token_sha256": record.token_sha256,
+                 "created": f"{time.time():.3f}"},
+    )
+
+
+def add_game(r: Redis, player_ids: Iterable[str], game_id: str) -> None:
+    """Record that the players sit in ``game_id`` (idempotent; before the seat is taken)."""
+    pipe = r.pipeline(transaction=False)
+    for pid in set(player_ids):
+        pipe.sadd(keys.player_games(pid), game_id)
+    pipe.execute()
+
+
+def remove_game(r: Redis, player_ids: Iterable[str], game_id: str) -> None:
+    """Forget a finished game (or a join that failed) in the players' lists."""
+    pipe = r.pipeline(transaction=False)
+    for pid in set(player_ids):
+        pipe.srem(keys.player_games(pid), game_id)
+    pipe.execute()
+
+
+def forget_games(r: Redis, player_id: str, game_ids: Iterable[str]) -> None:
+    """Drop several finished games from one player's list."""
+    ids = list(game_ids)
+    if ids:
+        r.srem(keys.player_games(player_id), *ids)
+
+
+def games(r: Redis, player_id: str) -> list[str]:
+    """Ids of the unfinished games the player sits in, sorted."""
+    return sorted(g.decode() for g in r.smembers(keys.player_games(player_id)))
+
+
+def wake(r: Redis, player_ids: Iterable[str], game_id: str) -> None:
+    """Wake the players' ``/me/turns`` waiters. Repeatable, and only a hint.
+
+    Losing a wake-up delays a waiter until its next read, never loses a turn:
+    the truth about whose turn it is stays in the game state.
+    """
+    pipe = r.pipeline(transaction=False)
+    for pid in set(player_ids):
+        pipe.xadd(keys.player_wake(pid), {"g": game_id}, maxlen=WAKE_KEEP, approximate=False)
+    pipe.execute()
+
+
+def turn_snapshot(r: Redis, player_id: str) -> tuple[bytes, list[str]]:
+    """The newest wake-up id and the player's games, in one round trip.
+
+    Reading the wake id *before* the games is what makes the long-poll safe: a
+    commit after this read adds a newer wake-up, so the following
+    :func:`wait_wake` returns at once; a commit before it shows in the games.
+    """
+    pipe = r.pipeline(transaction=False)
+    pipe.xrevrange(keys.player_wake(player_id), count=1)
+    pipe.smembers(keys.player_games(player_id))
+    newest, members = pipe.execute()
+    last = newest[0][0] if newest else b"0-0"
+    return last, sorted(m.decode() for m in members)
+
+
+def wait_wake(r: Redis, player_id: str, after: bytes, block_ms: int) -> bool:
+    """Block up to ``block_ms`` for a wake-up newer than ``after``; True if one came."""
+    if block_ms <= 0:
+        return False
+    return bool(r.xread({keys.player_wake(player_id): after}, count=1, block=block_ms))

@@ -1,0 +1,38 @@
+"""The Lua scripts, loaded once from ``lua/*.lua`` and registered once per client.
+
+Each script's header lists its KEYS, ARGV and return codes; the store modules
+turn those codes into typed exceptions (:mod:`server.store.errors`). Script text
+is constant: configuration is never formatted into it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from redis import Redis
+from redis.commands.core import Script
+
+_LUA = Path(__file__).with_name("lua")
+
+
+@cache
+def source(name: str) -> str:
+    """The text of ``lua/<name>.lua``."""
+    return (_LUA / f"{name}.lua").read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Scripts:
+    """The scripts registered on one client (redis-py reloads them on NOSCRIPT)."""
+
+    commit_move: Script
+    join_seat: Script
+
+    @classmethod
+    def register(cls, r: Redis) -> Scripts:
+        return cls(
+            commit_move=r.register_script(source("commit_move")),
+            join_seat=r.register_script(source("join_seat")),
+        )

@@ -1,0 +1,67 @@
+"""``parlour serve`` as a subprocess, for the restart test and the HTTP benchmark."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+ADMIN_LINE = "admin token (shown once): "
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _command() -> list[str]:
+    script = Path(sys.executable).with_name("parlour")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "server.cli"]
+
+
+class Served:
+    """``parlour serve`` as a subprocess; ``admin_token`` is read from its first lines."""
+
+    def __init__(
+        self, data_dir: Path, port: int, admin_token: str | None = None, workers: int = 1
+    ) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL",
+                                                                "PARLOUR_ADMIN_TOKEN")}
+        if admin_token:
+            env["PARLOUR_ADMIN_TOKEN"] = admin_token
+        data_dir.parent.mkdir(parents=True, exist_ok=True)
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = open(data_dir.parent / f"serve-{port}-{time.time_ns()}.log", "wb")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [*_command(), "serve", "--port", str(port), "--workers", str(workers),
+             "--data-dir", str(data_dir)],
+            env=env, stdout=subprocess.PIPE, stderr=self.log, text=True,
+        )
+        self.admin_token = admin_token
+        if admin_token is None:
+            line = self.proc.stdout.readline()
+            assert line.startswith(ADMIN_LINE), line
+            self.admin_token = line[len(ADMIN_LINE):].strip()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, "parlour serve exited"
+            try:
+                if requests.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return
+            except requests.RequestException:  # not listening yet, or busy starting
+                time.sleep(0.1)
+        raise AssertionError("parlour serve did not become ready")
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        code = self.proc.wait(20)
+        self.proc.stdout.close()
+        self.log.close()
+        return code

