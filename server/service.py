@@ -265,10 +265,16 @@ class Service:
         engine = REGISTRY.get(game)
         if engine is None:
             raise InvalidRequest("unknown game", {"game": [f"one of {sorted(REGISTRY)}"]})
-        seats = list(seats) if seats is not None else [None] * engine.seats[0]
-        if len(seats) not in engine.seats:
+        options = dict(options or {})
+        if seats is not None and engine.seat_option and engine.seat_option not in options:
+            options[engine.seat_option] = len(seats)
+        game_id = secrets.token_hex(8)
+        seed = seed or self._seed_for(game_id)
+        state = engine.new_state(options, seed, deals)  # checks options and presets
+        seats = list(seats) if seats is not None else [None] * state.num_seats
+        if len(seats) != state.num_seats:
             raise InvalidRequest("wrong number of seats",
-                                 {"seats": [f"{engine.id} is played by {list(engine.seats)}"]})
+                                 {"seats": [f"this {engine.id} game has {state.num_seats} seats"]})
         taken = [pid for pid in seats if pid is not None]
         if not allow_multiple_seats and len(set(taken)) != len(taken):
             raise InvalidRequest("a player may hold one seat unless allow_multiple_seats",
@@ -279,13 +285,9 @@ class Service:
         if missing:
             raise NotFound("no such player", {"seats": missing})
 
-        game_id = secrets.token_hex(8)
-        seed = seed or self._seed_for(game_id)
-        state = engine.new_state(options or {}, seed, deals)
         meta = {
             "game": engine.id,
-            "options": {name: spec["default"] for name, spec in engine.options.items()}
-            | dict(options or {}),
+            "options": state.public_options(),
             "num_seats": len(seats),
             "allow_multiple_seats": allow_multiple_seats,
             "deal_commitment": deal_commitment(seed),

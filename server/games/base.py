@@ -18,6 +18,7 @@ the global RNG; everything a rule needs is in the state.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -215,6 +216,10 @@ class BaseState:
         return "that move is not allowed now"
 
     # -- information --------------------------------------------------------
+    def public_options(self) -> dict[str, Any]:
+        """The game's options with every default filled in (they are public)."""
+        return dataclasses.asdict(self.options)  # type: ignore[attr-defined]
+
     def view(self, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator). Fails closed: no default."""
         raise NotImplementedError
@@ -248,3 +253,6 @@ class Game:
     from_dict: Callable[[Mapping[str, Any]], BaseState]
     opening_events: Callable[[Any], list[Event]]
     """The events a new state starts with (the first deal), for the game's feed."""
+    seat_option: str | None = None
+    """The option that sets the number of players, if the game has one (Cowpoke's
+    ``players``). The service fills it in from the seats a creator lists."""

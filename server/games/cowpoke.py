@@ -730,4 +730,5 @@ GAME = Game(
     new_state=new_state,
     from_dict=State.from_dict,
     opening_events=State.opening_events,
+    seat_option="players",
 )
