@@ -1,0 +1,47 @@
+"""Parlour's Python client: an HTTP client, a ``Bot`` base class and a runner.
+
+A complete bot::
+
+    from client_sdk import Bot, Client, run
+
+    class FirstLegal(Bot):
+        def choose_move(self, view):
+            return view["legal_moves"][0]
+
+    run(FirstLegal(), Client("http://127.0.0.1:8000", token="..."))
+
+Only ``requests`` and the standard library are used: the SDK talks to the
+public HTTP API and nothing else.
+"""
+
+from .bot import Bot
+from .client import Client, Requestor
+from .errors import (
+    ERRORS_BY_CODE,
+    AlreadySeated,
+    Conflict,
+    ConnectionError,
+    Forbidden,
+    GameNotStarted,
+    GameOver,
+    IllegalMove,
+    InvalidRequest,
+    NoOpenSeat,
+    NotFound,
+    NotYourTurn,
+    ParlourError,
+    RateLimited,
+    SeatTaken,
+    ServerError,
+    StaleVersion,
+    Unauthorized,
+)
+from .runner import Runner, RunStats, run
+
+__all__ = [
+    "AlreadySeated", "GameNotStarted", "NoOpenSeat",
+    "Bot", "Client", "Requestor", "Runner", "RunStats", "run", "ERRORS_BY_CODE",
+    "Conflict", "ConnectionError", "Forbidden", "GameOver", "IllegalMove", "InvalidRequest",
+    "NotFound", "NotYourTurn", "ParlourError", "RateLimited", "SeatTaken", "ServerError",
+    "StaleVersion", "Unauthorized",
+]  # fmt: skip

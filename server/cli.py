@@ -2,12 +2,17 @@
 
 Subcommands:
   demo       play one full Concerto game between random players and print the score sheet
-  serve      run the HTTP API under gunicorn (embedded Redis unless REDIS_URL is set)
+  serve      run the HTTP API under gunicorn (embedded Redis unless REDIS_URL is set),
+             with one tournament scheduler alongside (unless --no-scheduler)
+  scheduler  run a tournament scheduler on REDIS_URL (several may run at once)
+  bot        register a player, or run a bot against a server
+  arena      play bots against each other locally, duplicate style
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections.abc import Sequence
@@ -68,6 +73,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args)
 
 
+def cmd_scheduler(args: argparse.Namespace) -> int:
+    from server.scheduler.runner import serve_forever  # imported late: networkx, openskill
+
+    if not args.redis_url:
+        print("parlour scheduler: set REDIS_URL or pass --redis-url", file=sys.stderr)
+        return 2
+    return serve_forever(args.redis_url, interval=args.interval, parent_pid=args.parent_pid)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="parlour", description="Parlour card-game server")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -82,7 +96,27 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=2)
     serve.add_argument("--data-dir", default="./var", help="embedded Redis data (AOF)")
+    serve.add_argument("--no-scheduler", action="store_true",
+                       help="do not run a tournament scheduler alongside the API")
+    serve.add_argument("--scheduler-interval", type=float, default=0.1,
+                       help="seconds between the scheduler's passes")
     serve.set_defaults(func=cmd_serve)
+
+    scheduler = sub.add_parser("scheduler", help="run a tournament scheduler")
+    scheduler.add_argument("--redis-url", default=os.environ.get("REDIS_URL"),
+                           help="the API's Redis (default: $REDIS_URL)")
+    scheduler.add_argument("--interval", type=float, default=0.1,
+                           help="seconds between passes (deadlines are enforced this late)")
+    scheduler.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
+    scheduler.set_defaults(func=cmd_scheduler)
+
+    # Bots and the arena live outside the server; they are wired in here so one
+    # command does everything (they still use only the public API / pure engines).
+    from bots.arena import add_arena_command
+    from client_sdk.cli import add_bot_commands
+
+    add_bot_commands(sub)
+    add_arena_command(sub)
     return parser
 
 

@@ -1,0 +1,484 @@
+"""The HTTP client: one method per endpoint of API.md, one choke point for requests.
+
+>>> client = Client("http://127.0.0.1:8000", token="t0k3n")
+>>> sorted(k for k in vars(client) if not k.startswith("_") and k != "requestor")
+['games', 'players', 'ratings', 'tournaments', 'turns']
+
+Every method builds a path, calls :meth:`Requestor.request`, and returns the
+decoded JSON unchanged (typed by :mod:`client_sdk.types`). Errors are raised
+as the typed exceptions of :mod:`client_sdk.errors`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
+from urllib.parse import quote
+
+import requests
+
+from .errors import (
+    ConnectionError,
+    ParlourError,
+    RateLimited,
+    error_from_body,
+    parse_retry_after,
+)
+from .types import EventsPage, Move, NewPlayer, Player, Replay, TurnsPage, View
+
+log = logging.getLogger("client_sdk")
+
+USER_AGENT = "parlour-client-sdk/0.1"
+
+# What requests raises when no HTTP answer arrived. (Other RequestExceptions,
+# such as a malformed URL, are programming errors and are never retried.)
+_TRANSPORT_ERRORS = (
+    requests.ConnectionError,
+    requests.Timeout,
+    requests.exceptions.ChunkedEncodingError,
+)
+
+
+def _never_sent(exc: BaseException) -> bool:
+    """True when the request certainly never reached the server.
+
+    A connect timeout or a refused connection happen before a single byte of
+    the request is sent, so even a non-idempotent call may be retried. urllib3
+    (requests' transport) reports a refused connection as a
+    ``NewConnectionError`` inside the ``MaxRetryError`` that requests wraps;
+    we match it by name because the SDK depends on requests alone.
+    """
+    if isinstance(exc, requests.ConnectTimeout):
+        return True
+    reason = getattr(exc.args[0], "reason", None) if exc.args else None
+    return type(reason).__name__ == "NewConnectionError"
+
+
+class Requestor:
+    """Sends every request of a :class:`Client`: auth, timeout, retries, errors.
+
+    Retry policy (STYLE.md H, adapted from stripe-python):
+
+    * **connection errors and 5xx** are retried with exponential backoff and
+      jitter, but only when repeating the call cannot do something twice: GETs,
+      and moves sent with a ``version`` (the server answers a repeated
+      move + version with the current view, so ``version`` is our idempotency
+      key). A call that was certainly never sent (refused, connect timeout) and
+      a 503 (the server did not act) are retried for every call.
+    * **429** is retried after the ``Retry-After`` the server asked for.
+    * **Never 4xx otherwise**: a 409 or 422 means the game moved on or the
+      move is wrong; repeating it cannot help. The caller re-reads the view.
+
+    Args:
+        base_url: the server root, e.g. ``http://127.0.0.1:8000`` (no ``/v1``).
+        token: bearer token of the player, or ``None`` (registration, spectating).
+        session: the ``requests.Session`` shared by every namespace.
+        timeout: seconds to wait for a connection and for an answer; long-poll
+            calls add their ``wait`` to it.
+        max_retries: retries after the first attempt (so 2 means 3 attempts).
+        backoff: first retry delay in seconds; doubles each retry.
+        max_backoff: cap on one delay, also the longest ``Retry-After`` honoured.
+        sleep: how to wait (tests inject a recorder).
+        rng: the jitter's random source.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None,
+        session: requests.Session,
+        *,
+        timeout: float = 10.0,
+        max_retries: int = 2,
+        backoff: float = 0.25,
+        max_backoff: float = 8.0,
+        sleep: Callable[[float], None] = time.sleep,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.session = session
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.sleep = sleep
+        self._rng = rng or random.Random()
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        params: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
+        idempotent: bool | None = None,
+    ) -> Any:
+        """Send one API call and return its decoded JSON body.
+
+        Args:
+            method: HTTP method.
+            path: absolute API path, e.g. ``/v1/games/abc``.
+            json: request body.
+            params: query string (``None`` values are left out).
+            timeout: seconds for this call (default: the client's).
+            idempotent: may a repeat of this call be applied twice? Defaults
+                to ``True`` for GET and ``False`` otherwise.
+
+        Raises:
+            ConnectionError: no answer, after the retries allowed.
+            ParlourError: the subclass :data:`~client_sdk.errors.ERRORS_BY_CODE`
+                names for the answer's error code.
+        """
+        if idempotent is None:
+            idempotent = method.upper() == "GET"
+        url = self.base_url + path
+        headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        query = {k: v for k, v in (params or {}).items() if v is not None}
+        attempt = 0
+        while True:
+            try:
+                response = self.session.request(
+                    method,
+                    url,
+                    json=json,
+                    params=query,
+                    headers=headers,
+                    timeout=self.timeout if timeout is None else timeout,
+                )
+            except _TRANSPORT_ERRORS as exc:
+                error: ParlourError = ConnectionError(
+                    f"{method} {path}: {type(exc).__name__}", code="connection_error"
+                )
+                retryable = idempotent or _never_sent(exc)
+                if not retryable or attempt >= self.max_retries:
+                    raise error from exc
+                delay = self._backoff(attempt)
+            else:
+                if 200 <= response.status_code < 300:
+                    return _decode(response)
+                error = _error_of(response)
+                delay_or_none = self._retry_delay(response.status_code, error, idempotent, attempt)
+                if delay_or_none is None or attempt >= self.max_retries:
+                    raise error
+                delay = delay_or_none
+            attempt += 1
+            log.info("%s %s: %s; retry %d in %.2fs", method, path, error.code, attempt, delay)
+            self.sleep(delay)
+
+    def _retry_delay(
+        self, status: int, error: ParlourError, idempotent: bool, attempt: int
+    ) -> float | None:
+        """Seconds to wait before retrying an error answer, or ``None``: don't retry.
+
+        429 and 503 mean the server did not act, so they are retried for every
+        call; other 5xx only for idempotent calls; other 4xx never.
+        """
+        if status in (429, 503):
+            if isinstance(error, RateLimited):
+                retry_after = error.retry_after
+            else:
+                retry_after = parse_retry_after(error.headers.get("retry-after"))
+            if retry_after is not None:
+                # Honour the server's wish, unless it is longer than we would ever
+                # wait: then the caller gets the error (it carries retry_after).
+                return retry_after if retry_after <= self.max_backoff else None
+            return self._backoff(attempt)
+        if status >= 500 and idempotent:
+            return self._backoff(attempt)
+        return None
+
+    def _backoff(self, attempt: int) -> float:
+        """Exponential backoff with "equal jitter": half fixed, half random.
+
+        Many bots hit by the same restart would otherwise retry in lockstep;
+        the random half spreads them, the fixed half keeps a minimum pause.
+        """
+        delay = min(self.max_backoff, self.backoff * (2**attempt))
+        return delay / 2 + self._rng.uniform(0, delay / 2)
+
+
+def _decode(response: requests.Response) -> Any:
+    if not response.content:
+        return None
+    try:
+        return response.json()
+    except ValueError as exc:
+        raise ParlourError(
+            "the server answered with something that is not JSON",
+            status=response.status_code,
+            code="invalid_response",
+        ) from exc
+
+
+def _error_of(response: requests.Response) -> ParlourError:
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    return error_from_body(
+        response.status_code,
+        body,
+        headers=response.headers,
+        request_id=response.headers.get("X-Request-Id"),
+    )
+
+
+def _q(segment: str) -> str:
+    """One path segment, escaped (an id can never reach another path)."""
+    return quote(str(segment), safe="")
+
+
+class _Namespace:
+    def __init__(self, requestor: Requestor) -> None:
+        self._r = requestor
+
+
+class Players(_Namespace):
+    """Players: registration and the caller's profile."""
+
+    def register(self, name: str) -> NewPlayer:
+        """``POST /v1/players``: a new player; its token is shown only this once."""
+        return cast(NewPlayer, self._r.request("POST", "/v1/players", json={"name": name}))
+
+    def me(self) -> Player:
+        """``GET /v1/players/me``: the caller's profile, ratings and current games."""
+        return cast(Player, self._r.request("GET", "/v1/players/me"))
+
+
+class Games(_Namespace):
+    """Games: rules, creation, seats, views, moves, events, replays."""
+
+    def rules(self) -> dict[str, Any]:
+        """``GET /v1/rules``: the games, their variants and options with defaults."""
+        return cast(dict[str, Any], self._r.request("GET", "/v1/rules"))
+
+    def create(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None = None,
+        seats: Sequence[str | None] | None = None,
+        *,
+        allow_multiple_seats: bool | None = None,
+        deals: Sequence[Mapping[str, Any]] | None = None,
+        seed: str | None = None,
+    ) -> View:
+        """``POST /v1/games``: a new game; ``None`` seats are open.
+
+        ``allow_multiple_seats`` lets one player hold several seats (a bot
+        playing itself). ``deals`` and ``seed`` are admin-only (preset hands,
+        duplicate play).
+        """
+        body: dict[str, Any] = {"game": game, "options": dict(options or {})}
+        if seats is not None:
+            body["seats"] = list(seats)
+        if allow_multiple_seats is not None:
+            body["allow_multiple_seats"] = allow_multiple_seats
+        if deals is not None:
+            body["deals"] = list(deals)
+        if seed is not None:
+            body["seed"] = seed
+        return cast(View, self._r.request("POST", "/v1/games", json=body))
+
+    def join(self, game_id: str, seat: int | None = None) -> View:
+        """``POST /v1/games/{id}/join``: take an open seat (any, or ``seat``)."""
+        body = {} if seat is None else {"seat": seat}
+        return cast(View, self._r.request("POST", f"/v1/games/{_q(game_id)}/join", json=body))
+
+    def view(self, game_id: str, seat: int | None = None) -> View:
+        """``GET /v1/games/{id}``: your view (a spectator's without a seat).
+
+        ``seat`` picks one of your seats when you hold several in the game.
+        """
+        return cast(
+            View,
+            self._r.request("GET", f"/v1/games/{_q(game_id)}", params={"seat": seat}),
+        )
+
+    def move(
+        self, game_id: str, move: Move, version: int | None = None, seat: int | None = None
+    ) -> View:
+        """``POST /v1/games/{id}/moves``: make a move; returns the new view.
+
+        Send the ``version`` of the view you decided on: then a stale decision
+        is refused (:class:`~client_sdk.errors.StaleVersion`) instead of
+        applied, and the call is safe to retry (only then is it retried).
+        ``seat`` says which of your seats moves when you hold several.
+        """
+        body: dict[str, Any] = {"move": move}
+        if version is not None:
+            body["version"] = version
+        if seat is not None:
+            body["seat"] = seat
+        return cast(
+            View,
+            self._r.request(
+                "POST",
+                f"/v1/games/{_q(game_id)}/moves",
+                json=body,
+                idempotent=version is not None,
+            ),
+        )
+
+    def events(
+        self, game_id: str, after: int = 0, wait: float | None = None, seat: int | None = None
+    ) -> EventsPage:
+        """``GET /v1/games/{id}/events``: events after ``after``, long-polled ``wait`` s."""
+        return cast(
+            EventsPage,
+            self._r.request(
+                "GET",
+                f"/v1/games/{_q(game_id)}/events",
+                params={"after": after, "wait": wait, "seat": seat},
+                timeout=self._r.timeout + (wait or 0),
+            ),
+        )
+
+    def replay(self, game_id: str) -> Replay:
+        """``GET /v1/games/{id}/replay``: the public record; everything once finished."""
+        return cast(Replay, self._r.request("GET", f"/v1/games/{_q(game_id)}/replay"))
+
+
+class Turns(_Namespace):
+    """Your turns across every game: the one call a bot loops on."""
+
+    def wait(self, wait: float = 20.0) -> TurnsPage:
+        """``GET /v1/me/turns?wait=s``: every game where you are to act, long-polled."""
+        return cast(
+            TurnsPage,
+            self._r.request(
+                "GET", "/v1/me/turns", params={"wait": wait}, timeout=self._r.timeout + wait
+            ),
+        )
+
+
+class Tournaments(_Namespace):
+    """Tournaments (API.md "Tournaments").
+
+    Note: these endpoints are in API.md but not yet served by the Parlour
+    server; the methods are here so bots are ready when they are.
+    """
+
+    def create(
+        self,
+        game: str,
+        format: str,
+        *,
+        options: Mapping[str, Any] | None = None,
+        rounds: int | None = None,
+        clock: Mapping[str, Any] | None = None,
+        timeout_policy: Any = None,
+    ) -> dict[str, Any]:
+        """``POST /v1/tournaments`` (not yet served)."""
+        body: dict[str, Any] = {"game": game, "format": format, "options": dict(options or {})}
+        for key, value in (("rounds", rounds), ("clock", clock),
+                           ("timeout_policy", timeout_policy)):  # fmt: skip
+            if value is not None:
+                body[key] = value
+        return cast(dict[str, Any], self._r.request("POST", "/v1/tournaments", json=body))
+
+    def enter(self, tournament_id: str, players: Sequence[str]) -> dict[str, Any]:
+        """``POST /v1/tournaments/{id}/entries``: one entry (not yet served)."""
+        return cast(
+            dict[str, Any],
+            self._r.request(
+                "POST",
+                f"/v1/tournaments/{_q(tournament_id)}/entries",
+                json={"players": list(players)},
+            ),
+        )
+
+    def start(self, tournament_id: str) -> dict[str, Any]:
+        """``POST /v1/tournaments/{id}/start`` (not yet served)."""
+        return cast(
+            dict[str, Any],
+            self._r.request("POST", f"/v1/tournaments/{_q(tournament_id)}/start", json={}),
+        )
+
+    def get(self, tournament_id: str) -> dict[str, Any]:
+        """``GET /v1/tournaments/{id}``: status, rounds, games, standings (not yet served)."""
+        return cast(dict[str, Any], self._r.request("GET", f"/v1/tournaments/{_q(tournament_id)}"))
+
+    def standings(self, tournament_id: str) -> dict[str, Any]:
+        """``GET /v1/tournaments/{id}/standings`` (not yet served)."""
+        return cast(
+            dict[str, Any],
+            self._r.request("GET", f"/v1/tournaments/{_q(tournament_id)}/standings"),
+        )
+
+
+class Ratings(_Namespace):
+    """Leaderboards (API.md "Tournaments"; not yet served)."""
+
+    def get(self, game: str) -> dict[str, Any]:
+        """``GET /v1/ratings/{game}`` (not yet served)."""
+        return cast(dict[str, Any], self._r.request("GET", f"/v1/ratings/{_q(game)}"))
+
+
+class Client:
+    """A Parlour API client for one player (one token).
+
+    Args:
+        base_url: the server root, e.g. ``http://127.0.0.1:8000``.
+        token: the player's bearer token (``None`` to register or spectate).
+        session: a ``requests.Session`` to share (one is created otherwise).
+        max_retries: retries of a failed call (see :class:`Requestor`).
+        timeout: seconds per call; long-poll calls add their ``wait``.
+        backoff: first retry delay in seconds.
+        max_backoff: longest single delay, and longest ``Retry-After`` honoured.
+
+    The namespaces share one session (one connection pool): ``players``,
+    ``games``, ``turns``, ``tournaments`` and ``ratings``. A ``Client`` is
+    meant for one thread, as ``requests.Session`` is.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        session: requests.Session | None = None,
+        max_retries: int = 2,
+        timeout: float = 10.0,
+        backoff: float = 0.25,
+        max_backoff: float = 8.0,
+    ) -> None:
+        self._owns_session = session is None
+        self.requestor = Requestor(
+            base_url,
+            token,
+            session or requests.Session(),
+            timeout=timeout,
+            max_retries=max_retries,
+            backoff=backoff,
+            max_backoff=max_backoff,
+        )
+        self.players = Players(self.requestor)
+        self.games = Games(self.requestor)
+        self.turns = Turns(self.requestor)
+        self.tournaments = Tournaments(self.requestor)
+        self.ratings = Ratings(self.requestor)
+
+    @property
+    def base_url(self) -> str:
+        return self.requestor.base_url
+
+    def close(self) -> None:
+        """Close the session's connections (only if this client created it)."""
+        if self._owns_session:
+            self.requestor.session.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Client({self.base_url!r}, token={'***' if self.requestor.token else None})"

@@ -1,0 +1,296 @@
+"""The runner: plays every game a bot is seated in until told to stop.
+
+The loop is ``GET /v1/me/turns?wait=...`` → for each turn, ``choose_move`` →
+``POST /v1/games/{id}/moves {"move", "version"}``. Three properties matter:
+
+* **No lost turn.** Whose turn it is lives in the game on the server, not in
+  the runner: after a dropped connection or a server restart the next poll
+  lists the same turn again. A move whose answer was lost is resent with the
+  same ``version`` (the SDK does it), and the server answers the current
+  view instead of applying it twice.
+* **409 means re-read.** ``StaleVersion`` / ``NotYourTurn``: the runner
+  fetches the view again and, if it is still the bot's turn, asks the bot
+  again with the fresh view. It never resends a stale decision.
+* **Graceful stop.** The first Ctrl-C / SIGTERM lets the move in hand finish
+  and then returns, taking no new game; a second one stops at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bot import Bot
+from .client import Client
+from .errors import (
+    ConnectionError,
+    GameOver,
+    IllegalMove,
+    NotFound,
+    NotYourTurn,
+    RateLimited,
+    ServerError,
+    StaleVersion,
+)
+from .types import Turn, View
+
+log = logging.getLogger("client_sdk.runner")
+
+FINISHED = ("finished", "aborted")
+
+
+class _Interrupted(Exception):
+    """Raised by the signal handler to leave a long-poll that holds no move."""
+
+
+@dataclass
+class RunStats:
+    """What a run did; returned by :func:`run`."""
+
+    moves: int = 0
+    games_started: int = 0
+    games_finished: int = 0
+    conflicts: int = 0
+    """409s answered by re-reading the view."""
+    illegal_moves: int = 0
+    """Moves the server refused as illegal (a bug in the bot; logged)."""
+    outages: int = 0
+    """Times the server could not be reached after the SDK's own retries."""
+    finished_games: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Game:
+    seat: int | None
+    last_check: float = 0.0
+
+
+class Runner:
+    """Drives one bot for one player. Use :func:`run` unless you need :meth:`stop`.
+
+    Args:
+        bot: the bot.
+        client: a client holding the player's token.
+        wait: long-poll seconds per ``GET /v1/me/turns``.
+        max_games: return once this many of the bot's games have finished
+            (``None``: run until stopped).
+        handle_signals: install SIGINT/SIGTERM handlers (main thread only).
+        recheck_every: seconds between checks of a game that is not waiting
+            for the bot, to notice that it finished (the turn list only shows
+            games where the bot is to act). Defaults to ``wait``.
+        max_outage_pause: longest pause between attempts while the server is
+            unreachable.
+    """
+
+    def __init__(
+        self,
+        bot: Bot,
+        client: Client,
+        *,
+        wait: float = 20.0,
+        max_games: int | None = None,
+        handle_signals: bool = True,
+        recheck_every: float | None = None,
+        max_outage_pause: float = 5.0,
+    ) -> None:
+        self.bot = bot
+        self.client = client
+        self.wait = wait
+        self.max_games = max_games
+        self.handle_signals = handle_signals
+        self.recheck_every = wait if recheck_every is None else recheck_every
+        self.max_outage_pause = max_outage_pause
+        self.stats = RunStats()
+        self._games: dict[str, _Game] = {}
+        self._stopping = threading.Event()
+        self._busy = False  # True while a move is being chosen or sent
+        self._outage_streak = 0
+
+    # -- control ---------------------------------------------------------------
+    def stop(self) -> None:
+        """Ask the runner to return after the move in hand (thread-safe)."""
+        self._stopping.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
+
+    def _done(self) -> bool:
+        return self.stopping or (
+            self.max_games is not None and self.stats.games_finished >= self.max_games
+        )
+
+    # -- the loop --------------------------------------------------------------
+    def run(self) -> RunStats:
+        """Play until stopped or ``max_games`` finished; return the statistics.
+
+        Raises:
+            Unauthorized: the token is wrong (nothing a retry could fix).
+            Forbidden, NotFound, InvalidRequest: likewise, bugs or bad setup.
+        """
+        with self._signals():
+            try:
+                while not self._done():
+                    try:
+                        page = self.client.turns.wait(self.wait)
+                        turns = page.get("turns", [])
+                        for turn in turns:
+                            if self._done():
+                                break
+                            self._play_turn(turn)
+                        if not self._done():
+                            self._check_waiting_games({t["game_id"] for t in turns}, not turns)
+                        self._outage_streak = 0
+                    except (ConnectionError, ServerError, RateLimited) as exc:
+                        self._pause(exc)
+            except _Interrupted:
+                pass
+        return self.stats
+
+    def _play_turn(self, turn: Turn) -> None:
+        self._busy = True
+        try:
+            self._play(turn)
+        finally:
+            self._busy = False
+
+    def _play(self, turn: Turn) -> None:
+        game_id = turn["game_id"]
+        view: View = turn["view"]
+        seat = turn.get("seat")
+        version = turn.get("version", view.get("version"))
+        if game_id not in self._games:
+            self._games[game_id] = _Game(seat)
+            self.stats.games_started += 1
+            self.bot.on_game_start(view)
+        self._games[game_id].last_check = time.monotonic()
+        # A few rounds at most: each 409 means someone else moved, and the
+        # fresh view either still awaits us (ask the bot again) or not.
+        for _ in range(4):
+            if view.get("status") in FINISHED or not view.get("legal_moves"):
+                break
+            move = self.bot.choose_move(view)
+            try:
+                view = self._send(game_id, seat, move, version, view)
+                break
+            except (StaleVersion, NotYourTurn) as exc:
+                self.stats.conflicts += 1
+                log.info("game %s: %s; re-reading the view", game_id, exc.code)
+                view = self.client.games.view(game_id, seat=seat)
+                version = view.get("version")
+            except GameOver:
+                view = self.client.games.view(game_id, seat=seat)
+                break
+        if view.get("status") in FINISHED:
+            self._finish(game_id, view)
+
+    def _send(
+        self, game_id: str, seat: int | None, move: Any, version: int | None, view: View
+    ) -> View:
+        """POST the move; an illegal one is logged and replaced by a random legal one.
+
+        Why replace it: a bug in ``choose_move`` must not forfeit a tournament
+        game on the clock, nor spin the loop on the same refusal forever. The
+        error is logged with the server's reason and counted in
+        ``RunStats.illegal_moves`` so the bug is not silent.
+        """
+        try:
+            new_view = self.client.games.move(game_id, move, version=version, seat=seat)
+        except IllegalMove as exc:
+            self.stats.illegal_moves += 1
+            log.error("game %s: illegal move %r refused: %s", game_id, move, exc.message)
+            legal = exc.legal_moves or view.get("legal_moves") or []
+            if not legal:
+                raise
+            fallback = self.bot.rng.choice(legal)
+            new_view = self.client.games.move(game_id, fallback, version=version, seat=seat)
+        self.stats.moves += 1
+        return new_view
+
+    def _check_waiting_games(self, listed: set[str], idle: bool) -> None:
+        """Look at games that did not ask for a move, to notice those that finished.
+
+        ``/v1/me/turns`` lists only games where we are to act, and a game
+        usually ends on somebody else's move, so without this the bot would
+        never hear that a game it played is over. An empty poll (timed out, or
+        woken by a game's end) checks every such game; otherwise each is
+        checked at most every ``recheck_every`` seconds.
+        """
+        now = time.monotonic()
+        for game_id, game in list(self._games.items()):
+            if game_id in listed or (not idle and now - game.last_check < self.recheck_every):
+                continue
+            game.last_check = now
+            try:
+                view = self.client.games.view(game_id, seat=game.seat)
+            except NotFound:
+                log.warning("game %s no longer exists; forgetting it", game_id)
+                self._games.pop(game_id, None)
+                continue
+            if view.get("status") in FINISHED:
+                self._busy = True
+                try:
+                    self._finish(game_id, view)
+                finally:
+                    self._busy = False
+
+    def _finish(self, game_id: str, view: View) -> None:
+        if self._games.pop(game_id, None) is None:
+            return
+        self.stats.games_finished += 1
+        self.stats.finished_games.append(game_id)
+        log.info("game %s finished: %s", game_id, view.get("result"))
+        self.bot.on_game_over(view)
+
+    def _pause(self, exc: Exception) -> None:
+        """Wait before trying again while the server is down or overloaded."""
+        self.stats.outages += 1
+        self._outage_streak += 1
+        delay = min(self.max_outage_pause, 0.2 * 2 ** (self._outage_streak - 1))
+        if isinstance(exc, RateLimited) and exc.retry_after is not None:
+            delay = max(delay, exc.retry_after)
+        log.warning("server unavailable (%s); trying again in %.1fs", exc, delay)
+        self._stopping.wait(delay)
+
+    # -- signals -----------------------------------------------------------------
+    @contextmanager
+    def _signals(self) -> Iterator[None]:
+        """SIGINT/SIGTERM: the first asks for a graceful stop, the second is immediate.
+
+        While a move is in hand the handler only sets the flag, so the move is
+        sent. Otherwise (waiting in a long-poll) it raises to leave the wait
+        at once instead of after up to ``wait`` seconds.
+        """
+        if not self.handle_signals or threading.current_thread() is not threading.main_thread():
+            yield
+            return
+
+        def handler(signum: int, frame: object) -> None:
+            if self.stopping:
+                raise KeyboardInterrupt
+            log.warning("stopping after the current move (again to stop now)")
+            self.stop()
+            if not self._busy:
+                raise _Interrupted
+
+        previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, old in previous.items():
+                signal.signal(sig, old)
+
+
+def run(bot: Bot, client: Client, **options: Any) -> RunStats:
+    """Play every game ``client``'s player is seated in with ``bot``.
+
+    Keyword options are those of :class:`Runner` (``wait``, ``max_games``,
+    ``handle_signals``, ...).
+    """
+    return Runner(bot, client, **options).run()

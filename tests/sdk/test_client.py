@@ -1,0 +1,332 @@
+"""The SDK's error table and retry policy, against a real socket answering canned replies.
+
+Expected mappings come from API.md's error table (status and code per case),
+not from the SDK. The live server tests (``test_live.py``) check the same
+classes against the real Parlour server.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+import client_sdk
+from client_sdk import Client
+from client_sdk.errors import (
+    ERRORS_BY_CODE,
+    AlreadySeated,
+    ConnectionError,
+    Forbidden,
+    GameNotStarted,
+    GameOver,
+    IllegalMove,
+    InvalidRequest,
+    NoOpenSeat,
+    NotFound,
+    NotYourTurn,
+    ParlourError,
+    RateLimited,
+    SeatTaken,
+    ServerError,
+    StaleVersion,
+    Unauthorized,
+)
+from client_sdk.types import Event, EventsPage, NewPlayer, Replay, SeatInfo, TurnsPage, View
+from tests.sdk.canned import DROP, Answer, CannedServer, error
+
+OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
+
+
+@pytest.fixture
+def server() -> Iterator[CannedServer]:
+    with CannedServer() as s:
+        yield s
+
+
+def make_client(url: str, **options) -> tuple[Client, list[float]]:
+    """A client whose retry sleeps are recorded instead of slept."""
+    options.setdefault("backoff", 0.01)
+    client = Client(url, "t0k3n", **options)
+    sleeps: list[float] = []
+    client.requestor.sleep = sleeps.append
+    return client, sleeps
+
+
+# -- one table, keyed by the API's error code ----------------------------------
+
+# (status, code, class): API.md "Errors", plus the server's extra 409 codes.
+API_ERRORS = [
+    (400, "invalid_request", InvalidRequest),
+    (401, "unauthorized", Unauthorized),
+    (403, "forbidden", Forbidden),
+    (404, "not_found", NotFound),
+    (409, "not_your_turn", NotYourTurn),
+    (409, "stale_version", StaleVersion),
+    (409, "game_over", GameOver),
+    (409, "seat_taken", SeatTaken),
+    (409, "already_seated", AlreadySeated),
+    (409, "no_open_seat", NoOpenSeat),
+    (409, "game_not_started", GameNotStarted),
+    (422, "illegal_move", IllegalMove),
+    (429, "rate_limited", RateLimited),
+]
+
+
+def test_every_code_of_the_table_is_covered() -> None:
+    assert {code for _, code, _ in API_ERRORS} == set(ERRORS_BY_CODE)
+
+
+@pytest.mark.parametrize(("status", "code", "cls"), API_ERRORS)
+def test_error_code_chooses_the_class_and_4xx_is_never_retried(
+    server: CannedServer, status: int, code: str, cls: type[ParlourError]
+) -> None:
+    # Retry-After far beyond max_backoff: even the 429 is handed to the caller at once.
+    server.answer(error(status, code, {"field": ["bad"]}, X_Request_Id="req-42",
+                        Retry_After="600"))  # fmt: skip
+    client, sleeps = make_client(server.url)
+    with pytest.raises(cls) as caught:
+        client.games.move("g1", {"type": "pass"}, version=3)
+    err = caught.value
+    assert (err.status, err.code, err.message) == (status, code, f"{code} happened")
+    assert err.details == {"field": ["bad"]}
+    assert err.request_id == "req-42"
+    assert "req-42" in str(err) and code in str(err)
+    assert len(server.seen) == 1 and sleeps == []
+
+
+def test_illegal_move_carries_the_legal_moves(server: CannedServer) -> None:
+    legal = [{"type": "play", "card": "QS"}, {"type": "pass"}]
+    server.answer(error(422, "illegal_move", {"legal_moves": legal}))
+    client, _ = make_client(server.url)
+    with pytest.raises(IllegalMove) as caught:
+        client.games.move("g1", {"type": "play", "card": "2C"}, version=1)
+    assert caught.value.legal_moves == legal
+
+
+def test_rate_limited_carries_retry_after(server: CannedServer) -> None:
+    server.answer(error(429, "rate_limited", Retry_After="30"))
+    client, _ = make_client(server.url, max_backoff=5)
+    with pytest.raises(RateLimited) as caught:
+        client.games.view("g1")
+    assert caught.value.retry_after == 30.0
+
+
+def test_conflicts_share_a_base_class() -> None:
+    for cls in (NotYourTurn, StaleVersion, GameOver, SeatTaken):
+        assert issubclass(cls, client_sdk.Conflict)
+
+
+def test_unknown_codes_and_bodies_fall_back_on_the_status(server: CannedServer) -> None:
+    server.answer(error(418, "teapot"), Answer(502, raw=b"<html>bad gateway</html>"))
+    client, _ = make_client(server.url, max_retries=0)
+    with pytest.raises(ParlourError) as caught:
+        client.players.me()
+    assert type(caught.value) is ParlourError and caught.value.code == "teapot"
+    with pytest.raises(ServerError) as caught:
+        client.players.me()
+    assert caught.value.status == 502 and caught.value.code == "server_error"
+
+
+# -- retries: connection errors, 5xx and 429 only ------------------------------
+
+
+def test_503_is_retried_with_exponential_backoff_and_jitter(server: CannedServer) -> None:
+    server.answer(error(503, "unavailable"), error(503, "unavailable"),
+                  error(503, "unavailable"), Answer(200, {"turns": []}))  # fmt: skip
+    client, sleeps = make_client(server.url, max_retries=3, backoff=0.1)
+    assert client.turns.wait(0) == {"turns": []}
+    assert len(server.seen) == 4
+    # equal jitter: attempt k sleeps between half and all of 0.1 * 2**k
+    for k, slept in enumerate(sleeps):
+        assert 0.05 * 2**k <= slept <= 0.1 * 2**k
+    assert len(sleeps) == 3
+
+
+def test_dropped_connection_is_retried_for_a_get(server: CannedServer) -> None:
+    server.answer(DROP, Answer(200, {"id": "g1"}))
+    client, sleeps = make_client(server.url)
+    assert client.games.view("g1") == {"id": "g1"}
+    assert len(server.seen) == 2 and len(sleeps) == 1
+
+
+def test_read_timeout_is_retried_for_a_get(server: CannedServer) -> None:
+    server.answer(Answer(200, {"late": True}, delay=0.6), Answer(200, {"late": False}))
+    client, _ = make_client(server.url, timeout=0.2)
+    assert client.games.view("g1") == {"late": False}
+
+
+def test_a_move_with_version_is_retried_with_the_same_body(server: CannedServer) -> None:
+    server.answer(error(500, "internal_error"), DROP, Answer(200, {"version": 8}))
+    client, _ = make_client(server.url)
+    assert client.games.move("g1", {"type": "play", "card": "QS"}, version=7) == {"version": 8}
+    bodies = [s.body for s in server.seen]
+    assert bodies == [{"move": {"type": "play", "card": "QS"}, "version": 7}] * 3
+
+
+def test_a_move_without_version_is_not_retried(server: CannedServer) -> None:
+    """Without a version the server cannot recognise a repeat: it might apply it twice."""
+    server.answer(error(500, "internal_error"))
+    client, sleeps = make_client(server.url)
+    with pytest.raises(ServerError):
+        client.games.move("g1", {"type": "pass"})
+    server.answer(DROP)
+    with pytest.raises(ConnectionError):
+        client.games.move("g1", {"type": "pass"})
+    assert len(server.seen) == 2 and sleeps == []
+
+
+def test_creating_a_game_is_retried_only_when_the_server_did_not_act(
+    server: CannedServer,
+) -> None:
+    server.answer(error(503, "unavailable"), Answer(201, {"id": "g1"}))
+    client, _ = make_client(server.url)
+    assert client.games.create("concerto") == {"id": "g1"}
+    server.answer(DROP)
+    with pytest.raises(ConnectionError):
+        client.games.create("concerto")
+    assert len(server.seen) == 3
+
+
+@pytest.mark.parametrize("status", [409, 422, 400])
+def test_4xx_is_not_retried_even_on_a_get(server: CannedServer, status: int) -> None:
+    server.answer(error(status, "whatever"), Answer(200, {}))
+    client, sleeps = make_client(server.url)
+    with pytest.raises(ParlourError):
+        client.games.view("g1")
+    assert len(server.seen) == 1 and sleeps == []
+
+
+@pytest.mark.parametrize(("status", "code"), [(429, "rate_limited"), (503, "unavailable")])
+def test_retry_after_is_honoured_exactly(server: CannedServer, status: int, code: str) -> None:
+    server.answer(error(status, code, Retry_After="2"), Answer(200, {"turns": []}))
+    client, sleeps = make_client(server.url)
+    client.turns.wait(1)
+    assert sleeps == [2.0]
+
+
+def test_retries_give_up_after_max_retries(server: CannedServer) -> None:
+    server.answer(*[error(500, "internal_error")] * 5)
+    client, sleeps = make_client(server.url, max_retries=2)
+    with pytest.raises(ServerError):
+        client.games.replay("g1")
+    assert len(server.seen) == 3 and len(sleeps) == 2
+
+
+def test_refused_connection_is_retried_then_raised() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    client, sleeps = make_client(f"http://127.0.0.1:{port}", max_retries=2)
+    with pytest.raises(ConnectionError) as caught:
+        client.players.register("never sent")  # not idempotent, but never reached the server
+    assert isinstance(caught.value, OSError)  # also a builtin ConnectionError
+    assert len(sleeps) == 2
+
+
+# -- what is sent --------------------------------------------------------------
+
+
+def test_requests_carry_token_timeout_and_escaped_ids(server: CannedServer) -> None:
+    server.answer(Answer(200, {}), Answer(200, {}))
+    client, _ = make_client(server.url)
+    client.games.view("a/b?c")
+    Client(server.url).games.rules()
+    first, second = server.seen
+    assert first.path == "/v1/games/a%2Fb%3Fc"
+    assert first.headers["authorization"] == "Bearer t0k3n"
+    assert "authorization" not in second.headers
+
+
+# Every SDK method with sample arguments: what it must send (API.md / openapi.yaml).
+CALLS = [
+    (lambda c: c.players.register("ann"), "POST", "/v1/players", {"name": "ann"}),
+    (lambda c: c.players.me(), "GET", "/v1/players/me", None),
+    (lambda c: c.games.rules(), "GET", "/v1/rules", None),
+    (lambda c: c.games.create("concerto", {"deals": 1}, ["p1", None],
+                              allow_multiple_seats=True, seed="s"),
+     "POST", "/v1/games", {"game": "concerto", "options": {"deals": 1}, "seats": ["p1", None],
+                           "allow_multiple_seats": True, "seed": "s"}),
+    (lambda c: c.games.join("G", seat=2), "POST", "/v1/games/{game_id}/join", {"seat": 2}),
+    (lambda c: c.games.view("G", seat=1), "GET", "/v1/games/{game_id}", None),
+    (lambda c: c.games.move("G", {"type": "pass"}, version=4, seat=1),
+     "POST", "/v1/games/{game_id}/moves", {"move": {"type": "pass"}, "version": 4, "seat": 1}),
+    (lambda c: c.games.events("G", after=5, wait=1), "GET", "/v1/games/{game_id}/events", None),
+    (lambda c: c.games.replay("G"), "GET", "/v1/games/{game_id}/replay", None),
+    (lambda c: c.turns.wait(2), "GET", "/v1/me/turns", None),
+    (lambda c: c.tournaments.create("concerto", "swiss", rounds=3),
+     "POST", "/v1/tournaments", {"game": "concerto", "format": "swiss", "options": {},
+                                 "rounds": 3}),
+    (lambda c: c.tournaments.enter("T", ["p1", "p2"]), "POST",
+     "/v1/tournaments/{tournament_id}/entries", {"players": ["p1", "p2"]}),
+    (lambda c: c.tournaments.start("T"), "POST", "/v1/tournaments/{tournament_id}/start", {}),
+    (lambda c: c.tournaments.get("T"), "GET", "/v1/tournaments/{tournament_id}", None),
+    (lambda c: c.tournaments.standings("T"), "GET",
+     "/v1/tournaments/{tournament_id}/standings", None),
+    (lambda c: c.ratings.get("concerto"), "GET", "/v1/ratings/{game}", None),
+]  # fmt: skip
+NOT_YET_SERVED = {"/v1/tournaments", "/v1/tournaments/{tournament_id}/entries",
+                  "/v1/tournaments/{tournament_id}/start", "/v1/tournaments/{tournament_id}",
+                  "/v1/tournaments/{tournament_id}/standings", "/v1/ratings/{game}"}  # fmt: skip
+
+
+def _template(path: str) -> str:
+    return (path.replace("/games/G", "/games/{game_id}")
+            .replace("/tournaments/T", "/tournaments/{tournament_id}")
+            .replace("/ratings/concerto", "/ratings/{game}"))  # fmt: skip
+
+
+@pytest.mark.parametrize(("call", "method", "path", "body"), CALLS)
+def test_each_method_sends_its_endpoint(server, call, method, path, body) -> None:
+    server.answer(Answer(200, {}))
+    client, _ = make_client(server.url)
+    call(client)
+    (seen,) = server.seen
+    assert (seen.method, _template(seen.path), seen.body) == (method, path, body)
+
+
+def test_query_parameters(server: CannedServer) -> None:
+    server.answer(Answer(200, {}), Answer(200, {}), Answer(200, {}))
+    client, _ = make_client(server.url)
+    client.games.events("G", after=5, wait=1.5)
+    client.turns.wait(2)
+    client.games.view("G")
+    assert server.seen[0].query == {"after": ["5"], "wait": ["1.5"]}
+    assert server.seen[1].query == {"wait": ["2"]}
+    assert server.seen[2].query == {}
+
+
+# -- drift guards against openapi.yaml (berserk's check-endpoints) -----------------
+
+
+def _openapi() -> dict:
+    return yaml.safe_load(OPENAPI.read_text())
+
+
+def test_every_api_endpoint_has_an_sdk_method_and_vice_versa() -> None:
+    spec = _openapi()
+    served = {
+        (method.upper(), path)
+        for path, item in spec["paths"].items()
+        if path.startswith("/v1/") and not path.startswith("/v1/_")
+        for method in item
+        if method in ("get", "post", "put", "delete", "patch")
+    }
+    sdk = {(method, path) for _, method, path, _ in CALLS}
+    assert served == {(m, p) for m, p in sdk if p not in NOT_YET_SERVED}
+    assert not {p for _, p in served} & NOT_YET_SERVED, "tournaments are served now: update"
+
+
+@pytest.mark.parametrize(("typed", "schema"), [
+    (View, "View"), (Event, "Event"), (EventsPage, "Events"), (Replay, "Replay"),
+    (NewPlayer, "PlayerCreated"), (SeatInfo, "SeatEntry"), (TurnsPage, "Turns"),
+])  # fmt: skip
+def test_typed_dicts_have_the_schema_keys(typed, schema) -> None:
+    props = _openapi()["components"]["schemas"][schema]
+    required = set(props.get("required", []))
+    assert typed.__required_keys__ | typed.__optional_keys__ == set(props["properties"])
+    assert required <= typed.__required_keys__ | typed.__optional_keys__
+    assert typed.__required_keys__ <= required
