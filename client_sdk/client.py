@@ -359,11 +359,7 @@ class Turns(_Namespace):
 
 
 class Tournaments(_Namespace):
-    """Tournaments (API.md "Tournaments").
-
-    Note: these endpoints are in API.md but not yet served by the Parlour
-    server; the methods are here so bots are ready when they are.
-    """
+    """Tournaments (API.md "Tournaments"): create, enter, start, follow."""
 
     def create(
         self,
@@ -374,17 +370,19 @@ class Tournaments(_Namespace):
         rounds: int | None = None,
         clock: Mapping[str, Any] | None = None,
         timeout_policy: Any = None,
+        **settings: Any,
     ) -> dict[str, Any]:
-        """``POST /v1/tournaments`` (not yet served)."""
+        """``POST /v1/tournaments``; ``settings`` passes the other fields of the body
+        (``name``, ``boards_per_match``, ``seats_per_entry``, ``min_table_size``)."""
         body: dict[str, Any] = {"game": game, "format": format, "options": dict(options or {})}
         for key, value in (("rounds", rounds), ("clock", clock),
-                           ("timeout_policy", timeout_policy)):  # fmt: skip
+                           ("timeout_policy", timeout_policy), *settings.items()):  # fmt: skip
             if value is not None:
                 body[key] = value
         return cast(dict[str, Any], self._r.request("POST", "/v1/tournaments", json=body))
 
     def enter(self, tournament_id: str, players: Sequence[str]) -> dict[str, Any]:
-        """``POST /v1/tournaments/{id}/entries``: one entry (not yet served)."""
+        """``POST /v1/tournaments/{id}/entries``: one entry."""
         return cast(
             dict[str, Any],
             self._r.request(
@@ -395,18 +393,18 @@ class Tournaments(_Namespace):
         )
 
     def start(self, tournament_id: str) -> dict[str, Any]:
-        """``POST /v1/tournaments/{id}/start`` (not yet served)."""
+        """``POST /v1/tournaments/{id}/start``."""
         return cast(
             dict[str, Any],
             self._r.request("POST", f"/v1/tournaments/{_q(tournament_id)}/start", json={}),
         )
 
     def get(self, tournament_id: str) -> dict[str, Any]:
-        """``GET /v1/tournaments/{id}``: status, rounds, games, standings (not yet served)."""
+        """``GET /v1/tournaments/{id}``: status, rounds, games, standings."""
         return cast(dict[str, Any], self._r.request("GET", f"/v1/tournaments/{_q(tournament_id)}"))
 
     def standings(self, tournament_id: str) -> dict[str, Any]:
-        """``GET /v1/tournaments/{id}/standings`` (not yet served)."""
+        """``GET /v1/tournaments/{id}/standings``."""
         return cast(
             dict[str, Any],
             self._r.request("GET", f"/v1/tournaments/{_q(tournament_id)}/standings"),
@@ -414,10 +412,10 @@ class Tournaments(_Namespace):
 
 
 class Ratings(_Namespace):
-    """Leaderboards (API.md "Tournaments"; not yet served)."""
+    """Leaderboards (API.md "Tournaments")."""
 
     def get(self, game: str) -> dict[str, Any]:
-        """``GET /v1/ratings/{game}`` (not yet served)."""
+        """``GET /v1/ratings/{game}``."""
         return cast(dict[str, Any], self._r.request("GET", f"/v1/ratings/{_q(game)}"))
 
 

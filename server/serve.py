@@ -1,5 +1,11 @@
 """``parlour serve``: the Flask app under gunicorn, with an embedded Redis unless REDIS_URL is set.
 
+One tournament scheduler runs alongside the API (``--no-scheduler`` turns it
+off): ``parlour scheduler`` as a child process of the gunicorn arbiter, started
+before the workers fork and stopped after them, so there is exactly one per
+server however many workers serve requests. It watches its parent and stops
+if the server dies without stopping it.
+
 Worker class: **gevent**. Long-polls (``events?wait=``, ``me/turns?wait=``)
 hold a request open in a blocking Redis call for up to 30 s; a sync worker
 holds one such waiter and nothing else, so a few bots waiting would starve
@@ -13,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import subprocess
 import sys
 from typing import Any
 
@@ -54,6 +61,29 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def start_scheduler(interval: float) -> subprocess.Popen[bytes]:
+    """``parlour scheduler`` as a child of this process, on the same ``REDIS_URL``."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "scheduler", "--interval", str(interval),
+         "--parent-pid", str(os.getpid())],
+        env=os.environ.copy(), stdin=subprocess.DEVNULL,
+    )
+    print(f"tournament scheduler: pid {proc.pid}", flush=True)
+    return proc
+
+
+def stop_scheduler(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
+    """SIGTERM, then wait; SIGKILL if it does not stop in time (it loses nothing: every
+    step it takes is repeatable)."""
+    if proc.poll() is None:
+        proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout)
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run until stopped (SIGINT/SIGTERM); the embedded Redis stops with it."""
     if not os.environ.get("PARLOUR_ADMIN_TOKEN"):
@@ -65,9 +95,14 @@ def serve(args: argparse.Namespace) -> int:
         embedded = EmbeddedRedis(args.data_dir)
         os.environ["REDIS_URL"] = embedded.start()
         print(f"embedded redis: {embedded.url} (AOF in {embedded.data_dir})", flush=True)
+    scheduler = None
+    if not getattr(args, "no_scheduler", False):
+        scheduler = start_scheduler(getattr(args, "scheduler_interval", 0.1))
     try:
         ParlourServer(gunicorn_options(args)).run()
     finally:
+        if scheduler is not None:
+            stop_scheduler(scheduler)
         if embedded is not None:
             embedded.stop()
             os.environ.pop("REDIS_URL", None)

@@ -1,4 +1,4 @@
-"""The use cases of Parlour: register, create, join, view, move, long-poll, replay.
+"""The use cases of Parlour: register, create, join, view, move, long-poll, replay, clocks.
 
 This layer orchestrates the store (Redis) and the engines (``server.games``)
 and knows nothing about HTTP: it takes plain values (a bearer token string or
@@ -8,6 +8,11 @@ API layer maps to statuses in one table (``server/api/errors.py``).
 Hidden information: every view comes from the engine's ``view(seat)`` and every
 event passes ``server.games.visible``; nothing here reads a hand itself except
 the replay of a finished game, which reveals everything by design.
+
+Clocked games (tournament games, see :mod:`server.scheduler.clock`): a move
+checks its seat's deadline before the engine sees it, and each commit re-arms
+the deadlines as a repeatable step after it; :meth:`Service.timeout` is what
+the scheduler calls when a deadline has passed.
 """
 
 from __future__ import annotations
@@ -16,14 +21,18 @@ import hashlib
 import hmac
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from redis import Redis
 
-from server.games import REGISTRY, BaseState, Event, Game, MalformedMove, visible
+from server.games import REGISTRY, BaseState, Event, Game, GameOver, MalformedMove, visible
+from server.scheduler import clock as clock_policy
+from server.store import clocks as clock_store
 from server.store import games as game_store
 from server.store import players as player_store
+from server.store import ratings as rating_store
+from server.store.clocks import Clock
 from server.store.errors import AlreadySeated, StaleVersion, StoreError
 from server.store.games import GameRecord
 from server.store.players import PlayerRecord
@@ -57,6 +66,11 @@ class NotFound(ServiceError):
 
 class GameNotStarted(ServiceError):
     """Moves wait until every seat is taken (409)."""
+
+
+class DeadlinePassed(ServiceError):
+    """The seat's move deadline passed before its move arrived (409): the clock's
+    timeout policy decides that move now, not the player."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +112,12 @@ def _event_out(number: int, event: dict[str, Any], *, with_audience: bool = Fals
     if with_audience:
         out["visible_to"] = event["visible_to"]
     return out
+
+
+def rating_out(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored rating as the API shows it: ``mu``, ``sigma``, ``ordinal`` (mu - 3 sigma), games."""
+    return {"mu": stored["mu"], "sigma": stored["sigma"],
+            "ordinal": stored["mu"] - 3 * stored["sigma"], "games": stored.get("games", 0)}
 
 
 class Service:
@@ -206,12 +226,13 @@ class Service:
         return {"id": player_id, "name": name, "token": token}
 
     def me(self, token: str | None) -> dict[str, Any]:
-        """The caller's profile, ratings and unfinished games."""
+        """The caller's profile, ratings (per game it has played rated) and unfinished games."""
         player = self._player(token)
+        ratings = rating_store.of_player(self.r, REGISTRY, player.id)
         return {
             "id": player.id,
             "name": player.name,
-            "ratings": {},
+            "ratings": {game: rating_out(r) for game, r in ratings.items()},
             "games": player_store.games(self.r, player.id),
         }
 
@@ -233,6 +254,14 @@ class Service:
         }
 
     # -- games ------------------------------------------------------------------
+    def board_seed(self, tournament_id: str, board: int) -> str:
+        """The deal seed of a duplicate board: both of its tables are dealt from it.
+
+        Derived like a game's seed, from the server secret and a name no game
+        id can take (game ids are hex), so it is as secret and as fixed.
+        """
+        return self._seed_for(f"{tournament_id}:board:{board}")
+
     def _seed_for(self, game_id: str) -> str:
         """The deal seed: an HMAC of the game id under the server secret (DESIGN.md "Fairness")."""
         if self._seed_secret is None:
@@ -262,13 +291,72 @@ class Service:
         if admin_only and not caller.is_admin:
             raise Forbidden("only the admin may preset deals or the seed",
                             {"fields": admin_only})
+        record, state = self._create(
+            game=game, options=options, seats=seats, allow_multiple_seats=allow_multiple_seats,
+            deals=deals, seed=seed, created_by=caller.player.id if caller.player else "admin",
+        )
+        mine = caller.player and self._seats_of(record, caller.player.id)
+        return self._view(record, state, self._pick_seat(record, state, mine or []))
+
+    def create_tournament_game(
+        self,
+        *,
+        game_id: str,
+        game: str,
+        options: dict[str, Any],
+        seats: list[str],
+        seed: str | None,
+        clock: dict[str, Any],
+        tournament: dict[str, Any],
+        now: float | None = None,
+    ) -> bool:
+        """Create one table's game for the scheduler, once: the same path as :meth:`create_game`.
+
+        The id is derived by the caller (tournament, round, table), so several
+        schedulers may call this for the same table: the first creates the game,
+        with its move clock, and every later call changes nothing.
+
+        Args:
+            game_id: the derived id.
+            seed: the deal seed (a duplicate board's, shared by its two tables), or
+                None for the usual seed from the server secret and the game id.
+            clock: ``{"move_seconds", "timeout_policy"}``.
+            tournament: ``{"id", "round", "table", "board"}``, kept in the game's meta.
+
+        Returns:
+            True if this call created the game.
+        """
+        now = time.time() if now is None else now
+        created = self._create(
+            game=game, options=options, seats=list(seats), seed=seed, created_by="scheduler",
+            game_id=game_id, clock=clock, extra_meta={"tournament": tournament}, now=now,
+        )
+        return created is not None
+
+    def _create(
+        self,
+        *,
+        game: str,
+        options: dict[str, Any] | None,
+        seats: list[str | None] | None,
+        created_by: str,
+        allow_multiple_seats: bool = False,
+        deals: list[dict[str, Any]] | None = None,
+        seed: str | None = None,
+        game_id: str | None = None,
+        clock: dict[str, Any] | None = None,
+        extra_meta: dict[str, Any] | None = None,
+        now: float | None = None,
+    ) -> tuple[GameRecord, BaseState] | None:
+        """Validate, store and announce a new game (None: ``game_id`` existed already)."""
         engine = REGISTRY.get(game)
         if engine is None:
             raise InvalidRequest("unknown game", {"game": [f"one of {sorted(REGISTRY)}"]})
         options = dict(options or {})
         if seats is not None and engine.seat_option and engine.seat_option not in options:
             options[engine.seat_option] = len(seats)
-        game_id = secrets.token_hex(8)
+        exclusive = game_id is not None
+        game_id = game_id or secrets.token_hex(8)
         seed = seed or self._seed_for(game_id)
         state = engine.new_state(options, seed, deals)  # checks options and presets
         seats = list(seats) if seats is not None else [None] * state.num_seats
@@ -291,7 +379,9 @@ class Service:
             "num_seats": len(seats),
             "allow_multiple_seats": allow_multiple_seats,
             "deal_commitment": deal_commitment(seed),
-            "created_by": caller.player.id if caller.player else "admin",
+            "created_by": created_by,
+            **({"clock": clock} if clock else {}),
+            **(extra_meta or {}),
         }
         seat_map = {i: {"player_id": p, "name": found[p].name}
                     for i, p in enumerate(seats) if p is not None}
@@ -299,12 +389,23 @@ class Service:
             id=game_id, version=0, state=state.to_dict(), meta=meta,
             status="active" if len(seat_map) == len(seats) else "waiting", seats=seat_map,
         )
+        clock_fields = None
+        if clock:
+            now = time.time() if now is None else now
+            clock_fields = clock_store.initial(
+                clock["move_seconds"], clock["timeout_policy"], state.to_move(), now
+            )
         player_store.add_game(self.r, taken, game_id)
         events = [self._event(e, 0) for e in engine.opening_events(state)]
-        record.seq = game_store.create(self.r, record, events)
+        seq = game_store.create(self.r, record, events, clock=clock_fields, only_new=exclusive)
+        if seq is None:
+            return None
+        record.seq = seq
         self._wake_to_move(record, state)
-        mine = caller.player and self._seats_of(record, caller.player.id)
-        return self._view(record, state, self._pick_seat(record, state, mine or []))
+        if clock_fields:
+            clock_store.index(self.r, game_id, now + clock["move_seconds"]
+                              if state.to_move() else None)
+        return record, state
 
     def join(self, token: str | None, game_id: str, seat: int | None = None) -> dict[str, Any]:
         """Take ``seat`` (or the lowest open seat) and return the joiner's view.
@@ -339,7 +440,8 @@ class Service:
         caller, record, _ = self._read(token, game_id, required=False)
         state = self._engine(record).from_dict(record.state)
         mine = self._seats_of(record, caller.player.id) if caller and caller.player else []
-        return self._view(record, state, self._pick_seat(record, state, mine, seat))
+        return self._view(record, state, self._pick_seat(record, state, mine, seat),
+                          self._clock(record))
 
     def move(
         self,
@@ -355,11 +457,16 @@ class Service:
         except when the same seat's same move was already accepted at that
         version: then the current view is the answer (a safe retry).
 
+        In a clocked game, a move that arrives after its seat's deadline is
+        refused (DeadlinePassed) before the engine sees it: the timeout policy
+        makes that move.
+
         Raises:
             Unauthorized, NotFound, Forbidden (no seat here), StaleVersion,
-            GameNotStarted, and the engine's MalformedMove, IllegalMove,
-            NotYourTurn, GameOver.
+            GameNotStarted, DeadlinePassed, GameOver (also once aborted), and
+            the engine's MalformedMove, IllegalMove, NotYourTurn.
         """
+        now = time.time()
         caller, record, accepted = self._read(token, game_id, required=True, accepted_at=version)
         mine = self._seats_of(record, caller.player.id) if caller.player else []
         if not mine or (seat is not None and seat not in mine):
@@ -368,11 +475,19 @@ class Service:
         state = engine.from_dict(record.state)
         if version is not None and version != record.version:
             if self._is_retry(state, accepted, move, mine if seat is None else [seat]):
-                return self._view(record, state, accepted["seat"])
+                return self._view(record, state, accepted["seat"], self._clock(record))
             raise StaleVersion(record.version)
         if record.status == "waiting":
             raise GameNotStarted("the game starts when every seat is taken")
+        if record.status == "aborted":
+            raise GameOver()
         seat = self._pick_seat(record, state, mine, seat)
+        clock = self._clock(record)
+        if clock is not None and clock.version == record.version:
+            deadline = clock.deadlines.get(seat)
+            if deadline is not None and now > deadline and seat in state.to_move():
+                raise DeadlinePassed("your deadline for this move has passed",
+                                     {"deadline": clock_policy.iso(deadline)})
         events = state.apply(seat, move)
         normalized = state.normalize_move(move)  # shape only: as accepted, for safe retries
         status = "finished" if state.is_over() else "active"
@@ -391,7 +506,9 @@ class Service:
             raise
         record.status = status
         self._after_commit(record, state)
-        return self._view(record, state, seat)
+        if clock is not None:
+            clock = self._arm(record, state, clock, mover=seat)
+        return self._view(record, state, seat, clock)
 
     def events(
         self,
@@ -422,9 +539,13 @@ class Service:
                 return {"events": shown, "last": last}
 
     def replay(self, token: str | None, game_id: str) -> dict[str, Any]:
-        """The public record while playing; everything, hands and seed, once finished."""
+        """The public record while playing; everything, hands and seed, once finished.
+
+        A table of a duplicate board reveals nothing more until its twin table
+        (same cards, seats swapped) is over too: its hands are the twin's.
+        """
         _, record, _ = self._read(token, game_id, required=False)
-        finished = record.status == "finished"
+        finished = record.status == "finished" and self._twin_over(record)
         events = [
             _event_out(n, e, with_audience=finished)
             for n, e in game_store.all_events(self.r, game_id)
@@ -440,9 +561,17 @@ class Service:
             "seats": self._seats(record),
             "deal_commitment": record.meta["deal_commitment"],
             "events": events,
-            "result": state.view(None)["result"],
+            "result": self._result(record, state, self._clock(record)),
             "revealed": state.reveal() if finished else None,
         }
+
+    def _twin_over(self, record: GameRecord) -> bool:
+        """Whether the game's duplicate twin, if it has one, is finished or aborted."""
+        twin = (record.meta.get("tournament") or {}).get("twin")
+        if twin is None:
+            return True
+        found = game_store.read(self.r, twin).game
+        return found is None or found.status in ("finished", "aborted")
 
     def turns(self, token: str | None, wait: float = 0.0) -> dict[str, Any]:
         """Every game where the caller is to act, long-polled up to ``wait`` seconds.
@@ -455,23 +584,113 @@ class Service:
             last_wake, game_ids = player_store.turn_snapshot(self.r, player.id)
             turns = []
             done = []
-            for record in game_store.read_many(self.r, game_ids):
-                if record.status == "finished":
+            records = game_store.read_many(self.r, game_ids)
+            clocks = clock_store.read_many(
+                self.r, [g.id for g in records if g.status == "active" and g.meta.get("clock")]
+            )
+            for record in records:
+                if record.status in ("finished", "aborted"):
                     done.append(record.id)
                 if record.status != "active":
                     continue
                 state = self._engine(record).from_dict(record.state)
                 for seat in self._seats_of(record, player.id):
                     if seat in state.to_move():
+                        view = self._view(record, state, seat, clocks.get(record.id))
                         turns.append({"game_id": record.id, "seat": seat,
-                                      "version": record.version,
-                                      "view": self._view(record, state, seat)})
+                                      "version": record.version, "view": view})
             if done:  # a cleanup that an earlier request did not get to finish
                 player_store.forget_games(self.r, player.id, done)
             block_ms = int(max(0.0, deadline - time.monotonic()) * 1000)
             if turns or block_ms <= 0:
                 return {"turns": turns}
             player_store.wait_wake(self.r, player.id, last_wake, block_ms)
+
+    # -- clocks (called by the scheduler) -----------------------------------------
+    def timeout(self, game_id: str, now: float | None = None) -> str:
+        """Apply the move clock to one game whose indexed deadline has come.
+
+        Re-reads the truth (the game and its clock) and acts on at most one
+        seat: the first seat to move whose deadline is at or before ``now`` gets
+        its timeout policy (:mod:`server.scheduler.clock`), committed together
+        with the clock's bookkeeping; a move that beat it to the commit wins
+        and nothing happens. Call again while it returns ``default_move``
+        (several seats may be due at once).
+
+        Returns:
+            ``default_move`` or ``forfeit`` (applied); ``moved`` (a move arrived
+            first); ``waiting`` (nobody is due yet; the index is corrected);
+            ``rearmed`` (the deadlines of the current version had been lost and
+            were set afresh); ``over`` (the game is no longer active, or gone).
+        """
+        now = time.time() if now is None else now
+        record = game_store.read(self.r, game_id).game
+        clock = clock_store.read(self.r, game_id)
+        if record is None or clock is None or record.status != "active":
+            clock_store.index(self.r, game_id, None)
+            return "over"
+        state = self._engine(record).from_dict(record.state)
+        if clock.version < record.version:  # a crash between a commit and its arming
+            self._arm(record, state, clock, mover=None, restart=True)
+            return "rearmed"
+        due = [s for s in state.to_move() if clock.deadlines.get(s, now + 1) <= now]
+        if not due:
+            clock_store.index(self.r, game_id, clock.earliest())
+            return "waiting"
+        seat = due[0]
+        count = clock.timeouts.get(seat, 0) + 1
+        action = clock_policy.action(clock.policy, count)
+        announce = Event("timeout", {"seat": seat, "timeouts": count, "action": action})
+        version = record.version + 1
+        if action == clock_policy.FORFEIT:
+            scores = list(state.view(None).get("scores") or [0] * record.meta["num_seats"])
+            forfeit = {"seat": seat, "scores": scores, "timeouts": count}
+            status, move, events = "aborted", {"type": "forfeit"}, [announce]
+        else:
+            forfeit = None
+            move = clock_policy.default_move(state.legal_moves(seat))
+            events = [announce, *state.apply(seat, move)]
+            status = "finished" if state.is_over() else "active"
+        to_move = state.to_move() if status == "active" else []
+        try:
+            record.version, record.seq = clock_store.commit_timeout(
+                self.r, self.scripts, game_id,
+                expected_version=record.version, state=state.to_dict(), status=status,
+                move={"seat": seat, "move": move, "timeout": True}, seat=seat,
+                fresh=now + clock.move_seconds, to_move=to_move, forfeit=forfeit,
+                events=[self._event(e, version) for e in events],
+            )
+        except StaleVersion:
+            return "moved"
+        record.status = status
+        self._after_commit(record, state)
+        after = clock_store.read(self.r, game_id)
+        clock_store.index(self.r, game_id, after.earliest() if after and to_move else None)
+        return action
+
+    def final_results(self, game_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The results of those games that are over, for the scheduler.
+
+        Returns:
+            game id -> ``{"scores": per seat, "winners": seats, "forfeit": seat or
+            None}`` for every finished game and every game aborted by a forfeit;
+            games still being played are left out.
+        """
+        records = [g for g in game_store.read_many(self.r, game_ids)
+                   if g.status in ("finished", "aborted")]
+        clocks = clock_store.read_many(self.r, [g.id for g in records if g.status == "aborted"])
+        out: dict[str, dict[str, Any]] = {}
+        for record in records:
+            if record.status == "finished":
+                outcome = self._engine(record).from_dict(record.state).outcome()
+                if outcome is not None:
+                    out[record.id] = {"scores": list(outcome.scores),
+                                      "winners": list(outcome.winners), "forfeit": None}
+            elif record.id in clocks and clocks[record.id].forfeit is not None:
+                forfeit = clocks[record.id].forfeit
+                out[record.id] = {"scores": forfeit["scores"], "winners": [],
+                                  "forfeit": forfeit["seat"]}
+        return out
 
     def ping(self) -> dict[str, Any]:
         """One Redis round trip: readiness, and the stack's ceiling in benchmarks."""
@@ -519,19 +738,36 @@ class Service:
     def _is_retry(
         state: BaseState, accepted: dict[str, Any] | None, move: Any, seats: list[int]
     ) -> bool:
-        """Was exactly this move already accepted for one of ``seats`` at the version sent?"""
-        if accepted is None or accepted["seat"] not in seats:
+        """Was exactly this move already accepted for one of ``seats`` at the version sent?
+
+        A move the clock made for a timed-out seat is not the player's: never a retry.
+        """
+        if accepted is None or accepted.get("timeout") or accepted["seat"] not in seats:
             return False
         try:
             return state.normalize_move(move) == accepted["move"]
         except MalformedMove:
             return False
 
-    def _view(self, record: GameRecord, state: BaseState, seat: int | None) -> dict[str, Any]:
-        """API.md "The view": the engine's view for ``seat`` plus the game's record."""
+    def _view(
+        self, record: GameRecord, state: BaseState, seat: int | None, clock: Clock | None = None
+    ) -> dict[str, Any]:
+        """API.md "The view": the engine's view for ``seat`` plus the game's record.
+
+        ``deadline`` (clocked games): the seat's own deadline when it is to
+        move, else the earliest deadline of the seats to move; null otherwise.
+        """
         view = state.view(seat)
-        if record.status == "waiting":
-            view["to_move"], view["legal_moves"] = [], []  # nobody moves before every seat is taken
+        if record.status in ("waiting", "aborted"):
+            view["to_move"], view["legal_moves"] = [], []  # nobody moves: not started, or stopped
+        view["result"] = self._result(record, state, clock, view.get("result"))
+        deadline = None
+        if clock is not None and record.status == "active":
+            to_move = [s for s in view["to_move"] if s in clock.deadlines]
+            if seat in to_move:
+                deadline = clock.deadlines[seat]
+            elif to_move:
+                deadline = min(clock.deadlines[s] for s in to_move)
         return {
             "id": record.id,
             "game": record.meta["game"],
@@ -540,10 +776,50 @@ class Service:
             "version": record.version,
             "seats": self._seats(record),
             "you": seat,
-            "deadline": None,
+            "deadline": clock_policy.iso(deadline),
             "deal_commitment": record.meta["deal_commitment"],
             **view,
         }
+
+    def _result(
+        self,
+        record: GameRecord,
+        state: BaseState,
+        clock: Clock | None,
+        engine_result: dict[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """The engine's result, or for a game aborted by a forfeit, the forfeit.
+
+        A forfeit's ``scores`` are the (public) scores when the game stopped,
+        ``forfeit`` is the seat that forfeited and ``winners`` is empty: what the
+        forfeit means for a tournament table is the tournament's business
+        (:func:`server.scheduler.clock.forfeit_result`).
+        """
+        if record.status == "aborted" and clock is not None and clock.forfeit is not None:
+            return {"termination": "forfeit", "scores": clock.forfeit["scores"],
+                    "winners": [], "forfeit": clock.forfeit["seat"]}
+        return engine_result if engine_result is not None else state.view(None)["result"]
+
+    def _clock(self, record: GameRecord) -> Clock | None:
+        """The game's clock (one read, and only for clocked games)."""
+        return clock_store.read(self.r, record.id) if record.meta.get("clock") else None
+
+    def _arm(
+        self, record: GameRecord, state: BaseState, clock: Clock, *, mover: int | None,
+        restart: bool = False,
+    ) -> Clock:
+        """After a commit: the deadlines of the new version, then the index (repeatable)."""
+        to_move = state.to_move() if record.status == "active" else []
+        armed = clock_store.arm(
+            self.r, self.scripts, record.id, version=record.version, to_move=to_move,
+            mover=mover, fresh=time.time() + clock.move_seconds, restart=restart,
+        )
+        if armed is None:  # a later version armed it already: read what is there
+            clock = clock_store.read(self.r, record.id) or clock
+        else:
+            clock = replace(clock, version=record.version, deadlines=armed)
+        clock_store.index(self.r, record.id, clock.earliest() if to_move else None)
+        return clock
 
     def _wake_to_move(self, record: GameRecord, state: BaseState) -> None:
         """Wake the players to move (a repeatable hint, after the commit)."""
@@ -555,7 +831,7 @@ class Service:
 
     def _after_commit(self, record: GameRecord, state: BaseState) -> None:
         """Persisting came first; now the separate, repeatable step: wake-ups and cleanup."""
-        if record.status == "finished":
+        if record.status in ("finished", "aborted"):
             pids = [v["player_id"] for v in record.seats.values()]
             player_store.remove_game(self.r, pids, record.id)
             player_store.wake(self.r, pids, record.id)

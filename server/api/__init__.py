@@ -19,8 +19,9 @@ from flask.json.provider import JSONProvider
 
 from server.service import Service
 from server.store import connect
+from server.tournaments_service import Tournaments
 
-from . import errors, games, health, me, players, rules
+from . import errors, games, health, me, players, ratings, rules, tournaments
 from .context import load_token
 
 
@@ -58,15 +59,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         max_connections=app.config["REDIS_MAX_CONNECTIONS"],
         block_timeout=app.config["MAX_WAIT"],
     )
-    app.extensions["parlour"] = Service(
+    service = Service(
         r,
         admin_token=app.config["ADMIN_TOKEN"],
         max_wait=app.config["MAX_WAIT"],
         open_registration=app.config["OPEN_REGISTRATION"],
         seed_secret=app.config["SEED_SECRET"],
     )
+    app.extensions["parlour"] = service
+    app.extensions["parlour_tournaments"] = Tournaments(service)
     errors.register(app)
     app.before_request(load_token)
-    for module in (players, rules, games, me, health):
+    for module in (players, rules, games, me, tournaments, ratings, health):
         app.register_blueprint(module.bp)
     return app

@@ -9,11 +9,17 @@ from typing import Any
 from flask import current_app, g, request
 
 from server.service import Service, Unauthorized
+from server.tournaments_service import Tournaments
 
 
 def service() -> Service:
     """The app's service object (one per process)."""
     return current_app.extensions["parlour"]
+
+
+def tournaments() -> Tournaments:
+    """The app's tournament use cases (one per process, over the same service)."""
+    return current_app.extensions["parlour_tournaments"]
 
 
 def load_token() -> None:

@@ -28,6 +28,7 @@ from server.games import (
     NotYourTurn,
 )
 from server.service import (
+    DeadlinePassed,
     Forbidden,
     GameNotStarted,
     InvalidRequest,
@@ -36,6 +37,13 @@ from server.service import (
     Unauthorized,
 )
 from server.store.errors import AlreadySeated, GameMissing, NoOpenSeat, SeatTaken, StaleVersion
+from server.store.tournaments import (
+    AlreadyEntered,
+    EntriesClosed,
+    TournamentMissing,
+    WrongEntrySize,
+)
+from server.tournaments_service import CannotStart, Contention
 
 from . import schemas
 
@@ -70,6 +78,13 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     AlreadySeated: (409, "already_seated", lambda e: {"seat": e.seat}),
     NoOpenSeat: (409, "no_open_seat", _none),
     GameNotStarted: (409, "game_not_started", _none),
+    DeadlinePassed: (409, "deadline_passed", lambda e: e.details),
+    TournamentMissing: (404, "not_found", _none),
+    EntriesClosed: (409, "entries_closed", lambda e: {"status": e.status}),
+    AlreadyEntered: (409, "already_entered", lambda e: {"player": e.player}),
+    WrongEntrySize: (409, "wrong_entry_size", lambda e: {"players": e.size}),
+    CannotStart: (409, "cannot_start", lambda e: e.details),
+    Contention: (503, "unavailable", lambda e: e.details),
     IllegalMove: (422, "illegal_move", lambda e: {"legal_moves": e.legal_moves}),
     RedisConnectionError: (503, "unavailable", _none),
     RedisTimeoutError: (503, "unavailable", _none),

@@ -12,7 +12,15 @@ from typing import Any
 
 import orjson
 from flask import request
-from marshmallow import EXCLUDE, INCLUDE, Schema, fields, validate
+from marshmallow import (
+    EXCLUDE,
+    INCLUDE,
+    Schema,
+    ValidationError,
+    fields,
+    validate,
+    validates_schema,
+)
 
 from server.service import InvalidRequest
 
@@ -71,6 +79,52 @@ class GameCreate(Schema):
 
 class JoinBody(Schema):
     seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=15), load_default=None)
+
+
+class Clock(Schema):
+    move_seconds = fields.Float(required=True, validate=validate.Range(min=0.05, max=86400))
+
+
+class TimeoutPolicy(Schema):
+    """``{"kind": "default_move"}`` or ``{"kind": "forfeit", "after": N}`` (N >= 1)."""
+
+    kind = fields.String(required=True, validate=validate.OneOf(["default_move", "forfeit"]))
+    after = fields.Integer(strict=True, validate=validate.Range(min=1, max=1000))
+
+    @validates_schema
+    def _after_goes_with_forfeit(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("kind") == "forfeit" and "after" not in data:
+            raise ValidationError("forfeit needs 'after': the timeout that forfeits", "after")
+        if data.get("kind") == "default_move" and "after" in data:
+            raise ValidationError("only the forfeit policy takes 'after'", "after")
+
+
+class TournamentCreate(Schema):
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    format = fields.String(
+        required=True, validate=validate.OneOf(["round_robin", "swiss", "knockout", "duplicate"])
+    )
+    options = fields.Dict(keys=fields.String(), load_default=None)
+    rounds = fields.Integer(strict=True, validate=validate.Range(min=1, max=100),
+                            load_default=None)
+    boards_per_match = fields.Integer(strict=True, validate=validate.Range(min=1, max=20),
+                                      load_default=None)
+    seats_per_entry = fields.Integer(strict=True, validate=validate.Range(min=1, max=8),
+                                     load_default=None)
+    min_table_size = fields.Integer(strict=True, validate=validate.Range(min=2, max=5),
+                                    load_default=None)
+    clock = fields.Nested(Clock, load_default=None)
+    timeout_policy = fields.Nested(TimeoutPolicy, load_default=None)
+    name = fields.String(validate=validate.Length(min=1, max=100), load_default=None)
+
+
+class EntryCreate(Schema):
+    players = fields.List(fields.String(validate=validate.Length(min=1, max=32)), required=True,
+                          validate=validate.Length(min=1, max=8))
+
+
+class Empty(Schema):
+    """A body that carries nothing (``POST .../start``): ``{}`` or no body at all."""
 
 
 # -- query strings ---------------------------------------------------------------------
@@ -163,6 +217,50 @@ class Status(Schema):
     ok = fields.Boolean()
 
 
+class Tournament(Schema):
+    """A tournament: settings, entries, rounds (tables, game ids, results), standings."""
+
+    id = fields.String()
+    name = fields.String()
+    game = fields.String()
+    options = fields.Raw()
+    format = fields.String()
+    status = fields.String()
+    created_by = fields.String()
+    clock = fields.Raw()
+    timeout_policy = fields.Raw()
+    seats_per_entry = fields.Raw()
+    table_size = fields.Raw()
+    min_table_size = fields.Raw()
+    rounds_planned = fields.Raw()
+    boards_per_match = fields.Raw()
+    created = fields.Raw()
+    started = fields.Raw()
+    finished = fields.Raw()
+    error = fields.Raw()
+    progress = fields.Raw()
+    entries = fields.Raw()
+    rounds = fields.Raw()
+    standings = fields.Raw()
+
+
+class EntryCreated(Schema):
+    id = fields.String()
+    seed = fields.Integer()
+    players = fields.Raw()
+
+
+class Standings(Schema):
+    id = fields.String()
+    status = fields.String()
+    standings = fields.Raw()
+
+
+class Leaderboard(Schema):
+    game = fields.String()
+    leaderboard = fields.Raw()
+
+
 class ErrorBody(Schema):
     code = fields.String()
     message = fields.String()
@@ -189,3 +287,10 @@ replay = Replay()
 turns = Turns()
 status = Status()
 error = Error()
+tournament_create = TournamentCreate()
+entry_create = EntryCreate()
+empty = Empty()
+tournament = Tournament()
+entry_created = EntryCreated()
+standings = Standings()
+leaderboard = Leaderboard()

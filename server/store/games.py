@@ -16,12 +16,13 @@ or writes nothing at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 from redis import Redis
+from redis.exceptions import WatchError
 
 from . import keys, players
 from .errors import AlreadySeated, GameMissing, NoOpenSeat, SeatTaken, StaleVersion
@@ -110,14 +111,48 @@ def read_many(r: Redis, game_ids: Sequence[str]) -> list[GameRecord]:
     return [g for g in found if g is not None]
 
 
-def create(r: Redis, game: GameRecord, events: Iterable[dict[str, Any]]) -> int:
+def create(
+    r: Redis,
+    game: GameRecord,
+    events: Iterable[dict[str, Any]],
+    *,
+    clock: Mapping[str, Any] | None = None,
+    only_new: bool = False,
+) -> int | None:
     """Store a new game with its opening events, atomically (one MULTI/EXEC, one slot).
 
+    Args:
+        game: the record; its id must be new unless ``only_new``.
+        events: the opening events.
+        clock: the move clock's initial fields (:func:`server.store.clocks.initial`).
+        only_new: create the game only if no game has this id yet (WATCH on the
+            game's hash): the scheduler derives tournament game ids, so whichever
+            scheduler gets there first creates the game and any other is a no-op.
+
     Returns:
-        The number of events stored.
+        The number of events stored, or None when ``only_new`` and the game existed.
     """
-    pipe = r.pipeline(transaction=True)
-    seq = 0
+    events = list(events)
+    with r.pipeline(transaction=True) as pipe:
+        if only_new:
+            try:
+                pipe.watch(keys.game_state(game.id))
+                if pipe.exists(keys.game_state(game.id)):
+                    return None
+                pipe.multi()
+                _queue_create(pipe, game, events, clock)
+                pipe.execute()
+            except WatchError:
+                return None
+        else:
+            _queue_create(pipe, game, events, clock)
+            pipe.execute()
+    return len(events)
+
+
+def _queue_create(
+    pipe, game: GameRecord, events: Sequence[dict[str, Any]], clock: Mapping[str, Any] | None
+) -> None:
     for seq, event in enumerate(events, start=1):
         pipe.xadd(keys.game_events(game.id), {"e": orjson.dumps(event)}, id=f"0-{seq}")
     pipe.hset(
@@ -127,7 +162,7 @@ def create(r: Redis, game: GameRecord, events: Iterable[dict[str, Any]]) -> int:
             "status": game.status,
             "state": orjson.dumps(game.state),
             "meta": orjson.dumps(game.meta),
-            "seq": seq,
+            "seq": len(events),
         },
     )
     if game.seats:
@@ -135,8 +170,8 @@ def create(r: Redis, game: GameRecord, events: Iterable[dict[str, Any]]) -> int:
             keys.game_seats(game.id),
             mapping={str(s): orjson.dumps(v) for s, v in game.seats.items()},
         )
-    pipe.execute()
-    return seq
+    if clock:
+        pipe.hset(keys.game_clock(game.id), mapping=dict(clock))
 
 
 def commit(

@@ -53,3 +53,67 @@ def player_wake(player_id: str) -> str:
 def server_secret() -> str:
     """String: the secret deal seeds are derived from (with the game id)."""
     return "parlour:secret"
+
+
+# -- move clocks ------------------------------------------------------------------------
+def game_clock(game_id: str) -> str:
+    """Hash of a clocked game: ``move_seconds``, ``policy`` (JSON), ``version`` (the game
+    version the deadlines were set for), ``d:<seat>`` (deadline, epoch seconds, of each
+    seat to move), ``t:<seat>`` (timeouts so far) and ``forfeit`` (JSON, once aborted)."""
+    return f"g:{{{game_id}}}:clock"
+
+
+def deadlines() -> str:
+    """Sorted set: game id -> its earliest deadline (epoch seconds). The one index of
+    move clocks the scheduler scans; the truth stays in each game's :func:`game_clock`."""
+    return "sched:deadlines"
+
+
+# -- tournaments ----------------------------------------------------------------------
+def tournament(tournament_id: str) -> str:
+    """Hash: ``meta`` (JSON), ``status`` (open|running|finished|aborted), ``created``,
+    ``started``, ``finished``, ``seats_per_entry``, ``next_entry`` (counter),
+    ``games_planned``, ``error``."""
+    return f"t:{{{tournament_id}}}"
+
+
+def tournament_entries(tournament_id: str) -> str:
+    """Hash: entry id (``e1``, ``e2``… in seed order) -> JSON ``{"players": [...]}``."""
+    return f"t:{{{tournament_id}}}:entries"
+
+
+def tournament_players(tournament_id: str) -> str:
+    """Set of the player ids entered (a player is in at most one entry)."""
+    return f"t:{{{tournament_id}}}:players"
+
+
+def tournament_rounds(tournament_id: str) -> str:
+    """Hash: round index -> the round's pairing as JSON. Written with HSETNX: once."""
+    return f"t:{{{tournament_id}}}:rounds"
+
+
+def tournament_games(tournament_id: str) -> str:
+    """Hash: ``<round>:<table>`` -> game id (the id is derived, so rewriting is harmless)."""
+    return f"t:{{{tournament_id}}}:games"
+
+
+def tournament_results(tournament_id: str) -> str:
+    """Hash: ``<round>:<table>`` -> the table's result as JSON. Written with HSETNX: once."""
+    return f"t:{{{tournament_id}}}:results"
+
+
+def tournaments_active() -> str:
+    """Set of the ids of tournaments the scheduler drives (added before a start flips
+    the status; removed once finished)."""
+    return "sched:tournaments"
+
+
+# -- ratings --------------------------------------------------------------------------
+def ratings(game: str) -> str:
+    """Hash: player id -> JSON ``{"mu", "sigma", "games"}``, one pool per game."""
+    return f"r:{{{game}}}:ratings"
+
+
+def ratings_applied(game: str) -> str:
+    """Set of the rating events already applied (``<tournament>:<event key>``): each once."""
+    return f"r:{{{game}}}:applied"

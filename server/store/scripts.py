@@ -7,7 +7,7 @@ is constant: configuration is never formatted into it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 
@@ -29,10 +29,12 @@ class Scripts:
 
     commit_move: Script
     join_seat: Script
+    arm_clock: Script
+    commit_timeout: Script
+    add_entry: Script
+    start_tournament: Script
+    apply_rating: Script
 
     @classmethod
     def register(cls, r: Redis) -> Scripts:
-        return cls(
-            commit_move=r.register_script(source("commit_move")),
-            join_seat=r.register_script(source("join_seat")),
-        )
+        return cls(**{f.name: r.register_script(source(f.name)) for f in fields(cls)})

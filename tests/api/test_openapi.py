@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -50,10 +51,13 @@ class Checked:
         if response.status_code < 400:
             self.spec.validate_request(request)
         rule, _ = self.urls.match(path, method.upper(), return_rule=True)
-        template = rule.rule
-        self.seen.add((method.lower(), template.replace("<game_id>", "{game_id}"),
-                       response.status_code))
+        self.seen.add((method.lower(), template(rule.rule), response.status_code))
         return response.status_code, response.get_json()
+
+
+def template(rule: str) -> str:
+    """A Flask rule as an OpenAPI path: ``/v1/games/<game_id>`` -> ``/v1/games/{game_id}``."""
+    return re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule)
 
 
 def test_responses_match_the_spec(client, spec, players, app):
@@ -132,11 +136,66 @@ def test_responses_match_the_spec(client, spec, players, app):
     status, events_body = call("get", events, token=tokens[0])
     assert {e["kind"] for e in events_body["events"]} >= {"game_end", "game_over", "deal_end"}
 
+    exercise_tournaments(call, four, people, client, app)
+
     document = yaml.safe_load(SPEC_PATH.read_text())
     documented = {(m, p) for p, item in document["paths"].items()
                   for m in item if m in ("get", "post")}
-    routes = {(m.lower(), r.rule.replace("<game_id>", "{game_id}"))
+    routes = {(m.lower(), template(r.rule))
               for r in app.url_map.iter_rules() if r.endpoint != "static"
               for m in r.methods - {"HEAD", "OPTIONS"}}
     assert routes == documented
     assert {(m, p) for m, p, _ in call.seen} >= documented
+
+
+def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -> None:
+    """Tournaments and ratings: a two-entry Concerto round robin played to the end,
+    with the scheduler's passes run in this thread, and the errors on the way."""
+    from server.scheduler.runner import Runner
+    from tests.api.helpers import Api
+
+    tokens = [p["token"] for p in four]
+    body = {"game": "concerto", "format": "round_robin", "options": {"deals": 1},
+            "clock": {"move_seconds": 30}, "timeout_policy": {"kind": "forfeit", "after": 3}}
+    status, made = call("post", "/v1/tournaments", body, tokens[0])
+    assert status == 201 and made["status"] == "open"
+    tid = made["id"]
+    assert call("post", "/v1/tournaments", {**body, "format": "ladder"}, tokens[0])[0] == 400
+    assert call("post", "/v1/tournaments", body)[0] == 401
+    entries = f"/v1/tournaments/{tid}/entries"
+    assert call("post", entries, {"players": [four[0]["id"], four[2]["id"]]}, tokens[0])[0] == 201
+    assert call("post", entries, {"players": [four[1]["id"], four[3]["id"]]}, tokens[3])[0] == 201
+    assert call("post", entries, {"players": [four[1]["id"], four[3]["id"]]},
+                ADMIN_TOKEN)[0] == 409
+    assert call("post", entries, {"players": []}, tokens[0])[0] == 400
+    assert call("post", entries, {"players": [four[0]["id"]]})[0] == 401
+    assert call("post", "/v1/tournaments/nope/entries", {"players": ["x"]}, tokens[0])[0] == 404
+    start = f"/v1/tournaments/{tid}/start"
+    assert call("post", start, {}, tokens[1])[0] == 403
+    assert call("post", start, {"now": True}, tokens[0])[0] == 400
+    assert call("post", start, {})[0] == 401
+    assert call("post", "/v1/tournaments/nope/start", {}, tokens[0])[0] == 404
+    assert call("post", start, {}, tokens[0])[0] == 200
+    assert call("post", start, {}, tokens[0])[0] == 409
+    assert call("post", entries, {"players": [four[1]["id"]]}, ADMIN_TOKEN)[0] == 409
+
+    runner = Runner(app.extensions["parlour"])
+    runner.tick()
+    status, shown = call("get", f"/v1/tournaments/{tid}")
+    (table,) = shown["rounds"][0]["tables"]
+    assert status == 200 and table["status"] == "playing"
+    status, view = call("get", f"/v1/games/{table['game_id']}", token=tokens[0])
+    assert status == 200 and view["deadline"] is not None
+    play_random_moves(Api(client=client), table["game_id"], people, random.Random(5))
+    runner.tick()
+    status, shown = call("get", f"/v1/tournaments/{tid}")
+    assert shown["status"] == "finished" and shown["rounds"][0]["tables"][0]["result"]
+    assert call("get", "/v1/tournaments/nope")[0] == 404
+    status, table = call("get", f"/v1/tournaments/{tid}/standings")
+    assert status == 200 and [s["rank"] for s in table["standings"]] == [1, 2]
+    assert call("get", "/v1/tournaments/nope/standings")[0] == 404
+    status, board = call("get", "/v1/ratings/concerto")
+    assert status == 200 and len(board["leaderboard"]) == 4
+    assert call("get", "/v1/ratings/chess")[0] == 404
+    status, me = call("get", "/v1/players/me", token=tokens[0])
+    assert me["ratings"]["concerto"]["games"] == 1

@@ -1,0 +1,145 @@
+"""Run a tournament from the outside, over the public HTTP API (for ``make demo`` and scripts).
+
+A client of the API like any other (plain ``requests``, no server imports
+beyond this package's docstrings): create a tournament, enter the entries,
+start it, then poll it until the scheduler has finished it, with a progress
+callback, and print its standings and a leaderboard as text tables.
+
+>>> print(standings_table({"standings": [
+...     {"rank": 1, "entry": "e2", "names": ["ann", "bob"], "points": 1.5, "played": 2,
+...      "byes": 0, "score_difference": 12.0},
+...     {"rank": 2, "entry": "e1", "names": ["cy", "di"], "points": 0.5, "played": 2,
+...      "byes": 0, "score_difference": -12.0}]}))
+  # entry  players        points  played  byes    diff
+  1 e2     ann & bob         1.5       2     0   +12.0
+  2 e1     cy & di           0.5       2     0   -12.0
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import requests
+
+
+class TournamentFailed(RuntimeError):
+    """The tournament was aborted (its ``error`` says why) or did not finish in time."""
+
+
+def organise(
+    base_url: str,
+    token: str,
+    *,
+    game: str,
+    format: str,
+    entries: Sequence[Sequence[str]],
+    options: Mapping[str, Any] | None = None,
+    session: requests.Session | None = None,
+    **settings: Any,
+) -> dict[str, Any]:
+    """Create a tournament, enter ``entries`` (player ids, one list per entry), start it.
+
+    Args:
+        base_url: the server, e.g. ``http://127.0.0.1:8000``.
+        token: the admin token, or the token of the player organising it.
+        game, format, options: as ``POST /v1/tournaments``.
+        entries: each entry's player ids in seat order (Concerto: two per entry).
+        settings: the other fields of ``POST /v1/tournaments`` (``clock``,
+            ``timeout_policy``, ``rounds``, ``boards_per_match``, ``name``…).
+
+    Returns:
+        The started tournament (``GET /v1/tournaments/{id}``'s shape).
+
+    Raises:
+        requests.HTTPError: the server refused a step (the body says why).
+    """
+    http = session or requests.Session()
+    auth = {"Authorization": f"Bearer {token}"}
+    body = {"game": game, "format": format, "options": dict(options or {}), **settings}
+    made = _check(http.post(f"{base_url}/v1/tournaments", json=body, headers=auth, timeout=30))
+    tid = made["id"]
+    for players in entries:
+        _check(http.post(f"{base_url}/v1/tournaments/{tid}/entries",
+                         json={"players": list(players)}, headers=auth, timeout=30))
+    return _check(http.post(f"{base_url}/v1/tournaments/{tid}/start", json={}, headers=auth,
+                            timeout=30))
+
+
+def wait_finished(
+    base_url: str,
+    tournament_id: str,
+    *,
+    timeout: float | None = None,
+    poll: float = 0.5,
+    on_progress: Callable[[dict[str, Any]], None] | None = None,
+    session: requests.Session | None = None,
+) -> dict[str, Any]:
+    """Poll ``GET /v1/tournaments/{id}`` until it is finished; return it.
+
+    ``on_progress`` gets every page read (``page["progress"]`` has
+    ``games_planned``, ``games_started``, ``games_finished``, ``rounds``: enough
+    for a progress bar).
+
+    Raises:
+        TournamentFailed: aborted, or still running after ``timeout`` seconds.
+    """
+    http = session or requests.Session()
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        page = _check(http.get(f"{base_url}/v1/tournaments/{tournament_id}", timeout=30))
+        if on_progress is not None:
+            on_progress(page)
+        if page["status"] == "finished":
+            return page
+        if page["status"] == "aborted":
+            raise TournamentFailed(page.get("error") or "the tournament was aborted")
+        if deadline is not None and time.monotonic() > deadline:
+            raise TournamentFailed(f"not finished after {timeout} s: {page['progress']}")
+        time.sleep(poll)
+
+
+def leaderboard(base_url: str, game: str, session: requests.Session | None = None) -> dict:
+    """``GET /v1/ratings/{game}``."""
+    http = session or requests.Session()
+    return _check(http.get(f"{base_url}/v1/ratings/{game}", timeout=30))
+
+
+def standings_table(page: Mapping[str, Any]) -> str:
+    """The standings of a tournament page as a text table (see the module docstring)."""
+    lines = [f"{'#':>3} {'entry':<6} {'players':<14} {'points':>6}  {'played':>6}  {'byes':>4}"
+             f"  {'diff':>6}"]
+    for s in page["standings"]:
+        names = " & ".join(n or "?" for n in s["names"])
+        lines.append(f"{s['rank']:>3} {s['entry']:<6} {names:<14} {s['points']:>6.1f}  "
+                     f"{s['played']:>6}  {s['byes']:>4}  {s['score_difference']:>+6.1f}")
+    return "\n".join(lines)
+
+
+def leaderboard_table(board: Mapping[str, Any], top: int | None = None) -> str:
+    """A leaderboard (``GET /v1/ratings/{game}``) as a text table, best first.
+
+    >>> print(leaderboard_table({"leaderboard": [{"rank": 1, "name": "ann", "mu": 27.5,
+    ...     "sigma": 7.0, "ordinal": 6.5, "games": 4}]}))
+      # player          ordinal      mu   sigma  games
+      1 ann                 6.5    27.5     7.0      4
+    """
+    lines = [f"{'#':>3} {'player':<14} {'ordinal':>8} {'mu':>7} {'sigma':>7} {'games':>6}"]
+    for row in board["leaderboard"][:top]:
+        lines.append(f"{row['rank']:>3} {row['name'] or row.get('player_id', '?'):<14} "
+                     f"{row['ordinal']:>8.1f} {row['mu']:>7.1f} {row['sigma']:>7.1f} "
+                     f"{row['games']:>6}")
+    return "\n".join(lines)
+
+
+def _check(response: requests.Response) -> dict[str, Any]:
+    """The JSON body of a 2xx answer; otherwise HTTPError with the API's error message."""
+    if response.status_code >= 400:
+        try:
+            error = response.json()["error"]
+            reason = f"{error['code']}: {error['message']} {error['details'] or ''}"
+        except (ValueError, KeyError, TypeError):
+            reason = response.text[:200]
+        raise requests.HTTPError(f"{response.status_code} {reason}", response=response)
+    return response.json()

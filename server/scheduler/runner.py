@@ -1,0 +1,311 @@
+"""The tournament scheduler: the process that plays started tournaments to the end.
+
+Each pass (:meth:`Runner.tick`) does two things, reading and writing only
+through ``server.store`` and the use cases of ``server.service`` (never Flask):
+
+1. **Clocks.** Every game whose indexed deadline has come gets
+   :meth:`~server.service.Service.timeout` (a default move or a forfeit).
+2. **Tournaments.** Every running tournament is advanced (:meth:`Runner.advance`):
+   create the current round's games; record the results of the games that
+   are over; rate them; once the round is complete, pair the next one
+   (``formats.next_round``) or finish the tournament.
+
+**Exactly once, without trusting a lock.** Several schedulers may run at once
+and any may die at any moment; correctness rests on idempotent writes, so a
+lock or lease could only save work, never prevent a duplicate:
+
+* a round is stored with ``HSETNX`` under its index, and it is a pure
+  function of the finished rounds (pairing randomness is seeded by the
+  tournament and round), so a second scheduler computes the same round and
+  writes nothing;
+* a table's game id is derived from (tournament, round, table) and the game
+  is created only if that id is new (WATCH/MULTI), so a table has one game;
+* a table's result is stored with ``HSETNX``, and is a pure function of its
+  finished game;
+* each rated game has a stable key (``formats.RatingEvent.key``); the rating
+  write is a compare-and-set that also adds the key to the pool's applied set
+  (``lua/apply_rating.lua``), so it is applied once, whoever gets there;
+* standings are never stored: they are computed from the stored results.
+
+Killed and restarted, a scheduler holds nothing in memory worth losing: it
+re-reads the tournament, and every step it may have been killed in is
+repeated, harmlessly. :meth:`Runner.checkpoint` marks those step boundaries
+(the fault tests kill a runner at each of them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import signal
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from server.games import REGISTRY
+from server.service import Service
+from server.store import clocks as clock_store
+from server.store import connect
+from server.store import ratings as rating_store
+from server.store import tournaments as store
+from server.store.tournaments import TournamentRecord
+from server.tournaments_service import Tournaments, round_rng, snapshot
+
+from .clock import forfeit_result
+from .formats import TableResult, TournamentSnapshot, next_round, rating_events, seat_players
+from .pairing import PairingError, Table
+
+log = logging.getLogger("server.scheduler")
+
+MAX_STEPS = 20
+"""Passes of :meth:`Runner.advance` over one tournament per tick (rounds of byes only
+may follow each other; anything left waits for the next tick)."""
+
+MAX_TIMEOUTS = 16
+"""Timeouts applied to one game per tick (several seats may be due at once)."""
+
+
+def table_game_id(tournament_id: str, round_index: int, table: int) -> str:
+    """The id of a table's game: derived, so that creating it twice is impossible.
+
+    >>> table_game_id("t1", 0, 0) == table_game_id("t1", 0, 0) != table_game_id("t1", 0, 1)
+    True
+    """
+    digest = hashlib.sha256(f"{tournament_id}:{round_index}:{table}".encode()).hexdigest()
+    return digest[:16]
+
+
+def table_result(table: Table, final: Mapping[str, Any]) -> dict[str, Any]:
+    """A table's stored result from its game's final result (``Service.final_results``).
+
+    Scores and winners by table position; ``forfeit`` is the entry that
+    forfeited, if any (see :func:`server.scheduler.clock.forfeit_result`).
+    """
+    if final.get("forfeit") is not None:
+        result = forfeit_result(table, final["scores"], final["forfeit"])
+        return result.to_dict() | {"forfeit": table.seats[final["forfeit"]]}
+    result = TableResult.from_outcome(table, final["scores"], final["winners"])
+    return result.to_dict() | {"forfeit": None}
+
+
+class Runner:
+    """One scheduler. Any number may run at once, in threads or processes.
+
+    Args:
+        service: the use cases over the Redis to work on.
+        interval: seconds between passes (a deadline is enforced at most this late).
+    """
+
+    def __init__(self, service: Service, *, interval: float = 0.2) -> None:
+        self.service = service
+        self.tournaments = Tournaments(service)
+        self.r = service.r
+        self.interval = interval
+
+    def checkpoint(self, step: str) -> None:
+        """A step boundary (before each write). Does nothing; the fault tests replace it
+        to stop a runner dead there, and check that a fresh one completes the work."""
+
+    # -- the loop ----------------------------------------------------------------------
+    def run(self, stop: threading.Event | None = None, parent_pid: int | None = None) -> None:
+        """Pass after pass until ``stop`` is set (or the parent process is gone)."""
+        stop = stop or threading.Event()
+        while not stop.is_set():
+            if parent_pid is not None and os.getppid() != parent_pid:
+                log.warning("parent process gone: scheduler stopping")
+                return
+            try:
+                self.tick()
+            except (RedisConnectionError, RedisTimeoutError) as exc:
+                log.warning("redis unavailable (%s); retrying", exc)
+            stop.wait(self.interval)
+
+    def tick(self, now: float | None = None) -> None:
+        """One pass: clocks first (a timeout may finish a game), then every tournament."""
+        self.enforce_clocks(now)
+        for tournament_id in store.active(self.r):
+            try:
+                self.advance(tournament_id)
+            except (RedisConnectionError, RedisTimeoutError):
+                raise
+            except Exception:  # one broken tournament must not stop the others
+                log.exception("tournament %s: pass failed", tournament_id)
+
+    def enforce_clocks(self, now: float | None = None) -> int:
+        """Apply the timeout policy to every game whose deadline has come; returns how many."""
+        now = time.time() if now is None else now
+        applied = 0
+        for game_id in clock_store.due(self.r, now):
+            try:
+                for _ in range(MAX_TIMEOUTS):
+                    self.checkpoint("timeout")
+                    outcome = self.service.timeout(game_id, now)
+                    if outcome not in ("default_move", "forfeit"):
+                        break
+                    applied += 1
+                    if outcome == "forfeit":
+                        break
+            except (RedisConnectionError, RedisTimeoutError):
+                raise
+            except Exception:
+                log.exception("game %s: timeout failed", game_id)
+        return applied
+
+    # -- one tournament ------------------------------------------------------------------
+    def advance(self, tournament_id: str) -> str:
+        """Move one tournament on as far as it can go now; returns its state.
+
+        Returns:
+            ``playing`` (waiting for games), ``finished``, ``aborted`` (its next
+            round could not be paired), ``open`` (not started yet), ``missing``,
+            or ``busy`` (more to do on the next pass).
+        """
+        for _ in range(MAX_STEPS):
+            record = store.read(self.r, tournament_id)
+            if record is None:
+                return "missing"
+            if record.status in ("finished", "aborted"):
+                store.finish(self.r, tournament_id, record.finished or time.time(),
+                             error=record.error)  # a finish cut short before it left the set
+                return record.status
+            if record.status != "running":
+                return record.status  # still open: its start may be under way
+            snap = snapshot(record)
+            if snap is None:  # running with no entry cannot happen: start checks
+                return "missing"
+            self._rate(record, snap)
+            if snap.rounds and not snap.rounds[-1].is_finished:
+                if not self._play_round(record, snap):
+                    return "playing"
+                continue
+            try:
+                upcoming = next_round(snap, round_rng(tournament_id, len(snap.rounds)))
+            except PairingError as exc:
+                log.error("tournament %s: cannot pair round %d: %s",
+                          tournament_id, len(snap.rounds), exc)
+                self.checkpoint("abort")
+                store.finish(self.r, tournament_id, time.time(), error=str(exc))
+                return "aborted"
+            self.checkpoint("pair" if upcoming else "finish")
+            if upcoming is None:
+                store.finish(self.r, tournament_id, time.time())
+                return "finished"
+            store.put_round(self.r, tournament_id, upcoming.to_dict())
+        return "busy"
+
+    def _play_round(self, record: TournamentRecord, snap: TournamentSnapshot) -> bool:
+        """Create the current round's missing games and record finished ones; True if
+        anything was written."""
+        played = snap.rounds[-1]
+        index = played.round.index
+        games = dict(record.games)
+        created: dict[str, str] = {}
+        for t, table in enumerate(played.round.tables):
+            name = store.slot(index, t)
+            if name not in games:
+                created[name] = self._create_game(record, snap, index, t, table)
+        if created:
+            self.checkpoint("games")
+            store.set_games(self.r, record.id, created)
+            games.update(created)
+
+        pending = {
+            store.slot(index, t): games[store.slot(index, t)]
+            for t, result in enumerate(played.results) if result is None
+        }
+        finals = self.service.final_results(list(pending.values()))
+        results = {}
+        for name, game_id in pending.items():
+            if game_id in finals:
+                table = played.round.tables[int(name.split(":")[1])]
+                results[name] = table_result(table, finals[game_id]) | {"game_id": game_id}
+        clock_store.ensure_indexed(
+            self.r, [g for g in pending.values() if g not in finals], time.time()
+        )
+        if results:
+            self.checkpoint("results")
+            store.put_results(self.r, record.id, results)
+        return bool(created or results)
+
+    def _create_game(
+        self, record: TournamentRecord, snap: TournamentSnapshot, index: int, t: int, table: Table
+    ) -> str:
+        """Create (once) the game of table ``t`` of round ``index``; returns its id.
+
+        Both tables of a duplicate board are dealt from the board's seed, so
+        they get the same cards in the same seats, and the entries swap seats
+        between them (``pairing.duplicate``). Each knows its twin, so that its
+        replay reveals the hands only once both are over.
+        """
+        meta = record.meta
+        engine = REGISTRY[meta["game"]]
+        options = dict(meta["options"])
+        if engine.seat_option:  # the seats decide: a table may be smaller than the largest
+            options.pop(engine.seat_option, None)
+        game_id = table_game_id(record.id, index, t)
+        seed = twin = None
+        if table.board is not None:  # the other table of the board: same seed, seats swapped
+            seed = self.service.board_seed(record.id, table.board)
+            twin = next(table_game_id(record.id, index, u)
+                        for u, other in enumerate(snap.rounds[-1].round.tables)
+                        if other.board == table.board and u != t)
+        self.checkpoint("create")
+        self.service.create_tournament_game(
+            game_id=game_id,
+            game=meta["game"],
+            options=options,
+            seats=list(seat_players(snap, table)),
+            seed=seed,
+            clock={"move_seconds": meta["clock"]["move_seconds"],
+                   "timeout_policy": meta["timeout_policy"]},
+            tournament={"id": record.id, "round": index, "table": t, "board": table.board,
+                        "twin": twin},
+        )
+        return game_id
+
+    def _rate(self, record: TournamentRecord, snap: TournamentSnapshot) -> None:
+        """Apply every rated game of the tournament not applied yet (each exactly once)."""
+        events = rating_events(snap)
+        if not events:
+            return
+        game = record.meta["game"]
+        ids = [f"{record.id}:{e.key}" for e in events]
+        for event, event_id, done in zip(
+            events, ids, rating_store.applied(self.r, game, ids), strict=True
+        ):
+            if not done:
+                self.checkpoint("rate")
+                self.tournaments.rate(game, event_id, event.teams, event.ranks)
+
+
+# --------------------------------------------------------------------------- the process
+
+
+def serve_forever(redis_url: str, *, interval: float = 0.2, parent_pid: int | None = None) -> int:
+    """``parlour scheduler``: run one scheduler until SIGINT/SIGTERM (or the parent exits).
+
+    Args:
+        redis_url: the Redis the API uses.
+        interval: seconds between passes.
+        parent_pid: stop when this process is no longer the parent (``parlour
+            serve`` starts its scheduler this way, so it never outlives the server).
+    """
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s scheduler %(message)s")
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: Any) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    service = Service(connect(redis_url), admin_token=None,
+                      seed_secret=os.environ.get("PARLOUR_SEED_SECRET") or None)
+    log.info("running on %s every %.2fs", redis_url, interval)
+    Runner(service, interval=interval).run(stop, parent_pid=parent_pid)
+    log.info("stopped")
+    return 0

@@ -1,0 +1,86 @@
+"""Rating pools in Redis: one per game, each rated game applied exactly once.
+
+Layout (under the hash tag ``{<game>}``, names from :mod:`keys`):
+
+* ``r:{game}:ratings`` hash player id -> JSON ``{"mu", "sigma", "games"}``;
+* ``r:{game}:applied`` set of the ids of the rated games already applied.
+
+An update is a compare-and-set (``lua/apply_rating.lua``): the new ratings are
+computed in Python from the ratings read, and written only if those are still
+the stored ones and the event is not yet applied, so two schedulers rating
+the same game apply it once, and two events for the same players never lose
+an update.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import orjson
+from redis import Redis
+
+from . import keys
+from .errors import StoreError
+from .scripts import Scripts
+
+
+class RatingChanged(StoreError):
+    """A rating moved between the read and the write; read again and recompute."""
+
+    def __init__(self) -> None:
+        super().__init__("a rating changed while it was being updated")
+
+
+def read(r: Redis, game: str, players: Sequence[str]) -> list[bytes | None]:
+    """The stored ratings (raw JSON, for the compare-and-set) of ``players``, in order."""
+    return list(r.hmget(keys.ratings(game), list(players)))
+
+
+def apply(
+    r: Redis,
+    scripts: Scripts,
+    game: str,
+    event_id: str,
+    players: Sequence[str],
+    read_back: Sequence[bytes | None],
+    new: Sequence[dict[str, Any]],
+) -> bool:
+    """Write ``new`` ratings and mark ``event_id`` applied, if nothing moved since the read.
+
+    Returns:
+        True if applied now, False if the event had been applied already.
+
+    Raises:
+        RatingChanged: a rating changed since ``read_back`` was read; nothing written.
+    """
+    n = len(players)
+    args: list[Any] = [event_id, n, *players, *[b or b"" for b in read_back]]
+    args += [orjson.dumps(x) for x in new]
+    code = scripts.apply_rating(
+        keys=[keys.ratings(game), keys.ratings_applied(game)], args=args, client=r
+    )
+    if code == -1:
+        raise RatingChanged()
+    return code == 1
+
+
+def applied(r: Redis, game: str, event_ids: Sequence[str]) -> list[bool]:
+    """Whether each rating event was applied already (one round trip)."""
+    if not event_ids:
+        return []
+    return [bool(x) for x in r.smismember(keys.ratings_applied(game), list(event_ids))]
+
+
+def pool(r: Redis, game: str) -> dict[str, dict[str, Any]]:
+    """Every rated player of ``game``: id -> ``{"mu", "sigma", "games"}``."""
+    return {k.decode(): orjson.loads(v) for k, v in r.hgetall(keys.ratings(game)).items()}
+
+
+def of_player(r: Redis, games: Iterable[str], player_id: str) -> dict[str, dict[str, Any]]:
+    """The player's rating in each of ``games`` where it has one (one round trip)."""
+    names = list(games)
+    pipe = r.pipeline(transaction=False)
+    for game in names:
+        pipe.hget(keys.ratings(game), player_id)
+    return {g: orjson.loads(v) for g, v in zip(names, pipe.execute(), strict=True) if v}

@@ -1,0 +1,193 @@
+"""Helpers for the tournament tests: players, a tournament set up in one call, random
+movers, a scheduler thread, and the exactly-once checks shared by several tests."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from redis import Redis
+
+from server.games import GameError
+from server.scheduler.formats import rating_events
+from server.scheduler.runner import Runner, table_game_id
+from server.service import Service, ServiceError
+from server.store import keys
+from server.store.errors import StoreError
+from server.store.tournaments import read
+from server.tournaments_service import Tournaments, snapshot
+from tests.conftest import ADMIN_TOKEN
+
+
+def register(service: Service, n: int, prefix: str = "p") -> list[dict[str, str]]:
+    """``n`` players: ``{"id", "name", "token"}`` each."""
+    return [service.register(None, f"{prefix}{i}") for i in range(n)]
+
+
+def make_tournament(
+    tours: Tournaments,
+    players: Sequence[dict[str, str]],
+    *,
+    seats_per_entry: int,
+    start: bool = True,
+    **settings: Any,
+) -> str:
+    """Create (as the admin), enter ``players`` in groups of ``seats_per_entry``, start."""
+    tid = tours.create(ADMIN_TOKEN, **settings)["id"]
+    for i in range(0, len(players), seats_per_entry):
+        tours.enter(ADMIN_TOKEN, tid, [p["id"] for p in players[i:i + seats_per_entry]])
+    if start:
+        tours.start(ADMIN_TOKEN, tid)
+    return tid
+
+
+class Movers:
+    """Players that move at random through the service, each with its own token.
+
+    Each pass asks every awake player for its turns (``/me/turns`` without
+    waiting) and plays a random legal move for each. Errors a real bot meets
+    (someone else moved first, the clock moved for it) are counted, not raised.
+    """
+
+    def __init__(
+        self, service: Service, players: Sequence[dict[str, str]], seed: int = 0,
+        asleep: Sequence[str] = (),
+    ) -> None:
+        self.service = service
+        self.players = list(players)
+        self.rng = random.Random(seed)
+        self.asleep = set(asleep)
+        self.moves = 0
+        self.refused: Counter[str] = Counter()
+
+    def step(self) -> int:
+        made = 0
+        for p in self.players:
+            if p["id"] in self.asleep:
+                continue
+            for turn in self.service.turns(p["token"])["turns"]:
+                move = self.rng.choice(turn["view"]["legal_moves"])
+                try:
+                    self.service.move(p["token"], turn["game_id"], move, turn["version"],
+                                      turn["seat"])
+                    made += 1
+                except (ServiceError, StoreError, GameError) as exc:
+                    self.refused[type(exc).__name__] += 1
+        self.moves += made
+        return made
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float, step: Callable[[], Any] | None = None,
+             pause: float = 0.01) -> None:
+    """Call ``step`` (if any) until ``predicate()`` holds; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        if step is None or not step():
+            time.sleep(pause)
+
+
+def status(tours: Tournaments, tid: str) -> str:
+    return tours.show(tid)["status"]
+
+
+def play_out(tours: Tournaments, tid: str, movers: Movers, timeout: float = 60) -> dict:
+    """Move until the tournament is over (a scheduler must be running); return it."""
+    wait_for(lambda: status(tours, tid) in ("finished", "aborted"), timeout, movers.step)
+    return tours.show(tid)
+
+
+@contextlib.contextmanager
+def scheduler(service: Service, interval: float = 0.02) -> Iterator[Runner]:
+    """A :class:`Runner` in a thread for the duration of the block."""
+    runner = Runner(service, interval=interval)
+    stop = threading.Event()
+    thread = threading.Thread(target=runner.run, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        yield runner
+    finally:
+        stop.set()
+        thread.join(10)
+        assert not thread.is_alive()
+
+
+# ------------------------------------------------------------------ exactly-once checks
+
+
+def all_game_ids(r: Redis) -> set[str]:
+    """Every game stored in Redis (the hash of each game, found by SCAN)."""
+    pattern = keys.game_state("*")
+    return {k.decode().split("{")[1].split("}")[0] for k in r.scan_iter(match=pattern)}
+
+
+def assert_exactly_once(service: Service, tours: Tournaments, tid: str) -> dict:
+    """Every table has exactly one game, the derived one; every result matches its game;
+    every rated game was applied once. Returns the finished tournament."""
+    shown = tours.show(tid)
+    assert shown["status"] == "finished", shown["status"]
+    tables = [(rd["index"], t) for rd in shown["rounds"] for t in rd["tables"]]
+    expected = {table_game_id(tid, r, t["table"]) for r, t in tables}
+    assert {t["game_id"] for _, t in tables} == expected
+    assert all_game_ids(service.r) >= expected
+    assert len(tables) == shown["progress"]["games_finished"] == shown["progress"]["games_started"]
+    if shown["progress"]["games_planned"] is not None:
+        assert shown["progress"]["games_planned"] == len(tables)
+
+    # each game was created once and never reset: one move record per version
+    for _, t in tables:
+        view = service.view(None, t["game_id"])
+        assert view["status"] in ("finished", "aborted")
+        assert t["result"] is not None
+        assert service.r.hlen(keys.game_moves(t["game_id"])) == view["version"]
+
+    # each rated game applied once: the players' game counts add up
+    game = shown["game"]
+    events = rating_events(snapshot(read(service.r, tid)))
+    per_player = Counter(p for e in events for team in e.teams for p in team)
+    board = {row["player_id"]: row["games"] for row in tours.leaderboard(game)["leaderboard"]}
+    assert board == dict(per_player)
+    applied = {m.decode() for m in service.r.smembers(keys.ratings_applied(game))}
+    assert applied == {f"{tid}:{e.key}" for e in events}
+    return shown
+
+
+def entry_points_from_games(service: Service, shown: dict) -> dict[str, float]:
+    """Points per entry worked from each game's own result (its view), independently of the
+    scheduler's records, for tables of two entries: the winning side 1, a draw ½ each, a
+    forfeit 0 for the entry that forfeited; a bye in a round robin or duplicate ½
+    (formats.BYE_POINTS). In duplicate, the contest is the match: each entry's scores
+    summed over all its tables, the higher total winning."""
+    points: Counter[str] = Counter()
+    for rd in shown["rounds"]:
+        for e in rd["byes"]:
+            points[e] += 0.5
+        if shown["format"] == "duplicate":
+            totals: dict[frozenset, Counter[str]] = {}
+            for t in rd["tables"]:
+                scores = service.view(None, t["game_id"])["result"]["scores"]
+                match = totals.setdefault(frozenset(t["entries"]), Counter())
+                for seat in range(2):
+                    match[t["seats"][seat]] += scores[seat]
+            for match in totals.values():
+                (a, x), (b, y) = match.items()
+                points[a] += 1 if x > y else 0.5 if x == y else 0
+                points[b] += 1 if y > x else 0.5 if x == y else 0
+            continue
+        for t in rd["tables"]:
+            result = service.view(None, t["game_id"])["result"]
+            seats = t["seats"]
+            if result.get("forfeit") is not None:
+                loser = seats[result["forfeit"]]
+                for e in t["entries"]:
+                    points[e] += 0 if e == loser else 1
+                continue
+            winners = {seats[s] for s in result["winners"]}
+            for e in t["entries"]:
+                points[e] += 1 if e in winners else 0.5 if not winners else 0
+    return dict(points)
