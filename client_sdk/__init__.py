@@ -18,9 +18,13 @@ from .bot import Bot
 from .client import Client, Requestor
 from .errors import (
     ERRORS_BY_CODE,
+    AlreadyEntered,
     AlreadySeated,
+    CannotStart,
     Conflict,
     ConnectionError,
+    DeadlinePassed,
+    EntriesClosed,
     Forbidden,
     GameNotStarted,
     GameOver,
@@ -34,12 +38,15 @@ from .errors import (
     SeatTaken,
     ServerError,
     StaleVersion,
+    TournamentConflict,
     Unauthorized,
+    WrongEntrySize,
 )
 from .runner import Runner, RunStats, run
 
 __all__ = [
-    "AlreadySeated", "GameNotStarted", "NoOpenSeat",
+    "AlreadySeated", "GameNotStarted", "NoOpenSeat", "AlreadyEntered", "CannotStart",
+    "DeadlinePassed", "EntriesClosed", "TournamentConflict", "WrongEntrySize",
     "Bot", "Client", "Requestor", "Runner", "RunStats", "run", "ERRORS_BY_CODE",
     "Conflict", "ConnectionError", "Forbidden", "GameOver", "IllegalMove", "InvalidRequest",
     "NotFound", "NotYourTurn", "ParlourError", "RateLimited", "SeatTaken", "ServerError",

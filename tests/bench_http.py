@@ -34,7 +34,7 @@ import orjson
 import requests
 
 from server.games import REGISTRY
-from tests.api.serving import Served, free_port
+from server.process import Served, free_port
 
 CONCERTO = REGISTRY["concerto"]
 

@@ -10,9 +10,9 @@ import threading
 import time
 
 import pytest
-import requests
 
-from server.scheduler import clock, organise
+from client_sdk import CannotStart, Client, organise
+from server.scheduler import clock
 from server.scheduler import runner as runner_module
 from server.scheduler.runner import Runner
 from server.service import Service
@@ -227,6 +227,7 @@ def test_games_of_a_running_tournament_show_each_seat_only_its_own_cards(api, pl
 def test_organise_and_wait_over_http(live_server, live_players, redis_server):
     """What ``make demo`` uses: organise, then wait with a progress callback."""
     people = live_players.many(4)
+    admin = Client(live_server.url, token=ADMIN)
     runner = Runner(Service(connect(redis_server.url), admin_token=None), interval=0.02)
     stop = threading.Event()
     threads = [threading.Thread(target=runner.run, args=(stop,), daemon=True)]
@@ -243,12 +244,12 @@ def test_organise_and_wait_over_http(live_server, live_players, redis_server):
     seen: list[tuple[int, int | None]] = []
     try:
         started = organise.organise(
-            live_server.url, ADMIN, game="concerto", format="duplicate", options=SHORT,
+            admin, game="concerto", format="duplicate", options=SHORT,
             entries=[[people[0].id, people[2].id], [people[1].id, people[3].id]],
             boards_per_match=2, clock={"move_seconds": 20}, name="demo")
         assert started["status"] == "running" and started["name"] == "demo"
         page = organise.wait_finished(
-            live_server.url, started["id"], timeout=60, poll=0.05,
+            admin, started["id"], timeout=60, poll=0.05,
             on_progress=lambda p: seen.append((p["progress"]["games_finished"],
                                                p["progress"]["games_planned"])))
     finally:
@@ -259,13 +260,13 @@ def test_organise_and_wait_over_http(live_server, live_players, redis_server):
     assert [a for a, _ in seen] == sorted(a for a, _ in seen)
     table = organise.standings_table(page)
     assert table.splitlines()[1].split()[1] == page["standings"][0]["entry"]
-    board = organise.leaderboard(live_server.url, "concerto")
+    board = admin.ratings.get("concerto")
     assert len(organise.leaderboard_table(board).splitlines()) == 5
-    with pytest.raises(requests.HTTPError, match="409 cannot_start"):
-        organise.organise(live_server.url, ADMIN, game="concerto", format="swiss",
+    with pytest.raises(CannotStart):
+        organise.organise(admin, game="concerto", format="swiss",
                           entries=[[people[0].id, people[2].id]])
 
 
 def test_doctests() -> None:
-    for module in (organise, clock, runner_module):
+    for module in (organise, clock, runner_module):  # organise: client_sdk's
         assert doctest.testmod(module).failed == 0, module.__name__

@@ -18,8 +18,12 @@ import client_sdk
 from client_sdk import Client
 from client_sdk.errors import (
     ERRORS_BY_CODE,
+    AlreadyEntered,
     AlreadySeated,
+    CannotStart,
     ConnectionError,
+    DeadlinePassed,
+    EntriesClosed,
     Forbidden,
     GameNotStarted,
     GameOver,
@@ -34,6 +38,7 @@ from client_sdk.errors import (
     ServerError,
     StaleVersion,
     Unauthorized,
+    WrongEntrySize,
 )
 from client_sdk.types import Event, EventsPage, NewPlayer, Replay, SeatInfo, TurnsPage, View
 from tests.sdk.canned import DROP, Answer, CannedServer, error
@@ -71,6 +76,11 @@ API_ERRORS = [
     (409, "already_seated", AlreadySeated),
     (409, "no_open_seat", NoOpenSeat),
     (409, "game_not_started", GameNotStarted),
+    (409, "deadline_passed", DeadlinePassed),
+    (409, "entries_closed", EntriesClosed),
+    (409, "already_entered", AlreadyEntered),
+    (409, "wrong_entry_size", WrongEntrySize),
+    (409, "cannot_start", CannotStart),
     (422, "illegal_move", IllegalMove),
     (429, "rate_limited", RateLimited),
 ]
@@ -78,6 +88,17 @@ API_ERRORS = [
 
 def test_every_code_of_the_table_is_covered() -> None:
     assert {code for _, code, _ in API_ERRORS} == set(ERRORS_BY_CODE)
+
+
+def test_every_client_error_the_server_can_send_has_its_class() -> None:
+    """The server's one error table is the source: a new 4xx code there must reach the SDK.
+
+    (5xx codes need no class of their own: they are ServerError, and retried.)
+    """
+    from server.api.errors import ERRORS
+
+    server_codes = {code for status, code, _ in ERRORS.values() if status < 500}
+    assert server_codes - {"rate_limited"} <= set(ERRORS_BY_CODE)
 
 
 @pytest.mark.parametrize(("status", "code", "cls"), API_ERRORS)

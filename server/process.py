@@ -1,4 +1,9 @@
-"""``parlour serve`` as a subprocess, for the restart test and the HTTP benchmark."""
+"""``parlour serve`` as a child process: for ``make demo``, the restart test and the bench.
+
+The child gets its own data folder (embedded Redis with AOF) unless
+``REDIS_URL`` is passed in ``env``, and is stopped with SIGTERM, as a user's
+Ctrl-C would, so its scheduler and Redis shut down cleanly.
+"""
 
 from __future__ import annotations
 
@@ -26,11 +31,24 @@ def _command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "server.cli"]
 
 
+class ServerFailed(RuntimeError):
+    """The child exited, or did not answer ``/healthz`` in time (its log says why)."""
+
+
 class Served:
-    """``parlour serve`` as a subprocess; ``admin_token`` is read from its first lines."""
+    """``parlour serve`` as a subprocess; ``admin_token`` is read from its first lines.
+
+    Raises:
+        ServerFailed: the server did not become ready.
+    """
 
     def __init__(
-        self, data_dir: Path, port: int, admin_token: str | None = None, workers: int = 1
+        self,
+        data_dir: Path,
+        port: int,
+        admin_token: str | None = None,
+        workers: int = 1,
+        ready_timeout: float = 20.0,
     ) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL",
                                                                 "PARLOUR_ADMIN_TOKEN")}
@@ -38,7 +56,8 @@ class Served:
             env["PARLOUR_ADMIN_TOKEN"] = admin_token
         data_dir.parent.mkdir(parents=True, exist_ok=True)
         self.url = f"http://127.0.0.1:{port}"
-        self.log = open(data_dir.parent / f"serve-{port}-{time.time_ns()}.log", "wb")  # noqa: SIM115
+        self.log_path = data_dir.parent / f"serve-{port}-{time.time_ns()}.log"
+        self.log = open(self.log_path, "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [*_command(), "serve", "--port", str(port), "--workers", str(workers),
              "--data-dir", str(data_dir)],
@@ -47,17 +66,19 @@ class Served:
         self.admin_token = admin_token
         if admin_token is None:
             line = self.proc.stdout.readline()
-            assert line.startswith(ADMIN_LINE), line
+            if not line.startswith(ADMIN_LINE):
+                raise ServerFailed(f"parlour serve did not print its admin token: {line!r}")
             self.admin_token = line[len(ADMIN_LINE):].strip()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + ready_timeout
         while time.monotonic() < deadline:
-            assert self.proc.poll() is None, "parlour serve exited"
+            if self.proc.poll() is not None:
+                raise ServerFailed(f"parlour serve exited; see {self.log_path}")
             try:
                 if requests.get(self.url + "/healthz", timeout=1).status_code == 200:
                     return
             except requests.RequestException:  # not listening yet, or busy starting
                 time.sleep(0.1)
-        raise AssertionError("parlour serve did not become ready")
+        raise ServerFailed(f"parlour serve did not become ready; see {self.log_path}")
 
     def stop(self) -> int:
         self.proc.send_signal(signal.SIGTERM)

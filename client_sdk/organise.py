@@ -1,9 +1,8 @@
-"""Run a tournament from the outside, over the public HTTP API (for ``make demo`` and scripts).
+"""Run a tournament from the outside, through the public API (``make demo``, scripts).
 
-A client of the API like any other (plain ``requests``, no server imports
-beyond this package's docstrings): create a tournament, enter the entries,
-start it, then poll it until the scheduler has finished it, with a progress
-callback, and print its standings and a leaderboard as text tables.
+Create a tournament, enter the entries, start it, then follow it until the
+scheduler has finished it, with a progress callback; print its standings and a
+leaderboard as text tables.
 
 >>> print(standings_table({"standings": [
 ...     {"rank": 1, "entry": "e2", "names": ["ann", "bob"], "points": 1.5, "played": 2,
@@ -21,7 +20,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import requests
+from .client import Client
 
 
 class TournamentFailed(RuntimeError):
@@ -29,21 +28,18 @@ class TournamentFailed(RuntimeError):
 
 
 def organise(
-    base_url: str,
-    token: str,
+    client: Client,
     *,
     game: str,
     format: str,
     entries: Sequence[Sequence[str]],
     options: Mapping[str, Any] | None = None,
-    session: requests.Session | None = None,
     **settings: Any,
 ) -> dict[str, Any]:
     """Create a tournament, enter ``entries`` (player ids, one list per entry), start it.
 
     Args:
-        base_url: the server, e.g. ``http://127.0.0.1:8000``.
-        token: the admin token, or the token of the player organising it.
+        client: a client with the admin token or the organising player's token.
         game, format, options: as ``POST /v1/tournaments``.
         entries: each entry's player ids in seat order (Concerto: two per entry).
         settings: the other fields of ``POST /v1/tournaments`` (``clock``,
@@ -53,42 +49,34 @@ def organise(
         The started tournament (``GET /v1/tournaments/{id}``'s shape).
 
     Raises:
-        requests.HTTPError: the server refused a step (the body says why).
+        ParlourError: the server refused a step (its ``code`` says why).
     """
-    http = session or requests.Session()
-    auth = {"Authorization": f"Bearer {token}"}
-    body = {"game": game, "format": format, "options": dict(options or {}), **settings}
-    made = _check(http.post(f"{base_url}/v1/tournaments", json=body, headers=auth, timeout=30))
-    tid = made["id"]
+    made = client.tournaments.create(game, format, options=options, **settings)
     for players in entries:
-        _check(http.post(f"{base_url}/v1/tournaments/{tid}/entries",
-                         json={"players": list(players)}, headers=auth, timeout=30))
-    return _check(http.post(f"{base_url}/v1/tournaments/{tid}/start", json={}, headers=auth,
-                            timeout=30))
+        client.tournaments.enter(made["id"], players)
+    return client.tournaments.start(made["id"])
 
 
 def wait_finished(
-    base_url: str,
+    client: Client,
     tournament_id: str,
     *,
     timeout: float | None = None,
     poll: float = 0.5,
     on_progress: Callable[[dict[str, Any]], None] | None = None,
-    session: requests.Session | None = None,
 ) -> dict[str, Any]:
     """Poll ``GET /v1/tournaments/{id}`` until it is finished; return it.
 
     ``on_progress`` gets every page read (``page["progress"]`` has
     ``games_planned``, ``games_started``, ``games_finished``, ``rounds``: enough
-    for a progress bar).
+    for a progress line).
 
     Raises:
         TournamentFailed: aborted, or still running after ``timeout`` seconds.
     """
-    http = session or requests.Session()
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
-        page = _check(http.get(f"{base_url}/v1/tournaments/{tournament_id}", timeout=30))
+        page = client.tournaments.get(tournament_id)
         if on_progress is not None:
             on_progress(page)
         if page["status"] == "finished":
@@ -100,19 +88,14 @@ def wait_finished(
         time.sleep(poll)
 
 
-def leaderboard(base_url: str, game: str, session: requests.Session | None = None) -> dict:
-    """``GET /v1/ratings/{game}``."""
-    http = session or requests.Session()
-    return _check(http.get(f"{base_url}/v1/ratings/{game}", timeout=30))
-
-
 def standings_table(page: Mapping[str, Any]) -> str:
     """The standings of a tournament page as a text table (see the module docstring)."""
-    lines = [f"{'#':>3} {'entry':<6} {'players':<14} {'points':>6}  {'played':>6}  {'byes':>4}"
-             f"  {'diff':>6}"]
-    for s in page["standings"]:
-        names = " & ".join(n or "?" for n in s["names"])
-        lines.append(f"{s['rank']:>3} {s['entry']:<6} {names:<14} {s['points']:>6.1f}  "
+    rows = [(s, " & ".join(n or "?" for n in s["names"])) for s in page["standings"]]
+    width = max([14, *(len(names) for _, names in rows)])
+    lines = [f"{'#':>3} {'entry':<6} {'players':<{width}} {'points':>6}  {'played':>6}  "
+             f"{'byes':>4}  {'diff':>6}"]
+    for s, names in rows:
+        lines.append(f"{s['rank']:>3} {s['entry']:<6} {names:<{width}} {s['points']:>6.1f}  "
                      f"{s['played']:>6}  {s['byes']:>4}  {s['score_difference']:>+6.1f}")
     return "\n".join(lines)
 
@@ -131,15 +114,3 @@ def leaderboard_table(board: Mapping[str, Any], top: int | None = None) -> str:
                      f"{row['ordinal']:>8.1f} {row['mu']:>7.1f} {row['sigma']:>7.1f} "
                      f"{row['games']:>6}")
     return "\n".join(lines)
-
-
-def _check(response: requests.Response) -> dict[str, Any]:
-    """The JSON body of a 2xx answer; otherwise HTTPError with the API's error message."""
-    if response.status_code >= 400:
-        try:
-            error = response.json()["error"]
-            reason = f"{error['code']}: {error['message']} {error['details'] or ''}"
-        except (ValueError, KeyError, TypeError):
-            reason = response.text[:200]
-        raise requests.HTTPError(f"{response.status_code} {reason}", response=response)
-    return response.json()
