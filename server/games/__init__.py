@@ -3,7 +3,7 @@
 The registry is explicit: a game is playable exactly when it is listed here.
 """
 
-from . import concerto, cowpoke, seconds
+from . import concerto, cowpoke, pinochle, seconds
 from .base import (
     BaseState,
     Event,
@@ -24,6 +24,7 @@ REGISTRY: dict[str, Game] = {
     concerto.GAME.id: concerto.GAME,
     seconds.GAME.id: seconds.GAME,
     cowpoke.GAME.id: cowpoke.GAME,
+    pinochle.GAME.id: pinochle.GAME,
 }
 
 

@@ -1,0 +1,612 @@
+"""The state of a Pinochle game: deal, auction or dix exchange, melds, tricks, scoring."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict
+from typing import Any, ClassVar
+
+from ..base import BaseState, Event, Game, MalformedMove, Move, Outcome, Seat, Termination
+from ..cards import SUITS, Card, derived_rng, shuffled, sort_hand
+from .melds import Meld, find_melds, shown_cards
+from .options import OPTIONS, PinochleOptions, deal_in_packets, parse_deals, parse_options
+from .rules import Contract, Settlement, Variant, high_bid, side_of, trick_winner
+
+AUCTION, TRUMP, EXCHANGE, PLAY, OVER = "auction", "trump", "exchange", "play", "over"
+BID, PASS, NAME_TRUMP, EXCHANGE_DIX, KEEP, PLAY_CARD = (
+    "bid", "pass", "trump", "exchange_dix", "keep", "play",
+)  # fmt: skip
+MOVE_FIELDS: dict[str, frozenset[str]] = {
+    BID: frozenset({"type", "amount"}),
+    PASS: frozenset({"type"}),
+    NAME_TRUMP: frozenset({"type", "suit"}),
+    EXCHANGE_DIX: frozenset({"type"}),
+    KEEP: frozenset({"type"}),
+    PLAY_CARD: frozenset({"type", "card"}),
+}
+PHASE_MOVES = {AUCTION: {BID, PASS}, TRUMP: {NAME_TRUMP}, EXCHANGE: {EXCHANGE_DIX, KEEP},
+               PLAY: {PLAY_CARD}}  # fmt: skip
+
+
+class State(BaseState):
+    """One Pinochle game in progress.
+
+    Public: everything in :meth:`state_view` (bids, the turned card, the
+    exchange, melds once shown and the cards they prove, tricks, scores,
+    checks). Private to each seat: its own hand. Secret until the end: the
+    seed, the preset deals still to come, and each seat's dix count until the
+    melds are shown.
+    """
+
+    game: ClassVar[str] = "pinochle"
+
+    __slots__ = (
+        "options", "seed", "presets", "num_seats", "deal_number", "dealer", "phase", "turn",
+        "hands", "turn_up", "trump", "bids", "contract", "exchange", "dixes", "melds",
+        "exposed", "leader", "trick", "tricks", "tricks_won", "taken", "deal_results",
+        "scores", "checks", "check_log", "_outcome",
+    )  # fmt: skip
+
+    def __init__(self, options: PinochleOptions, seed: str, presets: list[dict[str, Any]]):
+        n = options.players
+        self.options = options
+        self.seed = seed
+        self.presets = presets
+        self.num_seats = n
+        self.deal_number = 0
+        self.dealer: Seat = 0
+        self.phase = AUCTION
+        self.turn: Seat | None = None
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.turn_up: Card | None = None
+        self.trump: str | None = None
+        self.bids: list[list[Any]] = []  # [[seat, amount or None (a pass)], ...]
+        self.contract: dict[str, Any] | None = None  # {"bidder", "amount"}
+        self.exchange: dict[str, Any] | None = None  # {"seat", "gave", "took"}
+        self.dixes = [0] * n  # dixes each seat held when trumps were fixed (secret until shown)
+        self.melds: list[list[dict[str, Any]]] | None = None
+        self.exposed: list[list[Card]] = [[] for _ in range(n)]  # public proof of holdings
+        self.leader: Seat = 0
+        self.trick: list[list[Any]] = []  # [[seat, card], ...]
+        self.tricks: list[dict[str, Any]] = []  # completed tricks of this deal
+        self.tricks_won = [0, 0]  # per side, this deal
+        self.taken = [0, 0]  # counters per side, this deal
+        self.deal_results: list[dict[str, Any]] = []
+        self.scores = [0, 0]
+        self.checks: list[int] | None = [0, 0] if options.rules.keeps_checks else None
+        self.check_log: list[dict[str, Any]] = []
+        self._outcome: Outcome | None = None
+
+    # -- rules in force ---------------------------------------------------------
+    @property
+    def rules(self) -> Variant:
+        return self.options.rules
+
+    @property
+    def tricks_per_deal(self) -> int:
+        return self.options.cards_each
+
+    # -- whose turn -----------------------------------------------------------
+    def to_move(self) -> list[Seat]:
+        return [] if self.turn is None else [self.turn]
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def _legal_moves(self, seat: Seat) -> list[Move]:
+        if self.phase == AUCTION:
+            auction = self.rules.auction
+            assert auction is not None
+            moves: list[Move] = []
+            if auction.may_pass(self.bids, self.dealer, seat):
+                moves.append({"type": PASS})
+            amounts = auction.amounts(self.bids, self.dealer, seat, self.hands[seat])
+            return moves + [{"type": BID, "amount": a} for a in amounts]
+        if self.phase == TRUMP:
+            return [{"type": NAME_TRUMP, "suit": s} for s in SUITS]
+        if self.phase == EXCHANGE:
+            # P5: every seat from the dealer's left is asked, holder or not, so
+            # who is asked tells nobody who holds a dix.
+            holds = self._dix() in self.hands[seat]
+            return ([{"type": EXCHANGE_DIX}] if holds else []) + [{"type": KEEP}]
+        cards = self.options.head.playable(self.hands[seat], self._trick_cards(), self.trump)
+        return [{"type": PLAY_CARD, "card": c} for c in sort_hand(set(cards), self.rules.pack)]
+
+    def normalize_move(self, move: Any) -> Move:
+        kind = move.get("type") if isinstance(move, Mapping) else None
+        if not isinstance(kind, str) or kind not in MOVE_FIELDS:
+            raise MalformedMove(f"a move is an object with a type: one of {', '.join(MOVE_FIELDS)}")
+        extra = move.keys() - MOVE_FIELDS[kind]
+        if extra:
+            raise MalformedMove(f"unexpected field(s) in a {kind} move: {', '.join(sorted(extra))}")
+        if kind == BID:
+            amount = move.get("amount")
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise MalformedMove("a bid is {'type': 'bid', 'amount': <integer>}")
+            return {"type": BID, "amount": amount}
+        if kind == NAME_TRUMP:
+            if move.get("suit") not in tuple(SUITS):
+                raise MalformedMove("a trump is {'type': 'trump', 'suit': one of S H D C}")
+            return {"type": NAME_TRUMP, "suit": move["suit"]}
+        if kind == PLAY_CARD:
+            card = move.get("card")
+            if not self.rules.pack.is_card(card):
+                raise MalformedMove(f"{card!r} is not a pinochle card (A T K Q J 9, then a suit)")
+            return {"type": PLAY_CARD, "card": card}
+        return {"type": kind}
+
+    def _explain_illegal(self, seat: Seat, move: Move) -> str:
+        kind = move["type"]
+        if kind not in PHASE_MOVES[self.phase]:
+            return f"no {kind} now: the deal is in its {self.phase} phase"
+        if kind == PASS:
+            return "the dealer must bid: everyone else has passed"
+        if kind == BID:
+            auction = self.rules.auction
+            assert auction is not None
+            return auction.explain_bid(self.bids, self.dealer, seat, self.hands[seat],
+                                       move["amount"])  # fmt: skip
+        if kind == EXCHANGE_DIX:
+            return "you hold no dix (9 of trumps) to exchange"
+        return self.options.head.explain(self.hands[seat], self._trick_cards(), self.trump,
+                                         move["card"])  # fmt: skip
+
+    # -- the moves ------------------------------------------------------------
+    def _apply(self, seat: Seat, move: Move) -> list[Event]:
+        kind = move["type"]
+        if kind in (BID, PASS):
+            return self._bid(seat, move.get("amount"))
+        if kind == NAME_TRUMP:
+            return self._name_trump(seat, move["suit"])
+        if kind == EXCHANGE_DIX:
+            return self._exchange(seat)
+        if kind == KEEP:
+            return self._keep(seat)
+        return self._play(seat, move["card"])
+
+    # -- the auction (Firehouse P9; Check P15, P16) -------------------------------
+    def _bid(self, seat: Seat, amount: int | None) -> list[Event]:
+        self.bids.append([seat, amount])
+        if amount is None:
+            events = [Event(PASS, {"seat": seat})]
+        else:
+            events = [Event(BID, {"seat": seat, "amount": amount})]
+        auction = self.rules.auction
+        assert auction is not None
+        self.turn = auction.next_bidder(self.bids, self.dealer, self.num_seats)
+        if self.turn is not None:
+            return events
+        high = high_bid(self.bids)
+        assert high is not None  # the dealer must bid when everyone else passed
+        bidder, amount = high
+        self.contract = {"bidder": bidder, "amount": amount}
+        self.phase = TRUMP
+        self.turn = bidder  # P8: the bidder names trumps …
+        return [*events, Event("contract", {"bidder": bidder, "amount": amount})]
+
+    def _name_trump(self, seat: Seat, suit: str) -> list[Event]:
+        self.trump = suit
+        self.dixes = [h.count("9" + suit) for h in self.hands]
+        return [Event(NAME_TRUMP, {"seat": seat, "suit": suit}), *self._show_melds()]
+
+    # -- the turned trump and the dix (P5) -----------------------------------------
+    def _dix(self) -> Card:
+        assert self.trump is not None
+        return "9" + self.trump
+
+    def _exchange(self, seat: Seat) -> list[Event]:
+        """P5: the dix for the turned card; the dealer takes the dix in its place."""
+        dix, card = self._dix(), self.turn_up
+        assert card is not None
+        self._move_card(seat, dix, card)
+        self._move_card(self.dealer, card, dix)
+        self.exchange = {"seat": seat, "gave": dix, "took": card}
+        return [Event("exchange", dict(self.exchange)), *self._show_melds()]
+
+    def _keep(self, seat: Seat) -> list[Event]:
+        events = [Event(KEEP, {"seat": seat})]
+        self.turn = (seat + 1) % self.num_seats
+        if self.turn == self.dealer:  # the dealer already holds the turned card
+            return events + self._show_melds()
+        return events
+
+    def _move_card(self, seat: Seat, out: Card, into: Card) -> None:
+        hand = self.hands[seat]
+        hand.remove(out)
+        self.hands[seat] = self._sorted([*hand, into])
+
+    # -- melds (P20, P3, P4; shown automatically once trumps are fixed) ------------
+    def _show_melds(self) -> list[Event]:
+        table = self.options.meld_table
+        melds: list[list[Meld]] = [
+            find_melds(hand, self.trump, table, self.dixes[s]) for s, hand in enumerate(self.hands)
+        ]
+        self.melds = [[m.to_dict() for m in ms] for ms in melds]
+        self.exposed = [self._sorted(self._proof(s, ms).elements()) for s, ms in enumerate(melds)]
+        paid: list[dict[str, Any]] = []
+        if self.checks is not None:
+            for s, ms in enumerate(melds):  # P11: meld checks are paid when shown
+                checks = self.options.checks.checks_for_melds([m.name for m in ms])
+                if checks:
+                    paid.append(self._pay(side_of(s), checks, "melds", seat=s))
+        self.phase = PLAY
+        # P8: the bidder leads; without an auction, eldest (the dealer's left).
+        if self.contract is not None:
+            self.leader = self.contract["bidder"]
+        else:
+            self.leader = (self.dealer + 1) % self.num_seats
+        self.turn = self.leader
+        return [self._melds_event(paid)]
+
+    def _proof(self, seat: Seat, melds: list[Meld]) -> Counter[Card]:
+        """What the table knows ``seat`` holds once the melds are shown.
+
+        The melds (the most of each card any class uses), the turned card
+        still in the dealer's hand, and the exchange (P5): the exchanger holds
+        the turned card and one dix fewer than shown; the dealer holds the dix
+        received besides any of its own, a different card.
+        """
+        proof = shown_cards(melds)
+        exchange = self.exchange
+        if exchange is not None:
+            if seat == exchange["seat"]:
+                proof[exchange["gave"]] -= 1
+                proof[exchange["took"]] = max(proof[exchange["took"]], 1)
+            if seat == self.dealer:
+                proof[exchange["gave"]] += 1
+        elif seat == self.dealer and self.turn_up is not None:
+            proof[self.turn_up] = max(proof[self.turn_up], 1)
+        return +proof
+
+    def _melds_event(self, paid: list[dict[str, Any]]) -> Event:
+        assert self.melds is not None
+        return Event("melds", {"trump": self.trump, "melds": self.melds,
+                               "points": self.meld_points(), "checks": paid})  # fmt: skip
+
+    def meld_points(self) -> list[int] | None:
+        """Each seat's meld points this deal (None before they are shown)."""
+        if self.melds is None:
+            return None
+        return [sum(m["points"] for m in ms) for ms in self.melds]
+
+    # -- tricks (P6) ------------------------------------------------------------
+    def _trick_cards(self) -> list[Card]:
+        return [c for _, c in self.trick]
+
+    def _play(self, seat: Seat, card: Card) -> list[Event]:
+        self.hands[seat].remove(card)
+        _remove_one(self.exposed[seat], card)
+        self.trick.append([seat, card])
+        number = len(self.tricks) + 1
+        events = [Event(PLAY_CARD, {"seat": seat, "card": card, "trick_number": number})]
+        if len(self.trick) < self.num_seats:
+            self.turn = (seat + 1) % self.num_seats
+            return events
+        return events + self._complete_trick()
+
+    def _complete_trick(self) -> list[Event]:
+        """The highest trump wins, else the highest of the led suit; the first of two equals."""
+        cards = self._trick_cards()
+        winner = self.trick[trick_winner(cards, self.trump)][0]
+        side = side_of(winner)
+        points = self.options.counting.card_points(cards)
+        last = len(self.tricks) + 1 == self.tricks_per_deal
+        if last:
+            points += self.options.counting.last_trick * self.rules.packs
+        record = {
+            "number": len(self.tricks) + 1,
+            "leader": self.leader,
+            "cards": [{"seat": s, "card": c} for s, c in self.trick],
+            "winner": winner,
+            "counters": points,
+            "last": last,
+        }
+        self.tricks.append(record)
+        self.tricks_won[side] += 1
+        self.taken[side] += points
+        self.trick = []
+        events = [Event("trick", record)]
+        if last:
+            return events + self._end_deal()
+        self.leader = self.turn = winner
+        return events
+
+    # -- end of a deal and of the game ----------------------------------------------
+    def _end_deal(self) -> list[Event]:
+        """Melds count only for a side that won a trick (P17); then the variant settles."""
+        per_seat = self.meld_points() or [0] * self.num_seats
+        melds = [sum(per_seat[s] for s in range(self.num_seats) if side_of(s) == side)
+                 for side in (0, 1)]  # fmt: skip
+        counted_melds = [melds[s] if self.tricks_won[s] else 0 for s in (0, 1)]
+        made = [counted_melds[s] + self.taken[s] for s in (0, 1)]
+        contract = None
+        if self.contract is not None:
+            contract = Contract(self.contract["bidder"], self.contract["amount"])
+        settled = self.rules.settle(made, contract, self.scores, self.options.target)
+        for s in (0, 1):
+            self.scores[s] += settled.points[s]
+        winner, termination = settled.winner, Termination.TARGET_REACHED
+        if winner is None and self.deal_number == self.options.max_deals:
+            termination = Termination.DEALS_EXHAUSTED
+            if self.scores[0] != self.scores[1]:
+                winner = 0 if self.scores[0] > self.scores[1] else 1
+        paid = self._deal_checks(settled, winner)
+        result = {
+            "deal": self.deal_number,
+            "dealer": self.dealer,
+            "trump": self.trump,
+            "contract": None if self.contract is None else {**self.contract,
+                                                           "made": settled.made},
+            "melds": melds,
+            "melds_counted": counted_melds,
+            "counters": list(self.taken),
+            "tricks": list(self.tricks_won),
+            "made": made,
+            "counted": list(settled.counted),
+            "points": list(settled.points),
+            "scores": list(self.scores),
+            "checks": paid,
+        }  # fmt: skip
+        self.deal_results.append(result)
+        events = [Event("deal_end", result)]
+        if termination is Termination.TARGET_REACHED and winner is None:
+            return events + self._new_deal()
+        self.phase, self.turn = OVER, None
+        winners = tuple(s for s in range(self.num_seats) if side_of(s) == winner)
+        per_seat_scores = tuple(self.scores[side_of(s)] for s in range(self.num_seats))
+        self._outcome = Outcome(termination, per_seat_scores, winners)
+        return [*events, Event("game_over", {**self._outcome.to_dict(), "checks": self.checks})]
+
+    def _deal_checks(self, settled: Settlement, winner: int | None) -> list[dict[str, Any]]:
+        """Check's ledger at a deal's end: contract (P13), defeat doubled, slam, game (P14)."""
+        if self.checks is None:
+            return []
+        table = self.options.checks
+        paid = []
+        assert self.contract is not None
+        bidders = side_of(self.contract["bidder"])
+        checks = table.contract_checks(self.contract["amount"])
+        if settled.made:
+            paid.append(self._pay(bidders, checks, "contract"))
+        else:
+            paid.append(self._pay(1 - bidders, 2 * checks, "defeat"))
+        for side in (0, 1):
+            if self.tricks_won[side] == self.tricks_per_deal:
+                paid.append(self._pay(side, table.slam, "all_tricks"))
+        if winner is not None:
+            w = winner
+            game = table.game_checks(self.scores[w], self.scores[1 - w])
+            paid.append(self._pay(w, game, "game"))
+        return paid
+
+    def _pay(self, side: int, checks: int, reason: str, seat: Seat | None = None) -> dict[str, Any]:
+        """Checks are paid across the table (P14): one side's gain is the other's loss."""
+        assert self.checks is not None
+        self.checks[side] += checks
+        self.checks[1 - side] -= checks
+        entry = {"deal": self.deal_number, "side": side, "checks": checks, "reason": reason}
+        if seat is not None:
+            entry["seat"] = seat
+        self.check_log.append(entry)
+        return entry
+
+    def _new_deal(self) -> list[Event]:
+        """Deal the next deal: a preset if one is left, else a seeded shuffle.
+
+        The deal passes to the left. Cards go round from the dealer's left in
+        threes (fours with the double pack), so the dealer's last card is the
+        pack's last.
+        """
+        n, rules = self.num_seats, self.rules
+        index = self.deal_number
+        self.deal_number += 1
+        self.dealer = self._first_dealer() if index == 0 else (self.dealer + 1) % n
+        turn_up = None
+        if index < len(self.presets):
+            preset = self.presets[index]
+            if preset["dealer"] is not None:
+                self.dealer = preset["dealer"]
+            hands = [list(h) for h in preset["hands"]]
+            if rules.turns_trump:
+                turn_up = preset["turn_up"] or hands[self.dealer][-1]
+        else:
+            cards = shuffled(rules.pack, derived_rng(self.seed, "deal", index))
+            hands = deal_in_packets(cards, n, (self.dealer + 1) % n, rules.packet)
+            if rules.turns_trump:
+                turn_up = cards[-1]
+        self.hands = [self._sorted(h) for h in hands]
+        self.turn_up = turn_up
+        self.trump = None if turn_up is None else turn_up[1]
+        self.bids, self.contract, self.exchange, self.melds = [], None, None, None
+        self.dixes = [0] * n
+        self.exposed = [[] for _ in range(n)]
+        self.trick, self.tricks = [], []
+        self.tricks_won, self.taken = [0, 0], [0, 0]
+        events = self.deal_events()
+        if turn_up is None:
+            self.phase = AUCTION
+            assert rules.auction is not None
+            self.turn = rules.auction.next_bidder([], self.dealer, n)
+            return events
+        self.exposed[self.dealer] = [turn_up]
+        self.dixes = [h.count(self._dix()) for h in self.hands]
+        if turn_up[0] == "9":  # a turned dix scores for the dealer; nothing to exchange
+            return events + self._show_melds()
+        self.phase = EXCHANGE
+        self.turn = (self.dealer + 1) % n
+        return events
+
+    def _first_dealer(self) -> Seat:
+        if self.options.first_dealer is not None:
+            return self.options.first_dealer
+        return derived_rng(self.seed, "first_dealer").randrange(self.num_seats)
+
+    def deal_events(self) -> list[Event]:
+        """A public header for the deal and each seat's own cards for that seat only."""
+        header: dict[str, Any] = {"deal": self.deal_number, "dealer": self.dealer,
+                                  "turn_up": self.turn_up, "trump": self.trump}  # fmt: skip
+        return [
+            Event("deal", header),
+            *(
+                Event("hand", {"seat": s, "cards": list(h)}, frozenset({s}))
+                for s, h in enumerate(self.hands)
+            ),
+        ]
+
+    def opening_events(self) -> list[Event]:
+        """The events of the first deal (with its melds, if a turned dix showed them at once)."""
+        events = self.deal_events()
+        if self.melds is not None and not self.tricks and not self.trick:
+            events.append(self._melds_event([]))
+        return events
+
+    def _sorted(self, cards: Iterable[Card]) -> list[Card]:
+        return sort_hand(cards, self.rules.pack)
+
+    # -- information -----------------------------------------------------------
+    def state_view(self) -> dict[str, Any]:
+        """The public part of the state: identical for every seat and spectators.
+
+        Lists are fresh copies, so a caller appending to them cannot change the
+        game; the records inside (tricks, melds, deal results) are written once
+        and shared, and must be treated as read-only.
+        """
+        n = self.num_seats
+        return {
+            "variant": self.options.variant,
+            "head_rule": self.options.head_rule,
+            "count": self.options.count,
+            "target": self.options.target,
+            "sides": [[s for s in range(n) if side_of(s) == side] for side in (0, 1)],
+            "deal_number": self.deal_number,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "turn_up": self.turn_up,
+            "trump": self.trump,
+            "bids": [{"seat": s, "amount": a} for s, a in self.bids],
+            "contract": None if self.contract is None else dict(self.contract),
+            "exchange": None if self.exchange is None else dict(self.exchange),
+            "melds": None if self.melds is None else [list(ms) for ms in self.melds],
+            "meld_points": self.meld_points(),
+            "exposed": [list(e) for e in self.exposed],
+            "leader": self.leader,
+            "trick_number": min(len(self.tricks) + 1, self.tricks_per_deal),
+            "current_trick": [{"seat": s, "card": c} for s, c in self.trick],
+            "tricks": list(self.tricks),
+            "tricks_won": list(self.tricks_won),
+            "counters": list(self.taken),
+            "cards_left": [len(h) for h in self.hands],
+            "deal_results": list(self.deal_results),
+            "scores": list(self.scores),
+            "checks": None if self.checks is None else list(self.checks),
+            "check_log": list(self.check_log) if self.checks is not None else None,
+        }
+
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "to_move": self.to_move(),
+            "legal_moves": self.legal_moves(seat),
+            "scores": [self.scores[side_of(s)] for s in range(self.num_seats)],
+            "state": self.state_view(),
+            "result": None if self._outcome is None else self._outcome.to_dict(),
+        }
+        if seat is not None:
+            view["hand"] = list(self.hands[seat])
+        return view
+
+    def reveal(self) -> dict[str, Any]:
+        return {"seed": self.seed, "hands": [list(h) for h in self.hands]}
+
+    # -- persistence -------------------------------------------------------------
+    _SCALARS = ("deal_number", "dealer", "phase", "turn", "turn_up", "trump", "contract",
+                "exchange", "melds", "leader")  # fmt: skip
+    _LISTS = ("dixes", "tricks", "tricks_won", "taken", "deal_results", "scores", "check_log")
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "game": self.game,
+            "options": asdict(self.options),
+            "seed": self.seed,
+            "presets": [{**p, "hands": [list(h) for h in p["hands"]]} for p in self.presets],
+            "hands": [list(h) for h in self.hands],
+            "bids": [list(b) for b in self.bids],
+            "exposed": [list(e) for e in self.exposed],
+            "trick": [list(p) for p in self.trick],
+            "checks": None if self.checks is None else list(self.checks),
+            "outcome": None if self._outcome is None else self._outcome.to_dict(),
+        }
+        for name in self._SCALARS:
+            d[name] = getattr(self, name)
+        for name in self._LISTS:
+            d[name] = list(getattr(self, name))
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> State:
+        s = cls(PinochleOptions(**d["options"]), d["seed"], d["presets"])
+        for name in cls._SCALARS:
+            setattr(s, name, d[name])
+        for name in cls._LISTS:
+            setattr(s, name, list(d[name]))
+        s.hands = [list(h) for h in d["hands"]]
+        s.bids = [list(b) for b in d["bids"]]
+        s.exposed = [list(e) for e in d["exposed"]]
+        s.trick = [list(p) for p in d["trick"]]
+        s.checks = None if d["checks"] is None else list(d["checks"])
+        s._outcome = None if d["outcome"] is None else Outcome.from_dict(d["outcome"])
+        return s
+
+    def clone(self) -> State:
+        """A copy that shares only records that are never mutated once written."""
+        s = State.__new__(State)
+        for name in ("options", "seed", "presets", "num_seats", "_outcome", *self._SCALARS):
+            setattr(s, name, getattr(self, name))
+        for name in self._LISTS:
+            setattr(s, name, list(getattr(self, name)))
+        s.hands = [list(h) for h in self.hands]
+        s.bids = [list(b) for b in self.bids]
+        s.exposed = [list(e) for e in self.exposed]
+        s.trick = [list(p) for p in self.trick]
+        s.checks = None if self.checks is None else list(self.checks)
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _remove_one(cards: list[Card], card: Card) -> None:
+    """Remove one copy of ``card`` if present (a public proof is used up by a play)."""
+    if card in cards:
+        cards.remove(card)
+
+
+def new_state(
+    options: Mapping[str, Any] | None,
+    seed: str,
+    deals: Iterable[Mapping[str, Any]] | None = None,
+) -> State:
+    """A new game, its first deal dealt: preset ``deals`` first, then seeded shuffles.
+
+    Raises:
+        InvalidOptions: an unknown option or a bad value.
+        InvalidDeal: a preset deal that is not a legal deal of the pack.
+    """
+    opts = parse_options(options)
+    state = State(opts, seed, parse_deals(deals, opts))
+    state._new_deal()
+    return state
+
+
+GAME = Game(
+    id="pinochle",
+    title="Pinochle (partnership, firehouse, check, double-deck)",
+    seats=(4, 6, 8),
+    options=OPTIONS,
+    new_state=new_state,
+    from_dict=State.from_dict,
+    opening_events=State.opening_events,
+    seat_option="players",
+)
