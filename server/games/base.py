@@ -80,6 +80,51 @@ class InvalidDeal(GameError):
         self.problems = list(problems)
 
 
+OptionSpec = Mapping[str, Any]
+"""One option: ``default``, then ``choices`` or integer ``min``/``max``, and a ``doc``.
+An optional ``invalid`` replaces the generic message for a bad value."""
+
+
+def check_options(
+    raw: Mapping[str, Any] | None, spec: Mapping[str, OptionSpec]
+) -> tuple[dict[str, str], dict[str, Any]]:
+    """Every problem with ``raw`` against ``spec``, and the values with defaults filled in.
+
+    One pass reports every unknown option and every bad value, so a client
+    fixes its request once instead of once per problem. An option whose
+    default is null may be null (the game then decides, e.g. from the seed).
+    Games add their cross-option checks to the problems returned.
+
+    >>> spec = {"deals": {"default": 4, "min": 1, "max": 20},
+    ...         "rules": {"default": "a", "choices": ["a", "b"]}}
+    >>> check_options({"deals": 0, "rules": "c", "x": 1}, spec)[0] == {
+    ...     "x": "unknown option", "deals": "must be between 1 and 20",
+    ...     "rules": "must be one of a, b"}
+    True
+    >>> check_options(None, spec)
+    ({}, {'deals': 4, 'rules': 'a'})
+    """
+    raw = dict(raw or {})
+    problems = {name: "unknown option" for name in sorted(raw.keys() - spec.keys())}
+    values: dict[str, Any] = {}
+    for name, option in spec.items():
+        value = raw.get(name, option["default"])
+        values[name] = value
+        if value is None and option["default"] is None:
+            continue
+        if "choices" in option:
+            bad = isinstance(value, bool) or value not in option["choices"]
+            message = f"must be one of {', '.join(map(str, option['choices']))}"
+        elif isinstance(value, bool) or not isinstance(value, int):
+            bad, message = True, "must be an integer"
+        else:
+            bad = not option["min"] <= value <= option["max"]
+            message = f"must be between {option['min']} and {option['max']}"
+        if bad:
+            problems[name] = option.get("invalid", message)
+    return problems, values
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, with its own audience.
@@ -234,6 +279,12 @@ class BaseState:
 
     def clone(self) -> BaseState:
         raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        """Two states are equal when they would be stored identically."""
+        return type(other) is type(self) and self.to_dict() == other.to_dict()  # type: ignore[union-attr]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from .base import (
     Outcome,
     Seat,
     Termination,
+    check_options,
 )
 from .cards import STANDARD, Card, deal_singly, derived_rng, shuffled, sort_hand
 from .poker import RANK_VALUE, Combination, evaluate, is_three_pairs
@@ -270,25 +271,7 @@ def parse_options(raw: Mapping[str, Any] | None) -> ConcertoOptions:
     Raises:
         InvalidOptions: naming every unknown option and every bad value.
     """
-    raw = dict(raw or {})
-    problems: dict[str, str] = {}
-    values: dict[str, Any] = {}
-    for name in raw.keys() - OPTIONS.keys():
-        problems[name] = "unknown option"
-    for name, spec in OPTIONS.items():
-        value = raw.get(name, spec["default"])
-        if value is None and spec["default"] is None:
-            values[name] = None
-        elif "choices" in spec:
-            if value not in spec["choices"]:
-                problems[name] = f"must be one of {', '.join(spec['choices'])}"
-            values[name] = value
-        elif isinstance(value, bool) or not isinstance(value, int):
-            problems[name] = "must be an integer"
-        elif not spec["min"] <= value <= spec["max"]:
-            problems[name] = f"must be between {spec['min']} and {spec['max']}"
-        else:
-            values[name] = value
+    problems, values = check_options(raw, OPTIONS)
     if problems:
         raise InvalidOptions(problems)
     return ConcertoOptions(**values)
@@ -767,11 +750,6 @@ class State(BaseState):
         s.totals = list(self.totals)
         s.games = list(self.games)
         return s
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _copy_hands(hands: list[list[Card]] | None) -> list[list[Card]] | None:

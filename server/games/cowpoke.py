@@ -77,6 +77,7 @@ from .base import (
     Outcome,
     Seat,
     Termination,
+    check_options,
 )
 from .cards import STANDARD, Card, derived_rng, shuffled, sort_hand
 from .poker import best_five
@@ -101,6 +102,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "suit_order": {
         "default": "CHSD",
         "choices": SUIT_ORDERS,
+        "invalid": "must be the four suits C H S D, highest first, e.g. CHSD",
         "doc": "suits from highest to lowest, to break equal ranks of put-outs (W2)",
     },
     "hands": {
@@ -131,19 +133,7 @@ def parse_options(raw: Mapping[str, Any] | None) -> CowpokeOptions:
     Raises:
         InvalidOptions: naming every unknown option and every bad value.
     """
-    raw = dict(raw or {})
-    problems: dict[str, str] = {name: "unknown option" for name in raw.keys() - OPTIONS.keys()}
-    values: dict[str, Any] = {}
-    for name, spec in OPTIONS.items():
-        value = raw.get(name, spec["default"])
-        if "choices" in spec:
-            if value not in spec["choices"]:
-                problems[name] = "must be the four suits C H S D, highest first, e.g. CHSD"
-        elif isinstance(value, bool) or not isinstance(value, int):
-            problems[name] = "must be an integer"
-        elif not spec["min"] <= value <= spec["max"]:
-            problems[name] = f"must be between {spec['min']} and {spec['max']}"
-        values[name] = value
+    problems, values = check_options(raw, OPTIONS)
     players, first = values["players"], values["first_dealer"]
     if "players" not in problems and "first_dealer" not in problems and first >= players:
         problems["first_dealer"] = f"must be a seat 0..{players - 1}"
@@ -698,11 +688,6 @@ class State(BaseState):
         s.hands = [list(h) for h in self.hands]
         s.exposed = [list(e) for e in self.exposed]
         return s
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def new_state(

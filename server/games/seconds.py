@@ -56,6 +56,7 @@ from .base import (
     Outcome,
     Seat,
     Termination,
+    check_options,
 )
 from .cards import STANDARD, SUIT_NAMES, Card, deal_singly, derived_rng, shuffled, sort_hand
 
@@ -239,19 +240,7 @@ def parse_options(raw: Mapping[str, Any] | None) -> SecondsOptions:
     Raises:
         InvalidOptions: naming every unknown option and every bad value.
     """
-    raw = dict(raw or {})
-    problems: dict[str, str] = {name: "unknown option" for name in raw.keys() - OPTIONS.keys()}
-    values: dict[str, Any] = {}
-    for name, spec in OPTIONS.items():
-        value = raw.get(name, spec["default"])
-        if "choices" in spec:
-            if value not in spec["choices"]:
-                problems[name] = f"must be one of {', '.join(spec['choices'])}"
-        elif isinstance(value, bool) or not isinstance(value, int):
-            problems[name] = "must be an integer"
-        elif not spec["min"] <= value <= spec["max"]:
-            problems[name] = f"must be between {spec['min']} and {spec['max']}"
-        values[name] = value
+    problems, values = check_options(raw, OPTIONS)
     if problems:
         raise InvalidOptions(problems)
     return SecondsOptions(**values)
@@ -554,11 +543,6 @@ class State(BaseState):
         s.deal_results = list(self.deal_results)
         s.scores = list(self.scores)
         return s
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def new_state(

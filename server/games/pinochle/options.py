@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import InvalidDeal, InvalidOptions
+from ..base import InvalidDeal, InvalidOptions, check_options
 from .melds import VALUE_DEFAULTS, MeldTable
 from .rules import (
     CHECK_TABLES,
@@ -126,17 +126,6 @@ class PinochleOptions:
         return len(self.rules.pack.cards()) // self.players
 
 
-def _check_value(name: str, spec: Mapping[str, Any], value: Any) -> str | None:
-    if "choices" in spec:
-        if value not in spec["choices"] or isinstance(value, bool):
-            return f"must be one of {', '.join(map(str, spec['choices']))}"
-    elif isinstance(value, bool) or not isinstance(value, int):
-        return "must be an integer"
-    elif not spec["min"] <= value <= spec["max"]:
-        return f"must be between {spec['min']} and {spec['max']}"
-    return None
-
-
 def parse_options(raw: Mapping[str, Any] | None) -> PinochleOptions:
     """Check every option and fill in the defaults.
 
@@ -170,18 +159,7 @@ def parse_options_problems(raw: Mapping[str, Any] | None) -> dict[str, str]:
 
 
 def _parse(raw: Mapping[str, Any] | None) -> tuple[dict[str, str], dict[str, Any]]:
-    raw = dict(raw or {})
-    problems: dict[str, str] = {name: "unknown option" for name in raw.keys() - OPTIONS.keys()}
-    values: dict[str, Any] = {}
-    for name, spec in OPTIONS.items():
-        value = raw.get(name, spec["default"])
-        if value is None and spec["default"] is None:
-            values[name] = None
-            continue
-        problem = _check_value(name, spec, value)
-        if problem:
-            problems[name] = problem
-        values[name] = value
+    problems, values = check_options(raw, OPTIONS)
     if "variant" in problems:
         return problems, values
     if values["variant"] is None:

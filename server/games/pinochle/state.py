@@ -571,11 +571,6 @@ class State(BaseState):
         s.checks = None if self.checks is None else list(self.checks)
         return s
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
-
 
 def _remove_one(cards: list[Card], card: Card) -> None:
     """Remove one copy of ``card`` if present (a public proof is used up by a play)."""
