@@ -1,4 +1,4 @@
-"""The arena: bots play each other locally, duplicate style, on many seeded deals.
+"""The arena: bots play each other locally, on many seeded deals, in every seat.
 
 No server is involved: the pure engine (``server.games.REGISTRY[...]``) holds
 the game and each bot gets ``state.view(seat)`` — the same view dict the
@@ -6,19 +6,32 @@ server sends, with ``id``, ``game``, ``status``, ``options`` and ``you`` added
 and the other service fields (version, seats, deadline, commitment) left out.
 So a bot never sees more here than it would through the API.
 
-**Duplicate.** Luck of the deal dominates a card game, so each deal is played
-twice with the sides swapped: bot A holds the North–South cards in the first
-play and the East–West cards in the second. The per-deal difference
-``((A − B) in play 1 + (A − B) in play 2) / 2`` cancels the cards, leaving the
-play. Reported with a 95% confidence interval (normal approximation, fine
-for the hundreds of deals an arena run uses).
+**Seat rotation.** Luck of the deal dominates a card game, so every seeded
+game is played once per rotation of the seats: the bots named by ``--bots``
+fill the table in turn (``a,b`` at four seats is ``a b a b``; at three,
+``a b a``), then every bot moves one seat to the left, until each bot has
+held each seat's cards. A bot's score for a seeded game is its mean over all
+the seats it held in all the rotations, and the difference of two bots is
+taken game by game, so the cards cancel and the play is left. Reported per
+deal with a 95% confidence interval (normal approximation, fine for the
+hundreds of games an arena run uses). The same name twice is the same bot
+(``seconds,random,random,random``: one ``seconds`` among three ``random``).
 
-Run: ``python -m bots.arena concerto --bots signals,greedy --deals 200``.
+**Duplicate** is the special case of a partnership game: in Concerto ``a b a
+b`` has two distinct rotations, bot A on North–South and then on East–West,
+so each deal is played twice with the sides swapped and the per-deal
+difference ``((A − B) in play 1 + (A − B) in play 2) / 2`` is exactly the
+duplicate score (:func:`duplicate_match`).
+
+Run: ``python -m bots.arena concerto --bots signals,greedy --deals 200``,
+``python -m bots.arena seconds --bots seconds,random --games 40`` or
+``python -m bots.arena cowpoke --bots cowpoke,random --players 3 --games 200``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -29,7 +42,7 @@ from typing import Any
 
 from client_sdk import Bot
 from client_sdk.cli import load_bot
-from server.games import REGISTRY, IllegalMove
+from server.games import REGISTRY, GameError, IllegalMove
 from server.games.base import BaseState
 
 ALIASES = {"greedy": "concerto_greedy", "signals": "concerto_signals"}
@@ -40,6 +53,8 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     # the deal's hand points plus its left-over bonus (RULES.md §1), with no
     # game bonus to swamp the comparison.
     "concerto": {"deals": 1, "target": 10000},
+    # One deal per game: a play's score is 1 for winning the showdown, else 0.
+    "cowpoke": {"hands": 1},
 }
 
 BotFactory = Callable[[random.Random], Bot]
@@ -74,6 +89,19 @@ def play_game(
     Raises:
         BotMadeIllegalMove: with the seat, the move and the engine's reason.
     """
+    outcome = play_out(game_id, bots, seed, options, play_id).outcome()
+    assert outcome is not None
+    return list(outcome.scores)
+
+
+def play_out(
+    game_id: str,
+    bots: Sequence[Bot],
+    seed: str,
+    options: Mapping[str, Any],
+    play_id: str = "arena",
+) -> BaseState:
+    """Play one game to the end (see :func:`play_game`) and return its final state."""
     state = REGISTRY[game_id].new_state(dict(options), seed)
     started: set[int] = set()
     while not state.is_over():
@@ -92,9 +120,14 @@ def play_game(
             ) from exc
     for seat in sorted(started):
         bots[seat].on_game_over(arena_view(state, seat, game_id, play_id, options))  # type: ignore[arg-type]
-    outcome = state.outcome()
-    assert outcome is not None
-    return list(outcome.scores)
+    return state
+
+
+def deals_played(state: BaseState) -> int:
+    """How many deals a finished game had: the length of its public ``deal_results``
+    (every card game here records one per deal), else 1."""
+    results = state.view(None).get("state", {}).get("deal_results")
+    return len(results) if results else 1
 
 
 @dataclass
@@ -121,6 +154,169 @@ class Interval:
 
     def __str__(self) -> str:
         return f"{self.mean:+.2f} ± {self.half_width:.2f}"
+
+
+# ------------------------------------------------------------------- seat rotation
+
+
+def lineup(names: Sequence[str], seats: int) -> tuple[str, ...]:
+    """The bot in each seat of the first rotation: the names in turn around the table.
+
+    >>> lineup(["a", "b"], 4), lineup(["a", "b"], 3), lineup(["a", "b", "b", "b"], 4)
+    (('a', 'b', 'a', 'b'), ('a', 'b', 'a'), ('a', 'b', 'b', 'b'))
+
+    Raises:
+        ValueError: more names than seats.
+    """
+    if not 1 <= len(names) <= seats:
+        raise ValueError(f"--bots takes 1 to {seats} names for {seats} seats")
+    return tuple(names[s % len(names)] for s in range(seats))
+
+
+def rotations(first: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every distinct seating when the bots of ``first`` move one seat left at a time.
+
+    >>> rotations(("a", "b", "a", "b"))      # duplicate: the sides swap once
+    [('a', 'b', 'a', 'b'), ('b', 'a', 'b', 'a')]
+    >>> rotations(("a", "b", "a"))
+    [('a', 'b', 'a'), ('a', 'a', 'b'), ('b', 'a', 'a')]
+    """
+    n = len(first)
+    out: list[tuple[str, ...]] = []
+    for r in range(n):
+        seating = tuple(first[(s - r) % n] for s in range(n))
+        if seating not in out:
+            out.append(seating)
+    return out
+
+
+@dataclass(frozen=True)
+class Play:
+    """One game of a match: which seeded game, which seating, and the result."""
+
+    game: int
+    rotation: int
+    seats: tuple[str, ...]
+    scores: tuple[int, ...]
+    deals: int
+
+    def score_of(self, name: str) -> float:
+        """The bot's mean score per deal over the seats it held."""
+        mine = [self.scores[s] for s, n in enumerate(self.seats) if n == name]
+        return statistics.fmean(mine) / self.deals
+
+
+@dataclass
+class MatchReport:
+    """A seat-rotation match: every play, and per seeded game each bot's score per deal."""
+
+    game: str
+    options: dict[str, Any]
+    names: tuple[str, ...]
+    """The distinct bots, in ``--bots`` order."""
+    plays: list[Play] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len({p.game for p in self.plays})
+
+    @property
+    def seatings(self) -> int:
+        return len({p.rotation for p in self.plays})
+
+    def per_game(self, name: str) -> list[float]:
+        """The bot's score per deal in each seeded game: its mean over every seat it held."""
+        by_game: dict[int, list[float]] = {}
+        for p in self.plays:
+            if name in p.seats:
+                by_game.setdefault(p.game, []).append(p.score_of(name))
+        return [statistics.fmean(v) for _, v in sorted(by_game.items())]
+
+    def score(self, name: str) -> Interval:
+        return Interval.of(self.per_game(name))
+
+    def differences(self, a: str, b: str) -> list[float]:
+        """Per seeded game, bot ``a``'s score per deal minus ``b``'s (same cards, all seats)."""
+        return [x - y for x, y in zip(self.per_game(a), self.per_game(b), strict=True)]
+
+    def difference(self, a: str, b: str) -> Interval:
+        return Interval.of(self.differences(a, b))
+
+    def summary(self) -> str:
+        plays = self.plays
+        deals = plays[0].deals if plays and all(p.deals == plays[0].deals for p in plays) else None
+        plural = "" if self.games == 1 else "s"
+        unit = f"{self.games} deal{plural}" if deals == 1 else (
+            f"{self.games} game{plural}" + (f" of {deals} deals" if deals else ""))
+        times = {1: "once", 2: "twice"}.get(self.seatings, f"{self.seatings} times")
+        seats = " ".join(plays[0].seats) if plays else ""
+        width = max(map(len, self.names))
+        lines = [f"{unit}, each played {times} with the seats rotated (first seating: {seats})"]
+        for name in self.names:
+            sc = self.score(name)
+            lines.append(f"  {name:<{width}}  {sc.mean:7.3f} ± {sc.half_width:.3f} "
+                         f"points per deal (95% CI)")  # fmt: skip
+        first = self.names[0]
+        for other in self.names[1:]:
+            diffs = self.differences(first, other)
+            ahead, behind = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+            lines.append(
+                f"  {first} − {other} per deal: {Interval.of(diffs)} (95% CI); ahead in "
+                f"{ahead}, behind in {behind}, level in {len(diffs) - ahead - behind}"
+            )
+        return "\n".join(lines)
+
+
+def rotation_match(
+    game_id: str,
+    bots: Mapping[str, BotFactory],
+    names: Sequence[str],
+    games: int,
+    *,
+    seed: str = "arena",
+    options: Mapping[str, Any] | None = None,
+) -> MatchReport:
+    """Play ``games`` seeded games, each once per rotation of ``lineup(names, seats)``.
+
+    Each seat gets its own bot instance (bots of one name share no memory:
+    they talk only through the table), seeded from the game, the seating and
+    the seat. The number of seats is the game's for ``options``.
+
+    Args:
+        game_id: a game of ``server.games.REGISTRY``.
+        bots: a factory per bot name.
+        names: bot names in turn around the table (a name may repeat).
+        games: seeded games, each played in every distinct seating.
+        seed: seed of the deals and the bots.
+        options: the game's options (default: :data:`DEFAULT_OPTIONS`).
+
+    Raises:
+        ValueError: no game, more names than seats, or a name with no factory.
+        GameError: options the game refuses.
+        BotMadeIllegalMove: a bot chose a move that was not legal.
+    """
+    if games < 1:
+        raise ValueError("play at least one game")
+    opts = dict(DEFAULT_OPTIONS.get(game_id, {}) if options is None else options)
+    missing = set(names) - set(bots)
+    if missing:
+        raise ValueError(f"no factory for {sorted(missing)}")
+    seats = REGISTRY[game_id].new_state(dict(opts), f"{seed}/probe").num_seats
+    seatings = rotations(lineup(names, seats))
+    report = MatchReport(game_id, opts, tuple(dict.fromkeys(names)))
+    for game in range(games):
+        game_seed = f"{seed}/{game}"
+        for r, seating in enumerate(seatings):
+            table = [bots[name](random.Random(f"{game_seed}/{r}/{seat}"))
+                     for seat, name in enumerate(seating)]  # fmt: skip
+            state = play_out(game_id, table, game_seed, opts, f"{game_seed}/{r}")
+            outcome = state.outcome()
+            assert outcome is not None
+            report.plays.append(Play(game, r, seating, tuple(outcome.scores), deals_played(state)))
+    return report
+
+
+# ------------------------------------------------------------------- duplicate
 
 
 @dataclass
@@ -169,29 +365,21 @@ def duplicate_match(
 ) -> DuplicateReport:
     """Play ``deals`` seeded deals twice each, bot A on North–South then on East–West.
 
-    Each seat gets its own bot instance (partners share no memory: they talk
-    only through the table), seeded from the deal, the play and the seat.
-    Only partnership games with seats 0 & 2 against 1 & 3 are supported.
+    A :func:`rotation_match` of ``A B A B`` in a partnership game (seats 0 & 2
+    against 1 & 3), reported per play and per deal as duplicate bridge does.
     """
-    opts = dict(DEFAULT_OPTIONS.get(game_id, {}) if options is None else options)
+    a, b = names
+    match = rotation_match(game_id, {a: make_a, b: make_b}, [a, b], deals, seed=seed,
+                           options=options)  # fmt: skip
     report = DuplicateReport(names)
-    for deal in range(deals):
-        deal_seed = f"{seed}/{deal}"
-        diff = 0.0
-        for play, a_side in enumerate((0, 1)):
-            bots = [
-                (make_a if seat % 2 == a_side else make_b)(
-                    random.Random(f"{deal_seed}/{play}/{seat}")
-                )
-                for seat in range(4)
-            ]
-            scores = play_game(game_id, bots, deal_seed, opts, f"{deal_seed}/{play}")
-            a_score, b_score = scores[a_side], scores[1 - a_side]
-            report.scores_a.append(a_score)
-            report.scores_b.append(b_score)
-            diff += a_score - b_score
-        report.differences.append(diff / 2)
+    for play in match.plays:
+        report.scores_a.append(play.scores[play.seats.index(a)])
+        report.scores_b.append(play.scores[play.seats.index(b)])
+    report.differences = match.differences(a, b)
     return report
+
+
+# ------------------------------------------------------------------- the command
 
 
 def factory(name: str) -> BotFactory:
@@ -201,32 +389,63 @@ def factory(name: str) -> BotFactory:
     return lambda rng: load_bot(spec, rng)
 
 
+def _option(text: str) -> tuple[str, Any]:
+    """``name=value`` with a JSON value (``hands=3``, ``winner="highest"``) or a bare string."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected name=value, not {text!r}")
+    try:
+        return name, json.loads(raw)
+    except ValueError:
+        return name, raw
+
+
 def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=sorted(DEFAULT_OPTIONS), help="the game")
-    parser.add_argument("--bots", default="signals,greedy", help="two bots, comma-separated")
+    parser.add_argument("game", choices=sorted(REGISTRY), help="the game")
+    parser.add_argument("--bots", default=None,
+                        help="bots in turn around the table, comma-separated (default: "
+                             "signals,greedy for concerto, else GAME,random)")  # fmt: skip
     parser.add_argument("--deals", "--games", type=int, default=200, dest="deals",
-                        help="deals, each played twice with the sides swapped")  # fmt: skip
+                        help="seeded games, each played in every seating")  # fmt: skip
     parser.add_argument("--seed", default="arena", help="seed of the deals and the bots")
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats at the table, for games with a choice (cowpoke: 2-5)")
+    parser.add_argument("--option", type=_option, action="append", default=[],
+                        metavar="NAME=VALUE", help="a game option (repeatable), e.g. hands=3")
     parser.add_argument("--rules", default=None, help="Concerto edition (parlett-2013, penguin)")
 
 
-def cmd_arena(args: argparse.Namespace) -> int:
-    """Run a duplicate match and print the report; 2 on a bad bot name."""
-    names = args.bots.split(",")
-    try:
-        if len(names) != 2:
-            raise ValueError("--bots takes exactly two names, e.g. signals,greedy")
-        make_a, make_b = factory(names[0]), factory(names[1])
-    except ValueError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    options = dict(DEFAULT_OPTIONS[args.game])
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's options from the arena defaults and the command line.
+
+    Raises:
+        ValueError: ``--players`` for a game whose number of seats is fixed.
+    """
+    options = dict(DEFAULT_OPTIONS.get(args.game, {}))
+    options.update(dict(args.option))
     if args.rules:
         options["rules"] = args.rules
-    report = duplicate_match(
-        args.game, make_a, make_b, args.deals, seed=args.seed, options=options,
-        names=(names[0], names[1]),
-    )  # fmt: skip
+    if args.players is not None:
+        engine = REGISTRY[args.game]
+        if engine.seat_option is None:
+            raise ValueError(f"{args.game} always seats {engine.seats[0]}: --players is not "
+                             f"an option")  # fmt: skip
+        options[engine.seat_option] = args.players
+    return options
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """Run a seat-rotation match and print the report; 2 on a bad bot name or option."""
+    default = "signals,greedy" if args.game == "concerto" else f"{args.game},random"
+    names = (args.bots or default).split(",")
+    try:
+        options = _options(args)
+        bots = {name: factory(name) for name in dict.fromkeys(names)}
+        report = rotation_match(args.game, bots, names, args.deals, seed=args.seed,
+                                options=options)  # fmt: skip
+    except (ValueError, GameError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
     print(f"{args.game} {options}")
     print(report.summary())
     return 0
@@ -234,7 +453,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 def add_arena_command(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``arena`` to an ``add_subparsers()`` object (for ``parlour arena ...``)."""
-    parser = subparsers.add_parser("arena", help="bots against bots locally, duplicate style")
+    parser = subparsers.add_parser("arena", help="bots against bots locally, seats rotated")
     _arguments(parser)
     parser.set_defaults(func=cmd_arena)
     return parser
@@ -242,7 +461,7 @@ def add_arena_command(subparsers: Any) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bots.arena", description="bots against bots, duplicate style"
+        prog="python -m bots.arena", description="bots against bots, seats rotated"
     )
     _arguments(parser)
     return cmd_arena(parser.parse_args(argv))

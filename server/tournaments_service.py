@@ -313,7 +313,7 @@ class Tournaments:
             "table_size": (meta["num_seats"] // record.seats_per_entry
                            if record.seats_per_entry else None),
             "min_table_size": meta.get("min_table_size"),
-            "rounds_planned": snap.planned_rounds() if snap else meta.get("rounds"),
+            "rounds_planned": _rounds_planned(snap, meta),
             "boards_per_match": meta.get("boards_per_match"),
             "created": iso(record.created),
             "started": iso(record.started),
@@ -444,6 +444,18 @@ class Tournaments:
              "buchholz": s.buchholz, "eliminated_in": s.eliminated_in}
             for s in standings(snap)
         ]
+
+
+def _rounds_planned(snap: TournamentSnapshot | None, meta: dict[str, Any]) -> int | None:
+    """The rounds a tournament plays, or the ``rounds`` it was created with (None: not
+    known yet). A round robin's length depends on its entries, and is unknown while
+    too few are in to seat one table (``planned_rounds`` refuses to pair them)."""
+    if snap is None:
+        return meta.get("rounds")
+    try:
+        return snap.planned_rounds()
+    except PairingError:
+        return meta.get("rounds")
 
 
 def _entry_problem(fmt: Format, num_seats: int, size: int) -> str | None:
