@@ -5,9 +5,9 @@
 * ``parlour bot register --server URL --name NAME`` prints a new player's
   token (and id) — the token is shown once, keep it;
 * ``parlour bot run BOT --server URL --token T`` plays every game that
-  player is seated in, until Ctrl-C. ``BOT`` is a module of ``bots`` (``random``,
-  ``concerto_greedy``, ``concerto_signals``) or ``package.module:ClassName``
-  for your own bot.
+  player is seated in, until Ctrl-C. ``BOT`` is a module of ``bots`` that has a
+  ``make_bot`` (``random``, ``concerto_signals``, ``seconds``, …: see
+  :func:`bot_names`) or ``package.module:ClassName`` for your own bot.
 
 The token may also come from the ``PARLOUR_TOKEN`` environment variable and
 the server from ``PARLOUR_SERVER``, so it need not appear in ``ps`` output.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import logging
 import os
 import random
@@ -30,6 +31,18 @@ from .errors import ParlourError
 from .runner import run
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
+
+
+def bot_names() -> list[str]:
+    """The bots shipped in ``bots/``: its public modules, found without importing them."""
+    import pkgutil
+
+    spec = importlib.util.find_spec("bots")
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    not_bots = {"arena", "par_arena"}
+    return sorted(m.name for m in pkgutil.iter_modules(spec.submodule_search_locations)
+                  if not m.name.startswith("_") and not m.ispkg and m.name not in not_bots)
 
 
 def load_bot(spec: str, rng: random.Random | None = None) -> Bot:
@@ -135,7 +148,7 @@ def add_bot_commands(subparsers: Any) -> argparse.ArgumentParser:
     sub = bot.add_subparsers(dest="bot_command", required=True)
 
     run_parser = sub.add_parser("run", help="play every game a player is seated in")
-    run_parser.add_argument("bot", help="random | concerto_greedy | concerto_signals | mod:Class")
+    run_parser.add_argument("bot", help=f"{' | '.join(bot_names())} | mod:Class")
     _add_run_options(run_parser)
     run_parser.set_defaults(func=cmd_bot_run)
 

@@ -7,8 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from client_sdk.cli import bot_names
+
 ROOT = Path(__file__).resolve().parents[2]
-BOT_MODULES = ["bots.random", "bots.concerto_greedy", "bots.concerto_signals", "bots.arena"]
+BOT_MODULES = [f"bots.{name}" for name in bot_names()] + ["bots.arena"]
 
 
 def modules_after_import(*names: str) -> set[str]:
