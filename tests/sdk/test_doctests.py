@@ -9,7 +9,7 @@ import importlib
 import pytest
 
 MODULES = [
-    "client_sdk.errors", "client_sdk.client", "client_sdk.bot", "bots._concerto",
+    "client_sdk.errors", "client_sdk.client", "client_sdk.bot", "bots._concerto", "bots.pinochle",
 ]  # fmt: skip
 
 
