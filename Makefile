@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test bench lint serve clean
+.PHONY: help demo test bench lint serve clean browser
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-8s %s\n", $$1, $$2}'
@@ -16,12 +16,21 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-demo: $(STAMP) ## run the main job: a full game played end to end
+demo: $(STAMP) ## the main job: parlour serve + eight bots + a Concerto tournament, end to end
 	$(BIN)/parlour demo
 
-test: $(STAMP) ## run the whole test suite (real Redis, real sockets)
+test: $(STAMP) browser ## run the whole test suite (real Redis, real sockets, real Chromium)
 	$(BIN)/ruff check server client_sdk bots tests
 	$(BIN)/python -m pytest
+
+browser: ## install Debian's chromium for tests/web where we may (root + apt-get); never fails
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "browser: installing Debian's chromium and chromium-driver for tests/web"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    chromium chromium-driver >/dev/null) \
+	    || echo "browser: apt-get could not install chromium; tests/web will skip"; \
+	else echo "browser: no chromium, and not root with apt-get; tests/web will skip"; fi
 
 bench: $(STAMP) ## measure speed; figures print as `name: value unit`
 	$(BIN)/python -m tests.bench

@@ -26,6 +26,7 @@ from .errors import (
     DeadlinePassed,
     EntriesClosed,
     Forbidden,
+    GameNotFinished,
     GameNotStarted,
     GameOver,
     IllegalMove,
@@ -46,7 +47,7 @@ from .runner import Runner, RunStats, run
 
 __all__ = [
     "AlreadySeated", "GameNotStarted", "NoOpenSeat", "AlreadyEntered", "CannotStart",
-    "DeadlinePassed", "EntriesClosed", "TournamentConflict", "WrongEntrySize",
+    "DeadlinePassed", "EntriesClosed", "GameNotFinished", "TournamentConflict", "WrongEntrySize",
     "Bot", "Client", "Requestor", "Runner", "RunStats", "run", "ERRORS_BY_CODE",
     "Conflict", "ConnectionError", "Forbidden", "GameOver", "IllegalMove", "InvalidRequest",
     "NotFound", "NotYourTurn", "ParlourError", "RateLimited", "SeatTaken", "ServerError",

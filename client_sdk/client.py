@@ -2,7 +2,7 @@
 
 >>> client = Client("http://127.0.0.1:8000", token="t0k3n")
 >>> sorted(k for k in vars(client) if not k.startswith("_") and k != "requestor")
-['games', 'players', 'ratings', 'tournaments', 'turns']
+['apps', 'bots', 'games', 'players', 'ratings', 'tournaments', 'turns']
 
 Every method builds a path, calls :meth:`Requestor.request`, and returns the
 decoded JSON unchanged (typed by :mod:`client_sdk.types`). Errors are raised
@@ -11,10 +11,11 @@ as the typed exceptions of :mod:`client_sdk.errors`.
 
 from __future__ import annotations
 
+import json as jsonlib  # `json` is the body parameter's name below
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, cast
 from urllib.parse import quote
 
@@ -137,9 +138,7 @@ class Requestor:
         if idempotent is None:
             idempotent = method.upper() == "GET"
         url = self.base_url + path
-        headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
+        headers = self._headers("application/json")
         query = {k: v for k, v in (params or {}).items() if v is not None}
         attempt = 0
         while True:
@@ -171,6 +170,62 @@ class Requestor:
             attempt += 1
             log.info("%s %s: %s; retry %d in %.2fs", method, path, error.code, attempt, delay)
             self.sleep(delay)
+
+    def _headers(self, accept: str) -> dict[str, str]:
+        headers = {"Accept": accept, "User-Agent": USER_AGENT}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        return headers
+
+    def stream(
+        self,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        last_event_id: str | None = None,
+        timeout: float = 60.0,
+    ) -> Iterator[dict[str, Any]]:
+        """Read a server-sent events stream; yield ``{"id", "event", "data"}`` per event.
+
+        ``data`` is decoded JSON. Heartbeat comments are skipped. The stream is
+        not retried here: reconnect with the last ``id`` seen as
+        ``last_event_id`` and nothing is lost or repeated (the server resumes
+        after it).
+
+        Raises:
+            ConnectionError: the connection failed or dropped.
+            ParlourError: the server refused the stream (as :meth:`request`).
+        """
+        headers = self._headers("text/event-stream")
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        query = {k: v for k, v in (params or {}).items() if v is not None}
+        try:
+            response = self.session.get(self.base_url + path, params=query, headers=headers,
+                                        stream=True, timeout=timeout)
+        except _TRANSPORT_ERRORS as exc:
+            raise ConnectionError(f"GET {path}: {type(exc).__name__}",
+                                  code="connection_error") from exc
+        with response:
+            if response.status_code >= 300:
+                raise _error_of(response)
+            event: dict[str, Any] = {}
+            try:
+                for line in response.iter_lines(decode_unicode=True):
+                    if not line:  # a blank line ends an event
+                        if "data" in event:
+                            event["data"] = jsonlib.loads(event["data"])
+                            yield event
+                        event = {}
+                    elif not line.startswith(":"):  # ":" starts a heartbeat comment
+                        name, _, value = line.partition(":")
+                        value = value.removeprefix(" ")
+                        if name == "data" and "data" in event:  # multi-line data
+                            value = event["data"] + "\n" + value
+                        event[name] = value
+            except _TRANSPORT_ERRORS as exc:
+                raise ConnectionError(f"GET {path}: stream dropped",
+                                      code="connection_error") from exc
 
     def _retry_delay(
         self, status: int, error: ParlourError, idempotent: bool, attempt: int
@@ -344,6 +399,28 @@ class Games(_Namespace):
         """``GET /v1/games/{id}/replay``: the public record; everything once finished."""
         return cast(Replay, self._r.request("GET", f"/v1/games/{_q(game_id)}/replay"))
 
+    def replay_frame(self, game_id: str, version: int) -> dict[str, Any]:
+        """``GET /v1/games/{id}/replay/{version}``: a finished game as it stood then."""
+        return cast(dict[str, Any],
+                    self._r.request("GET", f"/v1/games/{_q(game_id)}/replay/{int(version)}"))
+
+    def list(self, status: str | None = None, limit: int | None = None) -> dict[str, Any]:
+        """``GET /v1/games``: the lobby's list, newest first (public parts only)."""
+        return cast(dict[str, Any], self._r.request(
+            "GET", "/v1/games", params={"status": status, "limit": limit}))
+
+    def stream(
+        self, game_id: str, after: int | None = None, last_event_id: str | None = None,
+        seat: int | None = None,
+    ) -> Iterator[dict[str, Any]]:
+        """``GET /v1/games/{id}/stream``: your seat's events as server-sent events.
+
+        Carries what :meth:`events` carries; resume with ``last_event_id``.
+        """
+        return self._r.stream(f"/v1/games/{_q(game_id)}/stream",
+                              params={"after": after, "seat": seat},
+                              last_event_id=last_event_id)
+
 
 class Turns(_Namespace):
     """Your turns across every game: the one call a bot loops on."""
@@ -403,6 +480,11 @@ class Tournaments(_Namespace):
         """``GET /v1/tournaments/{id}``: status, rounds, games, standings."""
         return cast(dict[str, Any], self._r.request("GET", f"/v1/tournaments/{_q(tournament_id)}"))
 
+    def list(self, limit: int | None = None) -> dict[str, Any]:
+        """``GET /v1/tournaments``: the newest tournaments with their leaders."""
+        return cast(dict[str, Any],
+                    self._r.request("GET", "/v1/tournaments", params={"limit": limit}))
+
     def standings(self, tournament_id: str) -> dict[str, Any]:
         """``GET /v1/tournaments/{id}/standings``."""
         return cast(
@@ -419,6 +501,67 @@ class Ratings(_Namespace):
         return cast(dict[str, Any], self._r.request("GET", f"/v1/ratings/{_q(game)}"))
 
 
+class Apps(_Namespace):
+    """Apps that embed Parlour: games with invitations, server bots, webhooks.
+
+    The app token belongs in the app's backend, never in a browser: it can
+    create games and point webhooks anywhere.
+    """
+
+    def create(self, name: str, invite_url: str | None = None) -> dict[str, Any]:
+        """``POST /v1/apps`` (admin): the new app and its token (shown once)."""
+        body: dict[str, Any] = {"name": name}
+        if invite_url is not None:
+            body["invite_url"] = invite_url
+        return cast(dict[str, Any], self._r.request("POST", "/v1/apps", json=body))
+
+    def get(self, app_id: str) -> dict[str, Any]:
+        """``GET /v1/apps/{id}``: the app, its webhooks and latest deliveries."""
+        return cast(dict[str, Any], self._r.request("GET", f"/v1/apps/{_q(app_id)}"))
+
+    def create_game(
+        self,
+        app_id: str,
+        game: str,
+        seats: Sequence[str | None],
+        *,
+        options: Mapping[str, Any] | None = None,
+        guest_names: Sequence[str | None] | None = None,
+    ) -> dict[str, Any]:
+        """``POST /v1/apps/{id}/games``: ``None`` seats get invitations, ``"bot:<name>"``
+        seats a server bot."""
+        body: dict[str, Any] = {"game": game, "seats": list(seats)}
+        if options is not None:
+            body["options"] = dict(options)
+        if guest_names is not None:
+            body["guest_names"] = list(guest_names)
+        return cast(dict[str, Any],
+                    self._r.request("POST", f"/v1/apps/{_q(app_id)}/games", json=body))
+
+    def add_webhook(
+        self, app_id: str, url: str, events: Sequence[str] | None = None
+    ) -> dict[str, Any]:
+        """``POST /v1/apps/{id}/webhooks``: signed notifications; the secret is shown once."""
+        body: dict[str, Any] = {"url": url}
+        if events is not None:
+            body["events"] = list(events)
+        return cast(dict[str, Any],
+                    self._r.request("POST", f"/v1/apps/{_q(app_id)}/webhooks", json=body))
+
+
+class Bots(_Namespace):
+    """The server's own bots, which play ``"bot:<name>"`` seats."""
+
+    def list(self) -> dict[str, Any]:
+        """``GET /v1/bots``: the bots a seat can name, and the games each plays."""
+        return cast(dict[str, Any], self._r.request("GET", "/v1/bots"))
+
+    def ensure(self, bots: Sequence[str]) -> dict[str, Any]:
+        """``POST /v1/bots`` (admin): the bot pool's identities and tokens."""
+        return cast(dict[str, Any],
+                    self._r.request("POST", "/v1/bots", json={"bots": list(bots)}))
+
+
 class Client:
     """A Parlour API client for one player (one token).
 
@@ -432,7 +575,7 @@ class Client:
         max_backoff: longest single delay, and longest ``Retry-After`` honoured.
 
     The namespaces share one session (one connection pool): ``players``,
-    ``games``, ``turns``, ``tournaments`` and ``ratings``. A ``Client`` is
+    ``games``, ``turns``, ``tournaments``, ``ratings``, ``apps`` and ``bots``. A ``Client`` is
     meant for one thread, as ``requests.Session`` is.
     """
 
@@ -462,6 +605,8 @@ class Client:
         self.turns = Turns(self.requestor)
         self.tournaments = Tournaments(self.requestor)
         self.ratings = Ratings(self.requestor)
+        self.apps = Apps(self.requestor)
+        self.bots = Bots(self.requestor)
 
     @property
     def base_url(self) -> str:

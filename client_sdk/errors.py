@@ -126,6 +126,10 @@ class DeadlinePassed(Conflict):
     move may already have been played for you: re-read the view)."""
 
 
+class GameNotFinished(Conflict):
+    """409 ``game_not_finished``: replay frames open once the game is over."""
+
+
 class TournamentConflict(ParlourError):
     """409 raised by tournament requests: the tournament is not in a state for it."""
 
@@ -180,6 +184,7 @@ ERRORS_BY_CODE: dict[str, type[ParlourError]] = {
     "no_open_seat": NoOpenSeat,
     "game_not_started": GameNotStarted,
     "deadline_passed": DeadlinePassed,
+    "game_not_finished": GameNotFinished,
     "entries_closed": EntriesClosed,
     "already_entered": AlreadyEntered,
     "wrong_entry_size": WrongEntrySize,

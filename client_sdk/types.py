@@ -102,6 +102,9 @@ class Replay(TypedDict):
     result: Result | None
     revealed: dict[str, Any] | None
     """Once finished: the deal seed and the hands left at the end."""
+    par: list[dict[str, Any]] | None
+    """Once finished, Concerto: each deal's double-dummy par per side (``NS``/``EW``:
+    ``max_hands``, ``min_leftover``, ``hand_points``); null for other games."""
 
 
 class NewPlayer(TypedDict):

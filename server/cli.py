@@ -5,8 +5,10 @@ Subcommands:
   serve      run the HTTP API under gunicorn (embedded Redis unless REDIS_URL is set),
              with one tournament scheduler alongside (unless --no-scheduler)
   scheduler  run a tournament scheduler on REDIS_URL (several may run at once)
+  botpool    run the server's bots, which play "bot:<name>" seats (serve starts one)
+  webhooks   deliver apps' signed webhooks from REDIS_URL (serve starts one)
   bot        register a player, or run a bot against a server
-  arena      play bots against each other locally, duplicate style
+  arena      play bots against each other locally, every seat rotation of each deal
 """
 
 from __future__ import annotations
@@ -32,10 +34,25 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
     return serve_forever(args.redis_url, interval=args.interval, parent_pid=args.parent_pid)
 
 
+def cmd_botpool(args: argparse.Namespace) -> int:
+    from server.botpool import serve_forever  # a client of the API: client_sdk + bots
+
+    return serve_forever(args.server, parent_pid=args.parent_pid, wait=args.wait)
+
+
+def cmd_webhooks(args: argparse.Namespace) -> int:
+    from server.webhooks import serve_forever
+
+    if not args.redis_url:
+        print("parlour webhooks: set REDIS_URL or pass --redis-url", file=sys.stderr)
+        return 2
+    return serve_forever(args.redis_url, interval=args.interval, parent_pid=args.parent_pid)
+
+
 # Commands that run server processes. They must not import the HTTP client
 # stack (requests -> urllib3 -> ssl) into gunicorn's master before its gevent
 # workers monkey-patch, or gevent warns that ssl was imported unpatched.
-SERVER_COMMANDS = ("serve", "scheduler")
+SERVER_COMMANDS = ("serve", "scheduler", "botpool", "webhooks")
 
 
 def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
@@ -51,6 +68,10 @@ def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
                        help="do not run a tournament scheduler alongside the API")
     serve.add_argument("--scheduler-interval", type=float, default=0.1,
                        help="seconds between the scheduler's passes")
+    serve.add_argument("--no-botpool", action="store_true",
+                       help="do not run the server's bot pool (the \"bot:<name>\" seats)")
+    serve.add_argument("--no-webhooks", action="store_true",
+                       help="do not run the webhook deliverer alongside the API")
     serve.set_defaults(func=cmd_serve)
 
     scheduler = sub.add_parser("scheduler", help="run a tournament scheduler")
@@ -60,6 +81,23 @@ def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
                            help="seconds between passes (deadlines are enforced this late)")
     scheduler.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
     scheduler.set_defaults(func=cmd_scheduler)
+
+    botpool = sub.add_parser("botpool", help="run the server's bots (the \"bot:<name>\" seats)")
+    botpool.add_argument("--server", default=os.environ.get("PARLOUR_SERVER",
+                                                            "http://127.0.0.1:8000"),
+                         help="the API root (admin token from $PARLOUR_ADMIN_TOKEN)")
+    botpool.add_argument("--wait", type=float, default=3.0,
+                         help="long-poll seconds (short: serve's stop waits for them)")
+    botpool.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
+    botpool.set_defaults(func=cmd_botpool)
+
+    webhooks = sub.add_parser("webhooks", help="deliver apps' webhooks (signed, retried)")
+    webhooks.add_argument("--redis-url", default=os.environ.get("REDIS_URL"),
+                          help="the API's Redis (default: $REDIS_URL)")
+    webhooks.add_argument("--interval", type=float, default=0.1,
+                          help="seconds between looks at the queue when idle")
+    webhooks.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
+    webhooks.set_defaults(func=cmd_webhooks)
 
     if not with_clients:
         return parser

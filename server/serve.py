@@ -4,7 +4,10 @@ One tournament scheduler runs alongside the API (``--no-scheduler`` turns it
 off): ``parlour scheduler`` as a child process of the gunicorn arbiter, started
 before the workers fork and stopped after them, so there is exactly one per
 server however many workers serve requests. It watches its parent and stops
-if the server dies without stopping it.
+if the server dies without stopping it. The server's bot pool (``parlour
+botpool``, playing ``"bot:<name>"`` seats over HTTP) and the webhook deliverer
+(``parlour webhooks``) run beside it the same way (``--no-botpool``,
+``--no-webhooks``).
 
 Worker class: **gevent**. Long-polls (``events?wait=``, ``me/turns?wait=``)
 hold a request open in a blocking Redis call for up to 30 s; a sync worker
@@ -12,6 +15,7 @@ holds one such waiter and nothing else, so a few bots waiting would starve
 every move. A gevent worker parks each waiter as a greenlet (DESIGN.md
 measured 6,000 waiters in two workers, and woke them 4-6x faster than
 gthread), while moves stay CPU-bound Python at about the same cost per request.
+Server-sent event streams (``/v1/games/{id}/stream``) are greenlets parked the same way.
 """
 
 from __future__ import annotations
@@ -21,19 +25,42 @@ import os
 import secrets
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import Any
 
+import gunicorn.arbiter
 from gunicorn.app.base import BaseApplication
 
 from server.redis_embed import EmbeddedRedis
 
 
 class ParlourServer(BaseApplication):
-    """gunicorn run programmatically, loading the app in each worker after gevent patches."""
+    """gunicorn run programmatically, loading the app in each worker after gevent patches.
 
-    def __init__(self, options: dict[str, Any]) -> None:
+    ``before_stop`` runs as the arbiter begins to stop, before it stops the workers.
+    """
+
+    def __init__(self, options: dict[str, Any],
+                 before_stop: Callable[[], None] | None = None) -> None:
         self.options = options
+        self.before_stop = before_stop
         super().__init__()
+
+    def run(self) -> None:
+        """``BaseApplication.run`` with an arbiter that calls ``before_stop`` first."""
+        before_stop = self.before_stop
+
+        class Arbiter(gunicorn.arbiter.Arbiter):
+            def stop(self, graceful: bool = True) -> None:
+                if before_stop is not None:
+                    before_stop()
+                super().stop(graceful)
+
+        try:
+            Arbiter(self).run()
+        except RuntimeError as exc:
+            print(f"\nError: {exc}\n", file=sys.stderr, flush=True)
+            sys.exit(1)
 
     def load_config(self) -> None:
         for key, value in self.options.items():
@@ -51,14 +78,47 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
         "bind": f"{args.host}:{args.port}",
         "workers": args.workers,
         "worker_class": "gevent",
-        "worker_connections": 4000,  # concurrent requests (mostly waiters) per worker
+        # concurrent requests (mostly waiters) per worker; each holds two files (its
+        # socket and its Redis connection): see raise_open_files_limit
+        "worker_connections": int(os.environ.get("PARLOUR_WORKER_CONNECTIONS", "4000")),
         "timeout": 60,
         "graceful_timeout": 5,
         "keepalive": 30,
         "preload_app": False,
         "accesslog": None,
         "loglevel": "warning",
+        "post_worker_init": _worker_started,
+        "worker_exit": _worker_exiting,
     }
+
+
+def _worker_started(worker: Any) -> None:
+    """gunicorn hook, in each worker once the app is loaded: flush metrics every second."""
+    from server.api.metrics import start_flusher
+
+    start_flusher(worker.wsgi)
+
+
+def _worker_exiting(arbiter: Any, worker: Any) -> None:
+    """gunicorn hook, in a worker that stops: hand in its last metrics."""
+    from server.api.metrics import flush
+
+    if getattr(worker, "wsgi", None) is not None:
+        flush(worker.wsgi)
+
+
+def raise_open_files_limit() -> int:
+    """Raise this process's open-files limit (soft) to its hard limit; returns the new soft
+    limit. Every waiting bot holds a socket and a Redis connection, and the common soft
+    default of 1,024 would refuse the 500th waiter (workers inherit the limit)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        return target
+    return soft
 
 
 def start_scheduler(interval: float) -> subprocess.Popen[bytes]:
@@ -70,6 +130,26 @@ def start_scheduler(interval: float) -> subprocess.Popen[bytes]:
     )
     print(f"tournament scheduler: pid {proc.pid}", flush=True)
     return proc
+
+
+def start_child(command: str, *args: str) -> subprocess.Popen[bytes]:
+    """``parlour <command> ...`` as a child of this process that stops if this one dies
+    (the bot pool and the webhook deliverer, issue 11: like the scheduler)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", command, *args, "--parent-pid", str(os.getpid())],
+        env=os.environ.copy(), stdin=subprocess.DEVNULL,
+    )
+    print(f"{command}: pid {proc.pid}", flush=True)
+    return proc
+
+
+def local_url(host: str, port: int) -> str:
+    """Where a child process reaches this server's API.
+
+    >>> local_url("0.0.0.0", 8000)
+    'http://127.0.0.1:8000'
+    """
+    return f"http://{'127.0.0.1' if host in ('', '0.0.0.0', '::') else host}:{port}"
 
 
 def stop_scheduler(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
@@ -86,6 +166,7 @@ def stop_scheduler(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None
 
 def serve(args: argparse.Namespace) -> int:
     """Run until stopped (SIGINT/SIGTERM); the embedded Redis stops with it."""
+    raise_open_files_limit()
     if not os.environ.get("PARLOUR_ADMIN_TOKEN"):
         token = secrets.token_urlsafe(32)
         os.environ["PARLOUR_ADMIN_TOKEN"] = token
@@ -98,9 +179,25 @@ def serve(args: argparse.Namespace) -> int:
     scheduler = None
     if not getattr(args, "no_scheduler", False):
         scheduler = start_scheduler(getattr(args, "scheduler_interval", 0.1))
+    children = []  # the server's bot pool and webhook deliverer (issue 11)
+    if not getattr(args, "no_botpool", False):
+        children.append(start_child("botpool", "--server", local_url(args.host, args.port)))
+    if not getattr(args, "no_webhooks", False):
+        children.append(start_child("webhooks"))
+
+    def stop_clients_first() -> None:
+        """The pool is a client: stopped first, it closes its keep-alive connections and
+        sends no new long-poll, which gunicorn's graceful stop would otherwise wait out
+        (measured: 7 s to stop with the pool running, 3.5 s so)."""
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+
     try:
-        ParlourServer(gunicorn_options(args)).run()
+        ParlourServer(gunicorn_options(args), before_stop=stop_clients_first).run()
     finally:
+        for child in children:
+            stop_scheduler(child)
         if scheduler is not None:
             stop_scheduler(scheduler)
         if embedded is not None:

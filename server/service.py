@@ -27,16 +27,21 @@ from typing import Any
 from redis import Redis
 
 from server.games import REGISTRY, BaseState, Event, Game, GameOver, MalformedMove, visible
+from server.games.analysis import par_of
 from server.scheduler import clock as clock_policy
+from server.store import apps as app_store
 from server.store import clocks as clock_store
 from server.store import games as game_store
+from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store import ratings as rating_store
+from server.store.apps import GuestBinding
 from server.store.clocks import Clock
 from server.store.errors import AlreadySeated, StaleVersion, StoreError
 from server.store.games import GameRecord
 from server.store.players import PlayerRecord
 from server.store.scripts import Scripts
+from server.webhooks import after_commit as app_after_commit
 
 
 class ServiceError(Exception):
@@ -68,6 +73,10 @@ class GameNotStarted(ServiceError):
     """Moves wait until every seat is taken (409)."""
 
 
+class GameNotFinished(ServiceError):
+    """Replay frames (every hand at every step) open only once the game is over (409)."""
+
+
 class DeadlinePassed(ServiceError):
     """The seat's move deadline passed before its move arrived (409): the clock's
     timeout policy decides that move now, not the player."""
@@ -79,6 +88,8 @@ class Caller:
 
     player: PlayerRecord | None
     is_admin: bool = False
+    guest: GuestBinding | None = None
+    """Set for a guest's token (issue 11): valid for one seat of one game only."""
 
 
 def _sha256(text: str) -> str:
@@ -153,14 +164,27 @@ class Service:
             _sha256(token).encode(), self._admin_digest
         )
 
-    def _verify(self, token: str, record: PlayerRecord | None) -> Caller:
-        """Check a player token against the record read for its id (constant time)."""
+    def _verify(
+        self, token: str, record: PlayerRecord | None, game_id: str | None = None
+    ) -> Caller:
+        """Check a player token against the record read for its id (constant time).
+
+        A guest's token (an app's invitation) is bound to one game: anywhere
+        else it is refused, and once expired it is unknown.
+        """
         parts = split_token(token)
         if record is None or parts is None or not hmac.compare_digest(
             _sha256(parts[1]).encode(), record.token_sha256.encode()
         ):
             raise Unauthorized("unknown token")
-        return Caller(record)
+        if not record.id.startswith(app_store.GUEST_PREFIX):
+            return Caller(record)
+        guest = app_store.guest(self.r, record.id)
+        if guest is None or guest.expired(time.time()):
+            raise Unauthorized("this guest token has expired")
+        if guest.game_id != game_id:
+            raise Forbidden("a guest token is valid only in its own game")
+        return Caller(record, guest=guest)
 
     def caller(self, token: str | None, *, required: bool = True) -> Caller | None:
         """Resolve a bearer token (one round trip for a player token).
@@ -186,16 +210,19 @@ class Service:
         return caller.player
 
     def _read(
-        self, token: str | None, game_id: str, *, required: bool, accepted_at: int | None = None
+        self, token: str | None, game_id: str, *, required: bool, accepted_at: int | None = None,
+        with_clock: bool = False,
     ) -> tuple[Caller | None, GameRecord, dict[str, Any] | None]:
-        """The caller and the game in one round trip (the token read is pipelined)."""
+        """The caller and the game in one round trip (the token read is pipelined, and so
+        is the clock's with ``with_clock``: :meth:`_clock` then needs no read of its own)."""
         pid = None
         if token is not None and not self._is_admin(token):
             parts = split_token(token)
             if parts is None:
                 raise Unauthorized("unknown token")
             pid = parts[0]
-        got = game_store.read(self.r, game_id, player_id=pid, accepted_at=accepted_at)
+        got = game_store.read(self.r, game_id, player_id=pid, accepted_at=accepted_at,
+                              with_clock=with_clock)
         if token is None:
             if required:
                 raise Unauthorized("missing bearer token")
@@ -203,7 +230,7 @@ class Service:
         elif pid is None:
             caller = Caller(None, is_admin=True)
         else:
-            caller = self._verify(token, got.player)
+            caller = self._verify(token, got.player, game_id)
         if got.game is None:
             raise NotFound("no such game", {"game_id": game_id})
         return caller, got.game, got.accepted
@@ -287,6 +314,7 @@ class Service:
             InvalidOptions / InvalidDeal from the engine.
         """
         caller = self.caller(token)
+        seats = app_store.resolve_bots(self.r, game, seats)  # "bot:<name>" seats (issue 11)
         admin_only = [name for name, value in (("deals", deals), ("seed", seed)) if value]
         if admin_only and not caller.is_admin:
             raise Forbidden("only the admin may preset deals or the seed",
@@ -297,6 +325,17 @@ class Service:
         )
         mine = caller.player and self._seats_of(record, caller.player.id)
         return self._view(record, state, self._pick_seat(record, state, mine or []))
+
+    def create_app_game(
+        self, *, game_id: str, game: str, options: dict[str, Any] | None,
+        seats: list[str | None], app: dict[str, Any],
+    ) -> dict[str, Any]:
+        """An app's game (:mod:`server.apps_service`): the same path as :meth:`create_game`,
+        its seats already given to guests and bots; answers the spectator's view."""
+        record, state = self._create(game=game, options=options, seats=seats, game_id=game_id,
+                                     created_by=app["id"], extra_meta={"app": app})
+        app_after_commit(self.r, record, state, start=True)
+        return self._view(record, state, None)
 
     def create_tournament_game(
         self,
@@ -401,6 +440,7 @@ class Service:
         if seq is None:
             return None
         record.seq = seq
+        lobby_store.add_live(self.r, game_id, time.time())
         self._wake_to_move(record, state)
         if clock_fields:
             clock_store.index(self.r, game_id, now + clock["move_seconds"]
@@ -437,7 +477,7 @@ class Service:
 
     def view(self, token: str | None, game_id: str, seat: int | None = None) -> dict[str, Any]:
         """The caller's view of a game (a spectator's without a token or a seat)."""
-        caller, record, _ = self._read(token, game_id, required=False)
+        caller, record, _ = self._read(token, game_id, required=False, with_clock=True)
         state = self._engine(record).from_dict(record.state)
         mine = self._seats_of(record, caller.player.id) if caller and caller.player else []
         return self._view(record, state, self._pick_seat(record, state, mine, seat),
@@ -467,7 +507,8 @@ class Service:
             the engine's MalformedMove, IllegalMove, NotYourTurn.
         """
         now = time.time()
-        caller, record, accepted = self._read(token, game_id, required=True, accepted_at=version)
+        caller, record, accepted = self._read(token, game_id, required=True, accepted_at=version,
+                                              with_clock=True)
         mine = self._seats_of(record, caller.player.id) if caller.player else []
         if not mine or (seat is not None and seat not in mine):
             raise Forbidden("you hold no such seat in this game")
@@ -499,13 +540,14 @@ class Service:
                 status=status,
                 move={"seat": seat, "move": normalized},
                 events=[self._event(e, record.version + 1) for e in events],
+                wake=self._to_wake(record, state) if status == "active" else (),
             )
         except StaleVersion as exc:
             if exc.accepted == {"seat": seat, "move": normalized}:
                 return self.view(token, game_id, seat)  # a duplicate that lost the race
             raise
         record.status = status
-        self._after_commit(record, state)
+        self._after_commit(record, state, woken=True)
         if clock is not None:
             clock = self._arm(record, state, clock, mover=seat)
         return self._view(record, state, seat, clock)
@@ -546,9 +588,10 @@ class Service:
         """
         _, record, _ = self._read(token, game_id, required=False)
         finished = record.status == "finished" and self._twin_over(record)
+        stored = game_store.all_events(self.r, game_id)
         events = [
             _event_out(n, e, with_audience=finished)
-            for n, e in game_store.all_events(self.r, game_id)
+            for n, e in stored
             if finished or visible(Event.from_dict(e), None)
         ]
         state = self._engine(record).from_dict(record.state)
@@ -563,7 +606,92 @@ class Service:
             "events": events,
             "result": self._result(record, state, self._clock(record)),
             "revealed": state.reveal() if finished else None,
+            # per-game analysis of the full record (Concerto: each deal's par)
+            "par": par_of(record.meta["game"], record.meta["options"], [e for _, e in stored])
+            if finished else None,
         }
+
+    def replay_frame(self, token: str | None, game_id: str, version: int) -> dict[str, Any]:
+        """A finished game as it stood at ``version``: the spectator's view and every seat's.
+
+        These are the frames of a replay: step through the game move by move with
+        every hand shown, or "as seat X saw it" (seat X's own view at that step,
+        which is exactly what it knew then). The engine rebuilds the state from
+        the opening state and the moves accepted since, so a frame shows what the
+        live game showed. Only once the game is finished (and a duplicate twin
+        too), like the replay's ``revealed``.
+
+        Raises:
+            Unauthorized (a bad token), NotFound (no such game, or version outside
+            ``0..version``), GameNotFinished.
+        """
+        _, record, _ = self._read(token, game_id, required=False)
+        if not (record.status == "finished" and self._twin_over(record)):
+            raise GameNotFinished("a game's frames open once it is finished",
+                                  {"status": record.status})
+        if not 0 <= version <= record.version:
+            raise NotFound("no such version", {"version": [f"0..{record.version}"]})
+        opening, moves = game_store.history(self.r, game_id)
+        if opening is None or any(v not in moves for v in range(version)):
+            raise NotFound("this game's history was not kept", {})
+        state = self._engine(record).from_dict(opening)
+        for v in range(version):
+            state.apply(moves[v]["seat"], moves[v]["move"])
+        at = replace(record, version=version,
+                     status="finished" if state.is_over() else "active")
+        return {
+            "id": record.id,
+            "version": version,
+            "last_version": record.version,
+            "move": moves[version - 1] if version else None,
+            "public": self._view(at, state, None),
+            "views": [self._view(at, state, s) for s in range(record.meta["num_seats"])],
+        }
+
+    def list_games(self, status: str = "live", limit: int = 50) -> dict[str, Any]:
+        """The lobby's list: the newest live (waiting or active) or ended games.
+
+        Public parts only, what any spectator's view shows: seats, whose turn,
+        scores, the result. The index is a hint; each game's own status decides,
+        and a game found ended in the live index is moved on the way.
+
+        Args:
+            status: ``live`` or ``finished`` (finished or aborted).
+            limit: at most this many games, newest first.
+        """
+        indexed = lobby_store.games(self.r, status, limit)
+        records = {g.id: g for g in game_store.read_many(self.r, [gid for gid, _ in indexed])}
+        ended, gone, out = [], [], []
+        for gid, at in indexed:
+            record = records.get(gid)
+            if record is None:
+                gone.append(gid)
+                continue
+            over = record.status in ("finished", "aborted")
+            if over and status == "live":
+                ended.append((gid, time.time()))
+                continue
+            state = self._engine(record).from_dict(record.state)
+            public = state.view(None)
+            clock = self._clock(record) if record.status == "aborted" else None
+            tournament = record.meta.get("tournament")
+            out.append({
+                "id": record.id,
+                "game": record.meta["game"],
+                "status": record.status,
+                "version": record.version,
+                "seats": self._seats(record),
+                "to_move": public["to_move"] if record.status == "active" else [],
+                "scores": public.get("scores"),
+                "result": self._result(record, state, clock, public.get("result")),
+                "created": None if over else clock_policy.iso(at),
+                "ended": clock_policy.iso(at) if over else None,
+                "tournament": None if tournament is None else {
+                    "id": tournament["id"], "round": tournament.get("round"),
+                    "table": tournament.get("table")},
+            })
+        lobby_store.settle(self.r, ended, gone)
+        return {"status": status, "games": out}
 
     def _twin_over(self, record: GameRecord) -> bool:
         """Whether the game's duplicate twin, if it has one, is finished or aborted."""
@@ -801,8 +929,12 @@ class Service:
         return engine_result if engine_result is not None else state.view(None)["result"]
 
     def _clock(self, record: GameRecord) -> Clock | None:
-        """The game's clock (one read, and only for clocked games)."""
-        return clock_store.read(self.r, record.id) if record.meta.get("clock") else None
+        """The game's clock (only for clocked games): as read with the game, or one read."""
+        if not record.meta.get("clock"):
+            return None
+        if record.clock is not None:
+            return clock_store.parse(record.clock)
+        return clock_store.read(self.r, record.id)
 
     def _arm(
         self, record: GameRecord, state: BaseState, clock: Clock, *, mover: int | None,
@@ -821,19 +953,29 @@ class Service:
         clock_store.index(self.r, record.id, clock.earliest() if to_move else None)
         return clock
 
+    @staticmethod
+    def _to_wake(record: GameRecord, state: BaseState) -> list[str]:
+        """The players of the seats to move."""
+        return [record.seats[s]["player_id"] for s in state.to_move() if s in record.seats]
+
     def _wake_to_move(self, record: GameRecord, state: BaseState) -> None:
         """Wake the players to move (a repeatable hint, after the commit)."""
         if record.status != "active":
             return
-        pids = [record.seats[s]["player_id"] for s in state.to_move() if s in record.seats]
+        pids = self._to_wake(record, state)
         if pids:
             player_store.wake(self.r, pids, record.id)
 
-    def _after_commit(self, record: GameRecord, state: BaseState) -> None:
-        """Persisting came first; now the separate, repeatable step: wake-ups and cleanup."""
+    def _after_commit(self, record: GameRecord, state: BaseState, woken: bool = False) -> None:
+        """Persisting came first; now the separate, repeatable step: wake-ups and cleanup.
+
+        ``woken``: the players to move were woken with the commit already
+        (``game_store.commit(wake=...)``)."""
         if record.status in ("finished", "aborted"):
+            lobby_store.settle(self.r, [(record.id, time.time())])
             pids = [v["player_id"] for v in record.seats.values()]
             player_store.remove_game(self.r, pids, record.id)
             player_store.wake(self.r, pids, record.id)
-        else:
+        elif not woken:
             self._wake_to_move(record, state)
+        app_after_commit(self.r, record, state)  # an app's game: webhooks, guests' expiry

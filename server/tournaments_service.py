@@ -54,6 +54,7 @@ from server.service import (
     ServiceError,
     rating_out,
 )
+from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store import ratings as rating_store
 from server.store import tournaments as store
@@ -205,7 +206,9 @@ class Tournaments:
             "timeout_policy": dict(timeout_policy or DEFAULT_POLICY),
             "created_by": caller.player.id if caller.player else "admin",
         }
-        store.create(self.r, tournament_id, meta, time.time())
+        now = time.time()
+        store.create(self.r, tournament_id, meta, now)
+        lobby_store.add_tournament(self.r, tournament_id, now)
         return self.show(tournament_id)
 
     @staticmethod
@@ -333,6 +336,32 @@ class Tournaments:
             "rounds": [self._round_out(record, data) for data in record.rounds],
             "standings": self._standings(snap, names),
         }
+
+    def list_tournaments(self, limit: int = 20) -> dict[str, Any]:
+        """The lobby's list: the newest tournaments, each with its leader(s) once one has played.
+
+        Public like :meth:`show` (names, points, game ids; never a card).
+        """
+        out = []
+        for tournament_id in lobby_store.tournaments(self.r, limit):
+            record = store.read(self.r, tournament_id)
+            if record is None:
+                continue
+            names = self._names(record)
+            table = self._standings(snapshot(record), names)
+            out.append({
+                "id": record.id,
+                "name": record.meta["name"],
+                "game": record.meta["game"],
+                "format": record.meta["format"],
+                "status": record.status,
+                "created": iso(record.created),
+                "entries": len(record.entries),
+                "rounds": len(record.rounds),
+                "leaders": [row for row in table  # nobody leads before a table is played
+                            if row["rank"] == 1 and (row["played"] or row["byes"])],
+            })
+        return {"tournaments": out}
 
     def standings(self, tournament_id: str) -> dict[str, Any]:
         """The standings alone (best first, ties fully broken; see ``formats.standings``).

@@ -1,10 +1,12 @@
 """``make bench``: speed figures, one per line as ``name: value unit``.
 
 Run as ``python -m tests.bench [section ...]``. Sections: ``engine`` (random
-play on one core, with and without ``clone()`` at every step) and ``http``
-(moves through gunicorn against a one-round-trip ceiling, when the HTTP bench
-is present). Figures that compare two things are printed as ratios measured
-in the same run, because this host is noisy.
+play on one core, with and without ``clone()`` at every step), ``http`` (moves
+through gunicorn against a one-round-trip ceiling, 32 clients), ``load`` (64
+and 256 bots against the same ceiling, and thousands of long-poll waiters) and
+``par`` (Concerto bots as percent of the double-dummy par). Figures that
+compare two things are printed as ratios measured in the same run, because
+this host is noisy.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ SECTIONS = {"engine": bench_engine}
 
 
 def main(argv: list[str]) -> int:
-    wanted = argv or ["engine", "http"]
+    wanted = argv or ["engine", "http", "load", "par"]
     for name in wanted:
         if name in SECTIONS:
             SECTIONS[name]()

@@ -17,11 +17,26 @@ import orjson
 from flask import Flask
 from flask.json.provider import JSONProvider
 
+from server.apps_service import Apps
 from server.service import Service
 from server.store import connect
 from server.tournaments_service import Tournaments
 
-from . import errors, games, health, me, players, ratings, rules, tournaments
+from . import (
+    apps,
+    cors,
+    errors,
+    games,
+    health,
+    me,
+    metrics,
+    players,
+    ratings,
+    rules,
+    stream,
+    tournaments,
+    web,
+)
 from .context import load_token
 
 
@@ -51,6 +66,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPEN_REGISTRATION=_env_flag("PARLOUR_OPEN_REGISTRATION", True),
         SEED_SECRET=os.environ.get("PARLOUR_SEED_SECRET") or None,
         REDIS_MAX_CONNECTIONS=int(os.environ.get("PARLOUR_REDIS_MAX_CONNECTIONS", "4000")),
+        # Embedding (issue 11): see server/api/cors.py, server/live.py, server/apps_service.py.
+        CORS_ORIGINS=os.environ.get("PARLOUR_CORS_ORIGINS", ""),
+        SSE_HEARTBEAT=float(os.environ.get("PARLOUR_SSE_HEARTBEAT", "15")),
+        SSE_MAX_SECONDS=float(os.environ.get("PARLOUR_SSE_MAX_SECONDS", "300")),
+        GUEST_TTL=float(os.environ.get("PARLOUR_GUEST_TTL", "86400")),
+        GUEST_GRACE=float(os.environ.get("PARLOUR_GUEST_GRACE", "3600")),
     )
     if config:
         app.config.update(config)
@@ -68,8 +89,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.extensions["parlour"] = service
     app.extensions["parlour_tournaments"] = Tournaments(service)
+    app.extensions["parlour_apps"] = Apps(service, guest_ttl=app.config["GUEST_TTL"],
+                                          guest_grace=app.config["GUEST_GRACE"])
     errors.register(app)
     app.before_request(load_token)
-    for module in (players, rules, games, me, tournaments, ratings, health):
+    for module in (players, rules, games, me, tournaments, ratings, health, web):
         app.register_blueprint(module.bp)
+    for module in (apps, stream):  # embedding in other apps (issue 11)
+        app.register_blueprint(module.bp)
+    cors.register(app)
+    metrics.install(app)  # GET /metrics and the request counters (issue 9)
     return app

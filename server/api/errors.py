@@ -30,12 +30,14 @@ from server.games import (
 from server.service import (
     DeadlinePassed,
     Forbidden,
+    GameNotFinished,
     GameNotStarted,
     InvalidRequest,
     NotFound,
     ServiceError,
     Unauthorized,
 )
+from server.store.apps import UnknownBot
 from server.store.errors import AlreadySeated, GameMissing, NoOpenSeat, SeatTaken, StaleVersion
 from server.store.tournaments import (
     AlreadyEntered,
@@ -64,6 +66,7 @@ def _validation(exc: ValidationError) -> dict[str, Any]:
 ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     ValidationError: (400, "invalid_request", _validation),
     InvalidRequest: (400, "invalid_request", lambda e: e.details),
+    UnknownBot: (400, "invalid_request", lambda e: {"seats": e.problems}),
     MalformedMove: (400, "invalid_request", lambda e: {"move": [str(e)]}),
     InvalidOptions: (400, "invalid_request", lambda e: {"options": e.problems}),
     InvalidDeal: (400, "invalid_request", lambda e: {"deals": e.problems}),
@@ -78,6 +81,7 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     AlreadySeated: (409, "already_seated", lambda e: {"seat": e.seat}),
     NoOpenSeat: (409, "no_open_seat", _none),
     GameNotStarted: (409, "game_not_started", _none),
+    GameNotFinished: (409, "game_not_finished", lambda e: e.details),
     DeadlinePassed: (409, "deadline_passed", lambda e: e.details),
     TournamentMissing: (404, "not_found", _none),
     EntriesClosed: (409, "entries_closed", lambda e: {"status": e.status}),

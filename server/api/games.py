@@ -1,4 +1,4 @@
-"""``/v1/games``: create, join, view, move, events (long-poll) and replay."""
+"""``/v1/games``: list, create, join, view, move, events (long-poll), replay and its frames."""
 
 from __future__ import annotations
 
@@ -9,6 +9,12 @@ from .context import requires_token, service
 from .schemas import load_json
 
 bp = Blueprint("games", __name__)
+
+
+@bp.get("/v1/games")
+def index():
+    query = schemas.games_query.load(request.args)
+    return schemas.game_list.dump(service().list_games(**query))
 
 
 @bp.post("/v1/games")
@@ -47,3 +53,8 @@ def events(game_id: str):
 @bp.get("/v1/games/<game_id>/replay")
 def replay(game_id: str):
     return schemas.replay.dump(service().replay(g.token, game_id))
+
+
+@bp.get("/v1/games/<game_id>/replay/<int:version>")
+def frame(game_id: str, version: int):
+    return schemas.frame.dump(service().replay_frame(g.token, game_id, version))

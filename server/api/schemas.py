@@ -146,6 +146,15 @@ class WaitQuery(_Query):
     wait = fields.Float(validate=validate.Range(min=0), load_default=0.0)
 
 
+class GamesQuery(_Query):
+    status = fields.String(validate=validate.OneOf(["live", "finished"]), load_default="live")
+    limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=50)
+
+
+class TournamentsQuery(_Query):
+    limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
+
+
 # -- responses -------------------------------------------------------------------------
 class PlayerCreated(Schema):
     id = fields.String()
@@ -200,6 +209,29 @@ class Replay(Schema):
     events = fields.Raw()
     result = fields.Raw()
     revealed = fields.Raw()
+    par = fields.Raw()  # per-game analysis once finished (Concerto: each deal's par)
+
+
+class GameList(Schema):
+    """The lobby's games: public parts only (seats, whose turn, scores, result)."""
+
+    status = fields.String()
+    games = fields.Raw()
+
+
+class Frame(Schema):
+    """A finished game at one version: the spectator's view and every seat's."""
+
+    id = fields.String()
+    version = fields.Integer()
+    last_version = fields.Integer()
+    move = fields.Raw()
+    public = fields.Nested(View)
+    views = fields.List(fields.Nested(View))
+
+
+class TournamentList(Schema):
+    tournaments = fields.Raw()
 
 
 class Turn(Schema):
@@ -278,6 +310,11 @@ join_body = JoinBody()
 seat_query = SeatQuery()
 events_query = EventsQuery()
 wait_query = WaitQuery()
+games_query = GamesQuery()
+tournaments_query = TournamentsQuery()
+game_list = GameList()
+frame = Frame()
+tournament_list = TournamentList()
 player_created = PlayerCreated()
 profile = Profile()
 rules = Rules()
@@ -294,3 +331,95 @@ tournament = Tournament()
 entry_created = EntryCreated()
 standings = Standings()
 leaderboard = Leaderboard()
+
+
+# -- apps, guests and invitations, the bot pool, streams (issue 11) ----------------------
+class _Url(fields.String):
+    """An absolute URL (the service checks the scheme)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(validate=validate.Length(min=8, max=2000), **kwargs)
+
+
+class AppCreate(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    invite_url = _Url(load_default=None)
+
+
+class WebhookCreate(Schema):
+    url = _Url(required=True)
+    events = fields.List(fields.String(validate=validate.OneOf(["game_start", "turn",
+                                                                 "game_end"])),
+                         validate=validate.Length(min=1, max=3), load_default=None)
+
+
+class AppGameCreate(Schema):
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    options = fields.Dict(keys=fields.String(), load_default=None)
+    seats = fields.List(
+        fields.String(allow_none=True, validate=validate.Length(min=1, max=40)),
+        required=True, validate=validate.Length(min=1, max=16),
+    )
+    guest_names = fields.List(fields.String(validate=validate.Length(min=1, max=64)),
+                              validate=validate.Length(max=16), load_default=None)
+
+
+class BotSpec(Schema):
+    name = fields.String(required=True, validate=validate.Regexp(r"^[a-z0-9_]{1,32}$"))
+    games = fields.List(fields.String(validate=validate.Length(min=1, max=64)),
+                        load_default=None)
+    count = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=16))
+
+
+class BotsEnsure(Schema):
+    bots = fields.List(fields.Nested(BotSpec), required=True,
+                       validate=validate.Length(min=1, max=32))
+
+
+class StreamQuery(SeatQuery):
+    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    token = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
+
+
+class AppCreated(Schema):
+    id = fields.String()
+    name = fields.String()
+    token = fields.String()
+    invite_url = fields.String(allow_none=True)
+
+
+class App(Schema):
+    id = fields.String()
+    name = fields.String()
+    invite_url = fields.String(allow_none=True)
+    webhooks = fields.Raw()
+    deliveries = fields.Raw()
+
+
+class Webhook(Schema):
+    id = fields.String()
+    url = fields.String()
+    events = fields.List(fields.String())
+    secret = fields.String()
+    created = fields.Float()
+
+
+class AppGame(Schema):
+    game = fields.Nested(View)
+    invitations = fields.Raw()
+
+
+class Bots(Schema):
+    bots = fields.Raw()
+
+
+app_create = AppCreate()
+webhook_create = WebhookCreate()
+app_game_create = AppGameCreate()
+bots_ensure = BotsEnsure()
+stream_query = StreamQuery()
+app_created = AppCreated()
+app_info = App()
+webhook = Webhook()
+app_game = AppGame()
+bots = Bots()

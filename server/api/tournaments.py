@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, g
+from flask import Blueprint, g, request
 
 from . import schemas
 from .context import requires_token, tournaments
 from .schemas import load_json
 
 bp = Blueprint("tournaments", __name__)
+
+
+@bp.get("/v1/tournaments")
+def index():
+    query = schemas.tournaments_query.load(request.args)
+    return schemas.tournament_list.dump(tournaments().list_tournaments(**query))
 
 
 @bp.post("/v1/tournaments")

@@ -4,7 +4,8 @@ Layout (all under the hash tag ``{<game_id>}``, names from :mod:`keys`):
 
 * ``g:{id}:game``   hash ``version``, ``state`` (the engine's ``to_dict`` as
   JSON), ``meta`` (JSON: game, options, seats count, commitment...),
-  ``status``, ``seq`` (number of events so far);
+  ``status``, ``seq`` (number of events so far), ``opening`` (the state as
+  created: with the moves, it rebuilds any version for a finished replay);
 * ``g:{id}:seats``  hash seat -> ``{"player_id", "name"}``;
 * ``g:{id}:events`` stream, entry ``0-<n>`` holding event ``n`` as JSON;
 * ``g:{id}:moves``  hash version -> the move accepted at that version.
@@ -22,7 +23,8 @@ from typing import Any
 
 import orjson
 from redis import Redis
-from redis.exceptions import WatchError
+from redis.cluster import RedisCluster
+from redis.exceptions import NoScriptError, WatchError
 
 from . import keys, players
 from .errors import AlreadySeated, GameMissing, NoOpenSeat, SeatTaken, StaleVersion
@@ -43,6 +45,9 @@ class GameRecord:
     meta: dict[str, Any]
     seq: int = 0
     seats: dict[int, dict[str, Any]] = field(default_factory=dict)
+    clock: dict[bytes, bytes] | None = None
+    """The game's clock hash as read in the same round trip (``read(with_clock=True)``;
+    empty for a game without a clock), or None when it was not read."""
 
 
 @dataclass(slots=True)
@@ -76,7 +81,12 @@ def _parse(game_id: str, fields: list[bytes | None], seats: dict[bytes, bytes]):
 
 
 def read(
-    r: Redis, game_id: str, *, player_id: str | None = None, accepted_at: int | None = None
+    r: Redis,
+    game_id: str,
+    *,
+    player_id: str | None = None,
+    accepted_at: int | None = None,
+    with_clock: bool = False,
 ) -> GameRead:
     """The game, the calling player and a past move, in one round trip.
 
@@ -84,9 +94,14 @@ def read(
         game_id: the game.
         player_id: also read this player's record (the token check), pipelined.
         accepted_at: also read the move accepted at this version (safe retries).
+        with_clock: also read the game's clock hash into ``GameRecord.clock`` (a move
+            and a view need it for clocked games: a read that costs nothing here
+            instead of a round trip of its own).
     """
     pipe = r.pipeline(transaction=False)
     _queue(pipe, game_id)
+    if with_clock:
+        pipe.hgetall(keys.game_clock(game_id))
     if player_id is not None:
         players.queue_get(pipe, player_id)
     if accepted_at is not None:
@@ -94,6 +109,10 @@ def read(
     replies = pipe.execute()
     out = GameRead(_parse(game_id, replies[0], replies[1]))
     rest = replies[2:]
+    if with_clock:
+        clock = rest.pop(0)
+        if out.game is not None:
+            out.game.clock = clock
     if player_id is not None:
         out.player = players.parse(player_id, rest.pop(0))
     if accepted_at is not None and rest[0] is not None:
@@ -163,6 +182,7 @@ def _queue_create(
             "state": orjson.dumps(game.state),
             "meta": orjson.dumps(game.meta),
             "seq": len(events),
+            "opening": orjson.dumps(game.state),  # frames of the replay start here
         },
     )
     if game.seats:
@@ -184,8 +204,18 @@ def commit(
     status: str,
     move: dict[str, Any],
     events: Sequence[dict[str, Any]],
+    wake: Sequence[str] = (),
 ) -> tuple[int, int]:
     """Write a move's result if the game is still at ``expected_version``.
+
+    Args:
+        wake: players to wake once the move is in (the repeatable hint step that
+            follows a commit, DESIGN.md). On one Redis server the wake-ups ride in
+            the commit's round trip: a pipeline runs its commands in order, so no
+            waiter can see the wake-up before the move, and a wake-up sent for a
+            commit that lost the race only makes a waiter look again. On a cluster
+            the two slots may live on two nodes with no order between them, so the
+            wake-ups follow the commit's reply.
 
     Returns:
         ``(new_version, last_event_number)``.
@@ -196,11 +226,24 @@ def commit(
     """
     args = [expected_version, orjson.dumps(state), status, orjson.dumps(move)]
     args += [orjson.dumps(e) for e in events]
-    reply = scripts.commit_move(
-        keys=[keys.game_state(game_id), keys.game_events(game_id), keys.game_moves(game_id)],
-        args=args,
-        client=r,
-    )
+    names = [keys.game_state(game_id), keys.game_events(game_id), keys.game_moves(game_id)]
+    if wake and not isinstance(r, RedisCluster):
+        pipe = r.pipeline(transaction=False)
+        # EVALSHA itself, not the Script object: a Script in a pipeline makes redis-py
+        # ask SCRIPT EXISTS first, one more round trip on every move.
+        pipe.evalsha(scripts.commit_move.sha, len(names), *names, *args)
+        players.queue_wake(pipe, wake, game_id)
+        try:
+            reply = pipe.execute()[0]
+        except NoScriptError:  # a restarted Redis without the script: load it, go again
+            reply = scripts.commit_move(keys=names, args=args, client=r)
+            wake = wake if reply[0] == 1 else ()
+        else:
+            wake = ()
+    else:
+        reply = scripts.commit_move(keys=names, args=args, client=r)
+    if wake and reply[0] == 1:
+        players.wake(r, wake, game_id)
     code = reply[0]
     if code == 1:
         return int(reply[1]), int(reply[2])
@@ -267,6 +310,24 @@ def all_events(r: Redis, game_id: str) -> list[tuple[int, dict]]:
         (int(eid.split(b"-")[1]), orjson.loads(f[b"e"]))
         for eid, f in r.xrange(keys.game_events(game_id))
     ]
+
+
+def history(r: Redis, game_id: str) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]:
+    """The game's opening state and every move accepted since, for replay frames.
+
+    Returns:
+        ``(opening, moves)``: the engine's state as created (None for a game
+        stored before openings were kept) and version -> ``{"seat", "move"}``,
+        the move accepted at that version.
+    """
+    pipe = r.pipeline(transaction=False)
+    pipe.hget(keys.game_state(game_id), "opening")
+    pipe.hgetall(keys.game_moves(game_id))
+    opening, moves = pipe.execute()
+    return (
+        None if opening is None else orjson.loads(opening),
+        {int(v): orjson.loads(m) for v, m in moves.items()},
+    )
 
 
 def server_secret(r: Redis, fresh: str) -> str:

@@ -117,3 +117,73 @@ def ratings(game: str) -> str:
 def ratings_applied(game: str) -> str:
     """Set of the rating events already applied (``<tournament>:<event key>``): each once."""
     return f"r:{{{game}}}:applied"
+
+
+# -- the lobby (listings: hints, never the truth) ----------------------------------------
+def lobby_live_games() -> str:
+    """Sorted set: ids of games waiting or being played -> creation time (epoch seconds)."""
+    return "lobby:games:live"
+
+
+def lobby_finished_games() -> str:
+    """Sorted set: ids of finished or aborted games -> the time they ended."""
+    return "lobby:games:finished"
+
+
+def lobby_tournaments() -> str:
+    """Sorted set: every tournament id -> its creation time."""
+    return "lobby:tournaments"
+
+
+# -- apps, guests, the server's bot pool (issue 11) --------------------------------------
+def app(app_id: str) -> str:
+    """Hash of an app (an embedding backend): ``name``, ``token_sha256``, ``invite_url``,
+    ``created``. App ids start with ``app``, so they never collide with a player id (hex)."""
+    return f"a:{{{app_id}}}"
+
+
+def app_webhooks(app_id: str) -> str:
+    """Hash: webhook id -> JSON ``{"id", "url", "events", "secret", "created"}``."""
+    return f"a:{{{app_id}}}:webhooks"
+
+
+def app_deliveries(app_id: str) -> str:
+    """List of the app's latest webhook delivery outcomes (JSON, newest first, capped)."""
+    return f"a:{{{app_id}}}:deliveries"
+
+
+def guest(guest_id: str) -> str:
+    """Hash binding a guest player to one seat: ``game``, ``seat``, ``app``, ``expires``.
+
+    Beside the guest's player hash (same hash tag); both expire at ``expires``."""
+    return f"p:{{{guest_id}}}:guest"
+
+
+def bot_pool() -> str:
+    """Hash: bot name -> JSON ``{"games": [...] | null, "players": [player ids]}``: the
+    identities the server's bot pool plays ``"bot:<name>"`` seats with."""
+    return "bots:pool"
+
+
+def webhook_due() -> str:
+    """Sorted set: delivery id -> when it is due (epoch seconds); a claimed delivery is
+    pushed a lease ahead, so a deliverer that dies mid-send loses nothing."""
+    return "wh:{q}:due"
+
+
+def webhook_pending() -> str:
+    """Hash: delivery id -> JSON of the delivery still to make (same slot as the due set)."""
+    return "wh:{q}:pending"
+
+
+# -- metrics (issue 9) -------------------------------------------------------------------
+def metrics_counters() -> str:
+    """Hash: series (``family|suffix|labels``) -> count or sum, added to by every API
+    worker (deltas, about once a second), so any worker can report the whole fleet."""
+    return "metrics:{m}:counters"
+
+
+def metrics_waiting() -> str:
+    """Hash: API worker (``host:pid``) -> ``"<long-polls waiting> <epoch seconds>"``, the
+    worker's gauge as of its last report (a worker silent for long is counted out)."""
+    return "metrics:{m}:waiting"

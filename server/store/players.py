@@ -96,9 +96,14 @@ def wake(r: Redis, player_ids: Iterable[str], game_id: str) -> None:
     the truth about whose turn it is stays in the game state.
     """
     pipe = r.pipeline(transaction=False)
+    queue_wake(pipe, player_ids, game_id)
+    pipe.execute()
+
+
+def queue_wake(pipe, player_ids: Iterable[str], game_id: str) -> None:
+    """Queue :func:`wake`'s commands on a pipeline (one reply per player)."""
     for pid in set(player_ids):
         pipe.xadd(keys.player_wake(pid), {"g": game_id}, maxlen=WAKE_KEEP, approximate=False)
-    pipe.execute()
 
 
 def turn_snapshot(r: Redis, player_id: str) -> tuple[bytes, list[str]]:

@@ -21,6 +21,7 @@ from werkzeug.test import EnvironBuilder
 
 from tests.api.play import play_random_moves
 from tests.conftest import ADMIN_TOKEN
+from tests.embed.openapi_calls import exercise_embedding
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
@@ -64,6 +65,7 @@ def test_responses_match_the_spec(client, spec, players, app):
     call = Checked(client, spec, app)
     assert call("get", "/healthz")[0] == 200
     assert call("get", "/v1/_ping_redis")[0] == 200
+    assert call("get", "/metrics")[0] == 200
     assert call("get", "/v1/rules")[0] == 200
     four = [call("post", "/v1/players", {"name": f"p{i}"})[1] for i in range(4)]
     tokens = [p["token"] for p in four]
@@ -122,6 +124,10 @@ def test_responses_match_the_spec(client, spec, players, app):
     assert call("get", f"/v1/games/{gid}/replay")[0] == 200
     assert call("get", f"/v1/games/{gid}/replay", token="x.y")[0] == 401
     assert call("get", "/v1/games/nope/replay")[0] == 404
+    assert call("get", f"/v1/games/{gid}/replay/0")[0] == 409  # not finished: no frames yet
+    status, live = call("get", "/v1/games", query={"status": "live"})
+    assert status == 200 and [g["id"] for g in live["games"]] == [gid]
+    assert call("get", "/v1/games", query={"status": "lost"})[0] == 400
 
     from tests.api.helpers import Api
     from tests.conftest import Player
@@ -130,6 +136,12 @@ def test_responses_match_the_spec(client, spec, players, app):
     play_random_moves(Api(client=client), gid, people, random.Random(9))
     status, replay = call("get", f"/v1/games/{gid}/replay")
     assert status == 200 and replay["revealed"]
+    status, frame = call("get", f"/v1/games/{gid}/replay/{replay['version']}")
+    assert status == 200 and frame["public"]["result"] == replay["result"]
+    assert call("get", f"/v1/games/{gid}/replay/{replay['version'] + 1}")[0] == 404
+    assert call("get", f"/v1/games/{gid}/replay/0", token="x.y")[0] == 401
+    status, ended = call("get", "/v1/games", query={"status": "finished", "limit": 5})
+    assert status == 200 and [g["id"] for g in ended["games"]] == [gid]
     status, final = call("get", f"/v1/games/{gid}", token=tokens[0])
     assert final["status"] == "finished" and final["result"]
     assert call("post", moves, {"move": {"type": "pass"}}, tokens[0])[0] == 409
@@ -137,12 +149,14 @@ def test_responses_match_the_spec(client, spec, players, app):
     assert {e["kind"] for e in events_body["events"]} >= {"game_end", "game_over", "deal_end"}
 
     exercise_tournaments(call, four, people, client, app)
+    exercise_embedding(call, gid, tokens[0])  # apps, bots, webhooks, SSE (issue 11)
 
     document = yaml.safe_load(SPEC_PATH.read_text())
     documented = {(m, p) for p, item in document["paths"].items()
                   for m in item if m in ("get", "post")}
     routes = {(m.lower(), template(r.rule))
-              for r in app.url_map.iter_rules() if r.endpoint != "static"
+              for r in app.url_map.iter_rules()
+              if r.endpoint != "static" and not r.endpoint.startswith("web.")  # HTML pages
               for m in r.methods - {"HEAD", "OPTIONS"}}
     assert routes == documented
     assert {(m, p) for m, p, _ in call.seen} >= documented
@@ -160,6 +174,9 @@ def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -
     status, made = call("post", "/v1/tournaments", body, tokens[0])
     assert status == 201 and made["status"] == "open"
     tid = made["id"]
+    status, listed = call("get", "/v1/tournaments")
+    assert status == 200 and [t["id"] for t in listed["tournaments"]] == [tid]
+    assert call("get", "/v1/tournaments", query={"limit": 0})[0] == 400
     assert call("post", "/v1/tournaments", {**body, "format": "ladder"}, tokens[0])[0] == 400
     assert call("post", "/v1/tournaments", body)[0] == 401
     entries = f"/v1/tournaments/{tid}/entries"

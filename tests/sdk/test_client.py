@@ -25,6 +25,7 @@ from client_sdk.errors import (
     DeadlinePassed,
     EntriesClosed,
     Forbidden,
+    GameNotFinished,
     GameNotStarted,
     GameOver,
     IllegalMove,
@@ -77,6 +78,7 @@ API_ERRORS = [
     (409, "no_open_seat", NoOpenSeat),
     (409, "game_not_started", GameNotStarted),
     (409, "deadline_passed", DeadlinePassed),
+    (409, "game_not_finished", GameNotFinished),
     (409, "entries_closed", EntriesClosed),
     (409, "already_entered", AlreadyEntered),
     (409, "wrong_entry_size", WrongEntrySize),
@@ -288,13 +290,29 @@ CALLS = [
     (lambda c: c.tournaments.standings("T"), "GET",
      "/v1/tournaments/{tournament_id}/standings", None),
     (lambda c: c.ratings.get("concerto"), "GET", "/v1/ratings/{game}", None),
+    (lambda c: c.games.list(status="finished"), "GET", "/v1/games", None),
+    (lambda c: c.games.replay_frame("G", 7), "GET", "/v1/games/{game_id}/replay/{version}", None),
+    (lambda c: list(c.games.stream("G", after=3)), "GET", "/v1/games/{game_id}/stream", None),
+    (lambda c: c.tournaments.list(limit=5), "GET", "/v1/tournaments", None),
+    (lambda c: c.apps.create("app", invite_url="http://x/i"), "POST", "/v1/apps",
+     {"name": "app", "invite_url": "http://x/i"}),
+    (lambda c: c.apps.get("A"), "GET", "/v1/apps/{app_id}", None),
+    (lambda c: c.apps.create_game("A", "concerto", [None, "bot:random", None, None]),
+     "POST", "/v1/apps/{app_id}/games",
+     {"game": "concerto", "seats": [None, "bot:random", None, None]}),
+    (lambda c: c.apps.add_webhook("A", "http://x/h", ["game_end"]),
+     "POST", "/v1/apps/{app_id}/webhooks", {"url": "http://x/h", "events": ["game_end"]}),
+    (lambda c: c.bots.list(), "GET", "/v1/bots", None),
+    (lambda c: c.bots.ensure(["random"]), "POST", "/v1/bots", {"bots": ["random"]}),
 ]  # fmt: skip
 
 
 def _template(path: str) -> str:
     return (path.replace("/games/G", "/games/{game_id}")
             .replace("/tournaments/T", "/tournaments/{tournament_id}")
-            .replace("/ratings/concerto", "/ratings/{game}"))  # fmt: skip
+            .replace("/ratings/concerto", "/ratings/{game}")
+            .replace("/replay/7", "/replay/{version}")
+            .replace("/apps/A", "/apps/{app_id}"))  # fmt: skip
 
 
 @pytest.mark.parametrize(("call", "method", "path", "body"), CALLS)

@@ -420,3 +420,35 @@ def test_the_curl_walk_through_plays_one_move(live_server) -> None:
     assert "now version 1" in lines[3]
     assert lines[4] == "sent again: version 1 (not applied twice)"
     assert lines[5] == '{"stale":"stale_version"}'
+
+
+# -- the server-sent events stream ----------------------------------------------------
+
+
+def test_the_stream_resumes_after_a_drop_without_loss_or_repeat(live_server) -> None:
+    """Through the SDK: read part of a seat's stream, drop it, resume from the last id.
+
+    What the two connections deliver together must be exactly what the
+    long-poll feed gives the same seat: the same events, in order, once each.
+    """
+    url = live_server.url
+    bots: list[Bot] = [GreedyBot(), GreedyBot(), GreedyBot(), GreedyBot()]
+    game_id, tokens = seated_game(url, bots, {"deals": 1})
+    runners = Runners(url)
+    for bot, token in zip(bots, tokens, strict=True):
+        runners.start(bot, token)
+    runners.join()
+
+    seat0 = Client(url, tokens[0])
+    expected = seat0.games.events(game_id, after=0)["events"]
+    assert len(expected) > 20
+
+    stream = seat0.games.stream(game_id)
+    first = [next(stream) for _ in range(7)]
+    stream.close()  # the connection drops mid-game-record
+    rest = list(seat0.games.stream(game_id, last_event_id=first[-1]["id"]))
+
+    assert rest[-1]["event"] == "end" and rest[-1]["data"] == {"status": "finished"}
+    delivered = [e["data"] for e in first + rest[:-1]]
+    assert delivered == expected
+    assert [int(e["id"]) for e in first + rest[:-1]] == [e["seq"] for e in expected]

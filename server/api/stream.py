@@ -1,0 +1,47 @@
+"""``GET /v1/games/{id}/stream``: a seat's events as server-sent events (see :mod:`server.live`).
+
+The token may come in the ``Authorization`` header or, because a browser's
+``EventSource`` cannot set headers, as ``?token=``. The query form is a
+tradeoff: a URL can end up in server and proxy logs, browser history and
+``Referer`` headers. Prefer the header where the client can set it (a
+fetch-based reader); guest tokens, bound to one seat and expiring with their
+game, keep the exposure small. ``parlour serve`` writes no access log.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, g, request
+
+from server.live import open_stream
+from server.service import InvalidRequest
+
+from . import schemas
+from .context import service
+
+bp = Blueprint("stream", __name__)
+
+
+def _last_event_id(default: int) -> int:
+    """``Last-Event-ID`` (sent by a reconnecting EventSource) wins over ``?after=``."""
+    raw = request.headers.get("Last-Event-ID")
+    if raw is None or not raw.strip():
+        return default
+    if not raw.strip().isdigit():
+        raise InvalidRequest("Last-Event-ID must be an event number",
+                             {"Last-Event-ID": ["a non-negative integer"]})
+    return int(raw)
+
+
+@bp.get("/v1/games/<game_id>/stream")
+def stream(game_id: str):
+    query = schemas.stream_query.load(request.args)
+    token = g.token if g.token is not None else query["token"]
+    events = open_stream(
+        service(), token, game_id, after=_last_event_id(query["after"]), seat=query["seat"],
+        heartbeat=current_app.config["SSE_HEARTBEAT"],
+        max_seconds=current_app.config["SSE_MAX_SECONDS"],
+    )
+    if events is None:
+        return Response(status=204)
+    return Response(events, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -1,0 +1,182 @@
+"""Apps, their guests, and the identities of the server's bot pool, in Redis.
+
+* An **app** is a backend that embeds Parlour for its own people (``a:{id}``);
+  its token is stored as a SHA-256 like a player's.
+* A **guest** is a player record made for one open seat of an app's game (its
+  token is the invitation), plus a binding ``p:{id}:guest`` naming that game,
+  seat and expiry. Both keys carry a Redis expiry too, so abandoned guests go.
+* The **bot pool** hash maps a bot name to the player ids that play
+  ``"bot:<name>"`` seats, and the games that bot can play.
+
+Key names come from :mod:`keys`; the service decides what a record allows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from redis import Redis
+
+from . import keys, players
+from .errors import StoreError
+from .players import PlayerRecord
+
+APP_PREFIX = "app"
+"""App ids start with it; ``p`` is not a hex digit, so no player id (hex) can."""
+GUEST_PREFIX = "gst"
+"""Guest player ids start with it (not hex either): a token says at once it is a guest's."""
+BOT_PREFIX = "bot"
+"""Bot-pool player ids start with it."""
+BOT_SEAT = "bot:"
+"""A seat given as ``"bot:<name>"`` is played by the bot pool's ``<name>``."""
+
+
+class UnknownBot(StoreError):
+    """A ``"bot:<name>"`` seat that the bot pool does not play (or not in this game)."""
+
+    def __init__(self, problems: dict[str, str]) -> None:
+        super().__init__("no such bot in the server's bot pool")
+        self.problems = problems
+
+
+@dataclass(frozen=True, slots=True)
+class AppRecord:
+    id: str
+    name: str
+    token_sha256: str
+    invite_url: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GuestBinding:
+    """What a guest token may touch: one seat of one game, until ``expires``."""
+
+    guest_id: str
+    game_id: str
+    seat: int
+    app_id: str
+    expires: float
+
+    def expired(self, now: float) -> bool:
+        return now >= self.expires
+
+
+# -- apps --------------------------------------------------------------------------------
+def create_app(r: Redis, record: AppRecord) -> None:
+    """Store a new app (ids are random)."""
+    r.hset(keys.app(record.id), mapping={
+        "name": record.name, "token_sha256": record.token_sha256,
+        "invite_url": record.invite_url or "", "created": f"{time.time():.3f}",
+    })
+
+
+def get_app(r: Redis, app_id: str) -> AppRecord | None:
+    name, digest, invite = r.hmget(keys.app(app_id), "name", "token_sha256", "invite_url")
+    if name is None or digest is None:
+        return None
+    return AppRecord(app_id, name.decode(), digest.decode(), (invite or b"").decode() or None)
+
+
+# -- guests ------------------------------------------------------------------------------
+def create_guests(
+    r: Redis, guests: Sequence[tuple[PlayerRecord, GuestBinding]]
+) -> None:
+    """Store guest players with their bindings, both expiring at the binding's expiry."""
+    for player, _ in guests:
+        players.create(r, player)
+    pipe = r.pipeline(transaction=False)
+    for player, binding in guests:
+        at = int(binding.expires) + 1
+        pipe.hset(keys.guest(player.id), mapping={
+            "game": binding.game_id, "seat": binding.seat, "app": binding.app_id,
+            "expires": f"{binding.expires:.3f}",
+        })
+        pipe.expireat(keys.player(player.id), at)
+        pipe.expireat(keys.guest(player.id), at)
+    pipe.execute()
+
+
+def guest(r: Redis, guest_id: str) -> GuestBinding | None:
+    """The guest's binding, or None once it is gone (expired)."""
+    game, seat, app_id, expires = r.hmget(keys.guest(guest_id), "game", "seat", "app", "expires")
+    if game is None or seat is None or expires is None:
+        return None
+    return GuestBinding(guest_id, game.decode(), int(seat), (app_id or b"").decode(),
+                        float(expires))
+
+
+def shorten_guests(r: Redis, guest_ids: Sequence[str], expires: float) -> None:
+    """Bring the guests' expiry forward to ``expires`` (never later than it was).
+
+    Called once their game is over: the token then reads the final view for a
+    grace period and stops working. Repeatable.
+    """
+    if not guest_ids:
+        return
+    pipe = r.pipeline(transaction=False)
+    for gid in guest_ids:
+        pipe.hget(keys.guest(gid), "expires")
+    current = pipe.execute()
+    pipe = r.pipeline(transaction=False)
+    for gid, old in zip(guest_ids, current, strict=True):
+        if old is None or float(old) <= expires:
+            continue
+        at = int(expires) + 1
+        pipe.hset(keys.guest(gid), "expires", f"{expires:.3f}")
+        pipe.expireat(keys.guest(gid), at)
+        pipe.expireat(keys.player(gid), at)
+    pipe.execute()
+
+
+# -- the bot pool ------------------------------------------------------------------------
+def bot_pool(r: Redis) -> dict[str, dict[str, Any]]:
+    """Every pool bot: name -> ``{"games": [...] | None, "players": [ids]}``."""
+    return {k.decode(): orjson.loads(v) for k, v in r.hgetall(keys.bot_pool()).items()}
+
+
+def set_bot(r: Redis, name: str, games: list[str] | None, player_ids: list[str]) -> None:
+    r.hset(keys.bot_pool(), name, orjson.dumps({"games": games, "players": player_ids}))
+
+
+def resolve_bots(r: Redis, game: str, seats: list[str | None] | None) -> list[str | None] | None:
+    """Replace every ``"bot:<name>"`` seat by a pool identity of that bot.
+
+    Several seats of the same bot get distinct identities (a player holds one
+    seat per game), taken in the pool's order.
+
+    Raises:
+        UnknownBot: a name the pool does not play, or not for ``game``, or more
+            seats of it than it has identities.
+    """
+    if not seats or not any(s and s.startswith(BOT_SEAT) for s in seats):
+        return seats
+    pool = bot_pool(r)
+    used: dict[str, int] = {}
+    problems: dict[str, str] = {}
+    out: list[str | None] = []
+    for i, seat in enumerate(seats):
+        if not (seat and seat.startswith(BOT_SEAT)):
+            out.append(seat)
+            continue
+        name = seat[len(BOT_SEAT):]
+        bot = pool.get(name)
+        n = used.get(name, 0)
+        if bot is None:
+            problems[str(i)] = f"no bot {name!r}; the pool plays {sorted(pool) or 'none'}"
+        elif bot["games"] is not None and game not in bot["games"]:
+            problems[str(i)] = f"bot {name!r} plays only {bot['games']}"
+        elif n >= len(bot["players"]):
+            problems[str(i)] = f"the pool has {len(bot['players'])} of bot {name!r}"
+        else:
+            out.append(bot["players"][n])
+            used[name] = n + 1
+            continue
+        out.append(None)
+    if problems:
+        raise UnknownBot(problems)
+    return out
+

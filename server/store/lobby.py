@@ -1,0 +1,69 @@
+"""The lobby's indexes: which games are live or over, and every tournament, newest first.
+
+Three sorted sets, each in its own slot (names from :mod:`keys`):
+
+* ``lobby:games:live``      game id -> creation time, while waiting or active;
+* ``lobby:games:finished``  game id -> the time it ended (finished or aborted);
+* ``lobby:tournaments``     tournament id -> creation time.
+
+They are hints for listing, never the truth: a game's status lives in its own
+hash. Moving a game from live to finished is a separate, repeatable step after
+the commit (like a wake-up), so a crash in between leaves a finished game in the
+live index; :func:`settle` is how a reader that noticed puts it right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from redis import Redis
+
+from . import keys
+
+
+def add_live(r: Redis, game_id: str, at: float) -> None:
+    """Index a new game as live (created at ``at``, epoch seconds). Repeatable."""
+    r.zadd(keys.lobby_live_games(), {game_id: at})
+
+
+def settle(r: Redis, ended: Iterable[tuple[str, float]], gone: Iterable[str] = ()) -> None:
+    """Move ended games to the finished index; drop ids whose game no longer exists.
+
+    Args:
+        ended: ``(game id, end time)`` of games that are finished or aborted.
+        gone: ids found in an index with no game behind them.
+
+    Repeatable: the first end time recorded is kept (``ZADD NX``).
+    """
+    ended = list(ended)
+    gone = list(gone)
+    if not ended and not gone:
+        return
+    pipe = r.pipeline(transaction=False)  # two slots: no MULTI, each step is idempotent
+    if ended:
+        pipe.zadd(keys.lobby_finished_games(), {gid: at for gid, at in ended}, nx=True)
+        pipe.zrem(keys.lobby_live_games(), *[gid for gid, _ in ended])
+    if gone:
+        pipe.zrem(keys.lobby_live_games(), *gone)
+        pipe.zrem(keys.lobby_finished_games(), *gone)
+    pipe.execute()
+
+
+def games(r: Redis, which: str, limit: int) -> list[tuple[str, float]]:
+    """The newest ``limit`` ids of one index, ``which`` = ``live`` or ``finished``.
+
+    Returns:
+        ``[(game id, time), ...]`` newest first.
+    """
+    key = keys.lobby_live_games() if which == "live" else keys.lobby_finished_games()
+    return [(gid.decode(), at) for gid, at in r.zrevrange(key, 0, limit - 1, withscores=True)]
+
+
+def add_tournament(r: Redis, tournament_id: str, at: float) -> None:
+    """Index a new tournament (created at ``at``). Repeatable."""
+    r.zadd(keys.lobby_tournaments(), {tournament_id: at})
+
+
+def tournaments(r: Redis, limit: int) -> list[str]:
+    """The ids of the newest ``limit`` tournaments, newest first."""
+    return [t.decode() for t in r.zrevrange(keys.lobby_tournaments(), 0, limit - 1)]

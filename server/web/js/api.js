@@ -1,0 +1,76 @@
+// The only way the pages talk to the server: the public /v1 API, JSON over fetch.
+//
+// The seat token is read once from the URL fragment (#token=..., which the browser
+// never sends to a server) or from a form, kept in sessionStorage (this tab only),
+// and sent nowhere but the Authorization header of these calls.
+
+const TOKEN_KEY = 'parlour.token';
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const error = body && body.error ? body.error : {code: 'http_error', message: `HTTP ${status}`};
+    super(error.message);
+    this.status = status;
+    this.code = error.code;
+    this.details = error.details || {};
+  }
+}
+
+/** Move a token from the URL fragment into sessionStorage and out of the address bar. */
+export function adoptTokenFromFragment() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const token = params.get('token');
+  if (token) {
+    setToken(token);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+}
+
+export function token() {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+export function setToken(value) {
+  const clean = String(value || '').trim();
+  if (clean) sessionStorage.setItem(TOKEN_KEY, clean);
+}
+
+export function forgetToken() {
+  sessionStorage.removeItem(TOKEN_KEY);
+}
+
+/**
+ * Call the API. Options: method, body (JSON), auth (send the token; default true),
+ * signal. Resolves to the decoded JSON; rejects with ApiError on any error status.
+ */
+export async function api(path, {method = 'GET', body, auth = true, signal} = {}) {
+  const headers = {Accept: 'application/json'};
+  const seatToken = auth ? token() : null;
+  if (seatToken) headers.Authorization = `Bearer ${seatToken}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+    cache: 'no-store',
+    credentials: 'omit',
+    referrerPolicy: 'no-referrer',
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+/** Build a query string from an object, skipping null and undefined values. */
+export function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined) q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}

@@ -1,0 +1,211 @@
+// The table drawn from one view: seats around the felt, the game's middle, and beside it
+// the status, the move buttons, the game's scores and the log. Shared by the live table
+// and the replay; the game-specific parts come from games/<game>.js.
+
+import {h, words} from './dom.js';
+import {backs, card, cardText} from './cards.js';
+import {rendererFor} from './games/index.js';
+import {commonEvent} from './games/generic.js';
+
+/** Where each seat sits, counting clockwise from the one at the bottom (grid areas). */
+const POSITIONS = {
+  1: ['b'],
+  2: ['b', 't'],
+  3: ['b', 'tl', 'tr'],
+  4: ['b', 'l', 't', 'r'],
+  5: ['b', 'l', 'tl', 'tr', 'r'],
+  6: ['b', 'bl', 'tl', 't', 'tr', 'br'],
+  7: ['b', 'bl', 'l', 'tl', 'tr', 'r', 'br'],
+  8: ['b', 'bl', 'l', 'tl', 't', 'tr', 'r', 'br'],
+};
+const MAX_BUTTONS = 8;
+const LOG_LENGTH = 80;
+
+/**
+ * What the renderers draw with: the view, seat names, and card() that turns a card
+ * into a button when it is one of the viewer's legal moves.
+ *
+ * options.hands: every seat's cards (a finished game's replay), else only view.hand.
+ */
+export function makeContext(view, {events = [], hands = null, interactive = false, onMove = null} = {}) {
+  const renderer = rendererFor(view.game);
+  const n = view.seats.length;
+  const legal = interactive ? view.legal_moves || [] : [];
+  const byCard = new Map();
+  for (const move of legal) if (typeof move.card === 'string' && !byCard.has(move.card)) byCard.set(move.card, move);
+  const bound = new Set();
+  const handOf = (seat) => {
+    if (hands && Array.isArray(hands[seat])) return hands[seat];
+    if (seat === view.you && Array.isArray(view.hand)) return view.hand;
+    return renderer.publicHand(view, seat);
+  };
+  const label = (seat) => renderer.seatLabel(seat, n);
+  return {
+    view,
+    renderer,
+    n,
+    events,
+    interactive,
+    label,
+    short: (seat) => (n === 4 ? label(seat)[0] : String(seat)),
+    name: (seat) => view.seats[seat]?.name ?? 'open seat',
+    handOf,
+    knows: (seat) => handOf(seat) !== null,
+    /** A face-up card; with bind, clickable when it is a legal move of the viewer. */
+    card(code, {bind = false, ...options} = {}) {
+      const move = bind ? byCard.get(code) : null;
+      if (!move) return card(code, options);
+      bound.add(move);
+      return card(code, {...options, onClick: () => onMove(move)});
+    },
+    /** Legal moves no card on the table stands for: they become buttons. */
+    unbound: () => legal.filter((move) => !bound.has(move)),
+  };
+}
+
+/** One line for the log. */
+export function describeEvent(event, ctx) {
+  return ctx.renderer.event(event, ctx) ?? commonEvent(event, ctx) ??
+    `${words(event.kind)} ${JSON.stringify(event.data)}`;
+}
+
+/** A move as words ("North plays Q♠", "East: Pass"). */
+export function describeMove(record, ctx) {
+  if (!record) return 'As dealt';
+  const {seat, move} = record;
+  const what = typeof move.card === 'string' && (move.type === 'play' || move.type === 'put_out')
+    ? `${words(move.type === 'play' ? 'plays' : 'puts out')} ${cardText(move.card)}`
+    : (ctx.renderer.moveLabel(move) ?? moveText(move));
+  return `${ctx.label(seat)}: ${what}${record.timeout ? ' (out of time)' : ''}`;
+}
+
+function moveText(move) {
+  const rest = Object.entries(move).filter(([k]) => k !== 'type')
+    .map(([, v]) => (typeof v === 'string' && /^[AKQJT98765432][SHDC]$/.test(v) ? cardText(v) : String(v)));
+  return [words(move.type), ...rest].join(' ');
+}
+
+function seatBox(view, seat, ctx) {
+  const entry = view.seats[seat] || {};
+  const active = view.status === 'active';
+  const toMove = active && (view.to_move || []).includes(seat);
+  const you = seat === view.you;
+  const won = Boolean(view.result && (view.result.winners || []).includes(seat));
+  const known = ctx.handOf(seat);
+  const hidden = known ? null : ctx.renderer.hidden(view, seat);
+  const classes = ['seat', toMove && 'to-move', you && 'you', won && 'winner'].filter(Boolean).join(' ');
+  const score = view.scores && view.scores[seat] !== undefined ? view.scores[seat] : null;
+  return h('div', {class: classes, dataset: {seat}},
+    h('header', {class: 'seat-head'},
+      h('span', {class: 'seat-label'}, ctx.label(seat)),
+      h('span', {class: 'player'}, entry.name ?? 'open seat'),
+      you ? h('span', {class: 'tag you-tag'}, 'you') : null,
+      toMove ? h('span', {class: 'tag turn'}, 'to move') : null,
+      won ? h('span', {class: 'tag won'}, 'won') : null,
+      score === null ? null : h('span', {class: 'score', title: 'score'}, score)),
+    h('div', {class: `hand${known ? ' open' : ''}`, 'aria-label': `${ctx.label(seat)}'s hand`},
+      known ? known.map((c) => ctx.card(c, {bind: you && ctx.interactive}))
+        : hidden === null ? null : backs(hidden)),
+    h('div', {class: 'extras'}, ctx.renderer.seatExtras(view, seat, ctx)));
+}
+
+function statusLine(view, ctx) {
+  if (view.status === 'waiting') {
+    const open = view.seats.filter((s) => !s.player_id).length;
+    return h('p', {class: 'status waiting'}, `Waiting for players: ${open} open seat${open === 1 ? '' : 's'}.`);
+  }
+  if (view.result) {
+    const r = view.result;
+    const winners = (r.winners || []).map((s) => `${ctx.label(s)} (${ctx.name(s)})`);
+    const text = r.termination === 'forfeit'
+      ? `Forfeited by ${ctx.label(r.forfeit)}.`
+      : winners.length ? `Won by ${winners.join(' & ')}.` : 'A draw.';
+    return h('p', {class: 'status result'}, `Game over. ${text} Scores: ${(r.scores || []).join(' · ')}`);
+  }
+  if (view.status === 'aborted') return h('p', {class: 'status'}, 'The game was stopped.');
+  const movers = (view.to_move || []).map((s) => ctx.label(s)).join(', ');
+  return h('p', {class: 'status'},
+    view.you !== null && (view.to_move || []).includes(view.you) ? h('strong', {}, 'Your move. ') : null,
+    movers ? `To move: ${movers}. ` : '',
+    view.deadline ? h('span', {class: 'deadline', dataset: {deadline: view.deadline}}, '') : null);
+}
+
+function moveButtons(ctx, {pending = false, onMove}) {
+  const moves = ctx.unbound();
+  const boundAny = (ctx.view.legal_moves || []).length > moves.length;
+  if (!ctx.interactive || !(ctx.view.legal_moves || []).length) return null;
+  const groups = new Map();
+  for (const move of moves) {
+    if (!groups.has(move.type)) groups.set(move.type, []);
+    groups.get(move.type).push(move);
+  }
+  const label = (move) => ctx.renderer.moveLabel(move) ?? moveText(move);
+  const controls = [];
+  for (const [type, list] of groups) {
+    if (list.length > MAX_BUTTONS) {
+      const select = h('select', {class: 'move-choice', dataset: {moveType: type}, 'aria-label': words(type)},
+        list.map((move, i) => h('option', {value: i}, label(move))));
+      controls.push(h('span', {class: 'move-group'}, select,
+        h('button', {type: 'button', class: 'move', disabled: pending, dataset: {moveType: type},
+          onclick: () => onMove(list[Number(select.value)])}, 'OK')));
+    } else {
+      for (const move of list) {
+        controls.push(h('button', {type: 'button', class: 'move', disabled: pending,
+          dataset: {moveType: type, move: JSON.stringify(move)}, onclick: () => onMove(move)}, label(move)));
+      }
+    }
+  }
+  return h('section', {class: `moves${pending ? ' pending' : ''}`, 'aria-label': 'your moves'},
+    boundAny ? h('p', {class: 'hint'}, 'Your move: click a highlighted card.') : null,
+    controls.length ? h('div', {class: 'buttons'}, controls) : null);
+}
+
+function logList(ctx, highlight) {
+  const items = ctx.events.slice(-LOG_LENGTH).map((e) => h('li', {
+    class: e.version === highlight ? 'now' : null,
+    dataset: {kind: e.kind, version: e.version},
+  }, describeEvent(e, ctx)));
+  return h('details', {class: 'log-box', open: true}, h('summary', {}, 'Log'),
+    h('ol', {class: 'log', reversed: true}, items.reverse()));
+}
+
+/**
+ * Draw the table for a view.
+ *
+ * options: events (the log), hands (every seat's cards, replays only), interactive
+ * (the viewer may move), onMove(move), pending (a move is on its way), bottom (the
+ * seat drawn at the bottom when the viewer has none), highlight (a version whose
+ * events the log marks).
+ */
+export function renderBoard(view, options = {}) {
+  const ctx = makeContext(view, options);
+  const n = ctx.n;
+  const bottom = view.you ?? options.bottom ?? 0;
+  const positions = POSITIONS[n];
+  const felt = h('section', {class: `felt seats-${positions ? n : 'many'}`, 'aria-label': 'the table'});
+  for (const entry of view.seats) {
+    const box = seatBox(view, entry.seat, ctx);
+    if (positions) box.classList.add(`pos-${positions[(entry.seat - bottom + n) % n]}`);
+    felt.append(box);
+  }
+  felt.append(h('div', {class: 'center'}, ctx.renderer.center(view, ctx)));
+  // Seats and middle first: the cards they made clickable are not repeated as buttons.
+  const side = h('aside', {class: 'side'},
+    statusLine(view, ctx),
+    moveButtons(ctx, options),
+    h('section', {class: 'info'}, ctx.renderer.info(view, ctx)),
+    logList(ctx, options.highlight));
+  return h('div', {class: `board game-${view.game}${options.pending ? ' pending' : ''}`,
+    dataset: {version: view.version, status: view.status}}, felt, side);
+}
+
+/** Keep every deadline on the page counting down. */
+function tick() {
+  for (const el of document.querySelectorAll('.deadline[data-deadline]')) {
+    const seconds = Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000);
+    el.textContent = seconds >= 0 ? `Move due in ${seconds} s.` : 'Move overdue.';
+    el.classList.toggle('urgent', seconds < 10);
+  }
+}
+setInterval(tick, 1000);
+export {tick};

@@ -1,0 +1,94 @@
+// The fallback for any game without a renderer of its own: the view's state, shown readably.
+// It is also the base every game renderer extends, so each one only writes what differs.
+
+import {h, words} from '../dom.js';
+import {card, cardText, isCard} from '../cards.js';
+
+const COMPASS = ['North', 'East', 'South', 'West'];
+
+/** Draw any JSON value: cards as cards, lists and objects as nested, collapsible lists. */
+export function jsonTree(value, depth = 0) {
+  if (value === null || value === undefined) return h('span', {class: 'nil'}, '—');
+  if (isCard(value)) return card(value, {small: true});
+  if (typeof value !== 'object') return h('span', {class: 'scalar'}, String(value));
+  if (Array.isArray(value)) {
+    if (value.length === 0) return h('span', {class: 'nil'}, 'none');
+    if (value.every((v) => v === null || typeof v !== 'object')) {
+      return h('span', {class: 'inline-list'}, value.map((v) => jsonTree(v, depth + 1)));
+    }
+    const items = h('ol', {class: 'tree', start: 0}, value.map((v) => h('li', {}, jsonTree(v, depth + 1))));
+    return depth > 1 ? h('details', {}, h('summary', {}, `${value.length} items`), items) : items;
+  }
+  const rows = Object.entries(value).map(([k, v]) => [h('dt', {}, words(k)), h('dd', {}, jsonTree(v, depth + 1))]);
+  return h('dl', {class: 'tree'}, rows);
+}
+
+/** The log line of an event most games share (null: not one of those). */
+export function commonEvent(e, ctx) {
+  const d = e.data || {};
+  const who = typeof d.seat === 'number' ? ctx.label(d.seat) : null;
+  switch (e.kind) {
+    case 'deal': return `Deal ${d.deal ?? ''} · dealer ${ctx.label(d.dealer)}`;
+    case 'hand': return `${who} is dealt ${d.cards.length} card${d.cards.length === 1 ? '' : 's'}: ${d.cards.map(cardText).join(' ')}`;
+    case 'play': return `${who} plays ${cardText(d.card)}`;
+    case 'pass': return `${who} passes`;
+    case 'bid': return `${who} bids ${d.amount}`;
+    case 'trick': return `Trick ${d.number} to ${ctx.label(d.winner)}`;
+    case 'timeout': return `${who} ran out of time (${words(d.action)})`;
+    case 'game_over': {
+      const winners = (d.winners || []).map((s) => ctx.label(s));
+      return `Game over: ${winners.length ? `${winners.join(' & ')} win` : 'a draw'} (${(d.scores || []).join(' · ')})`;
+    }
+    default: return null;
+  }
+}
+
+export const generic = {
+  title: null,
+
+  /** The seat's name on the table: compass points for four, "Seat n" otherwise. */
+  seatLabel(seat, n) {
+    return n === 4 ? COMPASS[seat] : `Seat ${seat}`;
+  },
+
+  /** How many cards the seat holds that the viewer cannot see (null: unknown). */
+  hidden(view, seat) {
+    const s = view.state || {};
+    const counts = s.cards_left || s.cards_held;
+    return Array.isArray(counts) && typeof counts[seat] === 'number' ? counts[seat] : null;
+  },
+
+  /** A seat's cards when the state has made them public (at the end of a game), else null. */
+  publicHand() {
+    return null;
+  },
+
+  /** Public things in front of a seat (completed hands, tricks, melds...). */
+  seatExtras() {
+    return null;
+  },
+
+  /** The middle of the table. */
+  center() {
+    return null;
+  },
+
+  /** Scores and progress beside the table; here, the whole state as a tree. */
+  info(view) {
+    return h('details', {class: 'state-json', open: true}, h('summary', {}, 'Game state'), jsonTree(view.state));
+  },
+
+  /** One line of the log for an event (null: the generic line). */
+  event() {
+    return null;
+  },
+
+  /** A button's label for a move that is not a card in the hand. */
+  moveLabel(move) {
+    const rest = Object.entries(move).filter(([k]) => k !== 'type').map(([, v]) => String(v));
+    return [words(move.type), ...rest].join(' ');
+  },
+};
+
+/** A renderer with some parts replaced. */
+export const extend = (parts) => ({...generic, ...parts});

@@ -1,0 +1,132 @@
+// The lobby: live and finished games, tournaments with their standings, rating leaderboards.
+
+import {api} from './api.js';
+import {crumbs, h, replace, when, words} from './dom.js';
+import {rendererFor} from './games/index.js';
+
+const REFRESH_MS = 10000;
+
+function seatList(game) {
+  const r = rendererFor(game.game);
+  return game.seats.map((s) => h('span', {class: 'seat-name'},
+    `${r.seatLabel(s.seat, game.seats.length)}: `, s.name ?? h('em', {}, 'open')));
+}
+
+function gameRow(game) {
+  const r = rendererFor(game.game);
+  const label = (s) => r.seatLabel(s, game.seats.length);
+  let state;
+  if (game.status === 'waiting') state = `waiting (${game.seats.filter((s) => !s.player_id).length} open)`;
+  else if (game.result && game.result.termination === 'forfeit') state = `forfeited by ${label(game.result.forfeit)}`;
+  else if (game.result) {
+    const winners = game.result.winners.map(label);
+    state = winners.length ? `won by ${winners.join(' & ')}` : 'a draw';
+  } else state = `${game.to_move.map(label).join(', ')} to move`;
+  const over = game.status === 'finished' || game.status === 'aborted';
+  return h('tr', {dataset: {game: game.id}},
+    h('td', {}, r.title || game.game, game.tournament ? h('div', {class: 'muted'}, `tournament round ${game.tournament.round + 1}`) : null),
+    h('td', {}, h('div', {class: 'seat-names'}, seatList(game))),
+    h('td', {}, state, h('div', {class: 'muted'}, `move ${game.version} · ${when(game.created || game.ended)}`)),
+    h('td', {}, (game.scores || []).join(' · ')),
+    h('td', {class: 'links'},
+      h('a', {class: 'button', href: `/table/${game.id}`}, over ? 'Table' : 'Watch'),
+      game.status === 'finished' ? h('a', {class: 'button', href: `/replay/${game.id}`}, 'Replay') : null));
+}
+
+function gamesTable(list, empty) {
+  if (!list.length) return h('p', {class: 'muted'}, empty);
+  return h('table', {class: 'list'},
+    h('thead', {}, h('tr', {}, ['Game', 'Players', 'State', 'Scores', ''].map((t) => h('th', {}, t)))),
+    h('tbody', {}, list.map(gameRow)));
+}
+
+function standingsTable(rows) {
+  if (!rows.length) return h('p', {class: 'muted'}, 'No standings yet.');
+  return h('table', {class: 'list standings'},
+    h('thead', {}, h('tr', {}, ['#', 'Entry', 'Points', 'Played'].map((t) => h('th', {}, t)))),
+    h('tbody', {}, rows.map((s) => h('tr', {}, h('td', {}, s.rank),
+      h('td', {}, s.names.map((n) => n ?? '?').join(' & ')), h('td', {}, s.points), h('td', {}, s.played)))));
+}
+
+function tournamentDetails(t) {
+  const body = h('div', {class: 'tournament-body'}, h('p', {class: 'muted'}, 'Loading…'));
+  const details = h('details', {class: 'tournament', dataset: {tournament: t.id}},
+    h('summary', {},
+      h('strong', {}, t.name), ` · ${rendererFor(t.game).title || t.game} · ${words(t.format)} · ${t.status}`,
+      ` · ${t.entries} entries`,
+      t.leaders.length ? ` · leading: ${t.leaders.map((l) => l.names.join(' & ')).join(', ')}` : ''),
+    body);
+  details.addEventListener('toggle', async () => {
+    if (!details.open) return;
+    try {
+      const full = await api(`/v1/tournaments/${t.id}`, {auth: false});
+      replace(body,
+        standingsTable(full.standings),
+        full.rounds.map((round) => h('div', {class: 'round'}, h('h4', {}, `Round ${round.index + 1}`),
+          h('ul', {}, round.tables.map((table) => h('li', {},
+            `Table ${table.table + 1} (${table.status})`,
+            table.result ? ` — ${table.result.scores.join(' : ')}` : '',
+            table.game_id ? [' ', h('a', {href: `/table/${table.game_id}`}, 'table'),
+              table.status === 'finished' ? [' · ', h('a', {href: `/replay/${table.game_id}`}, 'replay')] : null] : null))),
+          round.byes.length ? h('p', {class: 'muted'}, `byes: ${round.byes.join(', ')}`) : null)));
+    } catch (err) {
+      replace(body, h('p', {class: 'message error'}, err.message));
+    }
+  });
+  return details;
+}
+
+function leaderboard(board, title) {
+  return h('div', {class: 'leaderboard', dataset: {game: board.game}}, h('h3', {}, title),
+    board.leaderboard.length
+      ? h('table', {class: 'list'},
+        h('thead', {}, h('tr', {}, ['#', 'Player', 'Rating', 'Games'].map((t) => h('th', {}, t)))),
+        h('tbody', {}, board.leaderboard.slice(0, 10).map((row) => h('tr', {}, h('td', {}, row.rank),
+          h('td', {}, row.name ?? row.player_id), h('td', {title: `μ ${row.mu.toFixed(2)}, σ ${row.sigma.toFixed(2)}`},
+            row.ordinal.toFixed(1)), h('td', {}, row.games)))))
+      : h('p', {class: 'muted'}, 'No rated games yet.'));
+}
+
+export async function lobbyPage(main) {
+  crumbs({text: 'Lobby'});
+  const live = h('section', {id: 'live'}, h('h2', {}, 'Live games'));
+  const finished = h('section', {id: 'finished'}, h('h2', {}, 'Finished games'));
+  const tournaments = h('section', {id: 'tournaments'}, h('h2', {}, 'Tournaments'));
+  const ratings = h('section', {id: 'ratings'}, h('h2', {}, 'Leaderboards'));
+  const input = h('input', {name: 'game', placeholder: 'game id', 'aria-label': 'game id', required: true});
+  const open = h('form', {class: 'open-game', onsubmit: (e) => {
+    e.preventDefault();
+    location.assign(`/table/${encodeURIComponent(input.value.trim())}`);
+  }}, input, h('button', {type: 'submit'}, 'Open table'));
+  replace(main, h('div', {class: 'lobby'}, open, live, finished, tournaments, ratings));
+
+  async function refreshGames() {
+    const [now, done] = await Promise.all([
+      api('/v1/games?status=live', {auth: false}),
+      api('/v1/games?status=finished&limit=20', {auth: false}),
+    ]);
+    replace(live, h('h2', {}, 'Live games'), gamesTable(now.games, 'No game is being played.'));
+    replace(finished, h('h2', {}, 'Finished games'), gamesTable(done.games, 'No game has finished yet.'));
+  }
+
+  async function loadTournaments() {
+    const list = await api('/v1/tournaments', {auth: false});
+    replace(tournaments, h('h2', {}, 'Tournaments'), list.tournaments.length
+      ? list.tournaments.map(tournamentDetails) : h('p', {class: 'muted'}, 'No tournament yet.'));
+  }
+
+  async function loadRatings() {
+    const rules = await api('/v1/rules', {auth: false});
+    const boards = await Promise.all(rules.games.map((g) => api(`/v1/ratings/${g.id}`, {auth: false})));
+    replace(ratings, h('h2', {}, 'Leaderboards'),
+      h('div', {class: 'boards'}, boards.map((b, i) => leaderboard(b, rules.games[i].title))));
+  }
+
+  const report = (where) => (err) => where.append(h('p', {class: 'message error'}, err.message));
+  await Promise.all([
+    refreshGames().catch(report(live)),
+    loadTournaments().catch(report(tournaments)),
+    loadRatings().catch(report(ratings)),
+  ]);
+  setInterval(() => refreshGames().catch(() => {}), REFRESH_MS);
+}

@@ -1,0 +1,135 @@
+// The replay of a finished game: step through it move by move with every hand shown,
+// or as one seat saw it (that seat's own view at each step: only what it knew).
+//
+// Each step is a frame from GET /v1/games/{id}/replay/{version}, which the server only
+// answers once the game is over; the log comes from the finished replay's events,
+// filtered here by their visible_to for the perspective chosen.
+
+import {api, query} from './api.js';
+import {crumbs, h, replace, words} from './dom.js';
+import {describeMove, makeContext, renderBoard} from './board.js';
+import {rendererFor} from './games/index.js';
+
+const AUTOPLAY_MS = 700;
+
+export async function replayPage(main, gameId) {
+  crumbs({text: 'Lobby', href: '/'}, {text: `Replay ${gameId}`});
+  const record = await api(`/v1/games/${gameId}/replay`, {auth: false});
+  const renderer = rendererFor(record.game);
+  const n = record.seats.length;
+  if (record.status !== 'finished' || !record.revealed) {
+    replace(main,
+      h('p', {class: 'message'}, `This game is ${record.status}. Its replay with every hand opens once it is finished; until then, here is its public record.`),
+      h('p', {}, h('a', {class: 'button', href: `/table/${gameId}`}, 'Watch the table')),
+      h('ol', {class: 'log'}, record.events.map((e) => h('li', {}, `${words(e.kind)} ${JSON.stringify(e.data)}`))));
+    return;
+  }
+
+  const params = new URLSearchParams(location.search);
+  let step = clamp(Number(params.get('step') ?? 0));
+  let perspective = params.get('as') ?? 'all';
+  let timer = null;
+  const frames = new Map();
+
+  function clamp(v) {
+    return Number.isFinite(v) ? Math.max(0, Math.min(record.version, Math.trunc(v))) : 0;
+  }
+
+  const slider = h('input', {id: 'step', type: 'range', min: 0, max: record.version, value: step,
+    'aria-label': 'step', oninput: () => go(Number(slider.value))});
+  const caption = h('p', {class: 'step-caption', role: 'status', 'aria-live': 'polite'});
+  const choose = h('select', {id: 'perspective', 'aria-label': 'whose eyes',
+    onchange: () => { perspective = choose.value; show(); }},
+  h('option', {value: 'all'}, 'All hands'),
+  h('option', {value: 'public'}, 'Spectator'),
+  record.seats.map((s) => h('option', {value: String(s.seat)},
+    `As ${renderer.seatLabel(s.seat, n)} (${s.name ?? 'open'}) saw it`)));
+  choose.value = perspective;
+  const button = (name, text, action) => h('button', {type: 'button', dataset: {step: name}, onclick: action}, text);
+  const playButton = button('play', '▶ Play', () => toggle());
+  const controls = h('div', {class: 'replay-controls'},
+    button('first', '« First', () => go(0)),
+    button('prev', '◀ Back', () => go(step - 1)),
+    playButton,
+    button('next', 'Next ▶', () => go(step + 1)),
+    button('last', 'Last »', () => go(record.version)),
+    slider, choose);
+  const host = h('div', {class: 'board-host'});
+  const result = record.result
+    ? h('p', {class: 'muted seed'}, `Final scores ${record.result.scores.join(' · ')} · seed ${record.revealed.seed} (its SHA-256 is the deal commitment ${record.deal_commitment.slice(0, 12)}…)`)
+    : null;
+  replace(main, h('div', {class: 'table-bar'},
+    h('span', {class: 'game-title'}, `${renderer.title || record.game} replay`),
+    h('a', {class: 'button', href: `/table/${gameId}`}, 'Final table')), controls, caption, host, result);
+
+  document.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === 'ArrowRight') go(step + 1);
+    if (e.key === 'ArrowLeft') go(step - 1);
+  });
+
+  async function frame(version) {
+    if (!frames.has(version)) frames.set(version, api(`/v1/games/${gameId}/replay/${version}`, {auth: false}));
+    try {
+      return await frames.get(version);
+    } catch (err) {
+      frames.delete(version);
+      throw err;
+    }
+  }
+
+  function visibleEvents() {
+    const seat = /^\d+$/.test(perspective) ? Number(perspective) : null;
+    return record.events.filter((e) => {
+      if (e.version > step) return false;
+      if (perspective === 'all') return true;
+      const audience = e.visible_to;
+      return audience === null || audience === undefined || (seat !== null && audience.includes(seat));
+    });
+  }
+
+  async function show() {
+    const at = step;
+    const got = await frame(at);
+    if (at !== step) return; // a later step was asked for meanwhile
+    let view;
+    let hands = null;
+    if (perspective === 'all') {
+      view = got.public;
+      hands = got.views.map((v) => v.hand ?? null);
+    } else if (perspective === 'public') {
+      view = got.public;
+    } else {
+      view = got.views[Number(perspective)];
+    }
+    replace(host, renderBoard(view, {events: visibleEvents(), hands, highlight: at, bottom: 0}));
+    const ctx = makeContext(view);
+    caption.textContent = `Step ${at} of ${record.version} · ${describeMove(got.move, ctx)}`;
+    slider.value = at;
+    history.replaceState(null, '', `${location.pathname}${query({step: at, as: perspective})}`);
+    if (at < record.version) frame(at + 1).catch(() => {}); // prefetch the next step
+  }
+
+  async function go(to) {
+    const next = clamp(to);
+    if (next === step && frames.has(step)) return;
+    step = next;
+    await show();
+  }
+
+  function toggle() {
+    if (timer) {
+      clearInterval(timer);
+      timer = null;
+      playButton.textContent = '▶ Play';
+      return;
+    }
+    playButton.textContent = '⏸ Pause';
+    timer = setInterval(() => {
+      if (step >= record.version) toggle();
+      else go(step + 1);
+    }, AUTOPLAY_MS);
+  }
+
+  await show();
+}

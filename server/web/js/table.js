@@ -1,0 +1,149 @@
+// The live table: a spectator's view, or a seat's with its token, kept up to date by
+// long-polling the game's events; with a seat token, legal moves are clicked.
+
+import {api, ApiError, forgetToken, query, setToken, token} from './api.js';
+import {crumbs, h, replace, sleep} from './dom.js';
+import {renderBoard, tick} from './board.js';
+import {rendererFor} from './games/index.js';
+
+const WAIT_SECONDS = 25;
+const WAITING_SECONDS = 3;
+
+export async function tablePage(main, gameId) {
+  crumbs({text: 'Lobby', href: '/'}, {text: `Table ${gameId}`});
+  const bar = h('div', {class: 'table-bar'});
+  const message = h('p', {class: 'message', role: 'status', 'aria-live': 'polite'});
+  const host = h('div', {class: 'board-host'});
+  replace(main, bar, message, host);
+
+  let view = null;
+  let events = [];
+  let last = 0;
+  let pending = false;
+  let generation = 0; // bumped when the token changes: an older long-poll stops
+
+  const say = (text, kind = 'info') => {
+    message.textContent = text || '';
+    message.className = `message ${kind}`;
+  };
+
+  function draw() {
+    if (!view) return;
+    const interactive = view.you !== null && view.status === 'active';
+    replace(host, renderBoard(view, {events, interactive, pending, onMove: play}));
+    drawBar();
+    tick();
+  }
+
+  function drawBar() {
+    const title = rendererFor(view.game).title || view.game;
+    const seat = view.you;
+    const who = seat === null
+      ? 'Watching as a spectator.'
+      : `Playing ${rendererFor(view.game).seatLabel(seat, view.seats.length)} as ${view.seats[seat].name}.`;
+    const form = h('form', {class: 'token-form', onsubmit: (e) => {
+      e.preventDefault();
+      setToken(input.value);
+      input.value = '';
+      restart();
+    }});
+    const input = h('input', {type: 'password', name: 'token', autocomplete: 'off', placeholder: 'seat token',
+      'aria-label': 'your seat token', required: true});
+    form.append(input, h('button', {type: 'submit'}, 'Sit down'));
+    const join = view.status === 'waiting' && token() && seat === null
+      ? view.seats.filter((s) => !s.player_id).map((s) => h('button', {type: 'button', class: 'join',
+        onclick: () => joinSeat(s.seat)}, `Take ${rendererFor(view.game).seatLabel(s.seat, view.seats.length)}`))
+      : null;
+    replace(bar,
+      h('span', {class: 'game-title'}, `${title} · v${view.version}`),
+      h('span', {class: 'who'}, who),
+      token() ? h('button', {type: 'button', class: 'leave', onclick: () => { forgetToken(); restart(); }},
+        seat === null ? 'Forget token' : 'Stand up') : form,
+      join,
+      view.status === 'finished' ? h('a', {class: 'button', href: `/replay/${view.id}`}, 'Replay') : null);
+  }
+
+  async function loadView() {
+    try {
+      view = await api(`/v1/games/${gameId}`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        forgetToken();
+        say('That token was refused; you are watching as a spectator.', 'error');
+        view = await api(`/v1/games/${gameId}`);
+      } else {
+        throw err;
+      }
+    }
+    draw();
+  }
+
+  async function play(move) {
+    if (pending || !view) return;
+    pending = true;
+    draw();
+    try {
+      view = await api(`/v1/games/${gameId}/moves`, {method: 'POST', body: {move, version: view.version, seat: view.you}});
+      say('');
+    } catch (err) {
+      say(err.message, 'error');
+      if (err instanceof ApiError && (err.status === 409 || err.status === 422)) await loadView();
+    } finally {
+      pending = false;
+      draw();
+    }
+  }
+
+  async function joinSeat(seat) {
+    try {
+      view = await api(`/v1/games/${gameId}/join`, {method: 'POST', body: {seat}});
+      say('');
+      restart();
+    } catch (err) {
+      say(err.message, 'error');
+    }
+  }
+
+  /** Follow the game: long-poll its events, redraw the view whenever some arrive. */
+  async function follow(mine) {
+    while (mine === generation) {
+      if (view && (view.status === 'finished' || view.status === 'aborted')) return;
+      try {
+        const seat = view && view.you !== null ? view.you : null;
+        // Taking a seat makes no event: while seats are open, look at the view every few seconds.
+        const waiting = view && view.status === 'waiting';
+        const wait = waiting ? WAITING_SECONDS : WAIT_SECONDS;
+        const got = await api(`/v1/games/${gameId}/events${query({after: last, wait, seat})}`);
+        if (mine !== generation) return;
+        last = got.last;
+        if (got.events.length) events = events.concat(got.events);
+        if (got.events.length || waiting) await loadView();
+      } catch (err) {
+        if (mine !== generation) return;
+        say(`Connection trouble (${err.message}); retrying…`, 'error');
+        await sleep(2000);
+      }
+    }
+  }
+
+  async function restart() {
+    const mine = ++generation;
+    events = [];
+    last = 0;
+    try {
+      await loadView();
+      const seat = view.you;
+      const first = await api(`/v1/games/${gameId}/events${query({after: 0, wait: 0, seat})}`);
+      events = first.events;
+      last = first.last;
+      if (events.some((e) => e.version > view.version)) await loadView();
+      else draw();
+    } catch (err) {
+      say(err instanceof ApiError && err.status === 404 ? 'No such game.' : err.message, 'error');
+      return;
+    }
+    follow(mine);
+  }
+
+  await restart();
+}

@@ -1,0 +1,165 @@
+"""Browser fixtures for the web table: Debian's Chromium, driven by Playwright.
+
+The browser is the system's (``/usr/bin/chromium`` from the Debian package,
+which ``make test`` installs where it can), never one Playwright downloads.
+It starts headless with a fresh profile (Playwright gives every launch a new
+temporary ``--user-data-dir``) and with the flags this machine's closed network
+needs. These tests skip only when no Chromium is installed.
+
+* ``browser``: one Chromium per session.
+* ``web``: a fresh context and page on the ``live_server`` app; it records every
+  ``/v1`` response the page received (``web.responses``) and fails the test on
+  any JavaScript error or console error.
+* ``seats``: registers players through the API and seats them in new games.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import requests
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+
+from tests.conftest import ADMIN_TOKEN, LiveServer, Player
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+TIMEOUT_MS = 10_000
+
+
+def chromium_path() -> str | None:
+    """The system Chromium: ``$PARLOUR_CHROMIUM``, else ``chromium`` on the PATH."""
+    found = os.environ.get("PARLOUR_CHROMIUM") or shutil.which("chromium")
+    if found is None and os.path.exists("/usr/bin/chromium"):
+        found = "/usr/bin/chromium"
+    return found
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    path = chromium_path()
+    if path is None:
+        pytest.skip("no Chromium installed: the web table tests need Debian's `chromium` "
+                    "(as root, `make test` installs it with apt-get)")
+    browser = playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_FLAGS)
+    yield browser
+    browser.close()
+
+
+@dataclass
+class Web:
+    """A page on the live server, with what it received and what went wrong in it."""
+
+    page: Page
+    url: str
+    responses: list[tuple[str, str]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def open(self, path: str) -> Page:
+        """Load a page of the app and wait until its script has drawn it."""
+        self.page.goto(self.url + path)
+        self.page.wait_for_selector("body[data-ready=true]")
+        return self.page
+
+    def received(self) -> str:
+        """Every /v1 response body the page received so far, one per line."""
+        return "\n".join(body for _, body in self.responses)
+
+
+@pytest.fixture
+def web(browser: Browser, live_server: LiveServer) -> Iterator[Web]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    web = Web(page, live_server.url)
+
+    def on_response(response) -> None:
+        if "/v1/" in response.url:
+            try:
+                web.responses.append((response.url, response.text()))
+            except Exception as exc:  # a long-poll cut off by the page's end
+                web.responses.append((response.url, f"<unreadable: {exc}>"))
+
+    page.on("response", on_response)
+    page.on("pageerror", lambda exc: web.errors.append(f"page error: {exc}"))
+    page.on("console", lambda msg: web.errors.append(f"console: {msg.text}")
+            if msg.type == "error" else None)
+    yield web
+    context.close()
+    assert not web.errors, web.errors
+
+
+class Seats:
+    """Players registered through the API, seated in games created through the API."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.http = requests.Session()
+
+    def register(self, name: str) -> Player:
+        body = self.call("post", "/v1/players", {"name": name})
+        return Player(body["id"], body["name"], body["token"])
+
+    def game(self, game: str, players: list[Player], options: dict | None = None,
+             **extra: Any) -> dict[str, Any]:
+        """Create a game with these players in seat order (as the admin) and return its view."""
+        body = {"game": game, "seats": [p.id for p in players], "options": options or {}, **extra}
+        return self.call("post", "/v1/games", body, ADMIN_TOKEN)
+
+    def view(self, game_id: str, player: Player | None = None) -> dict[str, Any]:
+        return self.call("get", f"/v1/games/{game_id}", token=player.token if player else None)
+
+    def move(self, game_id: str, player: Player, move: dict, version: int) -> dict[str, Any]:
+        return self.call("post", f"/v1/games/{game_id}/moves",
+                         {"move": move, "version": version}, player.token)
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        reply = self.http.request(method, self.url + path, headers=headers, json=body, timeout=30)
+        assert reply.status_code < 300, (reply.status_code, reply.text)
+        return reply.json()
+
+
+@pytest.fixture
+def seats(live_server: LiveServer) -> Iterator[Seats]:
+    helper = Seats(live_server.url)
+    yield helper
+    helper.http.close()
+
+
+def play_random(seats: Seats, game_id: str, players: list[Player], rng, *,
+                limit: int | None = None, stop_at_seat: int | None = None) -> dict[str, Any]:
+    """Random legal moves through the API, each by its seat's own token.
+
+    Stops at the end, after ``limit`` moves, or when ``stop_at_seat`` is to move.
+    Returns the last public view.
+    """
+    view = seats.view(game_id)
+    played = 0
+    while view["status"] == "active" and (limit is None or played < limit):
+        if stop_at_seat is not None and stop_at_seat in view["to_move"]:
+            break
+        seat = view["to_move"][0]
+        mine = seats.view(game_id, players[seat])
+        seats.move(game_id, players[seat], rng.choice(mine["legal_moves"]), mine["version"])
+        view = seats.view(game_id)
+        played += 1
+    return view
+
+
+def wait_for_version(page: Page, version: int) -> None:
+    """Wait until the page shows the game at ``version`` (drawn from a view, not reloaded)."""
+    page.wait_for_selector(f".board[data-version='{version}']")
