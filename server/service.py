@@ -596,13 +596,7 @@ class Service:
         ]
         state = self._engine(record).from_dict(record.state)
         return {
-            "id": record.id,
-            "game": record.meta["game"],
-            "options": record.meta["options"],
-            "status": record.status,
-            "version": record.version,
-            "seats": self._seats(record),
-            "deal_commitment": record.meta["deal_commitment"],
+            **self._header(record),
             "events": events,
             "result": self._result(record, state, self._clock(record)),
             "revealed": state.reveal() if finished else None,
@@ -897,16 +891,22 @@ class Service:
             elif to_move:
                 deadline = min(clock.deadlines[s] for s in to_move)
         return {
+            **self._header(record),
+            "you": seat,
+            "deadline": clock_policy.iso(deadline),
+            **view,
+        }
+
+    def _header(self, record: GameRecord) -> dict[str, Any]:
+        """What every game resource starts with (the view, the replay): all public."""
+        return {
             "id": record.id,
             "game": record.meta["game"],
             "options": record.meta["options"],
             "status": record.status,
             "version": record.version,
             "seats": self._seats(record),
-            "you": seat,
-            "deadline": clock_policy.iso(deadline),
             "deal_commitment": record.meta["deal_commitment"],
-            **view,
         }
 
     def _result(
