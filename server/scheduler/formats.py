@@ -516,7 +516,8 @@ def rating_events(snapshot: TournamentSnapshot) -> list[RatingEvent]:
     scores of either table: the entry with the positive difference won the
     board, zero is a draw (the luck of the cards is what duplicate removes,
     so it must not leak back in through the ratings). Each team is the
-    entry's players.
+    entry's players. Within a round, duplicate boards come out as a prefix in
+    board order (see below), so every run applies them in the same order.
     """
     players = {e.id: e.players for e in snapshot.entries}
     events: list[RatingEvent] = []
@@ -537,7 +538,11 @@ def rating_events(snapshot: TournamentSnapshot) -> list[RatingEvent]:
             )
         for board, pair in sorted(boards.items()):
             if any(res is None for _, res in pair):
-                continue
+                # Boards are rated in board order, never a later one first: the same
+                # players sit at every board of a match, and openskill's updates do
+                # not commute, so rating in finishing order would make the final
+                # ratings depend on which table happened to be quicker.
+                break
             tables = [t for t, _ in pair]
             results = [res for _, res in pair if res is not None]
             a, b = tables[0].entries

@@ -230,6 +230,20 @@ def test_duplicate_match_by_hand() -> None:
     assert next_round(snap) is None
 
 
+def test_duplicate_boards_are_rated_in_board_order_whatever_finishes_first() -> None:
+    """Board 1 finishing before board 0 waits: the same players are at both boards,
+    and rating updates do not commute, so the order must not be the finishing order."""
+    snap = snapshot(Format.DUPLICATE, "AB", seats=2, boards_per_match=2)
+    rnd = next_round(snap)
+    assert rnd is not None
+    b1_first = (None, None, TableResult((100, 20), (0,)), TableResult((150, 10), (0,)))
+    snap_b1 = replace(snap, rounds=(PlayedRound(rnd, b1_first),))
+    assert rating_events(snap_b1) == []
+    both = (TableResult((120, 40), (0,)), TableResult((90, 60), (0,)), *b1_first[2:])
+    snap_both = replace(snap, rounds=(PlayedRound(rnd, both),))
+    assert [e.key for e in rating_events(snap_both)] == ["r0:b0", "r0:b1"]
+
+
 def test_half_played_duplicate_board_is_not_rated() -> None:
     snap = snapshot(Format.DUPLICATE, "AB", seats=2)
     rnd = next_round(snap)
