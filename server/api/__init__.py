@@ -31,6 +31,7 @@ from . import (
     me,
     metrics,
     players,
+    ratelimit,
     ratings,
     rules,
     stream,
@@ -72,6 +73,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         SSE_MAX_SECONDS=float(os.environ.get("PARLOUR_SSE_MAX_SECONDS", "300")),
         GUEST_TTL=float(os.environ.get("PARLOUR_GUEST_TTL", "86400")),
         GUEST_GRACE=float(os.environ.get("PARLOUR_GUEST_GRACE", "3600")),
+        RATE_LIMIT=int(os.environ.get("PARLOUR_RATE_LIMIT", "0")),
+        RATE_PERIOD=float(os.environ.get("PARLOUR_RATE_PERIOD", "1")),
     )
     if config:
         app.config.update(config)
@@ -93,6 +96,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                           guest_grace=app.config["GUEST_GRACE"])
     errors.register(app)
     app.before_request(load_token)
+    ratelimit.register(app)  # after load_token: it counts per token
     for module in (players, rules, games, me, tournaments, ratings, health, web):
         app.register_blueprint(module.bp)
     for module in (apps, stream):  # embedding in other apps (issue 11)

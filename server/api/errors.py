@@ -48,6 +48,7 @@ from server.store.tournaments import (
 from server.tournaments_service import CannotStart, Contention
 
 from . import schemas
+from .ratelimit import RateLimited
 
 log = logging.getLogger("server.api")
 
@@ -90,6 +91,7 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     CannotStart: (409, "cannot_start", lambda e: e.details),
     Contention: (503, "unavailable", lambda e: e.details),
     IllegalMove: (422, "illegal_move", lambda e: {"legal_moves": e.legal_moves}),
+    RateLimited: (429, "rate_limited", lambda e: e.details),
     RedisConnectionError: (503, "unavailable", _none),
     RedisTimeoutError: (503, "unavailable", _none),
 }
@@ -119,7 +121,11 @@ def handle(exc: Exception):
             message = _MESSAGES.get(cls) or (
                 exc.message if isinstance(exc, ServiceError) else str(exc)
             )
-            return envelope(status, code, message, details(exc))
+            body, status = envelope(status, code, message, details(exc))
+            retry_after = getattr(exc, "retry_after", None)
+            if status == 429 and retry_after is not None:
+                return body, status, {"Retry-After": str(retry_after)}
+            return body, status
     # Never echo the text: an unexpected exception might carry a hand.
     log.exception("unhandled error")
     return envelope(500, "internal_error", "internal server error", {})

@@ -187,3 +187,8 @@ def metrics_waiting() -> str:
     """Hash: API worker (``host:pid``) -> ``"<long-polls waiting> <epoch seconds>"``, the
     worker's gauge as of its last report (a worker silent for long is counted out)."""
     return "metrics:{m}:waiting"
+
+
+def rate_window(subject: str, window: int) -> str:
+    """Requests of one caller (a hash of its token) in one fixed window of time."""
+    return f"rl:{{{subject}}}:{window}"
