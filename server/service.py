@@ -773,21 +773,18 @@ class Service:
             move = clock_policy.default_move(state.legal_moves(seat))
             events = [announce, *state.apply(seat, move)]
             status = "finished" if state.is_over() else "active"
-        to_move = state.to_move() if status == "active" else []
         try:
             record.version, record.seq = clock_store.commit_timeout(
                 self.r, self.scripts, game_id,
                 expected_version=record.version, state=state.to_dict(), status=status,
                 move={"seat": seat, "move": move, "timeout": True}, seat=seat,
-                fresh=now + clock.move_seconds, to_move=to_move, forfeit=forfeit,
-                events=[self._event(e, version) for e in events],
+                forfeit=forfeit, events=[self._event(e, version) for e in events],
             )
         except StaleVersion:
             return "moved"
         record.status = status
         self._after_commit(record, state)
-        after = clock_store.read(self.r, game_id)
-        clock_store.index(self.r, game_id, after.earliest() if after and to_move else None)
+        self._arm(record, state, clock, mover=seat, now=now)
         return action
 
     def final_results(self, game_ids: list[str]) -> dict[str, dict[str, Any]]:
@@ -938,13 +935,15 @@ class Service:
 
     def _arm(
         self, record: GameRecord, state: BaseState, clock: Clock, *, mover: int | None,
-        restart: bool = False,
+        restart: bool = False, now: float | None = None,
     ) -> Clock:
-        """After a commit: the deadlines of the new version, then the index (repeatable)."""
+        """After a commit (a move or a timeout): the deadlines of the new version, then
+        the index. Repeatable; ``now`` is when the fresh deadlines start."""
         to_move = state.to_move() if record.status == "active" else []
+        now = time.time() if now is None else now
         armed = clock_store.arm(
             self.r, self.scripts, record.id, version=record.version, to_move=to_move,
-            mover=mover, fresh=time.time() + clock.move_seconds, restart=restart,
+            mover=mover, fresh=now + clock.move_seconds, restart=restart,
         )
         if armed is None:  # a later version armed it already: read what is there
             clock = clock_store.read(self.r, record.id) or clock

@@ -142,12 +142,12 @@ def commit_timeout(
     status: str,
     move: dict[str, Any],
     seat: int,
-    fresh: float,
-    to_move: Sequence[int],
     forfeit: dict[str, Any] | None,
     events: Sequence[dict[str, Any]],
 ) -> tuple[int, int]:
-    """Commit a timeout's default move or forfeit with the clock's bookkeeping, atomically.
+    """Commit a timeout's default move or forfeit with its timeout count, atomically.
+
+    The new version's deadlines are set afterwards by :func:`arm`, as after any move.
 
     Returns:
         ``(new_version, last_event_number)``.
@@ -158,7 +158,7 @@ def commit_timeout(
     """
     args: list[Any] = [
         expected_version, orjson.dumps(state), status, orjson.dumps(move), seat,
-        repr(fresh), orjson.dumps(list(to_move)), orjson.dumps(forfeit) if forfeit else "",
+        orjson.dumps(forfeit) if forfeit else "",
     ]
     args += [orjson.dumps(e) for e in events]
     reply = scripts.commit_timeout(

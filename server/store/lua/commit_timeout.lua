@@ -1,14 +1,12 @@
 -- A timeout applied by the scheduler: the default move (or the forfeit) committed exactly
--- like commit_move.lua, together with the clock's bookkeeping, in one atomic step, so a
--- timeout is counted once and only with the move it caused.
+-- like commit_move.lua, together with the timeout count, in one atomic step, so a timeout
+-- is counted once and only with the move it caused.
 -- KEYS[1] g:{id}:game   KEYS[2] g:{id}:events   KEYS[3] g:{id}:moves   KEYS[4] g:{id}:clock
 -- ARGV[1] the version the timeout was computed from (the expected current version)
 -- ARGV[2] the new state JSON     ARGV[3] the new status
 -- ARGV[4] the move record JSON   ARGV[5] the seat that timed out
--- ARGV[6] a fresh deadline (epoch seconds)
--- ARGV[7] JSON array of the seats to move afterwards ('[]' once over or aborted)
--- ARGV[8] the forfeit record JSON, or '' for a default move
--- ARGV[9..] one JSON per event, in order
+-- ARGV[6] the forfeit record JSON, or '' for a default move
+-- ARGV[7..] one JSON per event, in order
 -- returns {1, new_version, last_event_number}  committed
 --         {0, current_version}                 stale: nothing written
 --         {-1}                                 no such game
@@ -16,28 +14,16 @@ local cur = tonumber(redis.call('HGET', KEYS[1], 'version'))
 if cur == nil then return {-1} end
 if cur ~= tonumber(ARGV[1]) then return {0, cur} end
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
-for i = 9, #ARGV do
+for i = 7, #ARGV do
   seq = seq + 1
   redis.call('XADD', KEYS[2], '0-' .. seq, 'e', ARGV[i])
 end
 local new = cur + 1
 redis.call('HSET', KEYS[1], 'version', new, 'state', ARGV[2], 'status', ARGV[3], 'seq', seq)
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
--- the clock: one more timeout for the seat, then the deadlines of the new version
+-- the clock: one more timeout for the seat, counted with the move it caused. Its
+-- deadlines are set afterwards by arm_clock.lua, the same repeatable step that follows
+-- every accepted move.
 redis.call('HINCRBY', KEYS[4], 't:' .. ARGV[5], 1)
-if ARGV[8] ~= '' then redis.call('HSET', KEYS[4], 'forfeit', ARGV[8]) end
-local armed = tonumber(redis.call('HGET', KEYS[4], 'version') or '-1') == cur
-local waiting = {}
-local seats = cjson.decode(ARGV[7])
-for _, s in ipairs(seats) do waiting['d:' .. s] = true end
-for _, f in ipairs(redis.call('HKEYS', KEYS[4])) do
-  if string.sub(f, 1, 2) == 'd:' and not waiting[f] then redis.call('HDEL', KEYS[4], f) end
-end
-for _, s in ipairs(seats) do
-  local f = 'd:' .. s
-  if not armed or tostring(s) == ARGV[5] or redis.call('HEXISTS', KEYS[4], f) == 0 then
-    redis.call('HSET', KEYS[4], f, ARGV[6])
-  end
-end
-redis.call('HSET', KEYS[4], 'version', new)
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], 'forfeit', ARGV[6]) end
 return {1, new, seq}
