@@ -811,9 +811,11 @@ class Service:
                                   "forfeit": forfeit["seat"]}
         return out
 
-    def ping(self) -> dict[str, Any]:
-        """One Redis round trip: readiness, and the stack's ceiling in benchmarks."""
-        self.r.ping()
+    def ping(self, round_trips: int = 1) -> dict[str, Any]:
+        """Redis round trips, one after the other: readiness, and the stack's ceiling
+        in benchmarks (one trip) or the floor under a move (two: read, then commit)."""
+        for _ in range(round_trips):
+            self.r.ping()
         return {"ok": True}
 
     # -- helpers ----------------------------------------------------------------

@@ -128,12 +128,13 @@ def run_clients(n: int, seconds: float, make: Callable[[int], Callable[[], float
     return [x for per in latencies for x in per]
 
 
-def ping_step(base: str) -> Callable[[], float]:
+def ping_step(base: str, round_trips: int = 1) -> Callable[[], float]:
     conn = Conn(base)
+    path = "/v1/_ping_redis" if round_trips == 1 else f"/v1/_ping_redis?round_trips={round_trips}"
 
     def step() -> float:
         start = time.perf_counter()
-        status, _ = conn.call("GET", "/v1/_ping_redis")
+        status, _ = conn.call("GET", path)
         took = time.perf_counter() - start
         if status != 200:
             raise RuntimeError(f"ping failed: {status}")

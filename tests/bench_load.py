@@ -11,6 +11,11 @@ then measures, reusing the pieces of :mod:`tests.bench_http`:
    in the same run so host noise hits both alike. Printed: rates, p50/p99, the
    server's CPU per request, and ``move throughput ratio to ceiling: 0.NN``
    (64 bots). Targets: ratio >= 0.70, moves' p99 < 2x the ceiling's.
+   Also interleaved: the **floor**, ``GET /v1/_ping_redis?round_trips=2`` (two
+   Redis round trips one after the other and nothing else: what DESIGN.md's move,
+   a read and then a compare-and-set, costs before any game work), so the
+   printout shows how much of the gap to the ceiling is the design's second trip
+   and how much the move's own work.
 2. **Long-poll capacity.** ``--waiters`` bots (5,000 by default) each park one
    ``GET /v1/me/turns?wait=`` on its own connection (raw sockets: one client thread
    holds them all), while 16 bots keep moving (``--movers``). Printed: how many were waiting
@@ -98,17 +103,19 @@ def throughput(api: ApiProc, args: argparse.Namespace) -> None:
     workers = api.worker_pids()
     headline = None
     for n in args.sizes:
-        figures: dict[str, list[float]] = {"ping": [], "moves": []}
-        cpu: dict[str, float] = {"ping": 0.0, "moves": 0.0}
+        steps = {"ping": lambda i: ping_step(base),
+                 "floor": lambda i: ping_step(base, round_trips=2),
+                 "moves": lambda i: tables[i].move}
+        figures: dict[str, list[float]] = {name: [] for name in steps}
+        cpu: dict[str, float] = {name: 0.0 for name in steps}
         for _ in range(args.rounds):
-            for name, make in (("ping", lambda i: ping_step(base)),
-                               ("moves", lambda i: tables[i].move)):
+            for name, make in steps.items():
                 before = cpu_seconds(workers)
                 figures[name] += run_clients(n, args.seconds, make)
                 cpu[name] += cpu_seconds(workers) - before
         span = args.seconds * args.rounds
         rates = {}
-        for name, unit in (("ping", "req/s"), ("moves", "moves/s")):
+        for name, unit in (("ping", "req/s"), ("floor", "req/s"), ("moves", "moves/s")):
             lat = figures[name]
             rates[name] = len(lat) / span
             line(f"load_{n}_{name}_rate", rates[name], unit, 0)
@@ -119,6 +126,8 @@ def throughput(api: ApiProc, args: argparse.Namespace) -> None:
         ratio = rates["moves"] / rates["ping"]
         p99 = quantile(figures["moves"], 0.99) / max(1e-9, quantile(figures["ping"], 0.99))
         line(f"load_{n}_moves_vs_ping_ratio", ratio, "", 2)
+        line(f"load_{n}_floor_vs_ping_ratio", rates["floor"] / rates["ping"], "", 2)
+        line(f"load_{n}_moves_vs_floor_ratio", rates["moves"] / rates["floor"], "", 2)
         line(f"load_{n}_moves_p99_vs_ping_p99", p99, "x", 2)
         if headline is None:
             headline = ratio

@@ -3,11 +3,13 @@
 The second exists for the benchmark: it is the cheapest request that still
 goes through the whole stack (gunicorn, Flask, the error handler, one Redis
 call), so a move's throughput can be read as a fraction of this ceiling.
+``?round_trips=2`` makes it wait on Redis twice, one after the other: the floor
+under a move, which by DESIGN.md must read, then compare-and-set.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, request
 
 from . import schemas
 from .context import service
@@ -22,4 +24,5 @@ def healthz():
 
 @bp.get("/v1/_ping_redis")
 def ping_redis():
-    return schemas.status.dump(service().ping())
+    query = schemas.ping_query.load(request.args)
+    return schemas.status.dump(service().ping(**query))

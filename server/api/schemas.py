@@ -142,6 +142,10 @@ class EventsQuery(SeatQuery):
     wait = fields.Float(validate=validate.Range(min=0), load_default=0.0)
 
 
+class PingQuery(_Query):
+    round_trips = fields.Integer(validate=validate.Range(min=1, max=4), load_default=1)
+
+
 class WaitQuery(_Query):
     wait = fields.Float(validate=validate.Range(min=0), load_default=0.0)
 
@@ -310,6 +314,7 @@ join_body = JoinBody()
 seat_query = SeatQuery()
 events_query = EventsQuery()
 wait_query = WaitQuery()
+ping_query = PingQuery()
 games_query = GamesQuery()
 tournaments_query = TournamentsQuery()
 game_list = GameList()

@@ -1,6 +1,6 @@
 """Every error status of API.md, produced by a real request, in the documented envelope.
 
-(429 is not produced: Parlour does not rate-limit yet.)
+(429 has its own file: tests/api/test_rate_limit.py.)
 """
 
 from __future__ import annotations
