@@ -677,7 +677,7 @@ class Service:
                 "seats": self._seats(record),
                 "to_move": public["to_move"] if record.status == "active" else [],
                 "scores": public.get("scores"),
-                "result": self._result(record, state, clock, public.get("result")),
+                "result": self._result(record, state, clock),
                 "created": None if over else clock_policy.iso(at),
                 "ended": clock_policy.iso(at) if over else None,
                 "tournament": None if tournament is None else {
@@ -881,7 +881,7 @@ class Service:
         view = state.view(seat)
         if record.status in ("waiting", "aborted"):
             view["to_move"], view["legal_moves"] = [], []  # nobody moves: not started, or stopped
-        view["result"] = self._result(record, state, clock, view.get("result"))
+        view["result"] = self._result(record, state, clock)
         deadline = None
         if clock is not None and record.status == "active":
             to_move = [s for s in view["to_move"] if s in clock.deadlines]
@@ -908,14 +908,9 @@ class Service:
             "deal_commitment": record.meta["deal_commitment"],
         }
 
-    def _result(
-        self,
-        record: GameRecord,
-        state: BaseState,
-        clock: Clock | None,
-        engine_result: dict[str, Any] | None = None,
-    ) -> dict[str, Any] | None:
-        """The engine's result, or for a game aborted by a forfeit, the forfeit.
+    @staticmethod
+    def _result(record: GameRecord, state: BaseState, clock: Clock | None) -> dict[str, Any] | None:
+        """The engine's outcome, or for a game aborted by a forfeit, the forfeit.
 
         A forfeit's ``scores`` are the (public) scores when the game stopped,
         ``forfeit`` is the seat that forfeited and ``winners`` is empty: what the
@@ -925,7 +920,8 @@ class Service:
         if record.status == "aborted" and clock is not None and clock.forfeit is not None:
             return {"termination": "forfeit", "scores": clock.forfeit["scores"],
                     "winners": [], "forfeit": clock.forfeit["seat"]}
-        return engine_result if engine_result is not None else state.view(None)["result"]
+        outcome = state.outcome()
+        return None if outcome is None else outcome.to_dict()
 
     def _clock(self, record: GameRecord) -> Clock | None:
         """The game's clock (only for clocked games): as read with the game, or one read."""
