@@ -21,6 +21,7 @@ import logging
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -49,6 +50,9 @@ class _Interrupted(Exception):
     """Raised by the signal handler to leave a long-poll that holds no move."""
 
 
+RECENT_GAMES = 100
+
+
 @dataclass
 class RunStats:
     """What a run did; returned by :func:`run`."""
@@ -62,7 +66,9 @@ class RunStats:
     """Moves the server refused as illegal (a bug in the bot; logged)."""
     outages: int = 0
     """Times the server could not be reached after the SDK's own retries."""
-    finished_games: list[str] = field(default_factory=list)
+    finished_games: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_GAMES))
+    """The ids of the last ``RECENT_GAMES`` games finished, oldest first (bounded: a bot
+    pool runs for weeks)."""
 
 
 @dataclass

@@ -122,7 +122,7 @@ def test_four_sdk_bots_play_a_full_game(live_server) -> None:
     assert_shape(View, final)
     assert final["status"] == "finished" and final["result"] is not None
     assert [s.games_finished for s in stats] == [1, 1, 1, 1]
-    assert [s.finished_games for s in stats] == [[game_id]] * 4
+    assert [list(s.finished_games) for s in stats] == [[game_id]] * 4
     assert sum(s.illegal_moves for s in stats) == 0
     # every accepted action is one move of one runner: none lost, none applied twice
     assert sum(s.moves for s in stats) == final["version"]
