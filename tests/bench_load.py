@@ -28,7 +28,9 @@ hard limit (the server inherits it, and ``parlour serve`` raises its own too),
 and sets the workers' connection and Redis pool limits above the waiters.
 
 ``--profile`` adds a pyinstrument profile of the move path (in process, Flask test
-client), the tool used to find what the move path did not need.
+client), the tool used to find what the move path did not need. ``--spy S``
+samples one real gunicorn worker with py-spy for S seconds while 64 bots move,
+and prints where its CPU goes, as shares of the samples (frames inclusive).
 
 Run: ``python -m tests.bench_load [--seconds S] [--waiters N] [--profile]``.
 """
@@ -41,6 +43,7 @@ import os
 import random
 import re
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -132,6 +135,8 @@ def throughput(api: ApiProc, args: argparse.Namespace) -> None:
         if headline is None:
             headline = ratio
     print(f"move throughput ratio to ceiling: {headline:.2f}", flush=True)
+    if args.spy:
+        spy_moves(api, tables[:min(args.sizes)], args.spy)
     for t in tables:
         t.conn.http.close()
 
@@ -192,6 +197,47 @@ def long_polls(api: ApiProc, red: RedisNode, args: argparse.Namespace) -> None:
         t.conn.http.close()
 
 
+SPY_FRAMES = {
+    "the whole request (gunicorn)": "AsyncWorker.handle (",
+    "Flask, around the view": "Flask.wsgi_app (",
+    "the view: body in, service, view out": "move (server/api/games.py",
+    "  marshmallow: the move body": "Schema.load (",
+    "  Service.move": "Service.move (",
+    "    the read (one round trip)": "Service._read (",
+    "      JSON of the stored record": "_parse (",
+    "    the engine: from_dict, apply, to_dict": "BaseState.apply (|State.from_dict (|"
+                                                 "State.to_dict (",
+    "    the commit (one round trip)": "commit (server/store",
+    "    the view of the seat": "Service._view (",
+    "  the response's JSON": "Flask.make_response (",
+    "redis-py, checking a pooled connection": "AbstractConnection.can_read (",
+    "sockets: sendall (syscalls)": "SocketMixin.sendall (",
+}
+
+
+def spy_moves(api: ApiProc, tables: list, seconds: float) -> None:
+    """py-spy over one worker while the bots move: the move path's shares of CPU."""
+    worker = api.worker_pids()[0]
+    out = Path(tempfile.mkdtemp(prefix="parlour-spy-")) / "moves.txt"
+    spy = subprocess.Popen(
+        [str(Path(sys.executable).with_name("py-spy")), "record", "-p", str(worker),
+         "-d", str(int(seconds)), "-r", "250", "-f", "raw", "-o", str(out), "--nonblocking"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run_clients(len(tables), seconds + 1, lambda i: tables[i].move)
+    spy.wait(60)
+    shares: dict[str, int] = dict.fromkeys(SPY_FRAMES, 0)
+    total = 0
+    for row in out.read_text().splitlines():
+        stack, _, count = row.rpartition(" ")
+        total += int(count)
+        for name, patterns in SPY_FRAMES.items():
+            if any(p in stack for p in patterns.split("|")):
+                shares[name] += int(count)
+    print(f"spy: {total} samples of worker {worker}, share of its CPU:", flush=True)
+    for name, n in shares.items():
+        print(f"spy  {100 * n / max(1, total):5.1f}%  {name}", flush=True)
+
+
 def profile_moves(n: int = 3000) -> None:
     """pyinstrument over ``n`` moves through the Flask app in process (embedded Redis)."""
     from pyinstrument import Profiler
@@ -245,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="bots moving during the long-poll section (a steady flow, "
                              "not a saturating one: its p99 is the waiters' cost)")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--spy", type=float, default=0.0,
+                        help="seconds of py-spy on one worker while the bots move")
     parser.add_argument("--skip", default="", help="sections to skip: throughput,longpoll")
     args = parser.parse_args(argv or [])
 
