@@ -811,12 +811,13 @@ class Service:
                                   "forfeit": forfeit["seat"]}
         return out
 
-    def ping(self, round_trips: int = 1) -> dict[str, Any]:
+    def ping(self, round_trips: int = 1, reply_bytes: int = 0) -> dict[str, Any]:
         """Redis round trips, one after the other: readiness, and the stack's ceiling
-        in benchmarks (one trip) or the floor under a move (two: read, then commit)."""
+        in benchmarks (one trip), or the floor under a move (two trips, read then
+        commit, and ``reply_bytes`` of padding: a view's size, with no work)."""
         for _ in range(round_trips):
             self.r.ping()
-        return {"ok": True}
+        return {"ok": True, "padding": "." * reply_bytes} if reply_bytes else {"ok": True}
 
     # -- helpers ----------------------------------------------------------------
     @staticmethod

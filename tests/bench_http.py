@@ -45,6 +45,8 @@ class Conn:
     def __init__(self, base: str) -> None:
         host, port = base.removeprefix("http://").split(":")
         self.http = http.client.HTTPConnection(host, int(port), timeout=60)
+        self.received = 0
+        """Bytes of response bodies read so far."""
 
     def call(self, method: str, path: str, body=None, token: str | None = None):
         headers = {"Content-Type": "application/json"} if body is not None else {}
@@ -52,7 +54,9 @@ class Conn:
             headers["Authorization"] = f"Bearer {token}"
         self.http.request(method, path, None if body is None else orjson.dumps(body), headers)
         response = self.http.getresponse()
-        return response.status, orjson.loads(response.read())
+        raw = response.read()
+        self.received += len(raw)
+        return response.status, orjson.loads(raw)
 
 
 class Table:
@@ -128,9 +132,11 @@ def run_clients(n: int, seconds: float, make: Callable[[int], Callable[[], float
     return [x for per in latencies for x in per]
 
 
-def ping_step(base: str, round_trips: int = 1) -> Callable[[], float]:
+def ping_step(base: str, round_trips: int = 1, reply_bytes: int = 0) -> Callable[[], float]:
     conn = Conn(base)
-    path = "/v1/_ping_redis" if round_trips == 1 else f"/v1/_ping_redis?round_trips={round_trips}"
+    path = "/v1/_ping_redis"
+    if round_trips != 1 or reply_bytes:
+        path += f"?round_trips={round_trips}&reply_bytes={reply_bytes}"
 
     def step() -> float:
         start = time.perf_counter()

@@ -11,11 +11,12 @@ then measures, reusing the pieces of :mod:`tests.bench_http`:
    in the same run so host noise hits both alike. Printed: rates, p50/p99, the
    server's CPU per request, and ``move throughput ratio to ceiling: 0.NN``
    (64 bots). Targets: ratio >= 0.70, moves' p99 < 2x the ceiling's.
-   Also interleaved: the **floor**, ``GET /v1/_ping_redis?round_trips=2`` (two
-   Redis round trips one after the other and nothing else: what DESIGN.md's move,
-   a read and then a compare-and-set, costs before any game work), so the
-   printout shows how much of the gap to the ceiling is the design's second trip
-   and how much the move's own work.
+   Also interleaved: the **floor**, ``GET /v1/_ping_redis?round_trips=2&reply_bytes=N``:
+   two Redis round trips one after the other and an answer the size of the
+   moves' (N, their mean, measured in a warm-up), and nothing else: the I/O that
+   DESIGN.md's move (a read, then a compare-and-set, then the view) cannot skip,
+   without any of its work. The printout shows how much of the gap to the
+   ceiling is that I/O and how much the move's own work.
 2. **Long-poll capacity.** ``--waiters`` bots (5,000 by default) each park one
    ``GET /v1/me/turns?wait=`` on its own connection (raw sockets: one client thread
    holds them all), while 16 bots keep moving (``--movers``). Printed: how many were waiting
@@ -106,10 +107,17 @@ def throughput(api: ApiProc, args: argparse.Namespace) -> None:
     workers = api.worker_pids()
     headline = None
     for n in args.sizes:
-        steps = {"ping": lambda i: ping_step(base),
-                 "floor": lambda i: ping_step(base, round_trips=2),
-                 "moves": lambda i: tables[i].move}
-        figures: dict[str, list[float]] = {name: [] for name in steps}
+        figures: dict[str, list[float]] = {"moves": [], "ping": [], "floor": []}
+        received = sum(t.conn.received for t in tables[:n])
+
+        def reply_size(n: int = n, figures: dict = figures, received: int = received) -> int:
+            """The moves' mean answer so far (the floor pads its answer to it)."""
+            got = sum(t.conn.received for t in tables[:n]) - received
+            return round(got / max(1, len(figures["moves"])))
+
+        steps = {"moves": lambda i: tables[i].move,  # first: the floor copies its answers' size
+                 "ping": lambda i: ping_step(base),
+                 "floor": lambda i: ping_step(base, 2, reply_size())}
         cpu: dict[str, float] = {name: 0.0 for name in steps}
         for _ in range(args.rounds):
             for name, make in steps.items():
@@ -117,6 +125,7 @@ def throughput(api: ApiProc, args: argparse.Namespace) -> None:
                 figures[name] += run_clients(n, args.seconds, make)
                 cpu[name] += cpu_seconds(workers) - before
         span = args.seconds * args.rounds
+        line(f"load_{n}_move_reply_size", reply_size(), "bytes", 0)
         rates = {}
         for name, unit in (("ping", "req/s"), ("floor", "req/s"), ("moves", "moves/s")):
             lat = figures[name]

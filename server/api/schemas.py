@@ -144,6 +144,7 @@ class EventsQuery(SeatQuery):
 
 class PingQuery(_Query):
     round_trips = fields.Integer(validate=validate.Range(min=1, max=4), load_default=1)
+    reply_bytes = fields.Integer(validate=validate.Range(min=0, max=65536), load_default=0)
 
 
 class WaitQuery(_Query):
@@ -251,6 +252,7 @@ class Turns(Schema):
 
 class Status(Schema):
     ok = fields.Boolean()
+    padding = fields.String()
 
 
 class Tournament(Schema):

@@ -25,7 +25,15 @@ def test_ping_is_one_round_trip_by_default(client, redis_client):
     assert pings(redis_client) - before == 1
 
 
-@pytest.mark.parametrize("trips", ["0", "5", "two"])
-def test_ping_refuses_other_counts(api, trips):
-    reply = api.get("/v1/_ping_redis", round_trips=trips)
-    assert "round_trips" in assert_error(reply, 400, "invalid_request")
+def test_ping_pads_its_reply_to_the_size_asked(client):
+    reply = client.get("/v1/_ping_redis?round_trips=2&reply_bytes=5000")
+    assert reply.status_code == 200
+    assert reply.get_json() == {"ok": True, "padding": "." * 5000}
+
+
+@pytest.mark.parametrize(("field", "value"), [("round_trips", "0"), ("round_trips", "5"),
+                                              ("round_trips", "two"), ("reply_bytes", "-1"),
+                                              ("reply_bytes", "65537")])
+def test_ping_refuses_what_it_does_not_do(api, field, value):
+    reply = api.get("/v1/_ping_redis", **{field: value})
+    assert field in assert_error(reply, 400, "invalid_request")
