@@ -47,17 +47,23 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
 from itertools import combinations
+from types import FunctionType
 from typing import TypeVar
 
 from client_sdk.cli import bot_main
 from client_sdk.types import Move, View
 
+from . import concerto_signals
 from ._concerto import BASE_POINTS as POINTS
 from ._concerto import (
+    FORCE,
     FOURS,
+    PASS,
     STRAIGHT_FLUSH,
     SUITS,
+    VALUE,
     Fast,
     Table,
     best_completion,
@@ -66,11 +72,15 @@ from ._concerto import (
     hand_points,
     keep_score,
     pip,
+    play,
 )
 from .concerto_signals import (
     Reading,
+    Signal,
     SignalsBot,
+    _immediate,
     card_at,
+    choose_signal,
     partner_cards,
     rank_at,
     read_signal,
@@ -91,6 +101,44 @@ _CLAIMED_IN_SUIT = {
     (True, 4): 5, (True, 3): 4, (True, 2): 4, (True, 1): 3,
     (False, 1): 3, (False, 2): 3, (False, 3): 4, (False, 4): 3,
 }  # fmt: skip
+
+
+_WINDOWS = tuple((lo, sum(1 << c for c in range(lo, lo + 5))) for lo in range(10, 0, -1))
+_COORD_BITS = {r: (1 << 1) | (1 << 14) if r == "A" else 1 << VALUE[r] for r in VALUE}
+
+
+@lru_cache(maxsize=256)
+def _dead_bits(seen: frozenset[str]) -> dict[str, int]:
+    """Per suit, the straight positions of the cards already played (see ``_COORD_BITS``)."""
+    dead = dict.fromkeys(SUITS, 0)
+    for card in seen:
+        dead[card[1]] |= _COORD_BITS[card[0]]
+    return dead
+
+
+def _sf_holdings(hand: Sequence[str], seen: frozenset[str], size: int) -> list[tuple[str, range]]:
+    """``concerto_signals._sf_holdings`` with bit masks: the same answers, far faster."""
+    held = dict.fromkeys(SUITS, 0)
+    for card in hand:
+        held[card[1]] |= _COORD_BITS[card[0]]
+    dead = _dead_bits(seen)
+    found = []
+    for suit in SUITS:
+        mine, gone = held[suit], dead[suit]
+        if mine.bit_count() < size:
+            continue
+        for lo, bits in _WINDOWS:
+            if (mine & bits).bit_count() == size and not bits & ~mine & gone:
+                found.append((suit, range(lo, lo + 5)))
+    return found
+
+
+# The signals bot's own checklist (so both bots signal alike), with the scan
+# above: the samplers run it on every hand they draw.
+leader_signal: Callable[[Sequence[str], frozenset[str]], Signal] = FunctionType(
+    choose_signal.__code__, {**vars(concerto_signals), "_sf_holdings": _sf_holdings},
+    "leader_signal", choose_signal.__defaults__, choose_signal.__closure__,
+)  # fmt: skip
 
 
 def holds_signal(reading: Reading, cards: Sequence[str]) -> bool:
@@ -149,17 +197,18 @@ class Sampler:
 
     def __init__(self, rng: random.Random, unseen: Sequence[str], count: int,
                  accept: Callable[[list[str]], bool] | None = None,
-                 tries: int = 300) -> None:  # fmt: skip
+                 tries: int = 300,
+                 fallback: Callable[[list[str]], bool] | None = None) -> None:  # fmt: skip
         self.rng, self.pool, self.count = rng, list(unseen), count
-        self.accept, self.tries = accept, tries
+        self.accept, self.tries, self.fallback = accept, tries, fallback
 
     def draw(self) -> list[str]:
-        for _ in range(self.tries):
-            hand = self.rng.sample(self.pool, self.count)
-            if self.accept is None or self.accept(hand):
-                return hand
-        self.accept = None
-        return self.rng.sample(self.pool, self.count)
+        while True:
+            for _ in range(self.tries):
+                hand = self.rng.sample(self.pool, self.count)
+                if self.accept is None or self.accept(hand):
+                    return hand
+            self.accept, self.fallback = self.fallback, None
 
 
 def monte_carlo(options: Sequence[T], worlds: Iterator[W], score: Callable[[T, W], float],
@@ -238,6 +287,89 @@ class SearchBot(SignalsBot):
     def on_game_over(self, view: View) -> None:
         self._plans.clear()
 
+    def _as_partner(self, table: Table) -> Move:
+        lead = table.current[0]
+        if len(table.current) == 1 and table.passes == 0 and table.may_pass():
+            answer = self._answer(table, lead)
+            return play(answer[0]) if answer else PASS
+        plan = self._plans.get((*self._where, lead, "answer"))
+        if plan and len(table.current) > 1 and table.current[1][0] == table.me:
+            mine = [c for s, c in table.current if s == table.me]
+            for card in plan:
+                if card not in mine and card in table.hand:
+                    return play(card)
+            if table.may_pass() and table.cards_left[lead[0]] >= table.need:
+                return FORCE
+            return self._complete(table)
+        return super()._as_partner(table)
+
+    def _answer(self, table: Table, lead: tuple[int, str]) -> tuple[str, ...]:
+        """Cards to play right after the lead (none: pass and let the leader signal)."""
+        key = (*self._where, lead, "answer")
+        if key not in self._plans:
+            if len(self._plans) > 64:
+                self._plans.clear()
+            self._plans[key] = self._search_answer(table, lead)
+        return self._plans[key]
+
+    def _search_answer(self, table: Table, lead: tuple[int, str]) -> tuple[str, ...]:
+        deadline = time.perf_counter() + self.budget_ms / 1000
+        leader, first, rules, me = lead[0], lead[1], table.rules, table.me
+        hand = list(table.hand)
+        leader_left = table.cards_left[leader]
+        deal_seen = self._deal_seen(table)
+        unseen = [c for c in DECK if c not in table.seen and c not in table.hand]
+
+        def fits(h: list[str]) -> bool:
+            return leader_signal([*h, first], deal_seen).first == first
+
+        sampler = Sampler(self.rng, unseen, leader_left, fits)
+        worlds: list[list[str]] = []
+        while len(worlds) < self.max_worlds and (
+                len(worlds) < self.min_worlds or time.perf_counter() < deadline):  # fmt: skip
+            worlds.append(sampler.draw())
+        signals = [leader_signal([*w, first], deal_seen) for w in worlds]
+
+        def completes(played: list[tuple[int, str]], world: Sequence[str]) -> int:
+            rest = 5 - len(played)
+            if rest == 0:
+                return hand_points([pip(c, s) for s, c in played], rules)
+            return best_completion(played, world, leader, rules, rest)[0]
+
+        options = {tuple(sorted(best_joint([lead], hand, w, me, leader, rules)))
+                   for w in worlds[:CANDIDATE_WORLDS]}  # fmt: skip
+        options.add(tuple(sorted(_immediate(lead, hand, me, rules))))
+        options = {o for o in options if o and 4 - len(o) <= leader_left}
+        early = sorted(options)
+        if not early:
+            return ()
+        means = [sum(completes([lead, *((me, c) for c in o)], w) for w in worlds) / len(worlds)
+                 for o in early]  # fmt: skip
+        groups: dict[tuple[str, str | None], list[int]] = {}
+        for i, sig in enumerate(signals):
+            groups.setdefault((sig.then, sig.second), []).append(i)
+        total = 0.0
+        for (then, second), idx in groups.items():
+            if then == "force":
+                total += len(idx) * best_completion([lead], hand, me, rules, 4)[0]
+            elif then == "pass" or second is None or second not in worlds[idx[0]]:
+                total += max(sum(completes([lead, *((me, c) for c in o)], worlds[i]) for i in idx)
+                             for o in early)  # fmt: skip
+            else:
+                prefix = [lead, (leader, second)]
+                rests = {i: [c for c in worlds[i] if c != second] for i in idx}
+                later = {()} | {tuple(best_joint(prefix, hand, rests[i], me, leader, rules))
+                                for i in idx[:3]}  # fmt: skip
+                total += max((sum(completes([*prefix, *((me, c) for c in o)], rests[i])
+                                  for i in idx) for o in later if 3 - len(o) < leader_left),
+                             default=0)  # fmt: skip
+        passing = total / len(worlds)
+        best = max(range(len(early)), key=lambda i: means[i])
+        if means[best] <= passing:
+            return ()
+        counts = Counter(c[0] for c in early[best])
+        return tuple(sorted(early[best], key=lambda c: -counts[c[0]]))
+
     def _plan(self, table: Table, lead: tuple[int, str], hand: list[str]) -> tuple[str, ...]:
         """Our contribution to the leader's hand: searched once, then kept for the hand."""
         key = (*self._where, lead)
@@ -262,8 +394,15 @@ class SearchBot(SignalsBot):
         shown = [c for _, c in prefix]
         leader_left = table.cards_left[leader]
         unseen = [c for c in DECK if c not in table.seen and c not in table.hand]
-        sampler = Sampler(self.rng, unseen, leader_left,
-                          lambda h: holds_signal(reading, [*h, *shown]))  # fmt: skip
+        deal_seen = self._deal_seen(table)
+
+        def sent(h: list[str]) -> bool:
+            signal = leader_signal([*h, *shown], deal_seen)
+            return (signal.first == lead[1] and signal.then == then
+                    and (then != "card" or signal.second == second))  # fmt: skip
+
+        sampler = Sampler(self.rng, unseen, leader_left, sent,
+                          fallback=lambda h: holds_signal(reading, [*h, *shown]))  # fmt: skip
         must_play = len(table.current) == 1 and table.passes == 2
         need = 5 - len(prefix)
 
