@@ -46,11 +46,11 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
 from types import FunctionType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from client_sdk.cli import bot_main
 from client_sdk.types import Move, View
@@ -190,17 +190,17 @@ class Sampler:
         rng: the bot's randomness.
         unseen: the cards that may be in the hidden hand.
         count: how many it holds.
-        accept: a test the hand must pass (what its signal announced); when
+        accept: a test the hand must pass (what its signals announced); when
             ``tries`` draws in a row fail it (a misread signal, a partner that
-            signals differently) the test is dropped for good.
+            signals differently) it is replaced for good by the first of
+            ``fallbacks`` (looser tests), and at the end dropped.
     """
 
     def __init__(self, rng: random.Random, unseen: Sequence[str], count: int,
-                 accept: Callable[[list[str]], bool] | None = None,
-                 tries: int = 300,
-                 fallback: Callable[[list[str]], bool] | None = None) -> None:  # fmt: skip
+                 accept: Callable[[list[str]], bool] | None = None, tries: int = 300,
+                 fallbacks: Sequence[Callable[[list[str]], bool]] = ()) -> None:  # fmt: skip
         self.rng, self.pool, self.count = rng, list(unseen), count
-        self.accept, self.tries, self.fallback = accept, tries, fallback
+        self.accept, self.tries, self.fallbacks = accept, tries, list(fallbacks)
 
     def draw(self) -> list[str]:
         while True:
@@ -208,7 +208,44 @@ class Sampler:
                 hand = self.rng.sample(self.pool, self.count)
                 if self.accept is None or self.accept(hand):
                     return hand
-            self.accept, self.fallback = self.fallback, None
+            self.accept = self.fallbacks.pop(0) if self.fallbacks else None
+
+
+Sent = tuple[tuple[str, ...], frozenset[str], str, "str | None"]
+"""One signal a player sent: (the cards it played since, the cards it saw then, its
+first card, its second card or None when unknown)."""
+
+
+def signals_sent(state: Mapping[str, Any], seat: int,
+                 current: Sequence[tuple[int, str]]) -> list[Sent]:  # fmt: skip
+    """Every hand ``seat`` has led this deal, the current one last, as :data:`Sent`.
+
+    The second card is known when ``seat`` played the hand's second card too
+    (the partner passed and it finished its signal).
+    """
+    deal = state["deal_number"]
+    hands = [[(c["seat"], c["card"]) for c in h["cards"]]
+             for h in state["completed_hands"] if h["deal"] == deal]  # fmt: skip
+    hands.append(list(current))
+    sent: list[Sent] = []
+    seen: set[str] = set()
+    for k, cards in enumerate(hands):
+        if cards and cards[0][0] == seat:
+            since = tuple(c for later in hands[k:] for s, c in later if s == seat)
+            second = cards[1][1] if len(cards) > 1 and cards[1][0] == seat else None
+            sent.append((since, frozenset(seen), cards[0][1], second))
+        seen.update(c for _, c in cards)
+    return sent
+
+
+def sends(hand: Sequence[str], sent: Sequence[Sent]) -> bool:
+    """Whether a player now holding ``hand`` would have sent all of ``sent``."""
+    for since, seen, first, second in sent:
+        signal = leader_signal([*hand, *since], seen)
+        if signal.first != first or second is not None and (
+                signal.then != "card" or signal.second != second):  # fmt: skip
+            return False
+    return True
 
 
 def monte_carlo(options: Sequence[T], worlds: Iterator[W], score: Callable[[T, W], float],
@@ -277,9 +314,10 @@ class SearchBot(SignalsBot):
         self.max_worlds = max_worlds
         self._plans: dict[tuple, tuple[str, ...]] = {}
         self._where: tuple = ()
+        self._state: Mapping[str, Any] = {}
 
     def choose_move(self, view: View) -> Move:
-        state = view["state"]
+        state = self._state = view["state"]
         self._where = (view.get("id"), state["game_number"], state["deal_number"],
                        state["hand_number"])  # fmt: skip
         return super().choose_move(view)
@@ -320,10 +358,9 @@ class SearchBot(SignalsBot):
         deal_seen = self._deal_seen(table)
         unseen = [c for c in DECK if c not in table.seen and c not in table.hand]
 
-        def fits(h: list[str]) -> bool:
-            return leader_signal([*h, first], deal_seen).first == first
-
-        sampler = Sampler(self.rng, unseen, leader_left, fits)
+        history = signals_sent(self._state, leader, table.current)
+        sampler = Sampler(self.rng, unseen, leader_left, lambda h: sends(h, history),
+                          fallbacks=[lambda h: sends(h, history[-1:])])  # fmt: skip
         worlds: list[list[str]] = []
         while len(worlds) < self.max_worlds and (
                 len(worlds) < self.min_worlds or time.perf_counter() < deadline):  # fmt: skip
@@ -401,8 +438,11 @@ class SearchBot(SignalsBot):
             return (signal.first == lead[1] and signal.then == then
                     and (then != "card" or signal.second == second))  # fmt: skip
 
-        sampler = Sampler(self.rng, unseen, leader_left, sent,
-                          fallback=lambda h: holds_signal(reading, [*h, *shown]))  # fmt: skip
+        history = signals_sent(self._state, leader, table.current)[:-1]
+        sampler = Sampler(self.rng, unseen, leader_left,
+                          lambda h: sent(h) and sends(h, history),
+                          fallbacks=[sent, lambda h: holds_signal(reading, [*h, *shown])],
+                          )  # fmt: skip
         must_play = len(table.current) == 1 and table.passes == 2
         need = 5 - len(prefix)
 
