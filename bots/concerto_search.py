@@ -64,7 +64,6 @@ from ._concerto import (
     STRAIGHT_FLUSH,
     SUITS,
     VALUE,
-    Fast,
     Table,
     best_completion,
     fast,
@@ -278,19 +277,17 @@ def best_joint(prefix: Sequence[tuple[int, str]], mine: Sequence[str], theirs: S
     need = 5 - len(prefix)
     owner = {c: me for c in mine}
     owner.update({c: leader for c in theirs})
-    fixed = [fast(c) for _, c in prefix]
-    prepared = {c: fast(c) for c in owner}
+    fixed = tuple(fast(c) for _, c in prefix)
     best_points, best_cards = -1, ()
-    for chosen in combinations(owner, need):
-        fc: list[Fast] = [*fixed, *(prepared[c] for c in chosen)]
-        category = fast_category(fc)
+    for chosen in combinations([fast(c) for c in owner], need):
+        category = fast_category(fixed + chosen)
         if category in (FOURS, STRAIGHT_FLUSH):
-            points = hand_points([*(pip(c, s) for s, c in prefix),
-                                  *(pip(c, owner[c]) for c in chosen)], rules)  # fmt: skip
+            pips = [*(pip(c, s) for s, c in prefix), *(pip(f.card, owner[f.card]) for f in chosen)]
+            points = hand_points(pips, rules)
         else:
             points = POINTS[category]
         if points > best_points:
-            best_points, best_cards = points, chosen
+            best_points, best_cards = points, tuple(f.card for f in chosen)
     return tuple(c for c in best_cards if owner[c] == me)
 
 
