@@ -348,7 +348,8 @@ class SearchBot(SignalsBot):
         return self._plans[key]
 
     def _search_answer(self, table: Table, lead: tuple[int, str]) -> tuple[str, ...]:
-        deadline = time.perf_counter() + self.budget_ms / 1000
+        start = time.perf_counter()
+        deadline = start + self.budget_ms / 1000
         leader, first, rules, me = lead[0], lead[1], table.rules, table.me
         hand = list(table.hand)
         leader_left = table.cards_left[leader]
@@ -359,8 +360,9 @@ class SearchBot(SignalsBot):
         sampler = Sampler(self.rng, unseen, leader_left, lambda h: sends(h, history),
                           fallbacks=[lambda h: sends(h, history[-1:])])  # fmt: skip
         worlds: list[list[str]] = []
+        sampled = start + self.budget_ms / 2000  # half the budget for sampling
         while len(worlds) < self.max_worlds and (
-                len(worlds) < self.min_worlds or time.perf_counter() < deadline):  # fmt: skip
+                len(worlds) < self.min_worlds or time.perf_counter() < sampled):  # fmt: skip
             worlds.append(sampler.draw())
         signals = [leader_signal([*w, first], deal_seen) for w in worlds]
 
@@ -370,8 +372,15 @@ class SearchBot(SignalsBot):
                 return hand_points([pip(c, s) for s, c in played], rules)
             return best_completion(played, world, leader, rules, rest)[0]
 
+        def in_time(items: Sequence[T], least: int) -> Iterator[T]:
+            """The first ``least`` items, then more while the budget lasts."""
+            for i, item in enumerate(items):
+                if i >= least and time.perf_counter() > deadline:
+                    return
+                yield item
+
         options = {tuple(sorted(best_joint([lead], hand, w, me, leader, rules)))
-                   for w in worlds[:CANDIDATE_WORLDS]}  # fmt: skip
+                   for w in in_time(worlds[:CANDIDATE_WORLDS], 2)}  # fmt: skip
         options.add(tuple(sorted(_immediate(lead, hand, me, rules))))
         options = {o for o in options if o and 4 - len(o) <= leader_left}
         early = sorted(options)
@@ -393,7 +402,7 @@ class SearchBot(SignalsBot):
                 prefix = [lead, (leader, second)]
                 rests = {i: [c for c in worlds[i] if c != second] for i in idx}
                 later = {()} | {tuple(best_joint(prefix, hand, rests[i], me, leader, rules))
-                                for i in idx[:3]}  # fmt: skip
+                                for i in in_time(idx[:3], 1)}  # fmt: skip
                 total += max((sum(completes([*prefix, *((me, c) for c in o)], rests[i])
                                   for i in idx) for o in later if 3 - len(o) < leader_left),
                              default=0)  # fmt: skip
