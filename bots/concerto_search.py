@@ -385,6 +385,12 @@ class SearchBot(SignalsBot):
         return self._plans[key]
 
     def _search_answer(self, table: Table, lead: tuple[int, str]) -> tuple[str, ...]:
+        """Our cards in the best answer to the lead, or () when passing scores better.
+
+        Both are valued on the same worlds (leader hands that would have led
+        this card): an answer as the leader then completes it; passing as the
+        best contribution for each signal the worlds go on to send.
+        """
         start = time.perf_counter()
         deadline = start + self.budget_ms / 1000
         leader, first, rules, me = lead[0], lead[1], table.rules, table.me
