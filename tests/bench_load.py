@@ -13,7 +13,8 @@ then measures, reusing the pieces of :mod:`tests.bench_http`:
    (64 bots). Targets: ratio >= 0.70, moves' p99 < 2x the ceiling's.
    Also interleaved: the **floor**, ``GET /v1/_ping_redis?round_trips=2&reply_bytes=N``:
    two Redis round trips one after the other and an answer the size of the
-   moves' (N, their mean, measured in a warm-up), and nothing else: the I/O that
+   moves' (N: their mean so far; each round measures the moves first), and
+   nothing else: the I/O that
    DESIGN.md's move (a read, then a compare-and-set, then the view) cannot skip,
    without any of its work. The printout shows how much of the gap to the
    ceiling is that I/O and how much the move's own work.
@@ -33,7 +34,7 @@ client), the tool used to find what the move path did not need. ``--spy S``
 samples one real gunicorn worker with py-spy for S seconds while 64 bots move,
 and prints where its CPU goes, as shares of the samples (frames inclusive).
 
-Run: ``python -m tests.bench_load [--seconds S] [--waiters N] [--profile]``.
+Run: ``python -m tests.bench_load [--seconds S] [--waiters N] [--profile] [--spy S]``.
 """
 
 from __future__ import annotations
@@ -227,22 +228,25 @@ SPY_FRAMES = {
 def spy_moves(api: ApiProc, tables: list, seconds: float) -> None:
     """py-spy over one worker while the bots move: the move path's shares of CPU."""
     worker = api.worker_pids()[0]
-    out = Path(tempfile.mkdtemp(prefix="parlour-spy-")) / "moves.txt"
-    spy = subprocess.Popen(
-        [str(Path(sys.executable).with_name("py-spy")), "record", "-p", str(worker),
-         "-d", str(int(seconds)), "-r", "250", "-f", "raw", "-o", str(out), "--nonblocking"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    run_clients(len(tables), seconds + 1, lambda i: tables[i].move)
-    spy.wait(60)
+    with tempfile.TemporaryDirectory(prefix="parlour-spy-") as tmp:
+        out = Path(tmp) / "moves.txt"
+        spy = subprocess.Popen(
+            [str(Path(sys.executable).with_name("py-spy")), "record", "-p", str(worker),
+             "-d", str(int(seconds)), "-r", "250", "-f", "raw", "-o", str(out), "--nonblocking"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        run_clients(len(tables), seconds + 1, lambda i: tables[i].move)
+        spy.wait(60)
+        rows = out.read_text().splitlines()
     shares: dict[str, int] = dict.fromkeys(SPY_FRAMES, 0)
     total = 0
-    for row in out.read_text().splitlines():
+    for row in rows:
         stack, _, count = row.rpartition(" ")
         total += int(count)
         for name, patterns in SPY_FRAMES.items():
             if any(p in stack for p in patterns.split("|")):
                 shares[name] += int(count)
-    print(f"spy: {total} samples of worker {worker}, share of its CPU:", flush=True)
+    print(f"spy: {total} samples of worker {worker} (busy, not idle), share of them:",
+          flush=True)
     for name, n in shares.items():
         print(f"spy  {100 * n / max(1, total):5.1f}%  {name}", flush=True)
 
