@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from functools import partial
 
 import pytest
@@ -12,9 +13,11 @@ from bots.arena import arena_view, play_game
 from bots.concerto_greedy import GreedyBot
 from bots.concerto_search import (
     DECK,
+    SEARCH_ORDER,
     Sampler,
     SearchBot,
     best_joint,
+    checklist,
     holds_signal,
     leader_signal,
     main,
@@ -23,7 +26,7 @@ from bots.concerto_search import (
     sends,
     signals_sent,
 )
-from bots.concerto_signals import Reading, SignalsBot, choose_signal
+from bots.concerto_signals import Reading, SignalsBot, choose_signal, read_signal
 from bots.par_arena import ParReport, par_report
 from bots.par_arena import factory as par_factory
 from bots.par_arena import main as par_arena_main
@@ -177,15 +180,39 @@ def test_built_on_the_sdk_and_the_pure_engines_only() -> None:
     assert not {m for m in loaded if m.startswith(forbidden)}
 
 
-def test_leader_signal_is_the_signals_bots_checklist() -> None:
-    """The samplers' fast checklist answers exactly like ``choose_signal``."""
+def test_the_checklist_starts_with_the_signals_bots_choice() -> None:
+    """:func:`checklist` answers first exactly like ``choose_signal``."""
     rng = random.Random(7)
+    for _ in range(3000):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        size = rng.randint(1, 13)
+        hand, seen = deck[:size], frozenset(deck[size:size + rng.randint(0, 30)])
+        assert next(checklist(hand, seen)) == choose_signal(hand, seen)
+
+
+def test_the_search_leader_moves_only_pairs_up_and_a_signals_partner_reads_them() -> None:
+    """The convention card: two pairs before a five-card flush or straight, one
+    pair before four or three to a flush or straight; everything else as the
+    signals bot, and each signal read by ``read_signal`` as the holding sent."""
+    rng = random.Random(11)
+    moved = Counter()
     for _ in range(3000):
         deck = list(DECK)
         rng.shuffle(deck)
         size = rng.randint(2, 13)
         hand, seen = deck[:size], frozenset(deck[size:size + rng.randint(0, 30)])
-        assert leader_signal(hand, seen) == choose_signal(hand, seen)
+        ours, theirs = leader_signal(hand, seen), choose_signal(hand, seen)
+        assert ours in list(checklist(hand, seen))
+        if ours == theirs:
+            continue
+        moved[ours.holding, theirs.holding] += 1
+        allowed = {"two_pairs": {"flush_5", "straight_5"},
+                   "pair": {"flush_4", "straight_4", "flush_3", "straight_3"}}  # fmt: skip
+        assert theirs.holding in allowed[ours.holding]
+        assert read_signal(ours.first, ours.then, ours.second, seen).meaning == ours.holding
+        assert SEARCH_ORDER.index(ours.holding) < SEARCH_ORDER.index(theirs.holding)
+    assert moved["pair", "flush_3"] and moved["pair", "straight_4"]
 
 
 def test_best_joint_is_the_best_hand_through_the_prefix() -> None:
@@ -244,7 +271,10 @@ def test_the_true_hand_always_fits_what_the_leader_sent() -> None:
 
 
 def searching(stage: str, state) -> bool:
-    """Whether the partner is to move where a search runs: after the lead, or after two cards."""
+    """Whether the seat to move is where a decision is taken: the lead, or a partner's search
+    (after the lead, or after two cards)."""
+    if stage == "lead":
+        return not state.current and state.hand_number >= 3
     if not state.current or state.to_move()[0] == state.current[0][0]:
         return False
     if stage == "answer":
@@ -255,13 +285,14 @@ def searching(stage: str, state) -> bool:
 def test_decisions_use_only_the_seats_own_view() -> None:
     """Re-dealing the cards the partner cannot see changes none of its decisions.
 
-    At each point where a search runs (the answer to the lead, the contribution
-    after the signal), the other three seats' unplayed cards are shuffled among
-    them, hand sizes kept; with the same randomness the bot decides the same.
+    At the lead (the search bot's own checklist) and at each point where a
+    search runs (the answer to the lead, the contribution after the signal),
+    the other three seats' unplayed cards are shuffled among them, hand sizes
+    kept; with the same randomness the bot decides the same.
     """
     compared = 0
     for deal in range(8):
-        for stage in ("answer", "contribution"):
+        for stage in ("lead", "answer", "contribution"):
             state, options = play_until(f"view/{deal}/{stage}", partial(searching, stage))
             if state.is_over():
                 continue
@@ -278,4 +309,4 @@ def test_decisions_use_only_the_seats_own_view() -> None:
             moves = [SearchBot(random.Random(99), budget_ms=0).choose_move(v) for v in views]
             assert moves[0] == moves[1]
             compared += 1
-    assert compared >= 10
+    assert compared >= 16
