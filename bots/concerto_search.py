@@ -103,7 +103,6 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from functools import lru_cache
 from itertools import combinations
 from typing import Any, TypeVar
 
@@ -117,13 +116,11 @@ from ._concerto import (
     PASS,
     STRAIGHT_FLUSH,
     SUITS,
-    VALUE,
     Table,
     best_completion,
     fast,
     fast_category,
     hand_points,
-    is_red,
     keep_score,
     pip,
     play,
@@ -132,21 +129,12 @@ from .concerto_signals import (
     Reading,
     Signal,
     SignalsBot,
-    _flush_signal,
     _immediate,
-    _pick,
-    _same_colour_pair,
-    _straight_signal,
-    _suit_coords,
-    _two_pairs_order,
-    _unseen_of_rank,
     card_at,
+    holdings,
     partner_cards,
-    pattern,
     rank_at,
     read_signal,
-    sf3_cards,
-    sf4_cards,
     sf_candidates,
     windows_of,
 )
@@ -166,36 +154,6 @@ _CLAIMED_IN_SUIT = {
 }  # fmt: skip
 
 
-_WINDOWS = tuple((lo, sum(1 << c for c in range(lo, lo + 5))) for lo in range(10, 0, -1))
-_COORD_BITS = {r: (1 << 1) | (1 << 14) if r == "A" else 1 << VALUE[r] for r in VALUE}
-
-
-@lru_cache(maxsize=256)
-def _dead_bits(seen: frozenset[str]) -> dict[str, int]:
-    """Per suit, the straight positions of the cards already played (see ``_COORD_BITS``)."""
-    dead = dict.fromkeys(SUITS, 0)
-    for card in seen:
-        dead[card[1]] |= _COORD_BITS[card[0]]
-    return dead
-
-
-def _sf_holdings(hand: Sequence[str], seen: frozenset[str], size: int) -> list[tuple[str, range]]:
-    """``concerto_signals._sf_holdings`` with bit masks: the same answers, far faster."""
-    held = dict.fromkeys(SUITS, 0)
-    for card in hand:
-        held[card[1]] |= _COORD_BITS[card[0]]
-    dead = _dead_bits(seen)
-    found = []
-    for suit in SUITS:
-        mine, gone = held[suit], dead[suit]
-        if mine.bit_count() < size:
-            continue
-        for lo, bits in _WINDOWS:
-            if (mine & bits).bit_count() == size and not bits & ~mine & gone:
-                found.append((suit, range(lo, lo + 5)))
-    return found
-
-
 # The search bot's convention card: Parlett's checklist (RULES.md Appendix A,
 # the signals bot's patterns) with two holdings moved up — two pairs before a
 # five-card flush or straight, one pair before four or three to a flush or
@@ -208,82 +166,15 @@ SEARCH_ORDER = (
 _PRIORITY = {holding: i for i, holding in enumerate(SEARCH_ORDER)}
 
 
-def checklist(hand: Sequence[str], seen: frozenset[str]) -> Iterator[Signal]:
-    """Every holding the leader could show, as ``choose_signal`` would show it, in its order.
-
-    The first is ``choose_signal``'s answer (with the faster straight-flush
-    scan above); ``hand`` and ``seen`` as there.
-    """
-    hand = sorted(hand, key=lambda c: (-VALUE[c[0]], SUITS.index(c[1])))
-    if len(hand) < 2:
-        yield Signal("nothing", hand[0], "force")
-        return
-    ranks: dict[str, list[str]] = {}
-    for card in hand:
-        ranks.setdefault(card[0], []).append(card)
-    for suit, window in _sf_holdings(hand, seen, 5)[:1]:
-        yield Signal("straight_flush_5", card_at(window[0], suit), "card", card_at(window[4], suit))
-    for rank in [r for r, cards in ranks.items() if len(cards) == 4][:1]:
-        yield Signal("fours", rank + "H", "card", rank + "D")
-    for suit, window in _sf_holdings(hand, seen, 4)[:1]:
-        held = _suit_coords(hand, suit)
-        a, b = sf4_cards(window, next(c for c in window if c not in held))
-        yield Signal("straight_flush_4", card_at(a, suit), "card", card_at(b, suit))
-    threes = [cards for cards in ranks.values() if len(cards) == 3]
-    pairs = [cards for cards in ranks.values() if len(cards) == 2]
-    if len(threes) >= 2:
-        a, b = threes[0], threes[1]
-        if pattern(a[0], b[0]) is None:
-            pair = _same_colour_pair(a, b)
-            if pair:
-                yield Signal("two_threes", pair[0], "card", pair[1])
-        pairs = [b[:2], *pairs]
-        threes = [a]
-    if threes and pairs:
-        pair_card = pairs[0][0]
-        threes_card = _pick(c for c in threes[0] if is_red(c) != is_red(pair_card))
-        yield Signal("full_house", threes_card, "card", pair_card)
-    if threes:
-        rank = threes[0][0][0]
-        yield Signal("threes", _pick((c for c in threes[0] if is_red(c)), [rank + "H"]), "pass")
-    for suit, window in _sf_holdings(hand, seen, 3)[:1]:
-        held = [c for c in window if c in _suit_coords(hand, suit)]
-        a, b = sf3_cards(held)
-        yield Signal("straight_flush_3", card_at(a, suit), "card", card_at(b, suit))
-    suits: dict[str, list[str]] = {}
-    for card in hand:
-        suits.setdefault(card[1], []).append(card)
-    flush = (_flush_signal(cards, "flush_5") for cards in suits.values() if len(cards) >= 5)
-    yield from [s for s in flush if s][:1]
-    straight = _straight_signal(hand, 5)
-    if straight:
-        yield straight
-    if len(pairs) >= 2:
-        shown = max(pairs, key=lambda p: _unseen_of_rank(p, seen))
-        first, second = _two_pairs_order(shown)
-        yield Signal("two_pairs", first, "card", second)
-    for size in (4, 3):
-        flush = (_flush_signal(cards, f"flush_{size}") for cards in suits.values()
-                 if len(cards) == size)  # fmt: skip
-        yield from [s for s in flush if s][:1]
-        straight = _straight_signal(hand, size)
-        if straight:
-            yield straight
-    if pairs:
-        cards = pairs[0]
-        black = [c for c in cards if not is_red(c)]
-        yield Signal("pair", black[0] if black else _pick(cards, [cards[0][0] + "D"]), "pass")
-    yield Signal("nothing", min(hand, key=lambda c: VALUE[c[0]]), "force")
-
-
 def leader_signal(hand: Sequence[str], seen: frozenset[str]) -> Signal:
-    """The search bot's signal: of :func:`checklist`'s holdings, the first by :data:`SEARCH_ORDER`.
+    """The search bot's signal: of the holdings the checklist finds
+    (:func:`~bots.concerto_signals.holdings`), the first by :data:`SEARCH_ORDER`.
 
     Each is shown with the signals bot's pattern, so a ``concerto_signals``
     partner reads it as the same holding.
     """
     best, key = None, (len(SEARCH_ORDER), 0)
-    for i, signal in enumerate(checklist(hand, seen)):
+    for i, signal in enumerate(holdings(hand, seen)):
         if (_PRIORITY[signal.holding], i) < key:
             best, key = signal, (_PRIORITY[signal.holding], i)
             if key[0] == 0:

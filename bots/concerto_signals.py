@@ -35,8 +35,9 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -118,21 +119,39 @@ def _suit_coords(hand: Sequence[str], suit: str) -> set[int]:
     return {c for card in hand if card[1] == suit for c in coords(card)}
 
 
+_WINDOWS = tuple((lo, sum(1 << c for c in range(lo, lo + 5))) for lo in range(10, 0, -1))
+_COORD_BITS = {r: (1 << 1) | (1 << 14) if r == "A" else 1 << VALUE[r] for r in VALUE}
+
+
+@lru_cache(maxsize=256)
+def _dead_bits(seen: frozenset[str]) -> dict[str, int]:
+    """Per suit, the straight positions of the cards already played (see ``_COORD_BITS``)."""
+    dead = dict.fromkeys(SUITS, 0)
+    for card in seen:
+        dead[card[1]] |= _COORD_BITS[card[0]]
+    return dead
+
+
 def _sf_holdings(hand: Sequence[str], seen: frozenset[str], size: int) -> list[tuple[str, range]]:
     """(suit, window) where the hand holds exactly ``size`` cards of a live straight flush.
 
     Live: none of the window's missing cards has been played already (they
-    could still be in the partner's hand). Higher windows first.
+    could still be in the partner's hand). Higher windows first. Bit masks of
+    straight positions (the ace at both ends): the samplers of
+    ``concerto_search`` run this on every hand they draw.
     """
+    held = dict.fromkeys(SUITS, 0)
+    for card in hand:
+        held[card[1]] |= _COORD_BITS[card[0]]
+    dead = _dead_bits(seen)
     found = []
     for suit in SUITS:
-        held = _suit_coords(hand, suit)
-        for lo in range(10, 0, -1):
-            window = range(lo, lo + 5)
-            inside = [c for c in window if c in held]
-            missing = [card_at(c, suit) for c in window if c not in held]
-            if len(inside) == size and not any(m in seen for m in missing):
-                found.append((suit, window))
+        mine, gone = held[suit], dead[suit]
+        if mine.bit_count() < size:
+            continue
+        for lo, bits in _WINDOWS:
+            if (mine & bits).bit_count() == size and not bits & ~mine & gone:
+                found.append((suit, range(lo, lo + 5)))
     return found
 
 
@@ -195,27 +214,32 @@ def choose_signal(hand: Sequence[str], seen: frozenset[str]) -> Signal:
     ``hand`` is the leader's hand before its first card; ``seen`` the cards
     already played in the deal's completed hands (the "visible" cards).
     """
+    return next(holdings(hand, seen))
+
+
+def holdings(hand: Sequence[str], seen: frozenset[str]) -> Iterator[Signal]:
+    """Every holding the leader could show, in the checklist's order, each as
+    :func:`choose_signal` would show it (the first is its answer; the last is
+    always "nothing"). ``concerto_search`` ranks them by its own order."""
     hand = sorted(hand, key=lambda c: (-VALUE[c[0]], SUITS.index(c[1])))
     if len(hand) < 2:
-        return Signal("nothing", hand[0], "force")
+        yield Signal("nothing", hand[0], "force")
+        return
     ranks: dict[str, list[str]] = {}
     for card in hand:
         ranks.setdefault(card[0], []).append(card)
-
-    # 1. Five to a straight flush: lowest, then highest (L xxx H).
-    for suit, window in _sf_holdings(hand, seen, 5):
-        return Signal("straight_flush_5", card_at(window[0], suit), "card",
-                      card_at(window[4], suit))  # fmt: skip
-    # 2. Four of a kind: same rank, heart then diamond.
-    for rank, cards in ranks.items():
-        if len(cards) == 4:
-            return Signal("fours", rank + "H", "card", rank + "D")
+    # 1. Five to a straight flush: its lowest, then its highest card.
+    for suit, window in _sf_holdings(hand, seen, 5)[:1]:
+        yield Signal("straight_flush_5", card_at(window[0], suit), "card",
+                     card_at(window[4], suit))
+    # 2. Fours: the heart, then the diamond.
+    for rank in [r for r, cards in ranks.items() if len(cards) == 4][:1]:
+        yield Signal("fours", rank + "H", "card", rank + "D")
     # 3. Four to a straight flush.
-    for suit, window in _sf_holdings(hand, seen, 4):
+    for suit, window in _sf_holdings(hand, seen, 4)[:1]:
         held = _suit_coords(hand, suit)
-        missing = next(c for c in window if c not in held)
-        a, b = sf4_cards(window, missing)
-        return Signal("straight_flush_4", card_at(a, suit), "card", card_at(b, suit))
+        a, b = sf4_cards(window, next(c for c in window if c not in held))
+        yield Signal("straight_flush_4", card_at(a, suit), "card", card_at(b, suit))
     threes = [cards for cards in ranks.values() if len(cards) == 3]
     pairs = [cards for cards in ranks.values() if len(cards) == 2]
     # 4. Two sets of three: different rank, same colour (out of range); in
@@ -225,58 +249,53 @@ def choose_signal(hand: Sequence[str], seen: frozenset[str]) -> Signal:
         if pattern(a[0], b[0]) is None:
             pair = _same_colour_pair(a, b)
             if pair:
-                return Signal("two_threes", pair[0], "card", pair[1])
+                yield Signal("two_threes", pair[0], "card", pair[1])
         pairs = [b[:2], *pairs]
         threes = [a]
     # 5. Full house: different rank, different colour, threes first.
     if threes and pairs:
         pair_card = pairs[0][0]
         threes_card = _pick(c for c in threes[0] if is_red(c) != is_red(pair_card))
-        return Signal("full_house", threes_card, "card", pair_card)
+        yield Signal("full_house", threes_card, "card", pair_card)
     # 5b. Threes only: red and pass, the heart if possible.
     if threes:
         rank = threes[0][0][0]
-        return Signal("threes", _pick((c for c in threes[0] if is_red(c)), [rank + "H"]), "pass")
+        yield Signal("threes", _pick((c for c in threes[0] if is_red(c)), [rank + "H"]), "pass")
     # 6. Three to a straight flush.
-    for suit, window in _sf_holdings(hand, seen, 3):
+    for suit, window in _sf_holdings(hand, seen, 3)[:1]:
         held = [c for c in window if c in _suit_coords(hand, suit)]
         a, b = sf3_cards(held)
-        return Signal("straight_flush_3", card_at(a, suit), "card", card_at(b, suit))
+        yield Signal("straight_flush_3", card_at(a, suit), "card", card_at(b, suit))
     suits: dict[str, list[str]] = {}
     for card in hand:
         suits.setdefault(card[1], []).append(card)
     # 7. Five-card flush (rising, out of range) or straight (lowest then highest).
-    for cards in suits.values():
-        if len(cards) >= 5:
-            signal = _flush_signal(cards, "flush_5")
-            if signal:
-                return signal
+    flush = (_flush_signal(cards, "flush_5") for cards in suits.values() if len(cards) >= 5)
+    yield from [s for s in flush if s][:1]
     straight = _straight_signal(hand, 5)
     if straight:
-        return straight
+        yield straight
     # 8. Two pairs: same rank, black-red or minor-major (never heart-diamond).
     if len(pairs) >= 2:
         # show the pair whose other two cards are unseen: the partner may hold them
         shown = max(pairs, key=lambda p: _unseen_of_rank(p, seen))
         first, second = _two_pairs_order(shown)
-        return Signal("two_pairs", first, "card", second)
+        yield Signal("two_pairs", first, "card", second)
     # 9. Four to a flush or straight; 10. three to a flush or straight.
     for size in (4, 3):
-        for cards in suits.values():
-            if len(cards) == size:
-                signal = _flush_signal(cards, f"flush_{size}")
-                if signal:
-                    return signal
+        flush = (_flush_signal(cards, f"flush_{size}") for cards in suits.values()
+                 if len(cards) == size)  # fmt: skip
+        yield from [s for s in flush if s][:1]
         straight = _straight_signal(hand, size)
         if straight:
-            return straight
+            yield straight
     # 11. One pair: black and pass (the diamond if both are red).
     if pairs:
         cards = pairs[0]
         black = [c for c in cards if not is_red(c)]
-        return Signal("pair", black[0] if black else _pick(cards, [cards[0][0] + "D"]), "pass")
+        yield Signal("pair", black[0] if black else _pick(cards, [cards[0][0] + "D"]), "pass")
     # Nothing to show: a card, then 'Play' — "you build this one".
-    return Signal("nothing", min(hand, key=lambda c: VALUE[c[0]]), "force")
+    yield Signal("nothing", min(hand, key=lambda c: VALUE[c[0]]), "force")
 
 
 def _unseen_of_rank(cards: Sequence[str], seen: frozenset[str]) -> int:

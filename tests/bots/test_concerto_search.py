@@ -17,7 +17,6 @@ from bots.concerto_search import (
     Sampler,
     SearchBot,
     best_joint,
-    checklist,
     holds_signal,
     leader_signal,
     main,
@@ -26,7 +25,7 @@ from bots.concerto_search import (
     sends,
     signals_sent,
 )
-from bots.concerto_signals import Reading, SignalsBot, choose_signal, read_signal
+from bots.concerto_signals import Reading, SignalsBot, choose_signal, holdings, read_signal
 from bots.par_arena import ParReport, par_report
 from bots.par_arena import factory as par_factory
 from bots.par_arena import main as par_arena_main
@@ -180,17 +179,6 @@ def test_built_on_the_sdk_and_the_pure_engines_only() -> None:
     assert not {m for m in loaded if m.startswith(forbidden)}
 
 
-def test_the_checklist_starts_with_the_signals_bots_choice() -> None:
-    """:func:`checklist` answers first exactly like ``choose_signal``."""
-    rng = random.Random(7)
-    for _ in range(3000):
-        deck = list(DECK)
-        rng.shuffle(deck)
-        size = rng.randint(1, 13)
-        hand, seen = deck[:size], frozenset(deck[size:size + rng.randint(0, 30)])
-        assert next(checklist(hand, seen)) == choose_signal(hand, seen)
-
-
 def test_the_search_leader_moves_only_pairs_up_and_a_signals_partner_reads_them() -> None:
     """The convention card: two pairs before a five-card flush or straight, one
     pair before four or three to a flush or straight; everything else as the
@@ -203,7 +191,7 @@ def test_the_search_leader_moves_only_pairs_up_and_a_signals_partner_reads_them(
         size = rng.randint(2, 13)
         hand, seen = deck[:size], frozenset(deck[size:size + rng.randint(0, 30)])
         ours, theirs = leader_signal(hand, seen), choose_signal(hand, seen)
-        assert ours in list(checklist(hand, seen))
+        assert ours in list(holdings(hand, seen))
         if ours == theirs:
             continue
         moved[ours.holding, theirs.holding] += 1

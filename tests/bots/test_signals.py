@@ -16,8 +16,12 @@ import pytest
 from bots.arena import arena_view
 from bots.concerto_signals import (
     SignalsBot,
+    _sf_holdings,
+    card_at,
     choose_signal,
     convention_card,
+    coords,
+    holdings,
     read_signal,
     sf3_cards,
     sf4_cards,
@@ -103,6 +107,45 @@ def test_a_dead_straight_flush_is_not_signalled() -> None:
     assert choose_signal(hand, NOTHING_SEEN).holding == "straight_flush_4"
     # both cards that would complete it are already among the completed hands
     assert choose_signal(hand, frozenset({"AS", "6S"})).holding != "straight_flush_4"
+
+
+def live_windows(hand: list[str], seen: frozenset[str], size: int) -> list[tuple[str, range]]:
+    """The straight-flush scan spelled out card by card (the reference for the bit masks):
+    windows of five positions (the ace at both ends), higher first, holding exactly
+    ``size`` of our cards and none of whose missing cards has been played."""
+    found = []
+    for suit in "SHDC":
+        held = {c for card in hand if card[1] == suit for c in coords(card)}
+        for lo in range(10, 0, -1):
+            window = range(lo, lo + 5)
+            missing = [card_at(c, suit) for c in window if c not in held]
+            if sum(c in held for c in window) == size and not any(m in seen for m in missing):
+                found.append((suit, window))
+    return found
+
+
+def test_the_straight_flush_scan_matches_its_card_by_card_reference() -> None:
+    rng = random.Random(5)
+    deck = list(STANDARD.cards())
+    for _ in range(2000):
+        rng.shuffle(deck)
+        size = rng.randint(2, 13)
+        hand, seen = deck[:size], frozenset(deck[size:size + rng.randint(0, 30)])
+        for want in (3, 4, 5):
+            assert _sf_holdings(hand, seen, want) == live_windows(hand, seen, want)
+
+
+def test_the_checklist_lists_every_holding_once_and_ends_with_nothing() -> None:
+    rng = random.Random(9)
+    deck = list(STANDARD.cards())
+    for _ in range(500):
+        rng.shuffle(deck)
+        hand = deck[:rng.randint(1, 13)]
+        listed = list(holdings(hand, NOTHING_SEEN))
+        assert listed[0] == choose_signal(hand, NOTHING_SEEN)
+        assert listed[-1].holding == "nothing"
+        names = [s.holding for s in listed]
+        assert len(names) == len(set(names))
 
 
 # -- the partner's reading (seed 000 "Examples") -------------------------------------
