@@ -34,8 +34,8 @@ partner also reads what the order rules out.
    cards it has not seen (52 − its own − every card played this deal) and how
    many the leader still holds. It samples the leader's hand from them,
    keeping only hands with which the leader's checklist
-   (:func:`leader_signal`, the convention card above, with a faster
-   straight-flush scan) sends exactly what it sent in *every* hand it has led
+   (:func:`leader_signal`, the convention card above, over
+   ``concerto_signals.holdings``) sends exactly what it sent in *every* hand it has led
    this deal (:func:`signals_sent`, :func:`sends`): the signal rules out
    higher holdings as well as announcing one. When no sample fits for 300
    draws (a partner that signals differently) the tests loosen: the current
