@@ -95,7 +95,28 @@ def rss_bytes(pids: list[int]) -> int:
     return total
 
 
-class RedisNode:
+class Child:
+    """A child process the fault tests kill: ``kill9`` (SIGKILL: no shutdown, no final
+    fsync) and ``stop`` (SIGTERM, then SIGKILL after ``stop_timeout`` seconds)."""
+
+    proc: subprocess.Popen | None = None
+    stop_timeout = 10.0
+
+    def kill9(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(self.stop_timeout)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+
+
+class RedisNode(Child):
     """One ``redis-server`` on 127.0.0.1:``port`` with its data in ``data_dir``.
 
     Args:
@@ -140,19 +161,6 @@ class RedisNode:
     def client(self) -> redis.Redis:
         return redis.Redis(port=self.port)
 
-    def kill9(self) -> None:
-        """SIGKILL: no shutdown, no final fsync."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill9()
 
 
 def start_cluster(base: Path, masters: int = 3) -> list[RedisNode]:
@@ -208,8 +216,10 @@ def _env(redis_url: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-class ApiProc:
+class ApiProc(Child):
     """``parlour serve --no-scheduler`` on ``redis_url``: a gunicorn arbiter and its workers."""
+
+    stop_timeout = 20.0  # gunicorn's graceful stop of every worker
 
     def __init__(self, redis_url: str, log_dir: Path, *, port: int | None = None,
                  workers: int = 2, env: dict[str, str] | None = None) -> None:
@@ -258,16 +268,9 @@ class ApiProc:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
 
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.kill9()
 
 
-class SchedulerProc:
+class SchedulerProc(Child):
     """``parlour scheduler`` on ``redis_url``."""
 
     def __init__(self, redis_url: str, log_dir: Path, interval: float = 0.05) -> None:
@@ -286,18 +289,6 @@ class SchedulerProc:
         log.close()
         return self
 
-    def kill9(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill9()
 
 
 @contextlib.contextmanager
