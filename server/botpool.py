@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import os
 import random
-import signal
 import threading
 import time
 from collections.abc import Sequence
@@ -31,6 +30,7 @@ from client_sdk import Client
 from client_sdk.cli import load_bot
 from client_sdk.errors import ConnectionError, ServerError
 from client_sdk.runner import Runner
+from server.daemon import log_as, orphaned, stop_on_signals
 
 log = logging.getLogger("botpool")
 
@@ -150,28 +150,25 @@ def serve_forever(server: str, *, parent_pid: int | None = None, wait: float = 3
     a pool (7 s otherwise). The cost: 4 cheap requests a second while the pool
     is idle; a bot's turn still wakes its poll at once.
     """
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s botpool %(message)s")
+    log_as("botpool")
     token = os.environ.get("PARLOUR_ADMIN_TOKEN")
     if not token:
         log.error("parlour botpool needs PARLOUR_ADMIN_TOKEN")
         return 2
-    stop = threading.Event()
     pool = BotPool(server, token, wait=wait)
 
-    def on_signal(signum: int, frame: Any) -> None:
-        stop.set()
+    def stop_runners() -> None:
         for runner in pool.runners:  # at once: no new long-poll
             runner.stop()
 
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    stop = stop_on_signals(stop_runners)
     try:
         pool.start()
     except ConnectionError:
         log.error("bot pool: no server at %s", server)
         return 1
     while not stop.wait(1.0):
-        if parent_pid is not None and os.getppid() != parent_pid:
+        if orphaned(parent_pid):
             log.warning("parent process gone: bot pool stopping")
             break
     pool.stop(timeout=wait + 5)

@@ -32,7 +32,6 @@ import logging
 import os
 import random
 import secrets
-import signal
 import threading
 import time
 import urllib.error
@@ -44,6 +43,7 @@ from typing import Any
 import orjson
 from redis import Redis
 
+from server.daemon import log_as, orphaned, stop_on_signals
 from server.games import BaseState
 from server.store import apps as app_store
 from server.store import connect
@@ -269,7 +269,7 @@ class Deliverer:
             parent_pid: int | None = None) -> None:
         """Tick until ``stop`` is set (or the parent process is gone)."""
         while not stop.is_set():
-            if parent_pid is not None and os.getppid() != parent_pid:
+            if orphaned(parent_pid):
                 log.warning("parent process gone: webhook deliverer stopping")
                 break
             try:
@@ -290,14 +290,8 @@ def serve_forever(redis_url: str, *, interval: float = 0.1, parent_pid: int | No
     Settings from the environment: ``PARLOUR_WEBHOOK_BACKOFF`` (first retry
     delay, seconds, default 1), ``PARLOUR_WEBHOOK_MAX_ATTEMPTS`` (default 8).
     """
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s webhooks %(message)s")
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: Any) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    log_as("webhooks")
+    stop = stop_on_signals()
     deliverer = Deliverer(
         connect(redis_url),
         backoff=float(os.environ.get("PARLOUR_WEBHOOK_BACKOFF", "1")),

@@ -38,7 +38,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import signal
 import threading
 import time
 from collections.abc import Mapping
@@ -47,6 +46,7 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from server.daemon import log_as, orphaned, stop_on_signals
 from server.games import REGISTRY
 from server.service import Service
 from server.store import clocks as clock_store
@@ -116,7 +116,7 @@ class Runner:
         """Pass after pass until ``stop`` is set (or the parent process is gone)."""
         stop = stop or threading.Event()
         while not stop.is_set():
-            if parent_pid is not None and os.getppid() != parent_pid:
+            if orphaned(parent_pid):
                 log.warning("parent process gone: scheduler stopping")
                 return
             try:
@@ -295,14 +295,8 @@ def serve_forever(redis_url: str, *, interval: float = 0.2, parent_pid: int | No
         parent_pid: stop when this process is no longer the parent (``parlour
             serve`` starts its scheduler this way, so it never outlives the server).
     """
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s scheduler %(message)s")
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: Any) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    log_as("scheduler")
+    stop = stop_on_signals()
     service = Service(connect(redis_url), admin_token=None,
                       seed_secret=os.environ.get("PARLOUR_SEED_SECRET") or None)
     log.info("running on %s every %.2fs", redis_url, interval)
