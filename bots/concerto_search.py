@@ -22,13 +22,17 @@ signals bot follows fixed rules:
   the best of the candidates below, given the full signal.
 
 **Convention card** (:data:`SEARCH_ORDER`, :func:`leader_signal`): Parlett's
-checklist with two holdings moved up — two pairs before a five-card flush or
+checklist with three changes — two pairs before a five-card flush or
 straight, one pair ("black and pass") before four or three to a flush or
-straight; everything else, and every pattern, as ``concerto_signals``. A
-pair is what a partner completes best (fours 2+2, a full house), a weak
-flush or straight what it completes worst. A signals partner reads each
-signal as the holding sent (it never infers from the order); a search
-partner also reads what the order rules out.
+straight, and threes ("red and pass") before a full house, so a full house
+is shown as its threes and its pair is kept back; everything else, and
+every pattern, as ``concerto_signals``. A pair is what a partner completes
+best (fours 2+2, a full house), a weak flush or straight what it completes
+worst; a full house shown whole spends its pair on 8 points, where threes
+let the partner add the fourth card (fours 3+1, 12) or its own pair, and
+the kept pair can still meet the partner's two for fours 2+2 later. A
+signals partner reads each signal as the holding sent (it never infers from
+the order); a search partner also reads what the order rules out.
 
 1. **Worlds.** The partner cannot see the leader's cards, but it knows the
    cards it has not seen (52 − its own − every card played this deal) and how
@@ -171,11 +175,12 @@ _CLAIMED_IN_SUIT = {
 
 
 # The search bot's convention card: Parlett's checklist (RULES.md Appendix A,
-# the signals bot's patterns) with two holdings moved up — two pairs before a
-# five-card flush or straight, one pair before four or three to a flush or
-# straight. The samplers run it on every hand they draw.
+# the signals bot's patterns) with two pairs before a five-card flush or
+# straight, one pair before four or three to a flush or straight, and threes
+# before a full house (never chosen, then: a full house is shown as threes).
+# The samplers run it on every hand they draw.
 SEARCH_ORDER = (
-    "straight_flush_5", "fours", "straight_flush_4", "two_threes", "full_house", "threes",
+    "straight_flush_5", "fours", "straight_flush_4", "two_threes", "threes", "full_house",
     "straight_flush_3", "two_pairs", "flush_5", "straight_5", "pair",
     "flush_4", "straight_4", "flush_3", "straight_3", "nothing",
 )  # fmt: skip

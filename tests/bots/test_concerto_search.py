@@ -179,10 +179,12 @@ def test_built_on_the_sdk_and_the_pure_engines_only() -> None:
     assert not {m for m in loaded if m.startswith(forbidden)}
 
 
-def test_the_search_leader_moves_only_pairs_up_and_a_signals_partner_reads_them() -> None:
+def test_the_search_leader_moves_only_pairs_and_threes_up_and_a_signals_partner_reads_them(
+) -> None:  # fmt: skip
     """The convention card: two pairs before a five-card flush or straight, one
-    pair before four or three to a flush or straight; everything else as the
-    signals bot, and each signal read by ``read_signal`` as the holding sent."""
+    pair before four or three to a flush or straight, threes before a full
+    house; everything else as the signals bot, and each signal read by
+    ``read_signal`` as the holding sent."""
     rng = random.Random(11)
     moved = Counter()
     for _ in range(3000):
@@ -192,15 +194,23 @@ def test_the_search_leader_moves_only_pairs_up_and_a_signals_partner_reads_them(
         hand, seen = deck[:size], frozenset(deck[size:size + rng.randint(0, 30)])
         ours, theirs = leader_signal(hand, seen), choose_signal(hand, seen)
         assert ours in list(holdings(hand, seen))
+        assert ours.holding != "full_house"  # shown as its threes
         if ours == theirs:
             continue
         moved[ours.holding, theirs.holding] += 1
         allowed = {"two_pairs": {"flush_5", "straight_5"},
-                   "pair": {"flush_4", "straight_4", "flush_3", "straight_3"}}  # fmt: skip
+                   "pair": {"flush_4", "straight_4", "flush_3", "straight_3"},
+                   "threes": {"full_house"}}  # fmt: skip
         assert theirs.holding in allowed[ours.holding]
-        assert read_signal(ours.first, ours.then, ours.second, seen).meaning == ours.holding
+        read = read_signal(ours.first, ours.then, ours.second, seen).meaning
+        # Appendix A: a diamond and pass is threes only if the reader knows the
+        # heart is elsewhere, else it may be a red pair (so it is for the signals bot).
+        diamond_threes = ours.first[1] == "D" and ours.first[0] + "H" not in seen
+        assert read == ours.holding or (read, ours.holding, diamond_threes) == (
+            "pair", "threes", True)  # fmt: skip
         assert SEARCH_ORDER.index(ours.holding) < SEARCH_ORDER.index(theirs.holding)
     assert moved["pair", "flush_3"] and moved["pair", "straight_4"]
+    assert moved["threes", "full_house"]
 
 
 def test_best_joint_is_the_best_hand_through_the_prefix() -> None:
