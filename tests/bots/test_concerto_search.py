@@ -179,8 +179,7 @@ def test_built_on_the_sdk_and_the_pure_engines_only() -> None:
     assert not {m for m in loaded if m.startswith(forbidden)}
 
 
-def test_the_search_leader_moves_only_pairs_and_threes_up_and_a_signals_partner_reads_them(
-) -> None:  # fmt: skip
+def test_the_search_leaders_order_moves_only_pairs_and_threes_up_readably() -> None:
     """The convention card: two pairs before a five-card flush or straight, one
     pair before four or three to a flush or straight, threes before a full
     house; everything else as the signals bot, and each signal read by
