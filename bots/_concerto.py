@@ -288,6 +288,19 @@ def best_completion(
     return int(points), cards
 
 
+def completing_card(current: Sequence[tuple[int, str]], own: Sequence[str], me: int,
+                    rules: str) -> str:  # fmt: skip
+    """The card a player finishing the hand from its own cards plays next.
+
+    A card of :func:`best_completion`'s choice, of its most repeated rank (the
+    highest such card): a partner that passes can predict it from the
+    leader's possible hands (``concerto_search``).
+    """
+    _, cards = best_completion(current, own, me, rules, 5 - len(current))
+    ranks = Counter(c[0] for c in cards)
+    return max(cards, key=lambda c: (ranks[c[0]], c))
+
+
 def _best_keeping(
     scored: Sequence[tuple[float, tuple[str, ...]]], own: Sequence[str]
 ) -> tuple[float, tuple[str, ...]]:

@@ -6,8 +6,8 @@ calls 'Play', and the leader completes), so two of them understand each other
 and a human reading that bot's convention card understands them too. As
 leader it shows its holding with the signals bot's patterns, but chooses the
 holding by its own order of the checklist (the convention card below). As
-partner it searches twice per hand (determinized Monte Carlo) where the
-signals bot follows fixed rules:
+partner it searches (determinized Monte Carlo) where the signals bot follows
+fixed rules, twice per hand, or three times when it passes to see more:
 
 * **Answering the lead** (:meth:`SearchBot._search_answer`). Right after the
   lead the partner may play at once instead of passing — before the leader's
@@ -19,7 +19,14 @@ signals bot follows fixed rules:
   second card (or pass, or 'Play') the sampled leaders would send, the best
   contribution for the worlds that send it.
 * **Contributing after the signal** (:meth:`SearchBot._search_contribution`):
-  the best of the candidates below, given the full signal.
+  the best of the candidates below, given the full signal — or, when it
+  scores better on average, a pass (:data:`SEE_MORE`, :func:`see_more_value`):
+  the leader then plays the next card of the best hand it could finish
+  alone (:func:`~bots._concerto.completing_card`, what ``concerto_signals``
+  does whenever its partner passes), and the partner searches again among
+  the worlds that would have played it. Passing is valued like passing on
+  the lead: for each card the worlds would show, the best contribution for
+  the worlds that show it. Chosen in about one deal in six.
 
 **Convention card** (:data:`SEARCH_ORDER`, :func:`leader_signal`): Parlett's
 checklist with three changes — two pairs before a five-card flush or
@@ -77,7 +84,9 @@ Variants compared in pairs — the same deals with 20 worlds per decision
 and an unlimited budget, so that a run repeats exactly and only the change
 differs; the difference in points of percent of par, 95% interval: the
 full house shown as threes +0.80 ± 0.54 (1,000 deals; ``penguin`` +0.93 ±
-0.81 over 400), kept. No better: 'nothing' (a card, then 'Play') before
+0.81 over 400), kept; on top of it, passing after the signal to see one
+more card +0.19 ± 0.18 (1,000 deals; ``penguin`` +0.42 ± 0.26 over 400),
+kept. No better: 'nothing' (a card, then 'Play') before
 three to a flush or straight −0.22 ± 0.34, before four to one −0.67 ± 0.49
 (300 deals); the pair before two pairs −0.62 ± 0.63 (400); choosing the
 leader's completion, or the partner's contribution, by its points plus
@@ -136,7 +145,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Any, TypeVar
 
 from client_sdk.cli import bot_main
@@ -151,6 +160,7 @@ from ._concerto import (
     SUITS,
     Table,
     best_completion,
+    completing_card,
     fast,
     fast_category,
     hand_points,
@@ -174,6 +184,8 @@ from .concerto_signals import (
 
 DECK = tuple(r + s for s in SUITS for r in "23456789TJQKA")
 DEFAULT_BUDGET_MS = 80.0
+SEE_MORE = ("pass",)
+"""A contribution plan: pass, so the leader shows one more card (:func:`completing_card`)."""
 CANDIDATE_WORLDS = 6  # worlds that propose candidates; all worlds score them
 T = TypeVar("T")
 W = TypeVar("W")
@@ -344,6 +356,15 @@ def monte_carlo(options: Sequence[T], worlds: Iterator[W], score: Callable[[T, W
     return [t / max(done, 1) for t in totals]
 
 
+def leader_finishes(played: Sequence[tuple[int, str]], world: Sequence[str], leader: int,
+                    rules: str) -> int:  # fmt: skip
+    """The points of the hand when the leader, holding ``world``, completes ``played`` alone."""
+    rest = 5 - len(played)
+    if rest == 0:
+        return hand_points([pip(c, s) for s, c in played], rules)
+    return best_completion(played, world, leader, rules, rest)[0]
+
+
 def best_joint(prefix: Sequence[tuple[int, str]], mine: Sequence[str], theirs: Sequence[str],
                me: int, leader: int, rules: str) -> tuple[str, ...]:  # fmt: skip
     """Our cards in the best hand the two of us could finish, seeing both hands.
@@ -366,6 +387,30 @@ def best_joint(prefix: Sequence[tuple[int, str]], mine: Sequence[str], theirs: S
         if points > best_points:
             best_points, best_cards = points, tuple(f.card for f in chosen)
     return tuple(c for c in best_cards if owner[c] == me)
+
+
+def see_more_value(prefix: Sequence[tuple[int, str]], hand: Sequence[str],
+                   worlds: Sequence[Sequence[str]], me: int, rules: str) -> float:  # fmt: skip
+    """The mean points if we pass after the two-card signal ``prefix``.
+
+    The leader then plays its next card (:func:`completing_card`, as
+    ``concerto_signals`` does when its partner passes); for each card the
+    worlds would play, the best contribution for the worlds that play it.
+    """
+    leader = prefix[0][0]
+    groups: dict[str, list[list[str]]] = {}
+    for world in worlds:
+        card = completing_card(prefix, world, leader, rules)
+        groups.setdefault(card, []).append([c for c in world if c != card])
+    total = 0.0
+    for card, rests in groups.items():
+        shown = [*prefix, (leader, card)]
+        options = {()} | {tuple(best_joint(shown, hand, rest, me, leader, rules))
+                          for rest in rests[:3]}  # fmt: skip
+        total += max(sum(leader_finishes([*shown, *((me, c) for c in ours)], rest, leader, rules)
+                         for rest in rests)
+                     for ours in options if 2 - len(ours) <= len(rests[0]))  # fmt: skip
+    return total / max(len(worlds), 1)
 
 
 class SearchBot(SignalsBot):
@@ -417,6 +462,9 @@ class SearchBot(SignalsBot):
             if table.may_pass() and table.cards_left[lead[0]] >= table.need:
                 return FORCE
             return self._complete(table)
+        mine = [c for s, c in table.current if s == table.me]
+        if self._plan(table, lead, [*table.hand, *mine]) == SEE_MORE and table.may_pass():
+            return PASS
         return super()._as_partner(table)
 
     def _answer(self, table: Table, lead: tuple[int, str]) -> tuple[str, ...]:
@@ -454,10 +502,7 @@ class SearchBot(SignalsBot):
         signals = [leader_signal([*w, first], deal_seen) for w in worlds]
 
         def completes(played: list[tuple[int, str]], world: Sequence[str]) -> int:
-            rest = 5 - len(played)
-            if rest == 0:
-                return hand_points([pip(c, s) for s, c in played], rules)
-            return best_completion(played, world, leader, rules, rest)[0]
+            return leader_finishes(played, world, leader, rules)
 
         def in_time(items: Sequence[T], least: int) -> Iterator[T]:
             """The first ``least`` items, then more while the budget lasts."""
@@ -501,8 +546,9 @@ class SearchBot(SignalsBot):
         return tuple(sorted(early[best], key=lambda c: -counts[c[0]]))
 
     def _plan(self, table: Table, lead: tuple[int, str], hand: list[str]) -> tuple[str, ...]:
-        """Our contribution to the leader's hand: searched once, then kept for the hand."""
-        key = (*self._where, lead)
+        """Our contribution to the leader's hand: searched once, then kept for the hand
+        (searched again if we passed to see another card of the leader's, :data:`SEE_MORE`)."""
+        key = (*self._where, lead, sum(1 for s, _ in table.current if s == lead[0]))
         if key not in self._plans:
             if len(self._plans) > 64:
                 self._plans.clear()
@@ -529,7 +575,13 @@ class SearchBot(SignalsBot):
         def sent(h: list[str]) -> bool:
             signal = leader_signal([*h, *shown], deal_seen)
             return (signal.first == lead[1] and signal.then == then
-                    and (then != "card" or signal.second == second))  # fmt: skip
+                    and (then != "card" or signal.second == second)
+                    and (len(shown) < 3 or shown_next(h)))  # fmt: skip
+
+        def shown_next(h: list[str]) -> bool:
+            """Whether the leader, holding ``h``, would show its third card after our pass."""
+            third = shown[2]
+            return completing_card(prefix[:2], [*h, third], leader, rules) == third
 
         history = signals_sent(self._state, leader, table.current)[:-1]
         sampler = Sampler(self.rng, unseen, leader_left,
@@ -553,19 +605,21 @@ class SearchBot(SignalsBot):
             return best_completion(prefix, hand, table.me, rules, 1)[1]
 
         def score(ours: tuple[str, ...], world: list[str]) -> float:
-            played = [*prefix, *((table.me, c) for c in ours)]
-            rest = need - len(ours)
-            if rest == 0:
-                return hand_points([pip(c, s) for s, c in played], rules)
-            return best_completion(played, world, leader, rules, rest)[0]
+            return leader_finishes([*prefix, *((table.me, c) for c in ours)], world, leader, rules)
+
+        scored: list[list[str]] = []
 
         def all_worlds() -> Iterator[list[str]]:
-            yield from worlds
-            while True:
-                yield sampler.draw()
+            for world in chain(worlds, iter(sampler.draw, None)):
+                scored.append(world)
+                yield world
 
         means = monte_carlo(options, all_worlds(), score, deadline, self.min_worlds,
                             self.max_worlds)  # fmt: skip
+        may_see = (len(prefix) == 2 == len(table.current) and table.passes == 0
+                   and table.may_pass() and leader_left >= 2)  # fmt: skip
+        if may_see and see_more_value(prefix, hand, scored, table.me, rules) > max(means):
+            return SEE_MORE
         best = max(range(len(options)), key=lambda i: (
             means[i], -len(options[i]), keep_score(c for c in hand if c not in options[i])))
         counts = Counter(c[0] for c in options[best])

@@ -54,6 +54,7 @@ from ._concerto import (
     Pip,
     Table,
     best_completion,
+    completing_card,
     hand_points,
     is_red,
     keep_score,
@@ -673,9 +674,7 @@ class SignalsBot(Bot):
     @staticmethod
     def _complete(table: Table) -> Move:
         """Play a card of the best hand we can finish from our own cards."""
-        _, cards = best_completion(table.current, table.hand, table.me, table.rules, table.need)
-        ranks = Counter(c[0] for c in cards)
-        return play(max(cards, key=lambda c: (ranks[c[0]], c)))
+        return play(completing_card(table.current, table.hand, table.me, table.rules))
 
     @staticmethod
     def _deal_seen(table: Table) -> frozenset[str]:

@@ -9,6 +9,7 @@ from functools import partial
 
 import pytest
 
+from bots._concerto import completing_card
 from bots.arena import arena_view, play_game
 from bots.concerto_greedy import GreedyBot
 from bots.concerto_search import (
@@ -307,3 +308,29 @@ def test_decisions_use_only_the_seats_own_view() -> None:
             assert moves[0] == moves[1]
             compared += 1
     assert compared >= 16
+
+
+def test_a_pass_after_the_signal_shows_the_card_the_partner_expects() -> None:
+    """When the partner passes after a two-card signal (:data:`SEE_MORE`), the leader's
+    next card is :func:`completing_card` of its real hand — the card the partner's
+    worlds were grouped by, and the one its next search requires of them."""
+    looked = 0
+    for deal in range(30):
+        options = {"deals": 1, "target": 10000, "rules": ("parlett-2013", "penguin")[deal % 2]}
+        state = REGISTRY["concerto"].new_state(options, f"see-more/{deal}")
+        bots = [SearchBot(random.Random(seat), budget_ms=0) for seat in range(4)]
+        while not state.is_over():
+            seat = state.to_move()[0]
+            move = bots[seat].choose_move(arena_view(state, seat, "concerto", "see", options))
+            current = [tuple(c) for c in state.current]
+            signal_only = len(current) == 2 and {s for s, _ in current} == {current[0][0]}
+            state.apply(seat, move)
+            if signal_only and seat != current[0][0] and move == {"type": "pass"}:
+                leader = current[0][0]
+                expected = completing_card(current, state.hands[leader], leader,
+                                           state.options.rules)
+                state.apply(leader, bots[leader].choose_move(
+                    arena_view(state, leader, "concerto", "see", options)))
+                assert tuple(state.current[2]) == (leader, expected)
+                looked += 1
+    assert looked >= 3
