@@ -698,6 +698,8 @@ class SignalsBot(Bot):
         partner_just_played = table.current[-1][0] == table.partner and table.passes == 0
         if partner_just_played and table.may_pass():
             return PASS  # the partner is completing the combination: let it
+        # The partner passed after the signal, or left the rest to us. A search
+        # partner that passed to see more predicts this card (completing_card).
         return self._complete(table)
 
     # -- partnering ------------------------------------------------------------
@@ -780,6 +782,8 @@ def convention_card() -> dict[str, Any]:
             ],
             "live_only": "a straight-flush holding is shown only if the cards it lacks "
             "are not among the deal's completed hands",
+            "after_a_pass": "once the signal is sent, when the partner passes: a card of "
+            "the best hand we can finish alone, of its most repeated rank",
         },  # fmt: skip
         "signals": [
             {
