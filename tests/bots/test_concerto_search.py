@@ -277,6 +277,8 @@ def searching(stage: str, state) -> bool:
         return False
     if stage == "answer":
         return len(state.current) == 1 and state.passes == 0
+    if stage == "seen_more":  # we passed after the signal: the leader showed a third card
+        return len(state.current) == 3 and len({s for s, _ in state.current}) == 1
     return len(state.current) == 2
 
 
@@ -284,13 +286,14 @@ def test_decisions_use_only_the_seats_own_view() -> None:
     """Re-dealing the cards the partner cannot see changes none of its decisions.
 
     At the lead (the search bot's own checklist) and at each point where a
-    search runs (the answer to the lead, the contribution after the signal),
+    search runs (the answer to the lead, the contribution after the signal
+    and after the card a pass made the leader show),
     the other three seats' unplayed cards are shuffled among them, hand sizes
     kept; with the same randomness the bot decides the same.
     """
-    compared = 0
+    compared, stages = 0, set()
     for deal in range(8):
-        for stage in ("lead", "answer", "contribution"):
+        for stage in ("lead", "answer", "contribution", "seen_more"):
             state, options = play_until(f"view/{deal}/{stage}", partial(searching, stage))
             if state.is_over():
                 continue
@@ -307,7 +310,8 @@ def test_decisions_use_only_the_seats_own_view() -> None:
             moves = [SearchBot(random.Random(99), budget_ms=0).choose_move(v) for v in views]
             assert moves[0] == moves[1]
             compared += 1
-    assert compared >= 16
+            stages.add(stage)
+    assert compared >= 16 and "seen_more" in stages
 
 
 def test_a_pass_after_the_signal_shows_the_card_the_partner_expects() -> None:
