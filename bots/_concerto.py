@@ -292,9 +292,9 @@ def completing_card(current: Sequence[tuple[int, str]], own: Sequence[str], me: 
                     rules: str) -> str:  # fmt: skip
     """The card a player finishing the hand from its own cards plays next.
 
-    A card of :func:`best_completion`'s choice, of its most repeated rank (the
-    highest such card): a partner that passes can predict it from the
-    leader's possible hands (``concerto_search``).
+    A card of :func:`best_completion`'s choice, of its most repeated rank (ties
+    by the card's text, so the choice is fixed): a partner that passes can
+    predict it from the leader's possible hands (``concerto_search``).
     """
     _, cards = best_completion(current, own, me, rules, 5 - len(current))
     ranks = Counter(c[0] for c in cards)
