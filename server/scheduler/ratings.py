@@ -1,4 +1,4 @@
-"""Ratings: openskill (Plackett-Luce) over plain dicts, one pool per game.
+"""Ratings: openskill (Bradley-Terry, full pairing) over plain dicts, one pool per game.
 
 Pure functions: each takes a mapping ``player_id -> (mu, sigma)`` and returns
 the *new* ratings of the players in the game (a fresh dict; the input is not
@@ -11,6 +11,16 @@ its key.
 Why openskill: it rates teams and free-for-all games of any size with one
 model (Weng & Lin's Bayesian approximation, the open cousin of TrueSkill),
 and it is a small, maintained, pure-Python library.
+
+Why Bradley-Terry with full pairing, not openskill's default Plackett-Luce:
+in openskill 6 Plackett-Luce mishandles shared places (openskill.py issues
+#155 and #173, fix not yet released). Two players sharing first place of four
+came out level with the third, so a Seconds table with two winners rated its
+winners no higher than the player they beat. Bradley-Terry compares every
+pair of players and keeps the order of places, shared ones included
+(``tests/scheduler/test_ratings.py`` checks every pattern of places for two to
+five players). For two teams (Concerto, duplicate boards) the two models are
+the same.
 
 Only the order of a result counts, never its margin: a 2-point win and a
 200-point win move ratings alike, so a bot gains nothing by running up the
@@ -28,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
 
 class Rating(NamedTuple):
@@ -38,7 +48,7 @@ class Rating(NamedTuple):
     sigma: float
 
 
-MODEL = PlackettLuce()
+MODEL = BradleyTerryFull()
 """openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300."""
 
 DEFAULT = Rating(MODEL.mu, MODEL.sigma)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import itertools
 from dataclasses import replace
 
 import pytest
@@ -68,6 +69,28 @@ def test_free_for_all_orders_by_place() -> None:
     shared = rate_free_for_all({}, ["a", "b", "c"], [0, 0, 1])
     assert shared["a"].mu == pytest.approx(shared["b"].mu)
     assert shared["b"].mu > shared["c"].mu
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_pattern_of_places_is_kept_by_the_ratings(players: int) -> None:
+    """From equal ratings, a better place always ends higher and a shared place level.
+
+    Every pattern of places a table of ``players`` can finish in (a place is
+    the number of players strictly ahead, so ties share one). openskill 6's
+    Plackett-Luce failed this: places (0, 0, 2, 3) left the two winners level
+    with the third.
+    """
+    names = "abcde"[:players]
+    patterns = {p for p in itertools.product(range(players), repeat=players)
+                if list(p) == [sum(1 for o in p if o < r) for r in p]}  # fmt: skip
+    for places in patterns:
+        new = rate_free_for_all({}, list(names), list(places))
+        for (x, px), (y, py) in itertools.permutations(zip(names, places, strict=True), 2):
+            if px < py:
+                assert new[x].mu > new[y].mu, places
+            elif px == py:
+                assert new[x].mu == pytest.approx(new[y].mu), places
+    assert len(patterns) == {2: 3, 3: 13, 4: 75, 5: 541}[players]  # ordered Bell numbers
 
 
 def test_board_difference_decides_not_the_raw_score() -> None:
