@@ -160,7 +160,7 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, combinations
 from typing import Any, TypeVar
 
@@ -418,15 +418,28 @@ def see_more_value(prefix: Sequence[tuple[int, str]], hand: Sequence[str],
     for world in worlds:
         card = completing_card(prefix, world, leader, rules)
         groups.setdefault(card, []).append([c for c in world if c != card])
-    total = 0.0
-    for card, rests in groups.items():
-        shown = [*prefix, (leader, card)]
-        options = {()} | {tuple(best_joint(shown, hand, rest, me, leader, rules))
-                          for rest in rests[:3]}  # fmt: skip
-        total += max(sum(leader_finishes([*shown, *((me, c) for c in ours)], rest, leader, rules)
-                         for rest in rests)
-                     for ours in options if 2 - len(ours) <= len(rests[0]))  # fmt: skip
+    total = sum(best_for_group([*prefix, (leader, card)], hand, rests, rests[:3], me, rules)
+                for card, rests in groups.items())  # fmt: skip
     return total / max(len(worlds), 1)
+
+
+def best_for_group(shown: Sequence[tuple[int, str]], hand: Sequence[str],
+                   rests: Sequence[Sequence[str]], proposers: Iterable[Sequence[str]],
+                   me: int, rules: str) -> float:  # fmt: skip
+    """The most one contribution scores, summed over leader hands that all showed ``shown``.
+
+    ``rests``: those hands (what each leader still holds). The contributions
+    tried: none, and our part of the double-dummy best (:func:`best_joint`)
+    for each of the ``proposers``; the leader completes each alone
+    (:func:`leader_finishes`). Used to value a pass: the partner will
+    contribute knowing what the leader showed next.
+    """
+    leader = shown[0][0]
+    options = {()} | {tuple(best_joint(shown, hand, rest, me, leader, rules)) for rest in proposers}
+    need = 5 - len(shown)
+    return max((sum(leader_finishes([*shown, *((me, c) for c in ours)], rest, leader, rules)
+                    for rest in rests)
+                for ours in options if need - len(ours) <= len(rests[0])), default=0)
 
 
 class SearchBot(SignalsBot):
@@ -547,13 +560,9 @@ class SearchBot(SignalsBot):
                 total += max(sum(completes([lead, *((me, c) for c in o)], worlds[i]) for i in idx)
                              for o in early)  # fmt: skip
             else:
-                prefix = [lead, (leader, second)]
-                rests = {i: [c for c in worlds[i] if c != second] for i in idx}
-                later = {()} | {tuple(best_joint(prefix, hand, rests[i], me, leader, rules))
-                                for i in in_time(idx[:3], 1)}  # fmt: skip
-                total += max((sum(completes([*prefix, *((me, c) for c in o)], rests[i])
-                                  for i in idx) for o in later if 3 - len(o) < leader_left),
-                             default=0)  # fmt: skip
+                rests = [[c for c in worlds[i] if c != second] for i in idx]
+                total += best_for_group([lead, (leader, second)], hand, rests,
+                                        in_time(rests[:3], 1), me, rules)  # fmt: skip
         passing = total / len(worlds)
         best = max(range(len(early)), key=lambda i: means[i])
         if means[best] <= passing:
