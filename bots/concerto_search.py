@@ -229,6 +229,16 @@ SEARCH_ORDER = (
     "flush_4", "straight_4", "flush_3", "straight_3", "nothing",
 )  # fmt: skip
 _PRIORITY = {holding: i for i, holding in enumerate(SEARCH_ORDER)}
+# The order ``holdings`` finds them in (Parlett's), and for each holding the
+# best priority any holding found after it could have: once the best so far
+# beats that, the rest of the checklist need not be looked at.
+_CHECKLIST = (
+    "straight_flush_5", "fours", "straight_flush_4", "two_threes", "full_house", "threes",
+    "straight_flush_3", "flush_5", "straight_5", "two_pairs",
+    "flush_4", "straight_4", "flush_3", "straight_3", "pair", "nothing",
+)  # fmt: skip
+_BEST_AFTER = {holding: min((_PRIORITY[h] for h in _CHECKLIST[i + 1:]), default=len(SEARCH_ORDER))
+               for i, holding in enumerate(_CHECKLIST)}  # fmt: skip
 
 
 def leader_signal(hand: Sequence[str], seen: frozenset[str]) -> Signal:
@@ -238,12 +248,12 @@ def leader_signal(hand: Sequence[str], seen: frozenset[str]) -> Signal:
     Each is shown with the signals bot's pattern, so a ``concerto_signals``
     partner reads it as the same holding.
     """
-    best, key = None, (len(SEARCH_ORDER), 0)
-    for i, signal in enumerate(holdings(hand, seen)):
-        if (_PRIORITY[signal.holding], i) < key:
-            best, key = signal, (_PRIORITY[signal.holding], i)
-            if key[0] == 0:
-                break
+    best, key = None, len(SEARCH_ORDER)
+    for signal in holdings(hand, seen):
+        if _PRIORITY[signal.holding] < key:
+            best, key = signal, _PRIORITY[signal.holding]
+        if key < _BEST_AFTER[signal.holding]:
+            break
     assert best is not None  # the checklist always ends with "nothing"
     return best
 
