@@ -38,7 +38,7 @@ import statistics
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 from client_sdk import Bot
 from client_sdk.cli import load_bot
@@ -58,6 +58,22 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
 }
 
 BotFactory = Callable[[random.Random], Bot]
+Progress = Callable[[int, int], None]
+"""Told (done, total) as a long run goes."""
+
+
+def progress_printer(label: str, out: TextIO | None = None) -> Progress:
+    """A :data:`Progress` printing ``label: done/total`` at each tenth of a run.
+
+    To ``out``, or standard error at the time of printing, so results on
+    standard output stay clean to pipe.
+    """
+
+    def report(done: int, total: int) -> None:
+        if done == total or done % max(1, total // 10) == 0:
+            print(f"{label}: {done}/{total}", file=out or sys.stderr, flush=True)
+
+    return report
 
 
 class BotMadeIllegalMove(AssertionError):
@@ -275,6 +291,7 @@ def rotation_match(
     *,
     seed: str = "arena",
     options: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
 ) -> MatchReport:
     """Play ``games`` seeded games, each once per rotation of ``lineup(names, seats)``.
 
@@ -289,6 +306,7 @@ def rotation_match(
         games: seeded games, each played in every distinct seating.
         seed: seed of the deals and the bots.
         options: the game's options (default: :data:`DEFAULT_OPTIONS`).
+        progress: called with (games done, games) after each game's seatings.
 
     Raises:
         ValueError: no game, more names than seats, or a name with no factory.
@@ -313,6 +331,8 @@ def rotation_match(
             outcome = state.outcome()
             assert outcome is not None
             report.plays.append(Play(game, r, seating, tuple(outcome.scores), deals_played(state)))
+        if progress is not None:
+            progress(game + 1, games)
     return report
 
 
@@ -362,6 +382,7 @@ def duplicate_match(
     seed: str = "arena",
     options: Mapping[str, Any] | None = None,
     names: tuple[str, str] = ("A", "B"),
+    progress: Progress | None = None,
 ) -> DuplicateReport:
     """Play ``deals`` seeded deals twice each, bot A on North–South then on East–West.
 
@@ -370,7 +391,7 @@ def duplicate_match(
     """
     a, b = names
     match = rotation_match(game_id, {a: make_a, b: make_b}, [a, b], deals, seed=seed,
-                           options=options)  # fmt: skip
+                           options=options, progress=progress)  # fmt: skip
     report = DuplicateReport(names)
     for play in match.plays:
         report.scores_a.append(play.scores[play.seats.index(a)])
@@ -442,7 +463,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         options = _options(args)
         bots = {name: factory(name) for name in dict.fromkeys(names)}
         report = rotation_match(args.game, bots, names, args.deals, seed=args.seed,
-                                options=options)  # fmt: skip
+                                options=options, progress=progress_printer("games"))  # fmt: skip
     except (ValueError, GameError) as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -33,7 +33,14 @@ from client_sdk.cli import load_bot
 from server.games import REGISTRY, IllegalMove
 from server.games.concerto_par import SIDE_NAMES, deal_par
 
-from .arena import BotFactory, BotMadeIllegalMove, arena_view, duplicate_match
+from .arena import (
+    BotFactory,
+    BotMadeIllegalMove,
+    Progress,
+    arena_view,
+    duplicate_match,
+    progress_printer,
+)
 from .concerto_search import DEFAULT_BUDGET_MS
 from .concerto_search import make_bot as make_search
 
@@ -92,9 +99,9 @@ def play_deal(bots: Sequence[Bot], seed: str, options: dict[str, Any]) -> tuple[
     return (sum(points[s] for s in SIDE_NAMES), sum(par[s].max_hands for s in SIDE_NAMES))
 
 
-def par_report(name: str, make: BotFactory, deals: int, seed: str,
-               options: dict[str, Any]) -> ParReport:  # fmt: skip
-    """``deals`` seeded deals played by four copies of one bot."""
+def par_report(name: str, make: BotFactory, deals: int, seed: str, options: dict[str, Any],
+               progress: Progress | None = None) -> ParReport:  # fmt: skip
+    """``deals`` seeded deals played by four copies of one bot (``progress``: after each)."""
     report = ParReport(name)
     start = time.perf_counter()
     for deal in range(deals):
@@ -103,6 +110,8 @@ def par_report(name: str, make: BotFactory, deals: int, seed: str,
         points, par = play_deal(bots, deal_seed, options)
         report.points.append(points)
         report.par.append(par)
+        if progress is not None:
+            progress(deal + 1, deals)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -141,15 +150,18 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"search budget {args.budget_ms:g} ms", flush=True)  # fmt: skip
     width = max(len(n) for n in factories)
     for name, make in factories.items():
-        print(par_report(name, make, args.deals, args.seed, options).summary(width), flush=True)
+        report = par_report(name, make, args.deals, args.seed, options,
+                            progress_printer(f"par arena {name}, deals"))  # fmt: skip
+        print(report.summary(width), flush=True)
     if rival is not None:
         start = time.perf_counter()
-        report = duplicate_match("concerto", factory("search", args.budget_ms), rival,
-                                 args.deals, seed=args.seed, options=options,
-                                 names=("search", args.against))  # fmt: skip
+        duplicate = duplicate_match("concerto", factory("search", args.budget_ms), rival,
+                                    args.deals, seed=args.seed, options=options,
+                                    names=("search", args.against),
+                                    progress=progress_printer("duplicate, deals"))  # fmt: skip
         print(f"duplicate, search against {args.against} "
               f"({(time.perf_counter() - start) / args.deals:.2f} s per deal):")  # fmt: skip
-        print(report.summary(), flush=True)
+        print(duplicate.summary(), flush=True)
     return 0
 
 

@@ -105,7 +105,8 @@ def test_the_arena_command(capsys) -> None:
     from bots.arena import main
 
     assert main(["concerto", "--bots", "greedy,random", "--games", "3", "--rules", "penguin"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "3 deals, each played twice" in out and "greedy − random per deal" in out
+    assert "games: 3/3" in err and "games:" not in out  # progress, on standard error
     assert main(["concerto", "--bots", "greedy,nobody"]) == 2
     assert "no bot 'nobody'" in capsys.readouterr().err

@@ -160,9 +160,12 @@ def test_par_report_interval() -> None:
 
 def test_par_arena_prints_percent_of_par(capsys: pytest.CaptureFixture[str]) -> None:
     assert par_arena_main(["--deals", "2", "--bots", "random,search", "--budget-ms", "5"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "par arena random" in out and "par arena search" in out and "% of par" in out
     assert "duplicate, search against signals" in out
+    # Progress goes to standard error, so the report can be piped.
+    assert "par arena search, deals: 1/2" in err and "duplicate, deals: 2/2" in err
+    assert "deals:" not in out
     assert par_arena_main(["--bots", "nope"]) == 2
     assert par_factory("greedy", 5)(random.Random(1)).name == "concerto_greedy"
 
