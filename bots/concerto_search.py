@@ -204,6 +204,7 @@ from ._concerto import (
     play,
 )
 from .concerto_signals import (
+    CHECKLIST,
     Reading,
     Signal,
     SignalsBot,
@@ -245,16 +246,10 @@ SEARCH_ORDER = (
     "flush_4", "straight_4", "flush_3", "straight_3", "nothing",
 )  # fmt: skip
 _PRIORITY = {holding: i for i, holding in enumerate(SEARCH_ORDER)}
-# The order ``holdings`` finds them in (Parlett's), and for each holding the
-# best priority any holding found after it could have: once the best so far
-# beats that, the rest of the checklist need not be looked at.
-_CHECKLIST = (
-    "straight_flush_5", "fours", "straight_flush_4", "two_threes", "full_house", "threes",
-    "straight_flush_3", "flush_5", "straight_5", "two_pairs",
-    "flush_4", "straight_4", "flush_3", "straight_3", "pair", "nothing",
-)  # fmt: skip
-_BEST_AFTER = {holding: min((_PRIORITY[h] for h in _CHECKLIST[i + 1:]), default=len(SEARCH_ORDER))
-               for i, holding in enumerate(_CHECKLIST)}  # fmt: skip
+# For each holding, the best priority of any ``holdings`` finds after it
+# (CHECKLIST order): once the best so far beats that, the rest need not be looked at.
+_BEST_AFTER = {holding: min((_PRIORITY[h] for h in CHECKLIST[i + 1:]), default=len(SEARCH_ORDER))
+               for i, holding in enumerate(CHECKLIST)}  # fmt: skip
 
 
 def leader_signal(hand: Sequence[str], seen: frozenset[str]) -> Signal:

@@ -209,6 +209,14 @@ def _same_colour_pair(
     return None
 
 
+CHECKLIST = (
+    "straight_flush_5", "fours", "straight_flush_4", "two_threes", "full_house", "threes",
+    "straight_flush_3", "flush_5", "straight_5", "two_pairs",
+    "flush_4", "straight_4", "flush_3", "straight_3", "pair", "nothing",
+)  # fmt: skip
+"""Parlett's checklist: the holdings in the order :func:`holdings` finds them."""
+
+
 def choose_signal(hand: Sequence[str], seen: frozenset[str]) -> Signal:
     """The leader's signal: the first holding of Parlett's checklist it can show.
 
@@ -762,24 +770,7 @@ def convention_card() -> dict[str, Any]:
         "bot": SignalsBot.name,
         "version": 1,
         "leader": {
-            "checklist": [
-                "straight_flush_5",
-                "fours",
-                "straight_flush_4",
-                "two_threes",
-                "full_house",
-                "threes",
-                "straight_flush_3",
-                "flush_5",
-                "straight_5",
-                "two_pairs",
-                "flush_4",
-                "straight_4",
-                "flush_3",
-                "straight_3",
-                "pair",
-                "nothing",
-            ],
+            "checklist": list(CHECKLIST),
             "live_only": "a straight-flush holding is shown only if the cards it lacks "
             "are not among the deal's completed hands",
             "after_a_pass": "once the signal is sent, when the partner passes: a card of "

@@ -15,6 +15,7 @@ import pytest
 
 from bots.arena import arena_view
 from bots.concerto_signals import (
+    CHECKLIST,
     SignalsBot,
     _sf_holdings,
     card_at,
@@ -146,6 +147,7 @@ def test_the_checklist_lists_every_holding_once_and_ends_with_nothing() -> None:
         assert listed[-1].holding == "nothing"
         names = [s.holding for s in listed]
         assert len(names) == len(set(names))
+        assert names == sorted(names, key=CHECKLIST.index)  # found in the card's order
 
 
 # -- the partner's reading (seed 000 "Examples") -------------------------------------
