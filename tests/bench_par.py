@@ -1,6 +1,6 @@
 """``make bench`` section ``par``: Concerto bots as percent of the double-dummy par.
 
-Over 1,000 duplicate deals per edition (about 22 minutes each on a 2-core host):
+Over 1,000 duplicate deals per edition (about 30 minutes each on a 2-core host):
 each bot's average hand score per deal as a percent of its side's par, with a
 95% confidence interval, and the search bot against signals in duplicate.
 """
