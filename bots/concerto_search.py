@@ -72,13 +72,14 @@ at the first holding nothing later in the checklist can beat (36 µs a
 call instead of 75). Measured per searched decision at the default 80 ms
 budget (12 deals, 158 decisions): 113 worlds on average, 57 ms median, 113
 ms at worst; the lead is not searched (under 0.1 ms). A deal (eight hands,
-both sides) takes about 0.9 s. More worlds are worth their time: in pairs
-(below; 300 deals), 60 worlds instead of 20 gained +0.84 ± 0.95 points of
-percent of par, 120 worlds +1.13 ± 0.96, and at 120 worlds twice the worlds
-proposing candidates (12, and 6 for each card a pass may show) +0.07 ±
-0.55 more. Raising the cap from 32 worlds to 128 (with the faster
-checklist, the default budget now fills it) took the bot from 77.8% to
-78.2% over 1,000 deals (``penguin`` 74.1% to 74.4%).
+both sides) takes about 0.9 s. More worlds measured better, but little
+and unevenly: in pairs (below; 300 deals), 60 worlds instead of 20 gained
++0.84 ± 0.95 points of percent of par, 120 worlds +1.13 ± 0.96, 240 worlds
+only +0.33 ± 1.03; at 120 worlds, twice the worlds proposing candidates
+(12, and 6 for each card a pass may show) +0.07 ± 0.55 more. Raising the
+cap from 32 worlds to 128 (with the faster checklist, the default budget
+now fills it) took the bot from 77.8% to 78.2% over 1,000 deals
+(``penguin`` 74.1% to 74.4%).
 
 Measured over 1,000 deals (``python -m bots.par_arena --deals 1000``):
 78.2 ± 0.7% of double-dummy par against 67.1 ± 0.7% for the signals bot
