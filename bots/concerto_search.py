@@ -114,6 +114,29 @@ five-card flush 75.0%. In pairs with the bot as it is (300 deals, 20
 worlds): three to a straight flush before threes −0.21 ± 1.20, a five-card
 flush or straight before three to a straight flush −2.14 ± 1.37.
 
+Other patterns, in pairs with the bot as it is (20 worlds). The lead is the
+one card a partner can answer before the leader commits a second, so threes
+held beside three to a straight flush were led by the straight flush's card,
+then pass: the partner could answer with the straight flush's other two
+cards (3+2, 20), and after its pass the pass still said threes, with the led
+card as a kicker. +0.55 ± 0.67 over the first 1,000 deals but +0.29 ± 0.48
+over 2,000, −0.31 ± 1.21 at 120 worlds (300 deals), and 78.2% of par over
+1,000 deals at the default budget, as before: not clearly better, and a
+signals partner would misread it, so it was left out. Beside it, no better
+(300 deals): a red card of the threes second instead of the pass −0.08 ±
+1.01; four to a straight flush shown that way beside threes −0.98 ± 0.96;
+two pairs shown by a card of each pair +0.08 ± 0.33 (1,000); threes led by
+the heart when a pair is beside them, else by the diamond, +0.00 ± 0.50,
+the reverse −0.28 ± 0.66. Three to a straight flush shown by its first card
+and a pass, keeping its second card back: −1.28 ± 1.10 — the second card
+tells more than it costs. Threes whose fourth card is already played after
+two pairs: −0.32 ± 0.54; three to a straight flush with one live window only
+after two pairs: −0.90 ± 1.14. One pair shown by the pair with most of its
+rank unseen changed 4 deals of 300 (two pairs come first when there are
+two). Fours, which score 8 alone whenever they are played, kept back at the
+player's first lead (after two pairs, or last): −0.55 ± 0.76 and −0.52 ±
+0.77.
+
 Tried and measured no better (200 deals, ±1.3): more worlds, when the bot
 was weaker (a 300 ms budget and 96 worlds: 76.1% against 76.2%, not paired;
 see above for the paired measure); also requiring the leader's earlier
@@ -148,6 +171,17 @@ order's choice on average. For example, with three to a straight flush,
 showing a pair instead did better on 34 of 99 hands but was 0.13 points
 worse on average. Which hands it helps depends on the partner's cards, and
 sampling does not see them.
+
+The gap is information, not planning: two partners who see each other's
+hands and take, hand by hand, the best hand they can make through any of
+the leader's cards reach 99.0% of par (200 deals, ties broken by the cards
+kept). Through the card this bot leads, that best hand is worth 87.8% of
+the best through any of the leader's cards (120 deals, the partner's cards
+seen); more than half of that loss is at each side's first lead, when
+nothing is known of the partner yet. The hands actually played reach
+84.7% of the best through the card led; the most is lost after three to a
+straight flush (2.3 points a lead), four to one (2.0), threes (1.4) and two
+pairs (1.3).
 
 Where the rest of the gap lies, by oracles (200 deals in pairs as above; the
 partner's worlds are made to agree with the leader's real cards at one
@@ -257,7 +291,6 @@ _PRIORITY = {holding: i for i, holding in enumerate(SEARCH_ORDER)}
 # (CHECKLIST order): once the best so far beats that, the rest need not be looked at.
 _BEST_AFTER = {holding: min((_PRIORITY[h] for h in CHECKLIST[i + 1:]), default=len(SEARCH_ORDER))
                for i, holding in enumerate(CHECKLIST)}  # fmt: skip
-_AT = {holding: i for i, holding in enumerate(CHECKLIST)}
 
 
 def leader_signal(hand: Sequence[str], seen: frozenset[str]) -> Signal:
@@ -265,43 +298,16 @@ def leader_signal(hand: Sequence[str], seen: frozenset[str]) -> Signal:
     (:func:`~bots.concerto_signals.holdings`), the first by :data:`SEARCH_ORDER`.
 
     Each is shown with the signals bot's pattern, so a ``concerto_signals``
-    partner reads it as the same holding — except threes beside three to a
-    straight flush (:func:`threes_beside_straight_flush`).
+    partner reads it as the same holding.
     """
-    best, key, straight_flush_3 = None, len(SEARCH_ORDER), None
+    best, key = None, len(SEARCH_ORDER)
     for signal in holdings(hand, seen):
-        if signal.holding == "straight_flush_3":
-            straight_flush_3 = signal
         if _PRIORITY[signal.holding] < key:
             best, key = signal, _PRIORITY[signal.holding]
-        # Threes look on to three to a straight flush, next in the checklist.
-        sf_checked = best.holding != "threes" or _AT[signal.holding] >= _AT["straight_flush_3"]
-        if key < _BEST_AFTER[signal.holding] and sf_checked:
+        if key < _BEST_AFTER[signal.holding]:
             break
     assert best is not None  # the checklist always ends with "nothing"
-    if best.holding == "threes" and straight_flush_3 is not None:
-        return threes_beside_straight_flush(straight_flush_3)
     return best
-
-
-def threes_beside_straight_flush(straight_flush_3: Signal) -> Signal:
-    """Threes, when three to a straight flush is also held: the straight flush's
-    first card, then pass.
-
-    The lead lets the partner answer at once with the two cards that make the
-    straight flush (20 points, 3+2); when it passes instead, the pass says
-    threes as "red and pass" does, and the led card is the hand's kicker, so
-    fours 3+1 (12) still fit, and a full house if the partner pairs the led
-    card. Shown as "red and pass", the threes would have ruled the straight
-    flush out. Measured in pairs over 1,000 deals (20 worlds): +0.55 ± 0.67
-    points of percent of par (``penguin``, 400 deals: +0.30 ± 0.99); with a
-    red card of the threes as the second card instead of the pass, no
-    different (−0.08 ± 1.01, 300 deals); four to a straight flush shown the
-    same way beside threes was worse. A ``concerto_signals`` partner reads
-    the lead and pass by its colour, as threes or a pair of the led rank: the
-    one signal of this card it misreads.
-    """
-    return Signal("threes", straight_flush_3.first, "pass")
 
 
 def holds_signal(reading: Reading, cards: Sequence[str]) -> bool:

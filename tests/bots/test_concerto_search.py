@@ -26,14 +26,7 @@ from bots.concerto_search import (
     sends,
     signals_sent,
 )
-from bots.concerto_signals import (
-    Reading,
-    Signal,
-    SignalsBot,
-    choose_signal,
-    holdings,
-    read_signal,
-)
+from bots.concerto_signals import Reading, SignalsBot, choose_signal, holdings, read_signal
 from bots.par_arena import ParReport, par_report
 from bots.par_arena import factory as par_factory
 from bots.par_arena import main as par_arena_main
@@ -194,8 +187,7 @@ def test_the_search_leaders_order_moves_only_pairs_and_threes_up_readably() -> N
     """The convention card: two pairs before a five-card flush or straight, one
     pair before four or three to a flush or straight, threes before a full
     house; everything else as the signals bot, and each signal read by
-    ``read_signal`` as the holding sent (threes beside three to a straight
-    flush aside: the next test)."""
+    ``read_signal`` as the holding sent."""
     rng = random.Random(11)
     moved = Counter()
     for _ in range(3000):
@@ -205,14 +197,7 @@ def test_the_search_leaders_order_moves_only_pairs_and_threes_up_readably() -> N
         hand, seen = deck[:size], frozenset(deck[size:size + rng.randint(0, 30)])
         ours, theirs = leader_signal(hand, seen), choose_signal(hand, seen)
         # The first of all the holdings by the card's order (leader_signal stops early).
-        found = list(holdings(hand, seen))
-        first = min(found, key=lambda s: SEARCH_ORDER.index(s.holding))
-        beside = [s for s in found if s.holding == "straight_flush_3"]
-        if first.holding == "threes" and beside:
-            assert ours == Signal("threes", beside[0].first, "pass")
-            moved["threes beside a straight flush"] += 1
-            continue
-        assert ours == first
+        assert ours == min(holdings(hand, seen), key=lambda s: SEARCH_ORDER.index(s.holding))
         assert ours.holding != "full_house"  # shown as its threes
         if ours == theirs:
             continue
@@ -230,19 +215,6 @@ def test_the_search_leaders_order_moves_only_pairs_and_threes_up_readably() -> N
         assert SEARCH_ORDER.index(ours.holding) < SEARCH_ORDER.index(theirs.holding)
     assert moved["pair", "flush_3"] and moved["pair", "straight_4"]
     assert moved["threes", "full_house"]
-    assert moved["threes beside a straight flush"]
-
-
-def test_threes_beside_three_to_a_straight_flush_lead_the_straight_flush_then_pass() -> None:
-    """Threes and 5-6-7 of spades: the 7 (the card's first card for three in
-    sequence, "H x L"), then pass, so the partner may answer with 8-9 or 3-4
-    of spades (a straight flush 3+2); the 7 is a kicker to the threes."""
-    hand = ["9H", "9D", "9C", "5S", "6S", "7S", "2D", "JC"]
-    assert leader_signal(hand, frozenset()) == Signal("threes", "7S", "pass")
-    # Once 8S and 3S are played, no window of 5-6-7 is live: threes as usual.
-    assert leader_signal(hand, frozenset({"8S", "3S"})) == Signal("threes", "9H", "pass")
-    # Four to a straight flush still comes before threes.
-    assert leader_signal([*hand, "8S"], frozenset()).holding == "straight_flush_4"
 
 
 def test_best_joint_is_the_best_hand_through_the_prefix() -> None:
