@@ -114,28 +114,28 @@ five-card flush 75.0%. In pairs with the bot as it is (300 deals, 20
 worlds): three to a straight flush before threes −0.21 ± 1.20, a five-card
 flush or straight before three to a straight flush −2.14 ± 1.37.
 
-Other patterns, in pairs with the bot as it is (20 worlds). The lead is the
-one card a partner can answer before the leader commits a second, so threes
-held beside three to a straight flush were led by the straight flush's card,
-then pass: the partner could answer with the straight flush's other two
-cards (3+2, 20), and after its pass the pass still said threes, with the led
-card as a kicker. +0.55 ± 0.67 over the first 1,000 deals but +0.29 ± 0.48
-over 2,000, −0.31 ± 1.21 at 120 worlds (300 deals), and 78.2% of par over
-1,000 deals at the default budget, as before: not clearly better, and a
-signals partner would misread it, so it was left out. Beside it, no better
-(300 deals): a red card of the threes second instead of the pass −0.08 ±
-1.01; four to a straight flush shown that way beside threes −0.98 ± 0.96;
-two pairs shown by a card of each pair +0.08 ± 0.33 (1,000); threes led by
-the heart when a pair is beside them, else by the diamond, +0.00 ± 0.50,
-the reverse −0.28 ± 0.66. Three to a straight flush shown by its first card
-and a pass, keeping its second card back: −1.28 ± 1.10 — the second card
-tells more than it costs. Threes whose fourth card is already played after
-two pairs: −0.32 ± 0.54; three to a straight flush with one live window only
-after two pairs: −0.90 ± 1.14. One pair shown by the pair with most of its
-rank unseen changed 4 deals of 300 (two pairs come first when there are
-two). Fours, which score 8 alone whenever they are played, kept back at the
-player's first lead (after two pairs, or last): −0.55 ± 0.76 and −0.52 ±
-0.77.
+Other patterns, in pairs (20 worlds). The lead is the one card a partner
+can answer before the leader commits a second, so threes held beside three
+to a straight flush were led by the straight flush's card, then pass: the
+partner could answer with the straight flush's other two cards (3+2, 20),
+and after its pass the pass still said threes, with the led card as a
+kicker. +0.55 ± 0.67 over the first 1,000 deals but +0.29 ± 0.48 over
+2,000, −0.31 ± 1.21 at 120 worlds (300 deals), and 78.2% of par over 1,000
+deals at the default budget, as before: not clearly better, and a signals
+partner would misread it, so it was left out. On top of it, against it
+(300 deals), no better: a red card of the threes second instead of the
+pass −0.08 ± 1.01; four to a straight flush shown that way beside threes
+−0.98 ± 0.96; two pairs shown by a card of each pair +0.08 ± 0.33 (1,000
+deals); threes led by the heart when a pair is beside them, else by the
+diamond, +0.00 ± 0.50, the reverse −0.28 ± 0.66; threes whose fourth card
+is already played after two pairs −0.32 ± 0.54; three to a straight flush
+with one live window only after two pairs −0.90 ± 1.14. Against the bot as
+it is (300 deals): three to a straight flush shown by its first card and a
+pass, keeping its second card back, −1.28 ± 1.10 (the second card tells
+more than it costs); fours, which score 8 alone whenever they are played,
+kept back at the player's first lead (after two pairs, or last) −0.55 ±
+0.76 and −0.52 ± 0.77; one pair shown by the pair with most of its rank
+unseen changed 4 deals of 300 (two pairs come first when there are two).
 
 Tried and measured no better (200 deals, ±1.3): more worlds, when the bot
 was weaker (a 300 ms budget and 96 worlds: 76.1% against 76.2%, not paired;
