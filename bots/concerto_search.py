@@ -142,7 +142,8 @@ was weaker (a 300 ms budget and 96 worlds: 76.1% against 76.2%, not paired;
 see above for the paired measure); also requiring the leader's earlier
 completions to have been its best (76.3%); twice the candidate worlds for the
 answer (76.5%); a margin of ±0.5 points between answering and passing (75.3%,
-74.9%); valuing the cards kept by the best five the partner could then make
+74.9%; later, in pairs, answering rather than passing when the two are
+level: −0.74 ± 0.61, 300 deals); valuing the cards kept by the best five the partner could then make
 alone (76.0%). Weighing what a choice leaves for the deal's other hands by
 their double-dummy par (``concerto_par.max_hands``) over sampled hidden
 hands, for the leader's completion or the partner's contribution: 75.4% and
