@@ -46,11 +46,12 @@ the order); a search partner also reads what the order rules out.
    many the leader still holds. It samples the leader's hand from them,
    keeping only hands with which the leader's checklist
    (:func:`leader_signal`, the convention card above, over
-   ``concerto_signals.holdings``) sends exactly what it sent in *every* hand it has led
-   this deal (:func:`signals_sent`, :func:`sends`): the signal rules out
-   higher holdings as well as announcing one. When no sample fits for 300
-   draws (a partner that signals differently) the tests loosen: the current
-   signal only, then what it announces (:func:`holds_signal`), then nothing.
+   ``concerto_signals.holdings``) sends exactly what it sent in *every*
+   hand it has led this deal (:func:`signals_sent`, :func:`sends`): the
+   signal rules out higher holdings as well as announcing one. When no
+   sample fits for 300 draws (a partner that signals differently) the tests
+   loosen: the current signal only, then what it announces
+   (:func:`holds_signal`), then nothing.
    The opponents' cards need no sampling: a side's hand points depend on its
    own cards only.
 2. **Candidates.** On each of the first few worlds, the best hand the two
@@ -87,10 +88,11 @@ Measured over 1,000 deals (``python -m bots.par_arena --deals 1000``):
 deal against it in duplicate (+9.59 ± 1.04 under ``penguin``; the
 duplicate also counts the left-over bonus, and its interval is wider than
 the change); with at most 32 worlds, 77.8% (74.1%) and +9.79 (+10.05);
-before the partner passed to see more, 77.6% (74.0%) and +9.62 (+9.96); with a full
-house shown whole 77.1% (73.2%) and +8.89 (+9.04); with Parlett's order of
-the checklist 76.3% (72.6%) and +8.50 (+8.78); before the answer to the
-lead and the sampling by every signal, 72.8% (69.0%) and +5.2.
+before the partner passed to see more, 77.6% (74.0%) and +9.62 (+9.96);
+with a full house shown whole 77.1% (73.2%) and +8.89 (+9.04); with
+Parlett's order of the checklist 76.3% (72.6%) and +8.50 (+8.78); before
+the answer to the lead and the sampling by every signal, 72.8% (69.0%) and
++5.2.
 
 Variants compared in pairs — the same deals with 20 worlds per decision
 and an unlimited budget, so that a run repeats exactly and only the change
@@ -143,13 +145,14 @@ see above for the paired measure); also requiring the leader's earlier
 completions to have been its best (76.3%); twice the candidate worlds for the
 answer (76.5%); a margin of ±0.5 points between answering and passing (75.3%,
 74.9%; later, in pairs, answering rather than passing when the two are
-level: −0.74 ± 0.61, 300 deals); valuing the cards kept by the best five the partner could then make
-alone (76.0%). Weighing what a choice leaves for the deal's other hands by
-their double-dummy par (``concerto_par.max_hands``) over sampled hidden
-hands, for the leader's completion or the partner's contribution: 75.4% and
-75.6% against 75.7% (100 deals) — with the *true* hidden hand it would be
-worth 78.5% and 78.1%, so planning needs knowledge the signals do not give.
-Earlier: searching the leader's choice of holding with the
+level: −0.74 ± 0.61, 300 deals); valuing the cards kept by the best five
+the partner could then make alone (76.0%). Weighing what a choice leaves
+for the deal's other hands by their double-dummy par
+(``concerto_par.max_hands``) over sampled hidden hands, for the leader's
+completion or the partner's contribution: 75.4% and 75.6% against 75.7%
+(100 deals) — with the *true* hidden hand it would be worth 78.5% and
+78.1%, so planning needs knowledge the signals do not give. Earlier:
+searching the leader's choice of holding with the
 signals bot as the model partner, a straight-flush probe right after the
 lead. A partner that *knew* when the leader holds the other pair of a rank
 for fours 2+2 would gain only 0.5 points of percent, so no probe protocol
