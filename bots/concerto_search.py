@@ -223,20 +223,20 @@ none do) measured worse: −1.37 ± 0.85 (300 deals, 120 worlds).
 About half of the answer's share is fours 2+2 through any lead card:
 knowing, when answering, only the leader's cards of the ranks the partner
 holds a pair of is worth +2.3 ± 1.1 (300 deals; on the first 200, +1.9
-against +3.7 ± 1.4 for the whole hand). No cheap channel carries it: only the lead card is
-shown before the answer, and a card played to ask (the probe above) or a
-pair shown instead of three to a straight flush costs more than it finds
-(that order for a leader with two or more other pairs −2.24 ± 1.47, three
-or more −1.55 ± 1.37; 300 deals). With the leader's hand known at both
-decisions every hand made its double-dummy best through the card led
-(13,836 of 13,845 points, 200 deals), and three quarters of what that
-knowledge adds comes in each side's first hand, when nothing is known yet.
-Three small changes measured level (600 deals): of several three-card
-straight-flush holdings, showing the one with the most live windows
-−0.01 ± 0.65; offering the partner's pairs whose other two cards are unseen
-as candidates +0.08 ± 0.36; valuing a pass at the answer, for the leaders
-that would show threes or a pair, by those worlds' own best contribution
-+0.07 ± 0.07.
+against +3.7 ± 1.4 for the whole hand). No cheap channel carries it: only
+the lead card is shown before the answer, and a card played to ask (the
+probe above) or a pair shown instead of three to a straight flush costs
+more than it finds (that order for a leader with two or more other pairs
+−2.24 ± 1.47, three or more −1.55 ± 1.37; 300 deals). With the leader's
+hand known at both decisions every hand made its double-dummy best through
+the card led (13,836 of 13,845 points, 200 deals), and three quarters of
+what that knowledge adds comes in each side's first hand, when nothing is
+known yet. Three small changes measured level (600 deals): of several
+three-card straight-flush holdings, showing the one with the most live
+windows −0.01 ± 0.65; offering the partner's pairs whose other two cards
+are unseen as candidates +0.08 ± 0.36; valuing a pass at the answer, for
+the leaders that would show threes or a pair, by those worlds' own best
+contribution +0.07 ± 0.07.
 
 Run it: ``python -m bots.concerto_search --server URL --token T --budget-ms 80``.
 """
