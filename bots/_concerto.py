@@ -33,7 +33,7 @@ RANK_OF = {v: r for r, v in VALUE.items()}
 SUITS = "SHDC"
 RED = frozenset("HD")
 
-# Categories, numbered as server.games.poker.Combination.
+# Categories, numbered as server.games.kit.poker.Combination.
 NOTHING, ONE_PAIR, TWO_PAIRS, THREES, STRAIGHT, FLUSH, FULL_HOUSE, FOURS, STRAIGHT_FLUSH = range(9)
 
 # RULES.md §1 "Scoring a hand": base values; fours by the most of the quad one

@@ -43,7 +43,7 @@ from typing import Any, TextIO
 from client_sdk import Bot
 from client_sdk.cli import load_bot
 from server.games import REGISTRY, GameError, IllegalMove
-from server.games.base import BaseState
+from server.games.kit.base import BaseState
 
 ALIASES = {"greedy": "concerto_greedy", "signals": "concerto_signals"}
 """Short names accepted by ``--bots``."""

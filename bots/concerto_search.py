@@ -56,7 +56,7 @@ the order); a search partner also reads what the order rules out.
    own cards only.
 2. **Candidates.** On each of the first few worlds, the best hand the two
    could finish seeing both hands (double dummy, :func:`best_joint`; every
-   split is reachable by passing, see ``server/games/concerto_par.py``); our
+   split is reachable by passing, see ``server/analysis/concerto_par.py``); our
    cards in it are a candidate contribution. So are giving nothing and what
    the signals bot would give.
 3. **Scores.** Each candidate is scored on every world exactly as play then
@@ -493,7 +493,7 @@ def best_joint(prefix: Sequence[tuple[int, str]], mine: Sequence[str], theirs: S
     """Our cards in the best hand the two of us could finish, seeing both hands.
 
     ``prefix``: the hand so far as (seat, card). Double dummy: every split is
-    reachable by passing (see ``server/games/concerto_par.py``).
+    reachable by passing (see ``server/analysis/concerto_par.py``).
     """
     need = 5 - len(prefix)
     owner = {c: me for c in mine}

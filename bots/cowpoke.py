@@ -39,7 +39,7 @@ RANKS = "23456789TJQKA"
 VALUE = {r: v for v, r in enumerate(RANKS, start=2)}
 PACK = tuple(r + s for s in "SHDC" for r in RANKS)
 
-# Poker categories, numbered as server.games.poker.Combination.
+# Poker categories, numbered as server.games.kit.poker.Combination.
 NOTHING, ONE_PAIR, TWO_PAIRS, THREES, STRAIGHT, FLUSH, FULL_HOUSE, FOURS, STRAIGHT_FLUSH = range(9)
 
 HandRank = tuple[int, tuple[int, ...]]

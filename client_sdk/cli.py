@@ -142,7 +142,7 @@ def add_bot_commands(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``bot run`` and ``bot register`` to an ``add_subparsers()`` object.
 
     Each leaf sets ``func``, called with the parsed namespace, returning the
-    exit status, as ``server/cli.py`` does for its own commands.
+    exit status, as ``server/processes/cli.py`` does for its own commands.
     """
     bot = subparsers.add_parser("bot", help="run or register a bot")
     sub = bot.add_subparsers(dest="bot_command", required=True)

@@ -34,7 +34,7 @@ import orjson
 import requests
 
 from server.games import REGISTRY
-from server.process import Served, free_port
+from server.processes.served import Served, free_port
 
 CONCERTO = REGISTRY["concerto"]
 

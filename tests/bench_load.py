@@ -54,7 +54,7 @@ from pathlib import Path
 
 import requests
 
-from server.serve import raise_open_files_limit
+from server.processes.serve import raise_open_files_limit
 from tests.bench_http import Table, ping_step, quantile, register, run_clients
 from tests.faults.procs import ADMIN_TOKEN, ApiProc, RedisNode, rss_bytes, running
 
@@ -257,7 +257,7 @@ def profile_moves(n: int = 3000) -> None:
 
     from server.api import create_app
     from server.games import REGISTRY
-    from server.redis_embed import EmbeddedRedis
+    from server.processes.redis_embed import EmbeddedRedis
 
     concerto = REGISTRY["concerto"]
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(tmp, appendonly=False) as red:

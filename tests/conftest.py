@@ -25,7 +25,7 @@ import requests
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from server.api import create_app
-from server.redis_embed import EmbeddedRedis
+from server.processes.redis_embed import EmbeddedRedis
 
 ADMIN_TOKEN = "test-admin-token"
 MAX_WAIT = 5.0

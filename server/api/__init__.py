@@ -17,10 +17,10 @@ import orjson
 from flask import Flask
 from flask.json.provider import JSONProvider
 
-from server.apps_service import Apps
-from server.service import Service
+from server.services.apps import Apps
+from server.services.games import Service
+from server.services.tournaments import Tournaments
 from server.store import connect
-from server.tournaments_service import Tournaments
 
 from . import (
     apps,
@@ -67,7 +67,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPEN_REGISTRATION=_env_flag("PARLOUR_OPEN_REGISTRATION", True),
         SEED_SECRET=os.environ.get("PARLOUR_SEED_SECRET") or None,
         REDIS_MAX_CONNECTIONS=int(os.environ.get("PARLOUR_REDIS_MAX_CONNECTIONS", "4000")),
-        # Embedding (issue 11): see server/api/cors.py, server/live.py, server/apps_service.py.
+        # Embedding (issue 11): see server/api/cors.py, server/services/feeds.py, server/services/apps.py.
         CORS_ORIGINS=os.environ.get("PARLOUR_CORS_ORIGINS", ""),
         SSE_HEARTBEAT=float(os.environ.get("PARLOUR_SSE_HEARTBEAT", "15")),
         SSE_MAX_SECONDS=float(os.environ.get("PARLOUR_SSE_MAX_SECONDS", "300")),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, g
 
-from server.apps_service import Apps
+from server.services.apps import Apps
 
 from . import schemas
 from .context import requires_token

@@ -8,8 +8,8 @@ from typing import Any
 
 from flask import current_app, g, request
 
-from server.service import Service, Unauthorized
-from server.tournaments_service import Tournaments
+from server.services.games import Service, Unauthorized
+from server.services.tournaments import Tournaments
 
 
 def service() -> Service:

@@ -27,7 +27,7 @@ from server.games import (
     MalformedMove,
     NotYourTurn,
 )
-from server.service import (
+from server.services.games import (
     DeadlinePassed,
     Forbidden,
     GameNotFinished,
@@ -37,6 +37,7 @@ from server.service import (
     ServiceError,
     Unauthorized,
 )
+from server.services.tournaments import CannotStart, Contention
 from server.store.apps import UnknownBot
 from server.store.errors import AlreadySeated, GameMissing, NoOpenSeat, SeatTaken, StaleVersion
 from server.store.tournaments import (
@@ -45,7 +46,6 @@ from server.store.tournaments import (
     TournamentMissing,
     WrongEntrySize,
 )
-from server.tournaments_service import CannotStart, Contention
 
 from . import schemas
 from .ratelimit import RateLimited

@@ -16,7 +16,7 @@ import time
 
 from flask import Flask, current_app, g
 
-from server.service import ServiceError
+from server.services.games import ServiceError
 from server.store import ratelimit
 
 

@@ -22,7 +22,7 @@ from marshmallow import (
     validates_schema,
 )
 
-from server.service import InvalidRequest
+from server.services.games import InvalidRequest
 
 CARD = validate.Regexp(r"^[AKQJT98765432][SHDC]$", error="not a card (rank then suit, e.g. 'TS')")
 

@@ -1,4 +1,4 @@
-"""``GET /v1/games/{id}/stream``: a seat's events as server-sent events (see :mod:`server.live`).
+"""``GET /v1/games/{id}/stream``: a seat's events as server-sent events (see :mod:`server.services.feeds`).
 
 The token may come in the ``Authorization`` header or, because a browser's
 ``EventSource`` cannot set headers, as ``?token=``. The query form is a
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, g, request
 
-from server.live import open_stream
-from server.service import InvalidRequest
+from server.services.feeds import open_stream
+from server.services.games import InvalidRequest
 
 from . import schemas
 from .context import service

@@ -4,7 +4,7 @@ The registry is explicit: a game is playable exactly when it is listed here.
 """
 
 from . import concerto, cowpoke, pinochle, seconds
-from .base import (
+from .kit.base import (
     BaseState,
     Event,
     Game,

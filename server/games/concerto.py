@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
-from .base import (
+from .kit.base import (
     BaseState,
     Event,
     Game,
@@ -49,8 +49,8 @@ from .base import (
     Termination,
     check_options,
 )
-from .cards import STANDARD, Card, deal_singly, derived_rng, shuffled, sort_hand
-from .poker import RANK_VALUE, Combination, evaluate, is_three_pairs
+from .kit.cards import STANDARD, Card, deal_singly, derived_rng, shuffled, sort_hand
+from .kit.poker import RANK_VALUE, Combination, evaluate, is_three_pairs
 
 SIDE_NAMES = ("NS", "EW")
 HANDS_PER_DEAL = 8

@@ -66,7 +66,7 @@ from dataclasses import asdict, dataclass
 from itertools import permutations
 from typing import Any, ClassVar
 
-from .base import (
+from .kit.base import (
     BaseState,
     Event,
     Game,
@@ -79,8 +79,8 @@ from .base import (
     Termination,
     check_options,
 )
-from .cards import STANDARD, Card, derived_rng, shuffled, sort_hand
-from .poker import best_five
+from .kit.cards import STANDARD, Card, derived_rng, shuffled, sort_hand
+from .kit.poker import best_five
 
 DUMMY = "dummy"  # the owner name of the dummy's cards on the wire
 SHOWDOWN_FROM = 5  # cards each before a showdown may be called

@@ -45,7 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
-from .base import (
+from .kit.base import (
     BaseState,
     Event,
     Game,
@@ -58,7 +58,7 @@ from .base import (
     Termination,
     check_options,
 )
-from .cards import STANDARD, SUIT_NAMES, Card, deal_singly, derived_rng, shuffled, sort_hand
+from .kit.cards import STANDARD, SUIT_NAMES, Card, deal_singly, derived_rng, shuffled, sort_hand
 
 SEATS = 4
 DEALS = 7

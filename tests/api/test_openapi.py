@@ -165,7 +165,7 @@ def test_responses_match_the_spec(client, spec, players, app):
 def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -> None:
     """Tournaments and ratings: a two-entry Concerto round robin played to the end,
     with the scheduler's passes run in this thread, and the errors on the way."""
-    from server.scheduler.runner import Runner
+    from server.processes.scheduler import Runner
     from tests.api.helpers import Api
 
     tokens = [p["token"] for p in four]

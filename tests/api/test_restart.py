@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from server.process import Served, free_port
+from server.processes.served import Served, free_port
 from tests.api.helpers import Api
 from tests.api.play import play_random_moves
 from tests.conftest import Player

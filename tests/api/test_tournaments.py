@@ -12,11 +12,11 @@ import time
 import pytest
 
 from client_sdk import CannotStart, Client, organise
-from server.scheduler import clock
-from server.scheduler import runner as runner_module
-from server.scheduler.runner import Runner
-from server.service import Service
+from server.processes.scheduler import Runner
+from server.services.games import Service
 from server.store import connect
+from server.tournaments import clock
+from server.processes import scheduler as runner_module
 from tests.api.helpers import Api, assert_error, cards_in
 from tests.conftest import ADMIN_TOKEN as ADMIN
 from tests.conftest import Player

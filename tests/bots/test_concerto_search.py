@@ -179,7 +179,7 @@ def test_the_command_line_takes_a_budget(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_built_on_the_sdk_and_the_pure_engines_only() -> None:
     loaded = modules_after_import("bots.concerto_search", "bots.par_arena")
-    forbidden = ("server.api", "server.store", "server.service", "flask", "redis")
+    forbidden = ("server.api", "server.store", "server.services.games", "flask", "redis")
     assert not {m for m in loaded if m.startswith(forbidden)}
 
 

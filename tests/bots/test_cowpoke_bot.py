@@ -22,7 +22,7 @@ from bots.cowpoke import CowpokeBot, best_hand
 from bots.random import RandomBot
 from client_sdk import Bot
 from server.games import REGISTRY
-from server.games.poker import best_five
+from server.games.kit.poker import best_five
 from tests.bots.test_layering import modules_after_import
 
 RANKS = "AKQJT98765432"
@@ -115,7 +115,7 @@ def test_the_arena_command_for_cowpoke(capsys) -> None:
 def test_the_bot_uses_only_the_sdk_and_the_pure_engines() -> None:
     loaded = modules_after_import("bots.cowpoke")
     assert not {m for m in loaded
-                if m.startswith(("server.api", "server.store", "server.service", "flask", "redis"))}
+                if m.startswith(("server.api", "server.store", "server.services.games", "flask", "redis"))}
 
 
 # --------------------------------------------------------------------------- legality

@@ -29,7 +29,7 @@ from bots.arena import rotation_match
 from bots.pinochle import PinochleBot, make_bot
 from bots.random import RandomBot
 from client_sdk import Bot, Client, run
-from server.games.cards import DOUBLE_PINOCHLE, PINOCHLE
+from server.games.kit.cards import DOUBLE_PINOCHLE, PINOCHLE
 from server.games.pinochle import State, new_state
 from tests.bots import test_layering as layering
 
@@ -342,8 +342,8 @@ def test_docstring_examples():
 
 def test_the_bot_uses_only_the_sdk_and_the_pure_engines():
     loaded = layering.modules_after_import("bots.pinochle")
-    assert not {m for m in loaded if m.startswith(("server.api", "server.store", "server.service",
-                                                   "server.scheduler", "flask", "redis"))}
+    assert not {m for m in loaded if m.startswith(("server.api", "server.store", "server.services.games",
+                                                   "server.tournaments", "flask", "redis"))}
     assert "server.games.pinochle" in loaded
 
 

@@ -8,9 +8,9 @@ import pytest
 
 from bots._concerto import best_completion as complete
 from bots._concerto import category, fast, fast_category, hand_points, pip
-from server.games.cards import STANDARD
 from server.games.concerto import EDITIONS
-from server.games.poker import Combination, evaluate
+from server.games.kit.cards import STANDARD
+from server.games.kit.poker import Combination, evaluate
 
 
 def played(spec: str) -> list:

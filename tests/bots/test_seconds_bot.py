@@ -88,7 +88,7 @@ def test_the_arena_command_for_seconds(capsys) -> None:
 def test_the_bot_uses_only_the_sdk_and_the_pure_engines() -> None:
     loaded = modules_after_import("bots.seconds")
     assert not {m for m in loaded
-                if m.startswith(("server.api", "server.store", "server.service", "flask", "redis"))}
+                if m.startswith(("server.api", "server.store", "server.services.games", "flask", "redis"))}
 
 
 # --------------------------------------------------------------------------- legality

@@ -29,7 +29,7 @@ from bots.concerto_signals import (
     sf_candidates,
 )
 from server.games import concerto
-from server.games.cards import STANDARD
+from server.games.kit.cards import STANDARD
 
 NOTHING_SEEN: frozenset[str] = frozenset()
 

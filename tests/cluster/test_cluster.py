@@ -19,11 +19,11 @@ from redis import Redis
 from redis.cluster import RedisCluster
 from redis.crc import key_slot
 
-from server.scheduler.runner import Runner
-from server.service import Service
+from server.processes.scheduler import Runner
+from server.services.games import Service
+from server.services.tournaments import Tournaments
 from server.store import connect, is_cluster_url, keys
 from server.store.connection import cluster_nodes as parse_cluster_url
-from server.tournaments_service import Tournaments
 from tests.conftest import ADMIN_TOKEN as TEST_ADMIN
 from tests.faults.bots import HttpBots, admin, open_tournament, register, show, start, wait_until
 from tests.faults.procs import ADMIN_TOKEN, ApiProc, SchedulerProc, running

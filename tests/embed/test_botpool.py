@@ -1,6 +1,6 @@
 """The server's bot pool: ``"bot:<name>"`` seats are filled, and those bots really play.
 
-The pool is the real one (:class:`server.botpool.BotPool`), talking HTTP to a
+The pool is the real one (:class:`server.processes.botpool.BotPool`), talking HTTP to a
 live server like any outside bot; a guest plays the open seat over HTTP too.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from server.botpool import BotPool, BotSpec
+from server.processes.botpool import BotPool, BotSpec
 from tests.api.helpers import Api
 from tests.conftest import ADMIN_TOKEN
 from tests.embed.conftest import app_game, make_app
@@ -25,10 +25,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_pool_imports_no_server_internals() -> None:
-    code = "import json, sys, server.botpool; print(json.dumps(sorted(sys.modules)))"
+    code = "import json, sys, server.processes.botpool; print(json.dumps(sorted(sys.modules)))"
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True,
                                        capture_output=True, text=True).stdout)
-    forbidden = ("server.api", "server.store", "server.service", "server.apps_service",
+    forbidden = ("server.api", "server.store", "server.services.games", "server.services.apps",
                  "flask", "redis")
     assert not [m for m in loaded if m.startswith(forbidden)]
     assert "client_sdk.runner" in loaded

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from server.process import Served, free_port
+from server.processes.served import Served, free_port
 
 pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright")
 from playwright.sync_api import sync_playwright  # noqa: E402

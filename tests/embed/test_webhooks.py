@@ -2,7 +2,7 @@
 
 The receiver is a real stdlib HTTP server on 127.0.0.1 that answers 500 to
 the first N attempts of each delivery; the deliverer is the real one
-(:class:`server.webhooks.Deliverer`) run in a thread on the test's Redis.
+(:class:`server.processes.webhooks.Deliverer`) run in a thread on the test's Redis.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from server.webhooks import Deliverer, verify
+from server.processes.webhooks import Deliverer
+from server.services.notifications import verify
 from tests.api.helpers import assert_error, cards_in
 from tests.api.play import play_random_moves
 from tests.conftest import Player

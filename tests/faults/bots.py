@@ -27,8 +27,8 @@ from typing import Any
 import redis
 import requests
 
-from server.service import Service
-from server.tournaments_service import Tournaments
+from server.services.games import Service
+from server.services.tournaments import Tournaments
 from tests.faults.procs import ADMIN_TOKEN
 from tests.scheduler.support import scheduler, wait_for
 

@@ -29,8 +29,8 @@ from pathlib import Path
 import redis
 import requests
 
-from server.process import free_port
-from server.redis_embed import redis_server_binary
+from server.processes.redis_embed import redis_server_binary
+from server.processes.served import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN_TOKEN = "faults-admin-token"
@@ -236,7 +236,7 @@ class ApiProc(Child):
         self.log_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_dir / f"api-{self.port}.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--no-scheduler", "--no-botpool",
+            [sys.executable, "-m", "server.processes.cli", "serve", "--no-scheduler", "--no-botpool",
              "--no-webhooks", "--port", str(self.port), "--workers", str(self.workers)],
             cwd=ROOT, env=_env(self.redis_url, self.extra_env), stdin=subprocess.DEVNULL,
             stdout=log, stderr=log, start_new_session=True,
@@ -281,7 +281,7 @@ class SchedulerProc(Child):
         self.log_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_dir / "scheduler.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "scheduler", "--redis-url", self.redis_url,
+            [sys.executable, "-m", "server.processes.cli", "scheduler", "--redis-url", self.redis_url,
              "--interval", str(self.interval)],
             cwd=ROOT, env=_env(self.redis_url), stdin=subprocess.DEVNULL,
             stdout=log, stderr=log,

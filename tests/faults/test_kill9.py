@@ -19,9 +19,9 @@ import time
 
 import orjson
 
-from server.service import Service
+from server.services.games import Service
+from server.services.tournaments import Tournaments
 from server.store import connect, keys
-from server.tournaments_service import Tournaments
 from tests.faults.bots import (
     HttpBots,
     copy_redis,

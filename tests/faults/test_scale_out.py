@@ -14,9 +14,9 @@ import re
 
 import requests
 
-from server.service import Service
+from server.services.games import Service
+from server.services.tournaments import Tournaments
 from server.store import connect
-from server.tournaments_service import Tournaments
 from tests.faults.bots import (
     HttpBots,
     copy_redis,

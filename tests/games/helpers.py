@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.games import concerto
-from server.games.base import Event
+from server.games.kit.base import Event
 
 RANKS = "AKQJT98765432"  # high to low, as on the wire
 SUITS = "SHDC"

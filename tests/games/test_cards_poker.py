@@ -1,4 +1,4 @@
-"""Cards (server/games/cards.py) and Poker categories (server/games/poker.py).
+"""Cards (server/games/kit/cards.py) and Poker categories (server/games/kit/poker.py).
 
 Expected categories are ordinary Poker, with RULES.md §1's two fixed points:
 A-2-3-4-5 and T-J-Q-K-A are straights, nothing wraps round (C5).
@@ -11,8 +11,8 @@ from itertools import combinations
 
 import pytest
 
-from server.games import cards, poker
-from server.games.poker import Combination
+from server.games.kit import cards, poker
+from server.games.kit.poker import Combination
 
 from .helpers import PACK
 

@@ -1,4 +1,4 @@
-"""Double-dummy par (``server/games/concerto_par.py``) against hand-worked deals and brute force.
+"""Double-dummy par (``server/analysis/concerto_par.py``) against hand-worked deals and brute force.
 
 Every expected value is worked out by hand from RULES.md §1 in the test's
 comments, never copied from the solver's output. The brute force plays the
@@ -22,12 +22,12 @@ from bots.arena import arena_view
 from bots.concerto_greedy import GreedyBot
 from bots.concerto_signals import SignalsBot
 from bots.random import RandomBot
+from server.analysis import par_of
+from server.analysis.concerto_par import Par, deal_par, max_hands, min_leftover, side_par
 from server.games import REGISTRY
-from server.games.analysis import par_of
-from server.games.cards import STANDARD
 from server.games.concerto import EDITIONS, new_state
-from server.games.concerto_par import Par, deal_par, max_hands, min_leftover, side_par
-from server.games.poker import evaluate
+from server.games.kit.cards import STANDARD
+from server.games.kit.poker import evaluate
 from tests.api.helpers import Api
 from tests.api.play import play_random_moves
 

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.games import concerto
-from server.games.base import Event, IllegalMove, MalformedMove, NotYourTurn
+from server.games.kit.base import Event, IllegalMove, MalformedMove, NotYourTurn
 
 from .helpers import PACK, SIDE_SEATS
 

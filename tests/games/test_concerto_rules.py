@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from server.games import concerto
-from server.games.base import (
+from server.games.kit.base import (
     GameOver,
     IllegalMove,
     InvalidDeal,

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from server.games import REGISTRY, cowpoke
-from server.games.base import (
+from server.games.kit.base import (
     GameOver,
     IllegalMove,
     InvalidDeal,

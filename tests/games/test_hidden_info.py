@@ -28,8 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.games import concerto
-from server.games.base import BaseState, Event, GameError, visible
-from server.games.cards import sort_hand
+from server.games.kit.base import BaseState, Event, GameError, visible
+from server.games.kit.cards import sort_hand
 
 from .helpers import PACK, SIDE_SEATS
 

@@ -29,8 +29,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.games import cowpoke, seconds
-from server.games.base import BaseState, Event, GameError, IllegalMove, NotYourTurn, visible
-from server.games.cards import sort_hand
+from server.games.kit.base import BaseState, Event, GameError, IllegalMove, NotYourTurn, visible
+from server.games.kit.cards import sort_hand
 
 PACK = [r + s for s in "SHDC" for r in "AKQJT98765432"]
 CARD = re.compile(r'"([AKQJT2-9][SHDC])"')

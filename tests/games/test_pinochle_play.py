@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from server.games.base import (
+from server.games.kit.base import (
     GameOver,
     IllegalMove,
     InvalidDeal,
@@ -34,7 +34,7 @@ from server.games.base import (
     MalformedMove,
     NotYourTurn,
 )
-from server.games.cards import DOUBLE_PINOCHLE, PINOCHLE, derived_rng, shuffled
+from server.games.kit.cards import DOUBLE_PINOCHLE, PINOCHLE, derived_rng, shuffled
 from server.games.pinochle import State, new_state
 
 N, E, S, W = 0, 1, 2, 3

@@ -32,8 +32,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.games.base import Event, GameError, IllegalMove, NotYourTurn, visible
-from server.games.cards import PINOCHLE, sort_hand
+from server.games.kit.base import Event, GameError, IllegalMove, NotYourTurn, visible
+from server.games.kit.cards import PINOCHLE, sort_hand
 from server.games.pinochle import State, new_state
 
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

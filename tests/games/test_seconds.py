@@ -13,7 +13,7 @@ import random
 import pytest
 
 from server.games import REGISTRY, seconds
-from server.games.base import (
+from server.games.kit.base import (
     GameOver,
     IllegalMove,
     InvalidDeal,

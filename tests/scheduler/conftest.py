@@ -12,9 +12,9 @@ import logging
 
 import pytest
 
-from server.service import Service
+from server.services.games import Service
+from server.services.tournaments import Tournaments
 from server.store import connect
-from server.tournaments_service import Tournaments
 from tests.conftest import ADMIN_TOKEN
 
 

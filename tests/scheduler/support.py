@@ -14,13 +14,13 @@ from typing import Any
 from redis import Redis
 
 from server.games import GameError
-from server.scheduler.formats import rating_events
-from server.scheduler.runner import Runner, table_game_id
-from server.service import Service, ServiceError
+from server.processes.scheduler import Runner, table_game_id
+from server.services.games import Service, ServiceError
+from server.services.tournaments import Tournaments, snapshot
 from server.store import keys
 from server.store.errors import StoreError
 from server.store.tournaments import read
-from server.tournaments_service import Tournaments, snapshot
+from server.tournaments.formats import rating_events
 from tests.conftest import ADMIN_TOKEN
 
 

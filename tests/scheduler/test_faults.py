@@ -18,8 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from server.scheduler.runner import Runner
-from server.service import Service
+from server.processes.scheduler import Runner
+from server.services.games import Service
 from server.store import clocks as clock_store
 from tests.scheduler.support import (
     Movers,
@@ -86,7 +86,7 @@ def test_a_scheduler_process_killed_with_sigkill_and_restarted(service, tours, r
 
     def spawn() -> subprocess.Popen:
         return subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "scheduler", "--redis-url", redis_server.url,
+            [sys.executable, "-m", "server.processes.cli", "scheduler", "--redis-url", redis_server.url,
              "--interval", "0.01"],
             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
             stdout=subprocess.DEVNULL, stderr=log.open("ab"),

@@ -1,4 +1,4 @@
-"""Formats (server/scheduler/formats.py): next rounds, standings, rating events.
+"""Formats (server/tournaments/formats.py): next rounds, standings, rating events.
 
 Standings below are worked by hand from the tie-break rules in
 ``formats.standings``' docstring, from results chosen so that each rule is
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.scheduler import formats
-from server.scheduler.formats import (
+from server.tournaments import formats
+from server.tournaments.formats import (
     Entry,
     Format,
     PlayedRound,
@@ -30,7 +30,7 @@ from server.scheduler.formats import (
     seat_players,
     standings,
 )
-from server.scheduler.pairing import PairingError, Round, Table
+from server.tournaments.pairing import PairingError, Round, Table
 
 PROPERTY = settings(max_examples=30, deadline=None)
 

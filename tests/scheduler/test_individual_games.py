@@ -3,7 +3,7 @@ table, two or three at a Cowpoke table (``min_table_size``), round robin and swi
 
 Players move at random through the service with their own tokens; the scheduler
 runs in a thread. What is checked comes from the pairing rules documented in
-``server/scheduler/pairing.py`` and from each game's own result, never from the
+``server/tournaments/pairing.py`` and from each game's own result, never from the
 scheduler's records:
 
 * every entry is seated exactly once per round (no byes when the tables fit);
@@ -25,9 +25,9 @@ from typing import Any
 
 import pytest
 
-from server.scheduler.pairing import round_robin_cycle
-from server.service import Service
-from server.tournaments_service import Tournaments
+from server.services.games import Service
+from server.services.tournaments import Tournaments
+from server.tournaments.pairing import round_robin_cycle
 from tests.conftest import ADMIN_TOKEN
 from tests.scheduler.support import (
     Movers,

@@ -1,4 +1,4 @@
-"""Pairing algorithms (server/scheduler/pairing.py): hand-worked rounds and properties.
+"""Pairing algorithms (server/tournaments/pairing.py): hand-worked rounds and properties.
 
 The exact rounds below were worked out on paper from the rules in the
 docstrings (circle method with Berger colouring; the swiss priorities; the
@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.scheduler import pairing
-from server.scheduler.pairing import (
+from server.tournaments import pairing
+from server.tournaments.pairing import (
     PairingError,
     Round,
     Table,

@@ -20,7 +20,7 @@ from collections import Counter
 
 import pytest
 
-from server.scheduler.ratings import DEFAULT, rate_teams
+from server.tournaments.ratings import DEFAULT, rate_teams
 from tests.scheduler.support import (
     Movers,
     assert_exactly_once,

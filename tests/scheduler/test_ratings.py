@@ -1,4 +1,4 @@
-"""Ratings (server/scheduler/ratings.py): openskill over plain dicts."""
+"""Ratings (server/tournaments/ratings.py): openskill over plain dicts."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from server.scheduler import ratings
-from server.scheduler.formats import (
+from server.tournaments import ratings
+from server.tournaments.formats import (
     Entry,
     Format,
     PlayedRound,
@@ -18,7 +18,7 @@ from server.scheduler.formats import (
     next_round,
     rating_events,
 )
-from server.scheduler.ratings import (
+from server.tournaments.ratings import (
     DEFAULT,
     Rating,
     RatingError,

@@ -15,11 +15,11 @@ from collections import Counter
 
 import pytest
 
-from server.scheduler.clock import RANKS
-from server.scheduler.ratings import ordinal
-from server.scheduler.runner import Runner
-from server.service import DeadlinePassed, Service
+from server.processes.scheduler import Runner
+from server.services.games import DeadlinePassed, Service
 from server.store import connect, keys
+from server.tournaments.clock import RANKS
+from server.tournaments.ratings import ordinal
 from tests.conftest import ADMIN_TOKEN
 from tests.scheduler.support import (
     Movers,

@@ -6,7 +6,7 @@ import random
 
 from playwright.sync_api import Page
 
-from server.scheduler.runner import Runner
+from server.processes.scheduler import Runner
 from tests.conftest import ADMIN_TOKEN
 from tests.web.conftest import Seats, Web, play_random
 

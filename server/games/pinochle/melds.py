@@ -50,7 +50,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import SUITS, Card
+from ..kit.cards import SUITS, Card
 
 # Option names of the meld values (RULES.md §4, double-deck, defaults corrected
 # from the damaged scan, P3) and their defaults.

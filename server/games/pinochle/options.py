@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import InvalidDeal, InvalidOptions, check_options
+from ..kit.base import InvalidDeal, InvalidOptions, check_options
 from .melds import VALUE_DEFAULTS, MeldTable
 from .rules import (
     CHECK_TABLES,

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..base import Seat
-from ..cards import DOUBLE_PINOCHLE, PINOCHLE, Card, Pack
+from ..kit.base import Seat
+from ..kit.cards import DOUBLE_PINOCHLE, PINOCHLE, Card, Pack
 from .melds import MeldTable, has_marriage
 
 RANKS = "ATKQJ9"  # high to low

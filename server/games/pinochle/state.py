@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict
 from typing import Any, ClassVar
 
-from ..base import BaseState, Event, Game, MalformedMove, Move, Outcome, Seat, Termination
-from ..cards import SUITS, Card, derived_rng, shuffled, sort_hand
+from ..kit.base import BaseState, Event, Game, MalformedMove, Move, Outcome, Seat, Termination
+from ..kit.cards import SUITS, Card, derived_rng, shuffled, sort_hand
 from .melds import Meld, find_melds, shown_cards
 from .options import OPTIONS, PinochleOptions, deal_in_packets, parse_deals, parse_options
 from .rules import Contract, Settlement, Variant, high_bid, side_of, trick_winner

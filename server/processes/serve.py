@@ -32,7 +32,7 @@ from typing import Any
 import gunicorn.arbiter
 from gunicorn.app.base import BaseApplication
 
-from server.redis_embed import EmbeddedRedis
+from server.processes.redis_embed import EmbeddedRedis
 
 
 class ParlourServer(BaseApplication):
@@ -135,7 +135,7 @@ def raise_open_files_limit() -> int:
 def start_scheduler(interval: float) -> subprocess.Popen[bytes]:
     """``parlour scheduler`` as a child of this process, on the same ``REDIS_URL``."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "scheduler", "--interval", str(interval),
+        [sys.executable, "-m", "server.processes.cli", "scheduler", "--interval", str(interval),
          "--parent-pid", str(os.getpid())],
         env=os.environ.copy(), stdin=subprocess.DEVNULL,
     )
@@ -147,7 +147,7 @@ def start_child(command: str, *args: str) -> subprocess.Popen[bytes]:
     """``parlour <command> ...`` as a child of this process that stops if this one dies
     (the bot pool and the webhook deliverer, issue 11: like the scheduler)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", command, *args, "--parent-pid", str(os.getpid())],
+        [sys.executable, "-m", "server.processes.cli", command, *args, "--parent-pid", str(os.getpid())],
         env=os.environ.copy(), stdin=subprocess.DEVNULL,
     )
     print(f"{command}: pid {proc.pid}", flush=True)
@@ -218,6 +218,6 @@ def serve(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    from server.cli import main
+    from server.processes.cli import main
 
     sys.exit(main(["serve", *sys.argv[1:]]))

@@ -28,7 +28,7 @@ from client_sdk import Client
 from client_sdk.cli import load_bot
 from client_sdk.organise import leaderboard_table, organise, standings_table, wait_finished
 from client_sdk.runner import Runner
-from server.process import Served, free_port
+from server.processes.served import Served, free_port
 
 # Four partnerships: (bot, bot). The same program may back both seats of a
 # side, but each seat is its own player with its own token and view.

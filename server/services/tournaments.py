@@ -1,10 +1,10 @@
 """Tournament and rating use cases: create, enter, start, show, standings, leaderboards.
 
-Like :mod:`server.service`, this layer knows no HTTP: plain values in, plain
+Like :mod:`server.services.games`, this layer knows no HTTP: plain values in, plain
 dicts out, typed errors that ``server/api/errors.py`` maps to statuses. The
-scheduler (:mod:`server.scheduler.runner`) drives a started tournament; this
+scheduler (:mod:`server.processes.scheduler`) drives a started tournament; this
 module holds what it shares with the API: reading a tournament into a
-:class:`~server.scheduler.formats.TournamentSnapshot`, and rating a game
+:class:`~server.tournaments.formats.TournamentSnapshot`, and rating a game
 exactly once (:meth:`Tournaments.rate`).
 
 Who may do what:
@@ -34,19 +34,7 @@ from typing import Any
 import orjson
 
 from server.games import REGISTRY
-from server.scheduler import ratings as rating_model
-from server.scheduler.clock import iso
-from server.scheduler.formats import (
-    Entry,
-    Format,
-    PlayedRound,
-    TableResult,
-    TournamentSnapshot,
-    next_round,
-    standings,
-)
-from server.scheduler.pairing import PairingError, Round
-from server.service import (
+from server.services.games import (
     Forbidden,
     InvalidRequest,
     NotFound,
@@ -60,6 +48,18 @@ from server.store import ratings as rating_store
 from server.store import tournaments as store
 from server.store.ratings import RatingChanged
 from server.store.tournaments import EntriesChanged, TournamentRecord
+from server.tournaments import ratings as rating_model
+from server.tournaments.clock import iso
+from server.tournaments.formats import (
+    Entry,
+    Format,
+    PlayedRound,
+    TableResult,
+    TournamentSnapshot,
+    next_round,
+    standings,
+)
+from server.tournaments.pairing import PairingError, Round
 
 DEFAULT_CLOCK = {"move_seconds": 60.0}
 DEFAULT_POLICY = {"kind": "default_move"}
@@ -134,7 +134,7 @@ def planned_games(snap: TournamentSnapshot, first: Round) -> int | None:
 
 
 class Tournaments:
-    """The tournament use cases over a :class:`~server.service.Service` (same Redis)."""
+    """The tournament use cases over a :class:`~server.services.games.Service` (same Redis)."""
 
     def __init__(self, service: Service) -> None:
         self.service = service

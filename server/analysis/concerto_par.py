@@ -86,7 +86,7 @@ from functools import cache, lru_cache
 from itertools import combinations, product
 from typing import Any
 
-from .concerto import EDITIONS, FOURS_POINTS, SIDE_NAMES, Edition, parse_options
+from server.games.concerto import EDITIONS, FOURS_POINTS, SIDE_NAMES, Edition, parse_options
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"

@@ -35,10 +35,10 @@ from collections.abc import Iterator
 import orjson
 from redis.exceptions import RedisError
 
-from server.service import Service, ServiceError
+from server.services.games import Service, ServiceError
 from server.store import games as game_store
 
-log = logging.getLogger("server.live")
+log = logging.getLogger("server.services.feeds")
 
 RETRY_MS = 2000
 """What the stream tells ``EventSource`` to wait before reconnecting."""

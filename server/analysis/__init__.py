@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from . import concerto, concerto_par
+from server.games import concerto
+
+from . import concerto_par
 
 Analyser = Callable[[Mapping[str, Any], Iterable[Mapping[str, Any]]], Any]
 

@@ -1,10 +1,10 @@
 """The tournament scheduler: the process that plays started tournaments to the end.
 
 Each pass (:meth:`Runner.tick`) does two things, reading and writing only
-through ``server.store`` and the use cases of ``server.service`` (never Flask):
+through ``server.store`` and the use cases of ``server.services.games`` (never Flask):
 
 1. **Clocks.** Every game whose indexed deadline has come gets
-   :meth:`~server.service.Service.timeout` (a default move or a forfeit).
+   :meth:`~server.services.games.Service.timeout` (a default move or a forfeit).
 2. **Tournaments.** Every running tournament is advanced (:meth:`Runner.advance`):
    create the current round's games; record the results of the games that
    are over; rate them; once the round is complete, pair the next one
@@ -46,21 +46,26 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from server.daemon import log_as, orphaned, stop_on_signals
 from server.games import REGISTRY
-from server.service import Service
+from server.processes.daemon import log_as, orphaned, stop_on_signals
+from server.services.games import Service
+from server.services.tournaments import Tournaments, round_rng, snapshot
 from server.store import clocks as clock_store
 from server.store import connect
 from server.store import ratings as rating_store
 from server.store import tournaments as store
 from server.store.tournaments import TournamentRecord
-from server.tournaments_service import Tournaments, round_rng, snapshot
+from server.tournaments.clock import forfeit_result
+from server.tournaments.formats import (
+    TableResult,
+    TournamentSnapshot,
+    next_round,
+    rating_events,
+    seat_players,
+)
+from server.tournaments.pairing import PairingError, Table
 
-from .clock import forfeit_result
-from .formats import TableResult, TournamentSnapshot, next_round, rating_events, seat_players
-from .pairing import PairingError, Table
-
-log = logging.getLogger("server.scheduler")
+log = logging.getLogger("server.tournaments")
 
 MAX_STEPS = 20
 """Passes of :meth:`Runner.advance` over one tournament per tick (rounds of byes only
@@ -84,7 +89,7 @@ def table_result(table: Table, final: Mapping[str, Any]) -> dict[str, Any]:
     """A table's stored result from its game's final result (``Service.final_results``).
 
     Scores and winners by table position; ``forfeit`` is the entry that
-    forfeited, if any (see :func:`server.scheduler.clock.forfeit_result`).
+    forfeited, if any (see :func:`server.tournaments.clock.forfeit_result`).
     """
     if final.get("forfeit") is not None:
         result = forfeit_result(table, final["scores"], final["forfeit"])

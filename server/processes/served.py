@@ -28,7 +28,7 @@ def free_port() -> int:
 
 def _command() -> list[str]:
     script = Path(sys.executable).with_name("parlour")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "server.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "server.processes.cli"]
 
 
 class ServerFailed(RuntimeError):

@@ -30,7 +30,7 @@ from client_sdk import Client
 from client_sdk.cli import load_bot
 from client_sdk.errors import ConnectionError, ServerError
 from client_sdk.runner import Runner
-from server.daemon import log_as, orphaned, stop_on_signals
+from server.processes.daemon import log_as, orphaned, stop_on_signals
 
 log = logging.getLogger("botpool")
 

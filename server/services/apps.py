@@ -13,9 +13,9 @@
   (until then it can still read its seat's final view, which reveals nothing:
   the replay of a finished game shows every hand to anyone). After that: 401.
 * **Bot seats** (``"bot:<name>"``) are played by the server's bot pool
-  (:mod:`server.botpool`), which registers its identities through
+  (:mod:`server.processes.botpool`), which registers its identities through
   :meth:`Apps.ensure_bots` (admin only) and plays over HTTP like any bot.
-* **Webhooks**: see :mod:`server.webhooks`.
+* **Webhooks**: see :mod:`server.processes.webhooks`.
 """
 
 from __future__ import annotations
@@ -27,15 +27,22 @@ import time
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from server.scheduler import clock as clock_policy
-from server.service import Forbidden, InvalidRequest, NotFound, Service, Unauthorized, split_token
+from server.services.games import (
+    Forbidden,
+    InvalidRequest,
+    NotFound,
+    Service,
+    Unauthorized,
+    split_token,
+)
+from server.services.notifications import EVENTS
 from server.store import apps as app_store
 from server.store import games as game_store
 from server.store import players as player_store
 from server.store import webhooks as webhook_store
 from server.store.apps import APP_PREFIX, BOT_PREFIX, GUEST_PREFIX, AppRecord, GuestBinding
 from server.store.players import PlayerRecord
-from server.webhooks import EVENTS
+from server.tournaments import clock as clock_policy
 
 
 def _sha256(text: str) -> str:

@@ -9,7 +9,7 @@ Hidden information: every view comes from the engine's ``view(seat)`` and every
 event passes ``server.games.visible``; nothing here reads a hand itself except
 the replay of a finished game, which reveals everything by design.
 
-Clocked games (tournament games, see :mod:`server.scheduler.clock`): a move
+Clocked games (tournament games, see :mod:`server.tournaments.clock`): a move
 checks its seat's deadline before the engine sees it, and each commit re-arms
 the deadlines as a repeatable step after it; :meth:`Service.timeout` is what
 the scheduler calls when a deadline has passed.
@@ -26,9 +26,9 @@ from typing import Any
 
 from redis import Redis
 
+from server.analysis import par_of
 from server.games import REGISTRY, BaseState, Event, Game, GameOver, MalformedMove, visible
-from server.games.analysis import par_of
-from server.scheduler import clock as clock_policy
+from server.services.notifications import after_commit as app_after_commit
 from server.store import apps as app_store
 from server.store import clocks as clock_store
 from server.store import games as game_store
@@ -41,7 +41,7 @@ from server.store.errors import AlreadySeated, StaleVersion, StoreError
 from server.store.games import GameRecord
 from server.store.players import PlayerRecord
 from server.store.scripts import Scripts
-from server.webhooks import after_commit as app_after_commit
+from server.tournaments import clock as clock_policy
 
 
 class ServiceError(Exception):
@@ -330,7 +330,7 @@ class Service:
         self, *, game_id: str, game: str, options: dict[str, Any] | None,
         seats: list[str | None], app: dict[str, Any],
     ) -> dict[str, Any]:
-        """An app's game (:mod:`server.apps_service`): the same path as :meth:`create_game`,
+        """An app's game (:mod:`server.services.apps`): the same path as :meth:`create_game`,
         its seats already given to guests and bots; answers the spectator's view."""
         record, state = self._create(game=game, options=options, seats=seats, game_id=game_id,
                                      created_by=app["id"], extra_meta={"app": app})
@@ -734,7 +734,7 @@ class Service:
 
         Re-reads the truth (the game and its clock) and acts on at most one
         seat: the first seat to move whose deadline is at or before ``now`` gets
-        its timeout policy (:mod:`server.scheduler.clock`), committed together
+        its timeout policy (:mod:`server.tournaments.clock`), committed together
         with the clock's bookkeeping; a move that beat it to the commit wins
         and nothing happens. Call again while it returns ``default_move``
         (several seats may be due at once).
@@ -916,7 +916,7 @@ class Service:
         A forfeit's ``scores`` are the (public) scores when the game stopped,
         ``forfeit`` is the seat that forfeited and ``winners`` is empty: what the
         forfeit means for a tournament table is the tournament's business
-        (:func:`server.scheduler.clock.forfeit_result`).
+        (:func:`server.tournaments.clock.forfeit_result`).
         """
         if record.status == "aborted" and clock is not None and clock.forfeit is not None:
             return {"termination": "forfeit", "scores": clock.forfeit["scores"],

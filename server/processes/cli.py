@@ -20,13 +20,13 @@ from collections.abc import Sequence
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from server.serve import serve  # imported late: it pulls in gunicorn
+    from server.processes.serve import serve  # imported late: it pulls in gunicorn
 
     return serve(args)
 
 
 def cmd_scheduler(args: argparse.Namespace) -> int:
-    from server.scheduler.runner import serve_forever  # imported late: networkx, openskill
+    from server.processes.scheduler import serve_forever  # imported late: networkx, openskill
 
     if not args.redis_url:
         print("parlour scheduler: set REDIS_URL or pass --redis-url", file=sys.stderr)
@@ -35,13 +35,13 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
 
 
 def cmd_botpool(args: argparse.Namespace) -> int:
-    from server.botpool import serve_forever  # a client of the API: client_sdk + bots
+    from server.processes.botpool import serve_forever  # a client of the API: client_sdk + bots
 
     return serve_forever(args.server, parent_pid=args.parent_pid, wait=args.wait)
 
 
 def cmd_webhooks(args: argparse.Namespace) -> int:
-    from server.webhooks import serve_forever
+    from server.processes.webhooks import serve_forever
 
     if not args.redis_url:
         print("parlour webhooks: set REDIS_URL or pass --redis-url", file=sys.stderr)
@@ -105,7 +105,7 @@ def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
     # here so that one command does everything (they use only the public API).
     from bots.arena import add_arena_command
     from client_sdk.cli import add_bot_commands
-    from server.demo import add_demo_command
+    from server.processes.demo import add_demo_command
 
     add_demo_command(sub)
     add_bot_commands(sub)

@@ -1,0 +1,1 @@
+"""What every game shares: the engine contract, packs of cards, Poker combinations."""

@@ -1,0 +1,165 @@
+"""The webhook deliverer: ``parlour webhooks``, run by ``parlour serve`` beside the API.
+
+Notifications are queued by :mod:`server.services.notifications` after each
+commit. A 2xx answer is success; anything else is retried with exponential
+backoff and jitter, up to ``max_attempts``; success stops the retries.
+Deliveries may arrive more than once or out of order: ``id`` is stable per
+notification, and ``version`` orders a game's notifications.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import orjson
+from redis import Redis
+
+from server.processes.daemon import log_as, orphaned, stop_on_signals
+from server.services.notifications import SIGNATURE_HEADER, signature
+from server.store import connect
+from server.store import webhooks as webhook_store
+
+log = logging.getLogger("server.processes.webhooks")
+
+USER_AGENT = "parlour-webhooks/0.1"
+
+
+# -- delivery --------------------------------------------------------------------------
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect is an answer that is not 2xx: the webhook URL must be the real one."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+class Deliverer:
+    """Sends queued deliveries; several may run at once (claims are leased).
+
+    Args:
+        r: the server's Redis.
+        backoff: delay before the first retry, in seconds; doubles per attempt
+            (with jitter: between half and all of it), up to ``max_backoff``.
+        max_attempts: give up (and log ``failed``) after this many attempts.
+        timeout: seconds to wait for the receiver's answer.
+        lease: seconds a claimed delivery stays invisible to other deliverers.
+        concurrency: deliveries sent at once (a slow receiver delays no other).
+    """
+
+    def __init__(
+        self,
+        r: Redis,
+        *,
+        backoff: float = 1.0,
+        max_backoff: float = 600.0,
+        max_attempts: int = 8,
+        timeout: float = 5.0,
+        lease: float = 30.0,
+        concurrency: int = 4,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.r = r
+        self.queue = webhook_store.Queue(r)
+        self.backoff, self.max_backoff, self.max_attempts = backoff, max_backoff, max_attempts
+        self.timeout = timeout
+        self.lease = max(lease, timeout * 2)
+        self.concurrency = concurrency
+        self._opener = urllib.request.build_opener(_NoRedirect)
+        self._rng = rng or random.Random()
+        self._pool = ThreadPoolExecutor(concurrency, thread_name_prefix="webhook")
+
+    def delay(self, attempts: int) -> float:
+        """Seconds before attempt ``attempts + 1``: exponential, with jitter."""
+        full = min(self.max_backoff, self.backoff * 2 ** (attempts - 1))
+        return full * (0.5 + self._rng.random() / 2)
+
+    def tick(self, now: float | None = None) -> int:
+        """Send every delivery due now (waiting for them); returns how many were tried."""
+        due = self.queue.claim(time.time() if now is None else now, self.lease,
+                               self.concurrency * 8)
+        list(self._pool.map(self.send, due))
+        return len(due)
+
+    def send(self, delivery: dict[str, Any]) -> bool:
+        """One attempt; then done, or due again after the backoff. True on success."""
+        hook = webhook_store.get(self.r, delivery["app"], delivery["hook"])
+        outcome = {"delivery": delivery["id"], "event": delivery["event"],
+                   "hook": delivery["hook"], "body_id": orjson.loads(delivery["body"])["id"]}
+        if hook is None:
+            self.queue.done(delivery, outcome | {"status": "dropped", "at": time.time()})
+            return False
+        body = delivery["body"].encode()
+        attempt = delivery["attempts"] + 1
+        request = urllib.request.Request(hook["url"], data=body, method="POST", headers={
+            "Content-Type": "application/json", "User-Agent": USER_AGENT,
+            SIGNATURE_HEADER: signature(hook["secret"], body, int(time.time())),
+            "Parlour-Event": delivery["event"], "Parlour-Delivery": delivery["id"],
+        })
+        code: int | None = None
+        try:
+            with self._opener.open(request, timeout=self.timeout) as response:
+                code = response.status
+        except urllib.error.HTTPError as exc:
+            code = exc.code
+        except (OSError, ValueError) as exc:  # refused, timed out, bad URL
+            log.info("webhook %s: %s", delivery["id"], exc)
+        if code is not None and 200 <= code < 300:
+            self.queue.done(delivery, outcome | {"status": "delivered", "attempts": attempt,
+                                                 "code": code, "at": time.time()})
+            return True
+        if attempt >= self.max_attempts:
+            log.warning("webhook %s to %s: giving up after %d attempts",
+                        delivery["id"], hook["url"], attempt)
+            self.queue.done(delivery, outcome | {"status": "failed", "attempts": attempt,
+                                                 "code": code, "at": time.time()})
+            return False
+        self.queue.retry(delivery | {"attempts": attempt, "last_code": code},
+                         time.time() + self.delay(attempt))
+        return False
+
+    def run(self, stop: threading.Event, interval: float = 0.1,
+            parent_pid: int | None = None) -> None:
+        """Tick until ``stop`` is set (or the parent process is gone)."""
+        while not stop.is_set():
+            if orphaned(parent_pid):
+                log.warning("parent process gone: webhook deliverer stopping")
+                break
+            try:
+                busy = self.tick()
+            except Exception:  # noqa: BLE001 - Redis away for a moment: try again
+                log.exception("webhook pass failed")
+                busy = 0
+            if not busy:
+                stop.wait(interval)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+
+
+def serve_forever(redis_url: str, *, interval: float = 0.1, parent_pid: int | None = None) -> int:
+    """``parlour webhooks``: deliver until SIGINT/SIGTERM (or the parent exits).
+
+    Settings from the environment: ``PARLOUR_WEBHOOK_BACKOFF`` (first retry
+    delay, seconds, default 1), ``PARLOUR_WEBHOOK_MAX_ATTEMPTS`` (default 8).
+    """
+    log_as("webhooks")
+    stop = stop_on_signals()
+    deliverer = Deliverer(
+        connect(redis_url),
+        backoff=float(os.environ.get("PARLOUR_WEBHOOK_BACKOFF", "1")),
+        max_attempts=int(os.environ.get("PARLOUR_WEBHOOK_MAX_ATTEMPTS", "8")),
+    )
+    log.info("delivering from %s", redis_url)
+    try:
+        deliverer.run(stop, interval, parent_pid)
+    finally:
+        deliverer.close()
+    log.info("stopped")
+    return 0
