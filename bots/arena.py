@@ -262,8 +262,11 @@ class MatchReport:
         plays = self.plays
         deals = plays[0].deals if plays and all(p.deals == plays[0].deals for p in plays) else None
         plural = "" if self.games == 1 else "s"
-        unit = f"{self.games} deal{plural}" if deals == 1 else (
-            f"{self.games} game{plural}" + (f" of {deals} deals" if deals else ""))
+        unit = (
+            f"{self.games} deal{plural}"
+            if deals == 1
+            else (f"{self.games} game{plural}" + (f" of {deals} deals" if deals else ""))
+        )
         times = {1: "once", 2: "twice"}.get(self.seatings, f"{self.seatings} times")
         seats = " ".join(plays[0].seats) if plays else ""
         width = max(map(len, self.names))
@@ -429,10 +432,20 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deals", "--games", type=int, default=200, dest="deals",
                         help="seeded games, each played in every seating")  # fmt: skip
     parser.add_argument("--seed", default="arena", help="seed of the deals and the bots")
-    parser.add_argument("--players", type=int, default=None,
-                        help="seats at the table, for games with a choice (cowpoke: 2-5)")
-    parser.add_argument("--option", type=_option, action="append", default=[],
-                        metavar="NAME=VALUE", help="a game option (repeatable), e.g. hands=3")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="seats at the table, for games with a choice (cowpoke: 2-5)",
+    )
+    parser.add_argument(
+        "--option",
+        type=_option,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option (repeatable), e.g. hands=3",
+    )
     parser.add_argument("--rules", default=None, help="Concerto edition (parlett-2013, penguin)")
 
 

@@ -544,9 +544,17 @@ def best_for_group(shown: Sequence[tuple[int, str]], hand: Sequence[str],
     leader = shown[0][0]
     options = {()} | {tuple(best_joint(shown, hand, rest, me, leader, rules)) for rest in proposers}
     need = 5 - len(shown)
-    return max((sum(leader_finishes([*shown, *((me, c) for c in ours)], rest, leader, rules)
-                    for rest in rests)
-                for ours in options if need - len(ours) <= len(rests[0])), default=0)
+    return max(
+        (
+            sum(
+                leader_finishes([*shown, *((me, c) for c in ours)], rest, leader, rules)
+                for rest in rests
+            )
+            for ours in options
+            if need - len(ours) <= len(rests[0])
+        ),
+        default=0,
+    )
 
 
 class SearchBot(SignalsBot):
@@ -752,8 +760,14 @@ class SearchBot(SignalsBot):
                    and table.may_pass() and leader_left >= 2)  # fmt: skip
         if may_see and see_more_value(prefix, hand, scored, table.me, rules) > max(means):
             return SEE_MORE
-        best = max(range(len(options)), key=lambda i: (
-            means[i], -len(options[i]), keep_score(c for c in hand if c not in options[i])))
+        best = max(
+            range(len(options)),
+            key=lambda i: (
+                means[i],
+                -len(options[i]),
+                keep_score(c for c in hand if c not in options[i]),
+            ),
+        )
         counts = Counter(c[0] for c in options[best])
         return tuple(sorted(options[best], key=lambda c: -counts[c[0]]))
 

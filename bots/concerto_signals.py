@@ -239,8 +239,7 @@ def holdings(hand: Sequence[str], seen: frozenset[str]) -> Iterator[Signal]:
         ranks.setdefault(card[0], []).append(card)
     # 1. Five to a straight flush: its lowest, then its highest card.
     for suit, window in _sf_holdings(hand, seen, 5)[:1]:
-        yield Signal("straight_flush_5", card_at(window[0], suit), "card",
-                     card_at(window[4], suit))
+        yield Signal("straight_flush_5", card_at(window[0], suit), "card", card_at(window[4], suit))
     # 2. Fours: the heart, then the diamond.
     for rank in [r for r, cards in ranks.items() if len(cards) == 4][:1]:
         yield Signal("fours", rank + "H", "card", rank + "D")

@@ -192,7 +192,7 @@ def win_chance(table: Table, rng: random.Random, samples: int = WIN_SAMPLES) -> 
         best, tied = True, 1
         for s in others:
             cards = [*table.exposed[s], *deal[: hidden[s]]]
-            deal = deal[hidden[s]:]
+            deal = deal[hidden[s] :]
             theirs = best_hand(cards)
             if theirs > mine:
                 best = False

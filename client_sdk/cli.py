@@ -41,8 +41,11 @@ def bot_names() -> list[str]:
     if spec is None or not spec.submodule_search_locations:
         return []
     not_bots = {"arena", "par_arena"}
-    return sorted(m.name for m in pkgutil.iter_modules(spec.submodule_search_locations)
-                  if not m.name.startswith("_") and not m.ispkg and m.name not in not_bots)
+    return sorted(
+        m.name
+        for m in pkgutil.iter_modules(spec.submodule_search_locations)
+        if not m.name.startswith("_") and not m.ispkg and m.name not in not_bots
+    )
 
 
 def load_bot(spec: str, rng: random.Random | None = None) -> Bot:

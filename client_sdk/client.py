@@ -201,11 +201,13 @@ class Requestor:
             headers["Last-Event-ID"] = last_event_id
         query = {k: v for k, v in (params or {}).items() if v is not None}
         try:
-            response = self.session.get(self.base_url + path, params=query, headers=headers,
-                                        stream=True, timeout=timeout)
+            response = self.session.get(
+                self.base_url + path, params=query, headers=headers, stream=True, timeout=timeout
+            )
         except _TRANSPORT_ERRORS as exc:
-            raise ConnectionError(f"GET {path}: {type(exc).__name__}",
-                                  code="connection_error") from exc
+            raise ConnectionError(
+                f"GET {path}: {type(exc).__name__}", code="connection_error"
+            ) from exc
         with response:
             if response.status_code >= 300:
                 raise _error_of(response)
@@ -224,8 +226,9 @@ class Requestor:
                             value = event["data"] + "\n" + value
                         event[name] = value
             except _TRANSPORT_ERRORS as exc:
-                raise ConnectionError(f"GET {path}: stream dropped",
-                                      code="connection_error") from exc
+                raise ConnectionError(
+                    f"GET {path}: stream dropped", code="connection_error"
+                ) from exc
 
     def _retry_delay(
         self, status: int, error: ParlourError, idempotent: bool, attempt: int
@@ -401,25 +404,33 @@ class Games(_Namespace):
 
     def replay_frame(self, game_id: str, version: int) -> dict[str, Any]:
         """``GET /v1/games/{id}/replay/{version}``: a finished game as it stood then."""
-        return cast(dict[str, Any],
-                    self._r.request("GET", f"/v1/games/{_q(game_id)}/replay/{int(version)}"))
+        return cast(
+            dict[str, Any], self._r.request("GET", f"/v1/games/{_q(game_id)}/replay/{int(version)}")
+        )
 
     def list(self, status: str | None = None, limit: int | None = None) -> dict[str, Any]:
         """``GET /v1/games``: the lobby's list, newest first (public parts only)."""
-        return cast(dict[str, Any], self._r.request(
-            "GET", "/v1/games", params={"status": status, "limit": limit}))
+        return cast(
+            dict[str, Any],
+            self._r.request("GET", "/v1/games", params={"status": status, "limit": limit}),
+        )
 
     def stream(
-        self, game_id: str, after: int | None = None, last_event_id: str | None = None,
+        self,
+        game_id: str,
+        after: int | None = None,
+        last_event_id: str | None = None,
         seat: int | None = None,
     ) -> Iterator[dict[str, Any]]:
         """``GET /v1/games/{id}/stream``: your seat's events as server-sent events.
 
         Carries what :meth:`events` carries; resume with ``last_event_id``.
         """
-        return self._r.stream(f"/v1/games/{_q(game_id)}/stream",
-                              params={"after": after, "seat": seat},
-                              last_event_id=last_event_id)
+        return self._r.stream(
+            f"/v1/games/{_q(game_id)}/stream",
+            params={"after": after, "seat": seat},
+            last_event_id=last_event_id,
+        )
 
 
 class Turns(_Namespace):
@@ -482,8 +493,9 @@ class Tournaments(_Namespace):
 
     def list(self, limit: int | None = None) -> dict[str, Any]:
         """``GET /v1/tournaments``: the newest tournaments with their leaders."""
-        return cast(dict[str, Any],
-                    self._r.request("GET", "/v1/tournaments", params={"limit": limit}))
+        return cast(
+            dict[str, Any], self._r.request("GET", "/v1/tournaments", params={"limit": limit})
+        )
 
     def standings(self, tournament_id: str) -> dict[str, Any]:
         """``GET /v1/tournaments/{id}/standings``."""
@@ -535,8 +547,9 @@ class Apps(_Namespace):
             body["options"] = dict(options)
         if guest_names is not None:
             body["guest_names"] = list(guest_names)
-        return cast(dict[str, Any],
-                    self._r.request("POST", f"/v1/apps/{_q(app_id)}/games", json=body))
+        return cast(
+            dict[str, Any], self._r.request("POST", f"/v1/apps/{_q(app_id)}/games", json=body)
+        )
 
     def add_webhook(
         self, app_id: str, url: str, events: Sequence[str] | None = None
@@ -545,8 +558,9 @@ class Apps(_Namespace):
         body: dict[str, Any] = {"url": url}
         if events is not None:
             body["events"] = list(events)
-        return cast(dict[str, Any],
-                    self._r.request("POST", f"/v1/apps/{_q(app_id)}/webhooks", json=body))
+        return cast(
+            dict[str, Any], self._r.request("POST", f"/v1/apps/{_q(app_id)}/webhooks", json=body)
+        )
 
 
 class Bots(_Namespace):
@@ -558,8 +572,7 @@ class Bots(_Namespace):
 
     def ensure(self, bots: Sequence[str]) -> dict[str, Any]:
         """``POST /v1/bots`` (admin): the bot pool's identities and tokens."""
-        return cast(dict[str, Any],
-                    self._r.request("POST", "/v1/bots", json={"bots": list(bots)}))
+        return cast(dict[str, Any], self._r.request("POST", "/v1/bots", json={"bots": list(bots)}))
 
 
 class Client:

@@ -92,11 +92,15 @@ def standings_table(page: Mapping[str, Any]) -> str:
     """The standings of a tournament page as a text table (see the module docstring)."""
     rows = [(s, " & ".join(n or "?" for n in s["names"])) for s in page["standings"]]
     width = max([14, *(len(names) for _, names in rows)])
-    lines = [f"{'#':>3} {'entry':<6} {'players':<{width}} {'points':>6}  {'played':>6}  "
-             f"{'byes':>4}  {'diff':>6}"]
+    lines = [
+        f"{'#':>3} {'entry':<6} {'players':<{width}} {'points':>6}  {'played':>6}  "
+        f"{'byes':>4}  {'diff':>6}"
+    ]
     for s, names in rows:
-        lines.append(f"{s['rank']:>3} {s['entry']:<6} {names:<{width}} {s['points']:>6.1f}  "
-                     f"{s['played']:>6}  {s['byes']:>4}  {s['score_difference']:>+6.1f}")
+        lines.append(
+            f"{s['rank']:>3} {s['entry']:<6} {names:<{width}} {s['points']:>6.1f}  "
+            f"{s['played']:>6}  {s['byes']:>4}  {s['score_difference']:>+6.1f}"
+        )
     return "\n".join(lines)
 
 
@@ -110,7 +114,9 @@ def leaderboard_table(board: Mapping[str, Any], top: int | None = None) -> str:
     """
     lines = [f"{'#':>3} {'player':<14} {'ordinal':>8} {'mu':>7} {'sigma':>7} {'games':>6}"]
     for row in board["leaderboard"][:top]:
-        lines.append(f"{row['rank']:>3} {row['name'] or row.get('player_id', '?'):<14} "
-                     f"{row['ordinal']:>8.1f} {row['mu']:>7.1f} {row['sigma']:>7.1f} "
-                     f"{row['games']:>6}")
+        lines.append(
+            f"{row['rank']:>3} {row['name'] or row.get('player_id', '?'):<14} "
+            f"{row['ordinal']:>8.1f} {row['mu']:>7.1f} {row['sigma']:>7.1f} "
+            f"{row['games']:>6}"
+        )
     return "\n".join(lines)

@@ -62,8 +62,7 @@ class Conn:
 class Table:
     """One game played by one client thread, mirrored locally by the engine."""
 
-    def __init__(self, base: str, admin: str, tokens: list[str], ids: list[str],
-                 seed: str) -> None:
+    def __init__(self, base: str, admin: str, tokens: list[str], ids: list[str], seed: str) -> None:
         self.conn, self.tokens, self.ids = Conn(base), tokens, ids
         self.rng = random.Random(seed)
         self.admin = admin
@@ -74,9 +73,9 @@ class Table:
     def _new_game(self) -> None:
         self.count += 1
         seed = f"{self.seed}-{self.count}"
-        status, body = self.conn.call("POST", "/v1/games",
-                                      {"game": "concerto", "seats": self.ids, "seed": seed},
-                                      self.admin)
+        status, body = self.conn.call(
+            "POST", "/v1/games", {"game": "concerto", "seats": self.ids, "seed": seed}, self.admin
+        )
         if status != 201:
             raise RuntimeError(f"create refused: {status} {body}")
         self.game_id = body["id"]
@@ -90,8 +89,12 @@ class Table:
         seat = self.mirror.to_move()[0]
         move = self.rng.choice(self.mirror.legal_moves(seat))
         start = time.perf_counter()
-        status, body = self.conn.call("POST", f"/v1/games/{self.game_id}/moves",
-                                      {"move": move, "version": self.version}, self.tokens[seat])
+        status, body = self.conn.call(
+            "POST",
+            f"/v1/games/{self.game_id}/moves",
+            {"move": move, "version": self.version},
+            self.tokens[seat],
+        )
         took = time.perf_counter() - start
         if status != 200:
             raise RuntimeError(f"move refused: {status} {body}")
@@ -192,8 +195,13 @@ def main(argv: list[str] | None = None) -> int:
             base, setup = server.url, requests.Session()
             ids, tokens = register(base, setup, 4 * args.clients + args.waiters)
             tables = [
-                Table(base, server.admin_token, tokens[4 * i:4 * i + 4], ids[4 * i:4 * i + 4],
-                      f"bench-{i}")
+                Table(
+                    base,
+                    server.admin_token,
+                    tokens[4 * i : 4 * i + 4],
+                    ids[4 * i : 4 * i + 4],
+                    f"bench-{i}",
+                )
                 for i in range(args.clients)
             ]
             pings: list[float] = []
@@ -202,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                 pings += run_clients(args.clients, args.seconds, lambda i: ping_step(base))
                 moves += run_clients(args.clients, args.seconds, lambda i: tables[i].move)
             stop = threading.Event()
-            waiters = start_waiters(base, tokens[4 * args.clients:], stop)
+            waiters = start_waiters(base, tokens[4 * args.clients :], stop)
             time.sleep(1.0)
             loaded = run_clients(args.clients, args.seconds, lambda i: tables[i].move)
             stop.set()

@@ -103,8 +103,10 @@ def throughput(api: ApiProc, args: argparse.Namespace) -> None:
     base = api.url
     biggest = max(args.sizes)
     ids, tokens = register_many(base, 4 * biggest)
-    tables = [Table(base, ADMIN_TOKEN, tokens[4 * i:4 * i + 4], ids[4 * i:4 * i + 4],
-                    f"load-{i}") for i in range(biggest)]
+    tables = [
+        Table(base, ADMIN_TOKEN, tokens[4 * i : 4 * i + 4], ids[4 * i : 4 * i + 4], f"load-{i}")
+        for i in range(biggest)
+    ]
     workers = api.worker_pids()
     headline = None
     for n in args.sizes:
@@ -116,9 +118,11 @@ def throughput(api: ApiProc, args: argparse.Namespace) -> None:
             got = sum(t.conn.received for t in tables[:n]) - received
             return round(got / max(1, len(figures["moves"])))
 
-        steps = {"moves": lambda i: tables[i].move,  # first: the floor copies its answers' size
-                 "ping": lambda i: ping_step(base),
-                 "floor": lambda i: ping_step(base, 2, reply_size())}
+        steps = {
+            "moves": lambda i: tables[i].move,  # first: the floor copies its answers' size
+            "ping": lambda i: ping_step(base),
+            "floor": lambda i: ping_step(base, 2, reply_size()),
+        }
         cpu: dict[str, float] = {name: 0.0 for name in steps}
         for _ in range(args.rounds):
             for name, make in steps.items():
@@ -134,8 +138,7 @@ def throughput(api: ApiProc, args: argparse.Namespace) -> None:
             line(f"load_{n}_{name}_rate", rates[name], unit, 0)
             line(f"load_{n}_{name}_p50", 1000 * quantile(lat, 0.50), "ms")
             line(f"load_{n}_{name}_p99", 1000 * quantile(lat, 0.99), "ms")
-            line(f"load_{n}_{name}_server_cpu", 1e6 * cpu[name] / max(1, len(lat)),
-                 "us/request", 0)
+            line(f"load_{n}_{name}_server_cpu", 1e6 * cpu[name] / max(1, len(lat)), "us/request", 0)
         ratio = rates["moves"] / rates["ping"]
         p99 = quantile(figures["moves"], 0.99) / max(1e-9, quantile(figures["ping"], 0.99))
         line(f"load_{n}_moves_vs_ping_ratio", ratio, "", 2)
@@ -146,7 +149,7 @@ def throughput(api: ApiProc, args: argparse.Namespace) -> None:
             headline = ratio
     print(f"move throughput ratio to ceiling: {headline:.2f}", flush=True)
     if args.spy:
-        spy_moves(api, tables[:min(args.sizes)], args.spy)
+        spy_moves(api, tables[: min(args.sizes)], args.spy)
     for t in tables:
         t.conn.http.close()
 
@@ -157,8 +160,10 @@ def park(base: str, tokens: list[str], wait: float) -> list[socket.socket]:
     socks = []
     for token in tokens:
         s = socket.create_connection((host, int(port)), timeout=30)
-        s.sendall(f"GET /v1/me/turns?wait={wait} HTTP/1.1\r\nHost: {host}\r\n"
-                  f"Authorization: Bearer {token}\r\n\r\n".encode())
+        s.sendall(
+            f"GET /v1/me/turns?wait={wait} HTTP/1.1\r\nHost: {host}\r\n"
+            f"Authorization: Bearer {token}\r\n\r\n".encode()
+        )
         socks.append(s)
     return socks
 
@@ -168,9 +173,11 @@ def long_polls(api: ApiProc, red: RedisNode, args: argparse.Namespace) -> None:
     base = api.url
     movers = args.movers
     ids, tokens = register_many(base, 4 * movers + args.waiters)
-    tables = [Table(base, ADMIN_TOKEN, tokens[4 * i:4 * i + 4], ids[4 * i:4 * i + 4],
-                    f"poll-{i}") for i in range(movers)]
-    idle = tokens[4 * movers:]
+    tables = [
+        Table(base, ADMIN_TOKEN, tokens[4 * i : 4 * i + 4], ids[4 * i : 4 * i + 4], f"poll-{i}")
+        for i in range(movers)
+    ]
+    idle = tokens[4 * movers :]
     run_clients(movers, 1.0, lambda i: tables[i].move)  # warm: pools, caches
     quiet = run_clients(movers, args.seconds, lambda i: tables[i].move)
     pids = [*api.worker_pids(), red.proc.pid]
@@ -199,8 +206,7 @@ def long_polls(api: ApiProc, red: RedisNode, args: argparse.Namespace) -> None:
     line("longpoll_memory_per_waiting_bot", (rss_after - rss_before) / 1024 / len(socks), "KB")
     line("longpoll_moves_idle_rate", len(quiet) / args.seconds, "moves/s", 0)
     line("longpoll_moves_idle_p99", 1000 * quantile(quiet, 0.99), "ms")
-    line(f"longpoll_moves_with_{len(socks)}_waiting_rate", len(loaded) / args.seconds,
-         "moves/s", 0)
+    line(f"longpoll_moves_with_{len(socks)}_waiting_rate", len(loaded) / args.seconds, "moves/s", 0)
     line(f"longpoll_moves_with_{len(socks)}_waiting_p50", 1000 * quantile(loaded, 0.50), "ms")
     line(f"longpoll_moves_with_{len(socks)}_waiting_p99", 1000 * quantile(loaded, 0.99), "ms")
     for t in tables:
@@ -216,7 +222,7 @@ SPY_FRAMES = {
     "    the read (one round trip)": "Service._read (",
     "      JSON of the stored record": "_parse (",
     "    the engine: from_dict, apply, to_dict": "BaseState.apply (|State.from_dict (|"
-                                                 "State.to_dict (",
+    "State.to_dict (",
     "    the commit (one round trip)": "commit (server/store",
     "    the view of the seat": "Service._view (",
     "  the response's JSON": "Flask.make_response (",
@@ -231,9 +237,24 @@ def spy_moves(api: ApiProc, tables: list, seconds: float) -> None:
     with tempfile.TemporaryDirectory(prefix="parlour-spy-") as tmp:
         out = Path(tmp) / "moves.txt"
         spy = subprocess.Popen(
-            [str(Path(sys.executable).with_name("py-spy")), "record", "-p", str(worker),
-             "-d", str(int(seconds)), "-r", "250", "-f", "raw", "-o", str(out), "--nonblocking"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                str(Path(sys.executable).with_name("py-spy")),
+                "record",
+                "-p",
+                str(worker),
+                "-d",
+                str(int(seconds)),
+                "-r",
+                "250",
+                "-f",
+                "raw",
+                "-o",
+                str(out),
+                "--nonblocking",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         run_clients(len(tables), seconds + 1, lambda i: tables[i].move)
         spy.wait(60)
         rows = out.read_text().splitlines()
@@ -245,8 +266,7 @@ def spy_moves(api: ApiProc, tables: list, seconds: float) -> None:
         for name, patterns in SPY_FRAMES.items():
             if any(p in stack for p in patterns.split("|")):
                 shares[name] += int(count)
-    print(f"spy: {total} samples of worker {worker} (busy, not idle), share of them:",
-          flush=True)
+    print(f"spy: {total} samples of worker {worker} (busy, not idle), share of them:", flush=True)
     for name, n in shares.items():
         print(f"spy  {100 * n / max(1, total):5.1f}%  {name}", flush=True)
 
@@ -263,15 +283,16 @@ def profile_moves(n: int = 3000) -> None:
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(tmp, appendonly=False) as red:
         app = create_app({"REDIS_URL": red.url, "ADMIN_TOKEN": "bench", "TESTING": True})
         client = app.test_client()
-        people = [client.post("/v1/players", json={"name": f"p{i}"}).get_json()
-                  for i in range(4)]
+        people = [client.post("/v1/players", json={"name": f"p{i}"}).get_json() for i in range(4)]
         rng = random.Random(1)
         plan = []
         while len(plan) < n:
             seed = f"profile-{len(plan)}"
-            gid = client.post("/v1/games", headers={"Authorization": "Bearer bench"},
-                              json={"game": "concerto", "seed": seed,
-                                    "seats": [p["id"] for p in people]}).get_json()["id"]
+            gid = client.post(
+                "/v1/games",
+                headers={"Authorization": "Bearer bench"},
+                json={"game": "concerto", "seed": seed, "seats": [p["id"] for p in people]},
+            ).get_json()["id"]
             mirror, version = concerto.new_state({}, seed), 0
             while not mirror.is_over():
                 seat = mirror.to_move()[0]
@@ -283,10 +304,17 @@ def profile_moves(n: int = 3000) -> None:
         start = time.process_time()
         with profiler:
             for gid, token, move, version in plan[:n]:
-                client.post(f"/v1/games/{gid}/moves", json={"move": move, "version": version},
-                            headers={"Authorization": f"Bearer {token}"})
-        line("profile_cpu_per_move_in_process", 1e6 * (time.process_time() - start) / n,
-             "us (with the profiler on)", 0)
+                client.post(
+                    f"/v1/games/{gid}/moves",
+                    json={"move": move, "version": version},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+        line(
+            "profile_cpu_per_move_in_process",
+            1e6 * (time.process_time() - start) / n,
+            "us (with the profiler on)",
+            0,
+        )
         print(profiler.output_text(unicode=False, color=False), flush=True)
 
 
@@ -296,24 +324,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="per phase and round")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")],
-                        default=list(SIZES))
+    parser.add_argument(
+        "--sizes", type=lambda s: [int(x) for x in s.split(",")], default=list(SIZES)
+    )
     parser.add_argument("--waiters", type=int, default=5000)
     parser.add_argument("--poll-wait", type=float, default=60.0)
-    parser.add_argument("--movers", type=int, default=16,
-                        help="bots moving during the long-poll section (a steady flow, "
-                             "not a saturating one: its p99 is the waiters' cost)")
+    parser.add_argument(
+        "--movers",
+        type=int,
+        default=16,
+        help="bots moving during the long-poll section (a steady flow, "
+        "not a saturating one: its p99 is the waiters' cost)",
+    )
     parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--spy", type=float, default=0.0,
-                        help="seconds of py-spy on one worker while the bots move")
+    parser.add_argument(
+        "--spy", type=float, default=0.0, help="seconds of py-spy on one worker while the bots move"
+    )
     parser.add_argument("--skip", default="", help="sections to skip: throughput,longpoll")
     args = parser.parse_args(argv or [])
 
     files = raise_open_files_limit()
     line("load_open_files_limit", files, "files", 0)
-    env = {"PARLOUR_WORKER_CONNECTIONS": str(args.waiters + 1000),
-           "PARLOUR_REDIS_MAX_CONNECTIONS": str(args.waiters + 1000),
-           "PARLOUR_MAX_WAIT": str(args.poll_wait)}
+    env = {
+        "PARLOUR_WORKER_CONNECTIONS": str(args.waiters + 1000),
+        "PARLOUR_REDIS_MAX_CONNECTIONS": str(args.waiters + 1000),
+        "PARLOUR_MAX_WAIT": str(args.poll_wait),
+    }
     with tempfile.TemporaryDirectory(prefix="parlour-load-") as tmp:
         red = RedisNode(Path(tmp) / "redis", fsync="everysec")
         api = ApiProc(red.url, Path(tmp), workers=args.workers, env=env)

@@ -49,8 +49,12 @@ def redis_client(redis_server: EmbeddedRedis) -> Iterator[redis.Redis]:
 @pytest.fixture
 def app_config(redis_server: EmbeddedRedis) -> dict[str, Any]:
     """Settings of the ``app`` fixture; override this fixture to change them."""
-    return {"REDIS_URL": redis_server.url, "ADMIN_TOKEN": ADMIN_TOKEN, "MAX_WAIT": MAX_WAIT,
-            "TESTING": True}
+    return {
+        "REDIS_URL": redis_server.url,
+        "ADMIN_TOKEN": ADMIN_TOKEN,
+        "MAX_WAIT": MAX_WAIT,
+        "TESTING": True,
+    }
 
 
 @pytest.fixture

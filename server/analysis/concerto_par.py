@@ -199,9 +199,7 @@ class _Solver:
         ]
         # Any partition of the cards can be given leaders when neither player
         # can build more single-owner hands than it leads (always in a deal).
-        self.any_partition_leads = (
-            len(first) // 5 <= self.n_x and len(second) // 5 <= self.n_y
-        )
+        self.any_partition_leads = len(first) // 5 <= self.n_x and len(second) // 5 <= self.n_y
         self.suited: list[_Suited] = []
         self.memo: dict[int, tuple[int, ...]] = {}
         self.best = -1

@@ -67,7 +67,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPEN_REGISTRATION=_env_flag("PARLOUR_OPEN_REGISTRATION", True),
         SEED_SECRET=os.environ.get("PARLOUR_SEED_SECRET") or None,
         REDIS_MAX_CONNECTIONS=int(os.environ.get("PARLOUR_REDIS_MAX_CONNECTIONS", "4000")),
-        # Embedding (issue 11): see server/api/cors.py, server/services/feeds.py, server/services/apps.py.
+        # Embedding: see server/api/cors.py, server/services/feeds.py and services/apps.py.
         CORS_ORIGINS=os.environ.get("PARLOUR_CORS_ORIGINS", ""),
         SSE_HEARTBEAT=float(os.environ.get("PARLOUR_SSE_HEARTBEAT", "15")),
         SSE_MAX_SECONDS=float(os.environ.get("PARLOUR_SSE_MAX_SECONDS", "300")),
@@ -92,8 +92,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.extensions["parlour"] = service
     app.extensions["parlour_tournaments"] = Tournaments(service)
-    app.extensions["parlour_apps"] = Apps(service, guest_ttl=app.config["GUEST_TTL"],
-                                          guest_grace=app.config["GUEST_GRACE"])
+    app.extensions["parlour_apps"] = Apps(
+        service, guest_ttl=app.config["GUEST_TTL"], guest_grace=app.config["GUEST_GRACE"]
+    )
     errors.register(app)
     app.before_request(load_token)
     ratelimit.register(app)  # after load_token: it counts per token

@@ -78,8 +78,9 @@ class Cors:
     def add_headers(self, response: Response) -> Response:
         response.vary.add("Origin")
         if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
-            response.vary.update(("Access-Control-Request-Method",
-                                  "Access-Control-Request-Headers"))
+            response.vary.update(
+                ("Access-Control-Request-Method", "Access-Control-Request-Headers")
+            )
             return response
         allow = self.allowed(request.headers.get("Origin"))
         if allow is not None:

@@ -97,10 +97,19 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
 }
 """Exception class -> (status, code, details). The first class found along the MRO wins."""
 
-_HTTP_CODES = {400: "invalid_request", 401: "unauthorized", 403: "forbidden",
-               404: "not_found", 405: "method_not_allowed", 413: "invalid_request"}
-_MESSAGES = {ValidationError: "the request does not match the schema",
-             RedisConnectionError: "storage unavailable", RedisTimeoutError: "storage unavailable"}
+_HTTP_CODES = {
+    400: "invalid_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "invalid_request",
+}
+_MESSAGES = {
+    ValidationError: "the request does not match the schema",
+    RedisConnectionError: "storage unavailable",
+    RedisTimeoutError: "storage unavailable",
+}
 
 
 def envelope(status: int, code: str, message: str, details: dict[str, Any]):
@@ -113,8 +122,12 @@ def handle(exc: Exception):
     """Map any exception to the envelope; unknown ones become a generic 500."""
     if isinstance(exc, HTTPException):
         status = exc.code or 500
-        return envelope(status, _HTTP_CODES.get(status, "http_error"),
-                        exc.name.lower() if exc.name else "error", {})
+        return envelope(
+            status,
+            _HTTP_CODES.get(status, "http_error"),
+            exc.name.lower() if exc.name else "error",
+            {},
+        )
     for cls in type(exc).__mro__:
         if cls in ERRORS:
             status, code, details = ERRORS[cls]

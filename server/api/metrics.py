@@ -56,17 +56,23 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 HELP = {
     "http_requests_total": ("counter", "HTTP requests answered, by method, route and status."),
     "http_request_duration_seconds": (
-        "histogram", "Time from the request's start to its response, by method and route."),
+        "histogram",
+        "Time from the request's start to its response, by method and route.",
+    ),
     "http_errors_total": ("counter", "Error responses, by status and API error code."),
     "moves_total": ("counter", "Moves accepted through the API (200 on POST .../moves)."),
     "long_polls_waiting": (
-        "gauge", "Requests waiting in a long-poll (me/turns, events) across live workers."),
+        "gauge",
+        "Requests waiting in a long-poll (me/turns, events) across live workers.",
+    ),
     "api_workers": ("gauge", "API worker processes that reported in the last interval."),
     "games_live": ("gauge", "Games waiting for players or being played."),
     "tournaments_running": ("gauge", "Tournaments the schedulers are driving."),
     "clocks_pending": ("gauge", "Clocked games with a move deadline running."),
     "clocks_overdue": (
-        "gauge", "Clocked games whose deadline passed over 5 s ago: no scheduler is keeping up."),
+        "gauge",
+        "Clocked games whose deadline passed over 5 s ago: no scheduler is keeping up.",
+    ),
 }
 
 
@@ -105,8 +111,15 @@ class Recorder:
             self._names[key] = names
         return names
 
-    def observe(self, method: str, route: str, status: int, seconds: float,
-                error_code: str | None, move: bool) -> None:
+    def observe(
+        self,
+        method: str,
+        route: str,
+        status: int,
+        seconds: float,
+        error_code: str | None,
+        move: bool,
+    ) -> None:
         """Count one answered request."""
         total, buckets, sum_, count = self._series(method, route, status)
         first = bisect.bisect_left(BUCKETS, seconds)
@@ -179,8 +192,11 @@ def _answered(response: Response) -> Response:
             code = orjson.loads(response.get_data())["error"]["code"]
     rule = request.url_rule
     recorder().observe(
-        request.method, rule.rule if rule is not None else "unmatched", status,
-        time.perf_counter() - start, code,
+        request.method,
+        rule.rule if rule is not None else "unmatched",
+        status,
+        time.perf_counter() - start,
+        code,
         move=status == 200 and request.endpoint == MOVE_ENDPOINT,
     )
     return response
@@ -224,15 +240,24 @@ def render(snap: metrics_store.Snapshot) -> str:
         if suffix == "_bucket":
             base, _, le = labels.rpartition(",le=")
             le = le.strip('"')
-        order = (base, {"_bucket": 0, "_sum": 1, "_count": 2}.get(suffix, 0),
-                 float(le) if le else 0.0)
+        order = (
+            base,
+            {"_bucket": 0, "_sum": 1, "_count": 2}.get(suffix, 0),
+            float(le) if le else 0.0,
+        )
         shown = int(value) if suffix != "_sum" and value == int(value) else value
-        line = f"parlour_{family}{suffix}{{{labels}}} {shown}" if labels else \
-            f"parlour_{family}{suffix} {shown}"
+        line = (
+            f"parlour_{family}{suffix}{{{labels}}} {shown}"
+            if labels
+            else f"parlour_{family}{suffix} {shown}"
+        )
         series.setdefault(family, []).append((order, line))
     hist = "http_request_duration_seconds"
-    seen = {line.split("{", 1)[1].rpartition(",le=")[0]: None
-            for _, line in series.get(hist, []) if "_bucket{" in line}
+    seen = {
+        line.split("{", 1)[1].rpartition(",le=")[0]: None
+        for _, line in series.get(hist, [])
+        if "_bucket{" in line
+    }
     have = {line.split(" ")[0] for _, line in series.get(hist, [])}
     for base in seen:
         for le in (*BUCKETS, "+Inf"):

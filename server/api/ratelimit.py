@@ -36,8 +36,7 @@ def check_rate() -> None:
         return
     subject = hashlib.sha256(token.encode()).hexdigest()[:24]
     service = current_app.extensions["parlour"]
-    wait = ratelimit.hit(service.r, subject, limit, current_app.config["RATE_PERIOD"],
-                         time.time())
+    wait = ratelimit.hit(service.r, subject, limit, current_app.config["RATE_PERIOD"], time.time())
     if wait is not None:
         raise RateLimited(wait)
 

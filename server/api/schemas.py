@@ -72,8 +72,7 @@ class GameCreate(Schema):
         load_default=None,
     )
     allow_multiple_seats = fields.Boolean(truthy={True}, falsy={False}, load_default=False)
-    deals = fields.List(fields.Dict(), validate=validate.Length(min=1, max=100),
-                        load_default=None)
+    deals = fields.List(fields.Dict(), validate=validate.Length(min=1, max=100), load_default=None)
     seed = fields.String(validate=validate.Length(min=1, max=256), load_default=None)
 
 
@@ -105,22 +104,27 @@ class TournamentCreate(Schema):
         required=True, validate=validate.OneOf(["round_robin", "swiss", "knockout", "duplicate"])
     )
     options = fields.Dict(keys=fields.String(), load_default=None)
-    rounds = fields.Integer(strict=True, validate=validate.Range(min=1, max=100),
-                            load_default=None)
-    boards_per_match = fields.Integer(strict=True, validate=validate.Range(min=1, max=20),
-                                      load_default=None)
-    seats_per_entry = fields.Integer(strict=True, validate=validate.Range(min=1, max=8),
-                                     load_default=None)
-    min_table_size = fields.Integer(strict=True, validate=validate.Range(min=2, max=5),
-                                    load_default=None)
+    rounds = fields.Integer(strict=True, validate=validate.Range(min=1, max=100), load_default=None)
+    boards_per_match = fields.Integer(
+        strict=True, validate=validate.Range(min=1, max=20), load_default=None
+    )
+    seats_per_entry = fields.Integer(
+        strict=True, validate=validate.Range(min=1, max=8), load_default=None
+    )
+    min_table_size = fields.Integer(
+        strict=True, validate=validate.Range(min=2, max=5), load_default=None
+    )
     clock = fields.Nested(Clock, load_default=None)
     timeout_policy = fields.Nested(TimeoutPolicy, load_default=None)
     name = fields.String(validate=validate.Length(min=1, max=100), load_default=None)
 
 
 class EntryCreate(Schema):
-    players = fields.List(fields.String(validate=validate.Length(min=1, max=32)), required=True,
-                          validate=validate.Length(min=1, max=8))
+    players = fields.List(
+        fields.String(validate=validate.Length(min=1, max=32)),
+        required=True,
+        validate=validate.Length(min=1, max=8),
+    )
 
 
 class Empty(Schema):
@@ -355,9 +359,11 @@ class AppCreate(Schema):
 
 class WebhookCreate(Schema):
     url = _Url(required=True)
-    events = fields.List(fields.String(validate=validate.OneOf(["game_start", "turn",
-                                                                 "game_end"])),
-                         validate=validate.Length(min=1, max=3), load_default=None)
+    events = fields.List(
+        fields.String(validate=validate.OneOf(["game_start", "turn", "game_end"])),
+        validate=validate.Length(min=1, max=3),
+        load_default=None,
+    )
 
 
 class AppGameCreate(Schema):
@@ -365,22 +371,26 @@ class AppGameCreate(Schema):
     options = fields.Dict(keys=fields.String(), load_default=None)
     seats = fields.List(
         fields.String(allow_none=True, validate=validate.Length(min=1, max=40)),
-        required=True, validate=validate.Length(min=1, max=16),
+        required=True,
+        validate=validate.Length(min=1, max=16),
     )
-    guest_names = fields.List(fields.String(validate=validate.Length(min=1, max=64)),
-                              validate=validate.Length(max=16), load_default=None)
+    guest_names = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        validate=validate.Length(max=16),
+        load_default=None,
+    )
 
 
 class BotSpec(Schema):
     name = fields.String(required=True, validate=validate.Regexp(r"^[a-z0-9_]{1,32}$"))
-    games = fields.List(fields.String(validate=validate.Length(min=1, max=64)),
-                        load_default=None)
+    games = fields.List(fields.String(validate=validate.Length(min=1, max=64)), load_default=None)
     count = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=16))
 
 
 class BotsEnsure(Schema):
-    bots = fields.List(fields.Nested(BotSpec), required=True,
-                       validate=validate.Length(min=1, max=32))
+    bots = fields.List(
+        fields.Nested(BotSpec), required=True, validate=validate.Length(min=1, max=32)
+    )
 
 
 class StreamQuery(SeatQuery):

@@ -1,4 +1,4 @@
-"""``GET /v1/games/{id}/stream``: a seat's events as server-sent events (see :mod:`server.services.feeds`).
+"""``GET /v1/games/{id}/stream``: a seat's events as server-sent events.
 
 The token may come in the ``Authorization`` header or, because a browser's
 ``EventSource`` cannot set headers, as ``?token=``. The query form is a
@@ -27,8 +27,9 @@ def _last_event_id(default: int) -> int:
     if raw is None or not raw.strip():
         return default
     if not raw.strip().isdigit():
-        raise InvalidRequest("Last-Event-ID must be an event number",
-                             {"Last-Event-ID": ["a non-negative integer"]})
+        raise InvalidRequest(
+            "Last-Event-ID must be an event number", {"Last-Event-ID": ["a non-negative integer"]}
+        )
     return int(raw)
 
 
@@ -37,11 +38,18 @@ def stream(game_id: str):
     query = schemas.stream_query.load(request.args)
     token = g.token if g.token is not None else query["token"]
     events = open_stream(
-        service(), token, game_id, after=_last_event_id(query["after"]), seat=query["seat"],
+        service(),
+        token,
+        game_id,
+        after=_last_event_id(query["after"]),
+        seat=query["seat"],
         heartbeat=current_app.config["SSE_HEARTBEAT"],
         max_seconds=current_app.config["SSE_MAX_SECONDS"],
     )
     if events is None:
         return Response(status=204)
-    return Response(events, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return Response(
+        events,
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

@@ -34,7 +34,19 @@ def find_game(game_id: str) -> Game:
 
 
 __all__ = [
-    "REGISTRY", "find_game", "BaseState", "Event", "Game", "GameError", "GameOver",
-    "IllegalMove", "InvalidDeal", "InvalidOptions", "MalformedMove", "NotYourTurn",
-    "Outcome", "Termination", "visible",
+    "REGISTRY",
+    "find_game",
+    "BaseState",
+    "Event",
+    "Game",
+    "GameError",
+    "GameOver",
+    "IllegalMove",
+    "InvalidDeal",
+    "InvalidOptions",
+    "MalformedMove",
+    "NotYourTurn",
+    "Outcome",
+    "Termination",
+    "visible",
 ]

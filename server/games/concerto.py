@@ -207,7 +207,11 @@ def _best_category(cards: Sequence[Card]) -> Combination:
 def _descending_ranks(five: Sequence[Card], category: Combination) -> tuple[int, ...]:
     values = sorted((RANK_VALUE[c[0]] for c in five), reverse=True)
     if category in (Combination.STRAIGHT, Combination.STRAIGHT_FLUSH) and values == [
-        14, 5, 4, 3, 2,
+        14,
+        5,
+        4,
+        3,
+        2,
     ]:
         values = [5, 4, 3, 2, 1]
     return tuple(values)
@@ -514,9 +518,7 @@ class State(BaseState):
             "deal": self.deal_number,
             "dealer": self.dealer,
             "hand_points": _by_side(points),
-            "leftovers": {
-                SIDE_NAMES[s]: sort_hand(leftovers[s]) for s in sorted(revealed)
-            },
+            "leftovers": {SIDE_NAMES[s]: sort_hand(leftovers[s]) for s in sorted(revealed)},
             "leftover_bonus": _by_side(bonus),
             "game_bonus": _by_side([0, 0]),
             "scores": None,  # filled in below, after the game bonus
@@ -695,8 +697,9 @@ class State(BaseState):
             "game": self.game,
             "options": asdict(self.options),
             "seed": self.seed,
-            "presets": [{"dealer": p["dealer"], "hands": _copy_hands(p["hands"])}
-                        for p in self.presets],
+            "presets": [
+                {"dealer": p["dealer"], "hands": _copy_hands(p["hands"])} for p in self.presets
+            ],
             "deal_index": self.deal_index,
             "game_number": self.game_number,
             "deal_number": self.deal_number,

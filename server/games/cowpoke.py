@@ -319,9 +319,7 @@ class State(BaseState):
         # W5 (two players): the first chooser takes the opponent's or the dummy's
         # card; the other may take either remaining card, their own included.
         # W4: nobody takes their own card while three or more are unserved.
-        may_take_own = (
-            bool(self.takes) if self.options.has_dummy else len(self.unserved()) <= 2
-        )
+        may_take_own = bool(self.takes) if self.options.has_dummy else len(self.unserved()) <= 2
         cards = [self._put_out(o) for o in on_table if may_take_own or o != seat]
         return sorted(cards, key=self.strength, reverse=True)
 

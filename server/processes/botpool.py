@@ -88,14 +88,23 @@ class BotPool:
         Returns:
             Per bot ``{"name", "games", "players": [{"id", "name", "token"}]}``.
         """
-        body = {"bots": [{"name": b.name, "games": None if b.games is None else list(b.games),
-                          "count": self.seats} for b in self.bots]}
+        body = {
+            "bots": [
+                {
+                    "name": b.name,
+                    "games": None if b.games is None else list(b.games),
+                    "count": self.seats,
+                }
+                for b in self.bots
+            ]
+        }
         deadline = time.monotonic() + timeout
         with Client(self.server, self.admin_token, max_retries=0) as admin:
             while True:
                 try:
-                    return admin.requestor.request("POST", "/v1/bots", json=body,
-                                                   idempotent=True)["bots"]
+                    return admin.requestor.request("POST", "/v1/bots", json=body, idempotent=True)[
+                        "bots"
+                    ]
                 except (ConnectionError, ServerError):
                     if time.monotonic() > deadline:
                         raise
@@ -106,15 +115,24 @@ class BotPool:
         for bot in self.register(timeout):
             for player in bot["players"]:
                 rng = random.Random(self._rng.random())
-                runner = Runner(load_bot(bot["name"], rng), Client(self.server, player["token"]),
-                                wait=self.wait, handle_signals=False)
-                thread = threading.Thread(target=self._run, args=(runner, player["name"]),
-                                          name=f"bot {player['name']}", daemon=True)
+                runner = Runner(
+                    load_bot(bot["name"], rng),
+                    Client(self.server, player["token"]),
+                    wait=self.wait,
+                    handle_signals=False,
+                )
+                thread = threading.Thread(
+                    target=self._run,
+                    args=(runner, player["name"]),
+                    name=f"bot {player['name']}",
+                    daemon=True,
+                )
                 self.runners.append(runner)
                 self._threads.append(thread)
                 thread.start()
-        log.info("bot pool: %d players of %d bots on %s", len(self.runners), len(self.bots),
-                 self.server)
+        log.info(
+            "bot pool: %d players of %d bots on %s", len(self.runners), len(self.bots), self.server
+        )
 
     @staticmethod
     def _run(runner: Runner, name: str) -> None:

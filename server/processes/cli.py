@@ -64,38 +64,68 @@ def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=2)
     serve.add_argument("--data-dir", default="./var", help="embedded Redis data (AOF)")
-    serve.add_argument("--no-scheduler", action="store_true",
-                       help="do not run a tournament scheduler alongside the API")
-    serve.add_argument("--scheduler-interval", type=float, default=0.1,
-                       help="seconds between the scheduler's passes")
-    serve.add_argument("--no-botpool", action="store_true",
-                       help="do not run the server's bot pool (the \"bot:<name>\" seats)")
-    serve.add_argument("--no-webhooks", action="store_true",
-                       help="do not run the webhook deliverer alongside the API")
+    serve.add_argument(
+        "--no-scheduler",
+        action="store_true",
+        help="do not run a tournament scheduler alongside the API",
+    )
+    serve.add_argument(
+        "--scheduler-interval",
+        type=float,
+        default=0.1,
+        help="seconds between the scheduler's passes",
+    )
+    serve.add_argument(
+        "--no-botpool",
+        action="store_true",
+        help='do not run the server\'s bot pool (the "bot:<name>" seats)',
+    )
+    serve.add_argument(
+        "--no-webhooks",
+        action="store_true",
+        help="do not run the webhook deliverer alongside the API",
+    )
     serve.set_defaults(func=cmd_serve)
 
     scheduler = sub.add_parser("scheduler", help="run a tournament scheduler")
-    scheduler.add_argument("--redis-url", default=os.environ.get("REDIS_URL"),
-                           help="the API's Redis (default: $REDIS_URL)")
-    scheduler.add_argument("--interval", type=float, default=0.1,
-                           help="seconds between passes (deadlines are enforced this late)")
+    scheduler.add_argument(
+        "--redis-url",
+        default=os.environ.get("REDIS_URL"),
+        help="the API's Redis (default: $REDIS_URL)",
+    )
+    scheduler.add_argument(
+        "--interval",
+        type=float,
+        default=0.1,
+        help="seconds between passes (deadlines are enforced this late)",
+    )
     scheduler.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
     scheduler.set_defaults(func=cmd_scheduler)
 
-    botpool = sub.add_parser("botpool", help="run the server's bots (the \"bot:<name>\" seats)")
-    botpool.add_argument("--server", default=os.environ.get("PARLOUR_SERVER",
-                                                            "http://127.0.0.1:8000"),
-                         help="the API root (admin token from $PARLOUR_ADMIN_TOKEN)")
-    botpool.add_argument("--wait", type=float, default=3.0,
-                         help="long-poll seconds (short: serve's stop waits for them)")
+    botpool = sub.add_parser("botpool", help='run the server\'s bots (the "bot:<name>" seats)')
+    botpool.add_argument(
+        "--server",
+        default=os.environ.get("PARLOUR_SERVER", "http://127.0.0.1:8000"),
+        help="the API root (admin token from $PARLOUR_ADMIN_TOKEN)",
+    )
+    botpool.add_argument(
+        "--wait",
+        type=float,
+        default=3.0,
+        help="long-poll seconds (short: serve's stop waits for them)",
+    )
     botpool.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
     botpool.set_defaults(func=cmd_botpool)
 
     webhooks = sub.add_parser("webhooks", help="deliver apps' webhooks (signed, retried)")
-    webhooks.add_argument("--redis-url", default=os.environ.get("REDIS_URL"),
-                          help="the API's Redis (default: $REDIS_URL)")
-    webhooks.add_argument("--interval", type=float, default=0.1,
-                          help="seconds between looks at the queue when idle")
+    webhooks.add_argument(
+        "--redis-url",
+        default=os.environ.get("REDIS_URL"),
+        help="the API's Redis (default: $REDIS_URL)",
+    )
+    webhooks.add_argument(
+        "--interval", type=float, default=0.1, help="seconds between looks at the queue when idle"
+    )
     webhooks.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
     webhooks.set_defaults(func=cmd_webhooks)
 

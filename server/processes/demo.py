@@ -54,9 +54,12 @@ def score_sheet(view: Mapping[str, Any]) -> str:
     result = view.get("result")
     if result:
         winners = result["winners"]
-        lines.append("Result: a draw" if not winners else
-                     f"Result: {'NS' if winners[0] % 2 == 0 else 'EW'} win "
-                     f"({result.get('termination', 'finished')})")
+        lines.append(
+            "Result: a draw"
+            if not winners
+            else f"Result: {'NS' if winners[0] % 2 == 0 else 'EW'} win "
+            f"({result.get('termination', 'finished')})"
+        )
     return "\n".join(lines)
 
 
@@ -69,8 +72,11 @@ def _progress_printer():
         if not last or now != last[-1]:
             last.append(now)
             planned = page.get("rounds_planned") or "?"
-            print(f"  round {p['rounds']}/{planned}: {p['games_finished']} of "
-                  f"{p['games_planned']} games finished", flush=True)
+            print(
+                f"  round {p['rounds']}/{planned}: {p['games_finished']} of "
+                f"{p['games_planned']} games finished",
+                flush=True,
+            )
 
     return show
 
@@ -80,8 +86,10 @@ def run_demo(args: argparse.Namespace) -> int:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="parlour-demo-") as tmp:
         port = free_port()
-        print(f"Starting parlour serve on http://127.0.0.1:{port} "
-              f"(embedded Redis, AOF in {tmp}) ...", flush=True)
+        print(
+            f"Starting parlour serve on http://127.0.0.1:{port} (embedded Redis, AOF in {tmp}) ...",
+            flush=True,
+        )
         server = Served(Path(tmp) / "var", port, workers=2, ready_timeout=60)
         runners: list[Runner] = []
         threads: list[threading.Thread] = []
@@ -95,8 +103,12 @@ def run_demo(args: argparse.Namespace) -> int:
                     player = admin.players.register(name)
                     entry.append(player["id"])
                     bot = load_bot(bot_name, random.Random(f"{args.seed}/{name}"))
-                    runner = Runner(bot, Client(server.url, token=player["token"]),
-                                    wait=2.0, handle_signals=False)
+                    runner = Runner(
+                        bot,
+                        Client(server.url, token=player["token"]),
+                        wait=2.0,
+                        handle_signals=False,
+                    )
                     runners.append(runner)
                 entries.append(entry)
                 print(f"  entry {n}: {' & '.join(pair)}", flush=True)
@@ -105,16 +117,28 @@ def run_demo(args: argparse.Namespace) -> int:
                 thread.start()
                 threads.append(thread)
 
-            print(f"Organising a {args.format} Concerto tournament "
-                  f"({args.deals} deals a game, {args.move_seconds} s a move) ...", flush=True)
+            print(
+                f"Organising a {args.format} Concerto tournament "
+                f"({args.deals} deals a game, {args.move_seconds} s a move) ...",
+                flush=True,
+            )
             tournament = organise(
-                admin, game="concerto", format=args.format, entries=entries,
-                options={"deals": args.deals}, name="Parlour demo",
+                admin,
+                game="concerto",
+                format=args.format,
+                entries=entries,
+                options={"deals": args.deals},
+                name="Parlour demo",
                 clock={"move_seconds": args.move_seconds},
                 timeout_policy={"kind": "default_move"},
             )
-            page = wait_finished(admin, tournament["id"], timeout=args.timeout, poll=0.25,
-                                 on_progress=_progress_printer())
+            page = wait_finished(
+                admin,
+                tournament["id"],
+                timeout=args.timeout,
+                poll=0.25,
+                on_progress=_progress_printer(),
+            )
 
             print("\nStandings")
             print(standings_table(page))
@@ -127,8 +151,11 @@ def run_demo(args: argparse.Namespace) -> int:
                 print(f"\nScore sheet of game {first} (N / E / S / W: {names})")
                 print(score_sheet(view))
             moves = sum(r.stats.moves for r in runners)
-            print(f"\n{moves} moves by {len(runners)} bots in "
-                  f"{time.monotonic() - started:.1f} s. Done.", flush=True)
+            print(
+                f"\n{moves} moves by {len(runners)} bots in "
+                f"{time.monotonic() - started:.1f} s. Done.",
+                flush=True,
+            )
             return 0
         finally:
             for runner in runners:
@@ -149,13 +176,19 @@ def _first_game(rounds: Sequence[Mapping[str, Any]]) -> str | None:
 def add_demo_command(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``demo`` to an ``add_subparsers()`` object."""
     demo = subparsers.add_parser(
-        "demo", help="server + bots + a tournament, end to end, on an embedded Redis")
-    demo.add_argument("--format", default="round_robin",
-                      choices=["round_robin", "swiss", "knockout", "duplicate"])
+        "demo", help="server + bots + a tournament, end to end, on an embedded Redis"
+    )
+    demo.add_argument(
+        "--format", default="round_robin", choices=["round_robin", "swiss", "knockout", "duplicate"]
+    )
     demo.add_argument("--deals", type=int, default=4, help="deals per game")
     demo.add_argument("--move-seconds", type=float, default=10.0, help="the move clock")
     demo.add_argument("--seed", default="demo", help="seed of the bots' choices")
-    demo.add_argument("--timeout", type=float, default=600.0,
-                      help="give up if the tournament has not finished by then")
+    demo.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        help="give up if the tournament has not finished by then",
+    )
     demo.set_defaults(func=run_demo)
     return demo

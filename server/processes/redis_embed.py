@@ -70,15 +70,24 @@ class EmbeddedRedis:
             self.socket_path.unlink()
         args = [
             redis_server_binary(),
-            "--port", "0",
-            "--unixsocket", str(self.socket_path),
-            "--unixsocketperm", "700",
-            "--dir", str(self.data_dir),
-            "--daemonize", "no",
-            "--save", "",
-            "--maxclients", "10000",
-            "--loglevel", "warning",
-            "--logfile", str(self.data_dir / "redis.log"),
+            "--port",
+            "0",
+            "--unixsocket",
+            str(self.socket_path),
+            "--unixsocketperm",
+            "700",
+            "--dir",
+            str(self.data_dir),
+            "--daemonize",
+            "no",
+            "--save",
+            "",
+            "--maxclients",
+            "10000",
+            "--loglevel",
+            "warning",
+            "--logfile",
+            str(self.data_dir / "redis.log"),
         ]
         if self.appendonly:
             args += ["--appendonly", "yes", "--appendfsync", "everysec"]
@@ -88,8 +97,10 @@ class EmbeddedRedis:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"redis-server exited with {self.process.returncode}; "
-                                   f"see {self.data_dir / 'redis.log'}")
+                raise RuntimeError(
+                    f"redis-server exited with {self.process.returncode}; "
+                    f"see {self.data_dir / 'redis.log'}"
+                )
             try:
                 if self.command("PING") == b"+PONG":
                     return self.url

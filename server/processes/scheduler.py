@@ -175,8 +175,9 @@ class Runner:
             if record is None:
                 return "missing"
             if record.status in ("finished", "aborted"):
-                store.finish(self.r, tournament_id, record.finished or time.time(),
-                             error=record.error)  # a finish cut short before it left the set
+                store.finish(
+                    self.r, tournament_id, record.finished or time.time(), error=record.error
+                )  # a finish cut short before it left the set
                 return record.status
             if record.status != "running":
                 return record.status  # still open: its start may be under way
@@ -191,8 +192,9 @@ class Runner:
             try:
                 upcoming = next_round(snap, round_rng(tournament_id, len(snap.rounds)))
             except PairingError as exc:
-                log.error("tournament %s: cannot pair round %d: %s",
-                          tournament_id, len(snap.rounds), exc)
+                log.error(
+                    "tournament %s: cannot pair round %d: %s", tournament_id, len(snap.rounds), exc
+                )
                 self.checkpoint("abort")
                 store.finish(self.r, tournament_id, time.time(), error=str(exc))
                 return "aborted"
@@ -221,7 +223,8 @@ class Runner:
 
         pending = {
             store.slot(index, t): games[store.slot(index, t)]
-            for t, result in enumerate(played.results) if result is None
+            for t, result in enumerate(played.results)
+            if result is None
         }
         finals = self.service.final_results(list(pending.values()))
         results = {}
@@ -256,9 +259,11 @@ class Runner:
         seed = twin = None
         if table.board is not None:  # the other table of the board: same seed, seats swapped
             seed = self.service.board_seed(record.id, table.board)
-            twin = next(table_game_id(record.id, index, u)
-                        for u, other in enumerate(snap.rounds[-1].round.tables)
-                        if other.board == table.board and u != t)
+            twin = next(
+                table_game_id(record.id, index, u)
+                for u, other in enumerate(snap.rounds[-1].round.tables)
+                if other.board == table.board and u != t
+            )
         self.checkpoint("create")
         self.service.create_tournament_game(
             game_id=game_id,
@@ -266,10 +271,17 @@ class Runner:
             options=options,
             seats=list(seat_players(snap, table)),
             seed=seed,
-            clock={"move_seconds": meta["clock"]["move_seconds"],
-                   "timeout_policy": meta["timeout_policy"]},
-            tournament={"id": record.id, "round": index, "table": t, "board": table.board,
-                        "twin": twin},
+            clock={
+                "move_seconds": meta["clock"]["move_seconds"],
+                "timeout_policy": meta["timeout_policy"],
+            },
+            tournament={
+                "id": record.id,
+                "round": index,
+                "table": t,
+                "board": table.board,
+                "twin": twin,
+            },
         )
         return game_id
 
@@ -302,8 +314,11 @@ def serve_forever(redis_url: str, *, interval: float = 0.2, parent_pid: int | No
     """
     log_as("scheduler")
     stop = stop_on_signals()
-    service = Service(connect(redis_url), admin_token=None,
-                      seed_secret=os.environ.get("PARLOUR_SEED_SECRET") or None)
+    service = Service(
+        connect(redis_url),
+        admin_token=None,
+        seed_secret=os.environ.get("PARLOUR_SEED_SECRET") or None,
+    )
     log.info("running on %s every %.2fs", redis_url, interval)
     Runner(service, interval=interval).run(stop, parent_pid=parent_pid)
     log.info("stopped")

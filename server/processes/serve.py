@@ -41,8 +41,9 @@ class ParlourServer(BaseApplication):
     ``before_stop`` runs as the arbiter begins to stop, before it stops the workers.
     """
 
-    def __init__(self, options: dict[str, Any],
-                 before_stop: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, options: dict[str, Any], before_stop: Callable[[], None] | None = None
+    ) -> None:
         self.options = options
         self.before_stop = before_stop
         super().__init__()
@@ -135,9 +136,18 @@ def raise_open_files_limit() -> int:
 def start_scheduler(interval: float) -> subprocess.Popen[bytes]:
     """``parlour scheduler`` as a child of this process, on the same ``REDIS_URL``."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.processes.cli", "scheduler", "--interval", str(interval),
-         "--parent-pid", str(os.getpid())],
-        env=os.environ.copy(), stdin=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "server.processes.cli",
+            "scheduler",
+            "--interval",
+            str(interval),
+            "--parent-pid",
+            str(os.getpid()),
+        ],
+        env=os.environ.copy(),
+        stdin=subprocess.DEVNULL,
     )
     print(f"tournament scheduler: pid {proc.pid}", flush=True)
     return proc
@@ -147,8 +157,17 @@ def start_child(command: str, *args: str) -> subprocess.Popen[bytes]:
     """``parlour <command> ...`` as a child of this process that stops if this one dies
     (the bot pool and the webhook deliverer, issue 11: like the scheduler)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.processes.cli", command, *args, "--parent-pid", str(os.getpid())],
-        env=os.environ.copy(), stdin=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "server.processes.cli",
+            command,
+            *args,
+            "--parent-pid",
+            str(os.getpid()),
+        ],
+        env=os.environ.copy(),
+        stdin=subprocess.DEVNULL,
     )
     print(f"{command}: pid {proc.pid}", flush=True)
     return proc

@@ -50,8 +50,7 @@ class Served:
         workers: int = 1,
         ready_timeout: float = 20.0,
     ) -> None:
-        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL",
-                                                                "PARLOUR_ADMIN_TOKEN")}
+        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PARLOUR_ADMIN_TOKEN")}
         if admin_token:
             env["PARLOUR_ADMIN_TOKEN"] = admin_token
         data_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -59,16 +58,27 @@ class Served:
         self.log_path = data_dir.parent / f"serve-{port}-{time.time_ns()}.log"
         self.log = open(self.log_path, "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [*_command(), "serve", "--port", str(port), "--workers", str(workers),
-             "--data-dir", str(data_dir)],
-            env=env, stdout=subprocess.PIPE, stderr=self.log, text=True,
+            [
+                *_command(),
+                "serve",
+                "--port",
+                str(port),
+                "--workers",
+                str(workers),
+                "--data-dir",
+                str(data_dir),
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
         )
         self.admin_token = admin_token
         if admin_token is None:
             line = self.proc.stdout.readline()
             if not line.startswith(ADMIN_LINE):
                 raise ServerFailed(f"parlour serve did not print its admin token: {line!r}")
-            self.admin_token = line[len(ADMIN_LINE):].strip()
+            self.admin_token = line[len(ADMIN_LINE) :].strip()
         deadline = time.monotonic() + ready_timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -82,26 +82,38 @@ class Deliverer:
 
     def tick(self, now: float | None = None) -> int:
         """Send every delivery due now (waiting for them); returns how many were tried."""
-        due = self.queue.claim(time.time() if now is None else now, self.lease,
-                               self.concurrency * 8)
+        due = self.queue.claim(
+            time.time() if now is None else now, self.lease, self.concurrency * 8
+        )
         list(self._pool.map(self.send, due))
         return len(due)
 
     def send(self, delivery: dict[str, Any]) -> bool:
         """One attempt; then done, or due again after the backoff. True on success."""
         hook = webhook_store.get(self.r, delivery["app"], delivery["hook"])
-        outcome = {"delivery": delivery["id"], "event": delivery["event"],
-                   "hook": delivery["hook"], "body_id": orjson.loads(delivery["body"])["id"]}
+        outcome = {
+            "delivery": delivery["id"],
+            "event": delivery["event"],
+            "hook": delivery["hook"],
+            "body_id": orjson.loads(delivery["body"])["id"],
+        }
         if hook is None:
             self.queue.done(delivery, outcome | {"status": "dropped", "at": time.time()})
             return False
         body = delivery["body"].encode()
         attempt = delivery["attempts"] + 1
-        request = urllib.request.Request(hook["url"], data=body, method="POST", headers={
-            "Content-Type": "application/json", "User-Agent": USER_AGENT,
-            SIGNATURE_HEADER: signature(hook["secret"], body, int(time.time())),
-            "Parlour-Event": delivery["event"], "Parlour-Delivery": delivery["id"],
-        })
+        request = urllib.request.Request(
+            hook["url"],
+            data=body,
+            method="POST",
+            headers={
+                "Content-Type": "application/json",
+                "User-Agent": USER_AGENT,
+                SIGNATURE_HEADER: signature(hook["secret"], body, int(time.time())),
+                "Parlour-Event": delivery["event"],
+                "Parlour-Delivery": delivery["id"],
+            },
+        )
         code: int | None = None
         try:
             with self._opener.open(request, timeout=self.timeout) as response:
@@ -111,21 +123,33 @@ class Deliverer:
         except (OSError, ValueError) as exc:  # refused, timed out, bad URL
             log.info("webhook %s: %s", delivery["id"], exc)
         if code is not None and 200 <= code < 300:
-            self.queue.done(delivery, outcome | {"status": "delivered", "attempts": attempt,
-                                                 "code": code, "at": time.time()})
+            self.queue.done(
+                delivery,
+                outcome
+                | {"status": "delivered", "attempts": attempt, "code": code, "at": time.time()},
+            )
             return True
         if attempt >= self.max_attempts:
-            log.warning("webhook %s to %s: giving up after %d attempts",
-                        delivery["id"], hook["url"], attempt)
-            self.queue.done(delivery, outcome | {"status": "failed", "attempts": attempt,
-                                                 "code": code, "at": time.time()})
+            log.warning(
+                "webhook %s to %s: giving up after %d attempts",
+                delivery["id"],
+                hook["url"],
+                attempt,
+            )
+            self.queue.done(
+                delivery,
+                outcome
+                | {"status": "failed", "attempts": attempt, "code": code, "at": time.time()},
+            )
             return False
-        self.queue.retry(delivery | {"attempts": attempt, "last_code": code},
-                         time.time() + self.delay(attempt))
+        self.queue.retry(
+            delivery | {"attempts": attempt, "last_code": code}, time.time() + self.delay(attempt)
+        )
         return False
 
-    def run(self, stop: threading.Event, interval: float = 0.1,
-            parent_pid: int | None = None) -> None:
+    def run(
+        self, stop: threading.Event, interval: float = 0.1, parent_pid: int | None = None
+    ) -> None:
         """Tick until ``stop`` is set (or the parent process is gone)."""
         while not stop.is_set():
             if orphaned(parent_pid):

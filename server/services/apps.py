@@ -67,8 +67,9 @@ class Apps:
         guest_grace: seconds a guest token may still read its game once it ended.
     """
 
-    def __init__(self, service: Service, *, guest_ttl: float = 86400.0,
-                 guest_grace: float = 3600.0) -> None:
+    def __init__(
+        self, service: Service, *, guest_ttl: float = 86400.0, guest_grace: float = 3600.0
+    ) -> None:
         self.service = service
         self.r = service.r
         self.guest_ttl = guest_ttl
@@ -92,8 +93,9 @@ class Apps:
         parts = split_token(token)
         if parts is not None and parts[0].startswith(APP_PREFIX):
             app = app_store.get_app(self.r, parts[0])
-            if app is None or not hmac.compare_digest(_sha256(parts[1]).encode(),
-                                                      app.token_sha256.encode()):
+            if app is None or not hmac.compare_digest(
+                _sha256(parts[1]).encode(), app.token_sha256.encode()
+            ):
                 raise Unauthorized("unknown token")
             if app.id != app_id:
                 raise Forbidden("an app token acts only for its own app")
@@ -105,29 +107,34 @@ class Apps:
         return app
 
     # -- apps ---------------------------------------------------------------------
-    def create_app(self, token: str | None, name: str,
-                   invite_url: str | None = None) -> dict[str, Any]:
+    def create_app(
+        self, token: str | None, name: str, invite_url: str | None = None
+    ) -> dict[str, Any]:
         """A new app and its token, shown this once (admin only)."""
         self._admin(token)
         _check_url(invite_url, "invite_url")
         app_id = APP_PREFIX + secrets.token_hex(8)
         secret = secrets.token_urlsafe(32)
         app_store.create_app(self.r, AppRecord(app_id, name, _sha256(secret), invite_url))
-        return {"id": app_id, "name": name, "token": f"{app_id}.{secret}",
-                "invite_url": invite_url}
+        return {"id": app_id, "name": name, "token": f"{app_id}.{secret}", "invite_url": invite_url}
 
     def get_app(self, token: str | None, app_id: str) -> dict[str, Any]:
         """The app, its webhooks (without their secrets) and its latest deliveries."""
         app = self._app(token, app_id)
         return {
-            "id": app.id, "name": app.name, "invite_url": app.invite_url,
-            "webhooks": [{k: h[k] for k in ("id", "url", "events", "created")}
-                         for h in webhook_store.of_app(self.r, app.id)],
+            "id": app.id,
+            "name": app.name,
+            "invite_url": app.invite_url,
+            "webhooks": [
+                {k: h[k] for k in ("id", "url", "events", "created")}
+                for h in webhook_store.of_app(self.r, app.id)
+            ],
             "deliveries": webhook_store.outcomes(self.r, app.id),
         }
 
-    def add_webhook(self, token: str | None, app_id: str, url: str,
-                    events: list[str] | None = None) -> dict[str, Any]:
+    def add_webhook(
+        self, token: str | None, app_id: str, url: str, events: list[str] | None = None
+    ) -> dict[str, Any]:
         """Register ``url`` for ``events`` (default: all); the signing secret is shown once."""
         app = self._app(token, app_id)
         _check_url(url, "url")
@@ -135,8 +142,13 @@ class Apps:
         unknown = [e for e in events if e not in EVENTS]
         if unknown:
             raise InvalidRequest("unknown event", {"events": [f"one of {list(EVENTS)}"]})
-        hook = {"id": "wh" + secrets.token_hex(6), "url": url, "events": events,
-                "secret": "whsec_" + secrets.token_urlsafe(32), "created": time.time()}
+        hook = {
+            "id": "wh" + secrets.token_hex(6),
+            "url": url,
+            "events": events,
+            "secret": "whsec_" + secrets.token_urlsafe(32),
+            "created": time.time(),
+        }
         webhook_store.add(self.r, app.id, hook)
         return hook
 
@@ -167,8 +179,10 @@ class Apps:
         open_seats = [i for i, s in enumerate(seats) if s is None]
         names = list(guest_names or [])
         if len(names) > len(open_seats):
-            raise InvalidRequest("more guest names than open seats",
-                                 {"guest_names": [f"{len(open_seats)} open seats"]})
+            raise InvalidRequest(
+                "more guest names than open seats",
+                {"guest_names": [f"{len(open_seats)} open seats"]},
+            )
         names += ["Guest"] * (len(open_seats) - len(names))
         game_id = secrets.token_hex(8)
         expires = time.time() + self.guest_ttl
@@ -176,17 +190,31 @@ class Apps:
         for seat, name in zip(open_seats, names, strict=True):
             guest_id = GUEST_PREFIX + secrets.token_hex(8)
             guest_token = f"{guest_id}.{secrets.token_urlsafe(32)}"
-            guests.append((PlayerRecord(guest_id, name, _sha256(guest_token.partition(".")[2])),
-                           GuestBinding(guest_id, game_id, seat, app.id, expires)))
+            guests.append(
+                (
+                    PlayerRecord(guest_id, name, _sha256(guest_token.partition(".")[2])),
+                    GuestBinding(guest_id, game_id, seat, app.id, expires),
+                )
+            )
             seats[seat] = guest_id
-            invitations.append({
-                "seat": seat, "token": guest_token, "expires": clock_policy.iso(expires),
-                "url": None if app.invite_url is None else app.invite_url + "#" + urlencode(
-                    {"game": game_id, "seat": seat, "token": guest_token}),
-            })
+            invitations.append(
+                {
+                    "seat": seat,
+                    "token": guest_token,
+                    "expires": clock_policy.iso(expires),
+                    "url": None
+                    if app.invite_url is None
+                    else app.invite_url
+                    + "#"
+                    + urlencode({"game": game_id, "seat": seat, "token": guest_token}),
+                }
+            )
         app_store.create_guests(self.r, guests)  # they expire by themselves if creation fails
         view = self.service.create_app_game(
-            game_id=game_id, game=game, options=options, seats=seats,
+            game_id=game_id,
+            game=game,
+            options=options,
+            seats=seats,
             app={"id": app.id, "guest_grace": self.guest_grace},
         )
         return {"game": view, "invitations": invitations}
@@ -195,8 +223,12 @@ class Apps:
     def bots(self) -> dict[str, Any]:
         """The bots ``"bot:<name>"`` seats can name, with the games each plays."""
         pool = app_store.bot_pool(self.r)
-        return {"bots": [{"name": name, "games": bot["games"], "seats": len(bot["players"])}
-                         for name, bot in sorted(pool.items())]}
+        return {
+            "bots": [
+                {"name": name, "games": bot["games"], "seats": len(bot["players"])}
+                for name, bot in sorted(pool.items())
+            ]
+        }
 
     def ensure_bots(self, token: str | None, bots: list[dict[str, Any]]) -> dict[str, Any]:
         """Make sure the pool has ``count`` identities of each bot; return them with tokens.
@@ -217,8 +249,9 @@ class Apps:
                 ids.append(BOT_PREFIX + secrets.token_hex(8))
             players = []
             for n, pid in enumerate(ids, start=1):
-                player_secret = hmac.new(secret.encode(), f"botpool:{pid}".encode(),
-                                         hashlib.sha256).hexdigest()
+                player_secret = hmac.new(
+                    secret.encode(), f"botpool:{pid}".encode(), hashlib.sha256
+                ).hexdigest()
                 record = PlayerRecord(pid, f"{name} #{n}", _sha256(player_secret))
                 player_store.create(self.r, record)
                 players.append({"id": pid, "name": record.name, "token": f"{pid}.{player_secret}"})

@@ -87,8 +87,13 @@ def open_stream(
 
 
 def _stream(
-    service: Service, token: str | None, game_id: str, page: dict, seat: int | None,
-    heartbeat: float, max_seconds: float,
+    service: Service,
+    token: str | None,
+    game_id: str,
+    page: dict,
+    seat: int | None,
+    heartbeat: float,
+    max_seconds: float,
 ) -> Iterator[str]:
     ends = time.monotonic() + max_seconds
     yield f"retry: {RETRY_MS}\n\n"
@@ -107,8 +112,9 @@ def _stream(
             left = ends - time.monotonic()
             if left <= 0:
                 return
-            page = service.events(token, game_id, after=page["last"],
-                                  wait=min(heartbeat, left), seat=seat)
+            page = service.events(
+                token, game_id, after=page["last"], wait=min(heartbeat, left), seat=seat
+            )
             if not page["events"]:
                 yield ": heartbeat\n\n"
     except ServiceError as exc:  # e.g. the guest token expired: say so, and stop

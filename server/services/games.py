@@ -118,8 +118,7 @@ def split_token(token: str) -> tuple[str, str] | None:
 
 
 def _event_out(number: int, event: dict[str, Any], *, with_audience: bool = False) -> dict:
-    out = {"seq": number, "version": event["version"], "kind": event["kind"],
-           "data": event["data"]}
+    out = {"seq": number, "version": event["version"], "kind": event["kind"], "data": event["data"]}
     if with_audience:
         out["visible_to"] = event["visible_to"]
     return out
@@ -127,8 +126,12 @@ def _event_out(number: int, event: dict[str, Any], *, with_audience: bool = Fals
 
 def rating_out(stored: dict[str, Any]) -> dict[str, Any]:
     """A stored rating as the API shows it: ``mu``, ``sigma``, ``ordinal`` (mu - 3 sigma), games."""
-    return {"mu": stored["mu"], "sigma": stored["sigma"],
-            "ordinal": stored["mu"] - 3 * stored["sigma"], "games": stored.get("games", 0)}
+    return {
+        "mu": stored["mu"],
+        "sigma": stored["sigma"],
+        "ordinal": stored["mu"] - 3 * stored["sigma"],
+        "games": stored.get("games", 0),
+    }
 
 
 class Service:
@@ -173,8 +176,10 @@ class Service:
         else it is refused, and once expired it is unknown.
         """
         parts = split_token(token)
-        if record is None or parts is None or not hmac.compare_digest(
-            _sha256(parts[1]).encode(), record.token_sha256.encode()
+        if (
+            record is None
+            or parts is None
+            or not hmac.compare_digest(_sha256(parts[1]).encode(), record.token_sha256.encode())
         ):
             raise Unauthorized("unknown token")
         if not record.id.startswith(app_store.GUEST_PREFIX):
@@ -210,7 +215,12 @@ class Service:
         return caller.player
 
     def _read(
-        self, token: str | None, game_id: str, *, required: bool, accepted_at: int | None = None,
+        self,
+        token: str | None,
+        game_id: str,
+        *,
+        required: bool,
+        accepted_at: int | None = None,
         with_clock: bool = False,
     ) -> tuple[Caller | None, GameRecord, dict[str, Any] | None]:
         """The caller and the game in one round trip (the token read is pipelined, and so
@@ -221,8 +231,9 @@ class Service:
             if parts is None:
                 raise Unauthorized("unknown token")
             pid = parts[0]
-        got = game_store.read(self.r, game_id, player_id=pid, accepted_at=accepted_at,
-                              with_clock=with_clock)
+        got = game_store.read(
+            self.r, game_id, player_id=pid, accepted_at=accepted_at, with_clock=with_clock
+        )
         if token is None:
             if required:
                 raise Unauthorized("missing bearer token")
@@ -317,23 +328,38 @@ class Service:
         seats = app_store.resolve_bots(self.r, game, seats)  # "bot:<name>" seats (issue 11)
         admin_only = [name for name, value in (("deals", deals), ("seed", seed)) if value]
         if admin_only and not caller.is_admin:
-            raise Forbidden("only the admin may preset deals or the seed",
-                            {"fields": admin_only})
+            raise Forbidden("only the admin may preset deals or the seed", {"fields": admin_only})
         record, state = self._create(
-            game=game, options=options, seats=seats, allow_multiple_seats=allow_multiple_seats,
-            deals=deals, seed=seed, created_by=caller.player.id if caller.player else "admin",
+            game=game,
+            options=options,
+            seats=seats,
+            allow_multiple_seats=allow_multiple_seats,
+            deals=deals,
+            seed=seed,
+            created_by=caller.player.id if caller.player else "admin",
         )
         mine = caller.player and self._seats_of(record, caller.player.id)
         return self._view(record, state, self._pick_seat(record, state, mine or []))
 
     def create_app_game(
-        self, *, game_id: str, game: str, options: dict[str, Any] | None,
-        seats: list[str | None], app: dict[str, Any],
+        self,
+        *,
+        game_id: str,
+        game: str,
+        options: dict[str, Any] | None,
+        seats: list[str | None],
+        app: dict[str, Any],
     ) -> dict[str, Any]:
         """An app's game (:mod:`server.services.apps`): the same path as :meth:`create_game`,
         its seats already given to guests and bots; answers the spectator's view."""
-        record, state = self._create(game=game, options=options, seats=seats, game_id=game_id,
-                                     created_by=app["id"], extra_meta={"app": app})
+        record, state = self._create(
+            game=game,
+            options=options,
+            seats=seats,
+            game_id=game_id,
+            created_by=app["id"],
+            extra_meta={"app": app},
+        )
         app_after_commit(self.r, record, state, start=True)
         return self._view(record, state, None)
 
@@ -367,8 +393,15 @@ class Service:
         """
         now = time.time() if now is None else now
         created = self._create(
-            game=game, options=options, seats=list(seats), seed=seed, created_by="scheduler",
-            game_id=game_id, clock=clock, extra_meta={"tournament": tournament}, now=now,
+            game=game,
+            options=options,
+            seats=list(seats),
+            seed=seed,
+            created_by="scheduler",
+            game_id=game_id,
+            clock=clock,
+            extra_meta={"tournament": tournament},
+            now=now,
         )
         return created is not None
 
@@ -400,15 +433,22 @@ class Service:
         state = engine.new_state(options, seed, deals)  # checks options and presets
         seats = list(seats) if seats is not None else [None] * state.num_seats
         if len(seats) != state.num_seats:
-            raise InvalidRequest("wrong number of seats",
-                                 {"seats": [f"this {engine.id} game has {state.num_seats} seats"]})
+            raise InvalidRequest(
+                "wrong number of seats",
+                {"seats": [f"this {engine.id} game has {state.num_seats} seats"]},
+            )
         taken = [pid for pid in seats if pid is not None]
         if not allow_multiple_seats and len(set(taken)) != len(taken):
-            raise InvalidRequest("a player may hold one seat unless allow_multiple_seats",
-                                 {"seats": ["a player appears twice"]})
+            raise InvalidRequest(
+                "a player may hold one seat unless allow_multiple_seats",
+                {"seats": ["a player appears twice"]},
+            )
         found = player_store.get_many(self.r, taken)
-        missing = {str(i): "no such player" for i, p in enumerate(seats)
-                   if p is not None and found[p] is None}
+        missing = {
+            str(i): "no such player"
+            for i, p in enumerate(seats)
+            if p is not None and found[p] is None
+        }
         if missing:
             raise NotFound("no such player", {"seats": missing})
 
@@ -422,11 +462,16 @@ class Service:
             **({"clock": clock} if clock else {}),
             **(extra_meta or {}),
         }
-        seat_map = {i: {"player_id": p, "name": found[p].name}
-                    for i, p in enumerate(seats) if p is not None}
+        seat_map = {
+            i: {"player_id": p, "name": found[p].name} for i, p in enumerate(seats) if p is not None
+        }
         record = GameRecord(
-            id=game_id, version=0, state=state.to_dict(), meta=meta,
-            status="active" if len(seat_map) == len(seats) else "waiting", seats=seat_map,
+            id=game_id,
+            version=0,
+            state=state.to_dict(),
+            meta=meta,
+            status="active" if len(seat_map) == len(seats) else "waiting",
+            seats=seat_map,
         )
         clock_fields = None
         if clock:
@@ -443,8 +488,9 @@ class Service:
         lobby_store.add_live(self.r, game_id, time.time())
         self._wake_to_move(record, state)
         if clock_fields:
-            clock_store.index(self.r, game_id, now + clock["move_seconds"]
-                              if state.to_move() else None)
+            clock_store.index(
+                self.r, game_id, now + clock["move_seconds"] if state.to_move() else None
+            )
         return record, state
 
     def join(self, token: str | None, game_id: str, seat: int | None = None) -> dict[str, Any]:
@@ -462,8 +508,13 @@ class Service:
         player_store.add_game(self.r, [caller.player.id], game_id)
         try:
             taken, status = game_store.join(
-                self.r, self.scripts, game_id, seat=seat, player=caller.player,
-                allow_multiple=record.meta["allow_multiple_seats"], num_seats=num_seats,
+                self.r,
+                self.scripts,
+                game_id,
+                seat=seat,
+                player=caller.player,
+                allow_multiple=record.meta["allow_multiple_seats"],
+                num_seats=num_seats,
             )
         except StoreError as exc:
             if not isinstance(exc, AlreadySeated) and not self._seats_of(record, caller.player.id):
@@ -480,8 +531,9 @@ class Service:
         caller, record, _ = self._read(token, game_id, required=False, with_clock=True)
         state = self._engine(record).from_dict(record.state)
         mine = self._seats_of(record, caller.player.id) if caller and caller.player else []
-        return self._view(record, state, self._pick_seat(record, state, mine, seat),
-                          self._clock(record))
+        return self._view(
+            record, state, self._pick_seat(record, state, mine, seat), self._clock(record)
+        )
 
     def move(
         self,
@@ -507,8 +559,9 @@ class Service:
             the engine's MalformedMove, IllegalMove, NotYourTurn.
         """
         now = time.time()
-        caller, record, accepted = self._read(token, game_id, required=True, accepted_at=version,
-                                              with_clock=True)
+        caller, record, accepted = self._read(
+            token, game_id, required=True, accepted_at=version, with_clock=True
+        )
         mine = self._seats_of(record, caller.player.id) if caller.player else []
         if not mine or (seat is not None and seat not in mine):
             raise Forbidden("you hold no such seat in this game")
@@ -527,14 +580,18 @@ class Service:
         if clock is not None and clock.version == record.version:
             deadline = clock.deadlines.get(seat)
             if deadline is not None and now > deadline and seat in state.to_move():
-                raise DeadlinePassed("your deadline for this move has passed",
-                                     {"deadline": clock_policy.iso(deadline)})
+                raise DeadlinePassed(
+                    "your deadline for this move has passed",
+                    {"deadline": clock_policy.iso(deadline)},
+                )
         events = state.apply(seat, move)
         normalized = state.normalize_move(move)  # shape only: as accepted, for safe retries
         status = "finished" if state.is_over() else "active"
         try:
             record.version, record.seq = game_store.commit(
-                self.r, self.scripts, game_id,
+                self.r,
+                self.scripts,
+                game_id,
                 expected_version=record.version,
                 state=state.to_dict(),
                 status=status,
@@ -573,10 +630,7 @@ class Service:
             got = game_store.events(self.r, game_id, last, block_ms)
             if got:
                 last = got[-1][0]
-            shown = [
-                _event_out(n, e) for n, e in got
-                if visible(Event.from_dict(e), you)
-            ]
+            shown = [_event_out(n, e) for n, e in got if visible(Event.from_dict(e), you)]
             if shown or block_ms <= 0:
                 return {"events": shown, "last": last}
 
@@ -602,7 +656,8 @@ class Service:
             "revealed": state.reveal() if finished else None,
             # per-game analysis of the full record (Concerto: each deal's par)
             "par": par_of(record.meta["game"], record.meta["options"], [e for _, e in stored])
-            if finished else None,
+            if finished
+            else None,
         }
 
     def replay_frame(self, token: str | None, game_id: str, version: int) -> dict[str, Any]:
@@ -621,8 +676,9 @@ class Service:
         """
         _, record, _ = self._read(token, game_id, required=False)
         if not (record.status == "finished" and self._twin_over(record)):
-            raise GameNotFinished("a game's frames open once it is finished",
-                                  {"status": record.status})
+            raise GameNotFinished(
+                "a game's frames open once it is finished", {"status": record.status}
+            )
         if not 0 <= version <= record.version:
             raise NotFound("no such version", {"version": [f"0..{record.version}"]})
         opening, moves = game_store.history(self.r, game_id)
@@ -631,8 +687,7 @@ class Service:
         state = self._engine(record).from_dict(opening)
         for v in range(version):
             state.apply(moves[v]["seat"], moves[v]["move"])
-        at = replace(record, version=version,
-                     status="finished" if state.is_over() else "active")
+        at = replace(record, version=version, status="finished" if state.is_over() else "active")
         return {
             "id": record.id,
             "version": version,
@@ -669,21 +724,27 @@ class Service:
             public = state.view(None)
             clock = self._clock(record) if record.status == "aborted" else None
             tournament = record.meta.get("tournament")
-            out.append({
-                "id": record.id,
-                "game": record.meta["game"],
-                "status": record.status,
-                "version": record.version,
-                "seats": self._seats(record),
-                "to_move": public["to_move"] if record.status == "active" else [],
-                "scores": public.get("scores"),
-                "result": self._result(record, state, clock),
-                "created": None if over else clock_policy.iso(at),
-                "ended": clock_policy.iso(at) if over else None,
-                "tournament": None if tournament is None else {
-                    "id": tournament["id"], "round": tournament.get("round"),
-                    "table": tournament.get("table")},
-            })
+            out.append(
+                {
+                    "id": record.id,
+                    "game": record.meta["game"],
+                    "status": record.status,
+                    "version": record.version,
+                    "seats": self._seats(record),
+                    "to_move": public["to_move"] if record.status == "active" else [],
+                    "scores": public.get("scores"),
+                    "result": self._result(record, state, clock),
+                    "created": None if over else clock_policy.iso(at),
+                    "ended": clock_policy.iso(at) if over else None,
+                    "tournament": None
+                    if tournament is None
+                    else {
+                        "id": tournament["id"],
+                        "round": tournament.get("round"),
+                        "table": tournament.get("table"),
+                    },
+                }
+            )
         lobby_store.settle(self.r, ended, gone)
         return {"status": status, "games": out}
 
@@ -719,8 +780,14 @@ class Service:
                 for seat in self._seats_of(record, player.id):
                     if seat in state.to_move():
                         view = self._view(record, state, seat, clocks.get(record.id))
-                        turns.append({"game_id": record.id, "seat": seat,
-                                      "version": record.version, "view": view})
+                        turns.append(
+                            {
+                                "game_id": record.id,
+                                "seat": seat,
+                                "version": record.version,
+                                "view": view,
+                            }
+                        )
             if done:  # a cleanup that an earlier request did not get to finish
                 player_store.forget_games(self.r, player.id, done)
             block_ms = int(max(0.0, deadline - time.monotonic()) * 1000)
@@ -775,10 +842,16 @@ class Service:
             status = "finished" if state.is_over() else "active"
         try:
             record.version, record.seq = clock_store.commit_timeout(
-                self.r, self.scripts, game_id,
-                expected_version=record.version, state=state.to_dict(), status=status,
-                move={"seat": seat, "move": move, "timeout": True}, seat=seat,
-                forfeit=forfeit, events=[self._event(e, version) for e in events],
+                self.r,
+                self.scripts,
+                game_id,
+                expected_version=record.version,
+                state=state.to_dict(),
+                status=status,
+                move={"seat": seat, "move": move, "timeout": True},
+                seat=seat,
+                forfeit=forfeit,
+                events=[self._event(e, version) for e in events],
             )
         except StaleVersion:
             return "moved"
@@ -795,20 +868,27 @@ class Service:
             None}`` for every finished game and every game aborted by a forfeit;
             games still being played are left out.
         """
-        records = [g for g in game_store.read_many(self.r, game_ids)
-                   if g.status in ("finished", "aborted")]
+        records = [
+            g for g in game_store.read_many(self.r, game_ids) if g.status in ("finished", "aborted")
+        ]
         clocks = clock_store.read_many(self.r, [g.id for g in records if g.status == "aborted"])
         out: dict[str, dict[str, Any]] = {}
         for record in records:
             if record.status == "finished":
                 outcome = self._engine(record).from_dict(record.state).outcome()
                 if outcome is not None:
-                    out[record.id] = {"scores": list(outcome.scores),
-                                      "winners": list(outcome.winners), "forfeit": None}
+                    out[record.id] = {
+                        "scores": list(outcome.scores),
+                        "winners": list(outcome.winners),
+                        "forfeit": None,
+                    }
             elif record.id in clocks and clocks[record.id].forfeit is not None:
                 forfeit = clocks[record.id].forfeit
-                out[record.id] = {"scores": forfeit["scores"], "winners": [],
-                                  "forfeit": forfeit["seat"]}
+                out[record.id] = {
+                    "scores": forfeit["scores"],
+                    "winners": [],
+                    "forfeit": forfeit["seat"],
+                }
         return out
 
     def ping(self, round_trips: int = 1, reply_bytes: int = 0) -> dict[str, Any]:
@@ -835,8 +915,11 @@ class Service:
     @staticmethod
     def _seats(record: GameRecord) -> list[dict[str, Any]]:
         return [
-            {"seat": s, "player_id": record.seats.get(s, {}).get("player_id"),
-             "name": record.seats.get(s, {}).get("name")}
+            {
+                "seat": s,
+                "player_id": record.seats.get(s, {}).get("player_id"),
+                "name": record.seats.get(s, {}).get("name"),
+            }
             for s in range(record.meta["num_seats"])
         ]
 
@@ -919,8 +1002,12 @@ class Service:
         (:func:`server.tournaments.clock.forfeit_result`).
         """
         if record.status == "aborted" and clock is not None and clock.forfeit is not None:
-            return {"termination": "forfeit", "scores": clock.forfeit["scores"],
-                    "winners": [], "forfeit": clock.forfeit["seat"]}
+            return {
+                "termination": "forfeit",
+                "scores": clock.forfeit["scores"],
+                "winners": [],
+                "forfeit": clock.forfeit["seat"],
+            }
         outcome = state.outcome()
         return None if outcome is None else outcome.to_dict()
 
@@ -933,16 +1020,28 @@ class Service:
         return clock_store.read(self.r, record.id)
 
     def _arm(
-        self, record: GameRecord, state: BaseState, clock: Clock, *, mover: int | None,
-        restart: bool = False, now: float | None = None,
+        self,
+        record: GameRecord,
+        state: BaseState,
+        clock: Clock,
+        *,
+        mover: int | None,
+        restart: bool = False,
+        now: float | None = None,
     ) -> Clock:
         """After a commit (a move or a timeout): the deadlines of the new version, then
         the index. Repeatable; ``now`` is when the fresh deadlines start."""
         to_move = state.to_move() if record.status == "active" else []
         now = time.time() if now is None else now
         armed = clock_store.arm(
-            self.r, self.scripts, record.id, version=record.version, to_move=to_move,
-            mover=mover, fresh=now + clock.move_seconds, restart=restart,
+            self.r,
+            self.scripts,
+            record.id,
+            version=record.version,
+            to_move=to_move,
+            mover=mover,
+            fresh=now + clock.move_seconds,
+            restart=restart,
         )
         if armed is None:  # a later version armed it already: read what is there
             clock = clock_store.read(self.r, record.id) or clock

@@ -78,8 +78,9 @@ def verify(
 
 # -- what a commit notifies ------------------------------------------------------------
 def _guest_seats(record: GameRecord) -> list[int]:
-    return sorted(s for s, v in record.seats.items()
-                  if v["player_id"].startswith(app_store.GUEST_PREFIX))
+    return sorted(
+        s for s, v in record.seats.items() if v["player_id"].startswith(app_store.GUEST_PREFIX)
+    )
 
 
 def _kind(player_id: str) -> str:
@@ -89,8 +90,14 @@ def _kind(player_id: str) -> str:
 
 
 def _base(kind: str, record: GameRecord, app_id: str) -> dict[str, Any]:
-    return {"id": f"{record.id}:{record.version}:{kind}", "type": kind, "app_id": app_id,
-            "game_id": record.id, "version": record.version, "status": record.status}
+    return {
+        "id": f"{record.id}:{record.version}:{kind}",
+        "type": kind,
+        "app_id": app_id,
+        "game_id": record.id,
+        "version": record.version,
+        "status": record.status,
+    }
 
 
 def notifications(record: GameRecord, state: BaseState, *, start: bool = False) -> list[dict]:
@@ -107,15 +114,25 @@ def notifications(record: GameRecord, state: BaseState, *, start: bool = False) 
     public = state.view(None)  # the spectator's view: nothing hidden in it
     out = []
     if start:
-        out.append(_base("game_start", record, app["id"]) | {
-            "game": record.meta["game"], "options": record.meta["options"],
-            "seats": [{"seat": s, "name": v["name"], "kind": _kind(v["player_id"])}
-                      for s, v in sorted(record.seats.items())],
-        })
+        out.append(
+            _base("game_start", record, app["id"])
+            | {
+                "game": record.meta["game"],
+                "options": record.meta["options"],
+                "seats": [
+                    {"seat": s, "name": v["name"], "kind": _kind(v["player_id"])}
+                    for s, v in sorted(record.seats.items())
+                ],
+            }
+        )
     if record.status in ("finished", "aborted"):
-        out.append(_base("game_end", record, app["id"]) | {
-            "scores": public.get("scores"), "result": public.get("result"),
-        })
+        out.append(
+            _base("game_end", record, app["id"])
+            | {
+                "scores": public.get("scores"),
+                "result": public.get("result"),
+            }
+        )
     elif record.status == "active":
         to_move = list(public.get("to_move") or [])
         if set(to_move) & set(_guest_seats(record)):
@@ -138,7 +155,8 @@ def after_commit(r: Redis, record: GameRecord, state: BaseState, *, start: bool 
         notes = notifications(record, state, start=start)
         if record.status in ("finished", "aborted"):
             app_store.shorten_guests(
-                r, [record.seats[s]["player_id"] for s in _guest_seats(record)],
+                r,
+                [record.seats[s]["player_id"] for s in _guest_seats(record)],
                 time.time() + float(app.get("guest_grace", 0)),
             )
         if notes:
@@ -152,8 +170,17 @@ def queue(r: Redis, app_id: str, notes: Sequence[dict[str, Any]]) -> int:
     hooks = webhook_store.of_app(r, app_id)
     now = time.time()
     deliveries = [
-        {"id": secrets.token_hex(8), "app": app_id, "hook": hook["id"], "event": note["type"],
-         "body": orjson.dumps(note).decode(), "attempts": 0, "created": now}
-        for note in notes for hook in hooks if note["type"] in hook["events"]
+        {
+            "id": secrets.token_hex(8),
+            "app": app_id,
+            "hook": hook["id"],
+            "event": note["type"],
+            "body": orjson.dumps(note).decode(),
+            "attempts": 0,
+            "created": now,
+        }
+        for note in notes
+        for hook in hooks
+        if note["type"] in hook["events"]
     ]
     return webhook_store.enqueue(r, deliveries, now)

@@ -172,8 +172,9 @@ class Tournaments:
         try:
             fmt = Format(format)
         except ValueError:
-            raise InvalidRequest("unknown format",
-                                 {"format": [f"one of {[f.value for f in Format]}"]}) from None
+            raise InvalidRequest(
+                "unknown format", {"format": [f"one of {[f.value for f in Format]}"]}
+            ) from None
         problems: dict[str, list[str]] = {}
         if rounds is not None and fmt is Format.KNOCKOUT:
             problems["rounds"] = ["a knockout ends by itself: leave rounds out"]
@@ -185,8 +186,9 @@ class Tournaments:
                 problems["seats_per_entry"] = [problem]
         if min_table_size is not None:
             seats_per_entry = seats_per_entry or 1
-            problem = self._min_table_problem(engine, options, fmt, num_seats, seats_per_entry,
-                                              min_table_size)
+            problem = self._min_table_problem(
+                engine, options, fmt, num_seats, seats_per_entry, min_table_size
+            )
             if problem:
                 problems["min_table_size"] = [problem]
         if problems:
@@ -240,10 +242,12 @@ class Tournaments:
         if not (caller.is_admin or mine):
             raise Forbidden("you may enter yourself, or anyone in a tournament you created")
         if len(set(players)) != len(players):
-            raise InvalidRequest("a player may hold one seat of an entry",
-                                 {"players": ["a player appears twice"]})
-        problem = _entry_problem(Format(record.meta["format"]), record.meta["num_seats"],
-                                 len(players))
+            raise InvalidRequest(
+                "a player may hold one seat of an entry", {"players": ["a player appears twice"]}
+            )
+        problem = _entry_problem(
+            Format(record.meta["format"]), record.meta["num_seats"], len(players)
+        )
         if problem:
             raise InvalidRequest("this entry cannot be seated", {"players": [problem]})
         found = player_store.get_many(self.r, players)
@@ -251,8 +255,11 @@ class Tournaments:
         if missing:
             raise NotFound("no such player", {"players": missing})
         entry_id = store.add_entry(self.r, self.scripts, tournament_id, players)
-        return {"id": entry_id, "seed": int(entry_id[1:]),
-                "players": [{"id": p, "name": found[p].name} for p in players]}
+        return {
+            "id": entry_id,
+            "seed": int(entry_id[1:]),
+            "players": [{"id": p, "name": found[p].name} for p in players],
+        }
 
     def start(self, token: str | None, tournament_id: str) -> dict[str, Any]:
         """Close the entries and hand the tournament to the scheduler.
@@ -268,15 +275,18 @@ class Tournaments:
         caller = self.service.caller(token)
         for _ in range(3):
             record = self._record(tournament_id)
-            if not (caller.is_admin or (caller.player is not None
-                                        and caller.player.id == record.meta["created_by"])):
+            if not (
+                caller.is_admin
+                or (caller.player is not None and caller.player.id == record.meta["created_by"])
+            ):
                 raise Forbidden("only the tournament's creator or the admin may start it")
             if record.status != "open":
                 raise store.EntriesClosed(record.status)
             snap = snapshot(record)
             if snap is None or len(snap.entries) < 2:
-                raise CannotStart("a tournament needs at least two entries",
-                                  {"entries": len(record.entries)})
+                raise CannotStart(
+                    "a tournament needs at least two entries", {"entries": len(record.entries)}
+                )
             try:
                 first = next_round(snap, round_rng(tournament_id, 0))
             except PairingError as exc:
@@ -284,8 +294,14 @@ class Tournaments:
             if first is None or not first.tables:
                 raise CannotStart("the first round has no table")
             try:
-                store.start(self.r, self.scripts, tournament_id, entries=len(record.entries),
-                            now=time.time(), games_planned=planned_games(snap, first))
+                store.start(
+                    self.r,
+                    self.scripts,
+                    tournament_id,
+                    entries=len(record.entries),
+                    now=time.time(),
+                    games_planned=planned_games(snap, first),
+                )
             except EntriesChanged:
                 continue  # an entry arrived meanwhile: check again with it
             return self.show(tournament_id)
@@ -313,8 +329,9 @@ class Tournaments:
             "clock": meta["clock"],
             "timeout_policy": meta["timeout_policy"],
             "seats_per_entry": record.seats_per_entry,
-            "table_size": (meta["num_seats"] // record.seats_per_entry
-                           if record.seats_per_entry else None),
+            "table_size": (
+                meta["num_seats"] // record.seats_per_entry if record.seats_per_entry else None
+            ),
             "min_table_size": meta.get("min_table_size"),
             "rounds_planned": _rounds_planned(snap, meta),
             "boards_per_match": meta.get("boards_per_match"),
@@ -329,8 +346,11 @@ class Tournaments:
                 "games_finished": len(record.results),
             },
             "entries": [
-                {"id": eid, "seed": i + 1,
-                 "players": [{"id": p, "name": names.get(p)} for p in players]}
+                {
+                    "id": eid,
+                    "seed": i + 1,
+                    "players": [{"id": p, "name": names.get(p)} for p in players],
+                }
                 for i, (eid, players) in enumerate(record.entries)
             ],
             "rounds": [self._round_out(record, data) for data in record.rounds],
@@ -349,18 +369,23 @@ class Tournaments:
                 continue
             names = self._names(record)
             table = self._standings(snapshot(record), names)
-            out.append({
-                "id": record.id,
-                "name": record.meta["name"],
-                "game": record.meta["game"],
-                "format": record.meta["format"],
-                "status": record.status,
-                "created": iso(record.created),
-                "entries": len(record.entries),
-                "rounds": len(record.rounds),
-                "leaders": [row for row in table  # nobody leads before a table is played
-                            if row["rank"] == 1 and (row["played"] or row["byes"])],
-            })
+            out.append(
+                {
+                    "id": record.id,
+                    "name": record.meta["name"],
+                    "game": record.meta["game"],
+                    "format": record.meta["format"],
+                    "status": record.status,
+                    "created": iso(record.created),
+                    "entries": len(record.entries),
+                    "rounds": len(record.rounds),
+                    "leaders": [
+                        row
+                        for row in table  # nobody leads before a table is played
+                        if row["rank"] == 1 and (row["played"] or row["byes"])
+                    ],
+                }
+            )
         return {"tournaments": out}
 
     def standings(self, tournament_id: str) -> dict[str, Any]:
@@ -370,8 +395,11 @@ class Tournaments:
             NotFound.
         """
         record = self._record(tournament_id)
-        return {"id": record.id, "status": record.status,
-                "standings": self._standings(snapshot(record), self._names(record))}
+        return {
+            "id": record.id,
+            "status": record.status,
+            "standings": self._standings(snapshot(record), self._names(record)),
+        }
 
     def leaderboard(self, game: str) -> dict[str, Any]:
         """A game's rating leaderboard, best first by ordinal (mu - 3 sigma).
@@ -387,9 +415,12 @@ class Tournaments:
         return {
             "game": game,
             "leaderboard": [
-                {"rank": row.rank, "player_id": row.player,
-                 "name": found[row.player].name if found.get(row.player) else None,
-                 **rating_out(pool[row.player])}
+                {
+                    "rank": row.rank,
+                    "player_id": row.player,
+                    "name": found[row.player].name if found.get(row.player) else None,
+                    **rating_out(pool[row.player]),
+                }
                 for row in rows
             ],
         }
@@ -418,15 +449,21 @@ class Tournaments:
             new = rating_model.rate_teams(
                 {p: (v["mu"], v["sigma"]) for p, v in stored.items()}, teams, ranks
             )
-            values = [{"mu": new[p].mu, "sigma": new[p].sigma,
-                       "games": stored.get(p, {}).get("games", 0) + 1} for p in players]
+            values = [
+                {
+                    "mu": new[p].mu,
+                    "sigma": new[p].sigma,
+                    "games": stored.get(p, {}).get("games", 0) + 1,
+                }
+                for p in players
+            ]
             try:
-                return rating_store.apply(self.r, self.scripts, game, event_id, players, raw,
-                                          values)
+                return rating_store.apply(
+                    self.r, self.scripts, game, event_id, players, raw, values
+                )
             except RatingChanged:
                 time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
-        raise Contention("ratings kept changing; the scheduler will try again",
-                         {"event": event_id})
+        raise Contention("ratings kept changing; the scheduler will try again", {"event": event_id})
 
     # -- helpers -------------------------------------------------------------------------
     def _record(self, tournament_id: str) -> TournamentRecord:
@@ -452,12 +489,23 @@ class Tournaments:
                 status = "playing" if game_id else "pending"
             else:
                 status = "forfeited" if stored.get("forfeit") else "finished"
-                result = {"scores": stored["scores"], "winners": stored["winners"],
-                          "ranks": list(TableResult.from_dict(stored).ranks()),
-                          "forfeit": stored.get("forfeit")}
-            tables.append({"table": t, "entries": list(table.entries), "seats": list(table.seats),
-                           "board": table.board, "game_id": game_id, "status": status,
-                           "result": result})
+                result = {
+                    "scores": stored["scores"],
+                    "winners": stored["winners"],
+                    "ranks": list(TableResult.from_dict(stored).ranks()),
+                    "forfeit": stored.get("forfeit"),
+                }
+            tables.append(
+                {
+                    "table": t,
+                    "entries": list(table.entries),
+                    "seats": list(table.seats),
+                    "board": table.board,
+                    "game_id": game_id,
+                    "status": status,
+                    "result": result,
+                }
+            )
         return {"index": rnd.index, "byes": list(rnd.byes), "tables": tables}
 
     @staticmethod
@@ -466,11 +514,19 @@ class Tournaments:
             return []
         players = {e.id: e.players for e in snap.entries}
         return [
-            {"rank": s.rank, "entry": s.entry, "players": list(players[s.entry]),
-             "names": [names.get(p) for p in players[s.entry]],
-             "points": s.points, "played": s.played, "byes": s.byes,
-             "head_to_head": s.head_to_head, "score_difference": s.score_difference,
-             "buchholz": s.buchholz, "eliminated_in": s.eliminated_in}
+            {
+                "rank": s.rank,
+                "entry": s.entry,
+                "players": list(players[s.entry]),
+                "names": [names.get(p) for p in players[s.entry]],
+                "points": s.points,
+                "played": s.played,
+                "byes": s.byes,
+                "head_to_head": s.head_to_head,
+                "score_difference": s.score_difference,
+                "buchholz": s.buchholz,
+                "eliminated_in": s.eliminated_in,
+            }
             for s in standings(snap)
         ]
 
@@ -490,8 +546,10 @@ def _rounds_planned(snap: TournamentSnapshot | None, meta: dict[str, Any]) -> in
 def _entry_problem(fmt: Format, num_seats: int, size: int) -> str | None:
     """Why an entry of ``size`` players cannot be seated at this game's tables, or None."""
     if size < 1 or num_seats % size or num_seats // size < 2:
-        return f"an entry holds a whole side: {num_seats} seats cannot be split into " \
-               f"two or more entries of {size}"
+        return (
+            f"an entry holds a whole side: {num_seats} seats cannot be split into "
+            f"two or more entries of {size}"
+        )
     if fmt in (Format.KNOCKOUT, Format.DUPLICATE) and num_seats // size != 2:
         return f"{fmt.value} is played between two entries: an entry needs {num_seats // 2} players"
     return None

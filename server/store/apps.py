@@ -68,10 +68,15 @@ class GuestBinding:
 # -- apps --------------------------------------------------------------------------------
 def create_app(r: Redis, record: AppRecord) -> None:
     """Store a new app (ids are random)."""
-    r.hset(keys.app(record.id), mapping={
-        "name": record.name, "token_sha256": record.token_sha256,
-        "invite_url": record.invite_url or "", "created": f"{time.time():.3f}",
-    })
+    r.hset(
+        keys.app(record.id),
+        mapping={
+            "name": record.name,
+            "token_sha256": record.token_sha256,
+            "invite_url": record.invite_url or "",
+            "created": f"{time.time():.3f}",
+        },
+    )
 
 
 def get_app(r: Redis, app_id: str) -> AppRecord | None:
@@ -82,19 +87,22 @@ def get_app(r: Redis, app_id: str) -> AppRecord | None:
 
 
 # -- guests ------------------------------------------------------------------------------
-def create_guests(
-    r: Redis, guests: Sequence[tuple[PlayerRecord, GuestBinding]]
-) -> None:
+def create_guests(r: Redis, guests: Sequence[tuple[PlayerRecord, GuestBinding]]) -> None:
     """Store guest players with their bindings, both expiring at the binding's expiry."""
     for player, _ in guests:
         players.create(r, player)
     pipe = r.pipeline(transaction=False)
     for player, binding in guests:
         at = int(binding.expires) + 1
-        pipe.hset(keys.guest(player.id), mapping={
-            "game": binding.game_id, "seat": binding.seat, "app": binding.app_id,
-            "expires": f"{binding.expires:.3f}",
-        })
+        pipe.hset(
+            keys.guest(player.id),
+            mapping={
+                "game": binding.game_id,
+                "seat": binding.seat,
+                "app": binding.app_id,
+                "expires": f"{binding.expires:.3f}",
+            },
+        )
         pipe.expireat(keys.player(player.id), at)
         pipe.expireat(keys.guest(player.id), at)
     pipe.execute()
@@ -105,8 +113,9 @@ def guest(r: Redis, guest_id: str) -> GuestBinding | None:
     game, seat, app_id, expires = r.hmget(keys.guest(guest_id), "game", "seat", "app", "expires")
     if game is None or seat is None or expires is None:
         return None
-    return GuestBinding(guest_id, game.decode(), int(seat), (app_id or b"").decode(),
-                        float(expires))
+    return GuestBinding(
+        guest_id, game.decode(), int(seat), (app_id or b"").decode(), float(expires)
+    )
 
 
 def shorten_guests(r: Redis, guest_ids: Sequence[str], expires: float) -> None:
@@ -162,7 +171,7 @@ def resolve_bots(r: Redis, game: str, seats: list[str | None] | None) -> list[st
         if not (seat and seat.startswith(BOT_SEAT)):
             out.append(seat)
             continue
-        name = seat[len(BOT_SEAT):]
+        name = seat[len(BOT_SEAT) :]
         bot = pool.get(name)
         n = used.get(name, 0)
         if bot is None:
@@ -179,4 +188,3 @@ def resolve_bots(r: Redis, game: str, seats: list[str | None] | None) -> list[st
     if problems:
         raise UnknownBot(problems)
     return out
-

@@ -157,13 +157,21 @@ def commit_timeout(
         GameMissing: no such game.
     """
     args: list[Any] = [
-        expected_version, orjson.dumps(state), status, orjson.dumps(move), seat,
+        expected_version,
+        orjson.dumps(state),
+        status,
+        orjson.dumps(move),
+        seat,
         orjson.dumps(forfeit) if forfeit else "",
     ]
     args += [orjson.dumps(e) for e in events]
     reply = scripts.commit_timeout(
-        keys=[keys.game_state(game_id), keys.game_events(game_id), keys.game_moves(game_id),
-              keys.game_clock(game_id)],
+        keys=[
+            keys.game_state(game_id),
+            keys.game_events(game_id),
+            keys.game_moves(game_id),
+            keys.game_clock(game_id),
+        ],
         args=args,
         client=r,
     )

@@ -274,8 +274,13 @@ def join(
     entry = orjson.dumps({"player_id": player.id, "name": player.name})
     reply = scripts.join_seat(
         keys=[keys.game_state(game_id), keys.game_seats(game_id)],
-        args=[-1 if seat is None else seat, player.id, entry,
-              "1" if allow_multiple else "0", num_seats],
+        args=[
+            -1 if seat is None else seat,
+            player.id,
+            entry,
+            "1" if allow_multiple else "0",
+            num_seats,
+        ],
         client=r,
     )
     code = reply[0]

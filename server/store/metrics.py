@@ -42,9 +42,7 @@ class Snapshot:
     clocks_overdue: int
 
 
-def flush(
-    r: Redis, deltas: Mapping[str, float], worker: str, waiting: int, now: float
-) -> None:
+def flush(r: Redis, deltas: Mapping[str, float], worker: str, waiting: int, now: float) -> None:
     """Add one worker's counts since its last flush, and report its gauge."""
     pipe = r.pipeline(transaction=False)
     for series, value in deltas.items():

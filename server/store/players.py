@@ -56,8 +56,11 @@ def create(r: Redis, record: PlayerRecord) -> None:
     """Store a new player (ids are random, so no existence check is needed)."""
     r.hset(
         keys.player(record.id),
-        mapping={"name": record.name, "token_sha256": record.token_sha256,
-                 "created": f"{time.time():.3f}"},
+        mapping={
+            "name": record.name,
+            "token_sha256": record.token_sha256,
+            "created": f"{time.time():.3f}",
+        },
     )
 
 

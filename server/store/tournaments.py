@@ -102,8 +102,7 @@ def _float(value: bytes | None) -> float | None:
 
 def create(r: Redis, tournament_id: str, meta: dict[str, Any], now: float) -> None:
     """Store a new, open tournament (ids are random: no existence check needed)."""
-    mapping: dict[str, Any] = {"meta": orjson.dumps(meta), "status": "open",
-                               "created": repr(now)}
+    mapping: dict[str, Any] = {"meta": orjson.dumps(meta), "status": "open", "created": repr(now)}
     if meta.get("seats_per_entry"):
         mapping["seats_per_entry"] = meta["seats_per_entry"]
     r.hset(keys.tournament(tournament_id), mapping=mapping)
@@ -148,8 +147,11 @@ def add_entry(r: Redis, scripts: Scripts, tournament_id: str, players: Sequence[
         TournamentMissing, EntriesClosed, AlreadyEntered, WrongEntrySize.
     """
     reply = scripts.add_entry(
-        keys=[keys.tournament(tournament_id), keys.tournament_entries(tournament_id),
-              keys.tournament_players(tournament_id)],
+        keys=[
+            keys.tournament(tournament_id),
+            keys.tournament_entries(tournament_id),
+            keys.tournament_players(tournament_id),
+        ],
         args=[orjson.dumps({"players": list(players)}), len(players), *players],
         client=r,
     )
@@ -201,8 +203,9 @@ def start(
 
 def put_round(r: Redis, tournament_id: str, round_: dict[str, Any]) -> bool:
     """Store a round's pairing once; False if that round was already stored."""
-    return bool(r.hsetnx(keys.tournament_rounds(tournament_id), str(round_["index"]),
-                         orjson.dumps(round_)))
+    return bool(
+        r.hsetnx(keys.tournament_rounds(tournament_id), str(round_["index"]), orjson.dumps(round_))
+    )
 
 
 def set_games(r: Redis, tournament_id: str, games: dict[str, str]) -> None:
@@ -227,8 +230,7 @@ def finish(r: Redis, tournament_id: str, now: float, *, error: str | None = None
     Repeatable: a second call rewrites the same status (the time may move by
     a few milliseconds, nothing else).
     """
-    mapping: dict[str, Any] = {"status": "aborted" if error else "finished",
-                               "finished": repr(now)}
+    mapping: dict[str, Any] = {"status": "aborted" if error else "finished", "finished": repr(now)}
     if error:
         mapping["error"] = error
     r.hset(keys.tournament(tournament_id), mapping=mapping)

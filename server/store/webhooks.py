@@ -66,8 +66,11 @@ class Queue:
 
     def claim(self, now: float, lease: float, limit: int) -> list[dict[str, Any]]:
         """Deliveries due at ``now``, each leased for ``lease`` seconds."""
-        reply = self._claim(keys=[keys.webhook_due(), keys.webhook_pending()],
-                            args=[now, lease, limit], client=self.r)
+        reply = self._claim(
+            keys=[keys.webhook_due(), keys.webhook_pending()],
+            args=[now, lease, limit],
+            client=self.r,
+        )
         return [orjson.loads(reply[i + 1]) for i in range(0, len(reply), 2)]
 
     def retry(self, delivery: dict[str, Any], due: float) -> None:

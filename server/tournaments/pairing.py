@@ -382,9 +382,7 @@ def _pick_byes(
 
     Bye fairness: nobody gets a second bye before everybody has had one.
     """
-    ranked = sorted(
-        range(len(order)), key=lambda i: (byes_so_far.get(order[i], 0), -i)
-    )
+    ranked = sorted(range(len(order)), key=lambda i: (byes_so_far.get(order[i], 0), -i))
     return [order[i] for i in ranked[:count]]
 
 
@@ -1008,7 +1006,5 @@ def duplicate(
         raise PairingError(f"a duplicate match needs distinct boards, got {list(boards)}")
     a, b = entries
     return tuple(
-        Table.of(order, seats_per_entry, board)
-        for board in boards
-        for order in ((a, b), (b, a))
+        Table.of(order, seats_per_entry, board) for board in boards for order in ((a, b), (b, a))
     )

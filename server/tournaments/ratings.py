@@ -99,9 +99,7 @@ def rate_teams(
         raise RatingError("a player appears twice in one rated game")
     if len(ranks) != len(teams):
         raise RatingError(f"{len(ranks)} ranks for {len(teams)} teams")
-    model_teams = [
-        [MODEL.rating(*_get(ratings, p), name=p) for p in team] for team in teams
-    ]
+    model_teams = [[MODEL.rating(*_get(ratings, p), name=p) for p in team] for team in teams]
     rated = MODEL.rate(model_teams, ranks=[float(r) for r in ranks])
     return {r.name: Rating(r.mu, r.sigma) for team in rated for r in team if r.name is not None}
 
@@ -152,9 +150,7 @@ def leaderboard(ratings: Ratings) -> list[LeaderboardRow]:
         ((p, Rating(*r)) for p, r in ratings.items()),
         key=lambda item: (-ordinal(item[1]), -item[1].mu, item[0]),
     )
-    return [
-        LeaderboardRow(i + 1, p, r.mu, r.sigma, ordinal(r)) for i, (p, r) in enumerate(rows)
-    ]
+    return [LeaderboardRow(i + 1, p, r.mu, r.sigma, ordinal(r)) for i, (p, r) in enumerate(rows)]
 
 
 def _get(ratings: Ratings, player: str) -> Rating:

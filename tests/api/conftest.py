@@ -12,8 +12,11 @@ from tests.api.helpers import Api
 @pytest.fixture(autouse=True)
 def no_error_logs(caplog: pytest.LogCaptureFixture):
     yield
-    errors = [r for r in caplog.get_records("call")
-              if r.levelno >= logging.ERROR and r.name.startswith(("server", "flask", "app"))]
+    errors = [
+        r
+        for r in caplog.get_records("call")
+        if r.levelno >= logging.ERROR and r.name.startswith(("server", "flask", "app"))
+    ]
     assert not errors, [r.getMessage() for r in errors]
 
 

@@ -47,8 +47,9 @@ class Api:
 
     def get(self, path: str, who=None, **params: Any) -> Reply:
         if self.session is not None:
-            r = self.session.get(self.base_url + path, params=params, headers=_auth(who),
-                                 timeout=30)
+            r = self.session.get(
+                self.base_url + path, params=params, headers=_auth(who), timeout=30
+            )
             return Reply(r.status_code, r.json(), r.text, dict(r.headers))
         r = self.client.get(path, query_string=params, headers=_auth(who))
         return Reply(r.status_code, r.get_json(), r.get_data(as_text=True), dict(r.headers))

@@ -55,8 +55,11 @@ def test_exactly_one_conflicting_move_wins(live_api, live_players, with_version)
         outcome = Counter(results)
         assert outcome[(200, "ok")] == 1, outcome
         losers = {code for status, code in results if status != 200}
-        allowed = {"stale_version"} if with_version else {"stale_version", "not_your_turn",
-                                                          "illegal_move"}
+        allowed = (
+            {"stale_version"}
+            if with_version
+            else {"stale_version", "not_your_turn", "illegal_move"}
+        )
         assert losers <= allowed, outcome
         assert live_api.view(gid)["version"] == turn + 1
     events = live_api.get(f"/v1/games/{gid}/events", four[0]).body["events"]

@@ -38,8 +38,7 @@ def test_malformed_json(api, players):
         ("/v1/players", {"name": "x", "admin": True}, "admin"),
         ("/v1/games", {"options": {}}, "game"),
         ("/v1/games", {"game": "concerto", "seats": "all"}, "seats"),
-        ("/v1/games", {"game": "concerto", "allow_multiple_seats": "yes"},
-         "allow_multiple_seats"),
+        ("/v1/games", {"game": "concerto", "allow_multiple_seats": "yes"}, "allow_multiple_seats"),
         ("/v1/games", {"game": "nim"}, "game"),
         ("/v1/games", {"game": "concerto", "seats": [None, None]}, "seats"),
         ("/v1/games", ["concerto"], "_schema"),
@@ -67,53 +66,67 @@ def test_schema_violations_name_the_fields(api, players, path, body, field):
 )
 def test_malformed_moves(api, game, body, field):
     gid, four, seat = game
-    details = assert_error(api.post(f"/v1/games/{gid}/moves", body, four[seat]),
-                           400, "invalid_request")
+    details = assert_error(
+        api.post(f"/v1/games/{gid}/moves", body, four[seat]), 400, "invalid_request"
+    )
     assert field in details
     assert api.view(gid)["version"] == 0
 
 
 def test_invalid_options_and_deals_list_every_problem(api, players):
     caller = players.register("c")
-    reply = api.post("/v1/games", {"game": "concerto",
-                                   "options": {"rules": "hoyle", "deals": 0, "colour": 1}}, caller)
+    reply = api.post(
+        "/v1/games",
+        {"game": "concerto", "options": {"rules": "hoyle", "deals": 0, "colour": 1}},
+        caller,
+    )
     details = assert_error(reply, 400, "invalid_request")
     assert set(details["options"]) == {"rules", "deals", "colour"}
     bad = [["AS"] * 13, [], ["ZZ"] * 13, ["KS"] * 13]
-    reply = api.post("/v1/games", {"game": "concerto", "deals": [{"dealer": 9, "hands": bad}]},
-                     "admin")
+    reply = api.post(
+        "/v1/games", {"game": "concerto", "deals": [{"dealer": 9, "hands": bad}]}, "admin"
+    )
     problems = assert_error(reply, 400, "invalid_request")["deals"]
     assert len(problems) >= 3  # the dealer, the short hand, unknown and duplicate cards
 
 
-@pytest.mark.parametrize("query", [{"after": "x"}, {"wait": "-1"}, {"wait": "nan"},
-                                   {"after": "-2"}])
+@pytest.mark.parametrize(
+    "query", [{"after": "x"}, {"wait": "-1"}, {"wait": "nan"}, {"after": "-2"}]
+)
 def test_bad_query_strings(api, game, query):
     gid, four, _ = game
-    details = assert_error(api.get(f"/v1/games/{gid}/events", four[0], **query),
-                           400, "invalid_request")
+    details = assert_error(
+        api.get(f"/v1/games/{gid}/events", four[0], **query), 400, "invalid_request"
+    )
     assert set(details) == set(query)
 
 
 def test_join_a_seat_that_does_not_exist(api, players):
     a, b = players.many(2)
     gid = api.create(a, [a.id, None, None, None])["id"]
-    assert "seat" in assert_error(api.post(f"/v1/games/{gid}/join", {"seat": 4}, b),
-                                  400, "invalid_request")
+    assert "seat" in assert_error(
+        api.post(f"/v1/games/{gid}/join", {"seat": 4}, b), 400, "invalid_request"
+    )
 
 
 # -- 401 ---------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("method", "path"),
-    [("get", "/v1/players/me"), ("get", "/v1/me/turns"), ("post", "/v1/games"),
-     ("post", "/v1/games/{gid}/join"), ("post", "/v1/games/{gid}/moves")],
+    [
+        ("get", "/v1/players/me"),
+        ("get", "/v1/me/turns"),
+        ("post", "/v1/games"),
+        ("post", "/v1/games/{gid}/join"),
+        ("post", "/v1/games/{gid}/moves"),
+    ],
 )
 @pytest.mark.parametrize("token", [None, "nobody.secret", "garbage", "admin-ish"])
 def test_missing_or_unknown_token(api, game, method, path, token):
     gid, _, seat = game
     path = path.format(gid=gid)
-    body = {"moves": {"move": {"type": "pass"}}, "join": {}}.get(path.rsplit("/", 1)[1],
-                                                                 {"game": "concerto"})
+    body = {"moves": {"move": {"type": "pass"}}, "join": {}}.get(
+        path.rsplit("/", 1)[1], {"game": "concerto"}
+    )
     reply = api.get(path, token) if method == "get" else api.post(path, body, token)
     assert_error(reply, 401, "unauthorized")
 
@@ -147,8 +160,9 @@ def test_viewing_a_seat_that_is_not_yours(api, game):
 
 def test_admin_only_options(api, players):
     caller = players.register("c")
-    details = assert_error(api.post("/v1/games", {"game": "concerto", "seed": "s"}, caller),
-                           403, "forbidden")
+    details = assert_error(
+        api.post("/v1/games", {"game": "concerto", "seed": "s"}, caller), 403, "forbidden"
+    )
     assert details == {"fields": ["seed"]}
 
 
@@ -168,8 +182,9 @@ def test_closed_registration(closed_registration, api):
 # -- 404 ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("suffix", ["", "/events", "/replay"])
 def test_no_such_game(api, players, suffix):
-    assert_error(api.get(f"/v1/games/0000000000000000{suffix}", players.register()),
-                 404, "not_found")
+    assert_error(
+        api.get(f"/v1/games/0000000000000000{suffix}", players.register()), 404, "not_found"
+    )
 
 
 def test_no_such_game_for_moves_and_joins(api, players):
@@ -180,9 +195,11 @@ def test_no_such_game_for_moves_and_joins(api, players):
 
 def test_no_such_player_in_seats(api, players):
     p = players.register()
-    details = assert_error(api.post("/v1/games", {"game": "concerto",
-                                                  "seats": [p.id, "ghost", None, None]}, p),
-                           404, "not_found")
+    details = assert_error(
+        api.post("/v1/games", {"game": "concerto", "seats": [p.id, "ghost", None, None]}, p),
+        404,
+        "not_found",
+    )
     assert details == {"seats": {"1": "no such player"}}
 
 
@@ -210,8 +227,9 @@ def test_game_over_and_seat_taken(api, players):
     gid = api.create(four[0], [p.id for p in four], options={"deals": 1})["id"]
     play_random_moves(api, gid, four, random.Random(1))
     assert_error(api.move(gid, four[0], {"type": "pass"}), 409, "game_over")
-    assert_error(api.post(f"/v1/games/{gid}/join", {"seat": 1}, players.register()),
-                 409, "seat_taken")
+    assert_error(
+        api.post(f"/v1/games/{gid}/join", {"seat": 1}, players.register()), 409, "seat_taken"
+    )
 
 
 # -- 422 ---------------------------------------------------------------------------------
@@ -230,29 +248,40 @@ def test_illegal_move_lists_the_callers_legal_moves(api, game):
 
 # -- never a 500 -------------------------------------------------------------------------
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
-    | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
-                                                                max_size=4),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 bodies = st.one_of(
     json_values,
-    st.fixed_dictionaries({"move": json_values}, optional={"version": json_values,
-                                                           "seat": json_values}),
-    st.fixed_dictionaries({"game": st.just("concerto")},
-                          optional={"options": json_values, "seats": json_values,
-                                    "allow_multiple_seats": json_values}),
+    st.fixed_dictionaries(
+        {"move": json_values}, optional={"version": json_values, "seat": json_values}
+    ),
+    st.fixed_dictionaries(
+        {"game": st.just("concerto")},
+        optional={
+            "options": json_values,
+            "seats": json_values,
+            "allow_multiple_seats": json_values,
+        },
+    ),
 )
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(body=bodies, target=st.sampled_from(["moves", "join", "create", "players"]))
 def test_malformed_input_is_never_a_500(api, game, body, target):
     gid, four, seat = game
-    path = {"moves": f"/v1/games/{gid}/moves", "join": f"/v1/games/{gid}/join",
-            "create": "/v1/games", "players": "/v1/players"}[target]
+    path = {
+        "moves": f"/v1/games/{gid}/moves",
+        "join": f"/v1/games/{gid}/join",
+        "create": "/v1/games",
+        "players": "/v1/players",
+    }[target]
     reply = api.post(path, body, four[seat])
     assert reply.status < 500, reply.body
     if reply.status >= 400:

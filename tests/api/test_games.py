@@ -38,9 +38,7 @@ def test_register_and_profile(api, players):
 def test_token_is_stored_hashed(api, players, redis_client):
     alice = players.register("alice")
     secret = alice.token.split(".", 1)[1]
-    dump = b"".join(
-        redis_client.dump(k) or b"" for k in redis_client.scan_iter("*")
-    )
+    dump = b"".join(redis_client.dump(k) or b"" for k in redis_client.scan_iter("*"))
     assert secret.encode() not in dump
     assert hashlib.sha256(secret.encode()).hexdigest().encode() in dump
 
@@ -54,8 +52,16 @@ def test_create_with_all_seats_starts_at_once(api, players):
     assert len(view["hand"]) == 13 and view["deadline"] is None
     assert len(view["deal_commitment"]) == 64
     assert view["options"]["rules"] == "parlett-2013" and view["result"] is None
-    for key in ("deal_number", "dealer", "hand_number", "leader", "current_hand",
-                "completed_hands", "cards_left", "deal_results"):
+    for key in (
+        "deal_number",
+        "dealer",
+        "hand_number",
+        "leader",
+        "current_hand",
+        "completed_hands",
+        "cards_left",
+        "deal_results",
+    ):
         assert key in view["state"]
     to_move = view["to_move"][0]
     mover = api.view(view["id"], four[to_move])
@@ -93,14 +99,18 @@ def test_one_seat_per_player_unless_allowed(api, players):
     alice = players.register("alice")
     details = assert_error(
         api.post("/v1/games", {"game": "concerto", "seats": [alice.id] * 4}, alice),
-        400, "invalid_request")
+        400,
+        "invalid_request",
+    )
     assert "seats" in details
     view = api.create(alice, [alice.id] * 4, allow_multiple_seats=True, options=ONE_DEAL)
     assert view["status"] == "active"
     to_move = view["to_move"][0]
     assert view["you"] == to_move and view["legal_moves"]
-    assert api.get(f"/v1/games/{view['id']}", alice, seat=(to_move + 1) % 4).body["you"] == (
-        to_move + 1) % 4
+    assert (
+        api.get(f"/v1/games/{view['id']}", alice, seat=(to_move + 1) % 4).body["you"]
+        == (to_move + 1) % 4
+    )
     final = play_random_moves(api, view["id"], [alice], random.Random(3))
     assert final["status"] == "finished"
 
@@ -146,8 +156,7 @@ def test_events_filtered_per_seat(api, players):
         assert body["last"] == 5  # deal header + four hands, numbered 1..5
     public = api.get(f"/v1/games/{gid}/events").body
     assert [e["kind"] for e in public["events"]] == ["deal"]
-    assert api.get(f"/v1/games/{gid}/events", four[0], after=5).body == {"events": [],
-                                                                         "last": 5}
+    assert api.get(f"/v1/games/{gid}/events", four[0], after=5).body == {"events": [], "last": 5}
 
 
 def test_events_long_poll_returns_when_a_move_lands(live_api, live_players):
@@ -218,8 +227,7 @@ def test_replay_is_public_while_playing_and_complete_after(api, players):
     final = play_random_moves(api, gid, four, random.Random(5))
     after = api.get(f"/v1/games/{gid}/replay").body
     assert after["status"] == "finished" and after["result"] == final["result"]
-    hands = {e["data"]["seat"]: e["data"]["cards"] for e in after["events"]
-             if e["kind"] == "hand"}
+    hands = {e["data"]["seat"]: e["data"]["cards"] for e in after["events"] if e["kind"] == "hand"}
     assert sorted(hands) == [0, 1, 2, 3]
     assert len({c for h in hands.values() for c in h}) == 52
     seed = after["revealed"]["seed"]
@@ -243,8 +251,9 @@ def test_admin_presets_deals_and_seed(api, players):
     four = players.many(4)
     pack = [r + s for s in "SHDC" for r in "AKQJT98765432"]
     hands = [pack[i::4] for i in range(4)]
-    view = api.create("admin", [p.id for p in four], seed="chosen",
-                      deals=[{"dealer": 3, "hands": hands}])
+    view = api.create(
+        "admin", [p.id for p in four], seed="chosen", deals=[{"dealer": 3, "hands": hands}]
+    )
     assert view["you"] is None and view["state"]["dealer"] == 3
     assert view["deal_commitment"] == hashlib.sha256(b"chosen").hexdigest()
     for seat, p in enumerate(four):
@@ -254,6 +263,7 @@ def test_admin_presets_deals_and_seed(api, players):
 @pytest.mark.parametrize("extra", [{"seed": "x"}, {"deals": [{"dealer": 0, "hands": []}]}])
 def test_presets_are_admin_only(api, players, extra):
     four = players.many(4)
-    reply = api.post("/v1/games", {"game": "concerto", "seats": [p.id for p in four], **extra},
-                     four[0])
+    reply = api.post(
+        "/v1/games", {"game": "concerto", "seats": [p.id for p in four], **extra}, four[0]
+    )
     assert assert_error(reply, 403, "forbidden") == {"fields": list(extra)}

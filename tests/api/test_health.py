@@ -31,9 +31,16 @@ def test_ping_pads_its_reply_to_the_size_asked(client):
     assert reply.get_json() == {"ok": True, "padding": "." * 5000}
 
 
-@pytest.mark.parametrize(("field", "value"), [("round_trips", "0"), ("round_trips", "5"),
-                                              ("round_trips", "two"), ("reply_bytes", "-1"),
-                                              ("reply_bytes", "65537")])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("round_trips", "0"),
+        ("round_trips", "5"),
+        ("round_trips", "two"),
+        ("reply_bytes", "-1"),
+        ("reply_bytes", "65537"),
+    ],
+)
 def test_ping_refuses_what_it_does_not_do(api, field, value):
     reply = api.get("/v1/_ping_redis", **{field: value})
     assert field in assert_error(reply, 400, "invalid_request")

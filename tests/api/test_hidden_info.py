@@ -31,8 +31,11 @@ def test_no_response_shows_hidden_cards(live_api, live_players, redis_client):
     four = live_players.many(4)
     rng = random.Random(20240601)
     for number in range(GAMES):
-        options = {"deals": 1, "rules": rng.choice(["parlett-2013", "penguin"]),
-                   "first_dealer": rng.randrange(4)}
+        options = {
+            "deals": 1,
+            "rules": rng.choice(["parlett-2013", "penguin"]),
+            "first_dealer": rng.randrange(4),
+        }
         created = live_api.create(four[number % 4], [p.id for p in four], options=options)
         gid, commitment = created["id"], created["deal_commitment"]
         last = [0, 0, 0, 0]
@@ -56,9 +59,11 @@ def test_no_response_shows_hidden_cards(live_api, live_players, redis_client):
                 assert replies[0].body["hand"] == hands[seat]
                 last[seat] = replies[1].body["last"]
             if not over:
-                for reply in (live_api.get(f"/v1/games/{gid}"),
-                              live_api.get(f"/v1/games/{gid}/events"),
-                              live_api.get(f"/v1/games/{gid}/replay")):
+                for reply in (
+                    live_api.get(f"/v1/games/{gid}"),
+                    live_api.get(f"/v1/games/{gid}/events"),
+                    live_api.get(f"/v1/games/{gid}/replay"),
+                ):
                     assert not cards_in(reply.text) & everyone, reply.text
             if over:
                 break
@@ -66,8 +71,9 @@ def test_no_response_shows_hidden_cards(live_api, live_players, redis_client):
             if moves % 4 == 0:
                 _probe_errors(live_api, gid, four, mover, hands, truth)
             view = live_api.view(gid, four[mover])
-            reply = live_api.move(gid, four[mover], rng.choice(view["legal_moves"]),
-                                  view["version"])
+            reply = live_api.move(
+                gid, four[mover], rng.choice(view["legal_moves"]), view["version"]
+            )
             assert reply.status == 200, reply.body
             moves += 1
         _check_final_replay(live_api, gid, commitment, four)
@@ -98,14 +104,18 @@ def _probe_errors(api, gid, four, mover, hands, truth):
 def _check_final_replay(api, gid, commitment, four):
     replay = api.get(f"/v1/games/{gid}/replay", four[0]).body
     assert replay["status"] == "finished"
-    dealt = {e["data"]["seat"]: e["data"]["cards"] for e in replay["events"]
-             if e["kind"] == "hand"}
+    dealt = {e["data"]["seat"]: e["data"]["cards"] for e in replay["events"] if e["kind"] == "hand"}
     assert sorted(dealt) == [0, 1, 2, 3]
     assert sorted(c for h in dealt.values() for c in h) == sorted(
-        r + s for r in "AKQJT98765432" for s in "SHDC")
+        r + s for r in "AKQJT98765432" for s in "SHDC"
+    )
     seed = replay["revealed"]["seed"]
     assert hashlib.sha256(seed.encode()).hexdigest() == commitment
-    played = {c["card"] for h in replay["events"] if h["kind"] == "hand_complete"
-              for c in h["data"]["cards"]}
+    played = {
+        c["card"]
+        for h in replay["events"]
+        if h["kind"] == "hand_complete"
+        for c in h["data"]["cards"]
+    }
     leftovers = {c for h in replay["revealed"]["hands"] for c in h}
     assert played | leftovers == {c for h in dealt.values() for c in h}

@@ -36,8 +36,9 @@ def test_live_and_finished_lists_follow_the_games(api, players):
     assert_error(api.get("/v1/games", limit=101), 400, "invalid_request")
 
 
-def test_a_finished_game_left_in_the_live_index_is_moved_by_the_next_reader(api, players,
-                                                                              redis_client):
+def test_a_finished_game_left_in_the_live_index_is_moved_by_the_next_reader(
+    api, players, redis_client
+):
     four = players.many(4)
     gid = api.create(four[0], [p.id for p in four], options=ONE_DEAL)["id"]
     play_all(api, gid, four)
@@ -99,10 +100,17 @@ def test_tournaments_are_listed_newest_first(api, players):
     api.post(f"/v1/tournaments/{first}/entries", {"players": [four[0].id, four[2].id]}, four[0])
     listed = api.get("/v1/tournaments").body["tournaments"]
     assert [t["id"] for t in listed] == [second, first]
-    assert listed[1] == {"id": first, "name": "first", "game": "concerto",
-                         "format": "round_robin", "status": "open",
-                         "created": listed[1]["created"], "entries": 1, "rounds": 0,
-                         "leaders": []}
+    assert listed[1] == {
+        "id": first,
+        "name": "first",
+        "game": "concerto",
+        "format": "round_robin",
+        "status": "open",
+        "created": listed[1]["created"],
+        "entries": 1,
+        "rounds": 0,
+        "leaders": [],
+    }
     assert [t["id"] for t in api.get("/v1/tournaments", limit=1).body["tournaments"]] == [second]
 
 

@@ -43,8 +43,13 @@ class Checked:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         if body is not None:
             headers["Content-Type"] = "application/json"
-        args = {"path": path, "method": method.upper(), "headers": headers,
-                "query_string": query, "data": None if body is None else json.dumps(body)}
+        args = {
+            "path": path,
+            "method": method.upper(),
+            "headers": headers,
+            "query_string": query,
+            "data": None if body is None else json.dumps(body),
+        }
         response = self.client.open(**args)
         # A fresh copy of the request: the app has consumed the original's body.
         request = WerkzeugOpenAPIRequest(EnvironBuilder(**args).get_request())
@@ -74,14 +79,24 @@ def test_responses_match_the_spec(client, spec, players, app):
     assert call("get", "/v1/players/me")[0] == 401
     assert call("get", "/v1/players/me", token=ADMIN_TOKEN)[0] == 403
 
-    status, view = call("post", "/v1/games", {"game": "concerto",
-                                              "seats": [four[0]["id"], None, None, None],
-                                              "options": {"deals": 1}}, tokens[0])
+    status, view = call(
+        "post",
+        "/v1/games",
+        {"game": "concerto", "seats": [four[0]["id"], None, None, None], "options": {"deals": 1}},
+        tokens[0],
+    )
     assert status == 201
     gid = view["id"]
     assert call("post", "/v1/games", {"game": "concerto", "seed": "s"}, tokens[0])[0] == 403
-    assert call("post", "/v1/games", {"game": "concerto", "seats": ["ghost", "ghoul", None, None]},
-                tokens[0])[0] == 404
+    assert (
+        call(
+            "post",
+            "/v1/games",
+            {"game": "concerto", "seats": ["ghost", "ghoul", None, None]},
+            tokens[0],
+        )[0]
+        == 404
+    )
     for i in (1, 2, 3):
         assert call("post", f"/v1/games/{gid}/join", {"seat": i}, tokens[i])[0] == 200
     assert call("post", f"/v1/games/{gid}/join", {}, tokens[1])[0] == 409
@@ -111,8 +126,9 @@ def test_responses_match_the_spec(client, spec, players, app):
     assert call("post", moves, {"move": {"type": "pass"}}, ADMIN_TOKEN)[0] == 403
     assert call("post", moves, {"move": {"type": "pass"}})[0] == 401
     assert call("post", "/v1/games/nope/moves", {"move": {"type": "pass"}}, tokens[0])[0] == 404
-    assert call("post", moves, {"move": mine["legal_moves"][0], "version": 0},
-                tokens[seat])[0] == 200
+    assert (
+        call("post", moves, {"move": mine["legal_moves"][0], "version": 0}, tokens[seat])[0] == 200
+    )
 
     events = f"/v1/games/{gid}/events"
     assert call("get", events, token=tokens[0], query={"after": 0, "wait": 0})[0] == 200
@@ -152,12 +168,15 @@ def test_responses_match_the_spec(client, spec, players, app):
     exercise_embedding(call, gid, tokens[0])  # apps, bots, webhooks, SSE (issue 11)
 
     document = yaml.safe_load(SPEC_PATH.read_text())
-    documented = {(m, p) for p, item in document["paths"].items()
-                  for m in item if m in ("get", "post")}
-    routes = {(m.lower(), template(r.rule))
-              for r in app.url_map.iter_rules()
-              if r.endpoint != "static" and not r.endpoint.startswith("web.")  # HTML pages
-              for m in r.methods - {"HEAD", "OPTIONS"}}
+    documented = {
+        (m, p) for p, item in document["paths"].items() for m in item if m in ("get", "post")
+    }
+    routes = {
+        (m.lower(), template(r.rule))
+        for r in app.url_map.iter_rules()
+        if r.endpoint != "static" and not r.endpoint.startswith("web.")  # HTML pages
+        for m in r.methods - {"HEAD", "OPTIONS"}
+    }
     assert routes == documented
     assert {(m, p) for m, p, _ in call.seen} >= documented
 
@@ -169,8 +188,13 @@ def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -
     from tests.api.helpers import Api
 
     tokens = [p["token"] for p in four]
-    body = {"game": "concerto", "format": "round_robin", "options": {"deals": 1},
-            "clock": {"move_seconds": 30}, "timeout_policy": {"kind": "forfeit", "after": 3}}
+    body = {
+        "game": "concerto",
+        "format": "round_robin",
+        "options": {"deals": 1},
+        "clock": {"move_seconds": 30},
+        "timeout_policy": {"kind": "forfeit", "after": 3},
+    }
     status, made = call("post", "/v1/tournaments", body, tokens[0])
     assert status == 201 and made["status"] == "open"
     tid = made["id"]
@@ -182,8 +206,7 @@ def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -
     entries = f"/v1/tournaments/{tid}/entries"
     assert call("post", entries, {"players": [four[0]["id"], four[2]["id"]]}, tokens[0])[0] == 201
     assert call("post", entries, {"players": [four[1]["id"], four[3]["id"]]}, tokens[3])[0] == 201
-    assert call("post", entries, {"players": [four[1]["id"], four[3]["id"]]},
-                ADMIN_TOKEN)[0] == 409
+    assert call("post", entries, {"players": [four[1]["id"], four[3]["id"]]}, ADMIN_TOKEN)[0] == 409
     assert call("post", entries, {"players": []}, tokens[0])[0] == 400
     assert call("post", entries, {"players": [four[0]["id"]]})[0] == 401
     assert call("post", "/v1/tournaments/nope/entries", {"players": ["x"]}, tokens[0])[0] == 404

@@ -44,8 +44,10 @@ def test_game_survives_a_restart(tmp_path):
         assert api.get(f"/v1/games/{gid}/events", four[0]).body == events
         after = play_random_moves(api, gid, four, random.Random(5), limit=8)
         assert after["version"] == 20
-        assert api.post("/v1/games", {"game": "concerto", "seed": "x"},
-                        server.admin_token).status == 201
+        assert (
+            api.post("/v1/games", {"game": "concerto", "seed": "x"}, server.admin_token).status
+            == 201
+        )
         api.session.close()
     finally:
         assert server.stop() == 0

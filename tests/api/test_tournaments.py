@@ -12,11 +12,11 @@ import time
 import pytest
 
 from client_sdk import CannotStart, Client, organise
+from server.processes import scheduler as runner_module
 from server.processes.scheduler import Runner
 from server.services.games import Service
 from server.store import connect
 from server.tournaments import clock
-from server.processes import scheduler as runner_module
 from tests.api.helpers import Api, assert_error, cards_in
 from tests.conftest import ADMIN_TOKEN as ADMIN
 from tests.conftest import Player
@@ -86,8 +86,12 @@ def test_a_whole_tournament_over_a_socket(live_api, live_players, redis_server):
 
     shown = page.body
     assert cards_in(page.text) == set()
-    assert shown["progress"] == {"rounds": 3, "games_planned": 3, "games_started": 3,
-                                 "games_finished": 3}
+    assert shown["progress"] == {
+        "rounds": 3,
+        "games_planned": 3,
+        "games_started": 3,
+        "games_finished": 3,
+    }
     # standings worked from the games' own results, read over HTTP
     points = {e["id"]: 0.0 for e in shown["entries"]}
     for rd in shown["rounds"]:
@@ -107,29 +111,47 @@ def test_a_whole_tournament_over_a_socket(live_api, live_players, redis_server):
     assert sorted(row["player_id"] for row in board) == sorted(p.id for p in people)
     assert all(row["games"] == 2 for row in board)
     mine = live_api.get("/v1/players/me", people[0]).body["ratings"]["concerto"]
-    assert mine == {k: v for row in board if row["player_id"] == people[0].id
-                    for k, v in row.items() if k in ("mu", "sigma", "ordinal", "games")}
+    assert mine == {
+        k: v
+        for row in board
+        if row["player_id"] == people[0].id
+        for k, v in row.items()
+        if k in ("mu", "sigma", "ordinal", "games")
+    }
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"game": "chess", "format": "swiss"}, "game"),
-    ({"game": "concerto", "format": "ladder"}, "format"),
-    ({"game": "concerto", "format": "swiss", "options": {"deals": 0}}, "options"),
-    ({"game": "concerto", "format": "knockout", "rounds": 2}, "rounds"),
-    ({"game": "concerto", "format": "swiss", "boards_per_match": 2}, "boards_per_match"),
-    ({"game": "concerto", "format": "swiss", "seats_per_entry": 3}, "seats_per_entry"),
-    ({"game": "concerto", "format": "duplicate", "seats_per_entry": 1}, "seats_per_entry"),
-    ({"game": "concerto", "format": "swiss", "min_table_size": 2}, "min_table_size"),
-    ({"game": "cowpoke", "format": "knockout", "min_table_size": 2}, "min_table_size"),
-    ({"game": "concerto", "format": "swiss", "clock": {"move_seconds": 0}}, "clock"),
-    ({"game": "concerto", "format": "swiss", "timeout_policy": {"kind": "forfeit"}},
-     "timeout_policy"),
-    ({"game": "concerto", "format": "swiss",
-      "timeout_policy": {"kind": "default_move", "after": 2}}, "timeout_policy"),
-    ({"game": "concerto", "format": "swiss", "timeout_policy": {"kind": "shrug"}},
-     "timeout_policy"),
-    ({"game": "concerto", "format": "swiss", "seats": 4}, "seats"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"game": "chess", "format": "swiss"}, "game"),
+        ({"game": "concerto", "format": "ladder"}, "format"),
+        ({"game": "concerto", "format": "swiss", "options": {"deals": 0}}, "options"),
+        ({"game": "concerto", "format": "knockout", "rounds": 2}, "rounds"),
+        ({"game": "concerto", "format": "swiss", "boards_per_match": 2}, "boards_per_match"),
+        ({"game": "concerto", "format": "swiss", "seats_per_entry": 3}, "seats_per_entry"),
+        ({"game": "concerto", "format": "duplicate", "seats_per_entry": 1}, "seats_per_entry"),
+        ({"game": "concerto", "format": "swiss", "min_table_size": 2}, "min_table_size"),
+        ({"game": "cowpoke", "format": "knockout", "min_table_size": 2}, "min_table_size"),
+        ({"game": "concerto", "format": "swiss", "clock": {"move_seconds": 0}}, "clock"),
+        (
+            {"game": "concerto", "format": "swiss", "timeout_policy": {"kind": "forfeit"}},
+            "timeout_policy",
+        ),
+        (
+            {
+                "game": "concerto",
+                "format": "swiss",
+                "timeout_policy": {"kind": "default_move", "after": 2},
+            },
+            "timeout_policy",
+        ),
+        (
+            {"game": "concerto", "format": "swiss", "timeout_policy": {"kind": "shrug"}},
+            "timeout_policy",
+        ),
+        ({"game": "concerto", "format": "swiss", "seats": 4}, "seats"),
+    ],
+)
 def test_a_bad_tournament_is_refused_with_the_field_named(api, players, body, field):
     someone = players.register()
     details = assert_error(api.post("/v1/tournaments", body, someone), 400, "invalid_request")
@@ -140,19 +162,22 @@ def test_entries_and_start_errors(api, players):
     owner, a, b, c, d, outsider = players.many(6)
     tid = _tournament(api, owner)["id"]
     entries, start = f"/v1/tournaments/{tid}/entries", f"/v1/tournaments/{tid}/start"
-    assert_error(api.post("/v1/tournaments", {"game": "concerto", "format": "swiss"}), 401,
-                 "unauthorized")
+    assert_error(
+        api.post("/v1/tournaments", {"game": "concerto", "format": "swiss"}), 401, "unauthorized"
+    )
     # only the creator (or the admin) enters others; a player may enter itself
     assert_error(api.post(entries, {"players": [a.id, b.id]}, outsider), 403, "forbidden")
     _enter(api, tid, a, a, b)
     assert_error(api.post(entries, {"players": [a.id, c.id]}, owner), 409, "already_entered")
     assert_error(api.post(entries, {"players": [c.id, c.id]}, owner), 400, "invalid_request")
-    assert_error(api.post(entries, {"players": [c.id, d.id, outsider.id]}, owner), 400,
-                 "invalid_request")  # Concerto's four seats cannot seat entries of three
+    assert_error(
+        api.post(entries, {"players": [c.id, d.id, outsider.id]}, owner), 400, "invalid_request"
+    )  # Concerto's four seats cannot seat entries of three
     assert_error(api.post(entries, {"players": [c.id, "ghost"]}, owner), 404, "not_found")
     assert_error(api.post(entries, {"players": "c"}, owner), 400, "invalid_request")
-    assert_error(api.post("/v1/tournaments/nope/entries", {"players": [c.id]}, owner), 404,
-                 "not_found")
+    assert_error(
+        api.post("/v1/tournaments/nope/entries", {"players": [c.id]}, owner), 404, "not_found"
+    )
     # start: the creator only, with at least two entries, once
     assert_error(api.post(start, {}, a), 403, "forbidden")
     details = assert_error(api.post(start, {}, owner), 409, "cannot_start")
@@ -161,8 +186,9 @@ def test_entries_and_start_errors(api, players):
     assert_error(api.post(start, {"go": 1}, owner), 400, "invalid_request")
     assert api.post(start, None, owner).status == 200  # no body at all is fine too
     assert_error(api.post(start, {}, owner), 409, "entries_closed")
-    assert_error(api.post(entries, {"players": [outsider.id, owner.id]}, owner), 409,
-                 "entries_closed")
+    assert_error(
+        api.post(entries, {"players": [outsider.id, owner.id]}, owner), 409, "entries_closed"
+    )
     assert_error(api.get("/v1/tournaments/nope"), 404, "not_found")
     assert_error(api.get("/v1/tournaments/nope/standings"), 404, "not_found")
     assert_error(api.get("/v1/ratings/chess"), 404, "not_found")
@@ -173,8 +199,11 @@ def test_the_first_entry_fixes_the_entry_size(api, players):
     owner, a, b, c = players.many(4)
     tid = _tournament(api, owner, game="cowpoke", options={"players": 4, "hands": 1})["id"]
     _enter(api, tid, owner, a)
-    details = assert_error(api.post(f"/v1/tournaments/{tid}/entries",
-                                    {"players": [b.id, c.id]}, owner), 409, "wrong_entry_size")
+    details = assert_error(
+        api.post(f"/v1/tournaments/{tid}/entries", {"players": [b.id, c.id]}, owner),
+        409,
+        "wrong_entry_size",
+    )
     assert details == {"players": 1}
 
 
@@ -201,8 +230,9 @@ def test_a_late_move_is_409_deadline_passed_and_changes_nothing(api, players, ap
     # the scheduler applies the timeout policy; the late player's retry is then stale
     runner.enforce_clocks()
     assert api.view(gid)["version"] == view["version"] + 1
-    assert_error(api.move(gid, mover, view["legal_moves"][0], view["version"]), 409,
-                 "stale_version")
+    assert_error(
+        api.move(gid, mover, view["legal_moves"][0], view["version"]), 409, "stale_version"
+    )
 
 
 def test_games_of_a_running_tournament_show_each_seat_only_its_own_cards(api, players, app):
@@ -219,8 +249,12 @@ def test_games_of_a_running_tournament_show_each_seat_only_its_own_cards(api, pl
     assert "hand" not in spectator.body and spectator.body["deadline"] is not None
     hands = [set(api.view(table["game_id"], p)["hand"]) for p in people]
     assert all(hands[i].isdisjoint(hands[j]) for i in range(4) for j in range(i + 1, 4))
-    assert all(cards_in(api.get(f"/v1/games/{table['game_id']}", p).text) & hands[j] == set()
-               for i, p in enumerate(people) for j in range(4) if j != i)
+    assert all(
+        cards_in(api.get(f"/v1/games/{table['game_id']}", p).text) & hands[j] == set()
+        for i, p in enumerate(people)
+        for j in range(4)
+        if j != i
+    )
     assert page.body["created_by"] == "admin"
 
 
@@ -244,14 +278,25 @@ def test_organise_and_wait_over_http(live_server, live_players, redis_server):
     seen: list[tuple[int, int | None]] = []
     try:
         started = organise.organise(
-            admin, game="concerto", format="duplicate", options=SHORT,
+            admin,
+            game="concerto",
+            format="duplicate",
+            options=SHORT,
             entries=[[people[0].id, people[2].id], [people[1].id, people[3].id]],
-            boards_per_match=2, clock={"move_seconds": 20}, name="demo")
+            boards_per_match=2,
+            clock={"move_seconds": 20},
+            name="demo",
+        )
         assert started["status"] == "running" and started["name"] == "demo"
         page = organise.wait_finished(
-            admin, started["id"], timeout=60, poll=0.05,
-            on_progress=lambda p: seen.append((p["progress"]["games_finished"],
-                                               p["progress"]["games_planned"])))
+            admin,
+            started["id"],
+            timeout=60,
+            poll=0.05,
+            on_progress=lambda p: seen.append(
+                (p["progress"]["games_finished"], p["progress"]["games_planned"])
+            ),
+        )
     finally:
         stop.set()
         for t in threads:
@@ -263,8 +308,9 @@ def test_organise_and_wait_over_http(live_server, live_players, redis_server):
     board = admin.ratings.get("concerto")
     assert len(organise.leaderboard_table(board).splitlines()) == 5
     with pytest.raises(CannotStart):
-        organise.organise(admin, game="concerto", format="swiss",
-                          entries=[[people[0].id, people[2].id]])
+        organise.organise(
+            admin, game="concerto", format="swiss", entries=[[people[0].id, people[2].id]]
+        )
 
 
 def test_doctests() -> None:

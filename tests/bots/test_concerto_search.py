@@ -194,7 +194,7 @@ def test_the_search_leaders_order_moves_only_pairs_and_threes_up_readably() -> N
         deck = list(DECK)
         rng.shuffle(deck)
         size = rng.randint(2, 13)
-        hand, seen = deck[:size], frozenset(deck[size:size + rng.randint(0, 30)])
+        hand, seen = deck[:size], frozenset(deck[size : size + rng.randint(0, 30)])
         ours, theirs = leader_signal(hand, seen), choose_signal(hand, seen)
         # The first of all the holdings by the card's order (leader_signal stops early).
         assert ours == min(holdings(hand, seen), key=lambda s: SEARCH_ORDER.index(s.holding))
@@ -335,10 +335,13 @@ def test_a_pass_after_the_signal_shows_the_card_the_partner_expects() -> None:
             state.apply(seat, move)
             if signal_only and seat != current[0][0] and move == {"type": "pass"}:
                 leader = current[0][0]
-                expected = completing_card(current, state.hands[leader], leader,
-                                           state.options.rules)
-                state.apply(leader, bots[leader].choose_move(
-                    arena_view(state, leader, "concerto", "see", options)))
+                expected = completing_card(
+                    current, state.hands[leader], leader, state.options.rules
+                )
+                state.apply(
+                    leader,
+                    bots[leader].choose_move(arena_view(state, leader, "concerto", "see", options)),
+                )
                 assert tuple(state.current[2]) == (leader, expected)
                 looked += 1
     assert looked >= 3

@@ -114,8 +114,11 @@ def test_the_arena_command_for_cowpoke(capsys) -> None:
 
 def test_the_bot_uses_only_the_sdk_and_the_pure_engines() -> None:
     loaded = modules_after_import("bots.cowpoke")
-    assert not {m for m in loaded
-                if m.startswith(("server.api", "server.store", "server.services.games", "flask", "redis"))}
+    assert not {
+        m
+        for m in loaded
+        if m.startswith(("server.api", "server.store", "server.services.games", "flask", "redis"))
+    }
 
 
 # --------------------------------------------------------------------------- legality

@@ -116,16 +116,18 @@ SEAT_1_BIDS_HEARTS = [(1, bid(200)), (2, PASS), (3, PASS), (0, PASS), (1, trump(
 def test_feeds_a_counter_to_the_partners_ace():
     """Partner leads AS, nobody can beat it after me (I am last): the ten goes on it."""
     hands = {2: "AS", 3: "9S", 0: "TS KS 9S QC QC JC JC 9C 9C JD JD 9D"}
-    state, options = scripted("firehouse", hands,
-                              SEAT_2_BIDS_HEARTS + [(2, play("AS")), (3, play("9S"))])
+    state, options = scripted(
+        "firehouse", hands, SEAT_2_BIDS_HEARTS + [(2, play("AS")), (3, play("9S"))]
+    )
     assert decide(state, 0, options) == play("TS")
 
 
 def test_keeps_its_counters_off_a_trick_an_opponent_may_still_take():
     """Partner leads KS, both aces are out and the last opponent may hold one: 9S, not TS."""
     hands = {2: "KS", 3: "9S", 1: "AS AS", 0: "TS QS 9S QC QC JC JC 9C 9C JD JD 9D"}
-    state, options = scripted("firehouse", hands,
-                              SEAT_2_BIDS_HEARTS + [(2, play("KS")), (3, play("9S"))])
+    state, options = scripted(
+        "firehouse", hands, SEAT_2_BIDS_HEARTS + [(2, play("KS")), (3, play("9S"))]
+    )
     assert decide(state, 0, options) == play("9S")
 
 
@@ -342,8 +344,20 @@ def test_docstring_examples():
 
 def test_the_bot_uses_only_the_sdk_and_the_pure_engines():
     loaded = layering.modules_after_import("bots.pinochle")
-    assert not {m for m in loaded if m.startswith(("server.api", "server.store", "server.services.games",
-                                                   "server.tournaments", "flask", "redis"))}
+    assert not {
+        m
+        for m in loaded
+        if m.startswith(
+            (
+                "server.api",
+                "server.store",
+                "server.services.games",
+                "server.tournaments",
+                "flask",
+                "redis",
+            )
+        )
+    }
     assert "server.games.pinochle" in loaded
 
 

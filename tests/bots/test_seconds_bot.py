@@ -87,8 +87,11 @@ def test_the_arena_command_for_seconds(capsys) -> None:
 
 def test_the_bot_uses_only_the_sdk_and_the_pure_engines() -> None:
     loaded = modules_after_import("bots.seconds")
-    assert not {m for m in loaded
-                if m.startswith(("server.api", "server.store", "server.services.games", "flask", "redis"))}
+    assert not {
+        m
+        for m in loaded
+        if m.startswith(("server.api", "server.store", "server.services.games", "flask", "redis"))
+    }
 
 
 # --------------------------------------------------------------------------- legality
@@ -210,5 +213,6 @@ def test_deal_7_discards_the_card_most_likely_to_win_later() -> None:
     hand = ["KS", "AH", *[r + "C" for r in "AKQJT9876"], "2H", "3H"]
     view = position(7, {0: hand, 3: ["4D"]}, [(3, "4D")])
     assert view["you"] == 0 and view["legal_moves"] == [
-        {"type": "play", "card": c} for c in view["hand"]]  # void: anything goes
+        {"type": "play", "card": c} for c in view["hand"]
+    ]  # void: anything goes
     assert choice(view) == "KS"

@@ -131,7 +131,7 @@ def test_the_straight_flush_scan_matches_its_card_by_card_reference() -> None:
     for _ in range(2000):
         rng.shuffle(deck)
         size = rng.randint(2, 13)
-        hand, seen = deck[:size], frozenset(deck[size:size + rng.randint(0, 30)])
+        hand, seen = deck[:size], frozenset(deck[size : size + rng.randint(0, 30)])
         for want in (3, 4, 5):
             assert _sf_holdings(hand, seen, want) == live_windows(hand, seen, want)
 
@@ -141,7 +141,7 @@ def test_the_checklist_lists_every_holding_once_and_ends_with_nothing() -> None:
     deck = list(STANDARD.cards())
     for _ in range(500):
         rng.shuffle(deck)
-        hand = deck[:rng.randint(1, 13)]
+        hand = deck[: rng.randint(1, 13)]
         listed = list(holdings(hand, NOTHING_SEEN))
         assert listed[0] == choose_signal(hand, NOTHING_SEEN)
         assert listed[-1].holding == "nothing"

@@ -36,7 +36,11 @@ def test_cluster_urls():
     assert not is_cluster_url("redis://127.0.0.1:6379/0")
     assert not is_cluster_url("unix:///tmp/redis.sock")
     assert parse_cluster_url("rediss+cluster://:pw@a:7000,[::1]:7001") == (
-        "rediss", [("a", 7000), ("::1", 7001)], None, "pw")
+        "rediss",
+        [("a", 7000), ("::1", 7001)],
+        None,
+        "pw",
+    )
     assert parse_cluster_url("redis+cluster://node") == ("redis", [("node", 6379)], None, None)
     assert isinstance(connect("redis://127.0.0.1:1/0"), Redis)  # lazy: nothing listens there
 
@@ -44,11 +48,22 @@ def test_cluster_urls():
 @pytest.mark.parametrize("tag", ["g1", "f00dbabe", "x"])
 def test_the_keys_of_one_thing_share_a_slot(tag):
     groups = [
-        [keys.game_state(tag), keys.game_seats(tag), keys.game_events(tag),
-         keys.game_moves(tag), keys.game_clock(tag)],
+        [
+            keys.game_state(tag),
+            keys.game_seats(tag),
+            keys.game_events(tag),
+            keys.game_moves(tag),
+            keys.game_clock(tag),
+        ],
         [keys.player(tag), keys.player_games(tag), keys.player_wake(tag)],
-        [keys.tournament(tag), keys.tournament_entries(tag), keys.tournament_players(tag),
-         keys.tournament_rounds(tag), keys.tournament_games(tag), keys.tournament_results(tag)],
+        [
+            keys.tournament(tag),
+            keys.tournament_entries(tag),
+            keys.tournament_players(tag),
+            keys.tournament_rounds(tag),
+            keys.tournament_games(tag),
+            keys.tournament_results(tag),
+        ],
         [keys.ratings(tag), keys.ratings_applied(tag)],
         [keys.metrics_counters(), keys.metrics_waiting()],
     ]
@@ -68,17 +83,31 @@ def test_the_whole_stack_on_a_cluster(tmp_path, cluster, cluster_nodes):
         api.start()
         sched.start()
         players = register(api.url, 8)
-        casual = requests.post(f"{api.url}/v1/games", headers=admin(api.url), timeout=10,
-                               json={"game": "concerto", "options": {"deals": 1},
-                                     "seats": [p["id"] for p in players[:4]]}).json()["id"]
+        casual = requests.post(
+            f"{api.url}/v1/games",
+            headers=admin(api.url),
+            timeout=10,
+            json={
+                "game": "concerto",
+                "options": {"deals": 1},
+                "seats": [p["id"] for p in players[:4]],
+            },
+        ).json()["id"]
         tid = open_tournament(api.url, players)
         start(api.url, tid)
         bots = HttpBots([api.url], players).start()
         try:
-            wait_until(lambda: (show(api.url, tid) or {}).get("status") == "finished", 60,
-                       "the tournament")
-            wait_until(lambda: requests.get(f"{api.url}/v1/games/{casual}", timeout=5)
-                       .json()["status"] == "finished", 30, "the casual game")
+            wait_until(
+                lambda: (show(api.url, tid) or {}).get("status") == "finished", 60, "the tournament"
+            )
+            wait_until(
+                lambda: (
+                    requests.get(f"{api.url}/v1/games/{casual}", timeout=5).json()["status"]
+                    == "finished"
+                ),
+                30,
+                "the casual game",
+            )
         finally:
             bots.stop()
         assert not bots.unexpected and not bots.refused, (bots.unexpected[:3], bots.refused)
@@ -107,9 +136,15 @@ def test_clocks_and_long_polls_on_a_cluster(cluster):
     service = Service(connect(cluster, block_timeout=5), admin_token=TEST_ADMIN, max_wait=5)
     tours = Tournaments(service)
     players = [service.register(None, f"p{i}") for i in range(4)]
-    tid = make_tournament(tours, players, seats_per_entry=2, game="concerto",
-                          format="round_robin", options={"deals": 1},
-                          clock={"move_seconds": 30})
+    tid = make_tournament(
+        tours,
+        players,
+        seats_per_entry=2,
+        game="concerto",
+        format="round_robin",
+        options={"deals": 1},
+        clock={"move_seconds": 30},
+    )
     runner = Runner(service)
     runner.tick()
     (table,) = tours.show(tid)["rounds"][0]["tables"]
@@ -117,8 +152,11 @@ def test_clocks_and_long_polls_on_a_cluster(cluster):
     first = service.events(None, gid)["last"]
 
     woken: dict = {}
-    waiter = threading.Thread(target=lambda: woken.update(
-        service.events(None, gid, after=first, wait=5), at=time.monotonic()))
+    waiter = threading.Thread(
+        target=lambda: woken.update(
+            service.events(None, gid, after=first, wait=5), at=time.monotonic()
+        )
+    )
     waiter.start()
     time.sleep(0.3)  # the waiter is blocked in XREAD on the game's node
     assert "at" not in woken

@@ -22,15 +22,22 @@ ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 @pytest.fixture(autouse=True)
 def no_error_logs(caplog: pytest.LogCaptureFixture):
     yield
-    errors = [r for r in caplog.get_records("call")
-              if r.levelno >= logging.ERROR and r.name.startswith(("server", "flask", "botpool"))]
+    errors = [
+        r
+        for r in caplog.get_records("call")
+        if r.levelno >= logging.ERROR and r.name.startswith(("server", "flask", "botpool"))
+    ]
     assert not errors, [r.getMessage() for r in errors]
 
 
 @pytest.fixture
 def app_config(app_config: dict[str, Any]) -> dict[str, Any]:
-    return app_config | {"CORS_ORIGINS": ORIGIN, "SSE_HEARTBEAT": 0.2, "SSE_MAX_SECONDS": 20.0,
-                         "GUEST_GRACE": 60.0}
+    return app_config | {
+        "CORS_ORIGINS": ORIGIN,
+        "SSE_HEARTBEAT": 0.2,
+        "SSE_MAX_SECONDS": 20.0,
+        "GUEST_GRACE": 60.0,
+    }
 
 
 @pytest.fixture
@@ -57,8 +64,12 @@ def make_app(api: Api, name: str = "cardroom", invite_url: str | None = None) ->
 
 def register_bots(api: Api, count: int = 4) -> dict[str, list[dict]]:
     """Create the pool identities (nobody plays them): bot seats can then be named."""
-    body = {"bots": [{"name": "random", "count": count},
-                     {"name": "concerto_signals", "games": ["concerto"], "count": count}]}
+    body = {
+        "bots": [
+            {"name": "random", "count": count},
+            {"name": "concerto_signals", "games": ["concerto"], "count": count},
+        ]
+    }
     reply = api.post("/v1/bots", body, "admin")
     assert reply.status == 200, reply.body
     return {b["name"]: b["players"] for b in reply.body["bots"]}

@@ -23,19 +23,24 @@ def exercise_embedding(call: Call, finished_game: str, player_token: str) -> Non
         finished_game: the id of a finished game (a stream of it ends at once).
         player_token: a registered player's token (refused where only apps may act).
     """
-    status, bots = call("post", "/v1/bots", {"bots": [{"name": "random", "count": 2}]},
-                        ADMIN_TOKEN)
+    status, bots = call("post", "/v1/bots", {"bots": [{"name": "random", "count": 2}]}, ADMIN_TOKEN)
     assert status == 200 and len(bots["bots"][0]["players"]) == 2
-    assert call("post", "/v1/bots", {"bots": [{"name": "random", "count": 0}]},
-                ADMIN_TOKEN)[0] == 400
+    assert (
+        call("post", "/v1/bots", {"bots": [{"name": "random", "count": 0}]}, ADMIN_TOKEN)[0] == 400
+    )
     assert call("post", "/v1/bots", {"bots": [{"name": "random", "count": 1}]})[0] == 401
-    assert call("post", "/v1/bots", {"bots": [{"name": "random", "count": 1}]},
-                player_token)[0] == 403
+    assert (
+        call("post", "/v1/bots", {"bots": [{"name": "random", "count": 1}]}, player_token)[0] == 403
+    )
     status, listed = call("get", "/v1/bots")
     assert status == 200 and listed["bots"][0]["name"] == "random"
 
-    status, app = call("post", "/v1/apps", {"name": "cardroom",
-                                            "invite_url": "http://127.0.0.1:9/play"}, ADMIN_TOKEN)
+    status, app = call(
+        "post",
+        "/v1/apps",
+        {"name": "cardroom", "invite_url": "http://127.0.0.1:9/play"},
+        ADMIN_TOKEN,
+    )
     assert status == 201
     token, apps = app["token"], f"/v1/apps/{app['id']}"
     assert call("post", "/v1/apps", {"name": ""}, ADMIN_TOKEN)[0] == 400
@@ -50,12 +55,17 @@ def exercise_embedding(call: Call, finished_game: str, player_token: str) -> Non
     assert call("post", f"{apps}/webhooks", hook, player_token)[0] == 403
     assert call("post", "/v1/apps/appnope/webhooks", hook, ADMIN_TOKEN)[0] == 404
 
-    body = {"game": "concerto", "options": {"deals": 1}, "seats": [None, "bot:random", None,
-                                                                   "bot:random"]}
+    body = {
+        "game": "concerto",
+        "options": {"deals": 1},
+        "seats": [None, "bot:random", None, "bot:random"],
+    }
     status, game = call("post", f"{apps}/games", body, token)
     assert status == 201 and [i["seat"] for i in game["invitations"]] == [0, 2]
-    assert call("post", f"{apps}/games", {**body, "seats": [None, "bot:ghost", None, None]},
-                token)[0] == 400
+    assert (
+        call("post", f"{apps}/games", {**body, "seats": [None, "bot:ghost", None, None]}, token)[0]
+        == 400
+    )
     assert call("post", f"{apps}/games", body)[0] == 401
     assert call("post", f"{apps}/games", body, player_token)[0] == 403
     assert call("post", "/v1/apps/appnope/games", body, ADMIN_TOKEN)[0] == 404

@@ -81,16 +81,25 @@ class SseReader:
             self.retry = int(fields["retry"][-1])
         if "data" not in fields:
             return None
-        return Message(fields.get("id", [None])[-1], fields.get("event", ["message"])[-1],
-                       "\n".join(fields["data"]))
+        return Message(
+            fields.get("id", [None])[-1],
+            fields.get("event", ["message"])[-1],
+            "\n".join(fields["data"]),
+        )
 
     def close(self) -> None:
         self.response.close()
 
 
-def open_stream(base_url: str, game_id: str, *, token: str | None = None,
-                header_token: str | None = None, last_event_id: int | None = None,
-                **params: Any) -> requests.Response:
+def open_stream(
+    base_url: str,
+    game_id: str,
+    *,
+    token: str | None = None,
+    header_token: str | None = None,
+    last_event_id: int | None = None,
+    **params: Any,
+) -> requests.Response:
     """``GET /v1/games/{id}/stream`` with the token in the query or the header."""
     headers = {"Accept": "text/event-stream"}
     if header_token is not None:
@@ -99,5 +108,10 @@ def open_stream(base_url: str, game_id: str, *, token: str | None = None,
         headers["Last-Event-ID"] = str(last_event_id)
     if token is not None:
         params["token"] = token
-    return requests.get(f"{base_url}/v1/games/{game_id}/stream", params=params, headers=headers,
-                        stream=True, timeout=(5, 10))
+    return requests.get(
+        f"{base_url}/v1/games/{game_id}/stream",
+        params=params,
+        headers=headers,
+        stream=True,
+        timeout=(5, 10),
+    )

@@ -26,10 +26,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_pool_imports_no_server_internals() -> None:
     code = "import json, sys, server.processes.botpool; print(json.dumps(sorted(sys.modules)))"
-    loaded = json.loads(subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True,
-                                       capture_output=True, text=True).stdout)
-    forbidden = ("server.api", "server.store", "server.services.games", "server.services.apps",
-                 "flask", "redis")
+    loaded = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
+        ).stdout
+    )
+    forbidden = (
+        "server.api",
+        "server.store",
+        "server.services.games",
+        "server.services.apps",
+        "flask",
+        "redis",
+    )
     assert not [m for m in loaded if m.startswith(forbidden)]
     assert "client_sdk.runner" in loaded
 
@@ -43,8 +52,9 @@ def pool(live_server) -> Iterator[BotPool]:
     running.stop()
 
 
-def play_guest(api: Api, game_id: str, token: str, rng: random.Random,
-               timeout: float = 60.0) -> dict:
+def play_guest(
+    api: Api, game_id: str, token: str, rng: random.Random, timeout: float = 60.0
+) -> dict:
     """Play the guest's seat with random legal moves until the game is over."""
     deadline = time.monotonic() + timeout
     last = 0
@@ -65,15 +75,15 @@ def test_bot_seats_are_filled_by_the_pool_and_its_bots_move(live_api, pool):
     api = live_api
     listed = api.get("/v1/bots").body["bots"]
     assert {(b["name"], b["seats"]) for b in listed} == {("concerto_signals", 2), ("random", 2)}
-    made = app_game(api, make_app(api),
-                    [None, "bot:concerto_signals", "bot:random", "bot:concerto_signals"])
+    made = app_game(
+        api, make_app(api), [None, "bot:concerto_signals", "bot:random", "bot:concerto_signals"]
+    )
     seats = made["game"]["seats"]
     bot_ids = [s["player_id"] for s in seats[1:]]
     assert len(set(bot_ids)) == 3 and all(p.startswith("bot") for p in bot_ids)
     assert [i["seat"] for i in made["invitations"]] == [0]
 
-    final = play_guest(api, made["game"]["id"], made["invitations"][0]["token"],
-                       random.Random(8))
+    final = play_guest(api, made["game"]["id"], made["invitations"][0]["token"], random.Random(8))
     assert final["status"] == "finished" and final["result"] is not None
     replay = api.get(f"/v1/games/{made['game']['id']}/replay").body
     movers = {e["data"]["seat"] for e in replay["events"] if e["kind"] in ("play", "pass")}
@@ -87,6 +97,7 @@ def test_the_pool_gets_the_same_identities_and_tokens_every_time(live_api, pool)
     assert {r.client.requestor.token for r in pool.runners} == set(tokens.values())
     me = live_api.get("/v1/players/me", next(iter(tokens.values())))
     assert me.status == 200 and me.body["name"].startswith(("concerto_signals", "random"))
-    refused = live_api.post("/v1/bots", {"bots": [{"name": "random", "count": 1}]},
-                            next(iter(tokens.values())))
+    refused = live_api.post(
+        "/v1/bots", {"bots": [{"name": "random", "count": 1}]}, next(iter(tokens.values()))
+    )
     assert refused.status == 403

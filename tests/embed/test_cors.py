@@ -12,16 +12,19 @@ import requests
 from server.api import create_app
 from tests.embed.conftest import ORIGIN
 
-PREFLIGHT = {"Access-Control-Request-Method": "POST",
-             "Access-Control-Request-Headers": "authorization, content-type"}
+PREFLIGHT = {
+    "Access-Control-Request-Method": "POST",
+    "Access-Control-Request-Headers": "authorization, content-type",
+}
 
 
 def vary(response) -> set[str]:
     return {v.strip().lower() for v in response.headers.get("Vary", "").split(",") if v.strip()}
 
 
-@pytest.mark.parametrize("path", ["/v1/games/abc/moves", "/v1/apps/x/games", "/v1/games/abc/stream",
-                                  "/v1/no/such/route"])
+@pytest.mark.parametrize(
+    "path", ["/v1/games/abc/moves", "/v1/apps/x/games", "/v1/games/abc/stream", "/v1/no/such/route"]
+)
 def test_a_preflight_from_an_allowed_origin_is_answered_before_auth_and_routing(client, path):
     response = client.options(path, headers={"Origin": ORIGIN, **PREFLIGHT})
     assert response.status_code == 204
@@ -38,8 +41,9 @@ def test_a_preflight_from_an_allowed_origin_is_answered_before_auth_and_routing(
 
 
 def test_a_preflight_from_another_origin_gets_no_permission(client):
-    response = client.options("/v1/games/abc/moves",
-                              headers={"Origin": "http://evil.example", **PREFLIGHT})
+    response = client.options(
+        "/v1/games/abc/moves", headers={"Origin": "http://evil.example", **PREFLIGHT}
+    )
     assert response.status_code == 204
     assert not [k for k, _ in response.headers.items() if k.startswith("Access-Control-Allow")]
     assert "origin" in vary(response)
@@ -82,7 +86,8 @@ def test_a_wildcard_configuration_answers_star_without_credentials(redis_client,
 
 
 def test_cors_headers_over_a_real_socket(live_server):
-    response = requests.options(live_server.url + "/v1/games",
-                                headers={"Origin": ORIGIN, **PREFLIGHT}, timeout=5)
+    response = requests.options(
+        live_server.url + "/v1/games", headers={"Origin": ORIGIN, **PREFLIGHT}, timeout=5
+    )
     assert response.status_code == 204
     assert response.headers["Access-Control-Allow-Origin"] == ORIGIN

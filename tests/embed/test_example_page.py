@@ -50,8 +50,11 @@ def wait_until(condition, timeout: float, what: str) -> None:
 def deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     app_port = free_port()
     app_url = f"http://127.0.0.1:{app_port}"
-    settings = {"PARLOUR_CORS_ORIGINS": app_url, "PARLOUR_WEBHOOK_BACKOFF": "0.1",
-                "PARLOUR_SSE_HEARTBEAT": "1"}
+    settings = {
+        "PARLOUR_CORS_ORIGINS": app_url,
+        "PARLOUR_WEBHOOK_BACKOFF": "0.1",
+        "PARLOUR_SSE_HEARTBEAT": "1",
+    }
     saved = {k: os.environ.get(k) for k in settings}
     os.environ.update(settings)  # the served child inherits them
     try:
@@ -65,16 +68,27 @@ def deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     admin = {"Authorization": f"Bearer {parlour.admin_token}"}
     backend = None
     try:
-        wait_until(lambda: any(b["name"] == "concerto_signals" for b in
-                               requests.get(parlour.url + "/v1/bots", timeout=5).json()["bots"]),
-                   30, "the bot pool to register")
-        app = requests.post(parlour.url + "/v1/apps", json={"name": "example",
-                                                             "invite_url": app_url + "/"},
-                            headers=admin, timeout=5).json()
+        wait_until(
+            lambda: any(
+                b["name"] == "concerto_signals"
+                for b in requests.get(parlour.url + "/v1/bots", timeout=5).json()["bots"]
+            ),
+            30,
+            "the bot pool to register",
+        )
+        app = requests.post(
+            parlour.url + "/v1/apps",
+            json={"name": "example", "invite_url": app_url + "/"},
+            headers=admin,
+            timeout=5,
+        ).json()
         env = os.environ | {"PARLOUR_APP_ID": app["id"], "PARLOUR_APP_TOKEN": app["token"]}
         backend = subprocess.Popen(
             [sys.executable, str(BACKEND), "--parlour", parlour.url, "--port", str(app_port)],
-            env=env, stdout=subprocess.PIPE, text=True)
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         assert backend.stdout.readline().startswith("example app on"), "backend did not start"
         yield Deployment(parlour, app_url, {"Authorization": f"Bearer {app['token']}"})
     finally:
@@ -89,12 +103,19 @@ def test_open_streams_hold_no_gevent_worker(deployed: Deployment) -> None:
     """One gevent worker, 30 open event streams: other requests are still answered at once."""
     url = deployed.parlour.url
     body = {"game": "concerto", "seats": [None, None, None, None]}
-    made = requests.post(f"{url}/v1/apps/{_app_id(deployed)}/games", json=body,
-                         headers=deployed.headers, timeout=5).json()
+    made = requests.post(
+        f"{url}/v1/apps/{_app_id(deployed)}/games", json=body, headers=deployed.headers, timeout=5
+    ).json()
     token = made["invitations"][0]["token"]
-    streams = [requests.get(f"{url}/v1/games/{made['game']['id']}/stream",
-                            params={"token": token}, stream=True, timeout=5)
-               for _ in range(30)]
+    streams = [
+        requests.get(
+            f"{url}/v1/games/{made['game']['id']}/stream",
+            params={"token": token},
+            stream=True,
+            timeout=5,
+        )
+        for _ in range(30)
+    ]
     try:
         assert all(s.status_code == 200 for s in streams)
         started = time.monotonic()
@@ -126,24 +147,28 @@ def test_a_person_plays_a_hand_on_the_example_page_from_another_origin(
     assert deployed.app_url != deployed.parlour.url  # two origins (ports differ)
     path = chromium_path()
     if path is None:
-        pytest.skip("no Chromium installed: this test needs Debian's `chromium` "
-                    "(as root, `make test` installs it with apt-get)")
+        pytest.skip(
+            "no Chromium installed: this test needs Debian's `chromium` "
+            "(as root, `make test` installs it with apt-get)"
+        )
     in_own_thread(lambda: play_a_hand(deployed, path))
 
     # The app's backend got Parlour's signed notifications and verified them.
     def received() -> list[dict]:
         return requests.get(deployed.app_url + "/api/webhooks", timeout=5).json()["received"]
 
-    wait_until(lambda: {"game_start", "turn"} <= {r["event"] for r in received()}, 10,
-               "the webhooks")
+    wait_until(
+        lambda: {"game_start", "turn"} <= {r["event"] for r in received()}, 10, "the webhooks"
+    )
     assert all(r["verified"] for r in received())
 
 
 def play_a_hand(deployed: Deployment, chromium: str) -> None:
     """In Chromium: open the example page, start a game, play until a hand of ours is done."""
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, headless=True,
-                                     args=CHROMIUM_FLAGS)  # a fresh profile every launch
+        browser = pw.chromium.launch(
+            executable_path=chromium, headless=True, args=CHROMIUM_FLAGS
+        )  # a fresh profile every launch
         try:
             play_with(browser, deployed)
         finally:
@@ -159,8 +184,14 @@ def play_with(browser, deployed: Deployment) -> None:
     api_calls: list[tuple[str, str, int]] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("response", lambda r: api_calls.append((r.request.method, r.url, r.status))
-            if r.url.startswith(deployed.parlour.url) else None)
+    page.on(
+        "response",
+        lambda r: (
+            api_calls.append((r.request.method, r.url, r.status))
+            if r.url.startswith(deployed.parlour.url)
+            else None
+        ),
+    )
     try:
         page.goto(deployed.app_url + "/")
         page.wait_for_selector("body[data-ready=lobby]")
@@ -173,8 +204,10 @@ def play_with(browser, deployed: Deployment) -> None:
         deadline = time.monotonic() + 60
         while not page.locator("#hands li[data-players*='0']").count():
             assert time.monotonic() < deadline, "no hand with the guest's cards was completed"
-            page.wait_for_function("document.body.dataset.myTurn === 'true' || "
-                                   "document.body.dataset.status === 'finished'")
+            page.wait_for_function(
+                "document.body.dataset.myTurn === 'true' || "
+                "document.body.dataset.status === 'finished'"
+            )
             if page.evaluate("document.body.dataset.status") == "finished":
                 break
             version = page.evaluate("document.body.dataset.version")

@@ -25,8 +25,11 @@ def test_only_the_admin_creates_apps(api, players):
     assert_error(api.post("/v1/apps", {"name": "x"}, someone), 403, "forbidden")
     assert_error(api.post("/v1/apps", {"name": "x"}), 401, "unauthorized")
     assert_error(api.post("/v1/apps", {"nom": "x"}, "admin"), 400, "invalid_request")
-    details = assert_error(api.post("/v1/apps", {"name": "x", "invite_url": "javascript:alert(1)"},
-                                    "admin"), 400, "invalid_request")
+    details = assert_error(
+        api.post("/v1/apps", {"name": "x", "invite_url": "javascript:alert(1)"}, "admin"),
+        400,
+        "invalid_request",
+    )
     assert "invite_url" in details
     app = make_app(api, invite_url="https://cards.example/play")
     assert app.id.startswith("app") and app.token.startswith(app.id + ".")
@@ -38,8 +41,12 @@ def test_only_the_admin_creates_apps(api, players):
 def test_an_app_game_gets_one_invitation_per_open_seat_and_bots_by_name(api):
     register_bots(api)
     app = make_app(api, invite_url="https://cards.example/play")
-    made = app_game(api, app, [None, "bot:concerto_signals", None, "bot:concerto_signals"],
-                    guest_names=["Ann", "Bea"])
+    made = app_game(
+        api,
+        app,
+        [None, "bot:concerto_signals", None, "bot:concerto_signals"],
+        guest_names=["Ann", "Bea"],
+    )
     game = made["game"]
     assert game["status"] == "active" and game["you"] is None and "hand" not in game
     assert not cards_in(str(made)), "the app's answer shows no card"
@@ -53,8 +60,11 @@ def test_an_app_game_gets_one_invitation_per_open_seat_and_bots_by_name(api):
         link = urlsplit(invitation["url"])
         assert link._replace(fragment="").geturl() == "https://cards.example/play"
         fragment = parse_qs(link.fragment)  # in the fragment: never sent to a server
-        assert fragment == {"game": [game["id"]], "seat": [str(invitation["seat"])],
-                            "token": [invitation["token"]]}
+        assert fragment == {
+            "game": [game["id"]],
+            "seat": [str(invitation["seat"])],
+            "token": [invitation["token"]],
+        }
         mine = api.view(game["id"], invitation["token"])
         assert mine["you"] == invitation["seat"] and len(mine["hand"]) == 13
 
@@ -62,21 +72,27 @@ def test_an_app_game_gets_one_invitation_per_open_seat_and_bots_by_name(api):
 def test_bot_seats_must_name_a_bot_of_the_pool_that_plays_the_game(api):
     app = make_app(api)
     body = {"game": "concerto", "seats": [None, "bot:random", None, "bot:random"]}
-    details = assert_error(api.post(f"/v1/apps/{app.id}/games", body, app.token),
-                           400, "invalid_request")
+    details = assert_error(
+        api.post(f"/v1/apps/{app.id}/games", body, app.token), 400, "invalid_request"
+    )
     assert set(details["seats"]) == {"1", "3"}  # no pool registered yet
     register_bots(api, count=1)
-    details = assert_error(api.post(f"/v1/apps/{app.id}/games", body, app.token),
-                           400, "invalid_request")
+    details = assert_error(
+        api.post(f"/v1/apps/{app.id}/games", body, app.token), 400, "invalid_request"
+    )
     assert set(details["seats"]) == {"3"}  # one identity: one seat per game
     seconds = {"game": "seconds", "seats": [None, "bot:concerto_signals"]}
-    details = assert_error(api.post(f"/v1/apps/{app.id}/games", seconds, app.token),
-                           400, "invalid_request")
+    details = assert_error(
+        api.post(f"/v1/apps/{app.id}/games", seconds, app.token), 400, "invalid_request"
+    )
     assert "concerto" in details["seats"]["1"]
     ghost = {"game": "concerto", "seats": [None, "bot:ghost", None, None]}
     assert_error(api.post(f"/v1/apps/{app.id}/games", ghost, app.token), 400, "invalid_request")
-    assert_error(api.post(f"/v1/apps/{app.id}/games", {"game": "concerto"}, app.token),
-                 400, "invalid_request")
+    assert_error(
+        api.post(f"/v1/apps/{app.id}/games", {"game": "concerto"}, app.token),
+        400,
+        "invalid_request",
+    )
 
 
 def test_a_guest_token_acts_only_in_its_own_seat_of_its_own_game(api, players):
@@ -94,8 +110,7 @@ def test_a_guest_token_acts_only_in_its_own_seat_of_its_own_game(api, players):
     # Its own game: its own seat only.
     assert api.view(gid, mover)["you"] == first
     assert_error(api.get(f"/v1/games/{gid}", mover, seat=(first + 1) % 4), 403, "forbidden")
-    assert_error(api.get(f"/v1/games/{gid}/events", mover, seat=(first + 1) % 4), 403,
-                 "forbidden")
+    assert_error(api.get(f"/v1/games/{gid}/events", mover, seat=(first + 1) % 4), 403, "forbidden")
     mine = api.view(gid, mover)
     assert_error(api.move(gid, idle, mine["legal_moves"][0]), 409, "not_your_turn")
     body = {"move": mine["legal_moves"][0], "seat": (first + 1) % 4}
@@ -114,11 +129,17 @@ def test_a_guest_token_acts_only_in_its_own_seat_of_its_own_game(api, players):
     assert_error(api.get("/v1/me/turns", mover), 403, "forbidden")
     assert_error(api.get("/v1/players/me", mover), 403, "forbidden")
     assert_error(api.post("/v1/games", {"game": "concerto"}, mover), 403, "forbidden")
-    assert_error(api.post("/v1/tournaments", {"game": "concerto", "format": "swiss"}, mover),
-                 403, "forbidden")
+    assert_error(
+        api.post("/v1/tournaments", {"game": "concerto", "format": "swiss"}, mover),
+        403,
+        "forbidden",
+    )
     assert_error(api.get(f"/v1/apps/{app.id}", mover), 403, "forbidden")
-    assert_error(api.post(f"/v1/apps/{app.id}/games", {"game": "concerto", "seats": [None] * 4},
-                          mover), 403, "forbidden")
+    assert_error(
+        api.post(f"/v1/apps/{app.id}/games", {"game": "concerto", "seats": [None] * 4}, mover),
+        403,
+        "forbidden",
+    )
     # A forged guest token (right id, wrong secret) is unknown.
     forged = mover.token.partition(".")[0] + ".not-the-secret"
     assert_error(api.get(f"/v1/games/{gid}", forged), 401, "unauthorized")
@@ -132,10 +153,12 @@ def test_app_tokens_act_only_for_their_own_app(api, players):
     body = {"game": "concerto", "seats": [None] * 4}
     assert_error(api.post(f"/v1/apps/{second.id}/games", body, first.token), 403, "forbidden")
     assert_error(api.get(f"/v1/apps/{second.id}", first.token), 403, "forbidden")
-    assert_error(api.post(f"/v1/apps/{first.id}/games", body, players.register("ann")),
-                 403, "forbidden")
-    assert_error(api.post(f"/v1/apps/{first.id}/games", body,
-                          first.id + ".wrong"), 401, "unauthorized")
+    assert_error(
+        api.post(f"/v1/apps/{first.id}/games", body, players.register("ann")), 403, "forbidden"
+    )
+    assert_error(
+        api.post(f"/v1/apps/{first.id}/games", body, first.id + ".wrong"), 401, "unauthorized"
+    )
     assert_error(api.post("/v1/apps/appnope/games", body, "admin"), 404, "not_found")
     assert api.post(f"/v1/apps/{first.id}/games", body, "admin").status == 201
     # An app token is not a player's: the player endpoints do not know it.

@@ -18,8 +18,7 @@ from tests.embed.sse import SseReader, open_stream
 
 
 def guests_of(made: dict) -> list[Player]:
-    return [Player(i["token"].partition(".")[0], "Guest", i["token"])
-            for i in made["invitations"]]
+    return [Player(i["token"].partition(".")[0], "Guest", i["token"]) for i in made["invitations"]]
 
 
 def long_poll(api: Api, game_id: str, who) -> list[dict]:
@@ -28,8 +27,9 @@ def long_poll(api: Api, game_id: str, who) -> list[dict]:
     return reply.body["events"]
 
 
-def test_the_stream_resumes_without_loss_or_repeats_after_a_dropped_connection(live_api,
-                                                                               live_server):
+def test_the_stream_resumes_without_loss_or_repeats_after_a_dropped_connection(
+    live_api, live_server
+):
     api = live_api
     made = app_game(api, make_app(api), [None, None, None, None])
     gid = made["game"]["id"]
@@ -50,8 +50,9 @@ def test_the_stream_resumes_without_loss_or_repeats_after_a_dropped_connection(l
 
     play_random_moves(api, gid, guests, rng, limit=10)  # missed while away
     last_id = int(got[-1].id)
-    second = SseReader(open_stream(live_server.url, gid, header_token=me.token,
-                                   last_event_id=last_id))
+    second = SseReader(
+        open_stream(live_server.url, gid, header_token=me.token, last_event_id=last_id)
+    )
     play_random_moves(api, gid, guests, rng)  # to the end, while connected
     rest = list(second)  # the server ends the stream after the game's last event
     assert rest[-1].event == "end" and rest[-1].json == {"status": "finished"}
@@ -70,8 +71,12 @@ def test_the_stream_resumes_without_loss_or_repeats_after_a_dropped_connection(l
     assert private and all(e["data"].get("seat") == 0 for e in private)
     assert {e["kind"] for e in private} == {"hand"}
     replay = api.get(f"/v1/games/{gid}/replay").body
-    others = {c for e in replay["events"] if e["kind"] == "hand" and e["data"]["seat"] != 0
-              for c in e["data"]["cards"]}
+    others = {
+        c
+        for e in replay["events"]
+        if e["kind"] == "hand" and e["data"]["seat"] != 0
+        for c in e["data"]["cards"]
+    }
     played: set[str] = set()
     for event in events:  # no card of another seat shows before it is played...
         if event["kind"] == "deal_end":

@@ -63,9 +63,15 @@ def receiver_factory() -> Iterator:
                 with receiver.lock:
                     attempts[delivery] += 1
                     status = 500 if attempts[delivery] <= receiver.fail_first else 200
-                    receiver.received.append(Received(delivery, self.headers["Parlour-Event"],
-                                                      self.headers["Parlour-Signature"], body,
-                                                      status))
+                    receiver.received.append(
+                        Received(
+                            delivery,
+                            self.headers["Parlour-Event"],
+                            self.headers["Parlour-Signature"],
+                            body,
+                            status,
+                        )
+                    )
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
@@ -87,8 +93,9 @@ def receiver_factory() -> Iterator:
 
 @pytest.fixture
 def deliverer(redis_client) -> Iterator[Deliverer]:
-    d = Deliverer(redis_client, backoff=0.05, max_attempts=4, timeout=2, lease=5,
-                  rng=random.Random(1))
+    d = Deliverer(
+        redis_client, backoff=0.05, max_attempts=4, timeout=2, lease=5, rng=random.Random(1)
+    )
     stop = threading.Event()
     thread = threading.Thread(target=d.run, args=(stop, 0.01), daemon=True)
     thread.start()
@@ -106,8 +113,7 @@ def wait_for(condition, timeout: float = 10.0) -> None:
 
 
 def guests_of(made: dict) -> list[Player]:
-    return [Player(i["token"].partition(".")[0], "Guest", i["token"])
-            for i in made["invitations"]]
+    return [Player(i["token"].partition(".")[0], "Guest", i["token"]) for i in made["invitations"]]
 
 
 def test_signed_notifications_retried_until_success_and_then_never_again(
@@ -118,8 +124,9 @@ def test_signed_notifications_retried_until_success_and_then_never_again(
     app = make_app(api)
     hooks = {}
     for receiver, events in ((flaky, ["game_start", "game_end"]), (steady, None)):
-        reply = api.post(f"/v1/apps/{app.id}/webhooks", {"url": receiver.url, "events": events},
-                         app.token)
+        reply = api.post(
+            f"/v1/apps/{app.id}/webhooks", {"url": receiver.url, "events": events}, app.token
+        )
         assert reply.status == 201, reply.body
         hooks[receiver.url] = reply.body
     assert hooks[flaky.url]["secret"] != hooks[steady.url]["secret"]
@@ -135,16 +142,19 @@ def test_signed_notifications_retried_until_success_and_then_never_again(
     assert sorted(per_delivery.values()) == [3, 3]
     time.sleep(0.5)  # ...and none came after the success, though backoff is 50 ms
     assert Counter(r.delivery for r in flaky.received) == per_delivery
-    assert all(Counter(r.delivery for r in steady.received)[d] == 1
-               for d in {r.delivery for r in steady.received})
+    assert all(
+        Counter(r.delivery for r in steady.received)[d] == 1
+        for d in {r.delivery for r in steady.received}
+    )
 
     for receiver in (flaky, steady):
         secret = hooks[receiver.url]["secret"]
         for got in receiver.received:
             # The documented scheme, computed here independently: t=<ts>,v1=HMAC(t "." body).
             parts = dict(p.split("=", 1) for p in got.signature.split(","))
-            mac = hmac.new(secret.encode(), parts["t"].encode() + b"." + got.body,
-                           hashlib.sha256).hexdigest()
+            mac = hmac.new(
+                secret.encode(), parts["t"].encode() + b"." + got.body, hashlib.sha256
+            ).hexdigest()
             assert hmac.compare_digest(mac, parts["v1"])
             assert verify(secret, got.signature, got.body)
             assert not verify(secret, got.signature, got.body + b" ")
@@ -174,11 +184,16 @@ def test_a_receiver_that_never_answers_2xx_is_given_up_after_max_attempts(
 ):
     broken = receiver_factory(fail_first=100)
     app = make_app(api)
-    api.post(f"/v1/apps/{app.id}/webhooks", {"url": broken.url, "events": ["game_start"]},
-             app.token)
+    api.post(
+        f"/v1/apps/{app.id}/webhooks", {"url": broken.url, "events": ["game_start"]}, app.token
+    )
     app_game(api, app, [None, None, None, None])
-    wait_for(lambda: any(d["status"] == "failed"
-                         for d in api.get(f"/v1/apps/{app.id}", app.token).body["deliveries"]))
+    wait_for(
+        lambda: any(
+            d["status"] == "failed"
+            for d in api.get(f"/v1/apps/{app.id}", app.token).body["deliveries"]
+        )
+    )
     time.sleep(0.5)
     assert len(broken.received) == deliverer.max_attempts == 4
 
@@ -186,10 +201,13 @@ def test_a_receiver_that_never_answers_2xx_is_given_up_after_max_attempts(
 def test_webhook_registration_is_checked(api, players):
     app = make_app(api)
     path = f"/v1/apps/{app.id}/webhooks"
-    assert_error(api.post(path, {"url": "ftp://x.example/hook"}, app.token), 400,
-                 "invalid_request")
-    assert_error(api.post(path, {"url": "http://x.example/h", "events": ["moves"]}, app.token),
-                 400, "invalid_request")
-    assert_error(api.post(path, {"url": "http://x.example/h"}, players.register("ann")), 403,
-                 "forbidden")
+    assert_error(api.post(path, {"url": "ftp://x.example/hook"}, app.token), 400, "invalid_request")
+    assert_error(
+        api.post(path, {"url": "http://x.example/h", "events": ["moves"]}, app.token),
+        400,
+        "invalid_request",
+    )
+    assert_error(
+        api.post(path, {"url": "http://x.example/h"}, players.register("ann")), 403, "forbidden"
+    )
     assert_error(api.post(path, {"url": "http://x.example/h"}), 401, "unauthorized")

@@ -68,8 +68,9 @@ class HttpBots:
     def __post_init__(self) -> None:
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._threads = [threading.Thread(target=self._run, args=(p,), daemon=True)
-                         for p in self.players]
+        self._threads = [
+            threading.Thread(target=self._run, args=(p,), daemon=True) for p in self.players
+        ]
 
     def start(self) -> HttpBots:
         for t in self._threads:
@@ -81,12 +82,24 @@ class HttpBots:
         for t in self._threads:
             t.join(30)
 
-    def _call(self, session: requests.Session, url: str, method: str, path: str,
-              token: str, body: Any = None) -> tuple[int, Any] | None:
+    def _call(
+        self,
+        session: requests.Session,
+        url: str,
+        method: str,
+        path: str,
+        token: str,
+        body: Any = None,
+    ) -> tuple[int, Any] | None:
         """One request; None when the server could not be reached or answered 5xx."""
         try:
-            r = session.request(method, url + path, json=body, timeout=10,
-                                headers={"Authorization": f"Bearer {token}"})
+            r = session.request(
+                method,
+                url + path,
+                json=body,
+                timeout=10,
+                headers={"Authorization": f"Bearer {token}"},
+            )
         except requests.RequestException:
             with self._lock:
                 self.refused["connection"] += 1
@@ -101,8 +114,9 @@ class HttpBots:
         session = requests.Session()
         urls = itertools.cycle(self.urls)
         while not self._stop.is_set():
-            got = self._call(session, next(urls), "GET", f"/v1/me/turns?wait={self.wait}",
-                             player["token"])
+            got = self._call(
+                session, next(urls), "GET", f"/v1/me/turns?wait={self.wait}", player["token"]
+            )
             if got is None:
                 session.close()  # a dead server's keep-alive connections are dead too
                 self._stop.wait(0.05)
@@ -116,17 +130,20 @@ class HttpBots:
             for turn in body["turns"]:
                 legal = turn["view"]["legal_moves"]
                 move = choose(turn["game_id"], turn["version"], turn["seat"], legal)
-                answer = self._call(session, next(urls), "POST",
-                                    f"/v1/games/{turn['game_id']}/moves", player["token"],
-                                    {"move": move, "version": turn["version"],
-                                     "seat": turn["seat"]})
+                answer = self._call(
+                    session,
+                    next(urls),
+                    "POST",
+                    f"/v1/games/{turn['game_id']}/moves",
+                    player["token"],
+                    {"move": move, "version": turn["version"], "seat": turn["seat"]},
+                )
                 if answer is None:
                     continue  # asked again next loop: a safe retry if it was accepted
                 status, body = answer
                 with self._lock:
                     if status == 200:
-                        self.acks.append(Ack(turn["game_id"], turn["version"], turn["seat"],
-                                             move))
+                        self.acks.append(Ack(turn["game_id"], turn["version"], turn["seat"], move))
                     elif status == 409:  # a race with our own retry, never a rule problem
                         self.refused[body["error"]["code"]] += 1
                     else:
@@ -141,8 +158,10 @@ def admin(url: str) -> dict[str, str]:
 def register(url: str, n: int, prefix: str = "bot") -> list[dict[str, Any]]:
     """``n`` players registered over HTTP."""
     with requests.Session() as s:
-        return [s.post(f"{url}/v1/players", json={"name": f"{prefix}{i}"}, timeout=10).json()
-                for i in range(n)]
+        return [
+            s.post(f"{url}/v1/players", json={"name": f"{prefix}{i}"}, timeout=10).json()
+            for i in range(n)
+        ]
 
 
 def open_tournament(url: str, players: Sequence[dict[str, Any]], **settings: Any) -> str:
@@ -151,23 +170,31 @@ def open_tournament(url: str, players: Sequence[dict[str, Any]], **settings: Any
     The clock is long: a kill must never turn into a timeout, or the disturbed run
     would not be comparable with the undisturbed one.
     """
-    body = {"game": "concerto", "format": "round_robin", "options": {"deals": 1},
-            "clock": {"move_seconds": 600}, "timeout_policy": {"kind": "default_move"},
-            **settings}
+    body = {
+        "game": "concerto",
+        "format": "round_robin",
+        "options": {"deals": 1},
+        "clock": {"move_seconds": 600},
+        "timeout_policy": {"kind": "default_move"},
+        **settings,
+    }
     with requests.Session() as s:
         made = s.post(f"{url}/v1/tournaments", json=body, headers=admin(url), timeout=10)
         assert made.status_code == 201, made.text
         tid = made.json()["id"]
         for i in range(0, len(players), 2):
-            entered = s.post(f"{url}/v1/tournaments/{tid}/entries", headers=admin(url),
-                             json={"players": [p["id"] for p in players[i:i + 2]]}, timeout=10)
+            entered = s.post(
+                f"{url}/v1/tournaments/{tid}/entries",
+                headers=admin(url),
+                json={"players": [p["id"] for p in players[i : i + 2]]},
+                timeout=10,
+            )
             assert entered.status_code == 201, entered.text
     return tid
 
 
 def start(url: str, tid: str) -> None:
-    r = requests.post(f"{url}/v1/tournaments/{tid}/start", json={}, headers=admin(url),
-                      timeout=10)
+    r = requests.post(f"{url}/v1/tournaments/{tid}/start", json={}, headers=admin(url), timeout=10)
     assert r.status_code == 200, r.text
 
 
@@ -192,8 +219,9 @@ def copy_redis(src: redis.Redis, dst: redis.Redis) -> int:
     return n
 
 
-def play_in_process(service: Service, tid: str, players: Sequence[dict[str, Any]],
-                    timeout: float = 60) -> dict[str, Any]:
+def play_in_process(
+    service: Service, tid: str, players: Sequence[dict[str, Any]], timeout: float = 60
+) -> dict[str, Any]:
     """Start the tournament and play it with the same bots, one scheduler, no faults."""
     tours = Tournaments(service)
     tours.start(ADMIN_TOKEN, tid)
@@ -202,8 +230,9 @@ def play_in_process(service: Service, tid: str, players: Sequence[dict[str, Any]
         moved = False
         for p in players:
             for turn in service.turns(p["token"])["turns"]:
-                move = choose(turn["game_id"], turn["version"], turn["seat"],
-                              turn["view"]["legal_moves"])
+                move = choose(
+                    turn["game_id"], turn["version"], turn["seat"], turn["view"]["legal_moves"]
+                )
                 service.move(p["token"], turn["game_id"], move, turn["version"], turn["seat"])
                 moved = True
         return moved
@@ -217,12 +246,20 @@ def outcome(shown: dict[str, Any]) -> dict[str, Any]:
     """What must not depend on how the tournament was run: standings and every table's
     game and result."""
     tables = sorted(
-        (rd["index"], t["table"], t["game_id"], tuple(t["entries"]),
-         tuple((t.get("result") or {}).get("scores") or ()))
-        for rd in shown["rounds"] for t in rd["tables"]
+        (
+            rd["index"],
+            t["table"],
+            t["game_id"],
+            tuple(t["entries"]),
+            tuple((t.get("result") or {}).get("scores") or ()),
+        )
+        for rd in shown["rounds"]
+        for t in rd["tables"]
     )
-    standings = [{k: s[k] for k in ("rank", "entry", "players", "points", "played")}
-                 for s in shown["standings"]]
+    standings = [
+        {k: s[k] for k in ("rank", "entry", "players", "points", "played")}
+        for s in shown["standings"]
+    ]
     return {"status": shown["status"], "tables": tables, "standings": standings}
 
 

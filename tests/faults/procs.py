@@ -126,8 +126,15 @@ class RedisNode(Child):
         cluster: start as a cluster node (``--cluster-enabled yes``).
     """
 
-    def __init__(self, data_dir: Path, port: int | None = None, *, fsync: str = "always",
-                 cluster: bool = False, appendonly: bool = True) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        port: int | None = None,
+        *,
+        fsync: str = "always",
+        cluster: bool = False,
+        appendonly: bool = True,
+    ) -> None:
         self.data_dir = Path(data_dir)
         self.port = port or (free_cluster_port() if cluster else free_port())
         self.fsync, self.cluster, self.appendonly = fsync, cluster, appendonly
@@ -139,17 +146,38 @@ class RedisNode(Child):
 
     def start(self) -> RedisNode:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        args = [redis_server_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
-                "--dir", str(self.data_dir), "--save", "", "--daemonize", "no",
-                "--maxclients", "10000", "--loglevel", "warning",
-                "--logfile", str(self.data_dir / "redis.log")]
+        args = [
+            redis_server_binary(),
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(self.data_dir),
+            "--save",
+            "",
+            "--daemonize",
+            "no",
+            "--maxclients",
+            "10000",
+            "--loglevel",
+            "warning",
+            "--logfile",
+            str(self.data_dir / "redis.log"),
+        ]
         if self.appendonly:
             args += ["--appendonly", "yes", "--appendfsync", self.fsync]
         else:
             args += ["--appendonly", "no"]
         if self.cluster:
-            args += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                     "--cluster-node-timeout", "3000"]
+            args += [
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                "nodes.conf",
+                "--cluster-node-timeout",
+                "3000",
+            ]
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL)
         client = redis.Redis(port=self.port, socket_timeout=2)
         try:
@@ -162,7 +190,6 @@ class RedisNode(Child):
         return redis.Redis(port=self.port)
 
 
-
 def start_cluster(base: Path, masters: int = 3) -> list[RedisNode]:
     """``masters`` cluster nodes joined into one cluster covering all 16384 slots.
 
@@ -170,16 +197,23 @@ def start_cluster(base: Path, masters: int = 3) -> list[RedisNode]:
         RuntimeError: ``redis-cli --cluster create`` failed or the cluster never
             reported ``cluster_state:ok``.
     """
-    nodes = [RedisNode(base / f"node{i}", cluster=True, appendonly=False)
-             for i in range(masters)]
+    nodes = [RedisNode(base / f"node{i}", cluster=True, appendonly=False) for i in range(masters)]
     try:
         for node in nodes:
             node.start()
         done = subprocess.run(
-            [redis_cli_binary(), "--cluster", "create",
-             *[f"127.0.0.1:{n.port}" for n in nodes],
-             "--cluster-replicas", "0", "--cluster-yes"],
-            capture_output=True, text=True, timeout=60,
+            [
+                redis_cli_binary(),
+                "--cluster",
+                "create",
+                *[f"127.0.0.1:{n.port}" for n in nodes],
+                "--cluster-replicas",
+                "0",
+                "--cluster-yes",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
         if done.returncode != 0:
             raise RuntimeError(f"cluster create failed: {done.stdout}\n{done.stderr}")
@@ -210,8 +244,14 @@ def cluster_url(nodes: list[RedisNode]) -> str:
 
 def _env(redis_url: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PARLOUR_")}
-    env.update({"REDIS_URL": redis_url, "PARLOUR_ADMIN_TOKEN": ADMIN_TOKEN,
-                "PARLOUR_SEED_SECRET": SEED_SECRET, "PYTHONPATH": str(ROOT)})
+    env.update(
+        {
+            "REDIS_URL": redis_url,
+            "PARLOUR_ADMIN_TOKEN": ADMIN_TOKEN,
+            "PARLOUR_SEED_SECRET": SEED_SECRET,
+            "PYTHONPATH": str(ROOT),
+        }
+    )
     env.update(extra or {})
     return env
 
@@ -221,8 +261,15 @@ class ApiProc(Child):
 
     stop_timeout = 20.0  # gunicorn's graceful stop of every worker
 
-    def __init__(self, redis_url: str, log_dir: Path, *, port: int | None = None,
-                 workers: int = 2, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        redis_url: str,
+        log_dir: Path,
+        *,
+        port: int | None = None,
+        workers: int = 2,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.redis_url, self.log_dir, self.workers = redis_url, Path(log_dir), workers
         self.port = port or free_port()
         self.extra_env = env or {}
@@ -236,14 +283,33 @@ class ApiProc(Child):
         self.log_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_dir / f"api-{self.port}.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.processes.cli", "serve", "--no-scheduler", "--no-botpool",
-             "--no-webhooks", "--port", str(self.port), "--workers", str(self.workers)],
-            cwd=ROOT, env=_env(self.redis_url, self.extra_env), stdin=subprocess.DEVNULL,
-            stdout=log, stderr=log, start_new_session=True,
+            [
+                sys.executable,
+                "-m",
+                "server.processes.cli",
+                "serve",
+                "--no-scheduler",
+                "--no-botpool",
+                "--no-webhooks",
+                "--port",
+                str(self.port),
+                "--workers",
+                str(self.workers),
+            ],
+            cwd=ROOT,
+            env=_env(self.redis_url, self.extra_env),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
         )
         log.close()
-        _wait(lambda: requests.get(self.url + "/healthz", timeout=2).status_code == 200,
-              timeout, f"api on {self.port}", self.proc)
+        _wait(
+            lambda: requests.get(self.url + "/healthz", timeout=2).status_code == 200,
+            timeout,
+            f"api on {self.port}",
+            self.proc,
+        )
         _wait(lambda: len(self.worker_pids()) == self.workers, timeout, "workers", self.proc)
         return self
 
@@ -269,7 +335,6 @@ class ApiProc(Child):
             self.proc.wait(10)
 
 
-
 class SchedulerProc(Child):
     """``parlour scheduler`` on ``redis_url``."""
 
@@ -281,14 +346,24 @@ class SchedulerProc(Child):
         self.log_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_dir / "scheduler.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.processes.cli", "scheduler", "--redis-url", self.redis_url,
-             "--interval", str(self.interval)],
-            cwd=ROOT, env=_env(self.redis_url), stdin=subprocess.DEVNULL,
-            stdout=log, stderr=log,
+            [
+                sys.executable,
+                "-m",
+                "server.processes.cli",
+                "scheduler",
+                "--redis-url",
+                self.redis_url,
+                "--interval",
+                str(self.interval),
+            ],
+            cwd=ROOT,
+            env=_env(self.redis_url),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
         )
         log.close()
         return self
-
 
 
 @contextlib.contextmanager

@@ -39,8 +39,7 @@ from tests.scheduler.support import all_game_ids, assert_exactly_once
 ADMIN = "faults-admin-token"
 
 
-def test_kill_9_of_a_worker_the_api_the_scheduler_and_redis(tmp_path, redis_client,
-                                                          redis_server):
+def test_kill_9_of_a_worker_the_api_the_scheduler_and_redis(tmp_path, redis_client, redis_server):
     red = RedisNode(tmp_path / "redis", fsync="always").start()
     api = ApiProc(red.url, tmp_path, workers=2)
     sched = SchedulerProc(red.url, tmp_path)
@@ -59,6 +58,7 @@ def test_kill_9_of_a_worker_the_api_the_scheduler_and_redis(tmp_path, redis_clie
         start(api.url, tid)
         bots = HttpBots([api.url], players).start()
         try:
+
             def after_moves(n: int) -> None:
                 wait_until(lambda: len(bots.acks) >= n, 60, f"{n} acknowledged moves")
 
@@ -76,8 +76,11 @@ def test_kill_9_of_a_worker_the_api_the_scheduler_and_redis(tmp_path, redis_clie
 
             after_moves(30)
             killed = api.kill_worker()  # the arbiter forks a new one
-            wait_until(lambda: killed not in api.worker_pids()
-                       and len(api.worker_pids()) == 2, 30, "a new worker")
+            wait_until(
+                lambda: killed not in api.worker_pids() and len(api.worker_pids()) == 2,
+                30,
+                "a new worker",
+            )
             after_moves(len(bots.acks) + 30)
             sched.kill9()  # rounds stop being paired and results recorded...
             after_moves_or_quiet(len(bots.acks) + 20)  # ...while the games go on
@@ -88,8 +91,11 @@ def test_kill_9_of_a_worker_the_api_the_scheduler_and_redis(tmp_path, redis_clie
             after_moves(len(bots.acks) + 30)
             red.kill9()  # no shutdown, no final fsync
             red.start()
-            wait_until(lambda: (show(api.url, tid) or {}).get("status") == "finished", 90,
-                       "the tournament to finish")
+            wait_until(
+                lambda: (show(api.url, tid) or {}).get("status") == "finished",
+                90,
+                "the tournament to finish",
+            )
         finally:
             bots.stop()
 

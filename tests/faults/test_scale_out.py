@@ -58,8 +58,11 @@ def test_two_apis_and_three_schedulers_play_like_one(tmp_path, redis_client, red
         start(apis[0].url, tid)
         bots = HttpBots([a.url for a in apis], players).start()
         try:
-            wait_until(lambda: (show(apis[1].url, tid) or {}).get("status") == "finished", 60,
-                       "the tournament to finish")
+            wait_until(
+                lambda: (show(apis[1].url, tid) or {}).get("status") == "finished",
+                60,
+                "the tournament to finish",
+            )
         finally:
             bots.stop()
 
@@ -69,8 +72,11 @@ def test_two_apis_and_three_schedulers_play_like_one(tmp_path, redis_client, red
         assert outcome(shown) == expected
 
         # every worker hands its counts to Redis within a second: both APIs see them all
-        wait_until(lambda: metric(apis[0].url, "parlour_moves_total") == len(bots.acks), 10,
-                   "the moves in /metrics")
+        wait_until(
+            lambda: metric(apis[0].url, "parlour_moves_total") == len(bots.acks),
+            10,
+            "the moves in /metrics",
+        )
         assert metric(apis[1].url, "parlour_moves_total") == len(bots.acks)
         assert metric(apis[1].url, "parlour_api_workers") == 3
         assert metric(apis[0].url, "parlour_tournaments_running") == 0

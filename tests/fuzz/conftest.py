@@ -30,11 +30,13 @@ def fuzz_server(redis_server) -> Iterator[LiveServer]:
     """The app behind a werkzeug thread, on a flushed database, for a whole module."""
     client = redis.Redis.from_url(redis_server.url)
     client.flushdb()
-    app = create_app({"REDIS_URL": redis_server.url, "ADMIN_TOKEN": ADMIN_TOKEN,
-                      "TESTING": True, **SHORT})
+    app = create_app(
+        {"REDIS_URL": redis_server.url, "ADMIN_TOKEN": ADMIN_TOKEN, "TESTING": True, **SHORT}
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=KeepAliveHandler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     yield LiveServer(f"http://127.0.0.1:{server.server_port}")
     server.shutdown()

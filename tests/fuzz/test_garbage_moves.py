@@ -30,13 +30,17 @@ from server.store import keys
 SUITS, RANKS = "SHDC", "AKQJT98765432"
 
 json_leaf = st.one_of(
-    st.none(), st.booleans(), st.integers(-10**6, 10**6),
-    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12),
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),
 )
 json_value = st.recursive(
     json_leaf,
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 card_like = st.one_of(
@@ -53,13 +57,17 @@ def moves_for(types: list[str], fields: list[str]):
     card = st.builds(lambda r, s: r + s, st.sampled_from(RANKS), st.sampled_from(SUITS))
     well_formed = st.builds(  # the right shape, usually the wrong card: illegal, not malformed
         lambda t, f, c, many: {"type": t, f: [c] if many else c},
-        st.sampled_from(types), st.sampled_from(fields or ["card"]), card, st.booleans(),
+        st.sampled_from(types),
+        st.sampled_from(fields or ["card"]),
+        card,
+        st.booleans(),
     )
     return well_formed | st.builds(
         lambda t, extra, drop_type: ({} if drop_type else {"type": t}) | extra,
         type_,
-        st.dictionaries(st.sampled_from(fields + ["x", "cards", "card", "suit"]), value,
-                        max_size=3),
+        st.dictionaries(
+            st.sampled_from(fields + ["x", "cards", "card", "suit"]), value, max_size=3
+        ),
         st.booleans(),
     )
 
@@ -68,16 +76,26 @@ def bodies(types: list[str], fields: list[str], version: int):
     """Whole request bodies: raw bytes, any JSON, or a move with garbage beside it."""
     move = moves_for(types, fields)
     good_version = st.one_of(st.just(version), st.none())
-    bad_version = st.one_of(st.text(max_size=5), st.floats(allow_nan=False), st.booleans(),
-                            st.integers(max_value=-1), st.lists(st.integers(), max_size=2))
+    bad_version = st.one_of(
+        st.text(max_size=5),
+        st.floats(allow_nan=False),
+        st.booleans(),
+        st.integers(max_value=-1),
+        st.lists(st.integers(), max_size=2),
+    )
     wrapped = st.builds(
-        lambda m, v, seat, extra: {"move": m} | ({} if v is None else {"version": v})
-        | ({} if seat is None else {"seat": seat}) | extra,
+        lambda m, v, seat, extra: (
+            {"move": m}
+            | ({} if v is None else {"version": v})
+            | ({} if seat is None else {"seat": seat})
+            | extra
+        ),
         move,
         st.one_of(good_version, bad_version),
         st.one_of(st.none(), st.text(max_size=3), st.integers(16, 99), st.floats(0.5, 2.5)),
-        st.dictionaries(st.sampled_from(["moves", "Move", "versio", "extra"]), json_value,
-                        max_size=1),
+        st.dictionaries(
+            st.sampled_from(["moves", "Move", "versio", "extra"]), json_value, max_size=1
+        ),
     )
     raw = st.one_of(
         st.binary(max_size=40).map(lambda b: b"\x00" + b),  # never valid JSON
@@ -97,8 +115,11 @@ def test_garbage_never_changes_a_game(game_id, client, players, redis_client):
     engine = REGISTRY[game_id]
     n = seats_for(game_id)
     people = players.many(n)
-    made = client.post("/v1/games", headers=players.admin_headers(),
-                       json={"game": game_id, "seats": [p.id for p in people], "seed": "fuzz"})
+    made = client.post(
+        "/v1/games",
+        headers=players.admin_headers(),
+        json={"game": game_id, "seats": [p.id for p in people], "seed": "fuzz"},
+    )
     assert made.status_code == 201, made.get_json()
     gid = made.get_json()["id"]
 
@@ -108,13 +129,17 @@ def test_garbage_never_changes_a_game(game_id, client, players, redis_client):
     for _ in range(6):
         view = client.get(f"/v1/games/{gid}").get_json()
         seat = view["to_move"][0]
-        mine = client.get(f"/v1/games/{gid}", headers=people[seat].headers,
-                          query_string={"seat": seat}).get_json()
+        mine = client.get(
+            f"/v1/games/{gid}", headers=people[seat].headers, query_string={"seat": seat}
+        ).get_json()
         for m in mine["legal_moves"]:
             types.add(m["type"])
             fields.update(k for k in m if k != "type")
-        moved = client.post(f"/v1/games/{gid}/moves", headers=people[seat].headers,
-                            json={"move": rng.choice(mine["legal_moves"]), "seat": seat})
+        moved = client.post(
+            f"/v1/games/{gid}/moves",
+            headers=people[seat].headers,
+            json={"move": rng.choice(mine["legal_moves"]), "seat": seat},
+        )
         assert moved.status_code == 200, moved.get_json()
 
     view = client.get(f"/v1/games/{gid}").get_json()
@@ -126,9 +151,16 @@ def test_garbage_never_changes_a_game(game_id, client, players, redis_client):
     state = engine.from_dict(game_store.read(redis_client, gid).game.state)
     seen: Counter[int] = Counter()
 
-    @settings(max_examples=60, deadline=None, derandomize=True,
-              suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                     HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @settings(
+        max_examples=60,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.too_slow,
+            HealthCheck.filter_too_much,
+        ],
+    )
     @given(body=bodies(sorted(types), sorted(fields), view["version"]))
     def throw(body: bytes) -> None:
         try:
@@ -146,8 +178,7 @@ def test_garbage_never_changes_a_game(game_id, client, players, redis_client):
         assert reply.status_code in (400, 422), (body, reply.status_code, reply.get_json())
         seen[reply.status_code] += 1
         error = reply.get_json()["error"]
-        assert error["code"] == ("invalid_request" if reply.status_code == 400
-                                 else "illegal_move")
+        assert error["code"] == ("invalid_request" if reply.status_code == 400 else "illegal_move")
         assert redis_client.hgetall(keys.game_state(gid)) == before
         assert redis_client.xlen(keys.game_events(gid)) == events_before
 

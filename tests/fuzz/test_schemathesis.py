@@ -30,8 +30,14 @@ schema = schemathesis.openapi.from_path(SPEC)
 # minutes on the larger bodies.)
 schema.config.phases.update(phases=["examples", "fuzzing"])
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_headers_conformance, response_schema_conformance, negative_data_rejection]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+]
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +47,7 @@ def token(fuzz_server) -> str:
 
 
 @schema.parametrize()
-@settings(max_examples=12, deadline=None, derandomize=True,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_the_server_keeps_to_its_spec(case, fuzz_server, token):
     # A generated bearer token is random, so swap in a real one; a case generated
     # without the header (a negative case: "missing credentials") keeps it missing.

@@ -159,6 +159,7 @@ def test_every_five_card_hand_count_by_category() -> None:
 
 def test_evaluate_tie_break_keys() -> None:
     """Higher key, higher hand within a category; the wheel is the lowest straight."""
+
     def key(hand: str) -> tuple[Combination, tuple[int, ...]]:
         return poker.evaluate(hand.split())
 

@@ -174,11 +174,12 @@ def model(leader_cards: list[str], partner_cards: list[str]) -> set[tuple]:
     }
 
 
-@pytest.mark.parametrize(("n_leader", "n_partner"),
-                         [(3, 3), (1, 5), (5, 1), (0, 5), (2, 4), (4, 2)])
+@pytest.mark.parametrize(
+    ("n_leader", "n_partner"), [(3, 3), (1, 5), (5, 1), (0, 5), (2, 4), (4, 2)]
+)
 def test_every_split_with_a_card_of_the_leader_is_reachable(n_leader: int, n_partner: int) -> None:
     pack = STANDARD.cards()
-    leader, partner = pack[:n_leader], pack[20:20 + n_partner]
+    leader, partner = pack[:n_leader], pack[20 : 20 + n_partner]
     assert reachable(leader, partner) == model(leader, partner)
 
 
@@ -231,12 +232,14 @@ def test_the_solver_agrees_with_brute_force(shape, ranks: int, suits: int, seed:
     if len(pool) < n_first + n_second:
         pool = [r + s for r in "9TJQKA2345" for s in "SHDC"]
     rng.shuffle(pool)
-    first, second = pool[:n_first], pool[n_first:n_first + n_second]
+    first, second = pool[:n_first], pool[n_first : n_first + n_second]
     hands = (leaders.count(0), leaders.count(1))
     for rules in EDITION_NAMES:
         expected = brute_force(first, second, leaders, rules)
-        assert (max_hands(first, second, rules, hands),
-                min_leftover(first, second, rules, hands)) == expected, (first, second, rules)
+        assert (
+            max_hands(first, second, rules, hands),
+            min_leftover(first, second, rules, hands),
+        ) == expected, (first, second, rules)
 
 
 def test_three_hands_agree_with_brute_force() -> None:

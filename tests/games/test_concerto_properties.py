@@ -24,9 +24,7 @@ from server.games.kit.base import Event, IllegalMove, MalformedMove, NotYourTurn
 
 from .helpers import PACK, SIDE_SEATS
 
-SETTINGS = settings(
-    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_MOVES = 20_000  # far beyond any real game: hitting it means a game that never ends
 
 OPTIONS = st.fixed_dictionaries(

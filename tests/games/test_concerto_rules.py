@@ -821,6 +821,7 @@ def test_invalid_deal_lists_every_problem() -> None:
 def test_preset_deals_are_dealt_in_order_then_seeded() -> None:
     plans = [_quiet(3), _quiet(0, seed=1)]
     state = new_game(plans)
+
     def hands() -> list[list[str]]:
         return [sorted(state.view(s)["hand"]) for s in range(4)]
 

@@ -34,9 +34,7 @@ from server.games.kit.cards import sort_hand
 
 PACK = [r + s for s in "SHDC" for r in "AKQJT98765432"]
 CARD = re.compile(r'"([AKQJT2-9][SHDC])"')
-SETTINGS = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ---------------------------------------------------------------------------
@@ -251,9 +249,7 @@ def view_for_scan(state: BaseState, seat: int | None) -> dict[str, Any]:
     """The view, less earlier deals' records (their card strings repeat in a new deal)."""
     view = state.view(seat)
     deal = view["state"]["deal_number"]
-    view["state"]["deal_results"] = [
-        r for r in view["state"]["deal_results"] if r["deal"] == deal
-    ]
+    view["state"]["deal_results"] = [r for r in view["state"]["deal_results"] if r["deal"] == deal]
     return view
 
 
@@ -282,9 +278,11 @@ def check_hidden_information(state: BaseState, rng: random.Random, game: dict[st
             if mover == seat:
                 continue
             for move in state.legal_moves(mover):
-                mapped = {**move, "card": sigma.get(move["card"], move["card"])} if (
-                    "card" in move
-                ) else move
+                mapped = (
+                    {**move, "card": sigma.get(move["card"], move["card"])}
+                    if ("card" in move)
+                    else move
+                )
                 a, b = outcome_of(state, mover, move), outcome_of(other, mover, mapped)
                 assert a[0] == b[0] == "ok", (mover, move, a[:2], b[:2])
                 reveals = game["reveals"]
@@ -297,7 +295,7 @@ def check_events_leak(state: BaseState, events: list[Event], game: dict[str, Any
     """No event a seat may see names a card it still cannot see after the move."""
     d = state.to_dict()
     starts = [i for i, e in enumerate(events) if e.kind == "deal"]
-    tail = events[starts[-1]:] if starts else events  # earlier deals' cards repeat
+    tail = events[starts[-1] :] if starts else events  # earlier deals' cards repeat
     for seat in (*range(state.num_seats), None):
         forbidden = set(game["unseen"](d, seat))
         seen = [e.to_dict() for e in tail if visible(e, seat)]

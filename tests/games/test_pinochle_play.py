@@ -614,9 +614,9 @@ def test_option_defaults_per_variant() -> None:
 
 def test_presets_report_every_problem() -> None:
     bad = [cards(h) for h in CHECK_DEAL]
-    bad[0][0] = "2S"          # not a pinochle card
-    bad[1][0] = "AH"          # a third AH (and one AS missing)
-    bad[2] = bad[2][:11]      # eleven cards
+    bad[0][0] = "2S"  # not a pinochle card
+    bad[1][0] = "AH"  # a third AH (and one AS missing)
+    bad[2] = bad[2][:11]  # eleven cards
     with pytest.raises(InvalidDeal) as err:
         new_state({"variant": "firehouse"}, "x",
                   [{"dealer": 7, "hands": bad, "turn_up": "AS", "x": 1}])  # fmt: skip

@@ -394,4 +394,3 @@ def test_the_leak_checks_catch_leaks() -> None:
         except AssertionError:
             continue
         raise AssertionError("a leak went unnoticed")  # pragma: no cover
-

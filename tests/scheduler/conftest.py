@@ -21,8 +21,11 @@ from tests.conftest import ADMIN_TOKEN
 @pytest.fixture(autouse=True)
 def no_error_logs(caplog: pytest.LogCaptureFixture):
     yield
-    errors = [r for r in caplog.get_records("call")
-              if r.levelno >= logging.ERROR and r.name.startswith("server")]
+    errors = [
+        r
+        for r in caplog.get_records("call")
+        if r.levelno >= logging.ERROR and r.name.startswith("server")
+    ]
     assert not errors, [r.getMessage() for r in errors]
 
 

@@ -40,7 +40,7 @@ def make_tournament(
     """Create (as the admin), enter ``players`` in groups of ``seats_per_entry``, start."""
     tid = tours.create(ADMIN_TOKEN, **settings)["id"]
     for i in range(0, len(players), seats_per_entry):
-        tours.enter(ADMIN_TOKEN, tid, [p["id"] for p in players[i:i + seats_per_entry]])
+        tours.enter(ADMIN_TOKEN, tid, [p["id"] for p in players[i : i + seats_per_entry]])
     if start:
         tours.start(ADMIN_TOKEN, tid)
     return tid
@@ -55,7 +55,10 @@ class Movers:
     """
 
     def __init__(
-        self, service: Service, players: Sequence[dict[str, str]], seed: int = 0,
+        self,
+        service: Service,
+        players: Sequence[dict[str, str]],
+        seed: int = 0,
         asleep: Sequence[str] = (),
     ) -> None:
         self.service = service
@@ -73,8 +76,9 @@ class Movers:
             for turn in self.service.turns(p["token"])["turns"]:
                 move = self.rng.choice(turn["view"]["legal_moves"])
                 try:
-                    self.service.move(p["token"], turn["game_id"], move, turn["version"],
-                                      turn["seat"])
+                    self.service.move(
+                        p["token"], turn["game_id"], move, turn["version"], turn["seat"]
+                    )
                     made += 1
                 except (ServiceError, StoreError, GameError) as exc:
                     self.refused[type(exc).__name__] += 1
@@ -82,8 +86,12 @@ class Movers:
         return made
 
 
-def wait_for(predicate: Callable[[], bool], timeout: float, step: Callable[[], Any] | None = None,
-             pause: float = 0.01) -> None:
+def wait_for(
+    predicate: Callable[[], bool],
+    timeout: float,
+    step: Callable[[], Any] | None = None,
+    pause: float = 0.01,
+) -> None:
     """Call ``step`` (if any) until ``predicate()`` holds; fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while not predicate():

@@ -56,8 +56,15 @@ class DyingRunner(Runner):
 
 def test_killed_at_random_steps_over_and_over(service, tours):
     players = register(service, 6)
-    tid = make_tournament(tours, players, seats_per_entry=2, game="concerto",
-                          format="duplicate", options={"deals": 1}, boards_per_match=2)
+    tid = make_tournament(
+        tours,
+        players,
+        seats_per_entry=2,
+        game="concerto",
+        format="duplicate",
+        options={"deals": 1},
+        boards_per_match=2,
+    )
     movers = Movers(service, players, seed=11)
     rng = random.Random(11)
     never_killed = {"pair", "create", "games", "results", "rate", "finish"}
@@ -76,20 +83,37 @@ def test_killed_at_random_steps_over_and_over(service, tours):
     assert {s["entry"]: s["points"] for s in shown["standings"]} == expected
 
 
-def test_a_scheduler_process_killed_with_sigkill_and_restarted(service, tours, redis_server,
-                                                              tmp_path):
+def test_a_scheduler_process_killed_with_sigkill_and_restarted(
+    service, tours, redis_server, tmp_path
+):
     players = register(service, 8)
-    tid = make_tournament(tours, players, seats_per_entry=2, game="concerto",
-                          format="round_robin", options={"deals": 1})
+    tid = make_tournament(
+        tours,
+        players,
+        seats_per_entry=2,
+        game="concerto",
+        format="round_robin",
+        options={"deals": 1},
+    )
     movers = Movers(service, players, seed=12)
     log = tmp_path / "scheduler.log"
 
     def spawn() -> subprocess.Popen:
         return subprocess.Popen(
-            [sys.executable, "-m", "server.processes.cli", "scheduler", "--redis-url", redis_server.url,
-             "--interval", "0.01"],
-            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-            stdout=subprocess.DEVNULL, stderr=log.open("ab"),
+            [
+                sys.executable,
+                "-m",
+                "server.processes.cli",
+                "scheduler",
+                "--redis-url",
+                redis_server.url,
+                "--interval",
+                "0.01",
+            ],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdout=subprocess.DEVNULL,
+            stderr=log.open("ab"),
         )
 
     def games_finished() -> int:
@@ -119,17 +143,24 @@ def test_a_scheduler_process_killed_with_sigkill_and_restarted(service, tours, r
 
 def test_a_lost_clock_arming_is_repaired(service, tours, monkeypatch):
     players = register(service, 4)
-    tid = make_tournament(tours, players, seats_per_entry=2, game="concerto",
-                          format="round_robin", options={"deals": 1},
-                          clock={"move_seconds": 0.2})
+    tid = make_tournament(
+        tours,
+        players,
+        seats_per_entry=2,
+        game="concerto",
+        format="round_robin",
+        options={"deals": 1},
+        clock={"move_seconds": 0.2},
+    )
     runner = Runner(service)
     runner.tick()
     (table,) = tours.show(tid)["rounds"][0]["tables"]
     gid = table["game_id"]
     # one move is committed, and the worker "dies" before arming the clock
     view = service.view(None, gid)
-    token = next(p["token"] for p in players
-                 if p["id"] == view["seats"][view["to_move"][0]]["player_id"])
+    token = next(
+        p["token"] for p in players if p["id"] == view["seats"][view["to_move"][0]]["player_id"]
+    )
     monkeypatch.setattr(Service, "_arm", lambda self, record, state, clock, **kw: clock)
     service.move(token, gid, service.view(token, gid)["legal_moves"][0], 0)
     monkeypatch.undo()

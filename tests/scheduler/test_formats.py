@@ -82,7 +82,12 @@ def test_round_robin_standings_head_to_head_before_difference() -> None:
     snap = play(snap, TableResult((120, 60), (0,)), TableResult((90, 30), (0,)))
     snap = play(snap, TableResult((70, 40), (0,)), TableResult((10, 110), (1,)))
     assert [t.entries for p in snap.rounds for t in p.round.tables] == [
-        ("A", "D"), ("B", "C"), ("C", "A"), ("D", "B"), ("A", "B"), ("C", "D")
+        ("A", "D"),
+        ("B", "C"),
+        ("C", "A"),
+        ("D", "B"),
+        ("A", "B"),
+        ("C", "D"),
     ]
     # A: W L W = 2 (diff +50 -60 +30 = 20); D: L W W = 2 (diff -50 +60 +100 = 110);
     # C: D W L = 1.5; B: D L L = 0.5. A beat D, so A is first despite D's difference.
@@ -106,7 +111,9 @@ def test_round_robin_circular_head_to_head_falls_to_difference() -> None:
     # differences A +10 -40 = -30, B -10 +20 = +10, C +40 -20 = +20.
     table = standings(snap)
     assert [(s.entry, s.points, s.score_difference) for s in table] == [
-        ("C", 1.5, 20), ("B", 1.5, 10), ("A", 1.5, -30)
+        ("C", 1.5, 20),
+        ("B", 1.5, 10),
+        ("A", 1.5, -30),
     ]
     assert all(s.head_to_head == 1 and s.byes == 1 and s.played == 2 for s in table)
 
@@ -173,9 +180,7 @@ def test_knockout_draw_sends_the_better_seed_through() -> None:
     snap = play(snap, TableResult((70, 30), (0,)))  # s2 beats s1
     assert next_round(snap) is None
     table = standings(snap)
-    assert [(s.entry, s.eliminated_in) for s in table] == [
-        ("s2", None), ("s1", 1), ("s3", 0)
-    ]
+    assert [(s.entry, s.eliminated_in) for s in table] == [("s2", None), ("s1", 1), ("s3", 0)]
 
 
 @PROPERTY
@@ -219,9 +224,7 @@ def test_duplicate_match_by_hand() -> None:
     )
     # The match: A 290, B 300 -> B wins by 10, though each side won two tables.
     table = standings(snap)
-    assert [(s.entry, s.points, s.score_difference) for s in table] == [
-        ("B", 1, 10), ("A", 0, -10)
-    ]
+    assert [(s.entry, s.points, s.score_difference) for s in table] == [("B", 1, 10), ("A", 0, -10)]
     events = rating_events(snap)
     assert [(e.key, e.teams, e.ranks) for e in events] == [
         ("r0:b0", (("a0", "a1"), ("b0", "b1")), (0, 1)),
@@ -350,8 +353,10 @@ def test_bigger_tables_score_by_place() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"format": Format.ROUND_ROBIN, "entries": (Entry("A", ("a",)), Entry("A", ("b",)))},
-         "distinct"),
+        (
+            {"format": Format.ROUND_ROBIN, "entries": (Entry("A", ("a",)), Entry("A", ("b",)))},
+            "distinct",
+        ),
         ({"format": Format.ROUND_ROBIN, "entries": (Entry("A", ("a", "b")),)}, "2 players"),
         ({"format": Format.KNOCKOUT, "entries": (), "table_size": 4}, "two entries"),
         ({"format": "nonsense", "entries": ()}, "nonsense"),

@@ -163,8 +163,9 @@ def test_round_robin_pairs_properties(n: int, seats: int) -> None:
     # one bye each when odd, none when even
     assert Counter(e for r in rounds for e in r.byes) == Counter(entries if n % 2 else [])
     # sides alternate: every entry on side 0 in half its games (±1) ...
-    sides = {e: [t.position_of(e) for r in rounds for t in r.tables if e in t.entries]
-             for e in entries}
+    sides = {
+        e: [t.position_of(e) for r in rounds for t in r.tables if e in t.entries] for e in entries
+    }
     for history in sides.values():
         assert abs(history.count(0) - history.count(1)) <= 1
     # ... with the fewest possible repeats (Berger tables: n - 2 for even n)
@@ -226,8 +227,9 @@ def test_swiss_round_one_is_the_slide() -> None:
 
 
 def test_swiss_eight_entries_round_two_by_hand() -> None:
-    first = Round(0, tuple(Table(p) for p in
-                          [("e1", "e5"), ("e6", "e2"), ("e3", "e7"), ("e8", "e4")]))
+    first = Round(
+        0, tuple(Table(p) for p in [("e1", "e5"), ("e6", "e2"), ("e3", "e7"), ("e8", "e4")])
+    )
     # winners e1, e6, e3, e8; the caller's standings order breaks ties.
     order = standings_of((1, ["e1", "e3", "e6", "e8"]), (0, ["e2", "e4", "e5", "e7"]))
     rnd = swiss(order, [first], 2)
@@ -271,8 +273,7 @@ def _rematch_free_pairing_exists(entries: list[str], met: Counter, eligible: set
         if not bye_used and len(rest) % 2 == 1 and first in eligible and search(others, True):
             return True
         return any(
-            met[frozenset((first, o))] == 0
-            and search([x for x in others if x != o], bye_used)
+            met[frozenset((first, o))] == 0 and search([x for x in others if x != o], bye_used)
             for o in others
         )
 
@@ -414,8 +415,10 @@ def test_duplicate_two_boards_by_hand() -> None:
 
 
 @PROPERTY
-@given(boards=st.lists(st.integers(0, 100), min_size=1, max_size=6, unique=True),
-       seats=st.integers(1, 3))
+@given(
+    boards=st.lists(st.integers(0, 100), min_size=1, max_size=6, unique=True),
+    seats=st.integers(1, 3),
+)
 def test_duplicate_each_board_twice_with_seats_swapped(boards: list[int], seats: int) -> None:
     tables = duplicate(["A", "B"], boards, seats_per_entry=seats)
     by_board: dict[int, list[Table]] = {}

@@ -38,8 +38,15 @@ SHORT = {"deals": 1}  # one Concerto deal per game: about 70 moves
 
 def test_round_robin_concerto_to_the_end(service, tours):
     players = register(service, 8)
-    tid = make_tournament(tours, players, seats_per_entry=2, game="concerto",
-                          format="round_robin", options=SHORT, clock={"move_seconds": 30})
+    tid = make_tournament(
+        tours,
+        players,
+        seats_per_entry=2,
+        game="concerto",
+        format="round_robin",
+        options=SHORT,
+        clock={"move_seconds": 30},
+    )
     movers = Movers(service, players, seed=1)
     with scheduler(service):
         shown = play_out(tours, tid, movers)
@@ -54,8 +61,12 @@ def test_round_robin_concerto_to_the_end(service, tours):
         seated = [e for t in rd["tables"] for e in t["entries"]]
         assert sorted(seated) == ["e1", "e2", "e3", "e4"] and rd["byes"] == []
     for entry in ("e1", "e2", "e3", "e4"):
-        sides = {t["entries"].index(entry) for rd in rounds for t in rd["tables"]
-                 if entry in t["entries"]}
+        sides = {
+            t["entries"].index(entry)
+            for rd in rounds
+            for t in rd["tables"]
+            if entry in t["entries"]
+        }
         assert sides == {0, 1}, entry  # North-South and East-West both played
 
     # Concerto seats: an entry's two players hold seats p and p+2 (partners)
@@ -65,8 +76,11 @@ def test_round_robin_concerto_to_the_end(service, tours):
             entry_players = {e["id"]: [p["id"] for p in e["players"]] for e in shown["entries"]}
             a, b = t["entries"]
             assert [s["player_id"] for s in view["seats"]] == [
-                entry_players[a][0], entry_players[b][0], entry_players[a][1],
-                entry_players[b][1]]
+                entry_players[a][0],
+                entry_players[b][0],
+                entry_players[a][1],
+                entry_players[b][1],
+            ]
 
     # standings: points from the games' own results; best first; ranks 1..4
     expected = entry_points_from_games(service, shown)
@@ -80,8 +94,9 @@ def test_round_robin_concerto_to_the_end(service, tours):
 
 def test_ratings_move_with_results_and_order_the_leaderboard(service, tours):
     players = register(service, 8)
-    tid = make_tournament(tours, players, seats_per_entry=2, game="concerto",
-                          format="round_robin", options=SHORT)
+    tid = make_tournament(
+        tours, players, seats_per_entry=2, game="concerto", format="round_robin", options=SHORT
+    )
     with scheduler(service):
         shown = play_out(tours, tid, Movers(service, players, seed=7))
     board = tours.leaderboard("concerto")["leaderboard"]
@@ -106,8 +121,15 @@ def test_ratings_move_with_results_and_order_the_leaderboard(service, tours):
 def test_swiss_over_cowpoke_with_smaller_tables(service, tours):
     """Seven entries at tables of at most three, at least two: 3 + 2 + 2, nobody sits out."""
     players = register(service, 7)
-    tid = make_tournament(tours, players, seats_per_entry=1, game="cowpoke", format="swiss",
-                          options={"players": 3, "hands": 1}, min_table_size=2)
+    tid = make_tournament(
+        tours,
+        players,
+        seats_per_entry=1,
+        game="cowpoke",
+        format="swiss",
+        options={"players": 3, "hands": 1},
+        min_table_size=2,
+    )
     with scheduler(service):
         shown = play_out(tours, tid, Movers(service, players, seed=3))
     assert_exactly_once(service, tours, tid)
@@ -124,8 +146,14 @@ def test_swiss_over_cowpoke_with_smaller_tables(service, tours):
 def test_knockout_over_cowpoke_with_byes(service, tours):
     """Five entries: a bracket of eight, byes to seeds 1-3, then 4 v 5; four games in all."""
     players = register(service, 5)
-    tid = make_tournament(tours, players, seats_per_entry=1, game="cowpoke", format="knockout",
-                          options={"players": 2, "hands": 1})
+    tid = make_tournament(
+        tours,
+        players,
+        seats_per_entry=1,
+        game="cowpoke",
+        format="knockout",
+        options={"players": 2, "hands": 1},
+    )
     with scheduler(service):
         shown = play_out(tours, tid, Movers(service, players, seed=4))
     assert_exactly_once(service, tours, tid)
@@ -145,8 +173,9 @@ def test_knockout_over_cowpoke_with_byes(service, tours):
 
 def test_duplicate_concerto_both_tables_get_the_same_deal_seats_swapped(service, tours):
     players = register(service, 6)
-    tid = make_tournament(tours, players, seats_per_entry=2, game="concerto",
-                          format="duplicate", options=SHORT)
+    tid = make_tournament(
+        tours, players, seats_per_entry=2, game="concerto", format="duplicate", options=SHORT
+    )
     with scheduler(service):
         shown = play_out(tours, tid, Movers(service, players, seed=5))
     assert_exactly_once(service, tours, tid)
@@ -180,8 +209,9 @@ def test_duplicate_concerto_both_tables_get_the_same_deal_seats_swapped(service,
 
 def test_a_duplicate_table_reveals_nothing_until_its_twin_is_over(service, tours):
     players = register(service, 4)
-    tid = make_tournament(tours, players, seats_per_entry=2, game="concerto",
-                          format="duplicate", options=SHORT)
+    tid = make_tournament(
+        tours, players, seats_per_entry=2, game="concerto", format="duplicate", options=SHORT
+    )
     runner = Runner(service)
     runner.tick()
     x, y = (t["game_id"] for t in tours.show(tid)["rounds"][0]["tables"])
@@ -204,15 +234,13 @@ def _play_to_the_end(service, players, game_id: str) -> None:
         seat = view["to_move"][0]
         token = tokens[view["seats"][seat]["player_id"]]
         mine = service.view(token, game_id, seat)
-        view = service.move(token, game_id, rng.choice(mine["legal_moves"]), mine["version"],
-                            seat)
+        view = service.move(token, game_id, rng.choice(mine["legal_moves"]), mine["version"], seat)
 
 
 def _dealt_hands(service, game_id: str) -> list[list[str]]:
     """Each seat's dealt cards, from the finished game's full replay."""
     replay = service.replay(None, game_id)
-    hands = {e["data"]["seat"]: e["data"]["cards"] for e in replay["events"]
-             if e["kind"] == "hand"}
+    hands = {e["data"]["seat"]: e["data"]["cards"] for e in replay["events"] if e["kind"] == "hand"}
     return [sorted(hands[s]) for s in range(4)]
 
 
@@ -220,8 +248,15 @@ def _dealt_hands(service, game_id: str) -> list[list[str]]:
 
 
 def _start_clocked(service, tours, players, **settings):
-    tid = make_tournament(tours, players, seats_per_entry=2, game="concerto",
-                          format="round_robin", options=SHORT, **settings)
+    tid = make_tournament(
+        tours,
+        players,
+        seats_per_entry=2,
+        game="concerto",
+        format="round_robin",
+        options=SHORT,
+        **settings,
+    )
     Runner(service).tick()  # creates the games
     (table,) = tours.show(tid)["rounds"][0]["tables"]
     return tid, table["game_id"]
@@ -248,8 +283,7 @@ def test_a_player_who_does_not_move_gets_the_default_move(service, tours):
     assert after["version"] == 1 and seat not in after["to_move"]
     events = service.events(None, gid)["events"]
     timeout = [e for e in events if e["kind"] == "timeout"]
-    assert [e["data"] for e in timeout] == [{"seat": seat, "timeouts": 1,
-                                            "action": "default_move"}]
+    assert [e["data"] for e in timeout] == [{"seat": seat, "timeouts": 1, "action": "default_move"}]
     played = [e["data"] for e in events if e["kind"] == "play"]
     assert played[0]["seat"] == seat and played[0]["card"][0] == lowest[0]
     # the next seat has a fresh deadline, later than the first one
@@ -263,9 +297,16 @@ def test_a_player_who_does_not_move_gets_the_default_move(service, tours):
 def test_a_sleeping_entry_gets_default_moves_then_forfeits(service, tours):
     players = register(service, 6)
     asleep = [players[0]["id"], players[1]["id"]]  # entry e1
-    tid = make_tournament(tours, players, seats_per_entry=2, game="concerto",
-                          format="round_robin", options=SHORT, clock={"move_seconds": 0.15},
-                          timeout_policy={"kind": "forfeit", "after": 2})
+    tid = make_tournament(
+        tours,
+        players,
+        seats_per_entry=2,
+        game="concerto",
+        format="round_robin",
+        options=SHORT,
+        clock={"move_seconds": 0.15},
+        timeout_policy={"kind": "forfeit", "after": 2},
+    )
     with scheduler(service):
         shown = play_out(tours, tid, Movers(service, players, seed=6, asleep=asleep))
     assert_exactly_once(service, tours, tid)
@@ -277,12 +318,14 @@ def test_a_sleeping_entry_gets_default_moves_then_forfeits(service, tours):
         view = service.view(None, t["game_id"])
         assert view["status"] == "aborted" and view["result"]["termination"] == "forfeit"
         assert view["to_move"] == [] and view["legal_moves"] == []
-        timeouts = [e["data"] for e in service.events(None, t["game_id"])["events"]
-                    if e["kind"] == "timeout"]
+        timeouts = [
+            e["data"]
+            for e in service.events(None, t["game_id"])["events"]
+            if e["kind"] == "timeout"
+        ]
         # the seat that forfeited: one default move, then the forfeit on its 2nd timeout
         seat = view["result"]["forfeit"]
-        assert [d["action"] for d in timeouts if d["seat"] == seat] == ["default_move",
-                                                                         "forfeit"]
+        assert [d["action"] for d in timeouts if d["seat"] == seat] == ["default_move", "forfeit"]
         assert all(t["seats"][d["seat"]] == "e1" for d in timeouts)  # only sleepers time out
     table = shown["standings"]
     assert table[-1]["entry"] == "e1" and table[-1]["points"] == 0.5  # its bye only
@@ -311,8 +354,15 @@ def test_a_move_after_its_deadline_is_refused(service, tours):
 
 def test_two_schedulers_at_once_do_the_work_of_one(service, tours, redis_server):
     players = register(service, 8)
-    tid = make_tournament(tours, players, seats_per_entry=2, game="concerto",
-                          format="round_robin", options=SHORT, clock={"move_seconds": 30})
+    tid = make_tournament(
+        tours,
+        players,
+        seats_per_entry=2,
+        game="concerto",
+        format="round_robin",
+        options=SHORT,
+        clock={"move_seconds": 30},
+    )
     other = Service(connect(redis_server.url), admin_token=ADMIN_TOKEN)
     movers = Movers(service, players, seed=8)
     with scheduler(service, interval=0.001), scheduler(other, interval=0.001):

@@ -22,7 +22,12 @@ def test_the_commands_parse() -> None:
     args = parse("bot", "run", "concerto_signals", "--server", "http://h:1", "--token", "t",
                  "--games", "2")  # fmt: skip
     assert (args.func, args.bot, args.server, args.token, args.games) == (
-        cmd_bot_run, "concerto_signals", "http://h:1", "t", 2)
+        cmd_bot_run,
+        "concerto_signals",
+        "http://h:1",
+        "t",
+        2,
+    )
     args = parse("bot", "register", "--server", "http://h:1", "--name", "me")
     assert (args.func, args.name) == (cmd_bot_register, "me")
 

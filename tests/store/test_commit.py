@@ -22,17 +22,26 @@ def scripts(redis_client):
 
 def _new_game(r, game_id: str = "g1", seats: dict | None = None) -> GameRecord:
     state = REGISTRY["concerto"].new_state({}, "store-test")
-    record = GameRecord(id=game_id, version=0, status="active" if seats else "waiting",
-                        state=state.to_dict(), meta={"game": "concerto", "num_seats": 4},
-                        seats=seats or {})
+    record = GameRecord(
+        id=game_id,
+        version=0,
+        status="active" if seats else "waiting",
+        state=state.to_dict(),
+        meta={"game": "concerto", "num_seats": 4},
+        seats=seats or {},
+    )
     events = [e.to_dict() | {"version": 0} for e in REGISTRY["concerto"].opening_events(state)]
     record.seq = games.create(r, record, events)
     return record
 
 
 def test_game_keys_share_one_cluster_slot():
-    game_keys = [keys.game_state("x1"), keys.game_seats("x1"), keys.game_events("x1"),
-                 keys.game_moves("x1")]
+    game_keys = [
+        keys.game_state("x1"),
+        keys.game_seats("x1"),
+        keys.game_events("x1"),
+        keys.game_moves("x1"),
+    ]
     assert len({key_slot(k.encode()) for k in game_keys}) == 1
     player_keys = [keys.player("p9"), keys.player_games("p9"), keys.player_wake("p9")]
     assert len({key_slot(k.encode()) for k in player_keys}) == 1
@@ -62,8 +71,15 @@ def test_racing_commits_from_one_version_exactly_one_wins(redis_client, scripts)
         barrier.wait()
         try:
             outcomes[i] = games.commit(
-                redis_client, scripts, "g1", expected_version=0, state=mine.to_dict(),
-                status="active", move={"seat": seat, "move": legal[i]}, events=events)
+                redis_client,
+                scripts,
+                "g1",
+                expected_version=0,
+                state=mine.to_dict(),
+                status="active",
+                move={"seat": seat, "move": legal[i]},
+                events=events,
+            )
         except StaleVersion as exc:
             outcomes[i] = exc
 
@@ -74,8 +90,9 @@ def test_racing_commits_from_one_version_exactly_one_wins(redis_client, scripts)
         t.join()
     winners = [i for i, o in enumerate(outcomes) if isinstance(o, tuple)]
     assert len(winners) == 1
-    assert all(isinstance(o, StaleVersion) and o.current == 1 for o in outcomes
-               if not isinstance(o, tuple))
+    assert all(
+        isinstance(o, StaleVersion) and o.current == 1 for o in outcomes if not isinstance(o, tuple)
+    )
     after = games.read(redis_client, "g1", accepted_at=0)
     assert after.game.version == 1
     assert after.accepted == {"seat": seat, "move": legal[winners[0]]}
@@ -90,8 +107,16 @@ def test_stale_commit_writes_nothing(redis_client, scripts):
     _new_game(redis_client)
     before = redis_client.hgetall(keys.game_state("g1"))
     with pytest.raises(StaleVersion) as caught:
-        games.commit(redis_client, scripts, "g1", expected_version=3, state={"x": 1},
-                     status="active", move={"seat": 0, "move": {}}, events=[{"kind": "x"}])
+        games.commit(
+            redis_client,
+            scripts,
+            "g1",
+            expected_version=3,
+            state={"x": 1},
+            status="active",
+            move={"seat": 0, "move": {}},
+            events=[{"kind": "x"}],
+        )
     assert caught.value.current == 0 and caught.value.accepted is None
     assert redis_client.hgetall(keys.game_state("g1")) == before
     assert redis_client.xlen(keys.game_events("g1")) == int(before[b"seq"])
@@ -107,8 +132,15 @@ def test_join_races_for_one_seat(redis_client, scripts):
     def attempt(i: int) -> None:
         barrier.wait()
         try:
-            outcomes[i] = games.join(redis_client, scripts, "g1", seat=2, player=people[i],
-                                     allow_multiple=False, num_seats=4)
+            outcomes[i] = games.join(
+                redis_client,
+                scripts,
+                "g1",
+                seat=2,
+                player=people[i],
+                allow_multiple=False,
+                num_seats=4,
+            )
         except SeatTaken as exc:
             outcomes[i] = exc
 
@@ -124,19 +156,24 @@ def test_join_races_for_one_seat(redis_client, scripts):
 def test_join_fills_then_starts(redis_client, scripts):
     _new_game(redis_client)
     alice = PlayerRecord("pa", "alice", "x")
-    assert games.join(redis_client, scripts, "g1", seat=None, player=alice,
-                      allow_multiple=True, num_seats=4) == (0, "waiting")
+    assert games.join(
+        redis_client, scripts, "g1", seat=None, player=alice, allow_multiple=True, num_seats=4
+    ) == (0, "waiting")
     with pytest.raises(AlreadySeated):
-        games.join(redis_client, scripts, "g1", seat=None, player=alice,
-                   allow_multiple=False, num_seats=4)
+        games.join(
+            redis_client, scripts, "g1", seat=None, player=alice, allow_multiple=False, num_seats=4
+        )
     for expected in (1, 2):
-        assert games.join(redis_client, scripts, "g1", seat=None, player=alice,
-                          allow_multiple=True, num_seats=4) == (expected, "waiting")
-    assert games.join(redis_client, scripts, "g1", seat=None, player=alice,
-                      allow_multiple=True, num_seats=4) == (3, "active")
+        assert games.join(
+            redis_client, scripts, "g1", seat=None, player=alice, allow_multiple=True, num_seats=4
+        ) == (expected, "waiting")
+    assert games.join(
+        redis_client, scripts, "g1", seat=None, player=alice, allow_multiple=True, num_seats=4
+    ) == (3, "active")
     with pytest.raises(NoOpenSeat):
-        games.join(redis_client, scripts, "g1", seat=None, player=alice,
-                   allow_multiple=True, num_seats=4)
+        games.join(
+            redis_client, scripts, "g1", seat=None, player=alice, allow_multiple=True, num_seats=4
+        )
     assert games.read(redis_client, "g1").game.status == "active"
 
 

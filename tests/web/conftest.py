@@ -52,8 +52,10 @@ def playwright() -> Iterator[Playwright]:
 def browser(playwright: Playwright) -> Iterator[Browser]:
     path = chromium_path()
     if path is None:
-        pytest.skip("no Chromium installed: the web table tests need Debian's `chromium` "
-                    "(as root, `make test` installs it with apt-get)")
+        pytest.skip(
+            "no Chromium installed: the web table tests need Debian's `chromium` "
+            "(as root, `make test` installs it with apt-get)"
+        )
     browser = playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_FLAGS)
     yield browser
     browser.close()
@@ -95,8 +97,10 @@ def web(browser: Browser, live_server: LiveServer) -> Iterator[Web]:
 
     page.on("response", on_response)
     page.on("pageerror", lambda exc: web.errors.append(f"page error: {exc}"))
-    page.on("console", lambda msg: web.errors.append(f"console: {msg.text}")
-            if msg.type == "error" else None)
+    page.on(
+        "console",
+        lambda msg: web.errors.append(f"console: {msg.text}") if msg.type == "error" else None,
+    )
     yield web
     context.close()
     assert not web.errors, web.errors
@@ -113,8 +117,9 @@ class Seats:
         body = self.call("post", "/v1/players", {"name": name})
         return Player(body["id"], body["name"], body["token"])
 
-    def game(self, game: str, players: list[Player], options: dict | None = None,
-             **extra: Any) -> dict[str, Any]:
+    def game(
+        self, game: str, players: list[Player], options: dict | None = None, **extra: Any
+    ) -> dict[str, Any]:
         """Create a game with these players in seat order (as the admin) and return its view."""
         body = {"game": game, "seats": [p.id for p in players], "options": options or {}, **extra}
         return self.call("post", "/v1/games", body, ADMIN_TOKEN)
@@ -123,8 +128,9 @@ class Seats:
         return self.call("get", f"/v1/games/{game_id}", token=player.token if player else None)
 
     def move(self, game_id: str, player: Player, move: dict, version: int) -> dict[str, Any]:
-        return self.call("post", f"/v1/games/{game_id}/moves",
-                         {"move": move, "version": version}, player.token)
+        return self.call(
+            "post", f"/v1/games/{game_id}/moves", {"move": move, "version": version}, player.token
+        )
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -140,8 +146,15 @@ def seats(live_server: LiveServer) -> Iterator[Seats]:
     helper.http.close()
 
 
-def play_random(seats: Seats, game_id: str, players: list[Player], rng, *,
-                limit: int | None = None, stop_at_seat: int | None = None) -> dict[str, Any]:
+def play_random(
+    seats: Seats,
+    game_id: str,
+    players: list[Player],
+    rng,
+    *,
+    limit: int | None = None,
+    stop_at_seat: int | None = None,
+) -> dict[str, Any]:
     """Random legal moves through the API, each by its seat's own token.
 
     Stops at the end, after ``limit`` moves, or when ``stop_at_seat`` is to move.

@@ -17,19 +17,24 @@ def test_the_lobby_lists_games_tournaments_and_leaderboards(web: Web, seats: Sea
     live = seats.game("concerto", players, {"deals": 1})["id"]
     done = seats.game("concerto", players, {"deals": 1})["id"]
     play_random(seats, done, players, random.Random(2))
-    made = seats.call("post", "/v1/tournaments", {"game": "concerto", "format": "round_robin",
-                                                  "options": {"deals": 1}, "name": "Friday"},
-                      ADMIN_TOKEN)
+    made = seats.call(
+        "post",
+        "/v1/tournaments",
+        {"game": "concerto", "format": "round_robin", "options": {"deals": 1}, "name": "Friday"},
+        ADMIN_TOKEN,
+    )
     for pair in ((ids[0], ids[2]), (ids[1], ids[3])):
-        seats.call("post", f"/v1/tournaments/{made['id']}/entries", {"players": list(pair)},
-                   ADMIN_TOKEN)
+        seats.call(
+            "post", f"/v1/tournaments/{made['id']}/entries", {"players": list(pair)}, ADMIN_TOKEN
+        )
     seats.call("post", f"/v1/tournaments/{made['id']}/start", {}, ADMIN_TOKEN)
     scheduler = Runner(app.extensions["parlour"])
     scheduler.tick()
     table = seats.call("get", f"/v1/tournaments/{made['id']}")["rounds"][0]["tables"][0]
     page = web.open(f"/table/{table['game_id']}")  # a clocked game: its deadline counts down
-    page.wait_for_function("/^Move due in \\d+ s\\.$/.test("
-                           "document.querySelector('.deadline')?.textContent)")
+    page.wait_for_function(
+        "/^Move due in \\d+ s\\.$/.test(document.querySelector('.deadline')?.textContent)"
+    )
     page.goto("about:blank")
     play_random(seats, table["game_id"], players, random.Random(3))
     scheduler.tick()
@@ -39,8 +44,10 @@ def test_the_lobby_lists_games_tournaments_and_leaderboards(web: Web, seats: Sea
     assert rows.count() == 1 and rows.get_attribute("data-game") == live
     assert "ann" in rows.inner_text() and "to move" in rows.inner_text()
     finished = page.locator("#finished tr[data-game]")
-    assert {finished.nth(i).get_attribute("data-game") for i in range(finished.count())} == \
-        {done, table["game_id"]}
+    assert {finished.nth(i).get_attribute("data-game") for i in range(finished.count())} == {
+        done,
+        table["game_id"],
+    }
     assert page.locator(f"#finished tr[data-game='{done}'] a[href='/replay/{done}']").count() == 1
 
     tournament = page.locator(f"details[data-tournament='{made['id']}']")

@@ -19,8 +19,9 @@ def finished_game(seats: Seats) -> tuple[str, list, dict]:
 
 
 def hand_cards(page, seat: int) -> list[str]:
-    return page.eval_on_selector_all(f".seat[data-seat='{seat}'] .hand [data-card]",
-                                     "els => els.map(e => e.dataset.card)")
+    return page.eval_on_selector_all(
+        f".seat[data-seat='{seat}'] .hand [data-card]", "els => els.map(e => e.dataset.card)"
+    )
 
 
 def test_step_through_a_finished_game_with_every_hand(web: Web, seats: Seats) -> None:
@@ -48,8 +49,11 @@ def test_step_through_a_finished_game_with_every_hand(web: Web, seats: Seats) ->
     page.click("button[data-step=last]")
     page.wait_for_selector(f".board[data-version='{last}']")
     assert "Game over" in page.locator(".status").inner_text()
-    assert page.locator(".status").inner_text().endswith(
-        "Scores: " + " · ".join(map(str, replay["result"]["scores"])))
+    assert (
+        page.locator(".status")
+        .inner_text()
+        .endswith("Scores: " + " · ".join(map(str, replay["result"]["scores"])))
+    )
 
 
 def test_as_one_seat_saw_it(web: Web, seats: Seats) -> None:

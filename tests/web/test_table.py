@@ -23,9 +23,16 @@ HAND_ONE_LED_BY_NORTH = {"first_dealer": 3, "deals": 1}  # hand k is led by (dea
 @contextmanager
 def bots(url: str, players: list[Player], seed: int = 0) -> Iterator[None]:
     """Random bots (client_sdk runners) playing for these players until the block ends."""
-    runners = [Runner(RandomBot(random.Random(seed + i)), Client(url, p.token), wait=1.0,
-                      handle_signals=False, recheck_every=0.5)
-               for i, p in enumerate(players)]
+    runners = [
+        Runner(
+            RandomBot(random.Random(seed + i)),
+            Client(url, p.token),
+            wait=1.0,
+            handle_signals=False,
+            recheck_every=0.5,
+        )
+        for i, p in enumerate(players)
+    ]
     threads = [threading.Thread(target=r.run, daemon=True) for r in runners]
     for thread in threads:
         thread.start()
@@ -87,10 +94,12 @@ def test_a_person_plays_a_full_concerto_hand_by_clicking(web: Web, seats: Seats)
     record = page.locator(done)
     shown = record.locator("[data-card]")
     assert shown.count() == 5
-    assert [shown.nth(i).get_attribute("data-card") for i in range(5)] == \
-        [c["card"] for c in hand["cards"]]
-    assert [shown.nth(i).locator(".by").inner_text() for i in range(5)] == \
-        ["NESW"[c["seat"]] for c in hand["cards"]]
+    assert [shown.nth(i).get_attribute("data-card") for i in range(5)] == [
+        c["card"] for c in hand["cards"]
+    ]
+    assert [shown.nth(i).locator(".by").inner_text() for i in range(5)] == [
+        "NESW"[c["seat"]] for c in hand["cards"]
+    ]
     for code in clicked:  # played cards left the hand
         assert page.locator(f".seat.you .hand [data-card='{code}']").count() == 0
     if passed:
@@ -141,14 +150,18 @@ def test_no_hidden_card_reaches_a_spectator_or_another_seat(web: Web, seats: Sea
     assert_page_holds_none_of(web, hands[0] | hands[2] | hands[3])
 
 
-@pytest.mark.parametrize(("game", "options", "n"), [
-    ("seconds", {}, 4),
-    ("cowpoke", {}, 3),
-    ("pinochle", {}, 4),
-    ("pinochle", {"variant": "firehouse", "first_dealer": 0}, 4),
-])
-def test_every_game_is_drawn_and_played_by_clicking(web: Web, seats: Seats, game: str,
-                                                    options: dict, n: int) -> None:
+@pytest.mark.parametrize(
+    ("game", "options", "n"),
+    [
+        ("seconds", {}, 4),
+        ("cowpoke", {}, 3),
+        ("pinochle", {}, 4),
+        ("pinochle", {"variant": "firehouse", "first_dealer": 0}, 4),
+    ],
+)
+def test_every_game_is_drawn_and_played_by_clicking(
+    web: Web, seats: Seats, game: str, options: dict, n: int
+) -> None:
     players = [seats.register(f"p{i}") for i in range(n)]
     view = seats.game(game, players, options)
     game_id, me = view["id"], view["to_move"][0]
@@ -193,9 +206,12 @@ def test_a_game_without_a_renderer_of_its_own_shows_its_state_readably(web: Web)
 
 def test_a_person_takes_the_open_seat_and_the_game_starts(web: Web, seats: Seats) -> None:
     me, *others = [seats.register(name) for name in ("me", "e", "s", "w")]
-    game_id = seats.call("post", "/v1/games", {"game": "concerto", "options": {"deals": 1},
-                                               "seats": [None, *(p.id for p in others)]},
-                         others[0].token)["id"]
+    game_id = seats.call(
+        "post",
+        "/v1/games",
+        {"game": "concerto", "options": {"deals": 1}, "seats": [None, *(p.id for p in others)]},
+        others[0].token,
+    )["id"]
     watcher = web.page.context.new_page()  # a spectator in another tab: it sees the start
     watcher.goto(f"{web.url}/table/{game_id}")
     watcher.wait_for_selector(".board[data-status=waiting]")

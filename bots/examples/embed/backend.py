@@ -44,9 +44,11 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
-          "/index.html": ("index.html", "text/html; charset=utf-8"),
-          "/embed.js": ("embed.js", "text/javascript; charset=utf-8")}
+STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/index.html": ("index.html", "text/html; charset=utf-8"),
+    "/embed.js": ("embed.js", "text/javascript; charset=utf-8"),
+}
 
 
 def verify(secret: str, header: str, body: bytes, tolerance: float = 300) -> bool:
@@ -70,17 +72,27 @@ class Parlour:
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         request = urllib.request.Request(
-            self.url + path, data=json.dumps(body).encode(), method="POST",
-            headers={"Authorization": f"Bearer {self.app_token}",
-                     "Content-Type": "application/json"})
+            self.url + path,
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={
+                "Authorization": f"Bearer {self.app_token}",
+                "Content-Type": "application/json",
+            },
+        )
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.load(response)
 
     def new_game(self, bot: str, deals: int) -> dict[str, Any]:
-        return self.post(f"/v1/apps/{self.app_id}/games", {
-            "game": "concerto", "options": {"deals": deals},
-            "seats": [None, f"bot:{bot}", f"bot:{bot}", f"bot:{bot}"], "guest_names": ["You"],
-        })
+        return self.post(
+            f"/v1/apps/{self.app_id}/games",
+            {
+                "game": "concerto",
+                "options": {"deals": deals},
+                "seats": [None, f"bot:{bot}", f"bot:{bot}", f"bot:{bot}"],
+                "guest_names": ["You"],
+            },
+        )
 
     def add_webhook(self, url: str) -> str:
         """Register ``url`` for every notification; returns the signing secret."""
@@ -124,10 +136,16 @@ def handler_for(app: App) -> type[BaseHTTPRequestHandler]:
                 self._json(201, {"game_id": made["game"]["id"], "url": invitation["url"]})
             elif self.path == "/webhook":
                 ok = app.webhook_secret is not None and verify(
-                    app.webhook_secret, self.headers.get("Parlour-Signature", ""), body)
+                    app.webhook_secret, self.headers.get("Parlour-Signature", ""), body
+                )
                 with app.lock:
-                    app.received.append({"event": self.headers.get("Parlour-Event"),
-                                         "verified": ok, "body": json.loads(body or b"null")})
+                    app.received.append(
+                        {
+                            "event": self.headers.get("Parlour-Event"),
+                            "verified": ok,
+                            "body": json.loads(body or b"null"),
+                        }
+                    )
                 self._send(204 if ok else 400, b"", "text/plain")
             else:
                 self._json(404, {"error": "not found"})
@@ -151,24 +169,30 @@ def handler_for(app: App) -> type[BaseHTTPRequestHandler]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--parlour", default=os.environ.get("PARLOUR_SERVER",
-                                                            "http://127.0.0.1:8000"))
+    parser.add_argument(
+        "--parlour", default=os.environ.get("PARLOUR_SERVER", "http://127.0.0.1:8000")
+    )
     parser.add_argument("--port", type=int, default=9000)
     parser.add_argument("--bot", default="concerto_signals", help="the server bot to play")
     parser.add_argument("--deals", type=int, default=1, help="deals per game")
-    parser.add_argument("--no-webhook", action="store_true",
-                        help="do not register this backend's /webhook with Parlour")
+    parser.add_argument(
+        "--no-webhook",
+        action="store_true",
+        help="do not register this backend's /webhook with Parlour",
+    )
     args = parser.parse_args(argv)
     app_id, token = os.environ.get("PARLOUR_APP_ID"), os.environ.get("PARLOUR_APP_TOKEN")
     if not app_id or not token:
-        print("set PARLOUR_APP_ID and PARLOUR_APP_TOKEN (POST /v1/apps as the admin)",
-              file=sys.stderr)
+        print(
+            "set PARLOUR_APP_ID and PARLOUR_APP_TOKEN (POST /v1/apps as the admin)", file=sys.stderr
+        )
         return 2
     app = App(Parlour(args.parlour, app_id, token), args.bot, args.deals)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), handler_for(app))
     if not args.no_webhook:
         app.webhook_secret = app.parlour.add_webhook(
-            f"http://127.0.0.1:{server.server_port}/webhook")
+            f"http://127.0.0.1:{server.server_port}/webhook"
+        )
     print(f"example app on http://127.0.0.1:{server.server_port}/", flush=True)
     try:
         server.serve_forever()

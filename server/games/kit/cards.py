@@ -52,10 +52,7 @@ class Pack:
 
     def is_card(self, text: object) -> bool:
         return (
-            isinstance(text, str)
-            and len(text) == 2
-            and text[0] in self.ranks
-            and text[1] in SUITS
+            isinstance(text, str) and len(text) == 2 and text[0] in self.ranks and text[1] in SUITS
         )
 
     def rank_order(self, card: Card) -> int:

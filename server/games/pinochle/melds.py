@@ -177,8 +177,9 @@ def best_groups(units: int, groups: Groups) -> tuple[int, tuple[int, ...]]:
         for size, (_, points) in groups.items():
             if size <= n:
                 prev_points, prev_sizes = best[n - size]
-                options.append((prev_points + points, tuple(sorted((*prev_sizes, size),
-                                                                   reverse=True))))
+                options.append(
+                    (prev_points + points, tuple(sorted((*prev_sizes, size), reverse=True)))
+                )
         best.append(max(options))
     return best[units]
 

@@ -64,8 +64,12 @@ OPTIONS: dict[str, dict[str, Any]] = {
         "doc": "seat of the first dealer; null draws it from the deal seed",
     },
     **{
-        name: {"default": value, "min": 0, "max": 100000,
-               "doc": f"value of the meld {name.replace('_', ' ')}"}  # fmt: skip
+        name: {
+            "default": value,
+            "min": 0,
+            "max": 100000,
+            "doc": f"value of the meld {name.replace('_', ' ')}",
+        }  # fmt: skip
         for name, value in VALUE_DEFAULTS.items()
     },
 }
