@@ -1,5 +1,8 @@
 """The Flask app: blueprints only; every view is schema in, one service call, schema out.
 
+The use cases live in ``app.extensions["parlour"]``, a
+:class:`~server.services.bundle.Services` (see :func:`.context.services`).
+
 :func:`create_app` reads its settings from ``config`` or the environment
 (``REDIS_URL``, ``PARLOUR_ADMIN_TOKEN``, ``PARLOUR_MAX_WAIT``,
 ``PARLOUR_OPEN_REGISTRATION``, ``PARLOUR_SEED_SECRET``,
@@ -17,10 +20,7 @@ import orjson
 from flask import Flask
 from flask.json.provider import JSONProvider
 
-from server.services.apps import Apps
-from server.services.games import Service
-from server.services.tournaments import Tournaments
-from server.store import connect
+from server.services.bundle import Services
 
 from . import (
     apps,
@@ -78,22 +78,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     if config:
         app.config.update(config)
-    r = connect(
+    app.extensions["parlour"] = Services.connect(
         app.config["REDIS_URL"],
         max_connections=app.config["REDIS_MAX_CONNECTIONS"],
         block_timeout=app.config["MAX_WAIT"],
-    )
-    service = Service(
-        r,
         admin_token=app.config["ADMIN_TOKEN"],
         max_wait=app.config["MAX_WAIT"],
         open_registration=app.config["OPEN_REGISTRATION"],
         seed_secret=app.config["SEED_SECRET"],
-    )
-    app.extensions["parlour"] = service
-    app.extensions["parlour_tournaments"] = Tournaments(service)
-    app.extensions["parlour_apps"] = Apps(
-        service, guest_ttl=app.config["GUEST_TTL"], guest_grace=app.config["GUEST_GRACE"]
+        guest_ttl=app.config["GUEST_TTL"],
+        guest_grace=app.config["GUEST_GRACE"],
     )
     errors.register(app)
     app.before_request(load_token)

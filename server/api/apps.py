@@ -2,56 +2,49 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, g
-
-from server.services.apps import Apps
+from flask import Blueprint, g
 
 from . import schemas
-from .context import requires_token
+from .context import requires_token, services
 from .schemas import load_json
 
 bp = Blueprint("apps", __name__)
-
-
-def apps() -> Apps:
-    """The app's embedding use cases (one per process, over the same service)."""
-    return current_app.extensions["parlour_apps"]
 
 
 @bp.post("/v1/apps")
 @requires_token
 def create():
     body = schemas.app_create.load(load_json())
-    return schemas.app_created.dump(apps().create_app(g.token, **body)), 201
+    return schemas.app_created.dump(services().apps.create_app(g.token, **body)), 201
 
 
 @bp.get("/v1/apps/<app_id>")
 @requires_token
 def show(app_id: str):
-    return schemas.app_info.dump(apps().get_app(g.token, app_id))
+    return schemas.app_info.dump(services().apps.get_app(g.token, app_id))
 
 
 @bp.post("/v1/apps/<app_id>/games")
 @requires_token
 def create_game(app_id: str):
     body = schemas.app_game_create.load(load_json())
-    return schemas.app_game.dump(apps().create_game(g.token, app_id, **body)), 201
+    return schemas.app_game.dump(services().apps.create_game(g.token, app_id, **body)), 201
 
 
 @bp.post("/v1/apps/<app_id>/webhooks")
 @requires_token
 def add_webhook(app_id: str):
     body = schemas.webhook_create.load(load_json())
-    return schemas.webhook.dump(apps().add_webhook(g.token, app_id, **body)), 201
+    return schemas.webhook.dump(services().apps.add_webhook(g.token, app_id, **body)), 201
 
 
 @bp.get("/v1/bots")
 def bots():
-    return schemas.bots.dump(apps().bots())
+    return schemas.bots.dump(services().apps.bots())
 
 
 @bp.post("/v1/bots")
 @requires_token
 def ensure_bots():
     body = schemas.bots_ensure.load(load_json())
-    return schemas.bots.dump(apps().ensure_bots(g.token, **body))
+    return schemas.bots.dump(services().apps.ensure_bots(g.token, **body))

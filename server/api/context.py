@@ -1,4 +1,4 @@
-"""Per-request context: the service object and the caller's bearer token."""
+"""Per-request context: the app's services and the caller's bearer token."""
 
 from __future__ import annotations
 
@@ -8,18 +8,14 @@ from typing import Any
 
 from flask import current_app, g, request
 
-from server.services.games import Service, Unauthorized
-from server.services.tournaments import Tournaments
+from server.services.bundle import Services
+from server.services.errors import Unauthorized
 
 
-def service() -> Service:
-    """The app's service object (one per process)."""
-    return current_app.extensions["parlour"]
-
-
-def tournaments() -> Tournaments:
-    """The app's tournament use cases (one per process, over the same service)."""
-    return current_app.extensions["parlour_tournaments"]
+def services() -> Services:
+    """The app's use cases, one object per feature (one bundle per process)."""
+    bundle: Services = current_app.extensions["parlour"]
+    return bundle
 
 
 def load_token() -> None:

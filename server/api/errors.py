@@ -15,8 +15,6 @@ from typing import Any
 
 from flask import Flask
 from marshmallow import ValidationError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException
 
 from server.games import (
@@ -27,28 +25,32 @@ from server.games import (
     MalformedMove,
     NotYourTurn,
 )
-from server.services.games import (
+from server.services.errors import (
+    AlreadyEntered,
+    AlreadySeated,
+    CannotStart,
+    Contention,
     DeadlinePassed,
+    EntriesClosed,
     Forbidden,
+    GameMissing,
     GameNotFinished,
     GameNotStarted,
     InvalidRequest,
+    NoOpenSeat,
     NotFound,
+    RateLimited,
+    SeatTaken,
     ServiceError,
-    Unauthorized,
-)
-from server.services.tournaments import CannotStart, Contention
-from server.store.apps import UnknownBot
-from server.store.errors import AlreadySeated, GameMissing, NoOpenSeat, SeatTaken, StaleVersion
-from server.store.tournaments import (
-    AlreadyEntered,
-    EntriesClosed,
+    StaleVersion,
+    StorageTimeout,
+    StorageUnavailable,
     TournamentMissing,
+    Unauthorized,
     WrongEntrySize,
 )
 
 from . import schemas
-from .ratelimit import RateLimited
 
 log = logging.getLogger("server.api")
 
@@ -67,7 +69,6 @@ def _validation(exc: ValidationError) -> dict[str, Any]:
 ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     ValidationError: (400, "invalid_request", _validation),
     InvalidRequest: (400, "invalid_request", lambda e: e.details),
-    UnknownBot: (400, "invalid_request", lambda e: {"seats": e.problems}),
     MalformedMove: (400, "invalid_request", lambda e: {"move": [str(e)]}),
     InvalidOptions: (400, "invalid_request", lambda e: {"options": e.problems}),
     InvalidDeal: (400, "invalid_request", lambda e: {"deals": e.problems}),
@@ -92,8 +93,8 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     Contention: (503, "unavailable", lambda e: e.details),
     IllegalMove: (422, "illegal_move", lambda e: {"legal_moves": e.legal_moves}),
     RateLimited: (429, "rate_limited", lambda e: e.details),
-    RedisConnectionError: (503, "unavailable", _none),
-    RedisTimeoutError: (503, "unavailable", _none),
+    StorageUnavailable: (503, "unavailable", _none),
+    StorageTimeout: (503, "unavailable", _none),
 }
 """Exception class -> (status, code, details). The first class found along the MRO wins."""
 
@@ -107,8 +108,8 @@ _HTTP_CODES = {
 }
 _MESSAGES = {
     ValidationError: "the request does not match the schema",
-    RedisConnectionError: "storage unavailable",
-    RedisTimeoutError: "storage unavailable",
+    StorageUnavailable: "storage unavailable",
+    StorageTimeout: "storage unavailable",
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, g, request
 
 from . import schemas
-from .context import requires_token, service
+from .context import requires_token, services
 from .schemas import load_json
 
 bp = Blueprint("games", __name__)
@@ -14,47 +14,47 @@ bp = Blueprint("games", __name__)
 @bp.get("/v1/games")
 def index():
     query = schemas.games_query.load(request.args)
-    return schemas.game_list.dump(service().list_games(**query))
+    return schemas.game_list.dump(services().lobby.list_games(**query))
 
 
 @bp.post("/v1/games")
 @requires_token
 def create():
     body = schemas.game_create.load(load_json())
-    return schemas.view.dump(service().create_game(g.token, **body)), 201
+    return schemas.view.dump(services().games.create_game(g.token, **body)), 201
 
 
 @bp.post("/v1/games/<game_id>/join")
 @requires_token
 def join(game_id: str):
     body = schemas.join_body.load(load_json())
-    return schemas.view.dump(service().join(g.token, game_id, **body))
+    return schemas.view.dump(services().games.join(g.token, game_id, **body))
 
 
 @bp.get("/v1/games/<game_id>")
 def view(game_id: str):
     query = schemas.seat_query.load(request.args)
-    return schemas.view.dump(service().view(g.token, game_id, **query))
+    return schemas.view.dump(services().games.view(g.token, game_id, **query))
 
 
 @bp.post("/v1/games/<game_id>/moves")
 @requires_token
 def move(game_id: str):
     body = schemas.move_body.load(load_json())
-    return schemas.view.dump(service().move(g.token, game_id, **body))
+    return schemas.view.dump(services().games.move(g.token, game_id, **body))
 
 
 @bp.get("/v1/games/<game_id>/events")
 def events(game_id: str):
     query = schemas.events_query.load(request.args)
-    return schemas.events.dump(service().events(g.token, game_id, **query))
+    return schemas.events.dump(services().feeds.events(g.token, game_id, **query))
 
 
 @bp.get("/v1/games/<game_id>/replay")
 def replay(game_id: str):
-    return schemas.replay.dump(service().replay(g.token, game_id))
+    return schemas.replay.dump(services().replays.replay(g.token, game_id))
 
 
 @bp.get("/v1/games/<game_id>/replay/<int:version>")
 def frame(game_id: str, version: int):
-    return schemas.frame.dump(service().replay_frame(g.token, game_id, version))
+    return schemas.frame.dump(services().replays.replay_frame(g.token, game_id, version))

@@ -13,17 +13,17 @@ from __future__ import annotations
 from flask import Blueprint, request
 
 from . import schemas
-from .context import service
+from .context import services
 
 bp = Blueprint("health", __name__)
 
 
 @bp.get("/healthz")
 def healthz():
-    return schemas.status.dump(service().ping())
+    return schemas.status.dump(services().lobby.ping())
 
 
 @bp.get("/v1/_ping_redis")
 def ping_redis():
     query = schemas.ping_query.load(request.args)
-    return schemas.status.dump(service().ping(**query))
+    return schemas.status.dump(services().lobby.ping(**query))

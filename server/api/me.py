@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, g, request
 
 from . import schemas
-from .context import requires_token, service
+from .context import requires_token, services
 
 bp = Blueprint("me", __name__)
 
@@ -14,4 +14,4 @@ bp = Blueprint("me", __name__)
 @requires_token
 def turns():
     query = schemas.wait_query.load(request.args)
-    return schemas.turns.dump(service().turns(g.token, **query))
+    return schemas.turns.dump(services().feeds.turns(g.token, **query))

@@ -12,7 +12,7 @@ per host, but needs the folder wiped at every start and a hook for dead workers,
 and still counts one host. Parlour's API is stateless by design (DESIGN.md), so
 the counts go where the rest of its state goes: each worker counts in memory (a
 few dict updates per request) and adds its deltas to one Redis hash about once a
-second (:mod:`server.store.metrics`). Any worker on any host then answers for
+second (:mod:`server.services.metrics`). Any worker on any host then answers for
 the whole fleet, counters survive worker restarts, and Redis sees one small batch
 per worker per second. The price: a worker killed with SIGKILL loses at most
 its last second of counts; a graceful stop flushes them.
@@ -32,14 +32,13 @@ import socket
 import threading
 import time
 from collections import Counter
-from typing import Any
 
 import orjson
 from flask import Blueprint, Flask, Response, current_app, g, request
 
-from server.store import metrics as metrics_store
+from server.services.metrics import Metrics, Snapshot
 
-from .context import service
+from .context import services
 
 bp = Blueprint("metrics", __name__)
 
@@ -135,19 +134,19 @@ class Recorder:
             if move:
                 pending["moves_total||"] += 1
 
-    def flush(self, r: Any) -> None:
+    def flush(self, metrics: Metrics) -> None:
         """Add the counts so far to Redis (kept for the next try if Redis is away)."""
         with self._lock:
             deltas, self.pending = self.pending, Counter()
             waiting = self.waiting
         try:
-            metrics_store.flush(r, deltas, self.worker, waiting, time.time())
+            metrics.flush(deltas, self.worker, waiting, time.time())
         except Exception:
             with self._lock:
                 self.pending.update(deltas)
             raise
 
-    def start_flusher(self, r: Any, every: float = FLUSH_EVERY) -> None:
+    def start_flusher(self, metrics: Metrics, every: float = FLUSH_EVERY) -> None:
         """Flush every ``every`` seconds in a daemon thread (a greenlet under gevent)."""
         if self._flusher is not None:
             return
@@ -156,7 +155,7 @@ class Recorder:
             while True:
                 time.sleep(every)
                 with contextlib.suppress(Exception):  # Redis away: the counts wait
-                    self.flush(r)
+                    self.flush(metrics)
 
         self._flusher = threading.Thread(target=loop, name="parlour-metrics", daemon=True)
         self._flusher.start()
@@ -220,17 +219,17 @@ def install(app: Flask) -> None:
 
 def start_flusher(app: Flask) -> None:
     """Start the worker's background flush (``parlour serve`` calls this in each worker)."""
-    recorder(app).start_flusher(app.extensions["parlour"].r)
+    recorder(app).start_flusher(app.extensions["parlour"].metrics)
 
 
 def flush(app: Flask) -> None:
     """Flush the worker's counts now (``parlour serve`` calls this as a worker exits)."""
     with contextlib.suppress(Exception):
-        recorder(app).flush(app.extensions["parlour"].r)
+        recorder(app).flush(app.extensions["parlour"].metrics)
 
 
 # -- the endpoint -----------------------------------------------------------------------
-def render(snap: metrics_store.Snapshot) -> str:
+def render(snap: Snapshot) -> str:
     """The Prometheus text format (version 0.0.4) of a snapshot."""
     series: dict[str, list[tuple[tuple, str]]] = {}
     for name, value in snap.counters.items():
@@ -290,7 +289,7 @@ def render(snap: metrics_store.Snapshot) -> str:
 @bp.get("/metrics")
 def metrics():
     rec = recorder()
-    r = service().r
-    rec.flush(r)
-    snap = metrics_store.read(r, time.time(), rec.stale_after)
+    metrics = services().metrics
+    rec.flush(metrics)
+    snap = metrics.read(time.time(), rec.stale_after)
     return Response(render(snap), mimetype=None, content_type=CONTENT_TYPE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, g
 
 from . import schemas
-from .context import requires_token, service
+from .context import requires_token, services
 from .schemas import load_json
 
 bp = Blueprint("players", __name__)
@@ -14,10 +14,10 @@ bp = Blueprint("players", __name__)
 @bp.post("/v1/players")
 def register():
     body = schemas.player_create.load(load_json())
-    return schemas.player_created.dump(service().register(g.token, **body)), 201
+    return schemas.player_created.dump(services().players.register(g.token, **body)), 201
 
 
 @bp.get("/v1/players/me")
 @requires_token
 def me():
-    return schemas.profile.dump(service().me(g.token))
+    return schemas.profile.dump(services().players.me(g.token))

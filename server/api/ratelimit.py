@@ -10,35 +10,19 @@ is hashed before it names a key, so no key holds a credential.
 
 from __future__ import annotations
 
-import hashlib
-import math
-import time
-
 from flask import Flask, current_app, g
 
-from server.services.games import ServiceError
-from server.store import ratelimit
+from server.services.errors import RateLimited
 
+from .context import services
 
-class RateLimited(ServiceError):
-    """Too many requests from one token in one window (429)."""
-
-    def __init__(self, retry_after: float) -> None:
-        seconds = max(1, math.ceil(retry_after))
-        super().__init__("too many requests: slow down", {"retry_after": seconds})
-        self.retry_after = seconds
+__all__ = ["RateLimited", "check_rate", "register"]
 
 
 def check_rate() -> None:
-    limit = current_app.config["RATE_LIMIT"]
-    token = g.get("token")
-    if not limit or token is None or token == current_app.config["ADMIN_TOKEN"]:
-        return
-    subject = hashlib.sha256(token.encode()).hexdigest()[:24]
-    service = current_app.extensions["parlour"]
-    wait = ratelimit.hit(service.r, subject, limit, current_app.config["RATE_PERIOD"], time.time())
-    if wait is not None:
-        raise RateLimited(wait)
+    """Count the request against its token (:class:`~server.services.ratelimit.RateLimits`)."""
+    config = current_app.config
+    services().ratelimits.check(g.get("token"), config["RATE_LIMIT"], config["RATE_PERIOD"])
 
 
 def register(app: Flask) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask import Blueprint
 
 from . import schemas
-from .context import tournaments
+from .context import services
 
 bp = Blueprint("ratings", __name__)
 
 
 @bp.get("/v1/ratings/<game>")
 def leaderboard(game: str):
-    return schemas.leaderboard.dump(tournaments().leaderboard(game))
+    return schemas.leaderboard.dump(services().ratings.leaderboard(game))

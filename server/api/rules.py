@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask import Blueprint
 
 from . import schemas
-from .context import service
+from .context import services
 
 bp = Blueprint("rules", __name__)
 
 
 @bp.get("/v1/rules")
 def rules():
-    return schemas.rules.dump(service().rules())
+    return schemas.rules.dump(services().lobby.rules())

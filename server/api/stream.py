@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, g, request
 
-from server.services.feeds import open_stream
-from server.services.games import InvalidRequest
+from server.services.errors import InvalidRequest
 
 from . import schemas
-from .context import service
+from .context import services
 
 bp = Blueprint("stream", __name__)
 
@@ -37,8 +36,7 @@ def _last_event_id(default: int) -> int:
 def stream(game_id: str):
     query = schemas.stream_query.load(request.args)
     token = g.token if g.token is not None else query["token"]
-    events = open_stream(
-        service(),
+    events = services().feeds.open_stream(
         token,
         game_id,
         after=_last_event_id(query["after"]),

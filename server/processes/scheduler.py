@@ -1,10 +1,10 @@
 """The tournament scheduler: the process that plays started tournaments to the end.
 
 Each pass (:meth:`Runner.tick`) does two things, reading and writing only
-through ``server.store`` and the use cases of ``server.services.games`` (never Flask):
+through ``server.store`` and the use cases of ``server.services`` (never Flask):
 
 1. **Clocks.** Every game whose indexed deadline has come gets
-   :meth:`~server.services.games.Service.timeout` (a default move or a forfeit).
+   :meth:`~server.services.clocks.Clocks.timeout` (a default move or a forfeit).
 2. **Tournaments.** Every running tournament is advanced (:meth:`Runner.advance`):
    create the current round's games; record the results of the games that
    are over; rate them; once the round is complete, pair the next one
@@ -48,10 +48,9 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.games import REGISTRY
 from server.processes.daemon import log_as, orphaned, stop_on_signals
-from server.services.games import Service
-from server.services.tournaments import Tournaments, round_rng, snapshot
+from server.services.brackets import round_rng, snapshot
+from server.services.bundle import Services
 from server.store import clocks as clock_store
-from server.store import connect
 from server.store import ratings as rating_store
 from server.store import tournaments as store
 from server.store.tournaments import TournamentRecord
@@ -86,7 +85,7 @@ def table_game_id(tournament_id: str, round_index: int, table: int) -> str:
 
 
 def table_result(table: Table, final: Mapping[str, Any]) -> dict[str, Any]:
-    """A table's stored result from its game's final result (``Service.final_results``).
+    """A table's stored result from its game's final result (``Clocks.final_results``).
 
     Scores and winners by table position; ``forfeit`` is the entry that
     forfeited, if any (see :func:`server.tournaments.clock.forfeit_result`).
@@ -102,14 +101,13 @@ class Runner:
     """One scheduler. Any number may run at once, in threads or processes.
 
     Args:
-        service: the use cases over the Redis to work on.
+        services: the use cases over the Redis to work on.
         interval: seconds between passes (a deadline is enforced at most this late).
     """
 
-    def __init__(self, service: Service, *, interval: float = 0.2) -> None:
-        self.service = service
-        self.tournaments = Tournaments(service)
-        self.r = service.r
+    def __init__(self, services: Services, *, interval: float = 0.2) -> None:
+        self.services = services
+        self.r = services.core.r
         self.interval = interval
 
     def checkpoint(self, step: str) -> None:
@@ -149,7 +147,7 @@ class Runner:
             try:
                 for _ in range(MAX_TIMEOUTS):
                     self.checkpoint("timeout")
-                    outcome = self.service.timeout(game_id, now)
+                    outcome = self.services.clocks.timeout(game_id, now)
                     if outcome not in ("default_move", "forfeit"):
                         break
                     applied += 1
@@ -226,7 +224,7 @@ class Runner:
             for t, result in enumerate(played.results)
             if result is None
         }
-        finals = self.service.final_results(list(pending.values()))
+        finals = self.services.clocks.final_results(list(pending.values()))
         results = {}
         for name, game_id in pending.items():
             if game_id in finals:
@@ -258,14 +256,14 @@ class Runner:
         game_id = table_game_id(record.id, index, t)
         seed = twin = None
         if table.board is not None:  # the other table of the board: same seed, seats swapped
-            seed = self.service.board_seed(record.id, table.board)
+            seed = self.services.core.board_seed(record.id, table.board)
             twin = next(
                 table_game_id(record.id, index, u)
                 for u, other in enumerate(snap.rounds[-1].round.tables)
                 if other.board == table.board and u != t
             )
         self.checkpoint("create")
-        self.service.create_tournament_game(
+        self.services.games.create_tournament_game(
             game_id=game_id,
             game=meta["game"],
             options=options,
@@ -297,7 +295,7 @@ class Runner:
         ):
             if not done:
                 self.checkpoint("rate")
-                self.tournaments.rate(game, event_id, event.teams, event.ranks)
+                self.services.ratings.rate(game, event_id, event.teams, event.ranks)
 
 
 # --------------------------------------------------------------------------- the process
@@ -314,12 +312,12 @@ def serve_forever(redis_url: str, *, interval: float = 0.2, parent_pid: int | No
     """
     log_as("scheduler")
     stop = stop_on_signals()
-    service = Service(
-        connect(redis_url),
+    services = Services.connect(
+        redis_url,
         admin_token=None,
         seed_secret=os.environ.get("PARLOUR_SEED_SECRET") or None,
     )
     log.info("running on %s every %.2fs", redis_url, interval)
-    Runner(service, interval=interval).run(stop, parent_pid=parent_pid)
+    Runner(services, interval=interval).run(stop, parent_pid=parent_pid)
     log.info("stopped")
     return 0

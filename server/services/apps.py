@@ -27,14 +27,10 @@ import time
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from server.services.games import (
-    Forbidden,
-    InvalidRequest,
-    NotFound,
-    Service,
-    Unauthorized,
-    split_token,
-)
+from server.services.bots import resolve_bots
+from server.services.core import Core, sha256, split_token
+from server.services.errors import Forbidden, InvalidRequest, NotFound, Unauthorized
+from server.services.games import Games
 from server.services.notifications import EVENTS
 from server.store import apps as app_store
 from server.store import games as game_store
@@ -43,10 +39,6 @@ from server.store import webhooks as webhook_store
 from server.store.apps import APP_PREFIX, BOT_PREFIX, GUEST_PREFIX, AppRecord, GuestBinding
 from server.store.players import PlayerRecord
 from server.tournaments import clock as clock_policy
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _check_url(url: str | None, field: str) -> None:
@@ -59,25 +51,27 @@ def _check_url(url: str | None, field: str) -> None:
 
 
 class Apps:
-    """The app use cases over the game service.
+    """The app use cases, over the shared :class:`Core` and the game use cases.
 
     Args:
-        service: the game service (its Redis, callers and game creation).
+        core: the shared core (Redis, callers).
+        games: the game use cases (an app's game is created like any other).
         guest_ttl: seconds an invitation stays valid at most.
         guest_grace: seconds a guest token may still read its game once it ended.
     """
 
     def __init__(
-        self, service: Service, *, guest_ttl: float = 86400.0, guest_grace: float = 3600.0
+        self, core: Core, games: Games, *, guest_ttl: float = 86400.0, guest_grace: float = 3600.0
     ) -> None:
-        self.service = service
-        self.r = service.r
+        self.core = core
+        self.games = games
+        self.r = core.r
         self.guest_ttl = guest_ttl
         self.guest_grace = guest_grace
 
     # -- callers ----------------------------------------------------------------
     def _admin(self, token: str | None) -> None:
-        if not self.service.caller(token).is_admin:
+        if not self.core.caller(token).is_admin:
             raise Forbidden("only the admin may do this")
 
     def _app(self, token: str | None, app_id: str) -> AppRecord:
@@ -94,7 +88,7 @@ class Apps:
         if parts is not None and parts[0].startswith(APP_PREFIX):
             app = app_store.get_app(self.r, parts[0])
             if app is None or not hmac.compare_digest(
-                _sha256(parts[1]).encode(), app.token_sha256.encode()
+                sha256(parts[1]).encode(), app.token_sha256.encode()
             ):
                 raise Unauthorized("unknown token")
             if app.id != app_id:
@@ -115,7 +109,7 @@ class Apps:
         _check_url(invite_url, "invite_url")
         app_id = APP_PREFIX + secrets.token_hex(8)
         secret = secrets.token_urlsafe(32)
-        app_store.create_app(self.r, AppRecord(app_id, name, _sha256(secret), invite_url))
+        app_store.create_app(self.r, AppRecord(app_id, name, sha256(secret), invite_url))
         return {"id": app_id, "name": name, "token": f"{app_id}.{secret}", "invite_url": invite_url}
 
     def get_app(self, token: str | None, app_id: str) -> dict[str, Any]:
@@ -175,7 +169,7 @@ class Apps:
             "url", "expires"}]}``.
         """
         app = self._app(token, app_id)
-        seats = app_store.resolve_bots(self.r, game, seats)
+        seats = resolve_bots(self.r, game, seats) or []
         open_seats = [i for i, s in enumerate(seats) if s is None]
         names = list(guest_names or [])
         if len(names) > len(open_seats):
@@ -192,7 +186,7 @@ class Apps:
             guest_token = f"{guest_id}.{secrets.token_urlsafe(32)}"
             guests.append(
                 (
-                    PlayerRecord(guest_id, name, _sha256(guest_token.partition(".")[2])),
+                    PlayerRecord(guest_id, name, sha256(guest_token.partition(".")[2])),
                     GuestBinding(guest_id, game_id, seat, app.id, expires),
                 )
             )
@@ -210,7 +204,7 @@ class Apps:
                 }
             )
         app_store.create_guests(self.r, guests)  # they expire by themselves if creation fails
-        view = self.service.create_app_game(
+        view = self.games.create_app_game(
             game_id=game_id,
             game=game,
             options=options,
@@ -252,7 +246,7 @@ class Apps:
                 player_secret = hmac.new(
                     secret.encode(), f"botpool:{pid}".encode(), hashlib.sha256
                 ).hexdigest()
-                record = PlayerRecord(pid, f"{name} #{n}", _sha256(player_secret))
+                record = PlayerRecord(pid, f"{name} #{n}", sha256(player_secret))
                 player_store.create(self.r, record)
                 players.append({"id": pid, "name": record.name, "token": f"{pid}.{player_secret}"})
             app_store.set_bot(self.r, name, spec.get("games"), ids)

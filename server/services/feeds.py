@@ -1,7 +1,8 @@
-"""Server-sent events: a game's event feed for one seat, pushed to a browser as it happens.
+"""The feeds: a game's events and the caller's turns, long-polled, and a seat's events
+as server-sent events, pushed to a browser as they happen.
 
 The stream carries exactly what the long-poll carries: it *is* the long-poll
-(:meth:`Service.events`) called in a loop, so every event has passed the same
+(:meth:`Feeds.events`) called in a loop, so every event has passed the same
 ``visible()`` filter for the same seat, and every call checks the token again
 (a guest token that expires mid-stream ends the stream).
 
@@ -31,12 +32,18 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import orjson
 from redis.exceptions import RedisError
 
-from server.services.games import Service, ServiceError
+from server.games import Event, visible
+from server.services import views
+from server.services.core import Core
+from server.services.errors import Forbidden, ServiceError
+from server.store import clocks as clock_store
 from server.store import games as game_store
+from server.store import players as player_store
 
 log = logging.getLogger("server.services.feeds")
 
@@ -54,71 +61,149 @@ def frame(event: dict) -> str:
     return f"id: {event['seq']}\ndata: {orjson.dumps(event).decode()}\n\n"
 
 
-def _status(service: Service, game_id: str) -> str | None:
-    game = game_store.read(service.r, game_id).game
-    return None if game is None else game.status
+class Feeds:
+    """Long-polls and streams, over the shared :class:`Core`."""
 
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.r = core.r
 
-def open_stream(
-    service: Service,
-    token: str | None,
-    game_id: str,
-    *,
-    after: int = 0,
-    seat: int | None = None,
-    heartbeat: float = 15.0,
-    max_seconds: float = 300.0,
-) -> Iterator[str] | None:
-    """Check the caller now, then return the stream's generator (None: nothing more, ever).
-
-    Every error the caller should see as a status (401, 403, 404) is raised
-    here, before anything is streamed.
-
-    Args:
-        after: the last event the client has (``Last-Event-ID``), 0 for all.
-        heartbeat: seconds of silence before a heartbeat comment.
-        max_seconds: the stream ends after this long; ``EventSource`` reconnects
-            and resumes (bounds what one connection holds, behind any proxy).
-    """
-    first = service.events(token, game_id, after=after, wait=0, seat=seat)
-    if not first["events"] and _status(service, game_id) in OVER:
-        return None
-    return _stream(service, token, game_id, first, seat, heartbeat, max_seconds)
-
-
-def _stream(
-    service: Service,
-    token: str | None,
-    game_id: str,
-    page: dict,
-    seat: int | None,
-    heartbeat: float,
-    max_seconds: float,
-) -> Iterator[str]:
-    ends = time.monotonic() + max_seconds
-    yield f"retry: {RETRY_MS}\n\n"
-    try:
+    # -- long-polls -------------------------------------------------------------------
+    def events(
+        self,
+        token: str | None,
+        game_id: str,
+        after: int = 0,
+        wait: float = 0.0,
+        seat: int | None = None,
+    ) -> dict[str, Any]:
+        """Events numbered above ``after`` that the caller may see, long-polled up to ``wait``."""
+        got = self.core.read(token, game_id, required=False)
+        player = got.caller.player if got.caller else None
+        mine = views.seats_of(got.game, player.id) if player else []
+        if seat is not None and seat not in mine:
+            raise Forbidden("you hold no such seat in this game")
+        you = seat if seat is not None else (mine[0] if mine else None)
+        deadline = time.monotonic() + min(wait, self.core.max_wait)
+        last = after
         while True:
-            for event in page["events"]:
-                yield frame(event)
-            status = _status(service, game_id)
-            if status in OVER:
-                # Its last events may have landed after the read above: send them too.
-                rest = service.events(token, game_id, after=page["last"], wait=0, seat=seat)
-                for event in rest["events"]:
+            block_ms = int(max(0.0, deadline - time.monotonic()) * 1000)
+            found = game_store.events(self.r, game_id, last, block_ms)
+            if found:
+                last = found[-1][0]
+            shown = [views.event_out(n, e) for n, e in found if visible(Event.from_dict(e), you)]
+            if shown or block_ms <= 0:
+                return {"events": shown, "last": last}
+
+    def turns(self, token: str | None, wait: float = 0.0) -> dict[str, Any]:
+        """Every game where the caller is to act, long-polled up to ``wait`` seconds.
+
+        The truth comes from the game states; a wake-up only ends the wait early.
+        """
+        player = self.core.player(token)
+        deadline = time.monotonic() + min(wait, self.core.max_wait)
+        while True:
+            last_wake, game_ids = player_store.turn_snapshot(self.r, player.id)
+            turns = self._turns(player.id, game_ids)
+            block_ms = int(max(0.0, deadline - time.monotonic()) * 1000)
+            if turns or block_ms <= 0:
+                return {"turns": turns}
+            player_store.wait_wake(self.r, player.id, last_wake, block_ms)
+
+    def _turns(self, player_id: str, game_ids: list[str]) -> list[dict[str, Any]]:
+        """The player's seats to move in ``game_ids``, each with its view; games found
+        over are dropped from the player's list on the way."""
+        turns = []
+        done = []
+        records = game_store.read_many(self.r, game_ids)
+        clocks = clock_store.read_many(
+            self.r, [g.id for g in records if g.status == "active" and g.meta.get("clock")]
+        )
+        for record in records:
+            if record.status in OVER:
+                done.append(record.id)
+            if record.status != "active":
+                continue
+            state = views.state_of(record)
+            for seat in views.seats_of(record, player_id):
+                if seat in state.to_move():
+                    view = views.view(record, state, seat, clocks.get(record.id))
+                    turns.append(
+                        {
+                            "game_id": record.id,
+                            "seat": seat,
+                            "version": record.version,
+                            "view": view,
+                        }
+                    )
+        if done:  # a cleanup that an earlier request did not get to finish
+            player_store.forget_games(self.r, player_id, done)
+        return turns
+
+    # -- server-sent events -----------------------------------------------------------
+    def _status(self, game_id: str) -> str | None:
+        game = self.core.game(game_id)
+        return None if game is None else game.status
+
+    def open_stream(
+        self,
+        token: str | None,
+        game_id: str,
+        *,
+        after: int = 0,
+        seat: int | None = None,
+        heartbeat: float = 15.0,
+        max_seconds: float = 300.0,
+    ) -> Iterator[str] | None:
+        """Check the caller now, then return the stream's generator (None: nothing more, ever).
+
+        Every error the caller should see as a status (401, 403, 404) is raised
+        here, before anything is streamed.
+
+        Args:
+            after: the last event the client has (``Last-Event-ID``), 0 for all.
+            heartbeat: seconds of silence before a heartbeat comment.
+            max_seconds: the stream ends after this long; ``EventSource`` reconnects
+                and resumes (bounds what one connection holds, behind any proxy).
+        """
+        first = self.events(token, game_id, after=after, wait=0, seat=seat)
+        if not first["events"] and self._status(game_id) in OVER:
+            return None
+        return self._stream(token, game_id, first, seat, heartbeat, max_seconds)
+
+    def _stream(
+        self,
+        token: str | None,
+        game_id: str,
+        page: dict,
+        seat: int | None,
+        heartbeat: float,
+        max_seconds: float,
+    ) -> Iterator[str]:
+        ends = time.monotonic() + max_seconds
+        yield f"retry: {RETRY_MS}\n\n"
+        try:
+            while True:
+                for event in page["events"]:
                     yield frame(event)
-                yield f"event: end\ndata: {orjson.dumps({'status': status}).decode()}\n\n"
-                return
-            left = ends - time.monotonic()
-            if left <= 0:
-                return
-            page = service.events(
-                token, game_id, after=page["last"], wait=min(heartbeat, left), seat=seat
-            )
-            if not page["events"]:
-                yield ": heartbeat\n\n"
-    except ServiceError as exc:  # e.g. the guest token expired: say so, and stop
-        body = {"message": exc.message}
-        yield f"event: error\ndata: {orjson.dumps(body).decode()}\n\n"
-    except RedisError as exc:  # the client reconnects and resumes
-        log.warning("game %s: stream stopped: %s", game_id, exc)
+                status = self._status(game_id)
+                if status in OVER:
+                    # Its last events may have landed after the read above: send them too.
+                    rest = self.events(token, game_id, after=page["last"], wait=0, seat=seat)
+                    for event in rest["events"]:
+                        yield frame(event)
+                    yield f"event: end\ndata: {orjson.dumps({'status': status}).decode()}\n\n"
+                    return
+                left = ends - time.monotonic()
+                if left <= 0:
+                    return
+                page = self.events(
+                    token, game_id, after=page["last"], wait=min(heartbeat, left), seat=seat
+                )
+                if not page["events"]:
+                    yield ": heartbeat\n\n"
+        except ServiceError as exc:  # e.g. the guest token expired: say so, and stop
+            body = {"message": exc.message}
+            yield f"event: error\ndata: {orjson.dumps(body).decode()}\n\n"
+        except RedisError as exc:  # the client reconnects and resumes
+            log.warning("game %s: stream stopped: %s", game_id, exc)

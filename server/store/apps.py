@@ -22,7 +22,6 @@ import orjson
 from redis import Redis
 
 from . import keys, players
-from .errors import StoreError
 from .players import PlayerRecord
 
 APP_PREFIX = "app"
@@ -31,16 +30,6 @@ GUEST_PREFIX = "gst"
 """Guest player ids start with it (not hex either): a token says at once it is a guest's."""
 BOT_PREFIX = "bot"
 """Bot-pool player ids start with it."""
-BOT_SEAT = "bot:"
-"""A seat given as ``"bot:<name>"`` is played by the bot pool's ``<name>``."""
-
-
-class UnknownBot(StoreError):
-    """A ``"bot:<name>"`` seat that the bot pool does not play (or not in this game)."""
-
-    def __init__(self, problems: dict[str, str]) -> None:
-        super().__init__("no such bot in the server's bot pool")
-        self.problems = problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,42 +138,3 @@ def bot_pool(r: Redis) -> dict[str, dict[str, Any]]:
 
 def set_bot(r: Redis, name: str, games: list[str] | None, player_ids: list[str]) -> None:
     r.hset(keys.bot_pool(), name, orjson.dumps({"games": games, "players": player_ids}))
-
-
-def resolve_bots(r: Redis, game: str, seats: list[str | None] | None) -> list[str | None] | None:
-    """Replace every ``"bot:<name>"`` seat by a pool identity of that bot.
-
-    Several seats of the same bot get distinct identities (a player holds one
-    seat per game), taken in the pool's order.
-
-    Raises:
-        UnknownBot: a name the pool does not play, or not for ``game``, or more
-            seats of it than it has identities.
-    """
-    if not seats or not any(s and s.startswith(BOT_SEAT) for s in seats):
-        return seats
-    pool = bot_pool(r)
-    used: dict[str, int] = {}
-    problems: dict[str, str] = {}
-    out: list[str | None] = []
-    for i, seat in enumerate(seats):
-        if not (seat and seat.startswith(BOT_SEAT)):
-            out.append(seat)
-            continue
-        name = seat[len(BOT_SEAT) :]
-        bot = pool.get(name)
-        n = used.get(name, 0)
-        if bot is None:
-            problems[str(i)] = f"no bot {name!r}; the pool plays {sorted(pool) or 'none'}"
-        elif bot["games"] is not None and game not in bot["games"]:
-            problems[str(i)] = f"bot {name!r} plays only {bot['games']}"
-        elif n >= len(bot["players"]):
-            problems[str(i)] = f"the pool has {len(bot['players'])} of bot {name!r}"
-        else:
-            out.append(bot["players"][n])
-            used[name] = n + 1
-            continue
-        out.append(None)
-    if problems:
-        raise UnknownBot(problems)
-    return out

@@ -14,7 +14,7 @@ import pytest
 from client_sdk import CannotStart, Client, organise
 from server.processes import scheduler as runner_module
 from server.processes.scheduler import Runner
-from server.services.games import Service
+from server.services.bundle import Services
 from server.store import connect
 from server.tournaments import clock
 from tests.api.helpers import Api, assert_error, cards_in
@@ -62,7 +62,7 @@ def test_a_whole_tournament_over_a_socket(live_api, live_players, redis_server):
     assert started.status == 200 and started.body["status"] == "running"
     assert started.body["progress"]["games_planned"] == 3  # three entries: 3 matches, byes
 
-    runner = Runner(Service(connect(redis_server.url), admin_token=None), interval=0.02)
+    runner = Runner(Services(connect(redis_server.url), admin_token=None), interval=0.02)
     stop = threading.Event()
     thread = threading.Thread(target=runner.run, args=(stop,), daemon=True)
     thread.start()
@@ -262,7 +262,7 @@ def test_organise_and_wait_over_http(live_server, live_players, redis_server):
     """What ``make demo`` uses: organise, then wait with a progress callback."""
     people = live_players.many(4)
     admin = Client(live_server.url, token=ADMIN)
-    runner = Runner(Service(connect(redis_server.url), admin_token=None), interval=0.02)
+    runner = Runner(Services(connect(redis_server.url), admin_token=None), interval=0.02)
     stop = threading.Event()
     threads = [threading.Thread(target=runner.run, args=(stop,), daemon=True)]
 

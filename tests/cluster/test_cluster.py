@@ -20,8 +20,7 @@ from redis.cluster import RedisCluster
 from redis.crc import key_slot
 
 from server.processes.scheduler import Runner
-from server.services.games import Service
-from server.services.tournaments import Tournaments
+from server.services.bundle import Services
 from server.store import connect, is_cluster_url, keys
 from server.store.connection import cluster_nodes as parse_cluster_url
 from tests.conftest import ADMIN_TOKEN as TEST_ADMIN
@@ -117,10 +116,10 @@ def test_the_whole_stack_on_a_cluster(tmp_path, cluster, cluster_nodes):
         metrics = requests.get(f"{api.url}/metrics", timeout=5).text
         assert "parlour_games_live 0" in metrics
 
-    service = Service(connect(cluster), admin_token=ADMIN_TOKEN)
-    assert isinstance(service.r, RedisCluster)
-    shown = assert_exactly_once(service, Tournaments(service), tid)
-    games = all_game_ids(service.r)
+    service = Services(connect(cluster), admin_token=ADMIN_TOKEN)
+    assert isinstance(service.core.r, RedisCluster)
+    shown = assert_exactly_once(service, service.tournaments, tid)
+    games = all_game_ids(service.core.r)
     assert games == {casual} | {t["game_id"] for rd in shown["rounds"] for t in rd["tables"]}
     for gid in games:  # each game's keys together on one node...
         (port,) = node_of(cluster_nodes, keys.game_state(gid))
@@ -133,9 +132,9 @@ def test_the_whole_stack_on_a_cluster(tmp_path, cluster, cluster_nodes):
 def test_clocks_and_long_polls_on_a_cluster(cluster):
     """Nobody moves: the scheduler's timeouts play a whole tournament game (the timeout
     and arming scripts, the deadline index), and a blocked event long-poll wakes up."""
-    service = Service(connect(cluster, block_timeout=5), admin_token=TEST_ADMIN, max_wait=5)
-    tours = Tournaments(service)
-    players = [service.register(None, f"p{i}") for i in range(4)]
+    service = Services(connect(cluster, block_timeout=5), admin_token=TEST_ADMIN, max_wait=5)
+    tours = service.tournaments
+    players = [service.players.register(None, f"p{i}") for i in range(4)]
     tid = make_tournament(
         tours,
         players,
@@ -149,12 +148,12 @@ def test_clocks_and_long_polls_on_a_cluster(cluster):
     runner.tick()
     (table,) = tours.show(tid)["rounds"][0]["tables"]
     gid = table["game_id"]
-    first = service.events(None, gid)["last"]
+    first = service.feeds.events(None, gid)["last"]
 
     woken: dict = {}
     waiter = threading.Thread(
         target=lambda: woken.update(
-            service.events(None, gid, after=first, wait=5), at=time.monotonic()
+            service.feeds.events(None, gid, after=first, wait=5), at=time.monotonic()
         )
     )
     waiter.start()
@@ -173,6 +172,6 @@ def test_clocks_and_long_polls_on_a_cluster(cluster):
         now += 60
         runner.enforce_clocks(now)
         runner.tick()
-    assert service.view(None, gid)["status"] == "finished"
+    assert service.games.view(None, gid)["status"] == "finished"
     assert_exactly_once(service, tours, tid)
-    assert service.r.zcard(keys.deadlines()) == 0
+    assert service.core.r.zcard(keys.deadlines()) == 0

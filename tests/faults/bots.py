@@ -27,8 +27,7 @@ from typing import Any
 import redis
 import requests
 
-from server.services.games import Service
-from server.services.tournaments import Tournaments
+from server.services.bundle import Services
 from tests.faults.procs import ADMIN_TOKEN
 from tests.scheduler.support import scheduler, wait_for
 
@@ -220,20 +219,20 @@ def copy_redis(src: redis.Redis, dst: redis.Redis) -> int:
 
 
 def play_in_process(
-    service: Service, tid: str, players: Sequence[dict[str, Any]], timeout: float = 60
+    service: Services, tid: str, players: Sequence[dict[str, Any]], timeout: float = 60
 ) -> dict[str, Any]:
     """Start the tournament and play it with the same bots, one scheduler, no faults."""
-    tours = Tournaments(service)
+    tours = service.tournaments
     tours.start(ADMIN_TOKEN, tid)
 
     def step() -> bool:
         moved = False
         for p in players:
-            for turn in service.turns(p["token"])["turns"]:
+            for turn in service.feeds.turns(p["token"])["turns"]:
                 move = choose(
                     turn["game_id"], turn["version"], turn["seat"], turn["view"]["legal_moves"]
                 )
-                service.move(p["token"], turn["game_id"], move, turn["version"], turn["seat"])
+                service.games.move(p["token"], turn["game_id"], move, turn["version"], turn["seat"])
                 moved = True
         return moved
 

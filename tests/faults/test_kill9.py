@@ -19,8 +19,7 @@ import time
 
 import orjson
 
-from server.services.games import Service
-from server.services.tournaments import Tournaments
+from server.services.bundle import Services
 from server.store import connect, keys
 from tests.faults.bots import (
     HttpBots,
@@ -51,7 +50,7 @@ def test_kill_9_of_a_worker_the_api_the_scheduler_and_redis(tmp_path, redis_clie
 
         # the undisturbed run: the same players and tournament, copied, on another Redis
         copy_redis(red.client(), redis_client)
-        quiet = Service(connect(redis_server.url), admin_token=ADMIN, seed_secret=SEED_SECRET)
+        quiet = Services(connect(redis_server.url), admin_token=ADMIN, seed_secret=SEED_SECRET)
         expected = outcome(play_in_process(quiet, tid, players))
         assert expected["status"] == "finished" and len(expected["tables"]) == 6
 
@@ -108,7 +107,7 @@ def test_kill_9_of_a_worker_the_api_the_scheduler_and_redis(tmp_path, redis_clie
             assert stored is not None, ack
             assert orjson.loads(stored) == {"seat": ack.seat, "move": ack.move}, ack
         # no game or result twice, every rated game applied once
-        service = Service(connect(red.url), admin_token=ADMIN, seed_secret=SEED_SECRET)
-        shown = assert_exactly_once(service, Tournaments(service), tid)
+        service = Services(connect(red.url), admin_token=ADMIN, seed_secret=SEED_SECRET)
+        shown = assert_exactly_once(service, service.tournaments, tid)
         assert all_game_ids(r) == {t[2] for t in expected["tables"]}
         assert outcome(shown) == expected

@@ -14,8 +14,7 @@ import re
 
 import requests
 
-from server.services.games import Service
-from server.services.tournaments import Tournaments
+from server.services.bundle import Services
 from server.store import connect
 from tests.faults.bots import (
     HttpBots,
@@ -52,7 +51,7 @@ def test_two_apis_and_three_schedulers_play_like_one(tmp_path, redis_client, red
         tid = open_tournament(apis[1].url, players)
 
         copy_redis(red.client(), redis_client)
-        quiet = Service(connect(redis_server.url), admin_token=ADMIN, seed_secret=SEED_SECRET)
+        quiet = Services(connect(redis_server.url), admin_token=ADMIN, seed_secret=SEED_SECRET)
         expected = outcome(play_in_process(quiet, tid, players))
 
         start(apis[0].url, tid)
@@ -67,8 +66,8 @@ def test_two_apis_and_three_schedulers_play_like_one(tmp_path, redis_client, red
             bots.stop()
 
         assert not bots.unexpected and not bots.refused, (bots.unexpected[:3], bots.refused)
-        service = Service(connect(red.url), admin_token=ADMIN, seed_secret=SEED_SECRET)
-        shown = assert_exactly_once(service, Tournaments(service), tid)
+        service = Services(connect(red.url), admin_token=ADMIN, seed_secret=SEED_SECRET)
+        shown = assert_exactly_once(service, service.tournaments, tid)
         assert outcome(shown) == expected
 
         # every worker hands its counts to Redis within a second: both APIs see them all

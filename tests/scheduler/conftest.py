@@ -12,7 +12,7 @@ import logging
 
 import pytest
 
-from server.services.games import Service
+from server.services.bundle import Services
 from server.services.tournaments import Tournaments
 from server.store import connect
 from tests.conftest import ADMIN_TOKEN
@@ -30,10 +30,10 @@ def no_error_logs(caplog: pytest.LogCaptureFixture):
 
 
 @pytest.fixture
-def service(redis_client, redis_server) -> Service:
-    return Service(connect(redis_server.url), admin_token=ADMIN_TOKEN)
+def service(redis_client, redis_server) -> Services:
+    return Services(connect(redis_server.url), admin_token=ADMIN_TOKEN)
 
 
 @pytest.fixture
-def tours(service: Service) -> Tournaments:
-    return Tournaments(service)
+def tours(service: Services) -> Tournaments:
+    return service.tournaments

@@ -15,8 +15,10 @@ from redis import Redis
 
 from server.games import GameError
 from server.processes.scheduler import Runner, table_game_id
-from server.services.games import Service, ServiceError
-from server.services.tournaments import Tournaments, snapshot
+from server.services.brackets import snapshot
+from server.services.bundle import Services
+from server.services.errors import ServiceError
+from server.services.tournaments import Tournaments
 from server.store import keys
 from server.store.errors import StoreError
 from server.store.tournaments import read
@@ -24,9 +26,9 @@ from server.tournaments.formats import rating_events
 from tests.conftest import ADMIN_TOKEN
 
 
-def register(service: Service, n: int, prefix: str = "p") -> list[dict[str, str]]:
+def register(service: Services, n: int, prefix: str = "p") -> list[dict[str, str]]:
     """``n`` players: ``{"id", "name", "token"}`` each."""
-    return [service.register(None, f"{prefix}{i}") for i in range(n)]
+    return [service.players.register(None, f"{prefix}{i}") for i in range(n)]
 
 
 def make_tournament(
@@ -56,7 +58,7 @@ class Movers:
 
     def __init__(
         self,
-        service: Service,
+        service: Services,
         players: Sequence[dict[str, str]],
         seed: int = 0,
         asleep: Sequence[str] = (),
@@ -73,10 +75,10 @@ class Movers:
         for p in self.players:
             if p["id"] in self.asleep:
                 continue
-            for turn in self.service.turns(p["token"])["turns"]:
+            for turn in self.service.feeds.turns(p["token"])["turns"]:
                 move = self.rng.choice(turn["view"]["legal_moves"])
                 try:
-                    self.service.move(
+                    self.service.games.move(
                         p["token"], turn["game_id"], move, turn["version"], turn["seat"]
                     )
                     made += 1
@@ -111,7 +113,7 @@ def play_out(tours: Tournaments, tid: str, movers: Movers, timeout: float = 60) 
 
 
 @contextlib.contextmanager
-def scheduler(service: Service, interval: float = 0.02) -> Iterator[Runner]:
+def scheduler(service: Services, interval: float = 0.02) -> Iterator[Runner]:
     """A :class:`Runner` in a thread for the duration of the block."""
     runner = Runner(service, interval=interval)
     stop = threading.Event()
@@ -134,7 +136,7 @@ def all_game_ids(r: Redis) -> set[str]:
     return {k.decode().split("{")[1].split("}")[0] for k in r.scan_iter(match=pattern)}
 
 
-def assert_exactly_once(service: Service, tours: Tournaments, tid: str) -> dict:
+def assert_exactly_once(service: Services, tours: Tournaments, tid: str) -> dict:
     """Every table has exactly one game, the derived one; every result matches its game;
     every rated game was applied once. Returns the finished tournament."""
     shown = tours.show(tid)
@@ -142,30 +144,32 @@ def assert_exactly_once(service: Service, tours: Tournaments, tid: str) -> dict:
     tables = [(rd["index"], t) for rd in shown["rounds"] for t in rd["tables"]]
     expected = {table_game_id(tid, r, t["table"]) for r, t in tables}
     assert {t["game_id"] for _, t in tables} == expected
-    assert all_game_ids(service.r) >= expected
+    assert all_game_ids(service.core.r) >= expected
     assert len(tables) == shown["progress"]["games_finished"] == shown["progress"]["games_started"]
     if shown["progress"]["games_planned"] is not None:
         assert shown["progress"]["games_planned"] == len(tables)
 
     # each game was created once and never reset: one move record per version
     for _, t in tables:
-        view = service.view(None, t["game_id"])
+        view = service.games.view(None, t["game_id"])
         assert view["status"] in ("finished", "aborted")
         assert t["result"] is not None
-        assert service.r.hlen(keys.game_moves(t["game_id"])) == view["version"]
+        assert service.core.r.hlen(keys.game_moves(t["game_id"])) == view["version"]
 
     # each rated game applied once: the players' game counts add up
     game = shown["game"]
-    events = rating_events(snapshot(read(service.r, tid)))
+    events = rating_events(snapshot(read(service.core.r, tid)))
     per_player = Counter(p for e in events for team in e.teams for p in team)
-    board = {row["player_id"]: row["games"] for row in tours.leaderboard(game)["leaderboard"]}
+    board = {
+        row["player_id"]: row["games"] for row in service.ratings.leaderboard(game)["leaderboard"]
+    }
     assert board == dict(per_player)
-    applied = {m.decode() for m in service.r.smembers(keys.ratings_applied(game))}
+    applied = {m.decode() for m in service.core.r.smembers(keys.ratings_applied(game))}
     assert applied == {f"{tid}:{e.key}" for e in events}
     return shown
 
 
-def entry_points_from_games(service: Service, shown: dict) -> dict[str, float]:
+def entry_points_from_games(service: Services, shown: dict) -> dict[str, float]:
     """Points per entry worked from each game's own result (its view), independently of the
     scheduler's records, for tables of two entries: the winning side 1, a draw ½ each, a
     forfeit 0 for the entry that forfeited; a bye in a round robin or duplicate ½
@@ -178,7 +182,7 @@ def entry_points_from_games(service: Service, shown: dict) -> dict[str, float]:
         if shown["format"] == "duplicate":
             totals: dict[frozenset, Counter[str]] = {}
             for t in rd["tables"]:
-                scores = service.view(None, t["game_id"])["result"]["scores"]
+                scores = service.games.view(None, t["game_id"])["result"]["scores"]
                 match = totals.setdefault(frozenset(t["entries"]), Counter())
                 for seat in range(2):
                     match[t["seats"][seat]] += scores[seat]
@@ -188,7 +192,7 @@ def entry_points_from_games(service: Service, shown: dict) -> dict[str, float]:
                 points[b] += 1 if y > x else 0.5 if x == y else 0
             continue
         for t in rd["tables"]:
-            result = service.view(None, t["game_id"])["result"]
+            result = service.games.view(None, t["game_id"])["result"]
             seats = t["seats"]
             if result.get("forfeit") is not None:
                 loser = seats[result["forfeit"]]

@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 from server.processes.scheduler import Runner
-from server.services.games import Service
+from server.services.bundle import Services
+from server.services.core import Core
 from server.store import clocks as clock_store
 from tests.scheduler.support import (
     Movers,
@@ -43,7 +44,7 @@ class DyingRunner(Runner):
     """A runner that dies at the first step boundary of a kind not killed yet, else at
     random (about one boundary in four)."""
 
-    def __init__(self, service: Service, rng: random.Random, survived: set[str]) -> None:
+    def __init__(self, service: Services, rng: random.Random, survived: set[str]) -> None:
         super().__init__(service)
         self.rng = rng
         self.survived = survived
@@ -157,23 +158,23 @@ def test_a_lost_clock_arming_is_repaired(service, tours, monkeypatch):
     (table,) = tours.show(tid)["rounds"][0]["tables"]
     gid = table["game_id"]
     # one move is committed, and the worker "dies" before arming the clock
-    view = service.view(None, gid)
+    view = service.games.view(None, gid)
     token = next(
         p["token"] for p in players if p["id"] == view["seats"][view["to_move"][0]]["player_id"]
     )
-    monkeypatch.setattr(Service, "_arm", lambda self, record, state, clock, **kw: clock)
-    service.move(token, gid, service.view(token, gid)["legal_moves"][0], 0)
+    monkeypatch.setattr(Core, "arm", lambda self, record, state, clock, **kw: clock)
+    service.games.move(token, gid, service.games.view(token, gid)["legal_moves"][0], 0)
     monkeypatch.undo()
-    clock = clock_store.read(service.r, gid)
-    assert clock.version == 0 and service.view(None, gid)["version"] == 1
+    clock = clock_store.read(service.core.r, gid)
+    assert clock.version == 0 and service.games.view(None, gid)["version"] == 1
     time.sleep(0.25)  # the old deadline has passed: the seat now to move must not pay for it
     runner.enforce_clocks()
-    clock = clock_store.read(service.r, gid)
-    assert clock.version == 1 and service.view(None, gid)["version"] == 1  # re-armed, no move
+    clock = clock_store.read(service.core.r, gid)
+    assert clock.version == 1 and service.games.view(None, gid)["version"] == 1  # re-armed, no move
     assert min(clock.deadlines.values()) > time.time()
     time.sleep(0.25)
     runner.enforce_clocks()
-    assert service.view(None, gid)["version"] == 2  # and the clock works again
+    assert service.games.view(None, gid)["version"] == 2  # and the clock works again
     with scheduler(service):
         wait_for(lambda: status(tours, tid) == "finished", 30, Movers(service, players).step)
     assert_exactly_once(service, tours, tid)

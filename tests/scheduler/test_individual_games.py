@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from server.services.games import Service
+from server.services.bundle import Services
 from server.services.tournaments import Tournaments
 from server.tournaments.pairing import round_robin_cycle
 from tests.conftest import ADMIN_TOKEN
@@ -39,7 +39,7 @@ from tests.scheduler.support import (
 )
 
 
-def play_tournament(service: Service, tours: Tournaments, entries: int, seed: int,
+def play_tournament(service: Services, tours: Tournaments, entries: int, seed: int,
                     **settings: Any) -> tuple[dict, list[dict[str, str]]]:  # fmt: skip
     """Register ``entries`` players, enter each alone, start, and play to the end."""
     players = register(service, entries)
@@ -51,7 +51,7 @@ def play_tournament(service: Service, tours: Tournaments, entries: int, seed: in
     return shown, players
 
 
-def placing_points(service: Service, shown: dict) -> dict[str, float]:
+def placing_points(service: Services, shown: dict) -> dict[str, float]:
     """Points per entry worked from each game's own result (its public view).
 
     At a table of ``k`` entries, an entry is placed by (is a winner, score); it
@@ -62,7 +62,7 @@ def placing_points(service: Service, shown: dict) -> dict[str, float]:
     for rd in shown["rounds"]:
         assert rd["byes"] == []
         for t in rd["tables"]:
-            result = service.view(None, t["game_id"])["result"]
+            result = service.games.view(None, t["game_id"])["result"]
             key = {t["seats"][s]: (s in result["winners"], result["scores"][s])
                    for s in range(len(t["seats"]))}  # fmt: skip
             for e in t["entries"]:
@@ -72,7 +72,7 @@ def placing_points(service: Service, shown: dict) -> dict[str, float]:
     return dict(points)
 
 
-def check_tables(service: Service, shown: dict, sizes: list[int]) -> Counter[frozenset[str]]:
+def check_tables(service: Services, shown: dict, sizes: list[int]) -> Counter[frozenset[str]]:
     """Each round seats every entry once at tables of ``sizes``; each game has the table's
     players in the table's seats. Returns how often each pair of entries met."""
     everyone = sorted(e["id"] for e in shown["entries"])
@@ -83,14 +83,14 @@ def check_tables(service: Service, shown: dict, sizes: list[int]) -> Counter[fro
         assert sorted(e for t in rd["tables"] for e in t["entries"]) == everyone
         for t in rd["tables"]:
             assert t["seats"] == t["entries"]  # one seat per entry, position = seat
-            view = service.view(None, t["game_id"])
+            view = service.games.view(None, t["game_id"])
             assert view["status"] == "finished"
             assert [s["player_id"] for s in view["seats"]] == [player_of[e] for e in t["seats"]]
             met.update(frozenset(p) for p in itertools.combinations(t["entries"], 2))
     return met
 
 
-def check_standings(service: Service, shown: dict, rounds: int) -> None:
+def check_standings(service: Services, shown: dict, rounds: int) -> None:
     expected = placing_points(service, shown)
     got = {s["entry"]: s["points"] for s in shown["standings"]}
     assert got == pytest.approx(expected)
@@ -123,7 +123,7 @@ def test_seconds_round_robin_of_eight_at_tables_of_four(service, tours):
     # a table's winners are placed first, whatever the highest score
     for rd in shown["rounds"]:
         for t in rd["tables"]:
-            result = service.view(None, t["game_id"])["result"]
+            result = service.games.view(None, t["game_id"])["result"]
             ranks = t["result"]["ranks"]
             second = sorted(result["scores"], reverse=True)[1]
             for s in result["winners"]:
@@ -148,7 +148,7 @@ def test_seconds_swiss_of_eight_at_tables_of_four(service, tours):
     check_standings(service, shown, rounds=3)
     assert all(s["buchholz"] is not None for s in shown["standings"])
     # ratings: every player rated once per game, as one of four teams of one
-    board = {row["player_id"]: row for row in tours.leaderboard("seconds")["leaderboard"]}
+    board = {row["player_id"]: row for row in service.ratings.leaderboard("seconds")["leaderboard"]}
     assert sorted(board) == sorted(p["id"] for p in players)
     assert all(row["games"] == 3 for row in board.values())
 
@@ -159,11 +159,13 @@ def test_a_seconds_table_is_rated_free_for_all(service, tours):
                                format="round_robin")  # fmt: skip
     (rd,) = shown["rounds"]
     (table,) = rd["tables"]
-    result = service.view(None, table["game_id"])["result"]
+    result = service.games.view(None, table["game_id"])["result"]
     key = [(s in result["winners"], result["scores"][s]) for s in range(4)]
     assert table["result"]["ranks"] == [sum(1 for o in key if o > k) for k in key]
     player_of = {e["id"]: e["players"][0]["id"] for e in shown["entries"]}
-    mu = {row["player_id"]: row["mu"] for row in tours.leaderboard("seconds")["leaderboard"]}
+    mu = {
+        row["player_id"]: row["mu"] for row in service.ratings.leaderboard("seconds")["leaderboard"]
+    }
     for a, b in itertools.combinations(range(4), 2):
         pa, pb = player_of[table["seats"][a]], player_of[table["seats"][b]]
         if key[a] > key[b]:
@@ -205,7 +207,7 @@ def test_cowpoke_swiss_of_five_at_tables_of_two_and_three(service, tours):
     assert len(first & second) == 1
     assert max(met.values()) <= 2
     check_standings(service, shown, rounds=3)
-    board = tours.leaderboard("cowpoke")["leaderboard"]
+    board = service.ratings.leaderboard("cowpoke")["leaderboard"]
     assert sorted(row["player_id"] for row in board) == sorted(p["id"] for p in players)
     assert all(row["games"] == 3 for row in board)
 

@@ -50,7 +50,7 @@ def _check_seating(service, shown: dict, size: int) -> None:
     """Each entry holds every other seat, its players in entry order; the table has 2 × size."""
     players = {e["id"]: [p["id"] for p in e["players"]] for e in shown["entries"]}
     for _, t in _tables(shown):
-        view = service.view(None, t["game_id"])
+        view = service.games.view(None, t["game_id"])
         seated = [s["player_id"] for s in view["seats"]]
         assert len(seated) == 2 * size
         a, b = t["seats"][0], t["seats"][1]
@@ -91,7 +91,7 @@ def _rated_games(service, shown: dict) -> list[list[RatedGame]]:
         for tables in boards.values():
             totals: Counter[tuple[str, ...]] = Counter()
             for t in tables:
-                view = service.view(None, t["game_id"])
+                view = service.games.view(None, t["game_id"])
                 for side in (0, 1):
                     team = tuple(s["player_id"] for s in view["seats"][side::2])
                     won = any(w % 2 == side for w in view["result"]["winners"])
@@ -124,7 +124,9 @@ def _replay(rounds: list[list[RatedGame]]) -> list[dict[str, tuple[float, float]
 
 def _check_ratings(service, tours, shown: dict) -> None:
     """Every player rated; a team's players always move together; the values replay."""
-    board = {row["player_id"]: row for row in tours.leaderboard("pinochle")["leaderboard"]}
+    board = {
+        row["player_id"]: row for row in service.ratings.leaderboard("pinochle")["leaderboard"]
+    }
     got = {p: (row["mu"], row["sigma"]) for p, row in board.items()}
     candidates = _replay(_rated_games(service, shown))
     assert all(set(c) == set(got) for c in candidates)
@@ -192,7 +194,7 @@ def test_duplicate(service, tours, options, size):
     for x, y in boards.values():
         a, b = x["entries"]
         assert x["seats"] == [a, b] * size and y["seats"] == [b, a] * size
-        views = [service.view(None, t["game_id"]) for t in (x, y)]
+        views = [service.games.view(None, t["game_id"]) for t in (x, y)]
         assert views[0]["deal_commitment"] == views[1]["deal_commitment"]
         assert _dealt(service, x["game_id"]) == _dealt(service, y["game_id"])
         for t, view in zip((x, y), views, strict=True):
@@ -209,7 +211,7 @@ def test_duplicate(service, tours, options, size):
 
 def _dealt(service, game_id: str) -> list[list[str]]:
     """Each seat's dealt cards and the turned card, from the finished game's full replay."""
-    events = service.replay(None, game_id)["events"]
+    events = service.replays.replay(None, game_id)["events"]
     hands = {e["data"]["seat"]: sorted(e["data"]["cards"]) for e in events if e["kind"] == "hand"}
     deal = next(e["data"] for e in events if e["kind"] == "deal")
     return [hands[s] for s in sorted(hands)] + [[deal["dealer"], deal["turn_up"]]]

@@ -16,7 +16,8 @@ from collections import Counter
 import pytest
 
 from server.processes.scheduler import Runner
-from server.services.games import DeadlinePassed, Service
+from server.services.bundle import Services
+from server.services.errors import DeadlinePassed
 from server.store import connect, keys
 from server.tournaments.clock import RANKS
 from server.tournaments.ratings import ordinal
@@ -72,7 +73,7 @@ def test_round_robin_concerto_to_the_end(service, tours):
     # Concerto seats: an entry's two players hold seats p and p+2 (partners)
     for rd in rounds:
         for t in rd["tables"]:
-            view = service.view(None, t["game_id"])
+            view = service.games.view(None, t["game_id"])
             entry_players = {e["id"]: [p["id"] for p in e["players"]] for e in shown["entries"]}
             a, b = t["entries"]
             assert [s["player_id"] for s in view["seats"]] == [
@@ -99,7 +100,7 @@ def test_ratings_move_with_results_and_order_the_leaderboard(service, tours):
     )
     with scheduler(service):
         shown = play_out(tours, tid, Movers(service, players, seed=7))
-    board = tours.leaderboard("concerto")["leaderboard"]
+    board = service.ratings.leaderboard("concerto")["leaderboard"]
     assert len(board) == 8 and [row["rank"] for row in board] == list(range(1, 9))
     keys = [(row["ordinal"], row["mu"]) for row in board]
     assert keys == sorted(keys, reverse=True)  # best ordinal (mu - 3 sigma) first
@@ -113,7 +114,7 @@ def test_ratings_move_with_results_and_order_the_leaderboard(service, tours):
     if top["points"] > bottom["points"]:
         assert all(mu[p] > mu[q] for p in top["players"] for q in bottom["players"])
     # the profile shows the same rating
-    me = service.me(players[0]["token"])["ratings"]["concerto"]
+    me = service.players.me(players[0]["token"])["ratings"]["concerto"]
     row = next(r for r in board if r["player_id"] == players[0]["id"])
     assert me == {k: row[k] for k in ("mu", "sigma", "ordinal", "games")}
 
@@ -138,7 +139,7 @@ def test_swiss_over_cowpoke_with_smaller_tables(service, tours):
         assert sorted(len(t["entries"]) for t in rd["tables"]) == [2, 2, 3]
         assert rd["byes"] == []
         for t in rd["tables"]:  # the game has as many seats as the table
-            assert len(service.view(None, t["game_id"])["seats"]) == len(t["entries"])
+            assert len(service.games.view(None, t["game_id"])["seats"]) == len(t["entries"])
     assert [s["played"] for s in shown["standings"]] == [3] * 7
     assert all(s["buchholz"] is not None for s in shown["standings"])
 
@@ -191,7 +192,7 @@ def test_duplicate_concerto_both_tables_get_the_same_deal_seats_swapped(service,
         assert x["seats"] == [a, b, a, b] and y["seats"] == [b, a, b, a]  # seats swapped
         hands_x, hands_y = (_dealt_hands(service, t["game_id"]) for t in (x, y))
         assert hands_x == hands_y  # the same cards in the same seats at both tables
-        views = [service.view(None, t["game_id"]) for t in (x, y)]
+        views = [service.games.view(None, t["game_id"]) for t in (x, y)]
         assert views[0]["deal_commitment"] == views[1]["deal_commitment"]
         # board difference by hand: A's score with each set of cards minus B's with the same
         score = {}
@@ -204,7 +205,7 @@ def test_duplicate_concerto_both_tables_get_the_same_deal_seats_swapped(service,
     got = {s["entry"]: s["score_difference"] for s in shown["standings"]}
     assert got == pytest.approx(dict(difference))
     # ratings: one rated game per board per player (by board difference, not per table)
-    assert all(row["games"] == 2 for row in tours.leaderboard("concerto")["leaderboard"])
+    assert all(row["games"] == 2 for row in service.ratings.leaderboard("concerto")["leaderboard"])
 
 
 def test_a_duplicate_table_reveals_nothing_until_its_twin_is_over(service, tours):
@@ -216,11 +217,11 @@ def test_a_duplicate_table_reveals_nothing_until_its_twin_is_over(service, tours
     runner.tick()
     x, y = (t["game_id"] for t in tours.show(tid)["rounds"][0]["tables"])
     _play_to_the_end(service, players, x)
-    early = service.replay(None, x)
+    early = service.replays.replay(None, x)
     assert early["status"] == "finished" and early["revealed"] is None
     assert all(e["kind"] != "hand" for e in early["events"])  # no private event either
     _play_to_the_end(service, players, y)
-    assert service.replay(None, x)["revealed"] is not None
+    assert service.replays.replay(None, x)["revealed"] is not None
     runner.tick()
     assert status(tours, tid) == "finished"
 
@@ -229,17 +230,19 @@ def _play_to_the_end(service, players, game_id: str) -> None:
     """Random legal moves in one game, each by the token of the seat to move."""
     tokens = {p["id"]: p["token"] for p in players}
     rng = random.Random(game_id)
-    view = service.view(None, game_id)
+    view = service.games.view(None, game_id)
     while view["status"] == "active":
         seat = view["to_move"][0]
         token = tokens[view["seats"][seat]["player_id"]]
-        mine = service.view(token, game_id, seat)
-        view = service.move(token, game_id, rng.choice(mine["legal_moves"]), mine["version"], seat)
+        mine = service.games.view(token, game_id, seat)
+        view = service.games.move(
+            token, game_id, rng.choice(mine["legal_moves"]), mine["version"], seat
+        )
 
 
 def _dealt_hands(service, game_id: str) -> list[list[str]]:
     """Each seat's dealt cards, from the finished game's full replay."""
-    replay = service.replay(None, game_id)
+    replay = service.replays.replay(None, game_id)
     hands = {e["data"]["seat"]: e["data"]["cards"] for e in replay["events"] if e["kind"] == "hand"}
     return [sorted(hands[s]) for s in range(4)]
 
@@ -265,10 +268,10 @@ def _start_clocked(service, tours, players, **settings):
 def test_a_player_who_does_not_move_gets_the_default_move(service, tours):
     players = register(service, 4)
     tid, gid = _start_clocked(service, tours, players, clock={"move_seconds": 0.3})
-    before = service.view(None, gid)
+    before = service.games.view(None, gid)
     (seat,) = before["to_move"]
     token = next(p["token"] for p in players if p["id"] == before["seats"][seat]["player_id"])
-    mine = service.view(token, gid)
+    mine = service.games.view(token, gid)
     deadline = mine["deadline"]
     assert deadline is not None and deadline.endswith("+00:00")
     # the leader of a hand may not pass: the default is its lowest card, by rank
@@ -276,18 +279,18 @@ def test_a_player_who_does_not_move_gets_the_default_move(service, tours):
     lowest = min((m["card"] for m in mine["legal_moves"]), key=lambda c: RANKS.index(c[0]))
     runner = Runner(service)
     runner.enforce_clocks()
-    assert service.view(None, gid)["version"] == 0  # not before the deadline
+    assert service.games.view(None, gid)["version"] == 0  # not before the deadline
     time.sleep(0.35)
     assert runner.enforce_clocks() == 1
-    after = service.view(token, gid)
+    after = service.games.view(token, gid)
     assert after["version"] == 1 and seat not in after["to_move"]
-    events = service.events(None, gid)["events"]
+    events = service.feeds.events(None, gid)["events"]
     timeout = [e for e in events if e["kind"] == "timeout"]
     assert [e["data"] for e in timeout] == [{"seat": seat, "timeouts": 1, "action": "default_move"}]
     played = [e["data"] for e in events if e["kind"] == "play"]
     assert played[0]["seat"] == seat and played[0]["card"][0] == lowest[0]
     # the next seat has a fresh deadline, later than the first one
-    assert service.view(None, gid)["deadline"] > deadline
+    assert service.games.view(None, gid)["deadline"] > deadline
     # then the players take over and the tournament ends normally
     with scheduler(service):
         play_out(tours, tid, Movers(service, players, seed=2))
@@ -315,12 +318,12 @@ def test_a_sleeping_entry_gets_default_moves_then_forfeits(service, tours):
     for t in e1_tables:
         assert t["status"] == "forfeited" and t["result"]["forfeit"] == "e1"
         assert t["result"]["ranks"][t["entries"].index("e1")] == 1  # last
-        view = service.view(None, t["game_id"])
+        view = service.games.view(None, t["game_id"])
         assert view["status"] == "aborted" and view["result"]["termination"] == "forfeit"
         assert view["to_move"] == [] and view["legal_moves"] == []
         timeouts = [
             e["data"]
-            for e in service.events(None, t["game_id"])["events"]
+            for e in service.feeds.events(None, t["game_id"])["events"]
             if e["kind"] == "timeout"
         ]
         # the seat that forfeited: one default move, then the forfeit on its 2nd timeout
@@ -330,23 +333,23 @@ def test_a_sleeping_entry_gets_default_moves_then_forfeits(service, tours):
     table = shown["standings"]
     assert table[-1]["entry"] == "e1" and table[-1]["points"] == 0.5  # its bye only
     # its players left the games they forfeited: no turns are waiting for them
-    assert service.turns(players[0]["token"]) == {"turns": []}
+    assert service.feeds.turns(players[0]["token"]) == {"turns": []}
 
 
 def test_a_move_after_its_deadline_is_refused(service, tours):
     players = register(service, 4)
     _, gid = _start_clocked(service, tours, players, clock={"move_seconds": 0.1})
-    view = service.view(None, gid)
+    view = service.games.view(None, gid)
     (seat,) = view["to_move"]
     token = next(p["token"] for p in players if p["id"] == view["seats"][seat]["player_id"])
-    move = service.view(token, gid)["legal_moves"][0]
+    move = service.games.view(token, gid)["legal_moves"][0]
     time.sleep(0.15)
     with pytest.raises(DeadlinePassed) as caught:
-        service.move(token, gid, move, 0)
+        service.games.move(token, gid, move, 0)
     assert caught.value.details["deadline"] == view["deadline"]
-    assert service.view(None, gid)["version"] == 0  # nothing changed
+    assert service.games.view(None, gid)["version"] == 0  # nothing changed
     Runner(service).enforce_clocks()
-    assert service.view(None, gid)["version"] == 1  # the clock moved instead
+    assert service.games.view(None, gid)["version"] == 1  # the clock moved instead
 
 
 # --------------------------------------------------------------------------- concurrency
@@ -363,12 +366,12 @@ def test_two_schedulers_at_once_do_the_work_of_one(service, tours, redis_server)
         options=SHORT,
         clock={"move_seconds": 30},
     )
-    other = Service(connect(redis_server.url), admin_token=ADMIN_TOKEN)
+    other = Services(connect(redis_server.url), admin_token=ADMIN_TOKEN)
     movers = Movers(service, players, seed=8)
     with scheduler(service, interval=0.001), scheduler(other, interval=0.001):
         play_out(tours, tid, movers)
     shown = assert_exactly_once(service, tours, tid)
-    assert len(all_game_ids(service.r)) == 6  # no game created twice
-    assert len(service.r.hkeys(keys.tournament_results(tid))) == 6
+    assert len(all_game_ids(service.core.r)) == 6  # no game created twice
+    assert len(service.core.r.hkeys(keys.tournament_results(tid))) == 6
     expected = entry_points_from_games(service, shown)
     assert {s["entry"]: s["points"] for s in shown["standings"]} == pytest.approx(expected)

@@ -1,0 +1,189 @@
+"""What the tournament use cases read off a stored tournament: its snapshot for the pure
+formats, each round's randomness, the plan, and the tables and standings as shown.
+
+No Redis here: plain functions of a :class:`~server.store.tournaments.TournamentRecord`
+and of :mod:`server.tournaments`, shared by :mod:`server.services.tournaments` and the
+scheduler (:mod:`server.processes.scheduler`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from server.games import Game
+from server.store import tournaments as store
+from server.store.tournaments import TournamentRecord
+from server.tournaments.formats import (
+    Entry,
+    Format,
+    PlayedRound,
+    TableResult,
+    TournamentSnapshot,
+    next_round,
+    standings,
+)
+from server.tournaments.pairing import PairingError, Round
+
+
+def round_rng(tournament_id: str, index: int) -> random.Random:
+    """The randomness of round ``index``: seeded by the tournament and the round, so every
+    scheduler that pairs that round gets the same tables."""
+    return random.Random(f"{tournament_id}:{index}")
+
+
+def snapshot(record: TournamentRecord) -> TournamentSnapshot | None:
+    """The tournament as the pure formats see it (None before the first entry)."""
+    spe = record.seats_per_entry
+    if spe is None:
+        return None
+    meta = record.meta
+    rounds = []
+    for data in record.rounds:
+        rnd = Round.from_dict(data)
+        results = tuple(
+            TableResult.from_dict(record.results[name]) if name in record.results else None
+            for name in (store.slot(rnd.index, t) for t in range(len(rnd.tables)))
+        )
+        rounds.append(PlayedRound(rnd, results))
+    return TournamentSnapshot(
+        format=Format(meta["format"]),
+        entries=tuple(Entry(eid, players) for eid, players in record.entries),
+        rounds=tuple(rounds),
+        table_size=meta["num_seats"] // spe,
+        min_table_size=meta.get("min_table_size"),
+        seats_per_entry=spe,
+        total_rounds=meta.get("rounds"),
+        boards_per_match=meta.get("boards_per_match") or 1,
+    )
+
+
+def planned_games(snap: TournamentSnapshot, first: Round) -> int | None:
+    """How many games the tournament will play, known at its start (for progress bars).
+
+    Round robin and duplicate pairings do not depend on results, so their
+    rounds are paired ahead; a swiss round always has the first round's
+    tables; a knockout table eliminates exactly one entry.
+    """
+    fmt = snap.format
+    if fmt is Format.KNOCKOUT:
+        return len(snap.entries) - 1
+    planned = snap.planned_rounds()
+    if planned is None:
+        return None
+    if fmt is Format.SWISS:
+        return planned * len(first.tables)
+    total, ahead = 0, snap
+    for _ in range(planned):
+        rnd = next_round(ahead, random.Random(0))
+        if rnd is None:
+            break
+        total += len(rnd.tables)
+        blank = tuple(TableResult((0,) * len(t.entries)) for t in rnd.tables)
+        ahead = replace(ahead, rounds=(*ahead.rounds, PlayedRound(rnd, blank)))
+    return total
+
+
+def min_table_problem(
+    engine: Game, options: dict[str, Any], fmt: Format, num_seats: int, spe: int, low: int
+) -> str | None:
+    """Why tables of ``low`` entries (of ``spe`` players) cannot be played, or None."""
+    if not engine.seat_option:
+        return f"{engine.id} always seats {num_seats}: tables cannot be smaller"
+    if fmt not in (Format.ROUND_ROBIN, Format.SWISS):
+        return "only round_robin and swiss tables may be smaller"
+    if not 2 <= low <= num_seats // spe:
+        return f"must be 2..{num_seats // spe} entries"
+    if not accepts(engine, options, low * spe):
+        return f"{engine.id} cannot be played with {low * spe} seats"
+    return None
+
+
+def round_out(record: TournamentRecord, data: dict[str, Any]) -> dict[str, Any]:
+    """One round as shown: its byes, and each table with its game, status and result."""
+    rnd = Round.from_dict(data)
+    tables = []
+    for t, table in enumerate(rnd.tables):
+        name = store.slot(rnd.index, t)
+        game_id = record.games.get(name)
+        stored = record.results.get(name)
+        result = None
+        if stored is None:
+            status = "playing" if game_id else "pending"
+        else:
+            status = "forfeited" if stored.get("forfeit") else "finished"
+            result = {
+                "scores": stored["scores"],
+                "winners": stored["winners"],
+                "ranks": list(TableResult.from_dict(stored).ranks()),
+                "forfeit": stored.get("forfeit"),
+            }
+        tables.append(
+            {
+                "table": t,
+                "entries": list(table.entries),
+                "seats": list(table.seats),
+                "board": table.board,
+                "game_id": game_id,
+                "status": status,
+                "result": result,
+            }
+        )
+    return {"index": rnd.index, "byes": list(rnd.byes), "tables": tables}
+
+
+def standings_out(snap: TournamentSnapshot | None, names: dict[str, str]) -> list[dict]:
+    """The standings as shown (best first), with the entries' players and their names."""
+    if snap is None:
+        return []
+    players = {e.id: e.players for e in snap.entries}
+    return [
+        {
+            "rank": s.rank,
+            "entry": s.entry,
+            "players": list(players[s.entry]),
+            "names": [names.get(p) for p in players[s.entry]],
+            "points": s.points,
+            "played": s.played,
+            "byes": s.byes,
+            "head_to_head": s.head_to_head,
+            "score_difference": s.score_difference,
+            "buchholz": s.buchholz,
+            "eliminated_in": s.eliminated_in,
+        }
+        for s in standings(snap)
+    ]
+
+
+def rounds_planned(snap: TournamentSnapshot | None, meta: dict[str, Any]) -> int | None:
+    """The rounds a tournament plays, or the ``rounds`` it was created with (None: not
+    known yet). A round robin's length depends on its entries, and is unknown while
+    too few are in to seat one table (``planned_rounds`` refuses to pair them)."""
+    if snap is None:
+        return meta.get("rounds")
+    try:
+        return snap.planned_rounds()
+    except PairingError:
+        return meta.get("rounds")
+
+
+def entry_problem(fmt: Format, num_seats: int, size: int) -> str | None:
+    """Why an entry of ``size`` players cannot be seated at this game's tables, or None."""
+    if size < 1 or num_seats % size or num_seats // size < 2:
+        return (
+            f"an entry holds a whole side: {num_seats} seats cannot be split into "
+            f"two or more entries of {size}"
+        )
+    if fmt in (Format.KNOCKOUT, Format.DUPLICATE) and num_seats // size != 2:
+        return f"{fmt.value} is played between two entries: an entry needs {num_seats // 2} players"
+    return None
+
+
+def accepts(engine: Game, options: dict[str, Any], seats: int) -> bool:
+    """Whether the engine accepts a table of ``seats`` (its seat option set to that)."""
+    try:
+        engine.new_state({**options, engine.seat_option: seats}, "probe")
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,99 @@
+"""Every feature's use cases over one shared core: what the API and the processes hold.
+
+``Services(r, ...)`` over a Redis client, or :meth:`Services.connect` from a URL
+(so the API never builds a Redis client itself). One per process: it keeps no
+state between calls besides the client and its scripts.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from redis import Redis
+
+from server.services.apps import Apps
+from server.services.clocks import Clocks
+from server.services.core import Core
+from server.services.feeds import Feeds
+from server.services.games import Games
+from server.services.lobby import Lobby
+from server.services.metrics import Metrics
+from server.services.players import Players
+from server.services.ratelimit import RateLimits
+from server.services.ratings import Ratings
+from server.services.replays import Replays
+from server.services.tournaments import Tournaments
+from server.store import connect
+
+
+class Services:
+    """The use cases, one object per feature, sharing one :class:`Core`.
+
+    Args:
+        r: the Redis client (see :func:`server.store.connect`).
+        admin_token: the admin's bearer token, or None for no admin.
+        max_wait: the server's cap on long-poll waits, in seconds.
+        open_registration: whether anyone may register (the admin always may).
+        seed_secret: the secret deal seeds derive from; None keeps one in Redis.
+        guest_ttl: seconds an app's invitation stays valid at most.
+        guest_grace: seconds a guest token may still read its game once it ended.
+    """
+
+    def __init__(
+        self,
+        r: Redis,
+        *,
+        admin_token: str | None,
+        max_wait: float = 30.0,
+        open_registration: bool = True,
+        seed_secret: str | None = None,
+        guest_ttl: float = 86400.0,
+        guest_grace: float = 3600.0,
+    ) -> None:
+        self.core = Core(
+            r,
+            admin_token=admin_token,
+            max_wait=max_wait,
+            open_registration=open_registration,
+            seed_secret=seed_secret,
+        )
+        self.players = Players(self.core)
+        self.games = Games(self.core)
+        self.clocks = Clocks(self.core)
+        self.feeds = Feeds(self.core)
+        self.replays = Replays(self.core)
+        self.lobby = Lobby(self.core)
+        self.tournaments = Tournaments(self.core)
+        self.ratings = Ratings(self.core)
+        self.apps = Apps(self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace)
+        self.ratelimits = RateLimits(self.core)
+        self.metrics = Metrics(self.core)
+
+    @classmethod
+    def connect(
+        cls,
+        redis_url: str,
+        *,
+        max_connections: int = 4000,
+        block_timeout: float = 30.0,
+        admin_token: str | None,
+        max_wait: float = 30.0,
+        open_registration: bool = True,
+        seed_secret: str | None = None,
+        guest_ttl: float = 86400.0,
+        guest_grace: float = 3600.0,
+    ) -> Services:
+        """The services over a new client for ``redis_url`` (a server or a cluster)."""
+        # A cluster client serves every command the store sends (keys share hash tags).
+        r = cast(
+            Redis, connect(redis_url, max_connections=max_connections, block_timeout=block_timeout)
+        )
+        return cls(
+            r,
+            admin_token=admin_token,
+            max_wait=max_wait,
+            open_registration=open_registration,
+            seed_secret=seed_secret,
+            guest_ttl=guest_ttl,
+            guest_grace=guest_grace,
+        )

@@ -1,0 +1,291 @@
+"""What every feature's use cases share: the Redis handle, its scripts, the secrets,
+who is calling, reading a game with its caller, and the step after a commit.
+
+Each feature (players, games, feeds, replays, lobby, tournaments, apps) is a
+small class over one :class:`Core`; :class:`server.services.bundle.Services`
+builds them all over the same core.
+
+Clocked games (tournament games, see :mod:`server.tournaments.clock`) re-arm
+their deadlines after each commit (:meth:`Core.arm`), a repeatable step like
+the wake-ups.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+from redis import Redis
+
+from server.games import BaseState
+from server.services import notifications
+from server.services.errors import Forbidden, NotFound, Unauthorized
+from server.store import apps as app_store
+from server.store import clocks as clock_store
+from server.store import games as game_store
+from server.store import lobby as lobby_store
+from server.store import players as player_store
+from server.store.apps import GuestBinding
+from server.store.clocks import Clock
+from server.store.games import GameRecord
+from server.store.players import PlayerRecord
+from server.store.scripts import Scripts
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is calling: a player, the admin, or (``None`` in place of a Caller) nobody."""
+
+    player: PlayerRecord | None
+    is_admin: bool = False
+    guest: GuestBinding | None = None
+    """Set for a guest's token (an app's invitation): valid for one seat of one game only."""
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """A game read together with its caller (and the accepted move, if asked for)."""
+
+    caller: Caller | None
+    game: GameRecord
+    accepted: dict[str, Any] | None
+
+
+def sha256(text: str) -> str:
+    """SHA-256 hex of ``text``: how tokens and secrets are stored."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def deal_commitment(seed: str) -> str:
+    """The published hash of a game's seed material: SHA-256 hex of the seed's UTF-8 bytes.
+
+    >>> deal_commitment("abc")[:16]
+    'ba7816bf8f01cfea'
+    """
+    return sha256(seed)
+
+
+def split_token(token: str) -> tuple[str, str] | None:
+    """A player token is ``<player_id>.<secret>``; None when it has another shape.
+
+    Carrying the id lets the record be read by id, so the secret's hash is
+    compared in constant time instead of being used as a lookup key.
+    """
+    pid, dot, secret = token.partition(".")
+    if not dot or not pid or not secret or not pid.isalnum() or len(pid) > 32:
+        return None
+    return pid, secret
+
+
+class Core:
+    """The shared state of the use cases over one Redis client.
+
+    Args:
+        r: the Redis client (see :func:`server.store.connect`).
+        admin_token: the admin's bearer token, or None for no admin.
+        max_wait: the server's cap on long-poll waits, in seconds.
+        open_registration: whether anyone may register (the admin always may).
+        seed_secret: the secret deal seeds derive from; None keeps one in Redis.
+    """
+
+    def __init__(
+        self,
+        r: Redis,
+        *,
+        admin_token: str | None,
+        max_wait: float = 30.0,
+        open_registration: bool = True,
+        seed_secret: str | None = None,
+    ) -> None:
+        self.r = r
+        self.scripts = Scripts.register(r)
+        self._admin_digest = sha256(admin_token).encode() if admin_token else None
+        self.max_wait = max_wait
+        self.open_registration = open_registration
+        self._seed_secret = seed_secret
+
+    # -- callers ----------------------------------------------------------------------
+    def is_admin(self, token: str) -> bool:
+        """Whether ``token`` is the admin's (compared in constant time)."""
+        return self._admin_digest is not None and hmac.compare_digest(
+            sha256(token).encode(), self._admin_digest
+        )
+
+    def _verify(
+        self, token: str, record: PlayerRecord | None, game_id: str | None = None
+    ) -> Caller:
+        """Check a player token against the record read for its id (constant time).
+
+        A guest's token (an app's invitation) is bound to one game: anywhere
+        else it is refused, and once expired it is unknown.
+        """
+        parts = split_token(token)
+        if (
+            record is None
+            or parts is None
+            or not hmac.compare_digest(sha256(parts[1]).encode(), record.token_sha256.encode())
+        ):
+            raise Unauthorized("unknown token")
+        if not record.id.startswith(app_store.GUEST_PREFIX):
+            return Caller(record)
+        guest = app_store.guest(self.r, record.id)
+        if guest is None or guest.expired(time.time()):
+            raise Unauthorized("this guest token has expired")
+        if guest.game_id != game_id:
+            raise Forbidden("a guest token is valid only in its own game")
+        return Caller(record, guest=guest)
+
+    def caller(self, token: str | None) -> Caller:
+        """Resolve a required bearer token (one round trip for a player token).
+
+        Raises:
+            Unauthorized: the token is missing or unknown.
+        """
+        if token is None:
+            raise Unauthorized("missing bearer token")
+        if self.is_admin(token):
+            return Caller(None, is_admin=True)
+        parts = split_token(token)
+        if parts is None:
+            raise Unauthorized("unknown token")
+        return self._verify(token, player_store.get(self.r, parts[0]))
+
+    def player(self, token: str | None) -> PlayerRecord:
+        """The calling player (the admin is not one).
+
+        Raises:
+            Unauthorized; Forbidden: the admin's token.
+        """
+        caller = self.caller(token)
+        if caller.player is None:
+            raise Forbidden("the admin token is not a player")
+        return caller.player
+
+    def read(
+        self,
+        token: str | None,
+        game_id: str,
+        *,
+        required: bool,
+        accepted_at: int | None = None,
+        with_clock: bool = False,
+    ) -> Read:
+        """The caller and the game in one round trip (the token read is pipelined, and so
+        is the clock's with ``with_clock``: :meth:`clock` then needs no read of its own).
+
+        Raises:
+            Unauthorized (a bad token, or none while ``required``), NotFound.
+        """
+        pid = None
+        if token is not None and not self.is_admin(token):
+            parts = split_token(token)
+            if parts is None:
+                raise Unauthorized("unknown token")
+            pid = parts[0]
+        got = game_store.read(
+            self.r, game_id, player_id=pid, accepted_at=accepted_at, with_clock=with_clock
+        )
+        caller: Caller | None
+        if token is None:
+            if required:
+                raise Unauthorized("missing bearer token")
+            caller = None
+        elif pid is None:
+            caller = Caller(None, is_admin=True)
+        else:
+            caller = self._verify(token, got.player, game_id)
+        if got.game is None:
+            raise NotFound("no such game", {"game_id": game_id})
+        return Read(caller, got.game, got.accepted)
+
+    def game(self, game_id: str) -> GameRecord | None:
+        """The game's record as stored, or None (no caller involved)."""
+        return game_store.read(self.r, game_id).game
+
+    # -- seeds ------------------------------------------------------------------------
+    def seed_for(self, name: str) -> str:
+        """The deal seed of a game (or board) ``name``: an HMAC of it under the server
+        secret, so seeds are secret, fixed, and the same on every API process."""
+        if self._seed_secret is None:
+            self._seed_secret = game_store.server_secret(self.r, secrets.token_hex(32))
+        return hmac.new(self._seed_secret.encode(), name.encode(), hashlib.sha256).hexdigest()
+
+    def board_seed(self, tournament_id: str, board: int) -> str:
+        """The deal seed of a duplicate board: both of its tables are dealt from it.
+
+        Derived like a game's seed, from a name no game id can take (game ids
+        are hex), so it is as secret and as fixed.
+        """
+        return self.seed_for(f"{tournament_id}:board:{board}")
+
+    # -- clocks -------------------------------------------------------------------------
+    def clock(self, record: GameRecord) -> Clock | None:
+        """The game's clock (only for clocked games): as read with the game, or one read."""
+        if not record.meta.get("clock"):
+            return None
+        if record.clock is not None:
+            return clock_store.parse(record.clock)
+        return clock_store.read(self.r, record.id)
+
+    def arm(
+        self,
+        record: GameRecord,
+        state: BaseState,
+        clock: Clock,
+        *,
+        mover: int | None,
+        restart: bool = False,
+        now: float | None = None,
+    ) -> Clock:
+        """After a commit (a move or a timeout): the deadlines of the new version, then
+        the index. Repeatable; ``now`` is when the fresh deadlines start."""
+        to_move = state.to_move() if record.status == "active" else []
+        now = time.time() if now is None else now
+        armed = clock_store.arm(
+            self.r,
+            self.scripts,
+            record.id,
+            version=record.version,
+            to_move=to_move,
+            mover=mover,
+            fresh=now + clock.move_seconds,
+            restart=restart,
+        )
+        if armed is None:  # a later version armed it already: read what is there
+            clock = clock_store.read(self.r, record.id) or clock
+        else:
+            clock = replace(clock, version=record.version, deadlines=armed)
+        clock_store.index(self.r, record.id, clock.earliest() if to_move else None)
+        return clock
+
+    # -- after a commit ---------------------------------------------------------------
+    def wake_to_move(self, record: GameRecord, state: BaseState) -> None:
+        """Wake the players to move (a repeatable hint, after the commit)."""
+        if record.status != "active":
+            return
+        pids = to_wake(record, state)
+        if pids:
+            player_store.wake(self.r, pids, record.id)
+
+    def after_commit(self, record: GameRecord, state: BaseState, woken: bool = False) -> None:
+        """Persisting came first; now the separate, repeatable step: wake-ups and cleanup.
+
+        ``woken``: the players to move were woken with the commit already
+        (``game_store.commit(wake=...)``)."""
+        if record.status in ("finished", "aborted"):
+            lobby_store.settle(self.r, [(record.id, time.time())])
+            pids = [v["player_id"] for v in record.seats.values()]
+            player_store.remove_game(self.r, pids, record.id)
+            player_store.wake(self.r, pids, record.id)
+        elif not woken:
+            self.wake_to_move(record, state)
+        notifications.after_commit(self.r, record, state)  # an app's game: webhooks, guests
+
+
+def to_wake(record: GameRecord, state: BaseState) -> list[str]:
+    """The players of the seats to move."""
+    return [record.seats[s]["player_id"] for s in state.to_move() if s in record.seats]

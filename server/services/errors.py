@@ -1,0 +1,127 @@
+"""Every error a use case can raise, in one place for the API's error table.
+
+The use-case errors are defined here. The store's typed outcomes that a caller
+must see as such (a stale version, a taken seat, closed entries...) pass through
+the services unchanged and are re-exported here, as are the Redis client's
+connection errors (``StorageUnavailable``, ``StorageTimeout``): so the API maps
+every exception to a status without importing the store or Redis itself.
+Messages and ``details`` never name hidden cards.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from redis.exceptions import ConnectionError as StorageUnavailable
+from redis.exceptions import TimeoutError as StorageTimeout
+
+from server.store.errors import (
+    AlreadySeated,
+    GameMissing,
+    NoOpenSeat,
+    SeatTaken,
+    StaleVersion,
+    StoreError,
+)
+from server.store.tournaments import (
+    AlreadyEntered,
+    EntriesClosed,
+    TournamentMissing,
+    WrongEntrySize,
+)
+
+__all__ = [
+    "AlreadyEntered",
+    "AlreadySeated",
+    "CannotStart",
+    "Contention",
+    "DeadlinePassed",
+    "EntriesClosed",
+    "Forbidden",
+    "GameMissing",
+    "GameNotFinished",
+    "GameNotStarted",
+    "InvalidRequest",
+    "NoOpenSeat",
+    "NotFound",
+    "RateLimited",
+    "SeatTaken",
+    "ServiceError",
+    "StaleVersion",
+    "StorageTimeout",
+    "StorageUnavailable",
+    "StoreError",
+    "TournamentMissing",
+    "Unauthorized",
+    "UnknownBot",
+    "WrongEntrySize",
+]
+
+
+class ServiceError(Exception):
+    """Base of the use-case errors. ``details`` never names hidden cards."""
+
+    def __init__(self, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details or {}
+
+
+class InvalidRequest(ServiceError):
+    """Well-formed JSON whose content the service cannot accept (400)."""
+
+
+class UnknownBot(InvalidRequest):
+    """A ``"bot:<name>"`` seat that the bot pool does not play (or not in this game), 400.
+
+    ``problems`` maps each such seat (as a string) to what is wrong with it.
+    """
+
+    def __init__(self, problems: dict[str, str]) -> None:
+        super().__init__("no such bot in the server's bot pool", {"seats": problems})
+        self.problems = problems
+
+
+class Unauthorized(ServiceError):
+    """Missing or unknown token (401)."""
+
+
+class Forbidden(ServiceError):
+    """A known caller asking for something it may not do (403)."""
+
+
+class NotFound(ServiceError):
+    """No such game or player (404)."""
+
+
+class GameNotStarted(ServiceError):
+    """Moves wait until every seat is taken (409)."""
+
+
+class GameNotFinished(ServiceError):
+    """Replay frames (every hand at every step) open only once the game is over (409)."""
+
+
+class DeadlinePassed(ServiceError):
+    """The seat's move deadline passed before its move arrived (409): the clock's
+    timeout policy decides that move now, not the player."""
+
+
+class CannotStart(ServiceError):
+    """The tournament cannot start as entered (409): too few entries, or no pairing."""
+
+
+class Contention(ServiceError):
+    """A rating kept changing under a compare-and-set after every retry (503-like; the
+    scheduler simply tries again on its next pass)."""
+
+
+class RateLimited(ServiceError):
+    """Too many requests from one token in one window (429); ``retry_after`` in whole
+    seconds, at least one."""
+
+    def __init__(self, retry_after: float) -> None:
+        seconds = max(1, math.ceil(retry_after))
+        super().__init__("too many requests: slow down", {"retry_after": seconds})
+        self.retry_after = seconds

@@ -1,0 +1,101 @@
+"""The lobby: the list of live and ended games, the rules of every game, and a ping."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from server.games import REGISTRY
+from server.services import views
+from server.services.core import Core
+from server.store import games as game_store
+from server.store import lobby as lobby_store
+from server.store.games import GameRecord
+from server.tournaments import clock as clock_policy
+
+
+class Lobby:
+    """What anyone may read about the server as a whole, over the shared :class:`Core`."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.r = core.r
+
+    @staticmethod
+    def rules() -> dict[str, Any]:
+        """Every registered game with its seat counts, variants and options (with defaults)."""
+        return {
+            "games": [
+                {
+                    "id": game.id,
+                    "title": game.title,
+                    "seats": list(game.seats),
+                    "variants": list(game.options.get("rules", {}).get("choices", [])),
+                    "options": {name: dict(spec) for name, spec in game.options.items()},
+                }
+                for game in REGISTRY.values()
+            ]
+        }
+
+    def list_games(self, status: str = "live", limit: int = 50) -> dict[str, Any]:
+        """The lobby's list: the newest live (waiting or active) or ended games.
+
+        Public parts only, what any spectator's view shows: seats, whose turn,
+        scores, the result. The index is a hint; each game's own status decides,
+        and a game found ended in the live index is moved on the way.
+
+        Args:
+            status: ``live`` or ``finished`` (finished or aborted).
+            limit: at most this many games, newest first.
+        """
+        indexed = lobby_store.games(self.r, status, limit)
+        records = {g.id: g for g in game_store.read_many(self.r, [gid for gid, _ in indexed])}
+        ended: list[tuple[str, float]] = []
+        gone: list[str] = []
+        out = []
+        for gid, at in indexed:
+            record = records.get(gid)
+            if record is None:
+                gone.append(gid)
+                continue
+            over = record.status in ("finished", "aborted")
+            if over and status == "live":
+                ended.append((gid, time.time()))
+                continue
+            out.append(self._entry(record, at, over))
+        lobby_store.settle(self.r, ended, gone)
+        return {"status": status, "games": out}
+
+    def _entry(self, record: GameRecord, at: float, over: bool) -> dict[str, Any]:
+        """One game of the list: its public parts, and when it was created or ended."""
+        state = views.state_of(record)
+        public = state.view(None)
+        clock = self.core.clock(record) if record.status == "aborted" else None
+        tournament = record.meta.get("tournament")
+        return {
+            "id": record.id,
+            "game": record.meta["game"],
+            "status": record.status,
+            "version": record.version,
+            "seats": views.seats(record),
+            "to_move": public["to_move"] if record.status == "active" else [],
+            "scores": public.get("scores"),
+            "result": views.result(record, state, clock),
+            "created": None if over else clock_policy.iso(at),
+            "ended": clock_policy.iso(at) if over else None,
+            "tournament": None
+            if tournament is None
+            else {
+                "id": tournament["id"],
+                "round": tournament.get("round"),
+                "table": tournament.get("table"),
+            },
+        }
+
+    def ping(self, round_trips: int = 1, reply_bytes: int = 0) -> dict[str, Any]:
+        """Redis round trips, one after the other: readiness, and the stack's ceiling
+        in benchmarks (one trip), or the floor under a move (two trips, read then
+        commit, and ``reply_bytes`` of padding: a view's size, with no work)."""
+        for _ in range(round_trips):
+            self.r.ping()
+        return {"ok": True, "padding": "." * reply_bytes} if reply_bytes else {"ok": True}

@@ -1,0 +1,96 @@
+"""Ratings: a game's leaderboard, and rating one game exactly once (for the scheduler).
+
+Ratings are openskill's (:mod:`server.tournaments.ratings`), one pool per game;
+a player's own ratings are on its profile (:mod:`server.services.players`).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import orjson
+
+from server.games import REGISTRY
+from server.services.core import Core
+from server.services.errors import Contention, NotFound
+from server.services.views import rating_out
+from server.store import players as player_store
+from server.store import ratings as rating_store
+from server.store.ratings import RatingChanged
+from server.tournaments import ratings as rating_model
+
+RATE_RETRIES = 10
+
+
+class Ratings:
+    """Leaderboards and rating updates, over the shared :class:`Core`."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.r = core.r
+        self.scripts = core.scripts
+
+    def leaderboard(self, game: str) -> dict[str, Any]:
+        """A game's rating leaderboard, best first by ordinal (mu - 3 sigma).
+
+        Raises:
+            NotFound: no such game.
+        """
+        if game not in REGISTRY:
+            raise NotFound("no such game", {"game": game})
+        pool = rating_store.pool(self.r, game)
+        found = player_store.get_many(self.r, pool)
+        rows = rating_model.leaderboard({p: (v["mu"], v["sigma"]) for p, v in pool.items()})
+        return {
+            "game": game,
+            "leaderboard": [
+                {
+                    "rank": row.rank,
+                    "player_id": row.player,
+                    "name": found[row.player].name if found.get(row.player) else None,
+                    **rating_out(pool[row.player]),
+                }
+                for row in rows
+            ],
+        }
+
+    def rate(
+        self, game: str, event_id: str, teams: tuple[tuple[str, ...], ...], ranks: tuple[int, ...]
+    ) -> bool:
+        """Apply one rated game to ``game``'s pool exactly once.
+
+        Reads the players' ratings, computes the new ones (openskill), and
+        writes them with a compare-and-set that also marks ``event_id`` applied
+        (``store.ratings.apply``). Lost races are retried a few times with
+        jitter; an event already applied is left alone.
+
+        Returns:
+            True if this call applied it.
+
+        Raises:
+            Contention: the ratings kept changing under every retry.
+        """
+        players = [p for team in teams for p in team]
+        for attempt in range(RATE_RETRIES):
+            raw = rating_store.read(self.r, game, players)
+            stored = {p: orjson.loads(b) for p, b in zip(players, raw, strict=True) if b}
+            new = rating_model.rate_teams(
+                {p: (v["mu"], v["sigma"]) for p, v in stored.items()}, teams, ranks
+            )
+            values = [
+                {
+                    "mu": new[p].mu,
+                    "sigma": new[p].sigma,
+                    "games": stored.get(p, {}).get("games", 0) + 1,
+                }
+                for p in players
+            ]
+            try:
+                return rating_store.apply(
+                    self.r, self.scripts, game, event_id, players, raw, values
+                )
+            except RatingChanged:
+                time.sleep(random.uniform(0, 0.005 * (attempt + 1)))
+        raise Contention("ratings kept changing; the scheduler will try again", {"event": event_id})

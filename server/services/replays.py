@@ -1,0 +1,94 @@
+"""Replays: a game's record (everything, hands and seed, once it is finished), its
+frames (every seat's view at every step), and each deal's par (``par`` below).
+
+A table of a duplicate board reveals nothing more until its twin table (same
+cards, seats swapped) is over too: its hands are the twin's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from server.analysis import par_of
+from server.games import Event, visible
+from server.services import views
+from server.services.core import Core
+from server.services.errors import GameNotFinished, NotFound
+from server.store import games as game_store
+from server.store.games import GameRecord
+
+
+class Replays:
+    """Replays and their frames, over the shared :class:`Core`."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.r = core.r
+
+    def replay(self, token: str | None, game_id: str) -> dict[str, Any]:
+        """The public record while playing; everything, hands and seed, once finished."""
+        record = self.core.read(token, game_id, required=False).game
+        finished = record.status == "finished" and self._twin_over(record)
+        stored = game_store.all_events(self.r, game_id)
+        events = [
+            views.event_out(n, e, with_audience=finished)
+            for n, e in stored
+            if finished or visible(Event.from_dict(e), None)
+        ]
+        state = views.state_of(record)
+        return {
+            **views.header(record),
+            "events": events,
+            "result": views.result(record, state, self.core.clock(record)),
+            "revealed": state.reveal() if finished else None,
+            # per-game analysis of the full record (Concerto: each deal's par)
+            "par": par_of(record.meta["game"], record.meta["options"], [e for _, e in stored])
+            if finished
+            else None,
+        }
+
+    def replay_frame(self, token: str | None, game_id: str, version: int) -> dict[str, Any]:
+        """A finished game as it stood at ``version``: the spectator's view and every seat's.
+
+        These are the frames of a replay: step through the game move by move with
+        every hand shown, or "as seat X saw it" (seat X's own view at that step,
+        which is exactly what it knew then). The engine rebuilds the state from
+        the opening state and the moves accepted since, so a frame shows what the
+        live game showed. Only once the game is finished (and a duplicate twin
+        too), like the replay's ``revealed``.
+
+        Raises:
+            Unauthorized (a bad token), NotFound (no such game, or version outside
+            ``0..version``), GameNotFinished.
+        """
+        record = self.core.read(token, game_id, required=False).game
+        if not (record.status == "finished" and self._twin_over(record)):
+            raise GameNotFinished(
+                "a game's frames open once it is finished", {"status": record.status}
+            )
+        if not 0 <= version <= record.version:
+            raise NotFound("no such version", {"version": [f"0..{record.version}"]})
+        opening, moves = game_store.history(self.r, game_id)
+        if opening is None or any(v not in moves for v in range(version)):
+            raise NotFound("this game's history was not kept", {})
+        state = views.engine(record).from_dict(opening)
+        for v in range(version):
+            state.apply(moves[v]["seat"], moves[v]["move"])
+        at = replace(record, version=version, status="finished" if state.is_over() else "active")
+        return {
+            "id": record.id,
+            "version": version,
+            "last_version": record.version,
+            "move": moves[version - 1] if version else None,
+            "public": views.view(at, state, None),
+            "views": [views.view(at, state, s) for s in range(record.meta["num_seats"])],
+        }
+
+    def _twin_over(self, record: GameRecord) -> bool:
+        """Whether the game's duplicate twin, if it has one, is finished or aborted."""
+        twin = (record.meta.get("tournament") or {}).get("twin")
+        if twin is None:
+            return True
+        found = self.core.game(twin)
+        return found is None or found.status in ("finished", "aborted")

@@ -1,0 +1,154 @@
+"""The game resources as callers see them: views, headers, results and events.
+
+Pure functions of a game's record and its engine state (no Redis): hidden
+information stays hidden because every view comes from the engine's
+``view(seat)`` and every event shown passes ``server.games.visible``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.games import REGISTRY, BaseState, Event, Game, MalformedMove
+from server.services.errors import Forbidden
+from server.store.clocks import Clock
+from server.store.games import GameRecord
+from server.tournaments import clock as clock_policy
+
+
+def engine(record: GameRecord) -> Game:
+    """The engine that plays the game of ``record``."""
+    return REGISTRY[record.meta["game"]]
+
+
+def state_of(record: GameRecord) -> BaseState:
+    """The engine state stored in ``record``."""
+    return engine(record).from_dict(record.state)
+
+
+def event(event: Event, version: int) -> dict[str, Any]:
+    """An engine event as stored, stamped with the version that made it."""
+    return event.to_dict() | {"version": version}
+
+
+def event_out(number: int, event: dict[str, Any], *, with_audience: bool = False) -> dict:
+    """A stored event as the API shows it (its audience only in a finished game's replay)."""
+    out = {"seq": number, "version": event["version"], "kind": event["kind"], "data": event["data"]}
+    if with_audience:
+        out["visible_to"] = event["visible_to"]
+    return out
+
+
+def rating_out(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored rating as the API shows it: ``mu``, ``sigma``, ``ordinal`` (mu - 3 sigma), games."""
+    return {
+        "mu": stored["mu"],
+        "sigma": stored["sigma"],
+        "ordinal": stored["mu"] - 3 * stored["sigma"],
+        "games": stored.get("games", 0),
+    }
+
+
+def seats_of(record: GameRecord, player_id: str) -> list[int]:
+    """The seats ``player_id`` holds in the game, lowest first."""
+    return sorted(s for s, v in record.seats.items() if v["player_id"] == player_id)
+
+
+def seats(record: GameRecord) -> list[dict[str, Any]]:
+    """Every seat with its player's id and name (None for an open seat)."""
+    return [
+        {
+            "seat": s,
+            "player_id": record.seats.get(s, {}).get("player_id"),
+            "name": record.seats.get(s, {}).get("name"),
+        }
+        for s in range(record.meta["num_seats"])
+    ]
+
+
+def pick_seat(state: BaseState, mine: list[int], wanted: int | None = None) -> int | None:
+    """The seat a request speaks for: the one asked for, else one to move, else the first.
+
+    Raises:
+        Forbidden: ``wanted`` is not one of the caller's seats.
+    """
+    if wanted is not None:
+        if wanted not in mine:
+            raise Forbidden("you hold no such seat in this game")
+        return wanted
+    to_move = state.to_move()
+    return next((s for s in mine if s in to_move), mine[0] if mine else None)
+
+
+def is_retry(
+    state: BaseState, accepted: dict[str, Any] | None, move: Any, seats: list[int]
+) -> bool:
+    """Was exactly this move already accepted for one of ``seats`` at the version sent?
+
+    A move the clock made for a timed-out seat is not the player's: never a retry.
+    """
+    if accepted is None or accepted.get("timeout") or accepted["seat"] not in seats:
+        return False
+    try:
+        return state.normalize_move(move) == accepted["move"]
+    except MalformedMove:
+        return False
+
+
+def header(record: GameRecord) -> dict[str, Any]:
+    """What every game resource starts with (the view, the replay): all public."""
+    return {
+        "id": record.id,
+        "game": record.meta["game"],
+        "options": record.meta["options"],
+        "status": record.status,
+        "version": record.version,
+        "seats": seats(record),
+        "deal_commitment": record.meta["deal_commitment"],
+    }
+
+
+def result(record: GameRecord, state: BaseState, clock: Clock | None) -> dict[str, Any] | None:
+    """The engine's outcome, or for a game aborted by a forfeit, the forfeit.
+
+    A forfeit's ``scores`` are the (public) scores when the game stopped,
+    ``forfeit`` is the seat that forfeited and ``winners`` is empty: what the
+    forfeit means for a tournament table is the tournament's business
+    (:func:`server.tournaments.clock.forfeit_result`).
+    """
+    if record.status == "aborted" and clock is not None and clock.forfeit is not None:
+        return {
+            "termination": "forfeit",
+            "scores": clock.forfeit["scores"],
+            "winners": [],
+            "forfeit": clock.forfeit["seat"],
+        }
+    outcome = state.outcome()
+    return None if outcome is None else outcome.to_dict()
+
+
+def view(
+    record: GameRecord, state: BaseState, seat: int | None, clock: Clock | None = None
+) -> dict[str, Any]:
+    """The view of ``seat`` (None: a spectator's): the engine's view plus the game's record.
+
+    ``deadline`` (clocked games): the seat's own deadline when it is to
+    move, else the earliest deadline of the seats to move; null otherwise.
+    """
+    shown = state.view(seat)
+    if record.status in ("waiting", "aborted"):
+        shown["to_move"], shown["legal_moves"] = [], []  # nobody moves: not started, or stopped
+    shown["result"] = result(record, state, clock)
+    deadline = None
+    if clock is not None and record.status == "active":
+        to_move = [s for s in shown["to_move"] if s in clock.deadlines]
+        if seat in to_move:
+            deadline = clock.deadlines[seat]
+        elif to_move:
+            deadline = min(clock.deadlines[s] for s in to_move)
+    return {
+        **header(record),
+        "you": seat,
+        "deadline": clock_policy.iso(deadline),
+        **shown,
+    }
