@@ -31,7 +31,6 @@ import os
 import socket
 import threading
 import time
-from collections import Counter
 
 import orjson
 from flask import Blueprint, Flask, Response, current_app, g, request
@@ -75,6 +74,18 @@ HELP = {
 }
 
 
+class Counts(dict[str, float]):
+    """Counts by series, like a ``Counter`` but holding floats too (the latency sums):
+    a series not counted yet is 0, and :meth:`add` adds counts rather than replacing."""
+
+    def __missing__(self, key: str) -> float:
+        return 0
+
+    def add(self, other: dict[str, float]) -> None:
+        for key, value in other.items():
+            self[key] += value
+
+
 def _label(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
@@ -87,7 +98,7 @@ class Recorder:
     """
 
     def __init__(self, stale_after: float) -> None:
-        self.pending: Counter[str] = Counter()
+        self.pending = Counts()
         self.waiting = 0
         self.stale_after = stale_after
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
@@ -137,13 +148,13 @@ class Recorder:
     def flush(self, metrics: Metrics) -> None:
         """Add the counts so far to Redis (kept for the next try if Redis is away)."""
         with self._lock:
-            deltas, self.pending = self.pending, Counter()
+            deltas, self.pending = self.pending, Counts()
             waiting = self.waiting
         try:
             metrics.flush(deltas, self.worker, waiting, time.time())
         except Exception:
             with self._lock:
-                self.pending.update(deltas)
+                self.pending.add(deltas)
             raise
 
     def start_flusher(self, metrics: Metrics, every: float = FLUSH_EVERY) -> None:
@@ -259,10 +270,10 @@ def render(snap: Snapshot) -> str:
     }
     have = {line.split(" ")[0] for _, line in series.get(hist, [])}
     for base in seen:
-        for le in (*BUCKETS, "+Inf"):
-            name = f'parlour_{hist}_bucket{{{base},le="{le}"}}'
+        for bound in (*BUCKETS, "+Inf"):
+            name = f'parlour_{hist}_bucket{{{base},le="{bound}"}}'
             if name not in have:  # an empty bucket: no request was that fast
-                order = (base, 0, float(le))
+                order = (base, 0, float(bound))
                 series[hist].append((order, f"{name} 0"))
     gauges = {
         "long_polls_waiting": snap.waiting,

@@ -75,6 +75,7 @@ class Served:
         )
         self.admin_token = admin_token
         if admin_token is None:
+            assert self.proc.stdout is not None  # stdout=PIPE above
             line = self.proc.stdout.readline()
             if not line.startswith(ADMIN_LINE):
                 raise ServerFailed(f"parlour serve did not print its admin token: {line!r}")
@@ -93,6 +94,7 @@ class Served:
     def stop(self) -> int:
         self.proc.send_signal(signal.SIGTERM)
         code = self.proc.wait(20)
-        self.proc.stdout.close()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
         self.log.close()
         return code

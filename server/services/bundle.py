@@ -7,8 +7,6 @@ state between calls besides the client and its scripts.
 
 from __future__ import annotations
 
-from typing import cast
-
 from redis import Redis
 
 from server.services.apps import Apps
@@ -84,10 +82,7 @@ class Services:
         guest_grace: float = 3600.0,
     ) -> Services:
         """The services over a new client for ``redis_url`` (a server or a cluster)."""
-        # A cluster client serves every command the store sends (keys share hash tags).
-        r = cast(
-            Redis, connect(redis_url, max_connections=max_connections, block_timeout=block_timeout)
-        )
+        r = connect(redis_url, max_connections=max_connections, block_timeout=block_timeout)
         return cls(
             r,
             admin_token=admin_token,

@@ -210,7 +210,7 @@ class Games:
         record.seq = seq
         lobby_store.add_live(self.r, game_id, time.time())
         self.core.wake_to_move(record, state)
-        if clock_fields:
+        if clock and clock_fields:
             first = now + clock["move_seconds"] if state.to_move() else None
             clock_store.index(self.r, game_id, first)
         return record, state

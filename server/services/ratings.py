@@ -49,7 +49,7 @@ class Ratings:
                 {
                     "rank": row.rank,
                     "player_id": row.player,
-                    "name": found[row.player].name if found.get(row.player) else None,
+                    "name": rec.name if (rec := found.get(row.player)) else None,
                     **rating_out(pool[row.player]),
                 }
                 for row in rows

@@ -157,7 +157,7 @@ class Tournaments:
         return {
             "id": entry_id,
             "seed": int(entry_id[1:]),
-            "players": [{"id": p, "name": found[p].name} for p in players],
+            "players": [{"id": p, "name": rec.name} for p in players if (rec := found[p])],
         }
 
     def start(self, token: str | None, tournament_id: str) -> dict[str, Any]:

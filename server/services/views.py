@@ -142,7 +142,7 @@ def view(
     deadline = None
     if clock is not None and record.status == "active":
         to_move = [s for s in shown["to_move"] if s in clock.deadlines]
-        if seat in to_move:
+        if seat is not None and seat in to_move:
             deadline = clock.deadlines[seat]
         elif to_move:
             deadline = min(clock.deadlines[s] for s in to_move)

@@ -23,6 +23,7 @@ from redis import Redis
 
 from . import keys, players
 from .players import PlayerRecord
+from .replies import text
 
 APP_PREFIX = "app"
 """App ids start with it; ``p`` is not a hex digit, so no player id (hex) can."""
@@ -72,7 +73,7 @@ def get_app(r: Redis, app_id: str) -> AppRecord | None:
     name, digest, invite = r.hmget(keys.app(app_id), "name", "token_sha256", "invite_url")
     if name is None or digest is None:
         return None
-    return AppRecord(app_id, name.decode(), digest.decode(), (invite or b"").decode() or None)
+    return AppRecord(app_id, text(name), text(digest), text(invite or b"") or None)
 
 
 # -- guests ------------------------------------------------------------------------------
@@ -102,9 +103,7 @@ def guest(r: Redis, guest_id: str) -> GuestBinding | None:
     game, seat, app_id, expires = r.hmget(keys.guest(guest_id), "game", "seat", "app", "expires")
     if game is None or seat is None or expires is None:
         return None
-    return GuestBinding(
-        guest_id, game.decode(), int(seat), (app_id or b"").decode(), float(expires)
-    )
+    return GuestBinding(guest_id, text(game), int(seat), text(app_id or b""), float(expires))
 
 
 def shorten_guests(r: Redis, guest_ids: Sequence[str], expires: float) -> None:
@@ -133,7 +132,7 @@ def shorten_guests(r: Redis, guest_ids: Sequence[str], expires: float) -> None:
 # -- the bot pool ------------------------------------------------------------------------
 def bot_pool(r: Redis) -> dict[str, dict[str, Any]]:
     """Every pool bot: name -> ``{"games": [...] | None, "players": [ids]}``."""
-    return {k.decode(): orjson.loads(v) for k, v in r.hgetall(keys.bot_pool()).items()}
+    return {text(k): orjson.loads(v) for k, v in r.hgetall(keys.bot_pool()).items()}
 
 
 def set_bot(r: Redis, name: str, games: list[str] | None, player_ids: list[str]) -> None:

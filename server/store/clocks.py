@@ -27,6 +27,7 @@ from redis import Redis
 
 from . import keys
 from .errors import GameMissing, StaleVersion
+from .replies import text
 from .scripts import Scripts
 
 
@@ -85,7 +86,8 @@ def parse(raw: Mapping[bytes, bytes]) -> Clock | None:
 
 def read(r: Redis, game_id: str) -> Clock | None:
     """The game's clock, or None if it has none."""
-    return parse(r.hgetall(keys.game_clock(game_id)))
+    raw: dict[Any, Any] = r.hgetall(keys.game_clock(game_id))
+    return parse(raw)
 
 
 def read_many(r: Redis, game_ids: Sequence[str]) -> dict[str, Clock]:
@@ -204,4 +206,5 @@ def ensure_indexed(r: Redis, game_ids: Iterable[str], now: float) -> None:
 
 def due(r: Redis, now: float, limit: int = 200) -> list[str]:
     """Ids of the games whose indexed deadline is at or before ``now``, earliest first."""
-    return [g.decode() for g in r.zrangebyscore(keys.deadlines(), "-inf", now, 0, limit)]
+    ids: list[Any] = r.zrangebyscore(keys.deadlines(), "-inf", now, 0, limit)
+    return [text(g) for g in ids]

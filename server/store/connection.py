@@ -17,7 +17,7 @@ MULTI/EXEC touches one slot, and the pipelines that span slots are plain
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from redis import Redis
 from redis.cluster import ClusterNode, RedisCluster
@@ -57,10 +57,11 @@ def cluster_nodes(url: str) -> tuple[str, list[tuple[str, int]], str | None, str
     return CLUSTER_SCHEMES[scheme.lower()], nodes, user, password
 
 
-def connect(
-    url: str, *, max_connections: int = 4000, block_timeout: float = 30.0
-) -> Redis | RedisCluster:
+def connect(url: str, *, max_connections: int = 4000, block_timeout: float = 30.0) -> Redis:
     """A client for ``url`` (a server or a cluster, see the module doc) sized for long-polls.
+
+    Typed as :class:`Redis` for the store's functions: a :class:`RedisCluster`
+    serves every command they send (each script and transaction stays in one slot).
 
     Why these settings (DESIGN.md "Pitfalls"): redis-py 8 caps a pool at 100
     connections, and every long-poll holds one connection for its whole wait,
@@ -85,10 +86,11 @@ def connect(
     if not is_cluster_url(url):
         return Redis.from_url(url, **common)
     scheme, nodes, user, password = cluster_nodes(url)
-    return RedisCluster(
+    cluster = RedisCluster(
         startup_nodes=[ClusterNode(host, port) for host, port in nodes],
         username=user,
         password=password,
         ssl=scheme == "rediss",
         **common,
     )
+    return cast(Redis, cluster)

@@ -29,6 +29,7 @@ from redis.exceptions import NoScriptError, WatchError
 from . import keys, players
 from .errors import AlreadySeated, GameMissing, NoOpenSeat, SeatTaken, StaleVersion
 from .players import PlayerRecord
+from .replies import text
 from .scripts import Scripts
 
 _FIELDS = ("version", "status", "state", "meta", "seq")
@@ -224,7 +225,7 @@ def commit(
         StaleVersion: the game moved on; nothing was written.
         GameMissing: the game does not exist.
     """
-    args = [expected_version, orjson.dumps(state), status, orjson.dumps(move)]
+    args: list[Any] = [expected_version, orjson.dumps(state), status, orjson.dumps(move)]
     args += [orjson.dumps(e) for e in events]
     names = [keys.game_state(game_id), keys.game_events(game_id), keys.game_moves(game_id)]
     if wake and not isinstance(r, RedisCluster):
@@ -301,7 +302,7 @@ def events(r: Redis, game_id: str, after: int, block_ms: int = 0) -> list[tuple[
     Returns:
         ``[(number, event), ...]`` oldest first.
     """
-    reply = r.xread(
+    reply: Any = r.xread(
         {keys.game_events(game_id): f"0-{after}"}, block=block_ms if block_ms > 0 else None
     )
     if not reply:
@@ -311,10 +312,8 @@ def events(r: Redis, game_id: str, after: int, block_ms: int = 0) -> list[tuple[
 
 def all_events(r: Redis, game_id: str) -> list[tuple[int, dict]]:
     """Every event of the game, oldest first (replays)."""
-    return [
-        (int(eid.split(b"-")[1]), orjson.loads(f[b"e"]))
-        for eid, f in r.xrange(keys.game_events(game_id))
-    ]
+    stored: Any = r.xrange(keys.game_events(game_id))
+    return [(int(eid.split(b"-")[1]), orjson.loads(f[b"e"])) for eid, f in stored]
 
 
 def history(r: Redis, game_id: str) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]:
@@ -338,4 +337,6 @@ def history(r: Redis, game_id: str) -> tuple[dict[str, Any] | None, dict[int, di
 def server_secret(r: Redis, fresh: str) -> str:
     """The server's deal secret: set once to ``fresh`` if absent, then always the same."""
     r.set(keys.server_secret(), fresh, nx=True)
-    return r.get(keys.server_secret()).decode()
+    secret = r.get(keys.server_secret())
+    assert secret is not None  # set just above if it was not
+    return text(secret)

@@ -15,10 +15,12 @@ live index; :func:`settle` is how a reader that noticed puts it right.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from redis import Redis
 
 from . import keys
+from .replies import text
 
 
 def add_live(r: Redis, game_id: str, at: float) -> None:
@@ -56,7 +58,8 @@ def games(r: Redis, which: str, limit: int) -> list[tuple[str, float]]:
         ``[(game id, time), ...]`` newest first.
     """
     key = keys.lobby_live_games() if which == "live" else keys.lobby_finished_games()
-    return [(gid.decode(), at) for gid, at in r.zrevrange(key, 0, limit - 1, withscores=True)]
+    rows: list[Any] = r.zrevrange(key, 0, limit - 1, withscores=True)
+    return [(text(gid), float(at)) for gid, at in rows]
 
 
 def add_tournament(r: Redis, tournament_id: str, at: float) -> None:
@@ -66,4 +69,5 @@ def add_tournament(r: Redis, tournament_id: str, at: float) -> None:
 
 def tournaments(r: Redis, limit: int) -> list[str]:
     """The ids of the newest ``limit`` tournaments, newest first."""
-    return [t.decode() for t in r.zrevrange(keys.lobby_tournaments(), 0, limit - 1)]
+    ids: list[Any] = r.zrevrange(keys.lobby_tournaments(), 0, limit - 1)
+    return [text(t) for t in ids]

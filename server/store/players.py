@@ -9,10 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from redis import Redis
 
 from . import keys
+from .replies import text
 
 WAKE_KEEP = 16
 """Wake-ups kept per player: waiters only need the newest one to exist."""
@@ -40,7 +42,8 @@ def queue_get(pipe, player_id: str) -> None:
 
 def get(r: Redis, player_id: str) -> PlayerRecord | None:
     """The player, or None."""
-    return parse(player_id, r.hmget(keys.player(player_id), "name", "token_sha256"))
+    reply: list[Any] = r.hmget(keys.player(player_id), "name", "token_sha256")
+    return parse(player_id, reply)
 
 
 def get_many(r: Redis, player_ids: Iterable[str]) -> dict[str, PlayerRecord | None]:
@@ -89,7 +92,7 @@ def forget_games(r: Redis, player_id: str, game_ids: Iterable[str]) -> None:
 
 def games(r: Redis, player_id: str) -> list[str]:
     """Ids of the unfinished games the player sits in, sorted."""
-    return sorted(g.decode() for g in r.smembers(keys.player_games(player_id)))
+    return sorted(text(g) for g in r.smembers(keys.player_games(player_id)))
 
 
 def wake(r: Redis, player_ids: Iterable[str], game_id: str) -> None:

@@ -22,6 +22,7 @@ from redis import Redis
 
 from . import keys
 from .errors import StoreError
+from .replies import text
 from .scripts import Scripts
 
 
@@ -34,7 +35,8 @@ class RatingChanged(StoreError):
 
 def read(r: Redis, game: str, players: Sequence[str]) -> list[bytes | None]:
     """The stored ratings (raw JSON, for the compare-and-set) of ``players``, in order."""
-    return list(r.hmget(keys.ratings(game), list(players)))
+    raw: list[Any] = r.hmget(keys.ratings(game), list(players))
+    return raw
 
 
 def apply(
@@ -74,7 +76,7 @@ def applied(r: Redis, game: str, event_ids: Sequence[str]) -> list[bool]:
 
 def pool(r: Redis, game: str) -> dict[str, dict[str, Any]]:
     """Every rated player of ``game``: id -> ``{"mu", "sigma", "games"}``."""
-    return {k.decode(): orjson.loads(v) for k, v in r.hgetall(keys.ratings(game)).items()}
+    return {text(k): orjson.loads(v) for k, v in r.hgetall(keys.ratings(game)).items()}
 
 
 def of_player(r: Redis, games: Iterable[str], player_id: str) -> dict[str, dict[str, Any]]:

@@ -29,6 +29,7 @@ from redis import Redis
 
 from . import keys
 from .errors import StoreError
+from .replies import Fields, text
 from .scripts import Scripts
 
 
@@ -102,7 +103,7 @@ def _float(value: bytes | None) -> float | None:
 
 def create(r: Redis, tournament_id: str, meta: dict[str, Any], now: float) -> None:
     """Store a new, open tournament (ids are random: no existence check needed)."""
-    mapping: dict[str, Any] = {"meta": orjson.dumps(meta), "status": "open", "created": repr(now)}
+    mapping: Fields = {"meta": orjson.dumps(meta), "status": "open", "created": repr(now)}
     if meta.get("seats_per_entry"):
         mapping["seats_per_entry"] = meta["seats_per_entry"]
     r.hset(keys.tournament(tournament_id), mapping=mapping)
@@ -195,7 +196,7 @@ def start(
         return
     if code == -2:
         status = r.hget(keys.tournament(tournament_id), "status")
-        raise EntriesClosed(status.decode() if status else "started")
+        raise EntriesClosed(text(status) if status else "started")
     if code == -3:
         raise EntriesChanged()
     raise TournamentMissing()
@@ -211,7 +212,7 @@ def put_round(r: Redis, tournament_id: str, round_: dict[str, Any]) -> bool:
 def set_games(r: Redis, tournament_id: str, games: dict[str, str]) -> None:
     """Record the game id of tables (``slot`` -> id); rewriting the same id is harmless."""
     if games:
-        r.hset(keys.tournament_games(tournament_id), mapping=games)
+        r.hset(keys.tournament_games(tournament_id), mapping=dict[Any, Any](games))
 
 
 def put_results(r: Redis, tournament_id: str, results: dict[str, dict[str, Any]]) -> int:
@@ -230,7 +231,7 @@ def finish(r: Redis, tournament_id: str, now: float, *, error: str | None = None
     Repeatable: a second call rewrites the same status (the time may move by
     a few milliseconds, nothing else).
     """
-    mapping: dict[str, Any] = {"status": "aborted" if error else "finished", "finished": repr(now)}
+    mapping: Fields = {"status": "aborted" if error else "finished", "finished": repr(now)}
     if error:
         mapping["error"] = error
     r.hset(keys.tournament(tournament_id), mapping=mapping)
@@ -239,4 +240,4 @@ def finish(r: Redis, tournament_id: str, now: float, *, error: str | None = None
 
 def active(r: Redis) -> list[str]:
     """Ids of the tournaments the scheduler drives (some may still be starting)."""
-    return sorted(t.decode() for t in r.smembers(keys.tournaments_active()))
+    return sorted(text(t) for t in r.smembers(keys.tournaments_active()))
