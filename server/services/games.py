@@ -134,10 +134,11 @@ class Games:
             True if this call created the game.
         """
         now = time.time() if now is None else now
+        table: list[str | None] = list(seats)
         created = self._create(
             game=game,
             options=options,
-            seats=list[str | None](seats),
+            seats=table,
             seed=seed,
             created_by="scheduler",
             game_id=game_id,
