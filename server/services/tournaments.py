@@ -59,7 +59,7 @@ from server.tournaments.formats import (
     next_round,
     standings,
 )
-from server.tournaments.pairing import PairingError, Round
+from server.tournaments.pairing.tables import PairingError, Round
 
 DEFAULT_CLOCK = {"move_seconds": 60.0}
 DEFAULT_POLICY = {"kind": "default_move"}

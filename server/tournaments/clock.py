@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .formats import TableResult
-from .pairing import Table
+from .pairing.tables import Table
 
 RANKS = "23456789TJQKA"
 """Low to high, to pick "the lowest legal card" without knowing the game.

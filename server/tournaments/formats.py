@@ -47,17 +47,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .pairing import (
-    EntryId,
-    PairingError,
-    Round,
-    Table,
-    duplicate,
-    knockout,
-    round_robin,
-    round_robin_cycle,
-    swiss,
-)
+from .pairing.duplicate import duplicate
+from .pairing.knockout import knockout
+from .pairing.round_robin import round_robin, round_robin_cycle
+from .pairing.swiss import swiss
+from .pairing.tables import EntryId, PairingError, Round, Table
 
 
 class Format(enum.StrEnum):
