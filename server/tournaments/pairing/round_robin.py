@@ -123,6 +123,8 @@ def round_robin(
     table_sizes(n, table_size, low)
     if round_index < 0:
         raise PairingError(f"round_index must be >= 0, not {round_index}")
+    tables: Sequence[tuple[int, ...]]
+    byes: Sequence[int]
     if table_size == 2:
         tables, byes = _circle_round(n, round_index)
     else:

@@ -233,10 +233,22 @@ def swiss(
     index = len(history)
     if table_size == 2:
         pairs, byes = _swiss_pairs(standings, history)
-        tables = tuple(Table.of(p, seats_per_entry) for p in pairs)
-        return Round(index, tables, tuple(byes))
-
+        return Round(index, tuple(Table.of(p, seats_per_entry) for p in pairs), tuple(byes))
     rng = rng if rng is not None else random.Random(index)
+    groups, byes = _swiss_groups(standings, history, table_size, low, rng)
+    return Round(index, tuple(Table.of(g, seats_per_entry) for g in groups), tuple(byes))
+
+
+def _swiss_groups(
+    standings: Sequence[tuple[EntryId, float]],
+    history: Sequence[Round],
+    table_size: int,
+    min_table_size: int,
+    rng: random.Random,
+) -> tuple[list[tuple[EntryId, ...]], list[EntryId]]:
+    """Tables of 3-5: the standings chunked into tables, plus restarts shuffled inside
+    score groups, improved by :func:`~.seating.seat_tables` under the swiss table costs."""
+    entries = [e for e, _ in standings]
     points = dict(standings)
     score_values = sorted(set(points.values()), reverse=True)
     group_of = {e: score_values.index(points[e]) for e in entries}
@@ -251,11 +263,11 @@ def swiss(
             out.extend(block)
         return out
 
-    tables, byes = seat_tables(
+    return seat_tables(
         entries,
         history,
         table_size,
-        low,
+        min_table_size,
         lambda w: (
             rematch_table_cost(met, w),
             bye_rank_table_cost(rank_of),
@@ -264,7 +276,6 @@ def swiss(
         ),
         starts=[restart() for _ in range(3)],
     )
-    return Round(index, tuple(Table.of(t, seats_per_entry) for t in tables), tuple(byes))
 
 
 def _lexicographic_weights(costs: list[tuple[int, ...]], edges_per_matching: int) -> list[int]:
