@@ -1,22 +1,22 @@
 """Tournament formats: from an immutable snapshot to the next round and the standings.
 
-The runner reads a :class:`TournamentSnapshot` from the store (entries in
-seed order, every round so far with the results of its finished tables),
-calls :func:`next_round` and persists what comes back; it calls
-:func:`standings` for the table and :func:`rating_events` for the ratings.
-Everything here is pure: no Redis, no clock, no global randomness
-(STYLE.md §G).
+The runner (``server/processes/scheduler.py``) reads a :class:`TournamentSnapshot`
+from the store (entries in seed order, every round so far with the results of
+its finished tables), calls :func:`next_round` and persists what comes back; it
+calls :func:`standings` for the table and :func:`rating_events` for the
+ratings. Everything here is pure: no Redis, no clock, no global randomness, so
+two schedulers pairing the same round get the same tables.
 
 Formats (``Format``):
 
-* ``round_robin`` — :func:`pairing.round_robin`, one cycle by default.
-* ``swiss`` — :func:`pairing.swiss` on the current standings,
+* ``round_robin`` — :func:`.pairing.round_robin.round_robin`, one cycle by default.
+* ``swiss`` — :func:`.pairing.swiss.swiss` on the current standings,
   ``ceil(log2(n))`` rounds by default.
-* ``knockout`` — :func:`pairing.knockout` on the seeds and each round's
+* ``knockout`` — :func:`.pairing.knockout.knockout` on the seeds and each round's
   winners, until one entry is left.
 * ``duplicate`` — a round robin of *matches* between two entries (sides of a
   partnership game); each match is ``boards_per_match`` boards, each board
-  played at two tables with the seats swapped (:func:`pairing.duplicate`).
+  played at two tables with the seats swapped (:func:`.pairing.duplicate.duplicate`).
 
 Scoring one table (a *contest*): entries are ranked winners first, then by
 score (equal keys share a place); an entry earns ``(entries placed below it

@@ -16,8 +16,9 @@ def duplicate(
     position 0 at one table and at position 1 at the other, with the same
     cards dealt to the same seats: A holds at one table exactly the cards B
     holds at the other. Each entry is then scored by its board difference
-    against the other table (``formats.standings``), which removes the luck
-    of the deal — how computer bridge and poker championships compare.
+    against the other table (``server.tournaments.formats.standings``),
+    which removes the luck of the deal — how computer bridge and poker
+    championships compare.
 
     Caveat for untrusted bots: across the two tables an entry's players see
     all four hands of the board. The runner should start both tables of a

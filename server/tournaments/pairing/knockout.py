@@ -39,7 +39,7 @@ def knockout(
         seeds: distinct entries, best seed first.
         winners: for each round played so far, the entries that won their
             table (byes advance by themselves and need not be listed).
-        seats_per_entry: as in :func:`round_robin`.
+        seats_per_entry: as in :func:`.round_robin.round_robin`.
 
     Returns:
         Round ``len(winners)``, or None once one entry is left (the champion).

@@ -203,17 +203,17 @@ def swiss(
     swaps under :func:`rematch_table_cost`, :func:`bye_rank_table_cost`,
     :func:`score_spread_table_cost` and :func:`rank_spread_table_cost`, in
     that order. Byes: fewest byes so far (a hard rule), then as the costs
-    say. Positions: as in :func:`round_robin`.
+    say. Positions: as in :func:`.round_robin.round_robin`.
 
     Args:
         standings: ``(entry, points)`` best first — the order is the ranking
-            (ties already broken by the caller, see ``formats.standings``).
+            (ties already broken by the caller, see ``server.tournaments.formats.standings``).
         history: the rounds played so far, in order.
         table_size: entries per table.
         rng: only used for the restarts of tables of 3-5; pairs are
             deterministic. Defaults to ``random.Random(len(history))``.
-        min_table_size: as in :func:`round_robin`.
-        seats_per_entry: as in :func:`round_robin`.
+        min_table_size: as in :func:`.round_robin.round_robin`.
+        seats_per_entry: as in :func:`.round_robin.round_robin`.
 
     Raises:
         PairingError: duplicate entries, bad geometry, too few entries, or an

@@ -34,7 +34,7 @@ class Table:
     """One game of a round: the entry in each seat, and the board if duplicate.
 
     ``seats[s]`` is the entry holding seat ``s``. ``board`` names the preset deal
-    of a duplicate board (see :func:`duplicate`); ``None`` means a fresh deal.
+    of a duplicate board (see :func:`.duplicate.duplicate`); ``None`` means a fresh deal.
     """
 
     seats: tuple[EntryId, ...]
@@ -88,7 +88,7 @@ class Round:
 
     An entry sits at most at one table per round; an entry of the tournament
     that is at no table is in ``byes`` (explicitly, not inferred). Exception:
-    a duplicate round seats each entry at two tables per board (:func:`duplicate`).
+    a duplicate round seats each entry at two tables per board (:func:`.duplicate.duplicate`).
     """
 
     index: int
