@@ -62,7 +62,7 @@ from server.tournaments.formats import (
     rating_events,
     seat_players,
 )
-from server.tournaments.pairing import PairingError, Table
+from server.tournaments.pairing.tables import PairingError, Table
 
 log = logging.getLogger("server.tournaments")
 

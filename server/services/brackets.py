@@ -24,7 +24,7 @@ from server.tournaments.formats import (
     next_round,
     standings,
 )
-from server.tournaments.pairing import PairingError, Round
+from server.tournaments.pairing.tables import PairingError, Round
 
 
 def round_rng(tournament_id: str, index: int) -> random.Random:

@@ -38,7 +38,7 @@ from server.store import tournaments as store
 from server.store.tournaments import EntriesChanged, TournamentRecord
 from server.tournaments.clock import iso
 from server.tournaments.formats import Format, next_round
-from server.tournaments.pairing import PairingError
+from server.tournaments.pairing.tables import PairingError
 
 DEFAULT_CLOCK = {"move_seconds": 60.0}
 DEFAULT_POLICY = {"kind": "default_move"}

@@ -1,8 +1,14 @@
-"""The tournament scheduler's pure core (issue 5): pairing, formats, ratings.
+"""Tournaments, pure: pairing per format, standings, ratings and the clock policy.
 
-``pairing`` holds the algorithms over plain data, ``formats`` turns a
-:class:`~server.tournaments.formats.TournamentSnapshot` into the next round and
-the standings, ``ratings`` updates openskill ratings. None of them does I/O;
-the runner (reading and writing through ``server.store``) persists what they
-return.
+* ``pairing`` — one module per format (round robin, swiss, knockout,
+  duplicate) over the shared :mod:`.pairing.tables` data: entries in, the
+  next :class:`~.pairing.tables.Round` out.
+* ``formats`` — from a :class:`~.formats.TournamentSnapshot` to the next
+  round, the standings and the rating events.
+* ``ratings`` — openskill ratings over plain dicts.
+* ``clock`` — what a move timeout does, and how a forfeit scores a table.
+
+None of them does I/O, reads the clock or uses global randomness:
+``server/processes/scheduler.py`` reads the store, calls them, and persists
+what they return.
 """

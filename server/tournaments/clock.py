@@ -23,14 +23,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .formats import TableResult
-from .pairing import Table
+from .pairing.tables import Table
 
 RANKS = "23456789TJQKA"
 """Low to high, to pick "the lowest legal card" without knowing the game.
 
-The order of DESIGN.md's card strings. A game with another order (Pinochle's
-``9 J Q K T A``) still gets its 9 first; only a ten against a J/Q/K is judged
-differently, which a default move may live with.
+The rank order of the engines' card strings (rank then suit: ``"TS"`` is the
+ten of spades). A game with another order (Pinochle's ``9 J Q K T A``) still
+gets its 9 first; only a ten against a J/Q/K is judged differently, which a
+default move may live with.
 """
 
 DEFAULT_MOVE = "default_move"

@@ -1,22 +1,22 @@
 """Tournament formats: from an immutable snapshot to the next round and the standings.
 
-The runner reads a :class:`TournamentSnapshot` from the store (entries in
-seed order, every round so far with the results of its finished tables),
-calls :func:`next_round` and persists what comes back; it calls
-:func:`standings` for the table and :func:`rating_events` for the ratings.
-Everything here is pure: no Redis, no clock, no global randomness
-(STYLE.md §G).
+The runner (``server/processes/scheduler.py``) reads a :class:`TournamentSnapshot`
+from the store (entries in seed order, every round so far with the results of
+its finished tables), calls :func:`next_round` and persists what comes back; it
+calls :func:`standings` for the table and :func:`rating_events` for the
+ratings. Everything here is pure: no Redis, no clock, no global randomness, so
+two schedulers pairing the same round get the same tables.
 
 Formats (``Format``):
 
-* ``round_robin`` — :func:`pairing.round_robin`, one cycle by default.
-* ``swiss`` — :func:`pairing.swiss` on the current standings,
+* ``round_robin`` — :func:`.pairing.round_robin.round_robin`, one cycle by default.
+* ``swiss`` — :func:`.pairing.swiss.swiss` on the current standings,
   ``ceil(log2(n))`` rounds by default.
-* ``knockout`` — :func:`pairing.knockout` on the seeds and each round's
+* ``knockout`` — :func:`.pairing.knockout.knockout` on the seeds and each round's
   winners, until one entry is left.
 * ``duplicate`` — a round robin of *matches* between two entries (sides of a
   partnership game); each match is ``boards_per_match`` boards, each board
-  played at two tables with the seats swapped (:func:`pairing.duplicate`).
+  played at two tables with the seats swapped (:func:`.pairing.duplicate.duplicate`).
 
 Scoring one table (a *contest*): entries are ranked winners first, then by
 score (equal keys share a place); an entry earns ``(entries placed below it
@@ -47,17 +47,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .pairing import (
-    EntryId,
-    PairingError,
-    Round,
-    Table,
-    duplicate,
-    knockout,
-    round_robin,
-    round_robin_cycle,
-    swiss,
-)
+from .pairing.duplicate import duplicate
+from .pairing.knockout import knockout
+from .pairing.round_robin import round_robin, round_robin_cycle
+from .pairing.swiss import swiss
+from .pairing.tables import EntryId, PairingError, Round, Table
 
 
 class Format(enum.StrEnum):
@@ -260,31 +254,38 @@ def next_round(snapshot: TournamentSnapshot, rng: random.Random | None = None) -
         return None
     ids = snapshot.entry_ids
     history = [p.round for p in snapshot.rounds]
-    geometry = {
-        "min_table_size": snapshot.min_table_size,
-        "seats_per_entry": snapshot.seats_per_entry,
-    }
+    low, seats = snapshot.min_table_size, snapshot.seats_per_entry
     match snapshot.format:
         case Format.ROUND_ROBIN:
-            return round_robin(ids, index, snapshot.table_size, **geometry)
+            return round_robin(
+                ids, index, snapshot.table_size, min_table_size=low, seats_per_entry=seats
+            )
         case Format.SWISS:
             order = [(s.entry, s.points) for s in standings(snapshot)]
-            return swiss(order, history, snapshot.table_size, rng, **geometry)
+            return swiss(
+                order, history, snapshot.table_size, rng, min_table_size=low, seats_per_entry=seats
+            )
         case Format.KNOCKOUT:
             winners = [_knockout_winners(snapshot, p) for p in snapshot.rounds]
-            return knockout(ids, winners, seats_per_entry=snapshot.seats_per_entry)
+            return knockout(ids, winners, seats_per_entry=seats)
         case Format.DUPLICATE:
-            matches = round_robin(ids, index, 2, seats_per_entry=snapshot.seats_per_entry)
-            board = 1 + max(
-                (t.board for r in history for t in r.tables if t.board is not None), default=-1
-            )
-            tables: list[Table] = []
-            for match in matches.tables:
-                boards = range(board, board + snapshot.boards_per_match)
-                tables += duplicate(match.entries, boards, seats_per_entry=snapshot.seats_per_entry)
-                board += snapshot.boards_per_match
-            return Round(index, tuple(tables), matches.byes)
+            return _duplicate_round(snapshot, history)
     raise AssertionError(snapshot.format)  # pragma: no cover
+
+
+def _duplicate_round(snapshot: TournamentSnapshot, history: Sequence[Round]) -> Round:
+    """A round robin of matches, each match ``boards_per_match`` fresh boards, numbered on
+    from the last board played."""
+    index = len(history)
+    seats = snapshot.seats_per_entry
+    matches = round_robin(snapshot.entry_ids, index, 2, seats_per_entry=seats)
+    board = 1 + max((t.board for r in history for t in r.tables if t.board is not None), default=-1)
+    tables: list[Table] = []
+    for match in matches.tables:
+        boards = range(board, board + snapshot.boards_per_match)
+        tables += duplicate(match.entries, boards, seats_per_entry=seats)
+        board += snapshot.boards_per_match
+    return Round(index, tuple(tables), matches.byes)
 
 
 def _advancing(
@@ -422,38 +423,13 @@ def standings(snapshot: TournamentSnapshot) -> list[Standing]:
     """
     ids = snapshot.entry_ids
     done = contests(snapshot)
-    points: dict[EntryId, Fraction] = dict.fromkeys(ids, Fraction(0))
-    played: dict[EntryId, int] = dict.fromkeys(ids, 0)
-    difference: dict[EntryId, float] = dict.fromkeys(ids, 0.0)
-    byes: dict[EntryId, int] = dict.fromkeys(ids, 0)
-    for c in done:
-        for i, e in enumerate(c.entries):
-            points[e] += c.points(i)
-            played[e] += 1
-            difference[e] += c.score_difference(i)
-    for p in snapshot.rounds:
-        for e in p.round.byes:
-            byes[e] += 1
-            points[e] += BYE_POINTS[snapshot.format]
+    tally = _tally(snapshot, done)
+    buchholz = _buchholz(done, tally.points) if snapshot.format is Format.SWISS else None
+    eliminated = _eliminations(snapshot, done)
 
-    buchholz: dict[EntryId, Fraction] | None = None
-    if snapshot.format is Format.SWISS:
-        buchholz = dict.fromkeys(ids, Fraction(0))
-        for c in done:
-            for i, e in enumerate(c.entries):
-                mates = [points[o] for j, o in enumerate(c.entries) if j != i]
-                buchholz[e] += sum(mates, Fraction(0)) / len(mates)
-
-    eliminated: dict[EntryId, int | None] = dict.fromkeys(ids)
-    if snapshot.format is Format.KNOCKOUT:
-        for c in done:
-            through = _advancing(snapshot, c.entries, c.ranks)
-            for e in c.entries:
-                if e != through:
-                    eliminated[e] = c.round_index
-
-    def primary(e: EntryId) -> tuple:
-        key: tuple = (points[e],)
+    def primary(e: EntryId) -> tuple[Any, ...]:
+        """Tie-breaks 1-2: (knockout: round reached,) points (, swiss: Buchholz)."""
+        key: tuple[Any, ...] = (tally.points[e],)
         if buchholz is not None:
             key += (buchholz[e],)
         if snapshot.format is Format.KNOCKOUT:
@@ -461,36 +437,101 @@ def standings(snapshot: TournamentSnapshot) -> list[Standing]:
             key = (math.inf if out is None else out, *key)
         return key
 
-    order = sorted(ids, key=primary, reverse=True)
     h2h: dict[EntryId, Fraction] = dict.fromkeys(ids, Fraction(0))
     final: list[EntryId] = []
-    for _, group in itertools.groupby(order, key=primary):
+    for _, group in itertools.groupby(sorted(ids, key=primary, reverse=True), key=primary):
         tied = list(group)
         if len(tied) > 1:
-            members = set(tied)
-            for c in done:
-                for (i, a), (j, b) in itertools.combinations(enumerate(c.entries), 2):
-                    if a in members and b in members:
-                        ra, rb = c.ranks[i], c.ranks[j]
-                        h2h[a] += 1 if ra < rb else Fraction(1, 2) if ra == rb else 0
-                        h2h[b] += 1 if rb < ra else Fraction(1, 2) if ra == rb else 0
-        tied.sort(key=lambda e: (-h2h[e], -difference[e], snapshot._seed[e]))
+            h2h.update(_head_to_head(done, tied))
+        tied.sort(key=lambda e: (-h2h[e], -tally.difference[e], snapshot._seed[e]))
         final.extend(tied)
 
     return [
         Standing(
             rank=i + 1,
             entry=e,
-            points=float(points[e]),
-            played=played[e],
-            byes=byes[e],
+            points=float(tally.points[e]),
+            played=tally.played[e],
+            byes=tally.byes[e],
             head_to_head=float(h2h[e]),
-            score_difference=difference[e],
+            score_difference=tally.difference[e],
             buchholz=None if buchholz is None else float(buchholz[e]),
             eliminated_in=eliminated[e],
         )
         for i, e in enumerate(final)
     ]
+
+
+@dataclass(frozen=True)
+class _Tally:
+    """Per entry: placing points (byes included), games played, byes, score difference."""
+
+    points: dict[EntryId, Fraction]
+    played: dict[EntryId, int]
+    byes: dict[EntryId, int]
+    difference: dict[EntryId, float]
+
+
+def _tally(snapshot: TournamentSnapshot, done: Sequence[Contest]) -> _Tally:
+    """Sum each entry's contests, then add :data:`BYE_POINTS` for each of its byes."""
+    ids = snapshot.entry_ids
+    tally = _Tally(
+        points=dict.fromkeys(ids, Fraction(0)),
+        played=dict.fromkeys(ids, 0),
+        byes=dict.fromkeys(ids, 0),
+        difference=dict.fromkeys(ids, 0.0),
+    )
+    for c in done:
+        for i, e in enumerate(c.entries):
+            tally.points[e] += c.points(i)
+            tally.played[e] += 1
+            tally.difference[e] += c.score_difference(i)
+    for p in snapshot.rounds:
+        for e in p.round.byes:
+            tally.byes[e] += 1
+            tally.points[e] += BYE_POINTS[snapshot.format]
+    return tally
+
+
+def _buchholz(
+    done: Sequence[Contest], points: Mapping[EntryId, Fraction]
+) -> dict[EntryId, Fraction]:
+    """Per entry, the sum over its games of the mean of its table-mates' points."""
+    out: dict[EntryId, Fraction] = dict.fromkeys(points, Fraction(0))
+    for c in done:
+        for i, e in enumerate(c.entries):
+            mates = [points[o] for j, o in enumerate(c.entries) if j != i]
+            out[e] += sum(mates, Fraction(0)) / len(mates)
+    return out
+
+
+def _eliminations(
+    snapshot: TournamentSnapshot, done: Sequence[Contest]
+) -> dict[EntryId, int | None]:
+    """Knockout only: the round index of each entry's defeat (None: still in, or no knockout)."""
+    eliminated: dict[EntryId, int | None] = dict.fromkeys(snapshot.entry_ids)
+    if snapshot.format is not Format.KNOCKOUT:
+        return eliminated
+    for c in done:
+        through = _advancing(snapshot, c.entries, c.ranks)
+        for e in c.entries:
+            if e != through:
+                eliminated[e] = c.round_index
+    return eliminated
+
+
+def _head_to_head(done: Sequence[Contest], tied: Sequence[EntryId]) -> dict[EntryId, Fraction]:
+    """Points the ``tied`` entries took from each other: 1 a win, ½ a draw, pairwise at
+    bigger tables; games against anyone else do not count."""
+    members = set(tied)
+    h2h: dict[EntryId, Fraction] = dict.fromkeys(tied, Fraction(0))
+    for c in done:
+        for (i, a), (j, b) in itertools.combinations(enumerate(c.entries), 2):
+            if a in members and b in members:
+                ra, rb = c.ranks[i], c.ranks[j]
+                h2h[a] += 1 if ra < rb else Fraction(1, 2) if ra == rb else 0
+                h2h[b] += 1 if rb < ra else Fraction(1, 2) if ra == rb else 0
+    return h2h
 
 
 # --------------------------------------------------------------------------- ratings

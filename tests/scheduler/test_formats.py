@@ -30,7 +30,7 @@ from server.tournaments.formats import (
     seat_players,
     standings,
 )
-from server.tournaments.pairing import PairingError, Round, Table
+from server.tournaments.pairing.tables import PairingError, Round, Table
 
 PROPERTY = settings(max_examples=30, deadline=None)
 

@@ -27,7 +27,7 @@ import pytest
 
 from server.services.bundle import Services
 from server.services.tournaments import Tournaments
-from server.tournaments.pairing import round_robin_cycle
+from server.tournaments.pairing.round_robin import round_robin_cycle
 from tests.conftest import ADMIN_TOKEN
 from tests.scheduler.support import (
     Movers,

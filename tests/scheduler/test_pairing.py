@@ -1,4 +1,4 @@
-"""Pairing algorithms (server/tournaments/pairing.py): hand-worked rounds and properties.
+"""Pairing algorithms (server/tournaments/pairing/): hand-worked rounds and properties.
 
 The exact rounds below were worked out on paper from the rules in the
 docstrings (circle method with Berger colouring; the swiss priorities; the
@@ -16,18 +16,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.tournaments import pairing
-from server.tournaments.pairing import (
-    PairingError,
-    Round,
-    Table,
-    duplicate,
-    knockout,
-    round_robin,
-    round_robin_cycle,
-    swiss,
-    table_sizes,
-)
+from server.tournaments.pairing import duplicate as duplicate_module
+from server.tournaments.pairing import knockout as knockout_module
+from server.tournaments.pairing import round_robin as round_robin_module
+from server.tournaments.pairing import seating
+from server.tournaments.pairing import swiss as swiss_module
+from server.tournaments.pairing import tables as tables_module
+from server.tournaments.pairing.duplicate import duplicate
+from server.tournaments.pairing.knockout import knockout
+from server.tournaments.pairing.round_robin import round_robin, round_robin_cycle
+from server.tournaments.pairing.swiss import swiss
+from server.tournaments.pairing.tables import PairingError, Round, Table, table_sizes
 
 PROPERTY = settings(max_examples=30, deadline=None)
 
@@ -55,8 +54,13 @@ def assert_byes_spread(rnd: Round, before: Counter[str], entries: list[str]) -> 
         assert all(x in rnd.byes for x in entries if before[x] < before[e])
 
 
-def test_doctests() -> None:
-    assert doctest.testmod(pairing).failed == 0
+@pytest.mark.parametrize(
+    "module",
+    [tables_module, seating, round_robin_module, swiss_module, knockout_module, duplicate_module],
+    ids=lambda m: m.__name__.rsplit(".", 1)[-1],
+)
+def test_doctests(module) -> None:
+    assert doctest.testmod(module).failed == 0
 
 
 # --------------------------------------------------------------------------- round robin
