@@ -39,8 +39,6 @@ from typing import Any, ClassVar
 from .kit.base import (
     BaseState,
     Event,
-    Game,
-    InvalidDeal,
     InvalidOptions,
     MalformedMove,
     Move,
@@ -48,8 +46,18 @@ from .kit.base import (
     Seat,
     Termination,
     check_options,
+    game_record,
 )
 from .kit.cards import STANDARD, Card, deal_singly, derived_rng, shuffled, sort_hand
+from .kit.deals import (
+    HandShape,
+    Preset,
+    cards_in,
+    check_cards,
+    check_deals,
+    read_dealer,
+    read_hands,
+)
 from .kit.poker import RANK_VALUE, Combination, evaluate, is_three_pairs
 
 SIDE_NAMES = ("NS", "EW")
@@ -281,41 +289,30 @@ def parse_options(raw: Mapping[str, Any] | None) -> ConcertoOptions:
     return ConcertoOptions(**values)
 
 
-def parse_deals(raw: Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
+HANDS = HandShape(players=4, size=13, hands_text="four hands")
+
+
+def parse_deals(
+    raw: Iterable[Any] | None, options: ConcertoOptions | None = None
+) -> list[dict[str, Any]]:
     """Check preset deals, reporting every problem.
 
     Each preset is ``{"dealer": seat, "hands": [[13 cards] × 4]}`` and together
-    the four hands must be exactly the 52-card pack.
+    the four hands must be exactly the 52-card pack. The options change nothing.
 
     Raises:
         InvalidDeal: with every problem found, each prefixed by its place.
     """
-    problems: list[str] = []
-    deals: list[dict[str, Any]] = []
-    for i, deal in enumerate(raw or []):
-        where = f"deals[{i}]"
-        if not isinstance(deal, Mapping):
-            problems.append(f"{where}: must be an object with dealer and hands")
-            continue
-        dealer = deal.get("dealer")
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
-            problems.append(f"{where}.dealer: must be a seat 0..3")
-        hands = deal.get("hands")
-        if not isinstance(hands, list) or len(hands) != 4:
-            problems.append(f"{where}.hands: must be four hands")
-            continue
-        for seat, hand in enumerate(hands):
-            if not isinstance(hand, list) or len(hand) != 13:
-                problems.append(f"{where}.hands[{seat}]: must hold 13 cards")
-        cards = [c for h in hands if isinstance(h, list) for c in h]
-        problems += [f"{where}: {p}" for p in STANDARD.problems(cards)]
-        missing = set(STANDARD.cards()) - set(cards)
-        if missing and len(cards) == 52:
-            problems.append(f"{where}: missing {', '.join(sorted(missing))}")
-        deals.append({"dealer": dealer, "hands": [list(h) for h in hands]})
-    if problems:
-        raise InvalidDeal(problems)
-    return deals
+    return check_deals(raw, _read_deal, object_text="dealer and hands")
+
+
+def _read_deal(preset: Preset) -> dict[str, Any] | None:
+    dealer = read_dealer(preset, 4, required=True)
+    hands = read_hands(preset, HANDS)
+    if hands is None:
+        return None
+    check_cards(preset, cards_in(hands), STANDARD)
+    return {"dealer": dealer, "hands": hands}
 
 
 # ---------------------------------------------------------------------------
@@ -335,6 +332,9 @@ class State(BaseState):
 
     game: ClassVar[str] = "concerto"
     num_seats = 4
+    options: ConcertoOptions
+    parse_options = staticmethod(parse_options)
+    parse_deals = staticmethod(parse_deals)
 
     __slots__ = (
         "options", "seed", "presets", "deal_index", "game_number", "deal_number",
@@ -627,6 +627,9 @@ class State(BaseState):
         self._start_hand()
         return self.deal_events()
 
+    def opening_events(self) -> list[Event]:
+        return self.deal_events()
+
     def deal_events(self) -> list[Event]:
         """A public header for the deal, and each seat's own cards for that seat only."""
         header = {"game": self.game_number, "deal": self.deal_number, "dealer": self.dealer}
@@ -644,7 +647,7 @@ class State(BaseState):
         return derived_rng(self.seed, "first_dealer").randrange(4)
 
     # -- information -----------------------------------------------------------
-    def state_view(self) -> dict[str, Any]:
+    def state_view(self, seat: Seat | None = None) -> dict[str, Any]:
         """The public part of the state: identical for every seat and spectators.
 
         Lists are fresh copies, so a caller appending to them cannot change the
@@ -676,17 +679,8 @@ class State(BaseState):
             "final_hands": _copy_hands(self.final_hands),
         }
 
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        view: dict[str, Any] = {
-            "to_move": self.to_move(),
-            "legal_moves": self.legal_moves(seat),
-            "scores": [self.totals[side_of(s)] for s in range(4)],
-            "state": self.state_view(),
-            "result": None if self._outcome is None else self._outcome.to_dict(),
-        }
-        if seat is not None:
-            view["hand"] = list(self.hands[seat])
-        return view
+    def seat_scores(self) -> list[int]:
+        return [self.totals[side_of(s)] for s in range(4)]
 
     def reveal(self) -> dict[str, Any]:
         return {"seed": self.seed, "hands": [list(h) for h in self.hands]}
@@ -763,28 +757,6 @@ def _by_side(values: Sequence[int]) -> dict[str, int]:
     return {SIDE_NAMES[0]: values[0], SIDE_NAMES[1]: values[1]}
 
 
-def new_state(
-    options: Mapping[str, Any] | None,
-    seed: str,
-    deals: Iterable[Mapping[str, Any]] | None = None,
-) -> State:
-    """A new game, its first deal dealt: preset ``deals`` first, then seeded shuffles.
+new_state = State.new
 
-    Raises:
-        InvalidOptions: an unknown option or a bad value.
-        InvalidDeal: a preset deal that is not a legal deal of the pack.
-    """
-    state = State(parse_options(options), seed, parse_deals(deals))
-    state._new_deal()
-    return state
-
-
-GAME = Game(
-    id="concerto",
-    title="Concerto",
-    seats=(4,),
-    options=OPTIONS,
-    new_state=new_state,
-    from_dict=State.from_dict,
-    opening_events=State.deal_events,
-)
+GAME = game_record(State, title="Concerto", seats=(4,), options=OPTIONS)
