@@ -1,8 +1,8 @@
 """Concerto — David Parlett's partnership game of building Poker hands.
 
-Implements ``RULES.md`` section 1 in both editions: ``parlett-2013`` (the
-author's 2013 revision, the default) and ``penguin`` (the Penguin book). The
-tags C2…C24 name the resolved points of RULES.md where each rule lives.
+The rules are ``docs/rules/concerto.md``, in both editions: ``parlett-2013``
+(the author's 2013 revision, the default) and ``penguin`` (the Penguin book).
+A tag such as C2 cites the resolved point ``docs/rules/concerto.md#c2`` (C2…C24).
 
 The course of play, in rulebook order:
 
@@ -112,7 +112,7 @@ class Edition:
     straight_flush_points: ClassVar[Mapping[int, int]]
 
     def hand_points(self, combination: Combination, cards: Sequence[tuple[Seat, Card]]) -> int:
-        """Points of a completed hand (RULES.md §1 "Scoring a hand")."""
+        """Points of a completed hand (docs/rules/concerto.md, "Scoring a hand")."""
         if combination is Combination.FOURS:
             quad_rank = _quad_rank(c for _, c in cards)
             per_player: dict[Seat, int] = {}
@@ -145,7 +145,7 @@ class Edition:
 
 @dataclass(frozen=True)
 class Parlett2013(Edition):
-    """The author's 2013 revision (seed 000/002)."""
+    """The author's 2013 revision."""
 
     name: ClassVar[str] = "parlett-2013"
     # C2: 10 if 5+0, 15 if 4+1, 20 if 3+2, either way round.
@@ -172,7 +172,7 @@ class Parlett2013(Edition):
 
 @dataclass(frozen=True)
 class Penguin(Edition):
-    """The Penguin book's rules (seed 001)."""
+    """The Penguin book's rules."""
 
     name: ClassVar[str] = "penguin"
     # C2: 15 for 4+1 either way; 20 if the leader played 3 and the partner 2,
@@ -467,7 +467,7 @@ class State(BaseState):
         """C13: the hand stays face up before its leader with who played each card."""
         cards = [c for _, c in self.current]
         combination, _ = evaluate(cards)
-        points = self.edition.hand_points(combination, self.current)
+        points = self.edition.hand_points(combination, [(s, c) for s, c in self.current])
         side = side_of(self.leader)
         record = {
             "deal": self.deal_number,
@@ -571,7 +571,10 @@ class State(BaseState):
         return events
 
     def _end_game(self) -> Event:
-        """A game ends: its unrevealed left-overs become public (RULES.md §1 Information)."""
+        """A game ends: its unrevealed left-overs become public.
+
+        See docs/rules/concerto.md, "Information".
+        """
         self.final_hands = [sort_hand(h) for h in self.hands]
         scores = self.game_scores
         winner = None if scores[0] == scores[1] else SIDE_NAMES[0 if scores[0] > scores[1] else 1]

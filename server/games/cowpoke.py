@@ -1,7 +1,7 @@
 """Cowpoke — David Parlett's draft-poker game for 2 to 5 cowpokes.
 
-Implements ``RULES.md`` section 3 (the author's text is seed 003). The tags
-W2…W9 name the resolved points of RULES.md where each rule lives.
+The rules are ``docs/rules/cowpoke.md`` (the author's text). A tag such as W4
+cites the resolved point ``docs/rules/cowpoke.md#w4`` (W2…W9).
 
 The course of one deal, in rulebook order:
 
@@ -33,7 +33,7 @@ Moves, by phase (``state.phase``): ``put_out`` → ``{"type": "put_out", "card":
 the wire the dummy's cards have owner ``"dummy"``); ``asking`` →
 ``{"type": "call"}`` (a showdown) or ``{"type": "pass"}``.
 
-Choices where RULES.md is silent, as a careful player expects them:
+Choices where the rules are silent, as a careful player expects them:
 
 * **Put-outs are simultaneous.** The rule says "in turn", but nothing anyone
   does is visible until the reveal, so the order cannot matter: every seat

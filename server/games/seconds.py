@@ -1,7 +1,7 @@
 """Seconds — David Parlett's trick game in which the second-best card wins.
 
-Implements ``RULES.md`` section 2 (the Penguin book's text is seed 001). The
-tags S3…S6 name the resolved points of RULES.md where each rule lives.
+The rules are ``docs/rules/seconds.md`` (the Penguin book's text). A tag such
+as S3 cites the resolved point ``docs/rules/seconds.md#s3`` (S3…S6).
 
 The course of play, in rulebook order:
 

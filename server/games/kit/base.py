@@ -1,16 +1,20 @@
-"""The engine contract every game implements (DESIGN.md "The engine contract").
+"""The engine contract every game implements.
 
-A game module exposes one :class:`Game` with ``new_state(options, seed, deals)``
-and a ``State`` subclass of :class:`BaseState`. The base class owns what is the
+A game module exposes one :class:`Game` (built by :func:`game_record`) and a
+``State`` subclass of :class:`BaseState`. The base class owns what is the
 same for every game, written once:
 
+* a new game: options parsed, preset deals checked, the first deal dealt
+  (:meth:`BaseState.new`, the registry's ``new_state``);
 * turn order and "game over" checks come before any rule check, and every rule
   check comes before any mutation, so :meth:`BaseState.apply` never
   half-applies a move;
 * ``legal_moves`` is the one source of truth for legality: ``apply`` accepts a
   move exactly when it is in that list, and only then asks the game to explain
   a refusal;
-* views fail closed: :meth:`BaseState.view` has no default.
+* the view envelope (whose turn, the seat's legal moves, the scores, the
+  result, the seat's hand) around the game's own body; the body fails closed:
+  :meth:`BaseState.state_view` has no default.
 
 Nothing here (or anywhere in ``server.games``) does I/O, reads a clock or uses
 the global RNG; everything a rule needs is in the state.
