@@ -1,7 +1,7 @@
 """Double-dummy par for Concerto: the most a side could score had both partners seen all.
 
 For one side's 26 cards, the dealer and the rules edition, :func:`side_par`
-computes two exact bounds (RULES.md §1):
+computes two exact bounds (docs/rules/concerto.md):
 
 * ``max_hands`` — the largest total of the side's four hands that any legal
   play reaches (hand scores, C2–C4, C16);
@@ -152,7 +152,7 @@ def _units(n2: int, n3: int, n4: int, m: int) -> int:
     ``n2``, ``n3``, ``n4``: how many ranks have 2, 3, 4 cards left. A rank of
     three gives threes or a pair, a rank of four threes or two pairs (its
     fours are counted separately). Full house = threes + a pair of another
-    rank (8), threes 3, two pairs 2, one pair 1 (RULES.md §1 table).
+    rank (8), threes 3, two pairs 2, one pair 1 (the table of docs/rules/concerto.md).
     """
     best = 0
     for j3 in range(min(n3, m) + 1):
@@ -166,6 +166,14 @@ def _units(n2: int, n3: int, n4: int, m: int) -> int:
                     value = 8 * fh + 3 * threes + min(pairs - fh, 2 * rest)
                     best = max(best, value)
     return best
+
+
+def _shift(counts: list[int], hist: list[int], window: Sequence[int], step: int) -> None:
+    """Take (``step`` -1) or give back (+1) one card of each rank of a straight's window."""
+    for r in window:
+        hist[counts[r]] -= 1
+        counts[r] += step
+        hist[counts[r]] += 1
 
 
 class _Solver:
@@ -245,40 +253,44 @@ class _Solver:
         hist = [0] * 5
         for c in counts:
             hist[c] += 1
-        n = self.n
-        best = [0] * (n + 1)
+        best = [0] * (self.n + 1)
 
         def visit(straights: int, start: int) -> None:
-            quads = sorted((self.fours[r] for r in range(13) if counts[r] == 4), reverse=True)
-            fours_points = 0
-            for j in range(min(len(quads), n - straights) + 1):
-                if j:
-                    fours_points += quads[j - 1]
-                used = straights + j
-                base = STRAIGHT * straights + fours_points
-                for k in range(used, n + 1):
-                    value = base + _units(hist[2], hist[3], hist[4] - j, k - used)
-                    if value > best[k]:
-                        best[k] = value
-            if straights == n:
+            self._without_straights(best, straights, counts, hist)
+            if straights == self.n:
                 return
             for w in range(start, 10):
                 window = WINDOWS[w]
                 if all(counts[r] for r in window):
-                    for r in window:
-                        hist[counts[r]] -= 1
-                        counts[r] -= 1
-                        hist[counts[r]] += 1
+                    _shift(counts, hist, window, -1)
                     visit(straights + 1, w)
-                    for r in window:
-                        hist[counts[r]] -= 1
-                        counts[r] += 1
-                        hist[counts[r]] += 1
+                    _shift(counts, hist, window, +1)
 
         visit(0, 0)
         result = tuple(best)
         self.memo[code] = result
         return result
+
+    def _without_straights(
+        self, best: list[int], straights: int, counts: Sequence[int], hist: Sequence[int]
+    ) -> None:
+        """Raise ``best`` with ``straights`` straights taken: the best fours, then :func:`_units`.
+
+        Every rank with four cards left leaves the same trips and pairs, so the
+        fours are taken by value, highest first.
+        """
+        n = self.n
+        quads = sorted((self.fours[r] for r in range(13) if counts[r] == 4), reverse=True)
+        fours_points = 0
+        for j in range(min(len(quads), n - straights) + 1):
+            if j:
+                fours_points += quads[j - 1]
+            used = straights + j
+            base = STRAIGHT * straights + fours_points
+            for k in range(used, n + 1):
+                value = base + _units(hist[2], hist[3], hist[4] - j, k - used)
+                if value > best[k]:
+                    best[k] = value
 
     # -- phase 1: suited hands, branch and bound -------------------------------
     def max_hands(self) -> int:
@@ -379,9 +391,11 @@ class _Solver:
         the suited hands) or as a filler among the cards nobody uses; a junk
         hand (``junk`` of them, worth nothing) as a filler. None: no choice.
         """
-        options = [[(0, h.by_x), (1, h.by_y)] for h in suited]
+        options = [
+            [(who, v) for who, v in ((0, h.by_x), (1, h.by_y)) if v is not None] for h in suited
+        ]
         assignments = []
-        for leads in product(*[[o for o in opts if o[1] is not None] for opts in options]):
+        for leads in product(*options):
             x_suited = sum(1 for who, _ in leads if who == 0)
             value = sum(v for _, v in leads)
             for ranked_leads in product((0, 1), repeat=len(ranked)):
@@ -415,34 +429,41 @@ class _Solver:
             if hand.size < 5:
                 opts.append(None)  # a filler
             choices.append(opts)
-        total_a, total_b, total = sum(a2), sum(b2), sum(need)
-        for pick in product(*choices):
-            wit_a, wit_b = [0] * 13, [0] * 13
-            fill_a, fill_b = x_junk, y_junk
-            for r, who in zip(pick, leads, strict=True):
-                if r is None:
-                    if who == 0:
-                        fill_a += 1
-                    else:
-                        fill_b += 1
-                elif who == 0:
-                    wit_a[r] += 1
+        totals = (sum(a2), sum(b2), sum(need))
+        return any(
+            _Solver._pick_fits(pick, leads, x_junk, y_junk, need, a2, b2, totals)
+            for pick in product(*choices)
+        )
+
+    @staticmethod
+    def _pick_fits(pick: Sequence[int | None], leads: Sequence[int], x_junk: int, y_junk: int,
+                   need: Sequence[int], a2: Sequence[int], b2: Sequence[int],
+                   totals: tuple[int, int, int]) -> bool:  # fmt: skip
+        """Whether one choice of witnesses (a rank, or None: a filler) fits the counts."""
+        total_a, total_b, total = totals
+        wit_a, wit_b = [0] * 13, [0] * 13
+        fill_a, fill_b = x_junk, y_junk
+        for rank, who in zip(pick, leads, strict=True):
+            if rank is None:
+                if who == 0:
+                    fill_a += 1
                 else:
-                    wit_b[r] += 1
-            low = high = 0
-            for r in range(13):
-                if need[r]:
-                    lo = max(wit_a[r], need[r] - b2[r])
-                    hi = min(a2[r], need[r] - wit_b[r])
-                    if lo > hi:
-                        break
-                    low += lo
-                    high += hi
+                    fill_b += 1
+            elif who == 0:
+                wit_a[rank] += 1
             else:
-                # x = X's cards the rank-only hands use; the rest are fillers
-                if max(low, total - total_b + fill_b) <= min(high, total_a - fill_a):
-                    return True
-        return False
+                wit_b[rank] += 1
+        low = high = 0
+        for r in range(13):
+            if need[r]:
+                lo = max(wit_a[r], need[r] - b2[r])
+                hi = min(a2[r], need[r] - wit_b[r])
+                if lo > hi:
+                    return False
+                low += lo
+                high += hi
+        # x = X's cards the rank-only hands use; the rest are fillers
+        return max(low, total - total_b + fill_b) <= min(high, total_a - fill_a)
 
 
 def max_hands(first: Sequence[str], second: Sequence[str], rules: str = "parlett-2013",
@@ -488,22 +509,8 @@ def min_leftover(first: Sequence[str], second: Sequence[str], rules: str = "parl
     rank_count: dict[str, int] = {}
     suit_count: dict[str, int] = {}
 
-    def floor_value() -> int:
-        counts = sorted(rank_count.values(), reverse=True) + [0, 0]
-        top, second_top = counts[0], counts[1]
-        value = 0
-        if top >= 4 or (top == 3 and second_top >= 2):
-            value = 8
-        elif max(suit_count.values(), default=0) >= 5:
-            value = FLUSH
-        elif top == 3:
-            value = 3
-        elif top == 2:
-            value = 2 if second_top == 2 else 1
-        return value
-
     def search(start: int, x_kept: int, y_kept: int) -> None:
-        if best[0] == 0 or floor_value() >= best[0]:
+        if best[0] == 0 or _floor_value(rank_count, suit_count) >= best[0]:
             return
         if len(chosen) == keep:
             best[0] = min(best[0], edition.leftover_value(chosen)[0])
@@ -523,6 +530,22 @@ def min_leftover(first: Sequence[str], second: Sequence[str], rules: str = "parl
 
     search(0, 0, 0)
     return 10 * best[0]
+
+
+def _floor_value(rank_count: Mapping[str, int], suit_count: Mapping[str, int]) -> int:
+    """A value the left-overs chosen so far already guarantee, whatever is added to them."""
+    counts = sorted(rank_count.values(), reverse=True) + [0, 0]
+    top, second_top = counts[0], counts[1]
+    value = 0
+    if top >= 4 or (top == 3 and second_top >= 2):
+        value = 8
+    elif max(suit_count.values(), default=0) >= 5:
+        value = FLUSH
+    elif top == 3:
+        value = 3
+    elif top == 2:
+        value = 2 if second_top == 2 else 1
+    return value
 
 
 def side_par(first: Sequence[str], second: Sequence[str], rules: str = "parlett-2013",

@@ -1,4 +1,4 @@
-"""Pure rules engines: no I/O, no clock, no global randomness (DESIGN.md).
+"""Pure rules engines: no I/O, no clock, no global randomness.
 
 The registry is explicit: a game is playable exactly when it is listed here.
 """

@@ -1,8 +1,8 @@
 """Concerto — David Parlett's partnership game of building Poker hands.
 
-Implements ``RULES.md`` section 1 in both editions: ``parlett-2013`` (the
-author's 2013 revision, the default) and ``penguin`` (the Penguin book). The
-tags C2…C24 name the resolved points of RULES.md where each rule lives.
+The rules are ``docs/rules/concerto.md``, in both editions: ``parlett-2013``
+(the author's 2013 revision, the default) and ``penguin`` (the Penguin book).
+A tag such as C2 cites the resolved point ``docs/rules/concerto.md#c2`` (C2…C24).
 
 The course of play, in rulebook order:
 
@@ -39,8 +39,6 @@ from typing import Any, ClassVar
 from .kit.base import (
     BaseState,
     Event,
-    Game,
-    InvalidDeal,
     InvalidOptions,
     MalformedMove,
     Move,
@@ -48,8 +46,18 @@ from .kit.base import (
     Seat,
     Termination,
     check_options,
+    game_record,
 )
 from .kit.cards import STANDARD, Card, deal_singly, derived_rng, shuffled, sort_hand
+from .kit.deals import (
+    HandShape,
+    Preset,
+    cards_in,
+    check_cards,
+    check_deals,
+    read_dealer,
+    read_hands,
+)
 from .kit.poker import RANK_VALUE, Combination, evaluate, is_three_pairs
 
 SIDE_NAMES = ("NS", "EW")
@@ -104,7 +112,7 @@ class Edition:
     straight_flush_points: ClassVar[Mapping[int, int]]
 
     def hand_points(self, combination: Combination, cards: Sequence[tuple[Seat, Card]]) -> int:
-        """Points of a completed hand (RULES.md §1 "Scoring a hand")."""
+        """Points of a completed hand (docs/rules/concerto.md, "Scoring a hand")."""
         if combination is Combination.FOURS:
             quad_rank = _quad_rank(c for _, c in cards)
             per_player: dict[Seat, int] = {}
@@ -137,7 +145,7 @@ class Edition:
 
 @dataclass(frozen=True)
 class Parlett2013(Edition):
-    """The author's 2013 revision (seed 000/002)."""
+    """The author's 2013 revision."""
 
     name: ClassVar[str] = "parlett-2013"
     # C2: 10 if 5+0, 15 if 4+1, 20 if 3+2, either way round.
@@ -164,7 +172,7 @@ class Parlett2013(Edition):
 
 @dataclass(frozen=True)
 class Penguin(Edition):
-    """The Penguin book's rules (seed 001)."""
+    """The Penguin book's rules."""
 
     name: ClassVar[str] = "penguin"
     # C2: 15 for 4+1 either way; 20 if the leader played 3 and the partner 2,
@@ -281,41 +289,30 @@ def parse_options(raw: Mapping[str, Any] | None) -> ConcertoOptions:
     return ConcertoOptions(**values)
 
 
-def parse_deals(raw: Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
+HANDS = HandShape(players=4, size=13, hands_text="four hands")
+
+
+def parse_deals(
+    raw: Iterable[Any] | None, options: ConcertoOptions | None = None
+) -> list[dict[str, Any]]:
     """Check preset deals, reporting every problem.
 
     Each preset is ``{"dealer": seat, "hands": [[13 cards] × 4]}`` and together
-    the four hands must be exactly the 52-card pack.
+    the four hands must be exactly the 52-card pack. The options change nothing.
 
     Raises:
         InvalidDeal: with every problem found, each prefixed by its place.
     """
-    problems: list[str] = []
-    deals: list[dict[str, Any]] = []
-    for i, deal in enumerate(raw or []):
-        where = f"deals[{i}]"
-        if not isinstance(deal, Mapping):
-            problems.append(f"{where}: must be an object with dealer and hands")
-            continue
-        dealer = deal.get("dealer")
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
-            problems.append(f"{where}.dealer: must be a seat 0..3")
-        hands = deal.get("hands")
-        if not isinstance(hands, list) or len(hands) != 4:
-            problems.append(f"{where}.hands: must be four hands")
-            continue
-        for seat, hand in enumerate(hands):
-            if not isinstance(hand, list) or len(hand) != 13:
-                problems.append(f"{where}.hands[{seat}]: must hold 13 cards")
-        cards = [c for h in hands if isinstance(h, list) for c in h]
-        problems += [f"{where}: {p}" for p in STANDARD.problems(cards)]
-        missing = set(STANDARD.cards()) - set(cards)
-        if missing and len(cards) == 52:
-            problems.append(f"{where}: missing {', '.join(sorted(missing))}")
-        deals.append({"dealer": dealer, "hands": [list(h) for h in hands]})
-    if problems:
-        raise InvalidDeal(problems)
-    return deals
+    return check_deals(raw, _read_deal, object_text="dealer and hands")
+
+
+def _read_deal(preset: Preset) -> dict[str, Any] | None:
+    dealer = read_dealer(preset, 4, required=True)
+    hands = read_hands(preset, HANDS)
+    if hands is None:
+        return None
+    check_cards(preset, cards_in(hands), STANDARD)
+    return {"dealer": dealer, "hands": hands}
 
 
 # ---------------------------------------------------------------------------
@@ -335,6 +332,9 @@ class State(BaseState):
 
     game: ClassVar[str] = "concerto"
     num_seats = 4
+    options: ConcertoOptions
+    parse_options = staticmethod(parse_options)
+    parse_deals = staticmethod(parse_deals)
 
     __slots__ = (
         "options", "seed", "presets", "deal_index", "game_number", "deal_number",
@@ -467,7 +467,7 @@ class State(BaseState):
         """C13: the hand stays face up before its leader with who played each card."""
         cards = [c for _, c in self.current]
         combination, _ = evaluate(cards)
-        points = self.edition.hand_points(combination, self.current)
+        points = self.edition.hand_points(combination, [(s, c) for s, c in self.current])
         side = side_of(self.leader)
         record = {
             "deal": self.deal_number,
@@ -571,7 +571,10 @@ class State(BaseState):
         return events
 
     def _end_game(self) -> Event:
-        """A game ends: its unrevealed left-overs become public (RULES.md §1 Information)."""
+        """A game ends: its unrevealed left-overs become public.
+
+        See docs/rules/concerto.md, "Information".
+        """
         self.final_hands = [sort_hand(h) for h in self.hands]
         scores = self.game_scores
         winner = None if scores[0] == scores[1] else SIDE_NAMES[0 if scores[0] > scores[1] else 1]
@@ -627,6 +630,9 @@ class State(BaseState):
         self._start_hand()
         return self.deal_events()
 
+    def opening_events(self) -> list[Event]:
+        return self.deal_events()
+
     def deal_events(self) -> list[Event]:
         """A public header for the deal, and each seat's own cards for that seat only."""
         header = {"game": self.game_number, "deal": self.deal_number, "dealer": self.dealer}
@@ -644,7 +650,7 @@ class State(BaseState):
         return derived_rng(self.seed, "first_dealer").randrange(4)
 
     # -- information -----------------------------------------------------------
-    def state_view(self) -> dict[str, Any]:
+    def state_view(self, seat: Seat | None = None) -> dict[str, Any]:
         """The public part of the state: identical for every seat and spectators.
 
         Lists are fresh copies, so a caller appending to them cannot change the
@@ -676,17 +682,8 @@ class State(BaseState):
             "final_hands": _copy_hands(self.final_hands),
         }
 
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        view: dict[str, Any] = {
-            "to_move": self.to_move(),
-            "legal_moves": self.legal_moves(seat),
-            "scores": [self.totals[side_of(s)] for s in range(4)],
-            "state": self.state_view(),
-            "result": None if self._outcome is None else self._outcome.to_dict(),
-        }
-        if seat is not None:
-            view["hand"] = list(self.hands[seat])
-        return view
+    def seat_scores(self) -> list[int]:
+        return [self.totals[side_of(s)] for s in range(4)]
 
     def reveal(self) -> dict[str, Any]:
         return {"seed": self.seed, "hands": [list(h) for h in self.hands]}
@@ -763,28 +760,6 @@ def _by_side(values: Sequence[int]) -> dict[str, int]:
     return {SIDE_NAMES[0]: values[0], SIDE_NAMES[1]: values[1]}
 
 
-def new_state(
-    options: Mapping[str, Any] | None,
-    seed: str,
-    deals: Iterable[Mapping[str, Any]] | None = None,
-) -> State:
-    """A new game, its first deal dealt: preset ``deals`` first, then seeded shuffles.
+new_state = State.new
 
-    Raises:
-        InvalidOptions: an unknown option or a bad value.
-        InvalidDeal: a preset deal that is not a legal deal of the pack.
-    """
-    state = State(parse_options(options), seed, parse_deals(deals))
-    state._new_deal()
-    return state
-
-
-GAME = Game(
-    id="concerto",
-    title="Concerto",
-    seats=(4,),
-    options=OPTIONS,
-    new_state=new_state,
-    from_dict=State.from_dict,
-    opening_events=State.deal_events,
-)
+GAME = game_record(State, title="Concerto", seats=(4,), options=OPTIONS)

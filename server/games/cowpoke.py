@@ -1,7 +1,7 @@
 """Cowpoke — David Parlett's draft-poker game for 2 to 5 cowpokes.
 
-Implements ``RULES.md`` section 3 (the author's text is seed 003). The tags
-W2…W9 name the resolved points of RULES.md where each rule lives.
+The rules are ``docs/rules/cowpoke.md`` (the author's text). A tag such as W4
+cites the resolved point ``docs/rules/cowpoke.md#w4`` (W2…W9).
 
 The course of one deal, in rulebook order:
 
@@ -33,7 +33,7 @@ Moves, by phase (``state.phase``): ``put_out`` → ``{"type": "put_out", "card":
 the wire the dummy's cards have owner ``"dummy"``); ``asking`` →
 ``{"type": "call"}`` (a showdown) or ``{"type": "pass"}``.
 
-Choices where RULES.md is silent, as a careful player expects them:
+Choices where the rules are silent, as a careful player expects them:
 
 * **Put-outs are simultaneous.** The rule says "in turn", but nothing anyone
   does is visible until the reveal, so the order cannot matter: every seat
@@ -69,8 +69,6 @@ from typing import Any, ClassVar
 from .kit.base import (
     BaseState,
     Event,
-    Game,
-    InvalidDeal,
     InvalidOptions,
     MalformedMove,
     Move,
@@ -78,8 +76,18 @@ from .kit.base import (
     Seat,
     Termination,
     check_options,
+    game_record,
 )
 from .kit.cards import STANDARD, Card, derived_rng, shuffled, sort_hand
+from .kit.deals import (
+    HandShape,
+    Preset,
+    cards_in,
+    check_cards,
+    check_deals,
+    check_scheduled_dealer,
+    read_hands,
+)
 from .kit.poker import best_five
 
 DUMMY = "dummy"  # the owner name of the dummy's cards on the wire
@@ -147,9 +155,7 @@ def dealer_of_deal(deal_number: int, options: CowpokeOptions) -> Seat:
     return (options.first_dealer + deal_number - 1) % options.players
 
 
-def parse_deals(
-    raw: Iterable[Mapping[str, Any]] | None, options: CowpokeOptions
-) -> list[dict[str, Any]]:
+def parse_deals(raw: Iterable[Any] | None, options: CowpokeOptions) -> list[dict[str, Any]]:
     """Check preset deals, reporting every problem.
 
     A preset is ``{"hands": [[card] × players], "dummy": card, "stack": [...]}``:
@@ -160,60 +166,35 @@ def parse_deals(
     Raises:
         InvalidDeal: with every problem found, each prefixed by its place.
     """
-    problems: list[str] = []
-    deals: list[dict[str, Any]] = []
-    raw = list(raw or [])
-    if len(raw) > options.hands:
-        problems.append(f"deals: at most {options.hands} presets (the game has that many deals)")
     n = options.players
-    for i, deal in enumerate(raw):
-        where = f"deals[{i}]"
-        if not isinstance(deal, Mapping):
-            problems.append(f"{where}: must be an object with hands and stack")
-            continue
-        extra = deal.keys() - {"dealer", "hands", "dummy", "stack"}
-        if extra:
-            problems.append(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
-        expected = dealer_of_deal(i + 1, options)
-        if "dealer" in deal and deal["dealer"] != expected:
-            problems.append(f"{where}.dealer: deal {i + 1} is dealt by seat {expected}")
-        cards: list[Any] = []
-        hands = deal.get("hands")
-        if not isinstance(hands, list) or len(hands) != n:
-            problems.append(f"{where}.hands: must be {n} hands of one card")
-            hands = []
-        for seat, hand in enumerate(hands):
-            if not isinstance(hand, list) or len(hand) != 1:
-                problems.append(f"{where}.hands[{seat}]: must hold exactly one card")
-            else:
-                cards += hand
+    shape = HandShape(n, 1, hands_text=f"{n} hands of one card", hand_text="exactly one card")
+
+    def read(preset: Preset) -> dict[str, Any]:
+        check_scheduled_dealer(preset, dealer_of_deal(preset.index + 1, options))
+        hands = read_hands(preset, shape) or []
+        cards = cards_in(h for h in hands if isinstance(h, list) and len(h) == 1)
+        dummy = preset.fields.get("dummy")
         if options.has_dummy:
-            if "dummy" not in deal:
-                problems.append(f"{where}.dummy: the dummy's card is required with 2 players")
+            if "dummy" not in preset.fields:
+                preset.problem("the dummy's card is required with 2 players", ".dummy")
             else:
-                cards.append(deal["dummy"])
-        elif "dummy" in deal:
-            problems.append(f"{where}.dummy: only a 2-player game has a dummy")
-        stack = deal.get("stack")
+                cards.append(dummy)
+        elif "dummy" in preset.fields:
+            preset.problem("only a 2-player game has a dummy", ".dummy")
+        stack = preset.fields.get("stack")
         if not isinstance(stack, list):
-            problems.append(f"{where}.stack: must be a list of cards, top first")
+            preset.problem("must be a list of cards, top first", ".stack")
             stack = []
-        cards += stack
-        pack_problems = STANDARD.problems(cards)
-        problems += [f"{where}: {p}" for p in pack_problems]
-        missing = set(STANDARD.cards()) - set(cards)
-        if missing and not pack_problems:
-            problems.append(f"{where}: missing {', '.join(sorted(missing))}")
-        deals.append(
-            {
-                "hands": [list(h) for h in hands],
-                "dummy": deal.get("dummy"),
-                "stack": list(stack),
-            }
-        )
-    if problems:
-        raise InvalidDeal(problems)
-    return deals
+        check_cards(preset, cards + stack, STANDARD, counted=False)
+        return {"hands": hands, "dummy": dummy, "stack": list(stack)}
+
+    return check_deals(
+        raw,
+        read,
+        object_text="hands and stack",
+        fields=("dealer", "hands", "dummy", "stack"),
+        at_most=(options.hands, "the game has that many deals"),
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -235,6 +216,9 @@ class State(BaseState):
     """
 
     game: ClassVar[str] = "cowpoke"
+    options: CowpokeOptions
+    parse_options = staticmethod(parse_options)
+    parse_deals = staticmethod(parse_deals)
 
     __slots__ = (
         "options", "num_seats", "seed", "presets", "deal_number", "dealer", "hands", "stack",
@@ -621,17 +605,8 @@ class State(BaseState):
             "put_out": own_put_out,
         }
 
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        view: dict[str, Any] = {
-            "to_move": self.to_move(),
-            "legal_moves": self.legal_moves(seat),
-            "scores": list(self.scores),
-            "state": self.state_view(seat),
-            "result": None if self._outcome is None else self._outcome.to_dict(),
-        }
-        if seat is not None:
-            view["hand"] = list(self.hands[seat])
-        return view
+    def seat_scores(self) -> list[int]:
+        return list(self.scores)
 
     def reveal(self) -> dict[str, Any]:
         return {
@@ -688,30 +663,8 @@ class State(BaseState):
         return s
 
 
-def new_state(
-    options: Mapping[str, Any] | None,
-    seed: str,
-    deals: Iterable[Mapping[str, Any]] | None = None,
-) -> State:
-    """A new game, its first deal set up and the first cards drawn.
+new_state = State.new
 
-    Raises:
-        InvalidOptions: an unknown option or a bad value.
-        InvalidDeal: a preset deal that is not a legal deal of the pack.
-    """
-    opts = parse_options(options)
-    state = State(opts, seed, parse_deals(deals, opts))
-    state._new_deal()
-    return state
-
-
-GAME = Game(
-    id="cowpoke",
-    title="Cowpoke",
-    seats=(2, 3, 4, 5),
-    options=OPTIONS,
-    new_state=new_state,
-    from_dict=State.from_dict,
-    opening_events=State.opening_events,
-    seat_option="players",
+GAME = game_record(
+    State, title="Cowpoke", seats=(2, 3, 4, 5), options=OPTIONS, seat_option="players"
 )

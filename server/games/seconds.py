@@ -1,7 +1,7 @@
 """Seconds — David Parlett's trick game in which the second-best card wins.
 
-Implements ``RULES.md`` section 2 (the Penguin book's text is seed 001). The
-tags S3…S6 name the resolved points of RULES.md where each rule lives.
+The rules are ``docs/rules/seconds.md`` (the Penguin book's text). A tag such
+as S3 cites the resolved point ``docs/rules/seconds.md#s3`` (S3…S6).
 
 The course of play, in rulebook order:
 
@@ -48,8 +48,6 @@ from typing import Any, ClassVar
 from .kit.base import (
     BaseState,
     Event,
-    Game,
-    InvalidDeal,
     InvalidOptions,
     MalformedMove,
     Move,
@@ -57,8 +55,18 @@ from .kit.base import (
     Seat,
     Termination,
     check_options,
+    game_record,
 )
 from .kit.cards import STANDARD, SUIT_NAMES, Card, deal_singly, derived_rng, shuffled, sort_hand
+from .kit.deals import (
+    HandShape,
+    Preset,
+    cards_in,
+    check_cards,
+    check_deals,
+    check_scheduled_dealer,
+    read_hands,
+)
 
 SEATS = 4
 DEALS = 7
@@ -246,9 +254,7 @@ def parse_options(raw: Mapping[str, Any] | None) -> SecondsOptions:
     return SecondsOptions(**values)
 
 
-def parse_deals(
-    raw: Iterable[Mapping[str, Any]] | None, options: SecondsOptions
-) -> list[dict[str, Any]]:
+def parse_deals(raw: Iterable[Any] | None, options: SecondsOptions) -> list[dict[str, Any]]:
     """Check preset deals, reporting every problem.
 
     Each preset is ``{"hands": [[13 cards] × 4], "dealer": seat}`` and together
@@ -259,38 +265,26 @@ def parse_deals(
     Raises:
         InvalidDeal: with every problem found, each prefixed by its place.
     """
-    problems: list[str] = []
-    deals: list[dict[str, Any]] = []
-    raw = list(raw or [])
-    if len(raw) > DEALS:
-        problems.append(f"deals: at most {DEALS} presets (a game has {DEALS} deals)")
-    for i, deal in enumerate(raw):
-        where = f"deals[{i}]"
-        if not isinstance(deal, Mapping):
-            problems.append(f"{where}: must be an object with hands (and optionally dealer)")
-            continue
-        extra = deal.keys() - {"dealer", "hands"}
-        if extra:
-            problems.append(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
-        expected = dealer_of_deal(i + 1, options.first_dealer)
-        if "dealer" in deal and deal["dealer"] != expected:
-            problems.append(f"{where}.dealer: deal {i + 1} is dealt by seat {expected}")
-        hands = deal.get("hands")
-        if not isinstance(hands, list) or len(hands) != SEATS:
-            problems.append(f"{where}.hands: must be four hands")
-            continue
-        for seat, hand in enumerate(hands):
-            if not isinstance(hand, list) or len(hand) != TRICKS_PER_DEAL:
-                problems.append(f"{where}.hands[{seat}]: must hold 13 cards")
-        cards = [c for h in hands if isinstance(h, list) for c in h]
-        problems += [f"{where}: {p}" for p in STANDARD.problems(cards)]
-        missing = set(STANDARD.cards()) - set(cards)
-        if missing and len(cards) == len(STANDARD.cards()):
-            problems.append(f"{where}: missing {', '.join(sorted(missing))}")
-        deals.append({"dealer": expected, "hands": [list(h) for h in hands]})
-    if problems:
-        raise InvalidDeal(problems)
-    return deals
+    first_dealer = options.first_dealer
+
+    def read(preset: Preset) -> dict[str, Any] | None:
+        dealer = check_scheduled_dealer(preset, dealer_of_deal(preset.index + 1, first_dealer))
+        hands = read_hands(preset, HANDS)
+        if hands is None:
+            return None
+        check_cards(preset, cards_in(hands), STANDARD)
+        return {"dealer": dealer, "hands": hands}
+
+    return check_deals(
+        raw,
+        read,
+        object_text="hands (and optionally dealer)",
+        fields=("dealer", "hands"),
+        at_most=(DEALS, f"a game has {DEALS} deals"),
+    )
+
+
+HANDS = HandShape(players=SEATS, size=TRICKS_PER_DEAL, hands_text="four hands")
 
 
 # ---------------------------------------------------------------------------
@@ -306,6 +300,9 @@ class State(BaseState):
     """
 
     game: ClassVar[str] = "seconds"
+    options: SecondsOptions
+    parse_options = staticmethod(parse_options)
+    parse_deals = staticmethod(parse_deals)
     num_seats = SEATS
 
     __slots__ = (
@@ -444,6 +441,9 @@ class State(BaseState):
         self.leader = self.turn = (self.dealer + 1) % SEATS
         return self.deal_events()
 
+    def opening_events(self) -> list[Event]:
+        return self.deal_events()
+
     def deal_events(self) -> list[Event]:
         """A public header for the deal, and each seat's own cards for that seat only."""
         header = {
@@ -461,7 +461,7 @@ class State(BaseState):
         ]
 
     # -- information -----------------------------------------------------------
-    def state_view(self) -> dict[str, Any]:
+    def state_view(self, seat: Seat | None = None) -> dict[str, Any]:
         """The public part of the state: identical for every seat and spectators."""
         return {
             "winner_rule": self.options.winner,
@@ -480,17 +480,8 @@ class State(BaseState):
             "deal_results": self.deal_results,
         }
 
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        view: dict[str, Any] = {
-            "to_move": self.to_move(),
-            "legal_moves": self.legal_moves(seat),
-            "scores": list(self.scores),
-            "state": self.state_view(),
-            "result": None if self._outcome is None else self._outcome.to_dict(),
-        }
-        if seat is not None:
-            view["hand"] = list(self.hands[seat])
-        return view
+    def seat_scores(self) -> list[int]:
+        return list(self.scores)
 
     def reveal(self) -> dict[str, Any]:
         return {"seed": self.seed, "hands": [list(h) for h in self.hands]}
@@ -545,29 +536,6 @@ class State(BaseState):
         return s
 
 
-def new_state(
-    options: Mapping[str, Any] | None,
-    seed: str,
-    deals: Iterable[Mapping[str, Any]] | None = None,
-) -> State:
-    """A new game, its first deal dealt: preset ``deals`` first, then seeded shuffles.
+new_state = State.new
 
-    Raises:
-        InvalidOptions: an unknown option or a bad value.
-        InvalidDeal: a preset deal that is not a legal deal of the pack.
-    """
-    opts = parse_options(options)
-    state = State(opts, seed, parse_deals(deals, opts))
-    state._new_deal()
-    return state
-
-
-GAME = Game(
-    id="seconds",
-    title="Seconds",
-    seats=(SEATS,),
-    options=OPTIONS,
-    new_state=new_state,
-    from_dict=State.from_dict,
-    opening_events=State.deal_events,
-)
+GAME = game_record(State, title="Seconds", seats=(SEATS,), options=OPTIONS)

@@ -1,1 +1,1 @@
-"""What every game shares: the engine contract, packs of cards, Poker combinations."""
+"""What every game shares: the engine contract, packs of cards, preset deals, Poker."""

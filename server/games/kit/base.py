@@ -1,16 +1,20 @@
-"""The engine contract every game implements (DESIGN.md "The engine contract").
+"""The engine contract every game implements.
 
-A game module exposes one :class:`Game` with ``new_state(options, seed, deals)``
-and a ``State`` subclass of :class:`BaseState`. The base class owns what is the
+A game module exposes one :class:`Game` (built by :func:`game_record`) and a
+``State`` subclass of :class:`BaseState`. The base class owns what is the
 same for every game, written once:
 
+* a new game: options parsed, preset deals checked, the first deal dealt
+  (:meth:`BaseState.new`, the registry's ``new_state``);
 * turn order and "game over" checks come before any rule check, and every rule
   check comes before any mutation, so :meth:`BaseState.apply` never
   half-applies a move;
 * ``legal_moves`` is the one source of truth for legality: ``apply`` accepts a
   move exactly when it is in that list, and only then asks the game to explain
   a refusal;
-* views fail closed: :meth:`BaseState.view` has no default.
+* the view envelope (whose turn, the seat's legal moves, the scores, the
+  result, the seat's hand) around the game's own body; the body fails closed:
+  :meth:`BaseState.state_view` has no default.
 
 Nothing here (or anywhere in ``server.games``) does I/O, reads a clock or uses
 the global RNG; everything a rule needs is in the state.
@@ -20,9 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 Seat = int
 Move = dict[str, Any]
@@ -196,14 +200,62 @@ class Outcome:
 
 
 class BaseState:
-    """Template for a game state. Subclasses implement the in-turn cases only.
+    """Template for a game state. Subclasses implement the rules only.
 
-    Subclasses provide ``to_move``, ``outcome``, ``_legal_moves``, ``_apply``,
-    ``_explain_illegal``, ``view``, ``to_dict``/``from_dict`` and ``clone``.
+    Subclasses provide the rules (``to_move``, ``outcome``, ``_legal_moves``,
+    ``_apply``, ``_explain_illegal``), the next deal (``_new_deal``), the
+    hidden-information-filtered body of a view (``state_view``), each seat's
+    score (``seat_scores``), persistence (``to_dict``/``from_dict``, ``clone``)
+    and, as static methods, the game's ``parse_options`` and ``parse_deals``.
+    The base class builds the rest from them: a new game (:meth:`new`), the
+    view envelope (:meth:`view`) and the checks before a move (:meth:`apply`).
     """
 
     game: ClassVar[str]
     num_seats: int
+    options: Any
+    """The game's options, every default filled in (a frozen dataclass)."""
+    hands: list[list[str]]
+    """Each seat's hand, private to that seat."""
+
+    @staticmethod
+    def parse_options(raw: Mapping[str, Any] | None) -> Any:
+        """Options as a client sent them → the game's options; raises InvalidOptions."""
+        raise NotImplementedError
+
+    @staticmethod
+    def parse_deals(raw: Iterable[Any] | None, options: Any) -> list[dict[str, Any]]:
+        """Preset deals, given the parsed options → the presets; raises InvalidDeal."""
+        raise NotImplementedError
+
+    def __init__(self, options: Any, seed: str, presets: list[dict[str, Any]]) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def new(
+        cls,
+        options: Mapping[str, Any] | None,
+        seed: str,
+        deals: Iterable[Any] | None = None,
+    ) -> Self:
+        """A new game, its first deal dealt: preset ``deals`` first, then seeded shuffles.
+
+        Raises:
+            InvalidOptions: an unknown option or a bad value.
+            InvalidDeal: a preset deal that is not a legal deal of the pack.
+        """
+        parsed = cls.parse_options(options)
+        state = cls(parsed, seed, cls.parse_deals(deals, parsed))
+        state._new_deal()
+        return state
+
+    def _new_deal(self) -> list[Event]:
+        """Deal the next deal and return its events."""
+        raise NotImplementedError
+
+    def opening_events(self) -> list[Event]:
+        """The events a new state starts with (the first deal), for the game's feed."""
+        raise NotImplementedError
 
     # -- the turn -----------------------------------------------------------
     def to_move(self) -> list[Seat]:
@@ -263,10 +315,36 @@ class BaseState:
     # -- information --------------------------------------------------------
     def public_options(self) -> dict[str, Any]:
         """The game's options with every default filled in (they are public)."""
-        return dataclasses.asdict(self.options)  # type: ignore[attr-defined]
+        return dataclasses.asdict(self.options)
 
     def view(self, seat: Seat | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator). Fails closed: no default."""
+        """What ``seat`` may see (``None``: a spectator), the same envelope in every game.
+
+        Whose turn it is, the seat's own legal moves, every seat's score, the
+        game's body (:meth:`state_view`, filtered for ``seat``), the result
+        once the game is over and, for a seat, its own hand.
+        """
+        outcome = self.outcome()
+        view: dict[str, Any] = {
+            "to_move": self.to_move(),
+            "legal_moves": self.legal_moves(seat),
+            "scores": self.seat_scores(),
+            "state": self.state_view(seat),
+            "result": None if outcome is None else outcome.to_dict(),
+        }
+        if seat is not None:
+            view["hand"] = list(self.hands[seat])
+        return view
+
+    def state_view(self, seat: Seat | None = None) -> dict[str, Any]:
+        """The game's state as ``seat`` may see it (``None``: the public part only).
+
+        Fails closed: there is no default, each game says what may be seen.
+        """
+        raise NotImplementedError
+
+    def seat_scores(self) -> list[int]:
+        """Each seat's score (in partnership games, its side's)."""
         raise NotImplementedError
 
     def reveal(self) -> dict[str, Any]:
@@ -277,14 +355,33 @@ class BaseState:
     def to_dict(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Self:
+        raise NotImplementedError
+
     def clone(self) -> BaseState:
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
         """Two states are equal when they would be stored identically."""
-        return type(other) is type(self) and self.to_dict() == other.to_dict()  # type: ignore[union-attr]
+        return (
+            isinstance(other, BaseState)
+            and type(other) is type(self)
+            and (self.to_dict() == other.to_dict())
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+S_co = TypeVar("S_co", bound=BaseState, covariant=True)
+
+
+class NewState(Protocol[S_co]):
+    """``new_state(options, seed, deals=None)``: raises InvalidOptions / InvalidDeal."""
+
+    def __call__(
+        self, options: Mapping[str, Any] | None, seed: str, deals: Iterable[Any] | None = None
+    ) -> S_co: ...
 
 
 @dataclass(frozen=True)
@@ -299,7 +396,7 @@ class Game:
     title: str
     seats: tuple[int, ...]
     options: Mapping[str, Any]
-    new_state: Callable[..., BaseState]
+    new_state: NewState[BaseState]
     """``new_state(options, seed, deals=None)``: raises InvalidOptions / InvalidDeal."""
     from_dict: Callable[[Mapping[str, Any]], BaseState]
     opening_events: Callable[[Any], list[Event]]
@@ -307,3 +404,24 @@ class Game:
     seat_option: str | None = None
     """The option that sets the number of players, if the game has one (Cowpoke's
     ``players``). The service fills it in from the seats a creator lists."""
+
+
+def game_record(
+    state: type[BaseState],
+    *,
+    title: str,
+    seats: tuple[int, ...],
+    options: Mapping[str, Any],
+    seat_option: str | None = None,
+) -> Game:
+    """The registry's record of the game whose states are ``state``."""
+    return Game(
+        id=state.game,
+        title=title,
+        seats=seats,
+        options=options,
+        new_state=state.new,
+        from_dict=state.from_dict,
+        opening_events=state.opening_events,
+        seat_option=seat_option,
+    )

@@ -1,7 +1,7 @@
 """Cards, packs and the seeded shuffle.
 
 On the wire and in stored state a card is a two-character string, rank then
-suit: ``"TS"`` is the ten of spades (DESIGN.md). In double packs identical cards
+suit: ``"TS"`` is the ten of spades (the wire format). In double packs identical cards
 are simply repeated. Engines look ranks up in small tables built here once, so
 no game parses strings on its hot path.
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 SUITS = "SHDC"
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -50,7 +51,7 @@ class Pack:
         """Every card of the pack, in a fixed order (suit by suit, high to low)."""
         return [r + s for s in SUITS for r in self.ranks for _ in range(self.copies)]
 
-    def is_card(self, text: object) -> bool:
+    def is_card(self, text: object) -> TypeGuard[Card]:
         return (
             isinstance(text, str) and len(text) == 2 and text[0] in self.ranks and text[1] in SUITS
         )

@@ -1,8 +1,7 @@
 """Pinochle — the partnership family: Partnership, Firehouse, Check and double-deck.
 
-Implements ``RULES.md`` section 4 (the damaged seed 004 is the original
-text). The tags P2…P21 name the resolved points of RULES.md where each rule
-lives; the package is split by concern:
+The rules are ``docs/rules/pinochle.md``. A tag such as P6 cites the resolved
+point ``docs/rules/pinochle.md#p6`` (P2…P21); the package is split by concern:
 
 * :mod:`.melds` — the melds and the class rule (P3, P4, P20);
 * :mod:`.rules` — the rule hooks: head rules (P6), counters, check tables
@@ -40,8 +39,8 @@ Moves: ``{"type": "bid", "amount": 250}``, ``{"type": "pass"}``,
 ``{"type": "keep"}``, ``{"type": "play", "card": "AS"}`` (plays one of your
 AS; ``legal_moves`` lists each distinct card once).
 
-Choices where RULES.md is silent (RULES.md §4 cites no P1, P7, P10, P12,
-P19 or P22; these are this engine's answers):
+Choices where the rules are silent (there is no P1, P7, P10, P12, P19 or
+P22; these are this engine's answers):
 
 * **The dix exchange asks every seat but the dealer**, in turn from the
   dealer's left, holder or not (a non-holder's only move is ``keep``): asking
@@ -52,7 +51,7 @@ P19 or P22; these are this engine's answers):
   original holders (the exchanged dix for its first holder, not the dealer).
 * **The dix is a meld** for P17: it counts only for a side that wins a trick.
 * **Double-deck last trick** is worth 20 (10 per pack), so the counters total
-  250 per pack per deal, 500 with the double pack (the issue's figure).
+  250 per pack per deal, 500 with the double pack (the figure the rules give for the variant).
 * **Multiple marriages (P4) apply to trumps too**: two K-Q of trumps are a
   double marriage (300), and the best split may prefer it to flush + royal
   marriage (P20's "best set of disjoint melds").

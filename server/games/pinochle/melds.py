@@ -1,4 +1,4 @@
-"""Pinochle melds under the class rule (RULES.md §4, P3, P4, P20).
+"""Pinochle melds under the class rule (docs/rules/pinochle.md#p3, #p4, #p20).
 
 A meld is a set of cards worth points, shown to everyone after trumps are
 fixed; the cards go back to the hand. The melds fall into three classes:
@@ -52,7 +52,7 @@ from typing import Any
 
 from ..kit.cards import SUITS, Card
 
-# Option names of the meld values (RULES.md §4, double-deck, defaults corrected
+# Option names of the meld values (docs/rules/pinochle.md, double-deck, defaults corrected
 # from the damaged scan, P3) and their defaults.
 VALUE_DEFAULTS: dict[str, int] = {
     "triple_flush": 3000,
@@ -74,7 +74,7 @@ VALUE_DEFAULTS: dict[str, int] = {
     "eight_jacks": 400,
 }
 
-# The single melds, fixed by RULES.md §4's table.
+# The single melds, fixed by the table of docs/rules/pinochle.md.
 FLUSH = 150
 ROYAL_MARRIAGE = 40
 MARRIAGE = 20
@@ -110,7 +110,7 @@ class Meld:
 class MeldTable:
     """Which melds exist in a variant and what each is worth.
 
-    The single pack knows the singles and the "doubles" row of RULES.md §4
+    The single pack knows the singles and the "doubles" row of docs/rules/pinochle.md
     (double flush, double pinochle, 8 of a rank); the double pack adds the
     extended melds (P3, P4). The values of the multiple melds come from the
     options (:data:`VALUE_DEFAULTS`), in every variant.

@@ -6,7 +6,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..kit.base import InvalidDeal, InvalidOptions, check_options
+from ..kit.base import InvalidOptions, check_options
+from ..kit.deals import (
+    HandShape,
+    Preset,
+    cards_in,
+    check_cards,
+    check_deals,
+    read_dealer,
+    read_hands,
+)
 from .melds import VALUE_DEFAULTS, MeldTable
 from .rules import (
     CHECK_TABLES,
@@ -187,9 +196,7 @@ def _parse(raw: Mapping[str, Any] | None) -> tuple[dict[str, str], dict[str, Any
     return problems, values
 
 
-def parse_deals(
-    raw: Iterable[Mapping[str, Any]] | None, options: PinochleOptions
-) -> list[dict[str, Any]]:
+def parse_deals(raw: Iterable[Any] | None, options: PinochleOptions) -> list[dict[str, Any]]:
     """Check preset deals, reporting every problem.
 
     A preset is ``{"dealer": seat?, "hands": [[card, ...] × players],
@@ -203,49 +210,42 @@ def parse_deals(
     Raises:
         InvalidDeal: with every problem found, each prefixed by its place.
     """
-    problems: list[str] = []
-    deals: list[dict[str, Any]] = []
     rules, n = options.rules, options.players
-    pack = rules.pack
-    for i, deal in enumerate(raw or []):
-        where = f"deals[{i}]"
-        if not isinstance(deal, Mapping):
-            problems.append(f"{where}: must be an object with hands (dealer, turn_up optional)")
-            continue
-        extra = deal.keys() - {"dealer", "hands", "turn_up"}
-        if extra:
-            problems.append(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
-        dealer = deal.get("dealer")
-        if dealer is not None and (
-            isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n
-        ):
-            problems.append(f"{where}.dealer: must be a seat 0..{n - 1}")
-            dealer = None
-        hands = deal.get("hands")
-        if not isinstance(hands, list) or len(hands) != n:
-            problems.append(f"{where}.hands: must be {n} hands")
-            continue
-        for seat, hand in enumerate(hands):
-            if not isinstance(hand, list) or len(hand) != options.cards_each:
-                problems.append(f"{where}.hands[{seat}]: must hold {options.cards_each} cards")
-        cards = [c for h in hands if isinstance(h, list) for c in h]
-        problems += [f"{where}: {p}" for p in pack.problems(cards)]
-        missing = sorted(set(pack.cards()) - set(cards))
-        if missing and len(cards) == len(pack.cards()):
-            problems.append(f"{where}: missing {', '.join(missing)}")
-        turn_up = deal.get("turn_up")
+    shape = HandShape(n, options.cards_each)
+
+    def read(preset: Preset) -> dict[str, Any] | None:
+        dealer = read_dealer(preset, n, required=False)
+        hands = read_hands(preset, shape)
+        if hands is None:
+            return None
+        check_cards(preset, cards_in(hands), rules.pack)
+        turn_up = preset.fields.get("turn_up")
         if turn_up is not None:
-            if not rules.turns_trump:
-                problems.append(f"{where}.turn_up: {rules.name} turns no trump")
-            elif dealer is None:
-                if "dealer" not in deal:
-                    problems.append(f"{where}.turn_up: name the dealer too")
-            elif not isinstance(hands[dealer], list) or turn_up not in hands[dealer]:
-                problems.append(f"{where}.turn_up: must be a card of the dealer's hand")
-        deals.append({"dealer": dealer, "hands": [list(h) for h in hands], "turn_up": turn_up})
-    if problems:
-        raise InvalidDeal(problems)
-    return deals
+            problem = _turn_up_problem(rules, preset, dealer, hands, turn_up)
+            if problem:
+                preset.problem(problem, ".turn_up")
+        return {"dealer": dealer, "hands": hands, "turn_up": turn_up}
+
+    return check_deals(
+        raw,
+        read,
+        object_text="hands (dealer, turn_up optional)",
+        fields=("dealer", "hands", "turn_up"),
+    )
+
+
+def _turn_up_problem(
+    rules: Variant, preset: Preset, dealer: int | None, hands: list[Any], turn_up: Any
+) -> str | None:
+    """What is wrong with a preset's turned card, if anything (P21: only some variants turn one)."""
+    if not rules.turns_trump:
+        return f"{rules.name} turns no trump"
+    if dealer is None:
+        # A dealer that is there but wrong has its own problem already.
+        return None if "dealer" in preset.fields else "name the dealer too"
+    if not isinstance(hands[dealer], list) or turn_up not in hands[dealer]:
+        return "must be a card of the dealer's hand"
+    return None
 
 
 def deal_in_packets(cards: list[str], players: int, first: int, packet: int) -> list[list[str]]:

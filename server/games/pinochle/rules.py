@@ -1,7 +1,7 @@
 """The rule hooks in which the Pinochle variants and options differ.
 
 Each family of differences is one small class hierarchy, chosen by an option,
-so the state reads the same for every variant (STYLE.md A, like Concerto's
+so the state reads the same for every variant (like Concerto's
 ``Edition``):
 
 * :class:`Counting` — ``count``: the counters' values;
@@ -25,7 +25,7 @@ RANKS = "ATKQJ9"  # high to low
 MIN_BID = 200
 BID_STEP = 10
 MAX_BID = 1500
-"""No contract above 1500 (RULES.md silent): beyond any hand a bidder can
+"""No contract above 1500 (the rules are silent): beyond any hand a bidder can
 expect to make, and it keeps the list of legal bids short."""
 
 
@@ -53,7 +53,7 @@ def beats(card: Card, best: Card, trump: str | None) -> bool:
 def trick_winner(cards: Sequence[Card], trump: str | None) -> int:
     """Position (0 = the lead) of the card that wins: highest trump, else highest of the led suit.
 
-    Of two identical cards the first played wins (RULES.md §4, Pack).
+    Of two identical cards the first played wins (docs/rules/pinochle.md, "Pack").
 
     >>> trick_winner(["AS", "TS", "AS", "KS"], "H")     # the first AS
     0
@@ -158,8 +158,8 @@ class Counting:
     name: ClassVar[str]
     values: ClassVar[Mapping[str, int]]
     last_trick: ClassVar[int] = 10
-    """Per pack: the double pack's last trick is worth 20 (RULES.md silent; it keeps
-    the total at 250 per pack, 500 with the double pack, as the issue requires)."""
+    """Per pack: the double pack's last trick is worth 20 (the rules are silent; it
+    keeps the total at 250 per pack, 500 with the double pack, as the variant requires)."""
 
     def card_points(self, cards: Iterable[Card]) -> int:
         return sum(self.values.get(c[0], 0) for c in cards)
@@ -230,7 +230,7 @@ class CheckTable:
 
     def checks_for_melds(self, names: Sequence[str]) -> int:
         """One player's meld checks. A double earns twice its single's checks unless
-        the table lists it (RULES.md silent); a round house replaces its kings' and
+        the table lists it (the rules are silent); a round house replaces its kings' and
         queens' checks where the table lists one.
 
         >>> SeedChecks().checks_for_melds(["flush", "aces", "kings", "queens", "marriage"])
@@ -253,7 +253,7 @@ class CheckTable:
 
 @dataclass(frozen=True)
 class SeedChecks(CheckTable):
-    """The seed's table (seed 004)."""
+    """The seed's table (docs/rules/pinochle.md#p11)."""
 
     name: ClassVar[str] = "seed"
     meld_checks: ClassVar[Mapping[str, int]] = {

@@ -7,7 +7,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict
 from typing import Any, ClassVar
 
-from ..kit.base import BaseState, Event, Game, MalformedMove, Move, Outcome, Seat, Termination
+from ..kit.base import (
+    BaseState,
+    Event,
+    MalformedMove,
+    Move,
+    Outcome,
+    Seat,
+    Termination,
+    game_record,
+)
 from ..kit.cards import SUITS, Card, derived_rng, shuffled, sort_hand
 from .melds import Meld, find_melds, shown_cards
 from .options import OPTIONS, PinochleOptions, deal_in_packets, parse_deals, parse_options
@@ -40,6 +49,9 @@ class State(BaseState):
     """
 
     game: ClassVar[str] = "pinochle"
+    options: PinochleOptions
+    parse_options = staticmethod(parse_options)
+    parse_deals = staticmethod(parse_deals)
 
     __slots__ = (
         "options", "seed", "presets", "num_seats", "deal_number", "dealer", "phase", "turn",
@@ -465,7 +477,7 @@ class State(BaseState):
         return sort_hand(cards, self.rules.pack)
 
     # -- information -----------------------------------------------------------
-    def state_view(self) -> dict[str, Any]:
+    def state_view(self, seat: Seat | None = None) -> dict[str, Any]:
         """The public part of the state: identical for every seat and spectators.
 
         Lists are fresh copies, so a caller appending to them cannot change the
@@ -503,17 +515,8 @@ class State(BaseState):
             "check_log": list(self.check_log) if self.checks is not None else None,
         }
 
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        view: dict[str, Any] = {
-            "to_move": self.to_move(),
-            "legal_moves": self.legal_moves(seat),
-            "scores": [self.scores[side_of(s)] for s in range(self.num_seats)],
-            "state": self.state_view(),
-            "result": None if self._outcome is None else self._outcome.to_dict(),
-        }
-        if seat is not None:
-            view["hand"] = list(self.hands[seat])
-        return view
+    def seat_scores(self) -> list[int]:
+        return [self.scores[side_of(s)] for s in range(self.num_seats)]
 
     def reveal(self) -> dict[str, Any]:
         return {"seed": self.seed, "hands": [list(h) for h in self.hands]}
@@ -578,30 +581,12 @@ def _remove_one(cards: list[Card], card: Card) -> None:
         cards.remove(card)
 
 
-def new_state(
-    options: Mapping[str, Any] | None,
-    seed: str,
-    deals: Iterable[Mapping[str, Any]] | None = None,
-) -> State:
-    """A new game, its first deal dealt: preset ``deals`` first, then seeded shuffles.
+new_state = State.new
 
-    Raises:
-        InvalidOptions: an unknown option or a bad value.
-        InvalidDeal: a preset deal that is not a legal deal of the pack.
-    """
-    opts = parse_options(options)
-    state = State(opts, seed, parse_deals(deals, opts))
-    state._new_deal()
-    return state
-
-
-GAME = Game(
-    id="pinochle",
+GAME = game_record(
+    State,
     title="Pinochle (partnership, firehouse, check, double-deck)",
     seats=(4, 6, 8),
     options=OPTIONS,
-    new_state=new_state,
-    from_dict=State.from_dict,
-    opening_events=State.opening_events,
     seat_option="players",
 )
