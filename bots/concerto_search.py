@@ -82,7 +82,7 @@ cap from 32 worlds to 128 (with the faster checklist, the default budget
 now fills it) took the bot from 77.8% to 78.2% over 1,000 deals
 (``penguin`` 74.1% to 74.4%).
 
-Measured over 1,000 deals (``python -m bots.par_arena --deals 1000``):
+Measured over 1,000 deals (``python -m bots.tools.par_arena --deals 1000``):
 78.2 ± 0.7% of double-dummy par against 67.1 ± 0.7% for the signals bot
 (``penguin``: 74.4 ± 0.7% against 63.4 ± 0.7%), and +9.31 ± 1.04 points per
 deal against it in duplicate (+9.59 ± 1.04 under ``penguin``; the

@@ -213,7 +213,9 @@ class Requestor:
                 raise _error_of(response)
             event: dict[str, Any] = {}
             try:
-                for line in response.iter_lines(decode_unicode=True):
+                for raw in response.iter_lines(decode_unicode=True):
+                    # str once requests knows the charset (text/* always has one)
+                    line = raw if isinstance(raw, str) else raw.decode()
                     if not line:  # a blank line ends an event
                         if "data" in event:
                             event["data"] = jsonlib.loads(event["data"])
@@ -258,7 +260,7 @@ class Requestor:
         Many bots hit by the same restart would otherwise retry in lockstep;
         the random half spreads them, the fixed half keeps a minimum pause.
         """
-        delay = min(self.max_backoff, self.backoff * (2**attempt))
+        delay: float = min(self.max_backoff, self.backoff * (2**attempt))
         return delay / 2 + self._rng.uniform(0, delay / 2)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from client_sdk.cli import bot_names
 
 ROOT = Path(__file__).resolve().parents[2]
-BOT_MODULES = [f"bots.{name}" for name in bot_names()] + ["bots.arena"]
+BOT_MODULES = [f"bots.{name}" for name in bot_names()] + ["bots.tools.arena"]
 
 
 def modules_after_import(*names: str) -> set[str]:

@@ -355,7 +355,7 @@ def test_python_m_bots_play_a_game_as_separate_processes(live_server) -> None:
 def test_sigterm_stops_a_waiting_bot_at_once(live_server) -> None:
     player = register(live_server.url, "idle")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bots.random", "--server", live_server.url,
+        [sys.executable, "-m", "bots.uniform", "--server", live_server.url,
          "--token", player["token"], "--wait", "4"],
         cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
