@@ -294,7 +294,7 @@ def best_joint(prefix: Sequence[tuple[int, str]], mine: Sequence[str], theirs: S
     owner = {c: me for c in mine}
     owner.update({c: leader for c in theirs})
     fixed = tuple(fast(c) for _, c in prefix)
-    best_points, best_cards = -1, ()
+    best_points, best_cards = -1, tuple[str, ...]()
     for chosen in combinations([fast(c) for c in owner], need):
         category = fast_category(fixed + chosen)
         if category in (FOURS, STRAIGHT_FLUSH):

@@ -26,12 +26,12 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from client_sdk import Bot
 from client_sdk.cli import load_bot
 from server.analysis.concerto_par import SIDE_NAMES, deal_par
-from server.games import REGISTRY, IllegalMove
+from server.games import REGISTRY, IllegalMove, concerto
 
 from ..concerto_search import DEFAULT_BUDGET_MS
 from ..concerto_search import make_bot as make_search
@@ -85,7 +85,7 @@ def play_deal(bots: Sequence[Bot], seed: str, options: dict[str, Any]) -> tuple[
     Raises:
         BotMadeIllegalMove: a bot chose a move not in its legal moves.
     """
-    state = REGISTRY["concerto"].new_state(options, seed)
+    state = cast(concerto.State, REGISTRY["concerto"].new_state(options, seed))
     dealt, dealer, rules = [list(h) for h in state.hands], state.dealer, state.options.rules
     while not state.is_over():
         seat = state.to_move()[0]

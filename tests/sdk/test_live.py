@@ -320,7 +320,7 @@ def test_register_prints_a_token_that_works(live_server, capsys) -> None:
 
 def test_python_m_bots_play_a_game_as_separate_processes(live_server) -> None:
     url = live_server.url
-    names = ["concerto_signals", "random", "concerto_signals", "concerto_greedy"]
+    names = ["concerto_signals", "uniform", "concerto_signals", "concerto_greedy"]  # modules
     players = [register(url, n) for n in names]
     Client(url, players[0]["token"]).games.create("concerto", SHORT, [p["id"] for p in players])
     procs = [
