@@ -141,6 +141,7 @@ def _run(bot: Bot, args: argparse.Namespace) -> int:
 
 
 def cmd_bot_run(args: argparse.Namespace) -> int:
+    """``run``: load the bot named by ``args.bot`` and play until stopped; the exit status."""
     try:
         bot = load_bot(args.bot, random.Random(args.seed))
     except ValueError as exc:
@@ -150,6 +151,7 @@ def cmd_bot_run(args: argparse.Namespace) -> int:
 
 
 def cmd_bot_register(args: argparse.Namespace) -> int:
+    """``register``: create the player ``args.name``, print its token; the exit status."""
     with Client(args.server, os.environ.get("PARLOUR_ADMIN_TOKEN")) as client:
         try:
             player = client.players.register(args.name)
