@@ -113,7 +113,7 @@ _CLAIMED_IN_SUIT = {
 }  # fmt: skip
 
 
-# The search bot's convention card: Parlett's checklist (RULES.md Appendix A,
+# The search bot's convention card: Parlett's checklist (docs/rules/concerto.md,
 # the signals bot's patterns) with two pairs before a five-card flush or
 # straight, one pair before four or three to a flush or straight, and threes
 # before a full house (never chosen, then: a full house is shown as threes).
@@ -150,7 +150,7 @@ def leader_signal(hand: Sequence[str], seen: frozenset[str]) -> Signal:
 def holds_signal(reading: Reading, cards: Sequence[str]) -> bool:
     """Whether a leader holding ``cards`` (its hand when it signalled) fits ``reading``.
 
-    Each reading is checked for what it announces (RULES.md Appendix A): fours
+    Each reading is checked for what it announces (docs/rules/concerto.md, signals): fours
     all four of the rank, threes three, a full house three and two, a flush
     five of the suit, a straight (flush) its cards in one window. Readings
     that announce nothing accept every hand.
