@@ -164,10 +164,10 @@ def cmd_bot_register(args: argparse.Namespace) -> int:
     return 0
 
 
-Subparsers = argparse._SubParsersAction  # what ``ArgumentParser.add_subparsers()`` returns
+_Subparsers = argparse._SubParsersAction  # what ``ArgumentParser.add_subparsers()`` returns
 
 
-def add_bot_subcommands(sub: Subparsers[argparse.ArgumentParser]) -> None:
+def add_bot_subcommands(sub: _Subparsers[argparse.ArgumentParser]) -> None:
     """Add ``run`` and ``register`` to ``sub``; each sets ``func(args) -> exit status``."""
     run_parser = sub.add_parser("run", help="play every game a player is seated in")
     run_parser.add_argument("bot", help=f"{' | '.join(bot_names())} | module:Class")
@@ -180,7 +180,7 @@ def add_bot_subcommands(sub: Subparsers[argparse.ArgumentParser]) -> None:
     register.set_defaults(func=cmd_bot_register)
 
 
-def add_bot_commands(subparsers: Subparsers[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+def add_bot_commands(subparsers: _Subparsers[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add ``bot run`` and ``bot register`` to an ``add_subparsers()`` object.
 
     Each leaf sets ``func``, called with the parsed namespace, returning the
