@@ -257,11 +257,11 @@ def best_completion(
         return 0, ()
     if len(current) + size < 5:
         pips = [pip(c, s) for s, c in current]
-        scored = [
+        partials = [
             (partial_value([*pips, *(pip(c, me) for c in chosen)]), chosen)
             for chosen in combinations(own, size)
         ]
-        return 0, _best_keeping(scored, own)[1]
+        return 0, _best_keeping(partials, own)[1]
     fixed = [fast(c) for _, c in current]
     own_fast = [fast(c) for c in own]
     by_category: dict[int, list[tuple[Fast, ...]]] = {}
@@ -284,8 +284,8 @@ def best_completion(
             else:
                 points = BASE_POINTS[cat]
             scored.append((points, cards))
-    points, cards = _best_keeping(scored, own)
-    return int(points), cards
+    best, cards = _best_keeping(scored, own)
+    return int(best), cards
 
 
 def completing_card(current: Sequence[tuple[int, str]], own: Sequence[str], me: int,

@@ -1,256 +1,51 @@
 """``concerto_search``: Parlett's signals, with the leader's hidden cards searched.
 
-The bot talks like ``concerto_signals`` (RULES.md Appendix A: the leader shows
-its holding with its first two cards, the partner passes, then contributes and
-calls 'Play', and the leader completes), so two of them understand each other
-and a human reading that bot's convention card understands them too. As
-leader it shows its holding with the signals bot's patterns, but chooses the
-holding by its own order of the checklist (the convention card below). As
-partner it searches (determinized Monte Carlo) where the signals bot follows
-fixed rules, twice per hand, or three times when it passes to see more:
+It talks like ``concerto_signals`` (the signalling conventions of
+docs/rules/concerto.md), so two of them understand each other and so does a
+signals bot or a human reading that bot's convention card. As leader it shows
+its holding with the signals bot's patterns, chosen by its own order of the
+checklist; as partner it searches (determinized Monte Carlo) where the
+signals bot follows fixed rules:
 
-* **Answering the lead** (:meth:`SearchBot._search_answer`). Right after the
-  lead the partner may play at once instead of passing — before the leader's
-  second card is committed to the hand. (A partner that could see the
-  leader's hand at this point would reach 86% of par, one that sees it only
-  after the second card 75%: the second signal card costs more than it
-  tells.) It plays its part of a candidate hand when that scores better on
-  average than passing, where passing is valued as what follows: for each
-  second card (or pass, or 'Play') the sampled leaders would send, the best
-  contribution for the worlds that send it.
+* **Answering the lead** (:meth:`SearchBot._search_answer`): right after the
+  lead it may play its part of a candidate hand at once, before the leader
+  commits a second card, when that scores better on average than passing.
 * **Contributing after the signal** (:meth:`SearchBot._search_contribution`):
-  the best of the candidates below, given the full signal — or, when it
-  scores better on average, a pass (:data:`SEE_MORE`, :func:`see_more_value`):
-  the leader then plays the next card of the best hand it could finish
-  alone (:func:`~bots._concerto.completing_card`, what ``concerto_signals``
-  does whenever its partner passes), and the partner searches again among
-  the worlds that would have played it. Passing is valued like passing on
-  the lead: for each card the worlds would show, the best contribution for
-  the worlds that show it. Chosen in about one deal in six.
+  the best candidate given the whole signal, or a pass (:data:`SEE_MORE`,
+  :func:`see_more_value`) to see the next card of the leader's best hand.
 
 **Convention card** (:data:`SEARCH_ORDER`, :func:`leader_signal`): Parlett's
-checklist with three changes — two pairs before a five-card flush or
-straight, one pair ("black and pass") before four or three to a flush or
-straight, and threes ("red and pass") before a full house, so a full house
-is shown as its threes and its pair is kept back; everything else, and
-every pattern, as ``concerto_signals``. A pair is what a partner completes
-best (fours 2+2, a full house), a weak flush or straight what it completes
-worst; a full house shown whole spends its pair on 8 points, where threes
-let the partner add the fourth card (fours 3+1, 12) or its own pair, and
-the kept pair can still meet the partner's two for fours 2+2 later. A
-signals partner reads each signal as the holding sent (it never infers from
-the order); a search partner also reads what the order rules out.
+checklist with three changes, each measured better: two pairs before a
+five-card flush or straight, one pair before four or three to one, and threes
+before a full house (a full house is shown as its threes, its pair kept
+back). A pair is what a partner completes best, a weak flush or straight what
+it completes worst.
 
-1. **Worlds.** The partner cannot see the leader's cards, but it knows the
-   cards it has not seen (52 − its own − every card played this deal) and how
-   many the leader still holds. It samples the leader's hand from them,
-   keeping only hands with which the leader's checklist
-   (:func:`leader_signal`, the convention card above, over
-   ``concerto_signals.holdings``) sends exactly what it sent in *every*
-   hand it has led this deal (:func:`signals_sent`, :func:`sends`): the
-   signal rules out higher holdings as well as announcing one. When no
-   sample fits for 300 draws (a partner that signals differently) the tests
-   loosen: the current signal only, then what it announces
-   (:func:`holds_signal`), then nothing.
-   The opponents' cards need no sampling: a side's hand points depend on its
-   own cards only.
-2. **Candidates.** On each of the first few worlds, the best hand the two
-   could finish seeing both hands (double dummy, :func:`best_joint`; every
-   split is reachable by passing, see ``server/analysis/concerto_par.py``); our
-   cards in it are a candidate contribution. So are giving nothing and what
-   the signals bot would give.
-3. **Scores.** Each candidate is scored on every world exactly as play then
-   goes: we play it, call 'Play', and the leader completes the hand as well as
-   its own cards allow. The best average wins (ties: fewer cards, then the
-   most useful cards kept).
+The search, each time the partner decides:
 
-Each search samples for at most half its ``budget_ms`` (at least
-``min_worlds``, at most ``max_worlds`` worlds, 128 by default), and stops
-proposing candidates at the budget once the first are done. The plans are
-kept for the rest of the hand. The samplers run the leader's checklist
-(:func:`leader_signal`) about 20 times for each world they keep; it stops
-at the first holding nothing later in the checklist can beat (36 µs a
-call instead of 75). Measured per searched decision at the default 80 ms
-budget (12 deals, 158 decisions): 113 worlds on average, 57 ms median, 113
-ms at worst; the lead is not searched (under 0.1 ms). A deal (eight hands,
-both sides) takes about 0.9 s. More worlds measured better, but little
-and unevenly: in pairs (below; 300 deals), 60 worlds instead of 20 gained
-+0.84 ± 0.95 points of percent of par, 120 worlds +1.13 ± 0.96, 240 worlds
-only +0.33 ± 1.03; at 120 worlds, twice the worlds proposing candidates
-(12, and 6 for each card a pass may show) +0.07 ± 0.55 more. Raising the
-cap from 32 worlds to 128 (with the faster checklist, the default budget
-now fills it) took the bot from 77.8% to 78.2% over 1,000 deals
-(``penguin`` 74.1% to 74.4%).
+1. **Worlds.** It samples the leader's hand from the cards it has not seen,
+   keeping only hands with which the leader's checklist sends exactly what it
+   sent at every lead this deal (:func:`signals_sent`, :func:`sends`): a
+   signal rules out higher holdings as well as announcing one. When no sample
+   fits in 300 draws the tests loosen (the current signal only, then what it
+   announces, :func:`holds_signal`, then nothing). The opponents' cards need
+   no sampling: a side's hand points depend on its own cards only.
+2. **Candidates.** On the first few worlds, our cards in the best hand the
+   two could finish seeing both hands (:func:`best_joint`); also giving
+   nothing and what the signals bot would give.
+3. **Scores.** Each candidate is played out on every world as play then goes
+   (we play it, call 'Play', the leader completes as well as its own cards
+   allow); the best average wins (ties: fewer cards, then the most useful
+   cards kept).
 
-Measured over 1,000 deals (``python -m bots.par_arena --deals 1000``):
-78.2 ± 0.7% of double-dummy par against 67.1 ± 0.7% for the signals bot
-(``penguin``: 74.4 ± 0.7% against 63.4 ± 0.7%), and +9.31 ± 1.04 points per
-deal against it in duplicate (+9.59 ± 1.04 under ``penguin``; the
-duplicate also counts the left-over bonus, and its interval is wider than
-the change); with at most 32 worlds, 77.8% (74.1%) and +9.79 (+10.05);
-before the partner passed to see more, 77.6% (74.0%) and +9.62 (+9.96);
-with a full house shown whole 77.1% (73.2%) and +8.89 (+9.04); with
-Parlett's order of the checklist 76.3% (72.6%) and +8.50 (+8.78); before
-the answer to the lead and the sampling by every signal, 72.8% (69.0%) and
-+5.2.
+A search samples for at most half its ``budget_ms`` (80 ms by default;
+between ``min_worlds`` and ``max_worlds``, 128, worlds) and keeps its plans
+for the rest of the hand; about 57 ms a searched decision, 0.9 s a deal.
 
-Variants compared in pairs — the same deals with 20 worlds per decision
-and an unlimited budget, so that a run repeats exactly and only the change
-differs; the difference in points of percent of par, 95% interval: the
-full house shown as threes +0.80 ± 0.54 (1,000 deals; ``penguin`` +0.93 ±
-0.81 over 400), kept; on top of it, passing after the signal to see one
-more card +0.19 ± 0.18 (1,000 deals; ``penguin`` +0.42 ± 0.26 over 400),
-kept. No better: 'nothing' (a card, then 'Play') before
-three to a flush or straight −0.22 ± 0.34, before four to one −0.67 ± 0.49
-(300 deals); the pair before two pairs −0.62 ± 0.63 (400); choosing the
-leader's completion, or the partner's contribution, by its points plus
-the mean score of the best holding the kept cards leave for the player's
-next lead (measured per holding: four to a straight flush 11.0, a full
-house 9.7, three to a straight flush 8.3, two pairs 7.3, a pair 5.8) +0.07
-± 0.28 and +0.10 ± 0.43 (400).
-
-Other orders of the checklist (200 deals, ±1.4; Parlett's 76.2%, the
-card's 78.3%): only the pair moved up 77.9%, the pair after four to a flush
-77.8%, two pairs before three to a straight flush and the pair before a
-five-card flush 75.0%. In pairs with the bot as it is (300 deals, 20
-worlds): three to a straight flush before threes −0.21 ± 1.20, a five-card
-flush or straight before three to a straight flush −2.14 ± 1.37.
-
-Other patterns, in pairs (20 worlds). The lead is the one card a partner
-can answer before the leader commits a second, so threes held beside three
-to a straight flush were led by the straight flush's card, then pass: the
-partner could answer with the straight flush's other two cards (3+2, 20),
-and after its pass the pass still said threes, with the led card as a
-kicker. +0.55 ± 0.67 over the first 1,000 deals but +0.29 ± 0.48 over
-2,000, −0.31 ± 1.21 at 120 worlds (300 deals), and 78.2% of par over 1,000
-deals at the default budget, as before: not clearly better, and a signals
-partner would misread it, so it was left out. On top of it, against it
-(300 deals), no better: a red card of the threes second instead of the
-pass −0.08 ± 1.01; four to a straight flush shown that way beside threes
-−0.98 ± 0.96; two pairs shown by a card of each pair +0.08 ± 0.33 (1,000
-deals); threes led by the heart when a pair is beside them, else by the
-diamond, +0.00 ± 0.50, the reverse −0.28 ± 0.66; threes whose fourth card
-is already played after two pairs −0.32 ± 0.54; three to a straight flush
-with one live window only after two pairs −0.90 ± 1.14. Against the bot as
-it is (300 deals): three to a straight flush shown by its first card and a
-pass, keeping its second card back, −1.28 ± 1.10 (the second card tells
-more than it costs); fours, which score 8 alone whenever they are played,
-kept back at the player's first lead (after two pairs, or last) −0.55 ±
-0.76 and −0.52 ± 0.77; one pair shown by the pair with most of its rank
-unseen changed 4 deals of 300 (two pairs come first when there are two).
-
-Tried and measured no better (200 deals, ±1.3): more worlds, when the bot
-was weaker (a 300 ms budget and 96 worlds: 76.1% against 76.2%, not paired;
-see above for the paired measure); also requiring the leader's earlier
-completions to have been its best (76.3%); twice the candidate worlds for the
-answer (76.5%); a margin of ±0.5 points between answering and passing (75.3%,
-74.9%; later, in pairs, answering rather than passing when the two are
-level: −0.74 ± 0.61, 300 deals); valuing the cards kept by the best five
-the partner could then make alone (76.0%). Weighing what a choice leaves
-for the deal's other hands by their double-dummy par
-(``concerto_par.max_hands``) over sampled hidden hands, for the leader's
-completion or the partner's contribution: 75.4% and 75.6% against 75.7%
-(100 deals) — with the *true* hidden hand it would be worth 78.5% and
-78.1%, so planning needs knowledge the signals do not give. Earlier:
-searching the leader's choice of holding with the
-signals bot as the model partner, a straight-flush probe right after the
-lead. A partner that *knew* when the leader holds the other pair of a rank
-for fours 2+2 would gain only 0.5 points of percent, so no probe protocol
-for it was built. The gap to par is the leader's: it signals by the
-checklist without knowing its partner's cards; the order of the checklist is
-the part of that a convention can change without hiding the holding.
-
-A leader that searches its holding was measured and left out (100 deals,
-±2.1, against 77.7% for this bot on the same deals). It tried every holding
-the checklist finds: for each, it played the hand out against sampled
-partner hands, with the real partner code answering. With the search
-partner as the model (10 ms, 6 sampled hands) it scored 75.8%, at 13 s a
-deal. With the signals bot as the model (16 hands) it scored 75.6%. The
-choice is worth a lot only to a leader that sees the partner's cards:
-picking the holding whose real play scored best reached 89.5%. Part of
-that is luck. On 25 deals, this bot played once scored 79.2%. Replaying its
-own holding with four other random streams and keeping the best reached
-83.8%. Picking the holding reached 90.3%. No other holding beats the
-order's choice on average. For example, with three to a straight flush,
-showing a pair instead did better on 34 of 99 hands but was 0.13 points
-worse on average. Which hands it helps depends on the partner's cards, and
-sampling does not see them.
-
-The gap is information, not planning: two partners who see each other's
-hands and take, hand by hand, the best hand they can make through any of
-the leader's cards reach 99.0% of par (200 deals, ties broken by the cards
-kept). Through the card this bot leads, that best hand is worth 87.8% of
-the best through any of the leader's cards (120 deals, the partner's cards
-seen); more than half of that loss is at each side's first lead, when
-nothing is known of the partner yet. The hands actually played reach
-84.7% of the best through the card led; the most is lost after three to a
-straight flush (2.3 points a lead), four to one (2.0), threes (1.4) and two
-pairs (1.3). The two halves do not simply add up: with the partner seeing
-the leader's hand at both its decisions, 86.3% of par (200 deals); with the
-leader also leading the card whose double-dummy best is highest, seeing its
-partner's hand, only 87.9% (+1.56 ± 0.95; the partner's value of a pass
-still expects the checklist's second card, so part of the gain is lost to
-that). A hand that falls short of its best also spends cards the later
-hands needed.
-
-Where the rest of the gap lies, by oracles (200 deals in pairs as above; the
-partner's worlds are made to agree with the leader's real cards at one
-decision only): knowing the leader's whole hand when answering the lead is
-worth +4.1 ± 1.4 points of percent, only its cards of the lead's suit +1.9
-± 1.5, of the lead's rank +0.3 ± 1.3, its whole signal (holding and second
-card) +1.2 ± 1.4; knowing the whole hand when contributing after the
-signal +3.5 ± 1.2; both, 86.3% of par. At the contribution most of that
-comes after threes, three to a straight flush and a pair (0.66, 0.60 and
-0.48 points a deal, 150 deals): cards the checklist never shows — a pair
-that meets the partner's two for fours 2+2 beside the threes' card, a
-straight flush through the lead. Seeing one more card recovers a little of
-it; playing the least repeated, or the least related, card of the
-leader's completion first (to tell more) measured no better: −0.37 ± 0.31
-and −0.11 ± 0.21 (400 deals); nor did a probe, answering the lead with one
-card and a pass so that the leader shows the next card of its best hand
-with it (valued like the pass to see more): −0.47 ± 0.86, and with a
-0.5-point margin −0.24 ± 0.49 (300 deals); the same probe where the
-partner must play anyway (after threes or a pair, a card and a pass):
-−0.28 ± 0.33 (300 deals, 120 worlds). Sampling harder before loosening the
-tests (3,000 draws instead of 300; about one searched decision a deal
-loosens them): +0.07 ± 0.22 (300 deals). A pass is valued as if the
-partner then chose the best contribution for the worlds that send each
-signal, proposed by those same worlds — for a signal only one world sends,
-that is double dummy. Valuing it honestly instead (each world scored by
-the choice the other worlds of its group make, and giving nothing when
-none do) measured worse: −1.37 ± 0.85 (300 deals, 120 worlds).
-
-About half of the answer's share is fours 2+2 through any lead card:
-knowing, when answering, only the leader's cards of the ranks the partner
-holds a pair of is worth +2.3 ± 1.1 (300 deals; on the first 200, +1.9
-against +3.7 ± 1.4 for the whole hand). No cheap channel carries it: only
-the lead card is shown before the answer, and a card played to ask (the
-probe above) or a pair shown instead of three to a straight flush costs
-more than it finds (that order for a leader with two or more other pairs
-−2.24 ± 1.47, three or more −1.55 ± 1.37; 300 deals). With the leader's
-hand known at both decisions every hand made its double-dummy best through
-the card led (13,836 of 13,845 points, 200 deals), and three quarters of
-what that knowledge adds comes in each side's first hand, when nothing is
-known yet. Three small changes measured level (600 deals): of several
-three-card straight-flush holdings, showing the one with the most live
-windows −0.01 ± 0.65; offering the partner's pairs whose other two cards
-are unseen as candidates +0.08 ± 0.36; valuing a pass at the answer, for
-the leaders that would show threes or a pair, by those worlds' own best
-contribution +0.07 ± 0.07.
-
-The leader's own choice at its later leads (from the side's second hand on,
-when it has seen its partner's signal) is worth about as much as that pair
-knowledge, but only to a leader that sees its partner's cards. Among the
-holdings the checklist finds, showing the one whose lead card has the
-highest double-dummy best with the partner's real cards gained +2.0 ± 0.7
-(300 deals in pairs, 20 worlds; the partner plays as this bot does). It
-changed 227 of about 1,800 later leads, of many kinds: three to a straight
-flush shown as two pairs or a pair (36), a pair as three or four to a flush
-(28), two pairs as three to a flush (13). The same choice over 16 partner
-hands sampled from the partner's signals lost −3.6 ± 1.0; made only when
-its mean beat the checklist's by 2 points, −0.13 ± 0.43; by 4 points,
-+0.12 ± 0.17 (7 deals changed). The partner's signals tell too little to
-choose by.
+Over 1,000 deals (``python -m bots.tools.par_arena --deals 1000``) it reaches
+78.2 ± 0.7% of double-dummy par against 67.1 ± 0.7% for the signals bot. Why
+each choice was made, the variants measured and left out, and where the rest
+of the gap to par lies: docs/bots/concerto-search.md.
 
 Run it: ``python -m bots.concerto_search --server URL --token T --budget-ms 80``.
 """
@@ -318,7 +113,7 @@ _CLAIMED_IN_SUIT = {
 }  # fmt: skip
 
 
-# The search bot's convention card: Parlett's checklist (RULES.md Appendix A,
+# The search bot's convention card: Parlett's checklist (docs/rules/concerto.md,
 # the signals bot's patterns) with two pairs before a five-card flush or
 # straight, one pair before four or three to a flush or straight, and threes
 # before a full house (never chosen, then: a full house is shown as threes).
@@ -355,7 +150,7 @@ def leader_signal(hand: Sequence[str], seen: frozenset[str]) -> Signal:
 def holds_signal(reading: Reading, cards: Sequence[str]) -> bool:
     """Whether a leader holding ``cards`` (its hand when it signalled) fits ``reading``.
 
-    Each reading is checked for what it announces (RULES.md Appendix A): fours
+    Each reading is checked for what it announces (docs/rules/concerto.md, signals): fours
     all four of the rank, threes three, a full house three and two, a flush
     five of the suit, a straight (flush) its cards in one window. Readings
     that announce nothing accept every hand.
@@ -499,7 +294,7 @@ def best_joint(prefix: Sequence[tuple[int, str]], mine: Sequence[str], theirs: S
     owner = {c: me for c in mine}
     owner.update({c: leader for c in theirs})
     fixed = tuple(fast(c) for _, c in prefix)
-    best_points, best_cards = -1, ()
+    best_points, best_cards = -1, tuple[str, ...]()
     for chosen in combinations([fast(c) for c in owner], need):
         category = fast_category(fixed + chosen)
         if category in (FOURS, STRAIGHT_FLUSH):

@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -235,8 +235,49 @@ def holdings(hand: Sequence[str], seen: frozenset[str]) -> Iterator[Signal]:
         yield Signal("nothing", hand[0], "force")
         return
     ranks: dict[str, list[str]] = {}
+    suits: dict[str, list[str]] = {}
     for card in hand:
         ranks.setdefault(card[0], []).append(card)
+        suits.setdefault(card[1], []).append(card)
+    yield from _straight_flushes_and_fours(hand, seen, ranks)  # 1-3
+    threes = [cards for cards in ranks.values() if len(cards) == 3]
+    pairs = [cards for cards in ranks.values() if len(cards) == 2]
+    if len(threes) >= 2:
+        # 4. Two sets of three; afterwards the second set counts as a pair.
+        yield from _two_threes(threes[0], threes[1])
+        pairs = [threes[1][:2], *pairs]
+        threes = [threes[0]]
+    if threes:  # 5. Full house, 5b. threes only.
+        yield from _threes(threes[0], pairs)
+    # 6. Three to a straight flush.
+    for suit, window in _sf_holdings(hand, seen, 3)[:1]:
+        held = [c for c in window if c in _suit_coords(hand, suit)]
+        a, b = sf3_cards(held)
+        yield Signal("straight_flush_3", card_at(a, suit), "card", card_at(b, suit))
+    # 7. Five-card flush (rising, out of range) or straight (lowest then highest).
+    yield from _flush_or_straight(hand, suits, 5)
+    # 8. Two pairs: same rank, black-red or minor-major (never heart-diamond).
+    if len(pairs) >= 2:
+        # show the pair whose other two cards are unseen: the partner may hold them
+        shown = max(pairs, key=lambda p: _unseen_of_rank(p, seen))
+        first, second = _two_pairs_order(shown)
+        yield Signal("two_pairs", first, "card", second)
+    # 9. Four to a flush or straight; 10. three to a flush or straight.
+    yield from _flush_or_straight(hand, suits, 4)
+    yield from _flush_or_straight(hand, suits, 3)
+    # 11. One pair: black and pass (the diamond if both are red).
+    if pairs:
+        cards = pairs[0]
+        black = [c for c in cards if not is_red(c)]
+        yield Signal("pair", black[0] if black else _pick(cards, [cards[0][0] + "D"]), "pass")
+    # Nothing to show: a card, then 'Play' — "you build this one".
+    yield Signal("nothing", min(hand, key=lambda c: VALUE[c[0]]), "force")
+
+
+def _straight_flushes_and_fours(
+    hand: Sequence[str], seen: frozenset[str], ranks: Mapping[str, Sequence[str]]
+) -> Iterator[Signal]:
+    """Steps 1-3 of the checklist, the holdings above any set of three."""
     # 1. Five to a straight flush: its lowest, then its highest card.
     for suit, window in _sf_holdings(hand, seen, 5)[:1]:
         yield Signal("straight_flush_5", card_at(window[0], suit), "card", card_at(window[4], suit))
@@ -248,62 +289,38 @@ def holdings(hand: Sequence[str], seen: frozenset[str]) -> Iterator[Signal]:
         held = _suit_coords(hand, suit)
         a, b = sf4_cards(window, next(c for c in window if c not in held))
         yield Signal("straight_flush_4", card_at(a, suit), "card", card_at(b, suit))
-    threes = [cards for cards in ranks.values() if len(cards) == 3]
-    pairs = [cards for cards in ranks.values() if len(cards) == 2]
-    # 4. Two sets of three: different rank, same colour (out of range); in
-    #    range the full-house pattern says it without clashing with straights.
-    if len(threes) >= 2:
-        a, b = threes[0], threes[1]
-        if pattern(a[0], b[0]) is None:
-            pair = _same_colour_pair(a, b)
-            if pair:
-                yield Signal("two_threes", pair[0], "card", pair[1])
-        pairs = [b[:2], *pairs]
-        threes = [a]
-    # 5. Full house: different rank, different colour, threes first.
-    if threes and pairs:
+
+
+def _two_threes(a: Sequence[str], b: Sequence[str]) -> Iterator[Signal]:
+    """4. Two sets of three: different rank, same colour (out of range); in
+    range the full-house pattern says it without clashing with straights."""
+    if pattern(a[0], b[0]) is None:
+        pair = _same_colour_pair(a, b)
+        if pair:
+            yield Signal("two_threes", pair[0], "card", pair[1])
+
+
+def _threes(threes: Sequence[str], pairs: Sequence[Sequence[str]]) -> Iterator[Signal]:
+    """5. Full house: different rank, different colour, threes first; then
+    5b. threes only: red and pass, the heart if possible."""
+    if pairs:
         pair_card = pairs[0][0]
-        threes_card = _pick(c for c in threes[0] if is_red(c) != is_red(pair_card))
+        threes_card = _pick(c for c in threes if is_red(c) != is_red(pair_card))
         yield Signal("full_house", threes_card, "card", pair_card)
-    # 5b. Threes only: red and pass, the heart if possible.
-    if threes:
-        rank = threes[0][0][0]
-        yield Signal("threes", _pick((c for c in threes[0] if is_red(c)), [rank + "H"]), "pass")
-    # 6. Three to a straight flush.
-    for suit, window in _sf_holdings(hand, seen, 3)[:1]:
-        held = [c for c in window if c in _suit_coords(hand, suit)]
-        a, b = sf3_cards(held)
-        yield Signal("straight_flush_3", card_at(a, suit), "card", card_at(b, suit))
-    suits: dict[str, list[str]] = {}
-    for card in hand:
-        suits.setdefault(card[1], []).append(card)
-    # 7. Five-card flush (rising, out of range) or straight (lowest then highest).
-    flush = (_flush_signal(cards, "flush_5") for cards in suits.values() if len(cards) >= 5)
+    rank = threes[0][0]
+    yield Signal("threes", _pick((c for c in threes if is_red(c)), [rank + "H"]), "pass")
+
+
+def _flush_or_straight(
+    hand: Sequence[str], suits: Mapping[str, Sequence[str]], size: int
+) -> Iterator[Signal]:
+    """A flush of ``size`` (five or more for 5) if one shows, then a straight of ``size``."""
+    flush = (_flush_signal(cards, f"flush_{size}") for cards in suits.values()
+             if len(cards) == size or (size == 5 and len(cards) > 5))  # fmt: skip
     yield from [s for s in flush if s][:1]
-    straight = _straight_signal(hand, 5)
+    straight = _straight_signal(hand, size)
     if straight:
         yield straight
-    # 8. Two pairs: same rank, black-red or minor-major (never heart-diamond).
-    if len(pairs) >= 2:
-        # show the pair whose other two cards are unseen: the partner may hold them
-        shown = max(pairs, key=lambda p: _unseen_of_rank(p, seen))
-        first, second = _two_pairs_order(shown)
-        yield Signal("two_pairs", first, "card", second)
-    # 9. Four to a flush or straight; 10. three to a flush or straight.
-    for size in (4, 3):
-        flush = (_flush_signal(cards, f"flush_{size}") for cards in suits.values()
-                 if len(cards) == size)  # fmt: skip
-        yield from [s for s in flush if s][:1]
-        straight = _straight_signal(hand, size)
-        if straight:
-            yield straight
-    # 11. One pair: black and pass (the diamond if both are red).
-    if pairs:
-        cards = pairs[0]
-        black = [c for c in cards if not is_red(c)]
-        yield Signal("pair", black[0] if black else _pick(cards, [cards[0][0] + "D"]), "pass")
-    # Nothing to show: a card, then 'Play' — "you build this one".
-    yield Signal("nothing", min(hand, key=lambda c: VALUE[c[0]]), "force")
 
 
 def _unseen_of_rank(cards: Sequence[str], seen: frozenset[str]) -> int:
@@ -405,15 +422,25 @@ def read_signal(first: str, then: str, second: str | None, known: frozenset[str]
     """
     if then == "force":
         return Reading("nothing", first)
-    rank = first[0]
     if then == "pass":
-        if first[1] == "H":
-            return Reading("threes", first)
-        if not is_red(first):
-            return Reading("pair", first)
-        # a diamond: threes without the heart, or a red pair (heart and diamond)
-        return Reading("threes" if rank + "H" in known else "pair", first)
+        return _read_pass(first, known)
     assert second is not None
+    return _read_two_cards(first, second, known)
+
+
+def _read_pass(first: str, known: frozenset[str]) -> Reading:
+    """A card then a pass: threes (red) or one pair (black, or a red pair)."""
+    if first[1] == "H":
+        return Reading("threes", first)
+    if not is_red(first):
+        return Reading("pair", first)
+    # a diamond: threes without the heart, or a red pair (heart and diamond)
+    return Reading("threes" if first[0] + "H" in known else "pair", first)
+
+
+def _read_two_cards(first: str, second: str, known: frozenset[str]) -> Reading:
+    """Two cards: same rank, same suit, or two ranks whose counts tell the set."""
+    rank = first[0]
     if second[0] == rank:
         if first[1] == "H" and second[1] == "D":
             return Reading("fours", first, second)

@@ -228,7 +228,8 @@ class CowpokeBot(Bot):
                 rest.remove(move["card"])
                 return outlook(rest, futures), VALUE[move["card"][0]]
 
-            return dict(max(legal, key=kept))
+            best = max(legal, key=kept)
+            return dict(best)
         # take: the table card that helps most
         return dict(max(legal, key=lambda m: (outlook([*hand, m["card"]], futures),
                                               VALUE[m["card"][0]])))  # fmt: skip

@@ -120,7 +120,7 @@ def trick_strength(hand: Iterable[str], trump: str) -> int:
     held = set(cards)
     total = 0
     for card in cards:
-        r, s = card
+        r, s = card[0], card[1]
         if s == trump:
             total += 6 + 2 * POWER[r]
         elif r == "A":
@@ -223,7 +223,7 @@ def read_table(view: Mapping[str, Any]) -> Table:
 
 def higher_out(card: str, t: Table) -> int:
     """How many unseen cards of the suit rank above ``card`` (an identical card never wins)."""
-    r, s = card
+    r, s = card[0], card[1]
     return sum(t.unseen[h + s] for h in RANKS[: RANKS.index(r)])
 
 
@@ -272,7 +272,7 @@ def keep_value(card: str, t: Table) -> float:
     A trump is control (the more, the higher); a boss of a plain suit will
     likely win a trick of its own; other plain cards matter little.
     """
-    r, s = card
+    r, s = card[0], card[1]
     if s == t.trump:
         return 8 + 3 * POWER[r] + (5 if is_boss(card, t) else 0)
     if is_boss(card, t):
@@ -349,6 +349,13 @@ def _length(suit: str, t: Table) -> int:
 # ----------------------------------------------------------------------- the bot
 
 
+def _seat(view: View) -> int:
+    """The bot's own seat (a bot's view always has one; only a spectator's has none)."""
+    seat = view["you"]
+    assert seat is not None, "a bot plays a seat"
+    return seat
+
+
 class PinochleBot(Bot):
     """Bids its hand's worth, names its best suit, keeps the dix sensibly, plays sound tricks."""
 
@@ -372,7 +379,7 @@ class PinochleBot(Bot):
         if not any(m["type"] == "exchange_dix" for m in view["legal_moves"]):
             return False
         state = view["state"]
-        dealer, me = state["dealer"], view["you"]
+        dealer, me = state["dealer"], _seat(view)
         if dealer % 2 != me % 2:
             return True
         table, trump = meld_table(view), state["trump"]
@@ -394,7 +401,7 @@ class PinochleBot(Bot):
             return {"type": "bid", "amount": amounts[0]}  # held to the minimum
         state = view["state"]
         standing = [b for b in state["bids"] if b["amount"] is not None]
-        if standing and standing[-1]["seat"] % 2 == view["you"] % 2:
+        if standing and standing[-1]["seat"] % 2 == _seat(view) % 2:
             return {"type": "pass"}  # partner holds it
         _, worth = best_trump(view["hand"], meld_table(view))
         ceiling = worth - SAFETY

@@ -1,13 +1,16 @@
-"""``parlour bot ...`` commands, and the ``main`` every ``python -m bots.<name>`` uses.
+"""The bot commands: ``parlour-bot`` (and ``parlour bot`` in the full install).
 
-``add_bot_commands(subparsers)`` adds to an argparse parser:
-
-* ``parlour bot register --server URL --name NAME`` prints a new player's
+* ``parlour-bot register --server URL --name NAME`` prints a new player's
   token (and id) — the token is shown once, keep it;
-* ``parlour bot run BOT --server URL --token T`` plays every game that
-  player is seated in, until Ctrl-C. ``BOT`` is a module of ``bots`` that has a
-  ``make_bot`` (``random``, ``concerto_signals``, ``seconds``, …: see
-  :func:`bot_names`) or ``package.module:ClassName`` for your own bot.
+* ``parlour-bot run BOT --server URL --token T`` plays every game that
+  player is seated in, until Ctrl-C.
+
+``BOT`` is either ``module:Class`` (or ``module:factory``) — your own bot, the
+module importable from the current folder — or the name of an installed bot.
+Installed bots are Python entry points of the group ``parlour.bots`` (see
+:data:`BOT_GROUP`), so any distribution can ship bots and the SDK finds them
+without knowing their package: the full Parlour install declares ``random``,
+``concerto_signals``, ``seconds`` and the rest in its ``pyproject.toml``.
 
 The token may also come from the ``PARLOUR_TOKEN`` environment variable and
 the server from ``PARLOUR_SERVER``, so it need not appear in ``ps`` output.
@@ -17,13 +20,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import logging
 import os
 import random
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from importlib.metadata import entry_points
+from typing import Any, cast
 
 from .bot import Bot
 from .client import Client
@@ -32,44 +35,62 @@ from .runner import run
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 
+BOT_GROUP = "parlour.bots"
+"""The entry-point group of installed bots: ``name = "package.module:factory"``.
+
+The factory is called with one argument, a ``random.Random`` (or ``None``),
+and returns a :class:`~client_sdk.Bot`. A bot class whose ``__init__`` takes
+``rng`` is such a factory.
+"""
+
+BotFactory = Callable[[random.Random | None], Bot]
+"""What builds a bot: called with the bot's random source (``None``: unseeded)."""
+
 
 def bot_names() -> list[str]:
-    """The bots shipped in ``bots/``: its public modules, found without importing them."""
-    import pkgutil
+    """The names of the installed bots (entry points of :data:`BOT_GROUP`), sorted.
 
-    spec = importlib.util.find_spec("bots")
-    if spec is None or not spec.submodule_search_locations:
-        return []
-    not_bots = {"arena", "par_arena"}
-    return sorted(
-        m.name
-        for m in pkgutil.iter_modules(spec.submodule_search_locations)
-        if not m.name.startswith("_") and not m.ispkg and m.name not in not_bots
-    )
+    Read from the installed distributions' metadata: nothing is imported.
+    """
+    return sorted({ep.name for ep in entry_points(group=BOT_GROUP)})
+
+
+def _factory(spec: str) -> BotFactory:
+    """The factory ``spec`` names; ``ValueError`` when there is none."""
+    module_name, colon, attr = spec.partition(":")
+    if not colon and "." not in module_name:
+        found = entry_points(group=BOT_GROUP, name=spec)
+        if not found:
+            known = ", ".join(bot_names()) or "none installed"
+            raise ValueError(f"no bot {spec!r} (installed bots: {known}; or module:Class)")
+        factory: Any = next(iter(found)).load()
+    else:
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())  # your own bot module, in the current folder
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ValueError(f"no bot {spec!r}: {exc}") from exc
+        factory = getattr(module, attr or "make_bot", None)
+        if not callable(factory):
+            raise ValueError(f"{module_name} has no {attr or 'make_bot'}")
+    return cast(BotFactory, factory)
 
 
 def load_bot(spec: str, rng: random.Random | None = None) -> Bot:
-    """Build the bot named by ``spec``: ``random`` → ``bots.random``, or ``pkg.mod:Class``.
+    """Build the bot named by ``spec``, its random choices drawn from ``rng``.
 
-    A ``bots`` module exposes ``make_bot(rng)``; with ``module:Class`` the
-    class is called with ``rng``.
+    Args:
+        spec: an installed bot's name (``random``, ``concerto_signals``, …:
+            :func:`bot_names`), ``module:Class`` or ``module:factory`` (the
+            module importable from the current folder), or a dotted module
+            name with a ``make_bot(rng)`` function.
+        rng: the bot's only source of randomness; ``None`` for an unseeded one.
 
     Raises:
-        ValueError: no such bot.
+        ValueError: no such bot, or it did not build a :class:`~client_sdk.Bot`.
     """
-    module_name, _, attr = spec.partition(":")
-    if "." not in module_name and not attr:
-        module_name = f"bots.{module_name}"
-    elif os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # your own bot module, in the current folder
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ValueError(f"no bot {spec!r}: {exc}") from exc
-    factory = getattr(module, attr or "make_bot", None)
-    if not callable(factory):
-        raise ValueError(f"{module_name} has no {attr or 'make_bot'}")
-    bot = factory(rng)
+    bot = _factory(spec)(rng)
     if not isinstance(bot, Bot):
         raise ValueError(f"{spec} did not build a client_sdk.Bot")
     return bot
@@ -120,6 +141,7 @@ def _run(bot: Bot, args: argparse.Namespace) -> int:
 
 
 def cmd_bot_run(args: argparse.Namespace) -> int:
+    """``run``: load the bot named by ``args.bot`` and play until stopped; the exit status."""
     try:
         bot = load_bot(args.bot, random.Random(args.seed))
     except ValueError as exc:
@@ -129,6 +151,7 @@ def cmd_bot_run(args: argparse.Namespace) -> int:
 
 
 def cmd_bot_register(args: argparse.Namespace) -> int:
+    """``register``: create the player ``args.name``, print its token; the exit status."""
     with Client(args.server, os.environ.get("PARLOUR_ADMIN_TOKEN")) as client:
         try:
             player = client.players.register(args.name)
@@ -141,17 +164,13 @@ def cmd_bot_register(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_bot_commands(subparsers: Any) -> argparse.ArgumentParser:
-    """Add ``bot run`` and ``bot register`` to an ``add_subparsers()`` object.
+_Subparsers = argparse._SubParsersAction  # what ``ArgumentParser.add_subparsers()`` returns
 
-    Each leaf sets ``func``, called with the parsed namespace, returning the
-    exit status, as ``server/processes/cli.py`` does for its own commands.
-    """
-    bot = subparsers.add_parser("bot", help="run or register a bot")
-    sub = bot.add_subparsers(dest="bot_command", required=True)
 
+def add_bot_subcommands(sub: _Subparsers[argparse.ArgumentParser]) -> None:
+    """Add ``run`` and ``register`` to ``sub``; each sets ``func(args) -> exit status``."""
     run_parser = sub.add_parser("run", help="play every game a player is seated in")
-    run_parser.add_argument("bot", help=f"{' | '.join(bot_names())} | mod:Class")
+    run_parser.add_argument("bot", help=f"{' | '.join(bot_names())} | module:Class")
     _add_run_options(run_parser)
     run_parser.set_defaults(func=cmd_bot_run)
 
@@ -159,6 +178,16 @@ def add_bot_commands(subparsers: Any) -> argparse.ArgumentParser:
     _add_server(register)
     register.add_argument("--name", required=True, help="the player's name")
     register.set_defaults(func=cmd_bot_register)
+
+
+def add_bot_commands(subparsers: _Subparsers[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """Add ``bot run`` and ``bot register`` to an ``add_subparsers()`` object.
+
+    Each leaf sets ``func``, called with the parsed namespace, returning the
+    exit status, as ``server/processes/cli.py`` does for its own commands.
+    """
+    bot = subparsers.add_parser("bot", help="run or register a bot")
+    add_bot_subcommands(bot.add_subparsers(dest="bot_command", required=True))
     return bot
 
 
@@ -171,11 +200,19 @@ def bot_main(make_bot: Callable[[random.Random], Bot], argv: Sequence[str] | Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m client_sdk.cli bot ...``: the same commands without the server installed."""
-    parser = argparse.ArgumentParser(prog="python -m client_sdk.cli")
-    add_bot_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args)
+    """``parlour-bot run|register ...``: the bot commands, with only the SDK installed.
+
+    ``python -m client_sdk.cli`` is the same; a leading ``bot`` is accepted too,
+    so ``python -m client_sdk.cli bot run ...`` spells it like ``parlour bot run ...``.
+    """
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["bot"]:
+        args_list = args_list[1:]
+    parser = argparse.ArgumentParser(prog="parlour-bot", description="run or register a bot")
+    add_bot_subcommands(parser.add_subparsers(dest="bot_command", required=True))
+    args = parser.parse_args(args_list)
+    command: Callable[[argparse.Namespace], int] = args.func
+    return command(args)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The HTTP client: one method per endpoint of API.md, one choke point for requests.
+"""The HTTP client: one method per API endpoint (openapi.yaml), one choke point for requests.
 
 >>> client = Client("http://127.0.0.1:8000", token="t0k3n")
 >>> sorted(k for k in vars(client) if not k.startswith("_") and k != "requestor")
@@ -61,7 +61,7 @@ def _never_sent(exc: BaseException) -> bool:
 class Requestor:
     """Sends every request of a :class:`Client`: auth, timeout, retries, errors.
 
-    Retry policy (STYLE.md H, adapted from stripe-python):
+    Retry policy (adapted from stripe-python's):
 
     * **connection errors and 5xx** are retried with exponential backoff and
       jitter, but only when repeating the call cannot do something twice: GETs,
@@ -213,7 +213,9 @@ class Requestor:
                 raise _error_of(response)
             event: dict[str, Any] = {}
             try:
-                for line in response.iter_lines(decode_unicode=True):
+                for raw in response.iter_lines(decode_unicode=True):
+                    # str once requests knows the charset (text/* always has one)
+                    line = raw if isinstance(raw, str) else raw.decode()
                     if not line:  # a blank line ends an event
                         if "data" in event:
                             event["data"] = jsonlib.loads(event["data"])
@@ -258,7 +260,7 @@ class Requestor:
         Many bots hit by the same restart would otherwise retry in lockstep;
         the random half spreads them, the fixed half keeps a minimum pause.
         """
-        delay = min(self.max_backoff, self.backoff * (2**attempt))
+        delay: float = min(self.max_backoff, self.backoff * (2**attempt))
         return delay / 2 + self._rng.uniform(0, delay / 2)
 
 
@@ -447,7 +449,7 @@ class Turns(_Namespace):
 
 
 class Tournaments(_Namespace):
-    """Tournaments (API.md "Tournaments"): create, enter, start, follow."""
+    """Tournaments: create, enter, start, follow."""
 
     def create(
         self,
@@ -506,7 +508,7 @@ class Tournaments(_Namespace):
 
 
 class Ratings(_Namespace):
-    """Leaderboards (API.md "Tournaments")."""
+    """Leaderboards: the ratings of one game."""
 
     def get(self, game: str) -> dict[str, Any]:
         """``GET /v1/ratings/{game}``."""
@@ -587,9 +589,19 @@ class Client:
         backoff: first retry delay in seconds.
         max_backoff: longest single delay, and longest ``Retry-After`` honoured.
 
-    The namespaces share one session (one connection pool): ``players``,
-    ``games``, ``turns``, ``tournaments``, ``ratings``, ``apps`` and ``bots``. A ``Client`` is
-    meant for one thread, as ``requests.Session`` is.
+    The namespaces share one session (one connection pool). A ``Client`` is
+    meant for one thread, as ``requests.Session`` is; use it as a context
+    manager (or call :meth:`close`) to release its connections.
+
+    Attributes:
+        players: registration and the caller's profile (:class:`Players`).
+        games: rules, creation, seats, views, moves, events, replays (:class:`Games`).
+        turns: the long-poll of the caller's turns (:class:`Turns`).
+        tournaments: create, enter, start and follow tournaments (:class:`Tournaments`).
+        ratings: leaderboards (:class:`Ratings`).
+        apps: embedding apps and their webhooks (:class:`Apps`).
+        bots: the server's bot pool, admin only (:class:`Bots`).
+        requestor: the :class:`Requestor` every namespace sends through.
     """
 
     def __init__(
@@ -623,6 +635,7 @@ class Client:
 
     @property
     def base_url(self) -> str:
+        """The server root this client talks to, without a trailing slash."""
         return self.requestor.base_url
 
     def close(self) -> None:

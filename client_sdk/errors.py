@@ -1,7 +1,7 @@
 """Typed errors of the Parlour API, chosen by the error ``code`` in one table.
 
 Every non-2xx answer of the API carries ``{"error": {"code", "message",
-"details"}}`` (API.md "Errors"). :func:`error_from_response` turns it into an
+"details"}}`` (the error envelope of openapi.yaml). :func:`error_from_response` turns it into an
 instance of the class :data:`ERRORS_BY_CODE` names for that ``code``, so a bot
 writes ``except StaleVersion`` instead of comparing status numbers and strings.
 A code this SDK does not know yet still raises a :class:`ParlourError` with
@@ -192,7 +192,7 @@ ERRORS_BY_CODE: dict[str, type[ParlourError]] = {
     "illegal_move": IllegalMove,
     "rate_limited": RateLimited,
 }
-"""The one place an API error code becomes an exception class (API.md "Errors")."""
+"""The one place an API error code becomes an exception class."""
 
 
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:

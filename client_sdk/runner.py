@@ -125,6 +125,7 @@ class Runner:
 
     @property
     def stopping(self) -> bool:
+        """Whether :meth:`stop` was called (or a signal asked the runner to stop)."""
         return self._stopping.is_set()
 
     def _done(self) -> bool:

@@ -1,4 +1,4 @@
-"""The API's JSON shapes as ``TypedDict`` s, keys exactly as on the wire (API.md).
+"""The API's JSON shapes as ``TypedDict`` s, keys exactly as on the wire (openapi.yaml).
 
 The SDK returns the decoded JSON untouched: these types only tell your editor
 and type checker what is inside. Keys the API marks as optional are
@@ -33,7 +33,7 @@ class Result(TypedDict):
 
 
 class View(TypedDict):
-    """What one seat (or a spectator) may see of a game (API.md "The view")."""
+    """What one seat (or a spectator) may see of a game: the answer of ``GET /v1/games/{id}``."""
 
     id: str
     game: str
@@ -51,7 +51,7 @@ class View(TypedDict):
     deadline: str | None
     deal_commitment: str
     state: dict[str, Any]
-    """Game-specific, already filtered for you (Concerto: API.md "Concerto specifics")."""
+    """Game-specific, already filtered for you (each game's rules page says what is in it)."""
     result: Result | None
 
 
@@ -65,6 +65,8 @@ class Turn(TypedDict):
 
 
 class TurnsPage(TypedDict):
+    """The answer of ``GET /v1/me/turns``: every game where the caller is to move."""
+
     turns: list[Turn]
 
 

@@ -7,7 +7,7 @@ each bot's average hand score per deal as a percent of its side's par, with a
 
 from __future__ import annotations
 
-from bots import par_arena
+from bots.tools import par_arena
 
 
 def main() -> None:

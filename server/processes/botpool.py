@@ -37,7 +37,7 @@ log = logging.getLogger("botpool")
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A bot of the pool: its module in ``bots/`` and the games it can play (None: any)."""
+    """A bot of the pool: its installed name (``parlour.bots``), the games it plays (None: any)."""
 
     name: str
     games: tuple[str, ...] | None

@@ -133,7 +133,7 @@ def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
         return parser
     # The demo, bots and the arena are clients of the server; they are wired in
     # here so that one command does everything (they use only the public API).
-    from bots.arena import add_arena_command
+    from bots.tools.arena import add_arena_command
     from client_sdk.cli import add_bot_commands
     from server.processes.demo import add_demo_command
 

@@ -11,10 +11,16 @@ import random
 
 import pytest
 
-from bots.arena import BotMadeIllegalMove, DuplicateReport, duplicate_match, factory, play_game
 from bots.concerto_greedy import GreedyBot
 from bots.concerto_signals import SignalsBot
-from bots.random import RandomBot
+from bots.tools.arena import (
+    BotMadeIllegalMove,
+    DuplicateReport,
+    duplicate_match,
+    factory,
+    play_game,
+)
+from bots.uniform import RandomBot
 from client_sdk import Bot
 
 DEALS = 200  # each played twice, sides swapped (the issue asks for at least 200)
@@ -102,7 +108,7 @@ def test_report_summary_states_the_interval() -> None:
 
 
 def test_the_arena_command(capsys) -> None:
-    from bots.arena import main
+    from bots.tools.arena import main
 
     assert main(["concerto", "--bots", "greedy,random", "--games", "3", "--rules", "penguin"]) == 0
     out, err = capsys.readouterr()

@@ -10,7 +10,6 @@ from functools import partial
 import pytest
 
 from bots._concerto import completing_card
-from bots.arena import arena_view, play_game
 from bots.concerto_greedy import GreedyBot
 from bots.concerto_search import (
     DECK,
@@ -27,10 +26,11 @@ from bots.concerto_search import (
     signals_sent,
 )
 from bots.concerto_signals import Reading, SignalsBot, choose_signal, holdings, read_signal
-from bots.par_arena import ParReport, par_report
-from bots.par_arena import factory as par_factory
-from bots.par_arena import main as par_arena_main
-from bots.random import RandomBot
+from bots.tools.arena import arena_view, play_game
+from bots.tools.par_arena import ParReport, par_report
+from bots.tools.par_arena import factory as par_factory
+from bots.tools.par_arena import main as par_arena_main
+from bots.uniform import RandomBot
 from server.games import REGISTRY
 from tests.bots.test_layering import modules_after_import
 
@@ -178,7 +178,7 @@ def test_the_command_line_takes_a_budget(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_built_on_the_sdk_and_the_pure_engines_only() -> None:
-    loaded = modules_after_import("bots.concerto_search", "bots.par_arena")
+    loaded = modules_after_import("bots.concerto_search", "bots.tools.par_arena")
     forbidden = ("server.api", "server.store", "server.services.games", "flask", "redis")
     assert not {m for m in loaded if m.startswith(forbidden)}
 

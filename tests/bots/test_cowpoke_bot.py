@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 import bots.cowpoke
-from bots.arena import arena_view, factory, main, play_game, rotation_match
 from bots.cowpoke import CowpokeBot, best_hand
-from bots.random import RandomBot
+from bots.tools.arena import arena_view, factory, main, play_game, rotation_match
+from bots.uniform import RandomBot
 from client_sdk import Bot
 from server.games import REGISTRY
 from server.games.kit.poker import best_five

@@ -24,10 +24,10 @@ from typing import Any
 import pytest
 
 import bots.pinochle
-from bots.arena import main as arena_main
-from bots.arena import rotation_match
 from bots.pinochle import PinochleBot, make_bot
-from bots.random import RandomBot
+from bots.tools.arena import main as arena_main
+from bots.tools.arena import rotation_match
+from bots.uniform import RandomBot
 from client_sdk import Bot, Client, run
 from server.games.kit.cards import DOUBLE_PINOCHLE, PINOCHLE
 from server.games.pinochle import State, new_state

@@ -14,11 +14,11 @@ import random
 
 import pytest
 
-import bots.arena
 import bots.seconds
-from bots.arena import arena_view, factory, main, play_game, rotation_match
-from bots.random import RandomBot
+import bots.tools.arena
 from bots.seconds import SecondsBot
+from bots.tools.arena import arena_view, factory, main, play_game, rotation_match
+from bots.uniform import RandomBot
 from client_sdk import Bot
 from server.games import REGISTRY
 from tests.bots.test_layering import modules_after_import
@@ -27,7 +27,7 @@ RANKS = "AKQJT98765432"
 PACK = [r + s for s in "SHDC" for r in RANKS]
 
 
-@pytest.mark.parametrize("module", [bots.seconds, bots.arena])
+@pytest.mark.parametrize("module", [bots.seconds, bots.tools.arena])
 def test_the_docstring_examples(module) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

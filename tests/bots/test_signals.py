@@ -13,7 +13,6 @@ import re
 
 import pytest
 
-from bots.arena import arena_view
 from bots.concerto_signals import (
     CHECKLIST,
     SignalsBot,
@@ -28,6 +27,7 @@ from bots.concerto_signals import (
     sf4_cards,
     sf_candidates,
 )
+from bots.tools.arena import arena_view
 from server.games import concerto
 from server.games.kit.cards import STANDARD
 

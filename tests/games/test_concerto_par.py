@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bots.arena import arena_view
 from bots.concerto_greedy import GreedyBot
 from bots.concerto_signals import SignalsBot
-from bots.random import RandomBot
+from bots.tools.arena import arena_view
+from bots.uniform import RandomBot
 from server.analysis import par_of
 from server.analysis.concerto_par import Par, deal_par, max_hands, min_leftover, side_par
 from server.games import REGISTRY

@@ -55,3 +55,23 @@ def test_run_without_a_token_explains(capsys, monkeypatch) -> None:
     args = parse("bot", "run", "random", "--server", "http://127.0.0.1:9")
     assert args.func(args) == 2
     assert "token" in capsys.readouterr().err
+
+
+def test_installed_bots_are_found_by_entry_point_and_named_as_before() -> None:
+    from bots.uniform import RandomBot
+    from client_sdk.cli import bot_names
+
+    assert {"random", "concerto_signals", "concerto_search", "seconds"} <= set(bot_names())
+    assert "arena" not in bot_names() and "par_arena" not in bot_names()  # tools, not bots
+    assert type(load_bot("random")) is RandomBot
+
+
+def test_parlour_bot_takes_the_commands_with_or_without_a_leading_bot(capsys, monkeypatch) -> None:
+    from client_sdk.cli import main
+
+    monkeypatch.delenv("PARLOUR_TOKEN", raising=False)
+    assert main(["run", "random", "--server", "http://127.0.0.1:9"]) == 2  # no token
+    assert main(["bot", "run", "random", "--server", "http://127.0.0.1:9"]) == 2
+    assert capsys.readouterr().err.count("a token is needed") == 2
+    assert main(["run", "no_such_bot", "--token", "t"]) == 2
+    assert "installed bots: " in capsys.readouterr().err

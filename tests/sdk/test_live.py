@@ -320,7 +320,7 @@ def test_register_prints_a_token_that_works(live_server, capsys) -> None:
 
 def test_python_m_bots_play_a_game_as_separate_processes(live_server) -> None:
     url = live_server.url
-    names = ["concerto_signals", "random", "concerto_signals", "concerto_greedy"]
+    names = ["concerto_signals", "uniform", "concerto_signals", "concerto_greedy"]  # modules
     players = [register(url, n) for n in names]
     Client(url, players[0]["token"]).games.create("concerto", SHORT, [p["id"] for p in players])
     procs = [
@@ -355,7 +355,7 @@ def test_python_m_bots_play_a_game_as_separate_processes(live_server) -> None:
 def test_sigterm_stops_a_waiting_bot_at_once(live_server) -> None:
     player = register(live_server.url, "idle")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bots.random", "--server", live_server.url,
+        [sys.executable, "-m", "bots.uniform", "--server", live_server.url,
          "--token", player["token"], "--wait", "4"],
         cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from bots.random import RandomBot
+from bots.uniform import RandomBot
 from client_sdk import Client, Runner
 from tests.conftest import Player
 from tests.web.conftest import Seats, Web, play_random, wait_for_version

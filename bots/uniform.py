@@ -1,9 +1,11 @@
-"""``random``: any game, a uniformly random choice among ``view["legal_moves"]``.
+"""The ``random`` bot: any game, a uniformly random choice among ``view["legal_moves"]``.
 
+The module is ``bots.uniform`` (not ``bots.random``, which would shadow the
+standard library's ``random`` inside the package); users still name it ``random``.
 The baseline every other bot must beat, and a smoke test for a new game: it
 plays whatever the server says is legal and knows no rules at all.
 
-Run it: ``python -m bots.random --server http://127.0.0.1:8000 --token T``.
+Run it: ``python -m bots.uniform --server http://127.0.0.1:8000 --token T``.
 """
 
 from __future__ import annotations

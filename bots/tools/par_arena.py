@@ -2,17 +2,17 @@
 
 Every bot plays the same seeded deals, all four seats itself (its two copies
 on a side share nothing but the table), through the pure engine exactly like
-``bots.arena``. Each side's hand points are compared with its par — the most
+``bots.tools.arena``. Each side's hand points are compared with its par — the most
 its four hands could have scored had both partners seen each other's cards
 (``server.analysis.concerto_par``) — so the figure measures play, not cards:
 "percent of par" = total hand points / total par over all deals and sides,
 with a 95% confidence interval (the ratio's delta method over deals).
 
-Then, duplicate style (``bots.arena.duplicate_match``), the search bot against
+Then, duplicate style (``bots.tools.arena.duplicate_match``), the search bot against
 the signals bot: each deal twice with the sides swapped, the per-deal score
 difference (hand points and left-over bonus) with its 95% interval.
 
-Run: ``python -m bots.par_arena --deals 1000`` (``--bots``, ``--rules``,
+Run: ``python -m bots.tools.par_arena --deals 1000`` (``--bots``, ``--rules``,
 ``--budget-ms`` for the search bot, ``--against none`` to skip the duplicate).
 """
 
@@ -26,13 +26,15 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from client_sdk import Bot
 from client_sdk.cli import load_bot
 from server.analysis.concerto_par import SIDE_NAMES, deal_par
-from server.games import REGISTRY, IllegalMove
+from server.games import REGISTRY, IllegalMove, concerto
 
+from ..concerto_search import DEFAULT_BUDGET_MS
+from ..concerto_search import make_bot as make_search
 from .arena import (
     BotFactory,
     BotMadeIllegalMove,
@@ -41,8 +43,6 @@ from .arena import (
     duplicate_match,
     progress_printer,
 )
-from .concerto_search import DEFAULT_BUDGET_MS
-from .concerto_search import make_bot as make_search
 
 ALIASES = {"greedy": "concerto_greedy", "signals": "concerto_signals", "search": "concerto_search"}
 DEFAULT_BOTS = "random,greedy,signals,search"
@@ -85,7 +85,7 @@ def play_deal(bots: Sequence[Bot], seed: str, options: dict[str, Any]) -> tuple[
     Raises:
         BotMadeIllegalMove: a bot chose a move not in its legal moves.
     """
-    state = REGISTRY["concerto"].new_state(options, seed)
+    state = cast(concerto.State, REGISTRY["concerto"].new_state(options, seed))
     dealt, dealer, rules = [list(h) for h in state.hands], state.dealer, state.options.rules
     while not state.is_over():
         seat = state.to_move()[0]
@@ -128,7 +128,7 @@ def factory(name: str, budget_ms: float) -> BotFactory:
 def main(argv: Sequence[str] | None = None) -> int:
     """Print each bot's percent of par, then search against signals in duplicate."""
     parser = argparse.ArgumentParser(
-        prog="python -m bots.par_arena", description="Concerto bots against double-dummy par"
+        prog="python -m bots.tools.par_arena", description="Concerto bots against double-dummy par"
     )
     parser.add_argument("--deals", type=int, default=200, help="seeded deals per bot")
     parser.add_argument("--bots", default=DEFAULT_BOTS, help="comma-separated bot names")

@@ -23,9 +23,9 @@ so each deal is played twice with the sides swapped and the per-deal
 difference ``((A − B) in play 1 + (A − B) in play 2) / 2`` is exactly the
 duplicate score (:func:`duplicate_match`).
 
-Run: ``python -m bots.arena concerto --bots signals,greedy --deals 200``,
-``python -m bots.arena seconds --bots seconds,random --games 40`` or
-``python -m bots.arena cowpoke --bots cowpoke,random --players 3 --games 200``.
+Run: ``python -m bots.tools.arena concerto --bots signals,greedy --deals 200``,
+``python -m bots.tools.arena seconds --bots seconds,random --games 40`` or
+``python -m bots.tools.arena cowpoke --bots cowpoke,random --players 3 --games 200``.
 """
 
 from __future__ import annotations
@@ -495,7 +495,7 @@ def add_arena_command(subparsers: Any) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bots.arena", description="bots against bots, seats rotated"
+        prog="python -m bots.tools.arena", description="bots against bots, seats rotated"
     )
     _arguments(parser)
     return cmd_arena(parser.parse_args(argv))

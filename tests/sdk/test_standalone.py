@@ -1,0 +1,123 @@
+"""The SDK installed on its own: ``pip install ./client_sdk`` in a clean virtualenv.
+
+A bot author needs only ``parlour-client`` (the SDK and ``requests``): this
+builds such a virtualenv from a copy of ``client_sdk/``, checks that nothing
+of the server came with it, and plays a whole game with its ``parlour-bot``
+against a server run by this (full) environment.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from client_sdk import Client
+
+ROOT = Path(__file__).resolve().parents[2]
+SHORT = {"deals": 1, "target": 10000}  # one deal of Concerto: about 50 moves
+
+MY_BOT = '''
+from client_sdk import Bot
+
+
+class LastLegal(Bot):
+    """A bot written against the installed SDK only."""
+
+    name = "last_legal"
+
+    def choose_move(self, view):
+        return view["legal_moves"][-1]
+'''
+
+
+def _clean_env() -> dict[str, str]:
+    """This environment less what would let the venv see the repo or our venv."""
+    drop = {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "PARLOUR_TOKEN", "PARLOUR_SERVER"}
+    return {k: v for k, v in os.environ.items() if k not in drop}
+
+
+@pytest.fixture(scope="module")
+def sdk_venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A virtualenv with only ./client_sdk (and requests) installed; its bin/ folder."""
+    base = tmp_path_factory.mktemp("standalone")
+    source = base / "client_sdk"  # a copy: the in-tree build leaves build/ behind
+    shutil.copytree(
+        ROOT / "client_sdk",
+        source,
+        ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"),
+    )
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=60)
+    bin_dir = venv / "bin"
+    done = subprocess.run(
+        [str(bin_dir / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+         str(source)],
+        cwd=base, env=_clean_env(), capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    yield bin_dir
+
+
+def _python(bin_dir: Path, code: str, cwd: Path) -> str:
+    done = subprocess.run(
+        [str(bin_dir / "python"), "-c", code],
+        cwd=cwd, env=_clean_env(), capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_venv_has_the_sdk_and_nothing_of_the_server(sdk_venv: Path, tmp_path: Path) -> None:
+    missing = _python(
+        sdk_venv,
+        "import importlib.util as u\n"
+        "print(','.join(m for m in ('server', 'flask', 'gunicorn', 'redis', 'bots')"
+        " if u.find_spec(m) is None))",
+        tmp_path,
+    )
+    assert missing.split(",") == ["server", "flask", "gunicorn", "redis", "bots"]
+    where = _python(
+        sdk_venv,
+        "import client_sdk, requests, pathlib\n"
+        "p = pathlib.Path(client_sdk.__file__).parent\n"
+        "print(p, (p / 'py.typed').is_file())",
+        tmp_path,
+    )
+    folder, typed = where.rsplit(" ", 1)
+    assert Path(folder).is_relative_to(sdk_venv.parent), folder  # installed, not the repo's
+    assert typed == "True"  # PEP 561: type checkers read the SDK's hints
+
+
+def test_parlour_bot_plays_a_game_from_the_standalone_venv(
+    sdk_venv: Path, tmp_path: Path, live_server
+) -> None:
+    (tmp_path / "mybot.py").write_text(MY_BOT)
+    me = Client(live_server.url).players.register("standalone")
+    client = Client(live_server.url, me["token"])
+    game = client.games.create("concerto", SHORT, [me["id"]] * 4, allow_multiple_seats=True)
+
+    done = subprocess.run(
+        [str(sdk_venv / "parlour-bot"), "run", "mybot:LastLegal", "--server", live_server.url,
+         "--token", me["token"], "--games", "1", "--wait", "1"],
+        cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    assert "last_legal:" in done.stdout and "1 games finished" in done.stdout, done.stdout
+    assert "0 illegal" in done.stdout
+    assert client.games.view(game["id"])["status"] == "finished"
+
+
+def test_installed_bot_names_are_not_there_without_the_bots(sdk_venv: Path, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [str(sdk_venv / "parlour-bot"), "run", "concerto_signals", "--token", "t"],
+        cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "no bot 'concerto_signals'" in done.stderr
