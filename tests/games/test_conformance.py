@@ -31,9 +31,6 @@ from .conformance import (
     playout,
 )
 
-pytestmark = pytest.mark.slow
-
-
 def over_seeds(examples: int, check: Callable[[int], None]) -> None:
     """Run ``check`` on ``examples`` seeds drawn by Hypothesis (shrunk on failure)."""
     run = settings(
@@ -65,6 +62,7 @@ def test_every_choice_that_changes_the_deal_is_a_case(game_id: str, option: str)
     assert choices <= played
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_engine_contract_along_random_games(case: tuple[Table, dict[str, Any]]) -> None:
     table, config = case
@@ -93,6 +91,7 @@ def test_the_engine_contract_along_random_games(case: tuple[Table, dict[str, Any
     over_seeds(table.examples, check)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_no_seat_learns_a_card_it_may_not_know(case: tuple[Table, dict[str, Any]]) -> None:
     table, config = case
