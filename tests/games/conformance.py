@@ -360,7 +360,7 @@ class Seconds(Table):
     game_id = "seconds"
     configs = [{}, {"winner": "highest", "first_dealer": 2}]
     examples = 2
-    sweep_every = 0.5
+    sweep_every = 0.25
     twin_every = 0.1
 
     def probes(self, state: BaseState) -> list[Any]:
@@ -542,7 +542,7 @@ class Pinochle(Table):
         {"variant": "double-deck", "players": 6},
         {"variant": "double-deck", "players": 8, "head_rule": "trump-only"},
     ]
-    examples = 3
+    examples = 2
     sweep_every = 0.5
     twin_every = 0.25
     reveals = frozenset({"melds"})
