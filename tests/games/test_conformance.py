@@ -31,6 +31,7 @@ from .conformance import (
     playout,
 )
 
+
 def over_seeds(examples: int, check: Callable[[int], None]) -> None:
     """Run ``check`` on ``examples`` seeds drawn by Hypothesis (shrunk on failure)."""
     run = settings(
