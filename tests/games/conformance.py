@@ -136,8 +136,6 @@ class Table:
     """Event kinds that turn cards up by rule: comparing twins' events stops there."""
     fresh: frozenset[str] = frozenset({"deal"})
     """Event kinds from which an observer's own cards are the new holdings."""
-    reseed = True
-    """Whether a twin may also get another secret seed (the observer never sees it)."""
     sweep_every = 1.0
     """Chance that a state gets the contract's full probe sweep (the time bound)."""
     twin_every = 0.4
@@ -219,6 +217,7 @@ class Table:
 
     # -- leak scans, on top of ``unseen`` -----------------------------------------
     def view_leaks(self, state: BaseState, observer: Observer) -> list[Any]:
+        """Cards hidden from the observer named in its view, outside the public records."""
         hidden = self.unseen(state, observer)
         view = state.view(observer)
         if not hidden.keys() & set(QUOTED_CARD.findall(json.dumps(view))):
@@ -843,7 +842,7 @@ def check_indistinguishable(table: Table, state: BaseState, rng: random.Random) 
     pins = table.known(state)
     probes = [*table.probes(state), *table.malformed]
     for observer in observers(state):
-        twin = table.redeal(state, observer, rng, pins, reseed=table.reseed)
+        twin = table.redeal(state, observer, rng, pins, reseed=True)
         changed |= twin.to_dict() != state.to_dict()
         assert twin.view(observer) == state.view(observer), observer
         assert twin.legal_moves(observer) == state.legal_moves(observer), observer
