@@ -8,12 +8,14 @@
 * ``live_server``: the same app behind a real socket (a werkzeug server thread
   on a free port); ``live_server.url`` is its base URL.
 * ``players``: registers players through the API and hands back their tokens.
+* ``no_error_logs`` (every test): fails a test when the server logged an error.
 
 Nothing here starts unless a test asks for it, so the engine tests stay fast.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -29,6 +31,24 @@ from server.processes.redis_embed import EmbeddedRedis
 
 ADMIN_TOKEN = "test-admin-token"
 MAX_WAIT = 5.0
+SERVER_LOGGERS = ("server", "flask", "botpool")
+
+
+@pytest.fixture(autouse=True)
+def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Fail the test if the server logged an ERROR while it ran (python-chess ``RaiseLogHandler``).
+
+    The server logs and carries on (an unhandled request, a failed tournament
+    or webhook pass, a bot that stopped), so a silent bug would otherwise pass
+    unnoticed. Tests that run no server log nothing here.
+    """
+    yield
+    errors = [
+        r
+        for r in caplog.get_records("call")
+        if r.levelno >= logging.ERROR and r.name.startswith(SERVER_LOGGERS)
+    ]
+    assert not errors, [r.getMessage() for r in errors]
 
 
 @pytest.fixture(scope="session")

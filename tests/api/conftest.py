@@ -1,23 +1,13 @@
-"""API tests fail on any error logged by the server (python-chess ``RaiseLogHandler``)."""
+"""Fixtures for the API tests: the API helper over the test client or a live socket.
+
+Any error the server logs fails a test (``no_error_logs`` in ``tests/conftest.py``).
+"""
 
 from __future__ import annotations
-
-import logging
 
 import pytest
 
 from tests.api.helpers import Api
-
-
-@pytest.fixture(autouse=True)
-def no_error_logs(caplog: pytest.LogCaptureFixture):
-    yield
-    errors = [
-        r
-        for r in caplog.get_records("call")
-        if r.levelno >= logging.ERROR and r.name.startswith(("server", "flask", "app"))
-    ]
-    assert not errors, [r.getMessage() for r in errors]
 
 
 @pytest.fixture

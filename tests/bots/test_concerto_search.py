@@ -32,7 +32,6 @@ from bots.tools.par_arena import factory as par_factory
 from bots.tools.par_arena import main as par_arena_main
 from bots.uniform import RandomBot
 from server.games import REGISTRY
-from tests.bots.test_layering import modules_after_import
 
 
 def test_only_legal_moves_in_any_company() -> None:
@@ -175,12 +174,6 @@ def test_the_command_line_takes_a_budget(capsys: pytest.CaptureFixture[str]) -> 
         main(["--budget-ms", "5", "--help"])
     assert exit_.value.code == 0
     assert "--token" in capsys.readouterr().out
-
-
-def test_built_on_the_sdk_and_the_pure_engines_only() -> None:
-    loaded = modules_after_import("bots.concerto_search", "bots.tools.par_arena")
-    forbidden = ("server.api", "server.store", "server.services.games", "flask", "redis")
-    assert not {m for m in loaded if m.startswith(forbidden)}
 
 
 def test_the_search_leaders_order_moves_only_pairs_and_threes_up_readably() -> None:

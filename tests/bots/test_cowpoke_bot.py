@@ -23,7 +23,6 @@ from bots.uniform import RandomBot
 from client_sdk import Bot
 from server.games import REGISTRY
 from server.games.kit.poker import best_five
-from tests.bots.test_layering import modules_after_import
 
 RANKS = "AKQJT98765432"
 PACK = [r + s for s in "SHDC" for r in RANKS]
@@ -110,15 +109,6 @@ def test_the_arena_command_for_cowpoke(capsys) -> None:
     assert "players" in capsys.readouterr().err
     assert main(["cowpoke", "--players", "2", "--bots", "random,cowpoke,random"]) == 2
     assert "1 to 2 names" in capsys.readouterr().err
-
-
-def test_the_bot_uses_only_the_sdk_and_the_pure_engines() -> None:
-    loaded = modules_after_import("bots.cowpoke")
-    assert not {
-        m
-        for m in loaded
-        if m.startswith(("server.api", "server.store", "server.services.games", "flask", "redis"))
-    }
 
 
 # --------------------------------------------------------------------------- legality

@@ -31,7 +31,6 @@ from bots.uniform import RandomBot
 from client_sdk import Bot, Client, run
 from server.games.kit.cards import DOUBLE_PINOCHLE, PINOCHLE
 from server.games.pinochle import State, new_state
-from tests.bots import test_layering as layering
 
 VARIANTS = {
     "partnership": {"variant": "partnership"},
@@ -340,25 +339,6 @@ def test_docstring_examples():
     """pytest collects doctests only under tests/ and server/games: run the bot's here."""
     result = doctest.testmod(bots.pinochle)
     assert result.attempted >= 3 and result.failed == 0
-
-
-def test_the_bot_uses_only_the_sdk_and_the_pure_engines():
-    loaded = layering.modules_after_import("bots.pinochle")
-    assert not {
-        m
-        for m in loaded
-        if m.startswith(
-            (
-                "server.api",
-                "server.store",
-                "server.services.games",
-                "server.tournaments",
-                "flask",
-                "redis",
-            )
-        )
-    }
-    assert "server.games.pinochle" in loaded
 
 
 # ------------------------------------------------------------------- over HTTP

@@ -21,7 +21,6 @@ from bots.tools.arena import arena_view, factory, main, play_game, rotation_matc
 from bots.uniform import RandomBot
 from client_sdk import Bot
 from server.games import REGISTRY
-from tests.bots.test_layering import modules_after_import
 
 RANKS = "AKQJT98765432"
 PACK = [r + s for s in "SHDC" for r in RANKS]
@@ -83,15 +82,6 @@ def test_the_arena_command_for_seconds(capsys) -> None:
     assert "seconds always seats 4" in capsys.readouterr().err
     assert main(["seconds", "--bots", "random,random,random,random,random"]) == 2
     assert "1 to 4 names" in capsys.readouterr().err
-
-
-def test_the_bot_uses_only_the_sdk_and_the_pure_engines() -> None:
-    loaded = modules_after_import("bots.seconds")
-    assert not {
-        m
-        for m in loaded
-        if m.startswith(("server.api", "server.store", "server.services.games", "flask", "redis"))
-    }
 
 
 # --------------------------------------------------------------------------- legality

@@ -1,11 +1,10 @@
 """Fixtures for embedding tests: an app configured for CORS, apps, guests and bot identities.
 
-Tests here fail on any error the server logs (as in ``tests/api``).
+Tests here fail on any error the server logs (``no_error_logs`` in ``tests/conftest.py``).
 """
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,17 +16,6 @@ from tests.conftest import ADMIN_TOKEN
 ORIGIN = "http://127.0.0.1:9"
 """The allowed browser origin in these tests (nothing listens there: only its name counts)."""
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
-
-
-@pytest.fixture(autouse=True)
-def no_error_logs(caplog: pytest.LogCaptureFixture):
-    yield
-    errors = [
-        r
-        for r in caplog.get_records("call")
-        if r.levelno >= logging.ERROR and r.name.startswith(("server", "flask", "botpool"))
-    ]
-    assert not errors, [r.getMessage() for r in errors]
 
 
 @pytest.fixture

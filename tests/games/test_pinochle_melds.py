@@ -75,6 +75,8 @@ def test_flush_with_an_extra_king_and_queen() -> None:
 SINGLE_CASES = [
     # (hand, trump, expected, the melds by hand)
     ("AS AS AH AH AD AD AC AC", "H", 1000, "8 aces replace the 100s: 1000, not 1200"),
+    ("QS QS QH QH QD QD QC QC", "H", 600, "8 queens: 600, not 120; no jack, no pinochle"),
+    ("JS JS JH JH JD JD JC JC", "H", 400, "8 jacks: 400, not 80; no queen, no pinochle"),
     ("KS QS KH QH KD QD KC QC", "H", 240, "round house: 40 + 20*3 + 80 + 60"),
     ("KS QS KH QH KD QD KC QC", "C", 240, "round house, other trumps: same parts"),
     ("AH AH TH TH KH KH QH QH JH JH", "H", 1500, "double flush"),
@@ -111,6 +113,8 @@ DOUBLE_CASES = [
     (times(4, "QS JD"), "H", 1200, "quadruple pinochle"),
     (times(3, "QS JD"), "C", 900, "triple pinochle"),
     (times(3, "KS KH KD KC"), "D", 1600, "12 kings"),
+    (times(3, "QS QH QD QC"), "H", 1200, "12 queens: 1200, not 600 + 60"),
+    (times(3, "JS JH JD JC"), "C", 800, "12 jacks: 800, not 400 + 40; no QS, no pinochle"),
     ("JS JS JH JH JD JD JC JC QS", "H", 440, "8 jacks 400 + pinochle 40"),
     ("KS QS KH QH KD QD KC QC", "H", 240, "round house = its parts, double deck too"),
     ("KS KS QS QS KH QH", "H", 340, "double marriage 300 + royal marriage 40"),
@@ -127,8 +131,27 @@ def test_double_deck_meld_table(hand: str, trump: str, expected: int, why: str) 
     assert total(hand, trump, DOUBLE) == expected, why
 
 
-def test_the_table_is_big_enough() -> None:
-    assert len(SINGLE_CASES) + len(DOUBLE_CASES) >= 20
+# Every meld of the rules' table (the module docstring), by the names melds are shown with.
+SINGLE_PACK_MELDS = {
+    "flush", "double_flush", "royal_marriage", "marriage",
+    "aces", "kings", "queens", "jacks",
+    "eight_aces", "eight_kings", "eight_queens", "eight_jacks",
+    "pinochle", "double_pinochle", "dix",
+}  # fmt: skip
+DOUBLE_PACK_MELDS = {
+    "triple_flush", "double_marriage", "triple_marriage", "quadruple_marriage",
+    "twelve_aces", "twelve_kings", "twelve_queens", "twelve_jacks", "sixteen_aces",
+    "triple_pinochle", "quadruple_pinochle",
+}  # fmt: skip
+
+
+def test_the_tables_work_every_meld_of_the_rules() -> None:
+    """Each meld of the single pack is scored in some single-deck case, and each meld
+    only the double pack has in some double-deck case."""
+    single = {n for hand, trump, _, _ in SINGLE_CASES for n in names(hand, trump)}
+    double = {n for hand, trump, _, _ in DOUBLE_CASES for n in names(hand, trump, DOUBLE)}
+    assert SINGLE_PACK_MELDS - single == set()
+    assert DOUBLE_PACK_MELDS - double == set()
 
 
 def test_eight_aces_names_one_meld() -> None:

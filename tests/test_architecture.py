@@ -1,0 +1,95 @@
+"""The layers point one way (docs/architecture.md): import-linter's contracts hold.
+
+The contracts live in ``pyproject.toml`` and ``lint-imports`` checks them
+statically, imports inside functions included. This test runs it and also
+checks that the contract list still says what the architecture needs, so a
+contract cannot quietly be dropped or narrowed.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVER_PARTS = sorted(f"server.{p.parent.name}" for p in (ROOT / "server").glob("*/__init__.py"))
+
+
+def contracts() -> list[dict[str, Any]]:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)["tool"]["importlinter"]["contracts"]
+
+
+def forbids(source: str, forbidden: set[str], directly_only: bool = False) -> bool:
+    """Whether some forbidden contract keeps ``source`` (or a package holding it) from
+    importing every module of ``forbidden``; indirect imports too unless ``directly_only``."""
+    covered: set[str] = set()
+    for contract in contracts():
+        if contract["type"] != "forbidden":
+            continue
+        if not any(source == s or source.startswith(s + ".") for s in contract["source_modules"]):
+            continue
+        if contract.get("allow_indirect_imports", False) and not directly_only:
+            continue
+        covered |= set(contract["forbidden_modules"])
+    return forbidden <= covered
+
+
+def test_every_import_contract_is_kept() -> None:
+    lint_imports = Path(sys.executable).parent / "lint-imports"
+    run = subprocess.run(
+        [str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    verdicts = dict(re.findall(r"^(.+?) (KEPT|BROKEN)$", run.stdout, re.MULTILINE))
+    assert set(verdicts) == {c["name"] for c in contracts()}, run.stdout + run.stderr
+    broken = [name for name, verdict in verdicts.items() if verdict == "BROKEN"]
+    assert not broken and run.returncode == 0, run.stdout
+
+
+def test_the_engines_import_nothing_of_the_project() -> None:
+    others = {p for p in SERVER_PARTS if p != "server.games"} | {"client_sdk", "bots"}
+    assert forbids("server.games", others | {"flask", "redis"})
+
+
+def test_the_api_reaches_redis_only_through_the_services() -> None:
+    assert forbids("server.api", {"server.store", "redis"}, directly_only=True)
+
+
+@pytest.mark.parametrize("domain", ["server.analysis", "server.tournaments"])
+def test_the_pure_domains_know_no_services_or_processes(domain: str) -> None:
+    assert forbids(domain, {"server.services", "server.processes", "server.store", "server.api"})
+
+
+def test_the_sdk_stands_alone_and_bots_use_no_server_internals() -> None:
+    assert forbids("client_sdk", {"server", "bots", "flask", "redis"})
+    assert forbids(
+        "bots",
+        {
+            "server.api",
+            "server.services",
+            "server.store",
+            "server.processes",
+            "server.tournaments",
+            "flask",
+            "redis",
+        },
+    )
+
+
+def test_the_bot_pool_is_a_client_of_the_sdk() -> None:
+    """The bot pool ships with the server but plays over HTTP, like any bot.
+
+    No contract in ``pyproject.toml`` names it, so its graph is checked here.
+    """
+    graph = grimp.build_graph("server", "client_sdk", "bots", include_external_packages=True)
+    pool = "server.processes.botpool"
+    for internal in ("server.api", "server.store", "server.services", "flask", "redis"):
+        assert not graph.chain_exists(pool, internal, as_packages=True), internal
+    assert graph.chain_exists(pool, "client_sdk.runner")
