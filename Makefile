@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test bench lint serve clean browser
+.PHONY: help demo test bench lint serve clean browser docs
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-8s %s\n", $$1, $$2}'
@@ -21,6 +21,7 @@ demo: $(STAMP) ## the main job: parlour serve + eight bots + a Concerto tourname
 
 test: $(STAMP) browser ## run the whole test suite (real Redis, real sockets, real Chromium)
 	$(BIN)/ruff check server client_sdk bots tests
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 	$(BIN)/python -m pytest
 
 browser: ## install Debian's chromium for tests/web where we may (root + apt-get); never fails
@@ -38,8 +39,11 @@ bench: $(STAMP) ## measure speed; figures print as `name: value unit`
 lint: $(STAMP) ## ruff
 	$(BIN)/ruff check server client_sdk bots tests
 
+docs: $(STAMP) ## build the documentation into site/ (MkDocs, offline)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 serve: $(STAMP) ## run the server on 127.0.0.1:8000 with an embedded Redis
 	$(BIN)/parlour serve
 
 clean: ## remove the virtualenv and local data
-	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) var site .pytest_cache .ruff_cache .hypothesis
