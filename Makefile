@@ -21,6 +21,9 @@ demo: $(STAMP) ## the main job: parlour serve + eight bots + a Concerto tourname
 
 test: $(STAMP) browser ## run the whole test suite (real Redis, real sockets, real Chromium)
 	$(BIN)/ruff check server client_sdk bots tests
+	$(BIN)/ruff format --check server client_sdk bots tests
+	$(BIN)/mypy
+	$(BIN)/lint-imports
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 	$(BIN)/python -m pytest
 
@@ -36,8 +39,11 @@ browser: ## install Debian's chromium for tests/web where we may (root + apt-get
 bench: $(STAMP) ## measure speed; figures print as `name: value unit`
 	$(BIN)/python -m tests.bench
 
-lint: $(STAMP) ## ruff
+lint: $(STAMP) ## ruff (check + format), mypy, the layer contracts
 	$(BIN)/ruff check server client_sdk bots tests
+	$(BIN)/ruff format --check server client_sdk bots tests
+	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 docs: $(STAMP) ## build the documentation into site/ (MkDocs, offline)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict

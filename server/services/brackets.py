@@ -182,8 +182,9 @@ def entry_problem(fmt: Format, num_seats: int, size: int) -> str | None:
 
 def accepts(engine: Game, options: dict[str, Any], seats: int) -> bool:
     """Whether the engine accepts a table of ``seats`` (its seat option set to that)."""
+    key: Any = engine.seat_option  # None for fixed tables: the probe then refuses
     try:
-        engine.new_state({**options, engine.seat_option: seats}, "probe")
+        engine.new_state({**options, key: seats}, "probe")
     except ValueError:
         return False
     return True
