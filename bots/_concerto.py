@@ -1,8 +1,8 @@
 """What every Concerto bot needs: reading a view, and scoring hands fast.
 
-A bot only ever sees a view (API.md "The view"), so everything here works from
+A bot only ever sees a view (docs/api.md#games-and-views), so everything here works from
 the view's public ``state`` plus the bot's own ``hand``. Scoring follows
-RULES.md §1 "Scoring a hand" (both editions); it is re-implemented here,
+docs/rules/concerto.md "Scoring a hand" (both editions); it is re-implemented here,
 small and fast, because a bot scores thousands of candidate hands per move and
 must also score hands made partly of cards it only *believes* its partner
 holds ("another seven, suit unknown"). ``tests/bots`` checks it against the
@@ -36,7 +36,7 @@ RED = frozenset("HD")
 # Categories, numbered as server.games.kit.poker.Combination.
 NOTHING, ONE_PAIR, TWO_PAIRS, THREES, STRAIGHT, FLUSH, FULL_HOUSE, FOURS, STRAIGHT_FLUSH = range(9)
 
-# RULES.md §1 "Scoring a hand": base values; fours by the most of the quad one
+# docs/rules/concerto.md "Scoring a hand": base values; fours by the most of the quad one
 # player played (C4); straight flush by the leader's share (C2, C3).
 BASE_POINTS = (0, 1, 2, 3, 5, 6, 8, 8, 10)
 FOURS_POINTS = {4: 8, 3: 12, 2: 16}
@@ -89,7 +89,7 @@ def category(pips: Sequence[Pip]) -> int:
 
 
 def hand_points(pips: Sequence[Pip], rules: str) -> int:
-    """Points of a completed hand, ``pips`` in the order played (RULES.md §1)."""
+    """Points of a completed hand, ``pips`` in the order played (docs/rules/concerto.md)."""
     cat = category(pips)
     if cat == FOURS:
         quad = Counter(p.value for p in pips).most_common(1)[0][0]

@@ -2,7 +2,7 @@
 
 On its turn the bot looks at the cards already in the hand being built and
 plays a card of the best five it could complete them to *from its own hand*
-(RULES.md §1 scoring, the contribution splits included). It never passes and
+(docs/rules/concerto.md scoring, the contribution splits included). It never passes and
 never calls 'Play', and it assumes nothing about its partner's cards: no
 partnership cooperation, which is what the ``concerto_signals`` bot adds.
 

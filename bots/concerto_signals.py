@@ -1,4 +1,4 @@
-"""``concerto_signals``: Parlett's signalling system for Concerto (RULES.md Appendix A).
+"""``concerto_signals``: Parlett's signalling system for Concerto (docs/bots/conventions.md).
 
 Partners cannot see each other's cards, so the side that builds a hand talks
 through the order of its first two cards (seed 000, "Concerto signals"):
@@ -792,7 +792,7 @@ def convention_card() -> dict[str, Any]:
     sf = "straight_flush"
     return {
         "game": "concerto",
-        "system": "Parlett's Concerto signals (RULES.md Appendix A, seed 000)",
+        "system": "Parlett's Concerto signals (docs/bots/conventions.md, seed 000)",
         "bot": SignalsBot.name,
         "version": 1,
         "leader": {

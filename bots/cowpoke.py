@@ -1,6 +1,6 @@
 """``cowpoke``: keeps its best five-card draw, gives away what helps it least.
 
-RULES.md §3: each round a player draws a card, puts one out face down, and
+docs/rules/cowpoke.md: each round a player draws a card, puts one out face down, and
 gets one put-out back in the exchange; at five cards or more anybody may call
 a showdown, and the best five-card Poker hand wins. The bot plays each
 decision by looking one step ahead with its own fast hand evaluator
@@ -136,7 +136,7 @@ class Table(NamedTuple):
 
 
 def read_table(view: Mapping[str, Any]) -> Table:
-    """Read a Cowpoke view (RULES.md §3) into a :class:`Table`."""
+    """Read a Cowpoke view (docs/rules/cowpoke.md) into a :class:`Table`."""
     state = view["state"]
     me = view["you"]
     hand = tuple(view["hand"])

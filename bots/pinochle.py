@@ -1,4 +1,4 @@
-"""``pinochle``: a heuristic for every Pinochle variant (RULES.md §4).
+"""``pinochle``: a heuristic for every Pinochle variant (docs/rules/pinochle.md).
 
 The bot reads only its view (its hand, the bids, the melds shown, the tricks
 of this deal) and uses the pure engine for the rules it must not get wrong:
@@ -191,7 +191,7 @@ class Table(NamedTuple):
 
 
 def read_table(view: Mapping[str, Any]) -> Table:
-    """Read a Pinochle view in the play phase (API.md "The view", RULES.md §4)."""
+    """Read a Pinochle view in the play phase (docs/api.md, docs/rules/pinochle.md)."""
     state = view["state"]
     me = view["you"]
     players = len(state["cards_left"])

@@ -1,6 +1,6 @@
 """``seconds``: plays each deal of Seconds for the trick counts its score wants.
 
-RULES.md §2: the second-highest card of the led suit wins a trick, and what a
+docs/rules/seconds.md: the second-highest card of the led suit wins a trick, and what a
 trick is worth changes from deal to deal:
 
 * deals 1-5, **products**: my score is my tricks × my (half-)partner's
@@ -78,7 +78,7 @@ class Table(NamedTuple):
 
 
 def read_table(view: Mapping[str, Any]) -> Table:
-    """Read a Seconds view (API.md "The view", RULES.md §2) into a :class:`Table`."""
+    """Read a Seconds view (docs/api.md, docs/rules/seconds.md) into a :class:`Table`."""
     state = view["state"]
     me = view["you"]
     hand = tuple(view["hand"])

@@ -15,7 +15,7 @@ then measures, reusing the pieces of :mod:`tests.bench_http`:
    two Redis round trips one after the other and an answer the size of the
    moves' (N: their mean so far; each round measures the moves first), and
    nothing else: the I/O that
-   DESIGN.md's move (a read, then a compare-and-set, then the view) cannot skip,
+   docs/architecture.md's move (a read, then a compare-and-set, then the view) cannot skip,
    without any of its work. The printout shows how much of the gap to the
    ceiling is that I/O and how much the move's own work.
 2. **Long-poll capacity.** ``--waiters`` bots (5,000 by default) each park one

@@ -50,7 +50,7 @@ ALIASES = {"greedy": "concerto_greedy", "signals": "concerto_signals"}
 
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     # One deal per game and a target nobody reaches: a play's score is exactly
-    # the deal's hand points plus its left-over bonus (RULES.md §1), with no
+    # the deal's hand points plus its left-over bonus (docs/rules/concerto.md), with no
     # game bonus to swamp the comparison.
     "concerto": {"deals": 1, "target": 10000},
     # One deal per game: a play's score is 1 for winning the showdown, else 0.

@@ -94,8 +94,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ratelimit.register(app)  # after load_token: it counts per token
     for module in (players, rules, games, me, tournaments, ratings, health, web):
         app.register_blueprint(module.bp)
-    for module in (apps, stream):  # embedding in other apps (issue 11)
+    for module in (apps, stream):  # embedding in other apps
         app.register_blueprint(module.bp)
     cors.register(app)
-    metrics.install(app)  # GET /metrics and the request counters (issue 9)
+    metrics.install(app)  # GET /metrics and the request counters
     return app

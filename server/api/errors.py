@@ -1,4 +1,4 @@
-"""The one error handler: every exception becomes API.md's envelope here and nowhere else.
+"""The one error handler: every exception becomes docs/api.md's envelope here and nowhere else.
 
 ``{"error": {"code", "message", "details"}}`` with the status from :data:`ERRORS`,
 looked up along the exception's class hierarchy. Views never catch anything.
@@ -114,7 +114,7 @@ _MESSAGES = {
 
 
 def envelope(status: int, code: str, message: str, details: dict[str, Any]):
-    """A response in API.md's error shape."""
+    """A response in docs/api.md's error shape."""
     body = schemas.error.dump({"error": {"code": code, "message": message, "details": details}})
     return body, status
 

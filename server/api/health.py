@@ -4,7 +4,7 @@ The second exists for the benchmark: it is the cheapest request that still
 goes through the whole stack (gunicorn, Flask, the error handler, one Redis
 call), so a move's throughput can be read as a fraction of this ceiling.
 ``?round_trips=2&reply_bytes=N`` makes it wait on Redis twice, one after the
-other, and answer N bytes of padding: the floor under a move, which by DESIGN.md
+other, and answer N bytes of padding: the floor under a move, which by docs/architecture.md
 must read, then compare-and-set, and answers with a view.
 """
 

@@ -9,7 +9,7 @@ clocks pending and overdue, and the API workers reporting.
 gunicorn each scrape would see one worker's counts, and on several hosts one
 host's. Its multiprocess mode fixes the first with a shared folder of mmap files
 per host, but needs the folder wiped at every start and a hook for dead workers,
-and still counts one host. Parlour's API is stateless by design (DESIGN.md), so
+and still counts one host. Parlour's API is stateless by design (docs/architecture.md), so
 the counts go where the rest of its state goes: each worker counts in memory (a
 few dict updates per request) and adds its deltas to one Redis hash about once a
 second (:mod:`server.services.metrics`). Any worker on any host then answers for

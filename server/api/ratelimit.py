@@ -1,4 +1,4 @@
-"""Per-token rate limiting (API.md: 429 ``rate_limited`` with ``Retry-After``).
+"""Per-token rate limiting (docs/api.md: 429 ``rate_limited`` with ``Retry-After``).
 
 ``PARLOUR_RATE_LIMIT`` requests per ``PARLOUR_RATE_PERIOD`` seconds (default
 1) per token, counted in Redis so the limit holds across every API process.

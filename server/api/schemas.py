@@ -3,7 +3,7 @@
 Schemas check shape only (types, required fields, ranges, the card pattern);
 the engine decides legality. Instances are built once at module level. Response
 schemas use ``Raw`` for game-specific parts: they are the engine's own output,
-already filtered per seat, and are never re-validated (DESIGN.md figures).
+already filtered per seat, and are never re-validated (docs/operations.md).
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ class Rules(Schema):
 
 
 class View(Schema):
-    """API.md "The view": the record's fields plus the engine's filtered view."""
+    """docs/api.md#games-and-views: the record's fields plus the engine's filtered view."""
 
     id = fields.String()
     game = fields.String()
@@ -344,7 +344,7 @@ standings = Standings()
 leaderboard = Leaderboard()
 
 
-# -- apps, guests and invitations, the bot pool, streams (issue 11) ----------------------
+# -- apps, guests and invitations, the bot pool, streams ----------------------
 class _Url(fields.String):
     """An absolute URL (the service checks the scheme)."""
 

@@ -41,7 +41,7 @@ class EmbeddedRedis:
 
     Args:
         data_dir: where the AOF / RDB files live (created if missing).
-        appendonly: turn on AOF with ``appendfsync everysec`` (DESIGN.md
+        appendonly: turn on AOF with ``appendfsync everysec`` (docs/architecture.md
             "Durability"); the test session turns it off for speed.
     """
 

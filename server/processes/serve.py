@@ -12,7 +12,7 @@ botpool``, playing ``"bot:<name>"`` seats over HTTP) and the webhook deliverer
 Worker class: **gevent**. Long-polls (``events?wait=``, ``me/turns?wait=``)
 hold a request open in a blocking Redis call for up to 30 s; a sync worker
 holds one such waiter and nothing else, so a few bots waiting would starve
-every move. A gevent worker parks each waiter as a greenlet (DESIGN.md
+every move. A gevent worker parks each waiter as a greenlet (docs/architecture.md
 measured 6,000 waiters in two workers, and woke them 4-6x faster than
 gthread), while moves stay CPU-bound Python at about the same cost per request.
 Server-sent event streams (``/v1/games/{id}/stream``) are greenlets parked the same way.
@@ -155,7 +155,7 @@ def start_scheduler(interval: float) -> subprocess.Popen[bytes]:
 
 def start_child(command: str, *args: str) -> subprocess.Popen[bytes]:
     """``parlour <command> ...`` as a child of this process that stops if this one dies
-    (the bot pool and the webhook deliverer, issue 11: like the scheduler)."""
+    (the bot pool and the webhook deliverer: like the scheduler)."""
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -209,7 +209,7 @@ def serve(args: argparse.Namespace) -> int:
     scheduler = None
     if not getattr(args, "no_scheduler", False):
         scheduler = start_scheduler(getattr(args, "scheduler_interval", 0.1))
-    children = []  # the server's bot pool and webhook deliverer (issue 11)
+    children = []  # the server's bot pool and webhook deliverer
     if not getattr(args, "no_botpool", False):
         children.append(start_child("botpool", "--server", local_url(args.host, args.port)))
     if not getattr(args, "no_webhooks", False):

@@ -1,4 +1,4 @@
-"""One client for a Redis server or a Redis Cluster, chosen by the URL (DESIGN.md "Redis layout").
+"""One client for a Redis server or a Redis Cluster, chosen by the URL (docs/architecture.md).
 
 ``REDIS_URL`` forms:
 
@@ -63,7 +63,7 @@ def connect(url: str, *, max_connections: int = 4000, block_timeout: float = 30.
     Typed as :class:`Redis` for the store's functions: a :class:`RedisCluster`
     serves every command they send (each script and transaction stays in one slot).
 
-    Why these settings (DESIGN.md "Pitfalls"): redis-py 8 caps a pool at 100
+    Why these settings (docs/operations.md): redis-py 8 caps a pool at 100
     connections, and every long-poll holds one connection for its whole wait,
     so a few hundred waiting bots would make the next request fail at once.
     Its default socket timeout would also cut a blocking ``XREAD`` short and

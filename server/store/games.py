@@ -211,7 +211,7 @@ def commit(
 
     Args:
         wake: players to wake once the move is in (the repeatable hint step that
-            follows a commit, DESIGN.md). On one Redis server the wake-ups ride in
+            follows a commit, docs/architecture.md). On one Redis server the wake-ups ride in
             the commit's round trip: a pipeline runs its commands in order, so no
             waiter can see the wake-up before the move, and a wake-up sent for a
             commit that lost the race only makes a waiter look again. On a cluster

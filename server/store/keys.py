@@ -1,4 +1,4 @@
-"""Every Redis key name Parlour uses, built here and nowhere else (DESIGN.md "Redis layout").
+"""Every Redis key name Parlour uses, built here and nowhere else (docs/architecture.md).
 
 The keys of one game share the hash tag ``{<game_id>}`` and the keys of one
 player share ``{<player_id>}``, so every multi-key operation (a Lua script, a
@@ -135,7 +135,7 @@ def lobby_tournaments() -> str:
     return "lobby:tournaments"
 
 
-# -- apps, guests, the server's bot pool (issue 11) --------------------------------------
+# -- apps, guests, the server's bot pool --------------------------------------
 def app(app_id: str) -> str:
     """Hash of an app (an embedding backend): ``name``, ``token_sha256``, ``invite_url``,
     ``created``. App ids start with ``app``, so they never collide with a player id (hex)."""
@@ -176,7 +176,7 @@ def webhook_pending() -> str:
     return "wh:{q}:pending"
 
 
-# -- metrics (issue 9) -------------------------------------------------------------------
+# -- metrics -------------------------------------------------------------------
 def metrics_counters() -> str:
     """Hash: series (``family|suffix|labels``) -> count or sum, added to by every API
     worker (deltas, about once a second), so any worker can report the whole fleet."""

@@ -84,7 +84,7 @@ class Api:
 
 
 def assert_error(reply: Reply, status: int, code: str) -> dict[str, Any]:
-    """The reply is API.md's error envelope with this status and code; return its details."""
+    """The reply is docs/api.md's error envelope with this status and code; return its details."""
     assert reply.status == status, (reply.status, reply.body)
     assert set(reply.body) == {"error"}, reply.body
     error = reply.body["error"]

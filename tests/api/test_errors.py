@@ -1,4 +1,4 @@
-"""Every error status of API.md, produced by a real request, in the documented envelope.
+"""Every error status of docs/api.md, produced by a real request, in the documented envelope.
 
 (429 has its own file: tests/api/test_rate_limit.py.)
 """
@@ -236,7 +236,7 @@ def test_game_over_and_seat_taken(api, players):
 def test_illegal_move_lists_the_callers_legal_moves(api, game):
     gid, four, seat = game
     mine = api.view(gid, four[seat])
-    # RULES.md §1: the leader must play the first card of a hand: no pass.
+    # docs/rules/concerto.md: the leader must play the first card of a hand: no pass.
     details = assert_error(api.move(gid, four[seat], {"type": "pass"}), 422, "illegal_move")
     assert details == {"legal_moves": mine["legal_moves"]}
     assert all(m["type"] == "play" for m in details["legal_moves"])
@@ -288,7 +288,7 @@ def test_malformed_input_is_never_a_500(api, game, body, target):
         assert set(reply.body["error"]) == {"code", "message", "details"}
 
 
-# -- 503 (not in API.md's table: the store is down) ---------------------------------------
+# -- 503 (not in docs/api.md's table: the store is down) ---------------------------------------
 def test_store_down_is_503_not_500(tmp_path):
     down = create_app({"REDIS_URL": f"unix://{tmp_path}/no.sock"}).test_client()
     for path in ("/healthz", "/v1/games/abc"):

@@ -21,7 +21,7 @@ def test_rules_list_concerto_with_defaults(api):
     (concerto,) = [g for g in body["games"] if g["id"] == "concerto"]
     assert concerto["seats"] == [4]
     assert set(concerto["variants"]) == {"parlett-2013", "penguin"}
-    # API.md "Concerto specifics": the defaults.
+    # docs/rules/concerto.md: the defaults.
     assert concerto["options"]["rules"]["default"] == "parlett-2013"
     assert concerto["options"]["deals"]["default"] == 4
     assert concerto["options"]["target"]["default"] == 100
@@ -191,7 +191,7 @@ def test_turns_long_poll_wakes_the_next_player(live_api, live_players):
     first = live_api.get("/v1/me/turns", four[seat]).body["turns"]
     assert [(t["game_id"], t["seat"], t["version"]) for t in first] == [(gid, seat, 0)]
     assert first[0]["view"]["legal_moves"]
-    # The leader must play the first card; then the partner is on turn (RULES.md §1).
+    # The leader must play the first card; then the partner is on turn (docs/rules/concerto.md).
     partner = (seat + 2) % 4
     assert live_api.get("/v1/me/turns", four[partner]).body == {"turns": []}
     move = first[0]["view"]["legal_moves"][0]

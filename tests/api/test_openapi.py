@@ -165,7 +165,7 @@ def test_responses_match_the_spec(client, spec, players, app):
     assert {e["kind"] for e in events_body["events"]} >= {"game_end", "game_over", "deal_end"}
 
     exercise_tournaments(call, four, people, client, app)
-    exercise_embedding(call, gid, tokens[0])  # apps, bots, webhooks, SSE (issue 11)
+    exercise_embedding(call, gid, tokens[0])  # apps, bots, webhooks, SSE
 
     document = yaml.safe_load(SPEC_PATH.read_text())
     documented = {

@@ -1,4 +1,4 @@
-"""429 ``rate_limited`` (API.md "Errors"): per token, across every API process.
+"""429 ``rate_limited`` (docs/api.md#errors): per token, across every API process.
 
 The limit is counted in Redis, so two apps (two API processes) share it; the
 window here is long enough that the test cannot straddle two windows.

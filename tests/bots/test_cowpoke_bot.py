@@ -1,5 +1,5 @@
 """The ``cowpoke`` bot: its hand ranking is the engine's, it beats ``random`` clearly at
-2 and 4 players, never moves illegally, and makes the plays RULES.md §3 makes obvious.
+2 and 4 players, never moves illegally, and makes the plays docs/rules/cowpoke.md makes obvious.
 
 Positions are real engine states written in the engine's own stored form
 (``to_dict`` / ``from_dict``, the exact round trip the server stores), with

@@ -1,7 +1,7 @@
 """The ``pinochle`` bot: always legal, right where the right play is obvious, and clearly
 better than ``random`` in every variant.
 
-Situations are dealt by hand (preset deals, RULES.md §4 seating: sides 0 & 2
+Situations are dealt by hand (preset deals, docs/rules/pinochle.md seating: sides 0 & 2
 against 1 & 3, the bidding from the dealer's left) and played through the
 real engine up to the bot's decision; the bot then gets the same view the
 server would send.

@@ -1,4 +1,4 @@
-"""The bots' own fast scoring agrees with RULES.md §1 and with the engine."""
+"""The bots' own fast scoring agrees with docs/rules/concerto.md and with the engine."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def played(spec: str) -> list:
     return [pip(t[2:], "NESW".index(t[0])) for t in spec.split()]
 
 
-# Worked from RULES.md §1 "Scoring a hand" (leader = who played the first card, C3).
+# Worked from docs/rules/concerto.md "Scoring a hand" (leader = who played the first card, C3).
 @pytest.mark.parametrize(("spec", "parlett", "penguin"), [
     ("N:2S N:7H S:9D S:JC N:KC", 0, 0),            # nothing
     ("N:7S S:7H N:2D S:9C N:KC", 1, 1),            # one pair

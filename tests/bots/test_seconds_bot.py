@@ -1,5 +1,5 @@
 """The ``seconds`` bot: it beats ``random`` clearly, never moves illegally, and makes
-the plays RULES.md §2 makes obvious.
+the plays docs/rules/seconds.md makes obvious.
 
 Positions are real engine states: a preset deal (``new_state(deals=...)``), the
 deals before it played at random, then the trick's first cards played as

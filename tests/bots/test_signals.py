@@ -1,8 +1,8 @@
-"""Parlett's signals (RULES.md Appendix A, seed 000): encoding, reading, and whole hands.
+"""Parlett's signals (docs/bots/conventions.md, seed 000): encoding, reading, and whole hands.
 
 Expected signals and readings are taken from the tables and examples of seed
 000 ("Concerto signals"); the whole-hand scores are worked by hand from
-RULES.md §1 scoring.
+docs/rules/concerto.md scoring.
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def test_partner_completes_four_to_a_straight_flush() -> None:
     hand, moves = play_first_hand(deal_with(north, south))
     assert moves[:4] == [("N", "2S"), ("S", "pass"), ("N", "5S"), ("S", "6S")]
     assert hand["combination"] == "straight_flush"
-    assert hand["points"] == 15  # leader 4 + partner 1 (RULES.md §1)
+    assert hand["points"] == 15  # leader 4 + partner 1 (docs/rules/concerto.md)
 
 
 def test_two_pairs_become_fours_two_and_two() -> None:

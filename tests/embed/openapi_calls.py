@@ -2,7 +2,7 @@
 
 That test validates every answer against ``openapi.yaml`` and requires every
 documented operation to be called; this function makes those calls for
-issue 11's endpoints (apps, bots, webhooks, the SSE stream).
+the embedding endpoints (apps, bots, webhooks, the SSE stream).
 """
 
 from __future__ import annotations

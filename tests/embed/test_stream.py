@@ -80,7 +80,7 @@ def test_the_stream_resumes_without_loss_or_repeats_after_a_dropped_connection(
     played: set[str] = set()
     for event in events:  # no card of another seat shows before it is played...
         if event["kind"] == "deal_end":
-            break  # ...until the deal's scoring reveals left-overs (RULES.md §1)
+            break  # ...until the deal's scoring reveals left-overs (docs/rules/concerto.md)
         if event["kind"] == "play":
             played.add(event["data"]["card"])
         assert not (cards_in(json.dumps(event)) & others) - played, event

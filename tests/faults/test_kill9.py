@@ -8,7 +8,7 @@ gevent workers) and ``parlour scheduler``, and eight bots over HTTP.
 
 Durability: this Redis runs ``appendfsync always``, so a write is on disk before
 Redis answers it, and an acknowledged move survives a SIGKILL of Redis. The
-production default ``everysec`` (DESIGN.md) can lose up to about one second of
+production default ``everysec`` (docs/architecture.md) can lose up to about one second of
 writes on a SIGKILL of Redis (or a power cut, not on a Redis or API restart); a
 bot whose acknowledged move was lost sees the older version and plays again.
 """

@@ -5,7 +5,7 @@ then hypothesis throws at ``POST /v1/games/{id}/moves`` — with the token of th
 to move, so that only the body can be wrong — bodies that are not JSON, JSON that is
 not an object, objects without a move, moves of unknown types, known types with
 wrong or missing fields, cards that do not exist or are not held, and fields of the
-wrong type. Every answer must be API.md's error envelope with 400 (malformed) or 422
+wrong type. Every answer must be docs/api.md's error envelope with 400 (malformed) or 422
 (illegal), and the game's stored record must be byte for byte what it was.
 
 A generated move that the engine would accept on a copy of the game is skipped

@@ -3,10 +3,10 @@
 These helpers exist so a test can say *what* is played ("the leader plays 5H,
 the partner 6H, …") and have the boring parts (filling the other 40-odd cards
 of a deal, inserting the partner's passes) done deterministically. They hold
-no rules knowledge beyond RULES.md §1's seating (hand *k* of a deal with dealer
+no rules knowledge beyond docs/rules/concerto.md's seating (hand *k* of a deal with dealer
 *D* is led by ``(D + k) % 4``; partners sit opposite) and a deliberately simple
 "this obviously scores nothing" predicate used to pick filler cards. Expected
-scores always come from the test, worked by hand from RULES.md.
+scores always come from the test, worked by hand from docs/rules/.
 
 Hand specs are strings of tokens:
 
@@ -52,7 +52,7 @@ def side_name(seat: int) -> str:
 
 
 def designated_leader(dealer: int, hand_number: int) -> int:
-    """RULES.md §1: hand k of a deal is led by seat (dealer + k) mod 4."""
+    """docs/rules/concerto.md: hand k of a deal is led by seat (dealer + k) mod 4."""
     return (dealer + hand_number) % 4
 
 

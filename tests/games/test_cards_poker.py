@@ -1,6 +1,6 @@
 """Cards (server/games/kit/cards.py) and Poker categories (server/games/kit/poker.py).
 
-Expected categories are ordinary Poker, with RULES.md §1's two fixed points:
+Expected categories are ordinary Poker, with docs/rules/concerto.md's two fixed points:
 A-2-3-4-5 and T-J-Q-K-A are straights, nothing wraps round (C5).
 """
 

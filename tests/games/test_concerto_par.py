@@ -1,6 +1,6 @@
 """Double-dummy par (``server/analysis/concerto_par.py``) against hand-worked deals and brute force.
 
-Every expected value is worked out by hand from RULES.md §1 in the test's
+Every expected value is worked out by hand from docs/rules/concerto.md in the test's
 comments, never copied from the solver's output. The brute force plays the
 rules hand by hand (with an empty leader's partner leading, C11) and scores
 with the engine's own ``Edition.hand_points``; the model of one hand it relies

@@ -1,6 +1,6 @@
-"""Concerto worked examples from RULES.md §1 and Appendix B, with hands built by hand.
+"""Concerto worked examples from docs/rules/concerto.md and Appendix B, with hands built by hand.
 
-Every expected value here is worked from RULES.md (the arithmetic is in the
+Every expected value here is worked from docs/rules/concerto.md (the arithmetic is in the
 comments), never read off the engine. Deals are presets
 (``new_state(options, seed, deals=[...])``) and every hand is played move by
 move through the public ``apply``; see ``helpers.py`` for the hand-spec
@@ -323,7 +323,7 @@ def test_malformed_moves(hand1: concerto.State, move: Any) -> None:
 
 
 def test_errors_are_value_errors() -> None:
-    """Both families subclass ValueError (STYLE.md B) so callers can catch them together."""
+    """Both families subclass ValueError so callers can catch them together."""
     for error in (IllegalMove, MalformedMove, NotYourTurn, GameOver):
         assert issubclass(error, ValueError)
 

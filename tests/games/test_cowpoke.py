@@ -1,4 +1,4 @@
-"""Cowpoke (RULES.md §3): the exchange for 2-5 players, showdowns, information.
+"""Cowpoke (docs/rules/cowpoke.md): the exchange for 2-5 players, showdowns, information.
 
 Every deal here is a preset: set-up cards and the top of the stack are named,
 the rest of the stack is the pack in a fixed order. With dealer 0 the draws

@@ -1,7 +1,7 @@
-"""Pinochle melds, worked by hand from RULES.md §4 (P3, P4, P20) and Appendix B.
+"""Pinochle melds, worked by hand from docs/rules/pinochle.md (P3, P4, P20) and Appendix B.
 
 Each expected value below is the sum of the melds named beside it, read off
-the table in RULES.md §4: class A (flush 150, royal marriage 40, marriage 20,
+the table in docs/rules/pinochle.md: class A (flush 150, royal marriage 40, marriage 20,
 double flush 1500; double deck: triple flush 3000, double / triple /
 quadruple marriage 300 / 900 / 1200), class B (100 aces, 80 kings, 60 queens,
 40 jacks; 8 of a rank 1000 / 800 / 600 / 400; double deck: 12 of a rank
@@ -194,7 +194,7 @@ def test_has_marriage_any_suit() -> None:
 # -- Check's meld checks (P11; Bicycle table) ------------------------------------
 
 CHECK_CASES = [
-    # (melds of one player, seed checks, bicycle checks), by hand from RULES.md §4
+    # (melds of one player, seed checks, bicycle checks), by hand from docs/rules/pinochle.md
     (["flush"], 2, 2),
     (["aces"], 2, 2),
     (["kings"], 1, 1),
@@ -204,7 +204,8 @@ CHECK_CASES = [
     (["pinochle", "royal_marriage", "marriage", "dix"], 0, 0),
     (["royal_marriage", "marriage", "marriage", "marriage", "kings", "queens"], 2, 5),
     (["flush", "aces", "kings"], 5, 5),
-    (["double_flush"], 4, 4),  # RULES.md silent: a double earns twice its single's checks
+    # a double earns twice its single's checks: docs/rules/pinochle.md#choices-we-made
+    (["double_flush"], 4, 4),
 ]
 
 

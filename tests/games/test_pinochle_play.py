@@ -1,6 +1,6 @@
 """Pinochle rules move by move: deal, dix exchange, auctions, head rules, scoring, checks.
 
-Every expected number is worked by hand from RULES.md §4 in the comments
+Every expected number is worked by hand from docs/rules/pinochle.md in the comments
 beside it. Deals are preset (``deals=``) so the hands are known exactly.
 
 The main hand-built deal, ``CHECK_DEAL`` (dealer W = seat 3), has three cards

@@ -1,4 +1,4 @@
-"""Seconds (RULES.md §2): worked examples, every expected value derived by hand.
+"""Seconds (docs/rules/seconds.md): worked examples, every expected value derived by hand.
 
 The deal scripted in :data:`DEAL` was built on paper trick by trick; the
 winner of each trick and the tricks per seat are written next to it, worked
@@ -29,7 +29,7 @@ PACK = [r + s for s in "SHDC" for r in RANKS]
 
 
 # ---------------------------------------------------------------------------
-# The trick winner: RULES.md §2's examples, then more cases
+# The trick winner: docs/rules/seconds.md's examples, then more cases
 # ---------------------------------------------------------------------------
 
 
@@ -63,7 +63,7 @@ def test_trick_winner(cards: list[str], winner: int, why: str) -> None:
 
 
 def test_dealers_rotate_from_the_first_dealer() -> None:
-    # RULES.md §2: dealers P, P+1, P+2, P+3, P, P+1, P+2.
+    # docs/rules/seconds.md: dealers P, P+1, P+2, P+3, P, P+1, P+2.
     assert [seconds.dealer_of_deal(k, 0) for k in range(1, 8)] == [0, 1, 2, 3, 0, 1, 2]
     assert [seconds.dealer_of_deal(k, 3) for k in range(1, 8)] == [3, 0, 1, 2, 3, 0, 1]
 

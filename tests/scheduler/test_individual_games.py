@@ -119,7 +119,7 @@ def test_seconds_round_robin_of_eight_at_tables_of_four(service, tours):
                  if entry in t["seats"]]  # fmt: skip
         assert len(set(seats)) == 3, (entry, seats)
     check_standings(service, shown, rounds=3)
-    # Seconds' default winner is the second-highest score (RULES.md §2), and
+    # Seconds' default winner is the second-highest score (docs/rules/seconds.md), and
     # a table's winners are placed first, whatever the highest score
     for rd in shown["rounds"]:
         for t in rd["tables"]:

@@ -107,6 +107,6 @@ class CannedServer:
 
 
 def error(status: int, code: str, details: dict | None = None, **headers: str) -> Answer:
-    """An API.md error envelope answer."""
+    """An docs/api.md error envelope answer."""
     body = {"error": {"code": code, "message": f"{code} happened", "details": details or {}}}
     return Answer(status, body, {k.replace("_", "-"): v for k, v in headers.items()})

@@ -1,6 +1,6 @@
 """The SDK's error table and retry policy, against a real socket answering canned replies.
 
-Expected mappings come from API.md's error table (status and code per case),
+Expected mappings come from docs/api.md's error table (status and code per case),
 not from the SDK. The live server tests (``test_live.py``) check the same
 classes against the real Parlour server.
 """
@@ -64,7 +64,7 @@ def make_client(url: str, **options) -> tuple[Client, list[float]]:
 
 # -- one table, keyed by the API's error code ----------------------------------
 
-# (status, code, class): API.md "Errors", plus the server's extra 409 codes.
+# (status, code, class): docs/api.md#errors, plus the server's extra 409 codes.
 API_ERRORS = [
     (400, "invalid_request", InvalidRequest),
     (401, "unauthorized", Unauthorized),
@@ -264,7 +264,7 @@ def test_requests_carry_token_timeout_and_escaped_ids(server: CannedServer) -> N
     assert "authorization" not in second.headers
 
 
-# Every SDK method with sample arguments: what it must send (API.md / openapi.yaml).
+# Every SDK method with sample arguments: what it must send (docs/api.md / openapi.yaml).
 CALLS = [
     (lambda c: c.players.register("ann"), "POST", "/v1/players", {"name": "ann"}),
     (lambda c: c.players.me(), "GET", "/v1/players/me", None),

@@ -38,7 +38,7 @@ class Combination(enum.IntEnum):
 
     @property
     def wire_name(self) -> str:
-        """The name used on the wire (API.md `combination`)."""
+        """The name used on the wire (docs/api.md `combination`)."""
         return self.name.lower()
 
 

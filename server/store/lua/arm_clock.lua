@@ -1,5 +1,5 @@
 -- Set the per-seat move deadlines of a clocked game after an accepted move. A repeatable
--- step after commit_move.lua (DESIGN.md: wake-ups and clocks follow the commit).
+-- step after commit_move.lua (docs/architecture.md: wake-ups and clocks follow the commit).
 -- A seat that was already to move and did not just move keeps its running deadline; a
 -- seat that becomes (or, having just moved, stays) to move gets the fresh deadline; a seat
 -- no longer to move loses its deadline. If the clock missed a version (a crash between a

@@ -1,4 +1,4 @@
--- Commit one accepted move: the compare-and-set at the heart of DESIGN.md "Redis layout".
+-- Commit one accepted move: the compare-and-set at the heart of docs/architecture.md.
 -- KEYS[1] g:{id}:game     hash: version, state, status, seq
 -- KEYS[2] g:{id}:events   stream: entry 0-<n> is event number n
 -- KEYS[3] g:{id}:moves    hash: version a move was accepted at -> move record
