@@ -28,6 +28,7 @@ from server.games import (
 from server.services.errors import (
     AlreadyEntered,
     AlreadySeated,
+    BoardInPlay,
     CannotStart,
     Contention,
     DeadlinePassed,
@@ -74,6 +75,7 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     InvalidDeal: (400, "invalid_request", lambda e: {"deals": e.problems}),
     Unauthorized: (401, "unauthorized", lambda e: e.details),
     Forbidden: (403, "forbidden", lambda e: e.details),
+    BoardInPlay: (403, "board_in_play", lambda e: e.details),
     NotFound: (404, "not_found", lambda e: e.details),
     GameMissing: (404, "not_found", _none),
     NotYourTurn: (409, "not_your_turn", _none),

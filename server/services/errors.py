@@ -34,6 +34,7 @@ from server.store.tournaments import (
 __all__ = [
     "AlreadyEntered",
     "AlreadySeated",
+    "BoardInPlay",
     "CannotStart",
     "Contention",
     "DeadlinePassed",
@@ -89,6 +90,11 @@ class Unauthorized(ServiceError):
 
 class Forbidden(ServiceError):
     """A known caller asking for something it may not do (403)."""
+
+
+class BoardInPlay(Forbidden):
+    """A table of a duplicate board whose cards stay hidden until every table of the
+    board is over (403, docs/api.md#duplicate-boards)."""
 
 
 class NotFound(ServiceError):

@@ -38,9 +38,9 @@ import orjson
 from redis.exceptions import RedisError
 
 from server.games import Event, visible
-from server.services import views
-from server.services.core import Core
-from server.services.errors import Forbidden, ServiceError
+from server.services import boards, views
+from server.services.core import Core, Read
+from server.services.errors import BoardInPlay, Forbidden, ServiceError
 from server.store import clocks as clock_store
 from server.store import games as game_store
 from server.store import players as player_store
@@ -79,6 +79,7 @@ class Feeds:
     ) -> dict[str, Any]:
         """Events numbered above ``after`` that the caller may see, long-polled up to ``wait``."""
         got = self.core.read(token, game_id, required=False)
+        self._may_read(got)
         player = got.caller.player if got.caller else None
         mine = views.seats_of(got.game, player.id) if player else []
         if seat is not None and seat not in mine:
@@ -91,9 +92,20 @@ class Feeds:
             found = game_store.events(self.r, game_id, last, block_ms)
             if found:
                 last = found[-1][0]
+                self._still_may_read(got)
             shown = [views.event_out(n, e) for n, e in found if visible(Event.from_dict(e), you)]
             if shown or block_ms <= 0:
                 return {"events": shown, "last": last}
+
+    def _may_read(self, got: Read) -> None:
+        """Who may read a game's events: anyone, except at a table of an unfinished
+        duplicate board (:func:`server.services.boards.check`)."""
+        boards.check(self.core, got.caller, got.game)
+
+    def _still_may_read(self, got: Read) -> None:
+        """Events found at a board's table: refused if it ended meanwhile, twin still playing
+        (:func:`server.services.boards.still_live`)."""
+        boards.still_live(self.core, got.caller, got.game)
 
     def turns(self, token: str | None, wait: float = 0.0) -> dict[str, Any]:
         """Every game where the caller is to act, long-polled up to ``wait`` seconds.
@@ -145,6 +157,12 @@ class Feeds:
         game = self.core.game(game_id)
         return None if game is None else game.status
 
+    @staticmethod
+    def _end(status: str | None) -> str:
+        """The stream's last message: the game is over (or, at a duplicate board's table
+        over before its twin, everything it may send was sent)."""
+        return f"event: end\ndata: {orjson.dumps({'status': status}).decode()}\n\n"
+
     def open_stream(
         self,
         token: str | None,
@@ -192,7 +210,7 @@ class Feeds:
                     rest = self.events(token, game_id, after=page["last"], wait=0, seat=seat)
                     for event in rest["events"]:
                         yield frame(event)
-                    yield f"event: end\ndata: {orjson.dumps({'status': status}).decode()}\n\n"
+                    yield self._end(status)
                     return
                 left = ends - time.monotonic()
                 if left <= 0:
@@ -202,6 +220,8 @@ class Feeds:
                 )
                 if not page["events"]:
                     yield ": heartbeat\n\n"
+        except BoardInPlay:  # this table ended while its board plays on: the rest waits
+            yield self._end(self._status(game_id))
         except ServiceError as exc:  # e.g. the guest token expired: say so, and stop
             body = {"message": exc.message}
             yield f"event: error\ndata: {orjson.dumps(body).decode()}\n\n"

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from server.games import REGISTRY, BaseState, GameOver
-from server.services import notifications, views
+from server.services import boards, notifications, views
 from server.services.bots import resolve_bots
 from server.services.core import Core, deal_commitment, to_wake
 from server.services.errors import (
@@ -285,9 +285,10 @@ class Games:
         state = views.state_of(record)
         player = got.caller.player if got.caller else None
         mine = views.seats_of(record, player.id) if player else []
-        return views.view(
+        shown = views.view(
             record, state, views.pick_seat(state, mine, seat), self.core.clock(record)
         )
+        return boards.view(self.core, got.caller, record, shown)  # a duplicate board's secrecy
 
     def move(
         self,
@@ -322,7 +323,8 @@ class Games:
         state = views.state_of(record)
         if version is not None and version != record.version:
             if accepted and views.is_retry(state, accepted, move, mine if seat is None else [seat]):
-                return views.view(record, state, accepted["seat"], self.core.clock(record))
+                shown = views.view(record, state, accepted["seat"], self.core.clock(record))
+                return boards.view(self.core, got.caller, record, shown)
             raise StaleVersion(record.version)
         if record.status == "waiting":
             raise GameNotStarted("the game starts when every seat is taken")
@@ -338,7 +340,8 @@ class Games:
                     "your deadline for this move has passed",
                     {"deadline": clock_policy.iso(deadline)},
                 )
-        return self._commit(token, record, state, picked, move, clock)
+        shown = self._commit(token, record, state, picked, move, clock)
+        return boards.view(self.core, got.caller, record, shown)  # the last move of a board table
 
     def _commit(
         self,
