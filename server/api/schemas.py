@@ -141,8 +141,12 @@ class SeatQuery(_Query):
     seat = fields.Integer(validate=validate.Range(min=0, max=15), load_default=None)
 
 
+EVENT_NUMBER = validate.Range(min=0, max=2**64 - 1)
+"""An event number: Redis stream ids hold unsigned 64-bit numbers, no more."""
+
+
 class EventsQuery(SeatQuery):
-    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    after = fields.Integer(validate=EVENT_NUMBER, load_default=0)
     wait = fields.Float(validate=validate.Range(min=0), load_default=0.0)
 
 
@@ -394,7 +398,7 @@ class BotsEnsure(Schema):
 
 
 class StreamQuery(SeatQuery):
-    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    after = fields.Integer(validate=EVENT_NUMBER, load_default=0)
     token = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
 
 
