@@ -66,6 +66,56 @@ def _validation(exc: ValidationError) -> dict[str, Any]:
     return messages if isinstance(messages, dict) else {"_schema": messages}
 
 
+MAX_PROBLEMS = 20
+"""At most this many problems are listed in ``details``; :data:`MORE` counts the rest."""
+MORE = "more_problems"
+MAX_TEXT = 200
+"""Longer keys and messages in ``details`` are cut to this many characters."""
+
+
+def _short(text: Any) -> Any:
+    if isinstance(text, str) and len(text) > MAX_TEXT:
+        return text[: MAX_TEXT - 1] + "…"
+    return text
+
+
+def _cap(details: Any, room: list[int]) -> Any:
+    """``details`` with only the first ``room[0]`` problems (leaves) kept, the rest counted
+    in ``room[1]``; keys and messages cut to :data:`MAX_TEXT`."""
+    if isinstance(details, dict):
+        kept = {}
+        for key, value in details.items():
+            part = _cap(value, room)
+            if part is not _DROPPED:
+                kept[_short(key) if isinstance(key, str) else key] = part
+        return kept if kept or not details else _DROPPED
+    if isinstance(details, list):
+        items = [p for p in (_cap(v, room) for v in details) if p is not _DROPPED]
+        return items if items or not details else _DROPPED
+    if room[0] <= 0:
+        room[1] += 1
+        return _DROPPED
+    room[0] -= 1
+    return _short(details)
+
+
+_DROPPED = object()
+
+
+def cap_details(details: dict[str, Any]) -> dict[str, Any]:
+    """The first :data:`MAX_PROBLEMS` problems of ``details``, each once, and how many more.
+
+    A request with thousands of unknown fields must not get an answer many times
+    its own size: ``{"a": [...], "more_problems": 4980}``.
+    """
+    room = [MAX_PROBLEMS, 0]
+    capped = _cap(details, room)
+    out = capped if isinstance(capped, dict) else {}
+    if room[1]:
+        out[MORE] = room[1]
+    return out
+
+
 ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     ValidationError: (400, "invalid_request", _validation),
     InvalidRequest: (400, "invalid_request", lambda e: e.details),
@@ -108,6 +158,9 @@ _HTTP_CODES = {
 }
 _MESSAGES = {
     ValidationError: "the request does not match the schema",
+    # Their own text lists every problem: the details already do, once.
+    InvalidOptions: "the options are not valid",
+    InvalidDeal: "the preset deals are not valid",
     StorageUnavailable: "storage unavailable",
     StorageTimeout: "storage unavailable",
 }
@@ -115,7 +168,11 @@ _MESSAGES = {
 
 def envelope(status: int, code: str, message: str, details: dict[str, Any]):
     """A response in docs/api.md's error shape."""
-    body = schemas.error.dump({"error": {"code": code, "message": message, "details": details}})
+    if code == "invalid_request":  # problems with the request: its size, not ours
+        details = cap_details(details)
+    body = schemas.error.dump(
+        {"error": {"code": code, "message": _short(message), "details": details}}
+    )
     return body, status
 
 
