@@ -49,6 +49,7 @@ from server.services.errors import (
     Unauthorized,
     WrongEntrySize,
 )
+from server.services.tournaments import UnplayableFormat
 
 from . import schemas
 
@@ -142,6 +143,7 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     CannotStart: (409, "cannot_start", lambda e: e.details),
     Contention: (503, "unavailable", lambda e: e.details),
     IllegalMove: (422, "illegal_move", lambda e: {"legal_moves": e.legal_moves}),
+    UnplayableFormat: (422, "unplayable_format", lambda e: e.details),
     RateLimited: (429, "rate_limited", lambda e: e.details),
     StorageUnavailable: (503, "unavailable", _none),
     StorageTimeout: (503, "unavailable", _none),
