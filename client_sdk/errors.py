@@ -190,6 +190,7 @@ ERRORS_BY_CODE: dict[str, type[ParlourError]] = {
     "wrong_entry_size": WrongEntrySize,
     "cannot_start": CannotStart,
     "illegal_move": IllegalMove,
+    "unplayable_format": InvalidRequest,  # 422: a tournament format its game cannot be played in
     "rate_limited": RateLimited,
 }
 """The one place an API error code becomes an exception class."""

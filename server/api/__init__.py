@@ -6,8 +6,10 @@ The use cases live in ``app.extensions["parlour"]``, a
 :func:`create_app` reads its settings from ``config`` or the environment
 (``REDIS_URL``, ``PARLOUR_ADMIN_TOKEN``, ``PARLOUR_MAX_WAIT``,
 ``PARLOUR_OPEN_REGISTRATION``, ``PARLOUR_SEED_SECRET``,
-``PARLOUR_REDIS_MAX_CONNECTIONS``). The app keeps no state between requests:
-everything shared lives in Redis, so any number of workers can serve any request.
+``PARLOUR_REDIS_MAX_CONNECTIONS``, ``PARLOUR_MAX_BODY``: the largest request
+body in bytes, 64 KiB by default; a larger one is answered 413 before it is read).
+The app keeps no state between requests: everything shared lives in Redis, so any
+number of workers can serve any request.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ from . import (
     web,
 )
 from .context import load_token
+
+MAX_BODY = 64 * 1024
+"""The default request body limit: the largest legitimate body (a tournament, a game
+with preset deals) is a few KiB."""
 
 
 class OrjsonProvider(JSONProvider):
@@ -75,6 +81,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         GUEST_GRACE=float(os.environ.get("PARLOUR_GUEST_GRACE", "3600")),
         RATE_LIMIT=int(os.environ.get("PARLOUR_RATE_LIMIT", "0")),
         RATE_PERIOD=float(os.environ.get("PARLOUR_RATE_PERIOD", "1")),
+        # Flask's own setting: werkzeug refuses a longer body with 413 (errors.py).
+        MAX_CONTENT_LENGTH=int(os.environ.get("PARLOUR_MAX_BODY", str(MAX_BODY))),
     )
     if config:
         app.config.update(config)

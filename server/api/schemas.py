@@ -27,6 +27,19 @@ from server.services.games import InvalidRequest
 CARD = validate.Regexp(r"^[AKQJT98765432][SHDC]$", error="not a card (rank then suit, e.g. 'TS')")
 
 
+class Boolean(fields.Boolean):
+    """A JSON ``true`` or ``false`` and nothing else.
+
+    marshmallow's own Boolean also takes ``1``, ``"yes"`` and the like, and even with
+    ``truthy={True}`` it takes ``1`` and ``1.0`` (they equal ``True`` in Python).
+    """
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 def load_json() -> Any:
     """The request body as JSON (an empty body reads as ``{}``).
 
@@ -71,7 +84,7 @@ class GameCreate(Schema):
         validate=validate.Length(min=1, max=16),
         load_default=None,
     )
-    allow_multiple_seats = fields.Boolean(truthy={True}, falsy={False}, load_default=False)
+    allow_multiple_seats = Boolean(load_default=False)
     deals = fields.List(fields.Dict(), validate=validate.Length(min=1, max=100), load_default=None)
     seed = fields.String(validate=validate.Length(min=1, max=256), load_default=None)
 
@@ -141,8 +154,12 @@ class SeatQuery(_Query):
     seat = fields.Integer(validate=validate.Range(min=0, max=15), load_default=None)
 
 
+EVENT_NUMBER = validate.Range(min=0, max=2**64 - 1)
+"""An event number: Redis stream ids hold unsigned 64-bit numbers, no more."""
+
+
 class EventsQuery(SeatQuery):
-    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    after = fields.Integer(validate=EVENT_NUMBER, load_default=0)
     wait = fields.Float(validate=validate.Range(min=0), load_default=0.0)
 
 
@@ -394,7 +411,7 @@ class BotsEnsure(Schema):
 
 
 class StreamQuery(SeatQuery):
-    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    after = fields.Integer(validate=EVENT_NUMBER, load_default=0)
     token = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
 
 

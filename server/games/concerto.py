@@ -762,4 +762,4 @@ def _by_side(values: Sequence[int]) -> dict[str, int]:
 
 new_state = State.new
 
-GAME = game_record(State, title="Concerto", seats=(4,), options=OPTIONS)
+GAME = game_record(State, title="Concerto", seats=(4,), options=OPTIONS, two_sides=True)

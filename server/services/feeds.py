@@ -40,16 +40,30 @@ from redis.exceptions import RedisError
 from server.games import Event, visible
 from server.services import boards, views
 from server.services.core import Core, Read
-from server.services.errors import BoardInPlay, Forbidden, ServiceError
+from server.services.errors import BoardInPlay, Forbidden, InvalidRequest, ServiceError
 from server.store import clocks as clock_store
 from server.store import games as game_store
 from server.store import players as player_store
 
 log = logging.getLogger("server.services.feeds")
 
+LAST_EVENT = 2**64 - 1
+"""The largest event number: a Redis stream id's parts are unsigned 64-bit numbers."""
 RETRY_MS = 2000
 """What the stream tells ``EventSource`` to wait before reconnecting."""
 OVER = ("finished", "aborted")
+
+
+def check_after(after: int) -> None:
+    """Refuse an ``after`` that no stream id can hold (Redis would answer with an error).
+
+    Raises:
+        InvalidRequest: naming ``after``.
+    """
+    if not 0 <= after <= LAST_EVENT:
+        raise InvalidRequest(
+            "after must be an event number", {"after": [f"an integer from 0 to {LAST_EVENT}"]}
+        )
 
 
 def frame(event: dict) -> str:
@@ -77,7 +91,12 @@ class Feeds:
         wait: float = 0.0,
         seat: int | None = None,
     ) -> dict[str, Any]:
-        """Events numbered above ``after`` that the caller may see, long-polled up to ``wait``."""
+        """Events numbered above ``after`` that the caller may see, long-polled up to ``wait``.
+
+        Raises:
+            InvalidRequest: ``after`` is not an event number (0..:data:`LAST_EVENT`).
+        """
+        check_after(after)
         got = self.core.read(token, game_id, required=False)
         self._may_read(got)
         player = got.caller.player if got.caller else None

@@ -44,6 +44,11 @@ DEFAULT_CLOCK = {"move_seconds": 60.0}
 DEFAULT_POLICY = {"kind": "default_move"}
 
 
+class UnplayableFormat(InvalidRequest):
+    """A format the game cannot be played in (422 ``unplayable_format``): refused when the
+    tournament is created, rather than failing or meaning nothing once it runs."""
+
+
 class Tournaments:
     """The tournament use cases, over the shared :class:`Core`."""
 
@@ -72,7 +77,8 @@ class Tournaments:
 
         Raises:
             Unauthorized; InvalidRequest (unknown game, options the game refuses,
-            a geometry the game cannot seat); the engine's InvalidOptions.
+            a geometry the game cannot seat); UnplayableFormat (duplicate for a
+            game without two fixed sides); the engine's InvalidOptions.
         """
         caller = self.core.caller(token)
         engine = REGISTRY.get(game)
@@ -86,6 +92,11 @@ class Tournaments:
             raise InvalidRequest(
                 "unknown format", {"format": [f"one of {[f.value for f in Format]}"]}
             ) from None
+        if fmt is Format.DUPLICATE and not engine.two_sides:
+            raise UnplayableFormat(
+                f"{engine.title} cannot be played as duplicate",
+                {"format": ["duplicate compares two fixed sides; this game has none"]},
+            )
         problems: dict[str, list[str]] = {}
         if rounds is not None and fmt is Format.KNOCKOUT:
             problems["rounds"] = ["a knockout ends by itself: leave rounds out"]

@@ -84,6 +84,7 @@ API_ERRORS = [
     (409, "wrong_entry_size", WrongEntrySize),
     (409, "cannot_start", CannotStart),
     (422, "illegal_move", IllegalMove),
+    (422, "unplayable_format", InvalidRequest),
     (429, "rate_limited", RateLimited),
 ]
 

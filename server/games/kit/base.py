@@ -404,6 +404,9 @@ class Game:
     seat_option: str | None = None
     """The option that sets the number of players, if the game has one (Cowpoke's
     ``players``). The service fills it in from the seats a creator lists."""
+    two_sides: bool = False
+    """Whether the seats always form two fixed sides (partnerships), as a duplicate
+    match needs: it compares the two sides' scores over the same boards."""
 
 
 def game_record(
@@ -413,6 +416,7 @@ def game_record(
     seats: tuple[int, ...],
     options: Mapping[str, Any],
     seat_option: str | None = None,
+    two_sides: bool = False,
 ) -> Game:
     """The registry's record of the game whose states are ``state``."""
     return Game(
@@ -424,4 +428,5 @@ def game_record(
         from_dict=state.from_dict,
         opening_events=state.opening_events,
         seat_option=seat_option,
+        two_sides=two_sides,
     )
