@@ -2,7 +2,7 @@
 
 >>> client = Client("http://127.0.0.1:8000", token="t0k3n")
 >>> sorted(k for k in vars(client) if not k.startswith("_") and k != "requestor")
-['apps', 'bots', 'games', 'players', 'ratings', 'tournaments', 'turns']
+['apps', 'bots', 'games', 'invitations', 'players', 'ratings', 'tournaments', 'turns']
 
 Every method builds a path, calls :meth:`Requestor.request`, and returns the
 decoded JSON unchanged (typed by :mod:`client_sdk.types`). Errors are raised
@@ -588,7 +588,7 @@ class Invitations(_Namespace):
     def mine(self) -> list[dict[str, Any]]:
         """``GET /v1/me/invitations``: your open invitations, oldest first."""
         page = cast(dict[str, Any], self._r.request("GET", "/v1/me/invitations"))
-        return cast(list[dict[str, Any]], page["invitations"])
+        return cast(list[dict[str, Any]], page.get("invitations", []))
 
     def accept(self, invitation_id: str) -> dict[str, Any]:
         """``POST /v1/invitations/{id}/accept``: take the held seat(s) or entry."""
