@@ -30,7 +30,7 @@ def _true_hands(redis_client, gid):
 def test_no_response_shows_hidden_cards(live_api, live_players, redis_client):
     four = live_players.many(4)
     rng = random.Random(20240601)
-    for number in range(GAMES):
+    for _ in range(GAMES):
         options = {
             "deals": 1,
             "rules": rng.choice(["parlett-2013", "penguin"]),
