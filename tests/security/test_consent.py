@@ -279,3 +279,32 @@ def test_runner_accepts_invitations_by_policy(live_server, live_players, policy,
             assert (seat["player_id"] == bot.id) is True  # held or taken, still the bot's
             left = {inv["game_id"] for inv in Client(live_server.url, bot.token).invitations.mine()}
             assert (game["id"] not in left) is held_by_bot
+
+
+def test_only_the_invited_player_answers_an_invitation(api, players, redis_client):
+    mallory, victim = players.many(2)
+    gid = api.create(mallory, [mallory.id, victim.id, None, None])["id"]
+    (inv,) = _invitations(api, victim)
+    before = api.view(gid)
+    raw_before = redis_client.hgetall(keys.game_seats(gid))
+    for path in ("accept", "decline"):
+        assert_error(api.post(f"/v1/invitations/{inv['id']}/{path}", {}, mallory), 404, "not_found")
+    assert_error(api.get("/v1/me/invitations", "admin"), 403, "forbidden")
+    assert api.view(gid) == before
+    assert redis_client.hgetall(keys.game_seats(gid)) == raw_before
+    assert [i["id"] for i in _invitations(api, victim)] == [inv["id"]]
+
+
+def test_the_cli_takes_the_accept_policy():
+    import argparse
+
+    from client_sdk.cli import add_bot_commands
+    from client_sdk.runner import AcceptPolicy
+
+    parser = argparse.ArgumentParser()
+    add_bot_commands(parser.add_subparsers())
+    args = parser.parse_args(["bot", "run", "random", "--accept-invitations", "from:alice,bob"])
+    assert args.accept_invitations == AcceptPolicy("from", frozenset({"alice", "bob"}))
+    assert parser.parse_args(["bot", "run", "random"]).accept_invitations == AcceptPolicy("none")
+    with pytest.raises(SystemExit):
+        parser.parse_args(["bot", "run", "random", "--accept-invitations", "everyone"])
