@@ -181,10 +181,10 @@ class Invitations:
             if settled is None:
                 raise NotFound("this invitation is no longer open", {"invitation": inv["id"]})
             raise InvitationExpired("this invitation has expired", {"invitation": inv["id"]})
-        if settled.status == "active":
+        if settled.status == "active":  # the last hold settled: wake-ups, an app's webhooks
             record = self.core.game(game_id)
             if record is not None:
-                self.core.wake_to_move(record, views.state_of(record))
+                self.core.after_commit(record, views.state_of(record))
 
     def _free(self, player_id: str, inv: dict[str, Any], now: float) -> None:
         """Decline (or expire) one invitation: free its hold, forget it."""
