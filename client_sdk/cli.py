@@ -31,7 +31,7 @@ from typing import Any, cast
 from .bot import Bot
 from .client import Client
 from .errors import ParlourError
-from .runner import run
+from .runner import AcceptPolicy, run
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 
@@ -115,6 +115,21 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=None, help="stop after N finished games")
     parser.add_argument("--seed", default=None, help="seed of the bot's random choices")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every retry")
+    parser.add_argument(
+        "--accept-invitations",
+        type=_policy,
+        default=AcceptPolicy(),
+        metavar="{anyone,none,from:alice,bob}",
+        help="which invitations to seats and entries to accept: none (default: only the "
+        "admin seats the bot), anyone, or from:<player id or name>,...",
+    )
+
+
+def _policy(text: str) -> AcceptPolicy:
+    try:
+        return AcceptPolicy.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _run(bot: Bot, args: argparse.Namespace) -> int:
@@ -127,7 +142,13 @@ def _run(bot: Bot, args: argparse.Namespace) -> int:
     )
     with Client(args.server, args.token) as client:
         try:
-            stats = run(bot, client, wait=args.wait, max_games=args.games)
+            stats = run(
+                bot,
+                client,
+                wait=args.wait,
+                max_games=args.games,
+                accept_invitations=args.accept_invitations,
+            )
         except ParlourError as exc:
             print(f"stopped: {exc}", file=sys.stderr)
             return 1

@@ -2,7 +2,7 @@
 
 >>> client = Client("http://127.0.0.1:8000", token="t0k3n")
 >>> sorted(k for k in vars(client) if not k.startswith("_") and k != "requestor")
-['apps', 'bots', 'games', 'players', 'ratings', 'tournaments', 'turns']
+['apps', 'bots', 'games', 'invitations', 'players', 'ratings', 'tournaments', 'turns']
 
 Every method builds a path, calls :meth:`Requestor.request`, and returns the
 decoded JSON unchanged (typed by :mod:`client_sdk.types`). Errors are raised
@@ -577,6 +577,34 @@ class Bots(_Namespace):
         return cast(dict[str, Any], self._r.request("POST", "/v1/bots", json={"bots": list(bots)}))
 
 
+# -- consent and invitations (docs/api.md#consent-and-invitations) ------------------------
+class Invitations(_Namespace):
+    """Invitations: seats and tournament entries someone else named you in.
+
+    A seat or entry naming you is held until you accept; declining frees it.
+    The admin seats and enters players without asking.
+    """
+
+    def mine(self) -> list[dict[str, Any]]:
+        """``GET /v1/me/invitations``: your open invitations, oldest first."""
+        page = cast(dict[str, Any], self._r.request("GET", "/v1/me/invitations"))
+        return cast(list[dict[str, Any]], page.get("invitations", []))
+
+    def accept(self, invitation_id: str) -> dict[str, Any]:
+        """``POST /v1/invitations/{id}/accept``: take the held seat(s) or entry."""
+        return cast(
+            dict[str, Any],
+            self._r.request("POST", f"/v1/invitations/{_q(invitation_id)}/accept", json={}),
+        )
+
+    def decline(self, invitation_id: str) -> dict[str, Any]:
+        """``POST /v1/invitations/{id}/decline``: free the held seat(s), withdraw the entry."""
+        return cast(
+            dict[str, Any],
+            self._r.request("POST", f"/v1/invitations/{_q(invitation_id)}/decline", json={}),
+        )
+
+
 class Client:
     """A Parlour API client for one player (one token).
 
@@ -601,6 +629,7 @@ class Client:
         ratings: leaderboards (:class:`Ratings`).
         apps: embedding apps and their webhooks (:class:`Apps`).
         bots: the server's bot pool, admin only (:class:`Bots`).
+        invitations: seats and entries others named you in (:class:`Invitations`).
         requestor: the :class:`Requestor` every namespace sends through.
     """
 
@@ -632,6 +661,7 @@ class Client:
         self.ratings = Ratings(self.requestor)
         self.apps = Apps(self.requestor)
         self.bots = Bots(self.requestor)
+        self.invitations = Invitations(self.requestor)
 
     @property
     def base_url(self) -> str:

@@ -150,6 +150,15 @@ class CannotStart(TournamentConflict):
     """409 ``cannot_start``: not enough entries, or already started."""
 
 
+class InvitationsPending(Conflict):
+    """409 ``invitations_pending``: a seat or entry still waits for an invited player to
+    accept (docs/api.md#consent-and-invitations): the game or tournament cannot start."""
+
+
+class InvitationExpired(Conflict):
+    """409 ``invitation_expired``: too late to accept; the seat or entry was freed."""
+
+
 class IllegalMove(ParlourError):
     """422: a well-formed move the rules do not allow now."""
 
@@ -189,6 +198,8 @@ ERRORS_BY_CODE: dict[str, type[ParlourError]] = {
     "already_entered": AlreadyEntered,
     "wrong_entry_size": WrongEntrySize,
     "cannot_start": CannotStart,
+    "invitations_pending": InvitationsPending,
+    "invitation_expired": InvitationExpired,
     "illegal_move": IllegalMove,
     "unplayable_format": InvalidRequest,  # 422: a tournament format its game cannot be played in
     "rate_limited": RateLimited,

@@ -13,6 +13,12 @@ The loop is ``GET /v1/me/turns?wait=...`` → for each turn, ``choose_move`` →
   again with the fresh view. It never resends a stale decision.
 * **Graceful stop.** The first Ctrl-C / SIGTERM lets the move in hand finish
   and then returns, taking no new game; a second one stops at once.
+
+Invitations (docs/api.md#consent-and-invitations): a seat or tournament entry
+that another player names the bot in is held until the bot accepts. The
+runner accepts per its :class:`AcceptPolicy` (``--accept-invitations``): ``none``
+(the default: only the admin, e.g. the tournament scheduler, and the bot itself
+seat it), ``anyone``, or ``from:alice,bob`` (inviters by player id or name).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +36,7 @@ from typing import Any
 from .bot import Bot
 from .client import Client
 from .errors import (
+    Conflict,
     ConnectionError,
     GameOver,
     IllegalMove,
@@ -64,11 +71,50 @@ class RunStats:
     """409s answered by re-reading the view."""
     illegal_moves: int = 0
     """Moves the server refused as illegal (a bug in the bot; logged)."""
+    invitations_accepted: int = 0
+    """Invitations accepted under the runner's :class:`AcceptPolicy`."""
     outages: int = 0
     """Times the server could not be reached after the SDK's own retries."""
     finished_games: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_GAMES))
     """The ids of the last ``RECENT_GAMES`` games finished, oldest first (bounded: a bot
     pool runs for weeks)."""
+
+
+@dataclass(frozen=True)
+class AcceptPolicy:
+    """Which invitations the runner accepts: ``none``, ``anyone`` or ``from:<a>,<b>``.
+
+    >>> AcceptPolicy.parse("from:alice,bob").accepts({"from": {"id": "9f", "name": "bob"}})
+    True
+    >>> AcceptPolicy.parse("none").accepts({"from": {"id": "9f", "name": "bob"}})
+    False
+    """
+
+    mode: str = "none"
+    inviters: frozenset[str] = frozenset()
+
+    @classmethod
+    def parse(cls, text: str) -> AcceptPolicy:
+        """``none`` | ``anyone`` | ``from:alice,bob`` (ids or names, comma-separated).
+
+        Raises:
+            ValueError: another shape.
+        """
+        text = text.strip()
+        if text in ("none", "anyone"):
+            return cls(text)
+        if text.startswith("from:"):
+            names = frozenset(n.strip() for n in text[5:].split(",") if n.strip())
+            if names:
+                return cls("from", names)
+        raise ValueError(f"expected none, anyone or from:<id or name>,...; got {text!r}")
+
+    def accepts(self, invitation: Mapping[str, Any]) -> bool:
+        """Whether to accept this invitation (by who sent it)."""
+        if self.mode != "from":
+            return self.mode == "anyone"
+        sender = invitation.get("from") or {}
+        return bool({sender.get("id"), sender.get("name")} & self.inviters)
 
 
 @dataclass
@@ -92,6 +138,8 @@ class Runner:
             games where the bot is to act). Defaults to ``wait``.
         max_outage_pause: longest pause between attempts while the server is
             unreachable.
+        accept_invitations: which invitations to accept (:class:`AcceptPolicy`
+            or its text); checked before each poll of the turns.
     """
 
     def __init__(
@@ -104,6 +152,7 @@ class Runner:
         handle_signals: bool = True,
         recheck_every: float | None = None,
         max_outage_pause: float = 5.0,
+        accept_invitations: AcceptPolicy | str = "none",
     ) -> None:
         self.bot = bot
         self.client = client
@@ -112,6 +161,11 @@ class Runner:
         self.handle_signals = handle_signals
         self.recheck_every = wait if recheck_every is None else recheck_every
         self.max_outage_pause = max_outage_pause
+        self.accept = (
+            AcceptPolicy.parse(accept_invitations)
+            if isinstance(accept_invitations, str)
+            else accept_invitations
+        )
         self.stats = RunStats()
         self._games: dict[str, _Game] = {}
         self._stopping = threading.Event()
@@ -145,6 +199,7 @@ class Runner:
             try:
                 while not self._done():
                     try:
+                        self._answer_invitations()
                         page = self.client.turns.wait(self.wait)
                         turns = page.get("turns", [])
                         for turn in turns:
@@ -159,6 +214,21 @@ class Runner:
             except _Interrupted:
                 pass
         return self.stats
+
+    def _answer_invitations(self) -> None:
+        """Accept the open invitations the policy allows (others are left to expire)."""
+        if self.accept.mode == "none":
+            return
+        for invitation in self.client.invitations.mine():
+            if not self.accept.accepts(invitation):
+                continue
+            try:
+                self.client.invitations.accept(invitation["id"])
+            except (NotFound, Conflict) as exc:  # withdrawn or expired meanwhile
+                log.info("invitation %s: %s", invitation["id"], exc.code)
+                continue
+            self.stats.invitations_accepted += 1
+            log.info("accepted invitation %s from %s", invitation["id"], invitation.get("from"))
 
     def _play_turn(self, turn: Turn) -> None:
         self._busy = True

@@ -6,10 +6,10 @@ The use cases live in ``app.extensions["parlour"]``, a
 :func:`create_app` reads its settings from ``config`` or the environment
 (``REDIS_URL``, ``PARLOUR_ADMIN_TOKEN``, ``PARLOUR_MAX_WAIT``,
 ``PARLOUR_OPEN_REGISTRATION``, ``PARLOUR_SEED_SECRET``,
-``PARLOUR_REDIS_MAX_CONNECTIONS``, ``PARLOUR_MAX_BODY``: the largest request
-body in bytes, 64 KiB by default; a larger one is answered 413 before it is read).
-The app keeps no state between requests: everything shared lives in Redis, so any
-number of workers can serve any request.
+``PARLOUR_REDIS_MAX_CONNECTIONS``, ``PARLOUR_INVITATION_TTL``, ``PARLOUR_MAX_BODY``: the
+largest request body in bytes, 64 KiB by default; a larger one is answered 413 before
+it is read). The app keeps no state between requests: everything shared lives in
+Redis, so any number of workers can serve any request.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from . import (
     errors,
     games,
     health,
+    invitations,
     me,
     metrics,
     players,
@@ -79,6 +80,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         SSE_MAX_SECONDS=float(os.environ.get("PARLOUR_SSE_MAX_SECONDS", "300")),
         GUEST_TTL=float(os.environ.get("PARLOUR_GUEST_TTL", "86400")),
         GUEST_GRACE=float(os.environ.get("PARLOUR_GUEST_GRACE", "3600")),
+        INVITATION_TTL=float(os.environ.get("PARLOUR_INVITATION_TTL", "86400")),
         RATE_LIMIT=int(os.environ.get("PARLOUR_RATE_LIMIT", "0")),
         RATE_PERIOD=float(os.environ.get("PARLOUR_RATE_PERIOD", "1")),
         # Flask's own setting: werkzeug refuses a longer body with 413 (errors.py).
@@ -96,11 +98,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         seed_secret=app.config["SEED_SECRET"],
         guest_ttl=app.config["GUEST_TTL"],
         guest_grace=app.config["GUEST_GRACE"],
+        invitation_ttl=app.config["INVITATION_TTL"],
     )
     errors.register(app)
     app.before_request(load_token)
     ratelimit.register(app)  # after load_token: it counts per token
-    for module in (players, rules, games, me, tournaments, ratings, health, web):
+    for module in (players, rules, games, me, tournaments, ratings, health, web, invitations):
         app.register_blueprint(module.bp)
     for module in (apps, stream):  # embedding in other apps
         app.register_blueprint(module.bp)

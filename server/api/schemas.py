@@ -297,6 +297,7 @@ class Tournament(Schema):
     started = fields.Raw()
     finished = fields.Raw()
     error = fields.Raw()
+    consented = fields.Boolean()
     progress = fields.Raw()
     entries = fields.Raw()
     rounds = fields.Raw()
@@ -307,6 +308,7 @@ class EntryCreated(Schema):
     id = fields.String()
     seed = fields.Integer()
     players = fields.Raw()
+    pending = fields.List(fields.String())
 
 
 class Standings(Schema):
@@ -457,3 +459,32 @@ app_info = App()
 webhook = Webhook()
 app_game = AppGame()
 bots = Bots()
+
+
+# -- consent and invitations (docs/api.md#consent-and-invitations) -----------------------------
+class Invitation(Schema):
+    """One invitation to a held seat (``kind: game``) or a held entry (``kind: tournament``)."""
+
+    id = fields.String()
+    kind = fields.String()
+    status = fields.String()
+    created = fields.String()
+    expires = fields.String()
+    game_id = fields.String()
+    game = fields.String()
+    seats = fields.List(fields.Integer())
+    tournament_id = fields.String()
+    tournament = fields.String()
+    entry_id = fields.String()
+    players = fields.List(fields.String())
+
+    class Meta:
+        include = {"from": fields.Raw()}
+
+
+class Invitations(Schema):
+    invitations = fields.List(fields.Nested(Invitation))
+
+
+invitation = Invitation()
+invitation_list = Invitations()

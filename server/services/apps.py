@@ -161,7 +161,8 @@ class Apps:
 
         Args:
             seats: per seat ``null`` (a guest), ``"bot:<name>"`` (the bot pool) or
-                a player id (a registered player the app seats directly).
+                a player id (a registered player: the seat is held until that
+                player accepts the app's invitation, :mod:`server.services.invitations`).
             guest_names: display names of the guests, in seat order (default "Guest").
 
         Returns:
@@ -170,6 +171,7 @@ class Apps:
         """
         app = self._app(token, app_id)
         seats = resolve_bots(self.r, game, seats) or []
+        registered = [p for p in seats if p is not None]  # the guests made below need none
         open_seats = [i for i, s in enumerate(seats) if s is None]
         names = list(guest_names or [])
         if len(names) > len(open_seats):
@@ -209,7 +211,8 @@ class Apps:
             game=game,
             options=options,
             seats=seats,
-            app={"id": app.id, "guest_grace": self.guest_grace},
+            app={"id": app.id, "name": app.name, "guest_grace": self.guest_grace},
+            registered=registered,
         )
         return {"game": view, "invitations": invitations}
 

@@ -14,6 +14,7 @@ from server.services.clocks import Clocks
 from server.services.core import Core
 from server.services.feeds import Feeds
 from server.services.games import Games
+from server.services.invitations import DEFAULT_TTL, Invitations
 from server.services.lobby import Lobby
 from server.services.metrics import Metrics
 from server.services.players import Players
@@ -35,6 +36,7 @@ class Services:
         seed_secret: the secret deal seeds derive from; None keeps one in Redis.
         guest_ttl: seconds an app's invitation stays valid at most.
         guest_grace: seconds a guest token may still read its game once it ended.
+        invitation_ttl: seconds an invitation to a seat or an entry stays open.
     """
 
     def __init__(
@@ -47,6 +49,7 @@ class Services:
         seed_secret: str | None = None,
         guest_ttl: float = 86400.0,
         guest_grace: float = 3600.0,
+        invitation_ttl: float = DEFAULT_TTL,
     ) -> None:
         self.core = Core(
             r,
@@ -56,12 +59,13 @@ class Services:
             seed_secret=seed_secret,
         )
         self.players = Players(self.core)
-        self.games = Games(self.core)
+        self.invitations = Invitations(self.core, ttl=invitation_ttl)
+        self.games = Games(self.core, self.invitations)
         self.clocks = Clocks(self.core)
         self.feeds = Feeds(self.core)
         self.replays = Replays(self.core)
         self.lobby = Lobby(self.core)
-        self.tournaments = Tournaments(self.core)
+        self.tournaments = Tournaments(self.core, self.invitations)
         self.ratings = Ratings(self.core)
         self.apps = Apps(self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace)
         self.ratelimits = RateLimits(self.core)
@@ -80,6 +84,7 @@ class Services:
         seed_secret: str | None = None,
         guest_ttl: float = 86400.0,
         guest_grace: float = 3600.0,
+        invitation_ttl: float = DEFAULT_TTL,
     ) -> Services:
         """The services over a new client for ``redis_url`` (a server or a cluster)."""
         r = connect(redis_url, max_connections=max_connections, block_timeout=block_timeout)
@@ -91,4 +96,5 @@ class Services:
             seed_secret=seed_secret,
             guest_ttl=guest_ttl,
             guest_grace=guest_grace,
+            invitation_ttl=invitation_ttl,
         )

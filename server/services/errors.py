@@ -44,6 +44,8 @@ __all__ = [
     "GameNotFinished",
     "GameNotStarted",
     "InvalidRequest",
+    "InvitationExpired",
+    "InvitationsPending",
     "NoOpenSeat",
     "NotFound",
     "RateLimited",
@@ -131,3 +133,13 @@ class RateLimited(ServiceError):
         seconds = max(1, math.ceil(retry_after))
         super().__init__("too many requests: slow down", {"retry_after": seconds})
         self.retry_after = seconds
+
+
+# -- consent (docs/api.md#consent-and-invitations) -----------------------------------------
+class InvitationsPending(ServiceError):
+    """A game or tournament cannot start while a seat or entry waits for its player to
+    accept an invitation (409); ``details`` names who is still to answer."""
+
+
+class InvitationExpired(ServiceError):
+    """The invitation expired before it was accepted; its seat or entry was freed (409)."""

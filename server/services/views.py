@@ -50,8 +50,11 @@ def rating_out(stored: dict[str, Any]) -> dict[str, Any]:
 
 
 def seats_of(record: GameRecord, player_id: str) -> list[int]:
-    """The seats ``player_id`` holds in the game, lowest first."""
-    return sorted(s for s, v in record.seats.items() if v["player_id"] == player_id)
+    """The seats ``player_id`` holds in the game, lowest first (a seat held for the
+    player's invitation is not theirs until they accept it: docs/api.md)."""
+    return sorted(
+        s for s, v in record.seats.items() if v["player_id"] == player_id and not v.get("pending")
+    )
 
 
 def seats(record: GameRecord) -> list[dict[str, Any]]:

@@ -206,6 +206,14 @@ def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -
     entries = f"/v1/tournaments/{tid}/entries"
     assert call("post", entries, {"players": [four[0]["id"], four[2]["id"]]}, tokens[0])[0] == 201
     assert call("post", entries, {"players": [four[1]["id"], four[3]["id"]]}, tokens[3])[0] == 201
+    # the partners named are invited: each accepts (docs/api.md#consent-and-invitations)
+    for i in (2, 1):
+        status, page = call("get", "/v1/me/invitations", None, tokens[i])
+        assert status == 200 and len(page["invitations"]) == 1
+        inv = page["invitations"][0]["id"]
+        assert call("post", f"/v1/invitations/{inv}/accept", {}, tokens[i])[0] == 200
+        assert call("post", f"/v1/invitations/{inv}/decline", {}, tokens[i])[0] == 404
+    assert call("get", "/v1/me/invitations")[0] == 401
     assert call("post", entries, {"players": [four[1]["id"], four[3]["id"]]}, ADMIN_TOKEN)[0] == 409
     assert call("post", entries, {"players": []}, tokens[0])[0] == 400
     assert call("post", entries, {"players": [four[0]["id"]]})[0] == 401

@@ -42,7 +42,7 @@ def test_a_token_over_its_limit_gets_429_with_retry_after(api, players, app_conf
 
 def test_a_limited_move_changes_nothing(api, players):
     people = players.many(4)
-    view = api.create(people[0], [p.id for p in people])
+    view = api.create("admin", [p.id for p in people])
     seat = view["to_move"][0]
     mover = people[seat]
     for _ in range(LIMIT):

@@ -30,6 +30,8 @@ from client_sdk.errors import (
     GameOver,
     IllegalMove,
     InvalidRequest,
+    InvitationExpired,
+    InvitationsPending,
     NoOpenSeat,
     NotFound,
     NotYourTurn,
@@ -83,6 +85,8 @@ API_ERRORS = [
     (409, "already_entered", AlreadyEntered),
     (409, "wrong_entry_size", WrongEntrySize),
     (409, "cannot_start", CannotStart),
+    (409, "invitations_pending", InvitationsPending),
+    (409, "invitation_expired", InvitationExpired),
     (422, "illegal_move", IllegalMove),
     (422, "unplayable_format", InvalidRequest),
     (429, "rate_limited", RateLimited),
@@ -305,6 +309,9 @@ CALLS = [
      "POST", "/v1/apps/{app_id}/webhooks", {"url": "http://x/h", "events": ["game_end"]}),
     (lambda c: c.bots.list(), "GET", "/v1/bots", None),
     (lambda c: c.bots.ensure(["random"]), "POST", "/v1/bots", {"bots": ["random"]}),
+    (lambda c: c.invitations.mine(), "GET", "/v1/me/invitations", None),
+    (lambda c: c.invitations.accept("I"), "POST", "/v1/invitations/{invitation_id}/accept", {}),
+    (lambda c: c.invitations.decline("I"), "POST", "/v1/invitations/{invitation_id}/decline", {}),
 ]  # fmt: skip
 
 
@@ -313,7 +320,8 @@ def _template(path: str) -> str:
             .replace("/tournaments/T", "/tournaments/{tournament_id}")
             .replace("/ratings/concerto", "/ratings/{game}")
             .replace("/replay/7", "/replay/{version}")
-            .replace("/apps/A", "/apps/{app_id}"))  # fmt: skip
+            .replace("/apps/A", "/apps/{app_id}")
+            .replace("/invitations/I/", "/invitations/{invitation_id}/"))  # fmt: skip
 
 
 @pytest.mark.parametrize(("call", "method", "path", "body"), CALLS)

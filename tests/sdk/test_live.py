@@ -42,6 +42,7 @@ from client_sdk.errors import (
 )
 from client_sdk.types import Event, EventsPage, NewPlayer, Replay, Turn, View
 from server.api import create_app
+from tests.conftest import ADMIN_TOKEN
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT = {"deals": 1, "target": 10000}  # one deal: about 50 moves
@@ -95,7 +96,7 @@ class Runners:
 def seated_game(url: str, bots: list[Bot], options: dict | None = None) -> tuple[str, list[str]]:
     """Register one player per bot, seat them in a new Concerto game; return id and tokens."""
     players = [register(url, f"{bot.name}{i}") for i, bot in enumerate(bots)]
-    creator = Client(url, players[0]["token"])
+    creator = Client(url, ADMIN_TOKEN)  # the admin seats players without invitations
     view = creator.games.create("concerto", options or {}, [p["id"] for p in players])
     assert view["status"] == "active"
     return view["id"], [p["token"] for p in players]
@@ -322,7 +323,7 @@ def test_python_m_bots_play_a_game_as_separate_processes(live_server) -> None:
     url = live_server.url
     names = ["concerto_signals", "uniform", "concerto_signals", "concerto_greedy"]  # modules
     players = [register(url, n) for n in names]
-    Client(url, players[0]["token"]).games.create("concerto", SHORT, [p["id"] for p in players])
+    Client(url, ADMIN_TOKEN).games.create("concerto", SHORT, [p["id"] for p in players])
     procs = [
         subprocess.Popen(
             [
