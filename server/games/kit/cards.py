@@ -95,9 +95,21 @@ def deal_singly(cards: Sequence[Card], players: int, first: int) -> list[list[Ca
     return hands
 
 
+_SORT_KEYS: dict[Pack, dict[Card, int]] = {}
+
+
+def _sort_key(pack: Pack) -> dict[Card, int]:
+    """Each card's place in :func:`sort_hand` order, built once per pack (a look-up, not a parse)."""
+    keys = _SORT_KEYS.get(pack)
+    if keys is None:
+        order = sorted(set(pack.cards()), key=lambda c: (SUITS.index(c[1]), -pack.rank_order(c)))
+        keys = _SORT_KEYS[pack] = {c: i for i, c in enumerate(order)}
+    return keys
+
+
 def sort_hand(cards: Iterable[Card], pack: Pack = STANDARD) -> list[Card]:
     """Cards grouped by suit (S H D C), high to low within a suit: how a player holds them."""
-    return sorted(cards, key=lambda c: (SUITS.index(c[1]), -pack.rank_order(c)))
+    return sorted(cards, key=_sort_key(pack).__getitem__)
 
 
 def derived_rng(seed: str, *labels: object) -> random.Random:
