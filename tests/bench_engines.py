@@ -14,7 +14,8 @@ line per figure:
 The driver only uses the public engine API (``new_state``, ``to_move``,
 ``legal_moves``, ``apply`` with ``events=False`` as a simulation does, ``clone``,
 ``is_over``), so it is the same for every game; the option sets per game are in
-:data:`OPTION_SETS`.
+:data:`OPTION_SETS`. Time is this process's CPU time, not the wall clock, so
+that other work on a shared host weighs less on the figures.
 """
 
 from __future__ import annotations

@@ -322,6 +322,7 @@ def _read_deal(preset: Preset) -> dict[str, Any] | None:
 # ---------------------------------------------------------------------------
 
 PLAY, PASS, FORCE = "play", "pass", "force"
+DECK = frozenset(STANDARD.cards())
 
 
 class State(BaseState):
@@ -417,7 +418,7 @@ class State(BaseState):
         kind = move.get("type")
         if kind == PLAY:
             card = move.get("card")
-            if not STANDARD.is_card(card):
+            if not (isinstance(card, str) and card in DECK):
                 raise MalformedMove(f"{card!r} is not a card (rank then suit, e.g. 'TS')")
             fields = 2
         elif kind == PASS or kind == FORCE:

@@ -17,7 +17,7 @@ import pytest
 
 from server.games import concerto
 from server.games.kit.base import redeal
-from server.games.kit.cards import STANDARD
+from server.games.kit.cards import DOUBLE_PINOCHLE, PINOCHLE, STANDARD, shuffled
 from server.games.kit.poker import Combination, category, evaluate
 
 RULES = ("parlett-2013", "penguin")
@@ -160,3 +160,11 @@ def test_category_agrees_with_evaluate_on_every_hand_of_one_suit_pair() -> None:
     cards = [c for c in STANDARD.cards() if c[1] in "SH"]
     for five in combinations(cards, 5):
         assert category(five) == evaluate(five)[0]
+
+
+def test_the_shuffle_is_the_standard_library_shuffle() -> None:
+    for pack in (STANDARD, PINOCHLE, DOUBLE_PINOCHLE):
+        for n in range(200):
+            expected = pack.cards()
+            random.Random(f"s{n}").shuffle(expected)
+            assert shuffled(pack, random.Random(f"s{n}")) == expected
