@@ -25,10 +25,11 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from server.games import REGISTRY
 
+T = TypeVar("T")
 Policy = Callable[[random.Random, list[dict[str, Any]]], dict[str, Any]]
 
 OPTION_SETS: dict[str, list[tuple[str, dict[str, Any]]]] = {
@@ -37,15 +38,23 @@ OPTION_SETS: dict[str, list[tuple[str, dict[str, Any]]]] = {
 """Option sets measured per game (a label for the output, the options); others: defaults."""
 
 
+def pick(rng: random.Random, items: Sequence[T]) -> T:
+    """One item uniformly (``rng.choice`` without its Python-level rejection loop)."""
+    return items[int(rng.random() * len(items))]
+
+
 def uniform(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
-    return rng.choice(moves)
+    return pick(rng, moves)
 
 
 def kind_uniform(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
     """A kind of move uniformly among the legal kinds, then one of its moves uniformly."""
     kinds = [move.get("type") for move in moves]
-    kind = rng.choice(list(dict.fromkeys(kinds)))
-    return rng.choice([move for move, k in zip(moves, kinds, strict=True) if k == kind])
+    distinct = list(dict.fromkeys(kinds))
+    if len(distinct) == 1:
+        return pick(rng, moves)
+    kind = pick(rng, distinct)
+    return pick(rng, [move for move, k in zip(moves, kinds, strict=True) if k == kind])
 
 
 POLICIES: dict[str, Policy] = {"kind-uniform": kind_uniform, "uniform": uniform}

@@ -76,6 +76,10 @@ def partner_of(seat: Seat) -> Seat:
     return (seat + 2) % 4
 
 
+PARTNER = tuple(partner_of(seat) for seat in range(4))
+"""``partner_of`` as a table, for the rules run at every move."""
+
+
 def seats_of(side: int) -> tuple[Seat, Seat]:
     return (side, side + 2)
 
@@ -385,6 +389,9 @@ class State(BaseState):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
     def may_pass(self, seat: Seat) -> bool:
         """Whether the seat on turn may pass — and so also call 'Play' (C6–C8, C12).
 
@@ -396,7 +403,7 @@ class State(BaseState):
             bool(self.current)
             and self.forced_by is None
             and self.passes < 2
-            and bool(self.hands[partner_of(seat)])
+            and bool(self.hands[PARTNER[seat]])
         )
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
@@ -413,7 +420,13 @@ class State(BaseState):
         return self.may_pass(seat)
 
     def normalize_move(self, move: Any) -> Move:
-        if type(move) is not dict and not isinstance(move, Mapping):
+        if type(move) is dict:  # the usual shapes, already canonical, checked at once
+            kind, card = move.get("type"), move.get("card")
+            if kind == PLAY and type(card) is str and card in DECK and len(move) == 2:
+                return move
+            if kind in (PASS, FORCE) and len(move) == 1:
+                return move
+        if not isinstance(move, Mapping):
             raise MalformedMove("a move is an object with a 'type'")
         kind = move.get("type")
         if kind == PLAY:
@@ -421,15 +434,13 @@ class State(BaseState):
             if not (isinstance(card, str) and card in DECK):
                 raise MalformedMove(f"{card!r} is not a card (rank then suit, e.g. 'TS')")
             fields = 2
-        elif kind == PASS or kind == FORCE:
+        elif kind in (PASS, FORCE):
             fields = 1
         else:
             raise MalformedMove("move type must be 'play', 'pass' or 'force'")
         if len(move) != fields:
             extra = move.keys() - {"type", "card"} if kind == PLAY else move.keys() - {"type"}
             raise MalformedMove(f"unexpected field(s) in a {kind} move: {', '.join(sorted(extra))}")
-        if type(move) is dict:
-            return move  # already canonical: a plain dict of exactly these fields
         return {"type": PLAY, "card": card} if kind == PLAY else {"type": kind}
 
     def _explain_illegal(self, seat: Seat, move: Move) -> str:
@@ -460,13 +471,13 @@ class State(BaseState):
         if kind == PASS:
             # C6: at most two consecutive passes per card.
             self.passes += 1
-            self.turn = partner_of(seat)
+            self.turn = PARTNER[seat]
             if out is not None:
                 out.append(Event("pass", {"seat": seat, "passes": self.passes}))
         elif kind == FORCE:
             # C8/C9: 'Play' makes the partner complete the hand alone.
             self.forced_by = seat
-            self.turn = partner_of(seat)
+            self.turn = PARTNER[seat]
             if out is not None:
                 out.append(Event("force", {"seat": seat, "partner": partner_of(seat)}))
         else:
@@ -481,10 +492,10 @@ class State(BaseState):
         if len(self.current) == CARDS_PER_HAND:
             self._complete_hand(out)
             return
-        partner = partner_of(seat)
+        partner = PARTNER[seat]
         if self.forced_by is not None:
             # C9: the forced partner plays on alone; when out of cards, the caller completes.
-            forced = partner_of(self.forced_by)
+            forced = PARTNER[self.forced_by]
             self.turn = forced if self.hands[forced] else self.forced_by
         else:
             # C11: a player with no cards is skipped and the partner must play.
@@ -591,13 +602,15 @@ class State(BaseState):
                 self._finish(Termination.MATCH_TARGET_REACHED, self.totals)
             elif game_over:
                 self._new_game()
-        if self._outcome is not None:
-            if out is not None:
-                out.append(Event("game_over", self._outcome.to_dict()))
-        else:
+        self._game_over_or_next_deal(out)
+
+    def _game_over_or_next_deal(self, out: list[Event] | None) -> None:
+        if self._outcome is None:
             self._deal()
             if out is not None:
                 out += self.deal_events()
+        elif out is not None:
+            out.append(Event("game_over", self._outcome.to_dict()))
 
     def _end_game(self, out: list[Event] | None) -> None:
         """A game ends: its unrevealed left-overs become public.

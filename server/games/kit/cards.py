@@ -116,7 +116,7 @@ _SORT_KEYS: dict[Pack, dict[Card, int]] = {}
 
 
 def _sort_key(pack: Pack) -> dict[Card, int]:
-    """Each card's place in :func:`sort_hand` order, built once per pack (a look-up, not a parse)."""
+    """Each card's place in :func:`sort_hand` order, built once per pack."""
     keys = _SORT_KEYS.get(pack)
     if keys is None:
         order = sorted(set(pack.cards()), key=lambda c: (SUITS.index(c[1]), -pack.rank_order(c)))
