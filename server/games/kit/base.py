@@ -288,9 +288,10 @@ class BaseState:
             MalformedMove: ``move`` is not a move of this game.
             IllegalMove: the rules forbid it now (state unchanged).
         """
+        if self.is_over():
+            raise GameOver()
         if seat is None or seat not in self.to_move():
-            # to_move is empty once the game is over: that is asked only now.
-            raise GameOver() if self.is_over() else NotYourTurn(seat)
+            raise NotYourTurn(seat)
         move = self.normalize_move(move)
         if not self._is_legal(seat, move):
             raise IllegalMove(self._explain_illegal(seat, move), self._legal_moves(seat))
