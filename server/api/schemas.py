@@ -440,3 +440,12 @@ app_info = App()
 webhook = Webhook()
 app_game = AppGame()
 bots = Bots()
+
+
+class TurnStreamQuery(_Query):
+    """``GET /v1/me/turns/stream``: the token may come as ``?token=`` (EventSource)."""
+
+    token = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
+
+
+turn_stream_query = TurnStreamQuery()
