@@ -184,10 +184,13 @@ class Requestor:
         params: Mapping[str, Any] | None = None,
         last_event_id: str | None = None,
         timeout: float = 60.0,
+        heartbeats: bool = False,
     ) -> Iterator[dict[str, Any]]:
         """Read a server-sent events stream; yield ``{"id", "event", "data"}`` per event.
 
-        ``data`` is decoded JSON. Heartbeat comments are skipped. The stream is
+        ``data`` is decoded JSON. Heartbeat comments are skipped, or with
+        ``heartbeats`` yielded as ``{"event": "heartbeat"}`` (a reader's chance to
+        do its idle work without a timer of its own). The stream is
         not retried here: reconnect with the last ``id`` seen as
         ``last_event_id`` and nothing is lost or repeated (the server resumes
         after it).
@@ -221,7 +224,10 @@ class Requestor:
                             event["data"] = jsonlib.loads(event["data"])
                             yield event
                         event = {}
-                    elif not line.startswith(":"):  # ":" starts a heartbeat comment
+                    elif line.startswith(":"):  # ":" starts a heartbeat comment
+                        if heartbeats:
+                            yield {"event": "heartbeat"}
+                    else:
                         name, _, value = line.partition(":")
                         value = value.removeprefix(" ")
                         if name == "data" and "data" in event:  # multi-line data
@@ -437,6 +443,23 @@ class Games(_Namespace):
 
 class Turns(_Namespace):
     """Your turns across every game: the one call a bot loops on."""
+
+    def stream(self) -> Iterator[dict[str, Any]]:
+        """``GET /v1/me/turns/stream``: your turns pushed as they come (server-sent events).
+
+        Yields ``{"event": "turns", "data": [turn, ...]}`` (your turns in one game,
+        as :meth:`wait` lists them), ``{"event": "over", "data": {"game_id", "status"}}``
+        and ``{"event": "heartbeat"}`` while nothing happens. The same turn may come
+        twice (once from the truth sent on connecting, once pushed): drop a turn
+        whose game and version you have seen. Cheaper for the server than
+        :meth:`wait` (a turn is one push, not one request); reconnect when the
+        server ends the stream.
+
+        Raises:
+            ConnectionError: the connection failed or dropped.
+            NotFound: the server has no turn streams (use :meth:`wait`).
+        """
+        return self._r.stream("/v1/me/turns/stream", heartbeats=True)
 
     def wait(self, wait: float = 20.0) -> TurnsPage:
         """``GET /v1/me/turns?wait=s``: every game where you are to act, long-polled."""

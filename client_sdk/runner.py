@@ -1,7 +1,10 @@
 """The runner: plays every game a bot is seated in until told to stop.
 
-The loop is ``GET /v1/me/turns?wait=...`` → for each turn, ``choose_move`` →
-``POST /v1/games/{id}/moves {"move", "version"}``. Three properties matter:
+The loop is: turns come in → for each turn, ``choose_move`` →
+``POST /v1/games/{id}/moves {"move", "version"}``. The turns come pushed by
+``GET /v1/me/turns/stream`` (one push per turn, the cheapest for the server),
+or, from a server without turn streams or with ``push=False``, long-polled by
+``GET /v1/me/turns?wait=...``. Three properties matter:
 
 * **No lost turn.** Whose turn it is lives in the game on the server, not in
   the runner: after a dropped connection or a server restart the next poll
@@ -139,7 +142,9 @@ class Runner:
         max_outage_pause: longest pause between attempts while the server is
             unreachable.
         accept_invitations: which invitations to accept (:class:`AcceptPolicy`
-            or its text); checked before each poll of the turns.
+            or its text); checked when the turns start coming and at each quiet moment.
+        push: take turns from the turn stream (falling back to the long-poll if the
+            server has none); ``False``: always long-poll.
     """
 
     def __init__(
@@ -153,6 +158,7 @@ class Runner:
         recheck_every: float | None = None,
         max_outage_pause: float = 5.0,
         accept_invitations: AcceptPolicy | str = "none",
+        push: bool = True,
     ) -> None:
         self.bot = bot
         self.client = client
@@ -171,6 +177,8 @@ class Runner:
         self._stopping = threading.Event()
         self._busy = False  # True while a move is being chosen or sent
         self._outage_streak = 0
+        self.push = push
+        self._seen: dict[tuple[str, int | None], int] = {}  # (game, seat) -> newest version
 
     # -- control ---------------------------------------------------------------
     def stop(self) -> None:
@@ -200,15 +208,13 @@ class Runner:
                 while not self._done():
                     try:
                         self._answer_invitations()
-                        page = self.client.turns.wait(self.wait)
-                        turns = page.get("turns", [])
-                        for turn in turns:
+                        for turns in self._pages():
+                            self._play_page(turns)
+                            self._outage_streak = 0
+                            if not turns:  # a quiet moment
+                                self._answer_invitations()
                             if self._done():
                                 break
-                            self._play_turn(turn)
-                        if not self._done():
-                            self._check_waiting_games({t["game_id"] for t in turns}, not turns)
-                        self._outage_streak = 0
                     except (ConnectionError, ServerError, RateLimited) as exc:
                         self._pause(exc)
             except _Interrupted:
@@ -229,6 +235,42 @@ class Runner:
                 continue
             self.stats.invitations_accepted += 1
             log.info("accepted invitation %s from %s", invitation["id"], invitation.get("from"))
+
+    def _pages(self) -> Iterator[list[Turn]]:
+        """Pages of turns until the source ends: pushed by the turn stream, else one
+        long-poll. An empty page means a quiet moment (time for idle checks)."""
+        if self.push:
+            try:
+                for event in self.client.turns.stream():
+                    if event["event"] == "turns":
+                        yield event["data"]
+                    elif event["event"] == "over":
+                        self._check_game(event["data"]["game_id"])
+                    elif event["event"] == "heartbeat":
+                        yield []
+                    elif event["event"] == "error":
+                        log.warning("turn stream: %s", event["data"].get("message"))
+                        return
+                return  # the server ended the stream (it bounds each one): reconnect
+            except NotFound:
+                log.info("the server has no turn streams; long-polling instead")
+                self.push = False
+        yield self.client.turns.wait(self.wait).get("turns", [])
+
+    def _play_page(self, turns: list[Turn]) -> None:
+        """Play each turn not seen before, then look at the games that did not ask."""
+        for turn in turns:
+            if self._done():
+                return
+            key = (turn["game_id"], turn.get("seat"))
+            version = turn.get("version", turn["view"].get("version"))
+            if version is not None and self._seen.get(key, -1) >= version:
+                continue  # pushed and read both: one turn, played once
+            self._play_turn(turn)  # a turn whose move did not get through comes again
+            if version is not None and turn["game_id"] in self._games:  # not finished
+                self._seen[key] = version
+        if not self._done():
+            self._check_waiting_games({t["game_id"] for t in turns}, not turns)
 
     def _play_turn(self, turn: Turn) -> None:
         self._busy = True
@@ -303,23 +345,32 @@ class Runner:
         for game_id, game in list(self._games.items()):
             if game_id in listed or (not idle and now - game.last_check < self.recheck_every):
                 continue
-            game.last_check = now
+            self._check_game(game_id)
+
+    def _check_game(self, game_id: str) -> None:
+        """Read one of the bot's games; finish it if it is over."""
+        game = self._games.get(game_id)
+        if game is None:
+            return
+        game.last_check = time.monotonic()
+        try:
+            view = self.client.games.view(game_id, seat=game.seat)
+        except NotFound:
+            log.warning("game %s no longer exists; forgetting it", game_id)
+            self._games.pop(game_id, None)
+            return
+        if view.get("status") in FINISHED:
+            self._busy = True
             try:
-                view = self.client.games.view(game_id, seat=game.seat)
-            except NotFound:
-                log.warning("game %s no longer exists; forgetting it", game_id)
-                self._games.pop(game_id, None)
-                continue
-            if view.get("status") in FINISHED:
-                self._busy = True
-                try:
-                    self._finish(game_id, view)
-                finally:
-                    self._busy = False
+                self._finish(game_id, view)
+            finally:
+                self._busy = False
 
     def _finish(self, game_id: str, view: View) -> None:
         if self._games.pop(game_id, None) is None:
             return
+        for key in [k for k in self._seen if k[0] == game_id]:
+            del self._seen[key]
         self.stats.games_finished += 1
         self.stats.finished_games.append(game_id)
         log.info("game %s finished: %s", game_id, view.get("result"))

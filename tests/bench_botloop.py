@@ -125,6 +125,8 @@ def size_run(api: ApiProc, redis_pid: int, games: int, args: argparse.Namespace)
         for mode in PHASES:
             plan = {"base": base, "mode": mode, "seconds": args.seconds, "admin": ADMIN_TOKEN}
             plan.update(tables=tables.get(mode, []), clients=4 * games, reply_bytes=reply)
+            if mode == "push":
+                plan["tables"] = tables["loop"]
             out = drive(plan, pids)
             got[mode]["lat"] += out["latencies"]
             got[mode]["cpu"] += out["cpu"]
@@ -140,7 +142,7 @@ def size_run(api: ApiProc, redis_pid: int, games: int, args: argparse.Namespace)
     report(games, got)
 
 
-PHASES = ("moves", "loop", "floor")
+PHASES = ("moves", "loop", "push", "floor")
 
 
 def report(games: int, got: dict[str, dict[str, Any]]) -> None:

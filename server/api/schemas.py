@@ -488,3 +488,12 @@ class Invitations(Schema):
 
 invitation = Invitation()
 invitation_list = Invitations()
+
+
+class TurnStreamQuery(_Query):
+    """``GET /v1/me/turns/stream``: the token may come as ``?token=`` (EventSource)."""
+
+    token = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
+
+
+turn_stream_query = TurnStreamQuery()

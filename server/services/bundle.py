@@ -22,6 +22,7 @@ from server.services.ratelimit import RateLimits
 from server.services.ratings import Ratings
 from server.services.replays import Replays
 from server.services.tournaments import Tournaments
+from server.services.turnstream import TurnStreams
 from server.store import connect
 
 
@@ -63,6 +64,7 @@ class Services:
         self.games = Games(self.core, self.invitations)
         self.clocks = Clocks(self.core)
         self.feeds = Feeds(self.core)
+        self.turn_streams = TurnStreams(self.core, self.feeds)
         self.replays = Replays(self.core)
         self.lobby = Lobby(self.core)
         self.tournaments = Tournaments(self.core, self.invitations)

@@ -144,6 +144,12 @@ class Feeds:
     def _turns(self, player_id: str, game_ids: list[str]) -> list[dict[str, Any]]:
         """The player's seats to move in ``game_ids``, each with its view; games found
         over are dropped from the player's list on the way."""
+        return self.read_turns(player_id, game_ids)[0]
+
+    def read_turns(
+        self, player_id: str, game_ids: list[str]
+    ) -> tuple[list[dict[str, Any]], list[str]]:
+        """:meth:`_turns`, and the games of ``game_ids`` found over."""
         turns = []
         done = []
         records = game_store.read_many(self.r, game_ids)
@@ -158,18 +164,10 @@ class Feeds:
             state = views.state_of(record)
             for seat in views.seats_of(record, player_id):
                 if seat in state.to_move():
-                    view = views.view(record, state, seat, clocks.get(record.id))
-                    turns.append(
-                        {
-                            "game_id": record.id,
-                            "seat": seat,
-                            "version": record.version,
-                            "view": view,
-                        }
-                    )
+                    turns.append(views.turn(record, state, seat, clocks.get(record.id)))
         if done:  # a cleanup that an earlier request did not get to finish
             player_store.forget_games(self.r, player_id, done)
-        return turns
+        return turns, done
 
     # -- server-sent events -----------------------------------------------------------
     def _status(self, game_id: str) -> str | None:

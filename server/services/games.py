@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from server.games import REGISTRY, BaseState, GameOver
@@ -431,6 +432,10 @@ class Games:
         events = state.apply(seat, move)
         normalized = state.normalize_move(move)  # shape only: as accepted, for safe retries
         status = "finished" if state.is_over() else "active"
+        # Unclocked, the next movers' turns ride in the commit's round trip; clocked,
+        # they follow the arming of the clock, whose deadline their views show.
+        push_now = status == "active" and clock is None
+        after = replace(record, version=record.version + 1, status=status)
         try:
             record.version, record.seq = game_store.commit(
                 self.r,
@@ -441,7 +446,8 @@ class Games:
                 status=status,
                 move={"seat": seat, "move": normalized},
                 events=[views.event(e, record.version + 1) for e in events],
-                wake=to_wake(record, state) if status == "active" else (),
+                wake=to_wake(record, state) if push_now else (),
+                turns=views.rendered_turns(after, state) if push_now else None,
             )
         except StaleVersion as exc:
             if exc.accepted == {"seat": seat, "move": normalized}:
@@ -451,4 +457,5 @@ class Games:
         self.core.after_commit(record, state, woken=True)
         if clock is not None:
             clock = self.core.arm(record, state, clock, mover=seat)
+            self.core.wake_to_move(record, state, clock)
         return views.view(record, state, seat, clock)

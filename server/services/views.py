@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from server.games import REGISTRY, BaseState, Event, Game, MalformedMove
 from server.services.errors import Forbidden
 from server.store.clocks import Clock
@@ -155,3 +157,31 @@ def view(
         "deadline": clock_policy.iso(deadline),
         **shown,
     }
+
+
+def turn(
+    record: GameRecord, state: BaseState, seat: int, clock: Clock | None = None
+) -> dict[str, Any]:
+    """One turn as ``GET /v1/me/turns`` lists it: the game, the seat to act, its view."""
+    return {
+        "game_id": record.id,
+        "seat": seat,
+        "version": record.version,
+        "view": view(record, state, seat, clock),
+    }
+
+
+def rendered_turns(
+    record: GameRecord, state: BaseState, clock: Clock | None = None
+) -> dict[str, bytes]:
+    """Per player to act, its turns in this game as JSON, rendered once at commit.
+
+    A player's turn stream pushes these bytes as they are, so a turn costs the
+    server no second read of the game. Each holds only its own seats' views.
+    """
+    mine: dict[str, list[dict[str, Any]]] = {}
+    for seat in state.to_move():
+        holder = record.seats.get(seat)
+        if holder is not None and not holder.get("pending"):  # a held seat is nobody's yet
+            mine.setdefault(holder["player_id"], []).append(turn(record, state, seat, clock))
+    return {player: orjson.dumps(turns) for player, turns in mine.items()}

@@ -7,7 +7,7 @@ token itself is never stored: only its SHA-256, checked by the service.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,21 +95,62 @@ def games(r: Redis, player_id: str) -> list[str]:
     return sorted(text(g) for g in r.smembers(keys.player_games(player_id)))
 
 
-def wake(r: Redis, player_ids: Iterable[str], game_id: str) -> None:
-    """Wake the players' ``/me/turns`` waiters. Repeatable, and only a hint.
+def wake(
+    r: Redis,
+    player_ids: Iterable[str],
+    game_id: str,
+    turns: Mapping[str, bytes] | None = None,
+    version: int | None = None,
+) -> None:
+    """Wake the players' ``/me/turns`` waiters and turn streams. Repeatable, and only a hint.
 
     Losing a wake-up delays a waiter until its next read, never loses a turn:
     the truth about whose turn it is stays in the game state.
+
+    Args:
+        turns: per player, its turns in this game already rendered (a JSON list),
+            which a turn stream pushes as they are instead of reading the game.
+        version: the game's version those turns were rendered at.
     """
     pipe = r.pipeline(transaction=False)
-    queue_wake(pipe, player_ids, game_id)
+    queue_wake(pipe, player_ids, game_id, turns, version)
     pipe.execute()
 
 
-def queue_wake(pipe, player_ids: Iterable[str], game_id: str) -> None:
+def queue_wake(
+    pipe,
+    player_ids: Iterable[str],
+    game_id: str,
+    turns: Mapping[str, bytes] | None = None,
+    version: int | None = None,
+) -> None:
     """Queue :func:`wake`'s commands on a pipeline (one reply per player)."""
     for pid in set(player_ids):
-        pipe.xadd(keys.player_wake(pid), {"g": game_id}, maxlen=WAKE_KEEP, approximate=False)
+        fields: dict[str, str | bytes | int] = {"g": game_id}
+        if turns and pid in turns and version is not None:
+            fields["t"], fields["v"] = turns[pid], version
+        pipe.xadd(keys.player_wake(pid), fields, maxlen=WAKE_KEEP, approximate=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Wake:
+    """One wake-up: its stream id, the game, and the turns rendered at ``version``."""
+
+    id: bytes
+    game_id: str
+    version: int | None
+    turns: bytes | None
+
+
+def read_wakes(r: Redis, player_id: str, after: bytes, block_ms: int) -> list[Wake]:
+    """The wake-ups newer than ``after``, oldest first, waiting up to ``block_ms``."""
+    got: Any = r.xread({keys.player_wake(player_id): after}, block=max(1, block_ms))
+    if not got:
+        return []
+    return [
+        Wake(wid, text(f[b"g"]), int(f[b"v"]) if b"v" in f else None, f.get(b"t"))
+        for wid, f in got[0][1]
+    ]
 
 
 def turn_snapshot(r: Redis, player_id: str) -> tuple[bytes, list[str]]:

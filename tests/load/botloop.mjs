@@ -8,6 +8,8 @@
 //   loop   what the SDK runner does: long-poll GET /v1/me/turns?wait=, POST a random
 //          legal move of each turn at once; the bot that ends a game starts the next
 //          one for its table with the admin token.
+//   push   the cheaper loop: each bot holds GET /v1/me/turns/stream open and POSTs
+//          the move of each pushed turn at once.
 //   floor  GET /v1/_ping_redis?round_trips=2&reply_bytes=N: the I/O a move cannot skip.
 import http from "node:http";
 
@@ -20,7 +22,8 @@ const base = new URL(plan.base);
 let stopping = false;
 const latencies = [];
 let errors = 0;
-let polls = 0;  // GET /v1/me/turns answered while measuring
+let polls = 0;
+const wakers = new Set();  // push bots waiting for a turn: woken to stop  // GET /v1/me/turns answered while measuring
 let rng = 12345;
 const random = () => ((rng = (rng * 1103515245 + 12345) % 2147483648) / 2147483648);
 
@@ -86,6 +89,52 @@ async function loopBot(bot, table) {
   }
 }
 
+// The SDK's cheapest loop: the turn stream pushes each turn; POST its move at once.
+async function pushBot(bot, table) {
+  const conn = agent();        // moves
+  const listen = agent();      // the stream holds its own connection
+  const seen = new Map();      // "game/seat" -> newest version played
+  const queue = [];
+  let wakeUp = null;
+  const req = http.request({ host: base.hostname, port: base.port, method: "GET",
+    path: "/v1/me/turns/stream", agent: listen,
+    headers: { Authorization: `Bearer ${bot.token}`, Accept: "text/event-stream" } });
+  req.on("response", (res) => {
+    let buffer = "";
+    res.setEncoding("utf8");
+    res.on("data", (chunk) => {
+      buffer += chunk;
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        if (!block.startsWith("event: turns")) continue;
+        if (!stopping) polls++;
+        queue.push(...JSON.parse(block.slice(block.indexOf("data: ") + 6)));
+        if (wakeUp) { wakeUp(); wakeUp = null; }
+      }
+    });
+  });
+  req.on("error", () => {});
+  req.end();
+  while (!stopping) {
+    if (!queue.length) {
+      await new Promise((done) => { wakeUp = done; wakers.add(done); });
+      continue;
+    }
+    const turn = queue.shift();
+    const key = `${turn.game_id}/${turn.seat}`;
+    if ((seen.get(key) ?? -1) >= turn.version) continue;
+    seen.set(key, turn.version);
+    const moves = turn.view.legal_moves;
+    const move = moves[Math.floor(random() * moves.length)];
+    const res = await timed(() => request(conn, "POST", `/v1/games/${turn.game_id}/moves`, bot.token, { move, version: turn.version }));
+    if (res.status !== 200) { errors++; continue; }
+    if (JSON.parse(res.body).status === "finished") await newGame(conn, table);
+  }
+  req.destroy();
+}
+
 async function newGame(conn, table) {
   table.count = (table.count ?? 0) + 1;
   const body = { game: "concerto", seats: table.ids, seed: `${table.seed}-${table.count}` };
@@ -105,6 +154,7 @@ async function floorClient() {
 let runners;
 if (plan.mode === "moves") runners = plan.tables.map(scriptedTable);
 else if (plan.mode === "loop") runners = plan.tables.flatMap((t) => t.tokens.map((token) => loopBot({ token }, t)));
+else if (plan.mode === "push") runners = plan.tables.flatMap((t) => t.tokens.map((token) => pushBot({ token }, t)));
 else if (plan.mode === "floor") runners = Array.from({ length: plan.clients }, floorClient);
 else throw new Error(`unknown mode ${plan.mode}`);
 
@@ -112,6 +162,7 @@ const started = process.hrtime.bigint();
 process.stdout.write(JSON.stringify({ started: true }) + "\n");
 await new Promise((done) => setTimeout(done, plan.seconds * 1000));
 stopping = true;
+for (const wake of wakers) wake();
 process.stdout.write(JSON.stringify({ stopped: true }) + "\n");
 const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
 await Promise.race([Promise.allSettled(runners), new Promise((d) => setTimeout(d, (plan.wait ?? 5) * 1000 + 2000))]);
