@@ -75,6 +75,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         GUEST_GRACE=float(os.environ.get("PARLOUR_GUEST_GRACE", "3600")),
         RATE_LIMIT=int(os.environ.get("PARLOUR_RATE_LIMIT", "0")),
         RATE_PERIOD=float(os.environ.get("PARLOUR_RATE_PERIOD", "1")),
+        WEBHOOK_ALLOW=os.environ.get("PARLOUR_WEBHOOK_ALLOW", ""),
     )
     if config:
         app.config.update(config)
@@ -88,6 +89,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         seed_secret=app.config["SEED_SECRET"],
         guest_ttl=app.config["GUEST_TTL"],
         guest_grace=app.config["GUEST_GRACE"],
+        webhook_allow=app.config["WEBHOOK_ALLOW"],
     )
     errors.register(app)
     app.before_request(load_token)

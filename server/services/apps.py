@@ -27,6 +27,7 @@ import time
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+from server.services import notifications
 from server.services.bots import resolve_bots
 from server.services.core import Core, sha256, split_token
 from server.services.errors import Forbidden, InvalidRequest, NotFound, Unauthorized
@@ -50,6 +51,25 @@ def _check_url(url: str | None, field: str) -> None:
         raise InvalidRequest("not an http(s) URL", {field: ["an absolute http(s) URL"]})
 
 
+def _check_webhook_url(url: str, allow: tuple[notifications.Network, ...]) -> None:
+    """An http(s) URL outside the server's own network (docs/operations.md#webhooks).
+
+    Its address, or every address its name resolves to now, must be public or
+    in the operator's ``allow`` ranges. A name that does not resolve yet is
+    accepted: the deliverer checks again, after resolving, before each attempt.
+    """
+    _check_url(url, "url")
+    try:
+        notifications.check_target(url, allow)
+    except notifications.TargetRefused:
+        raise InvalidRequest(
+            "webhooks may not target internal addresses",
+            {"url": ["a public address (or one the operator allows)"]},
+        ) from None
+    except (OSError, UnicodeError):
+        pass
+
+
 class Apps:
     """The app use cases, over the shared :class:`Core` and the game use cases.
 
@@ -58,16 +78,25 @@ class Apps:
         games: the game use cases (an app's game is created like any other).
         guest_ttl: seconds an invitation stays valid at most.
         guest_grace: seconds a guest token may still read its game once it ended.
+        webhook_allow: internal ranges webhooks may target all the same
+            (:func:`server.services.notifications.allowlist`).
     """
 
     def __init__(
-        self, core: Core, games: Games, *, guest_ttl: float = 86400.0, guest_grace: float = 3600.0
+        self,
+        core: Core,
+        games: Games,
+        *,
+        guest_ttl: float = 86400.0,
+        guest_grace: float = 3600.0,
+        webhook_allow: tuple[notifications.Network, ...] = (),
     ) -> None:
         self.core = core
         self.games = games
         self.r = core.r
         self.guest_ttl = guest_ttl
         self.guest_grace = guest_grace
+        self.webhook_allow = webhook_allow
 
     # -- callers ----------------------------------------------------------------
     def _admin(self, token: str | None) -> None:
@@ -131,7 +160,7 @@ class Apps:
     ) -> dict[str, Any]:
         """Register ``url`` for ``events`` (default: all); the signing secret is shown once."""
         app = self._app(token, app_id)
-        _check_url(url, "url")
+        _check_webhook_url(url, self.webhook_allow)
         events = list(dict.fromkeys(events or EVENTS))
         unknown = [e for e in events if e not in EVENTS]
         if unknown:

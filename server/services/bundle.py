@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from redis import Redis
 
+from server.services import notifications
 from server.services.apps import Apps
 from server.services.clocks import Clocks
 from server.services.core import Core
@@ -35,6 +36,7 @@ class Services:
         seed_secret: the secret deal seeds derive from; None keeps one in Redis.
         guest_ttl: seconds an app's invitation stays valid at most.
         guest_grace: seconds a guest token may still read its game once it ended.
+        webhook_allow: CIDR list of internal ranges webhooks may target all the same.
     """
 
     def __init__(
@@ -47,6 +49,7 @@ class Services:
         seed_secret: str | None = None,
         guest_ttl: float = 86400.0,
         guest_grace: float = 3600.0,
+        webhook_allow: str = "",
     ) -> None:
         self.core = Core(
             r,
@@ -63,7 +66,13 @@ class Services:
         self.lobby = Lobby(self.core)
         self.tournaments = Tournaments(self.core)
         self.ratings = Ratings(self.core)
-        self.apps = Apps(self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace)
+        self.apps = Apps(
+            self.core,
+            self.games,
+            guest_ttl=guest_ttl,
+            guest_grace=guest_grace,
+            webhook_allow=notifications.allowlist(webhook_allow),
+        )
         self.ratelimits = RateLimits(self.core)
         self.metrics = Metrics(self.core)
 
@@ -80,6 +89,7 @@ class Services:
         seed_secret: str | None = None,
         guest_ttl: float = 86400.0,
         guest_grace: float = 3600.0,
+        webhook_allow: str = "",
     ) -> Services:
         """The services over a new client for ``redis_url`` (a server or a cluster)."""
         r = connect(redis_url, max_connections=max_connections, block_timeout=block_timeout)
@@ -91,4 +101,5 @@ class Services:
             seed_secret=seed_secret,
             guest_ttl=guest_ttl,
             guest_grace=guest_grace,
+            webhook_allow=webhook_allow,
         )
