@@ -56,6 +56,11 @@ def _env_flag(name: str, default: bool) -> bool:
     return default if value is None else value.lower() not in ("0", "false", "no", "off")
 
 
+def _env_int(name: str) -> int | None:
+    value = os.environ.get(name)
+    return None if value is None or not value.strip() else int(value)
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` overrides the environment (tests pass REDIS_URL etc.)."""
     app = Flask(__name__)
@@ -75,6 +80,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         GUEST_GRACE=float(os.environ.get("PARLOUR_GUEST_GRACE", "3600")),
         RATE_LIMIT=int(os.environ.get("PARLOUR_RATE_LIMIT", "0")),
         RATE_PERIOD=float(os.environ.get("PARLOUR_RATE_PERIOD", "1")),
+        ANON_RATE_LIMIT=_env_int("PARLOUR_ANON_RATE_LIMIT"),  # None: RATE_LIMIT's
+        REGISTER_LIMIT=int(os.environ.get("PARLOUR_REGISTER_LIMIT", "0")),
+        REGISTER_PERIOD=float(os.environ.get("PARLOUR_REGISTER_PERIOD", "3600")),
+        TRUSTED_PROXIES=int(os.environ.get("PARLOUR_TRUSTED_PROXIES", "0")),
         WEBHOOK_ALLOW=os.environ.get("PARLOUR_WEBHOOK_ALLOW", ""),
     )
     if config:
