@@ -175,6 +175,37 @@ class Apps:
         webhook_store.add(self.r, app.id, hook)
         return hook
 
+    # -- the app's token ----------------------------------------------------------------
+    def _swap_token(self, token: str | None, app_id: str, new: str) -> AppRecord:
+        """Replace the app's token hash; the app itself (its current token) or the admin."""
+        app = self._app(token, app_id)
+        by_app = token is not None and token.startswith(app.id + ".")
+        old = app.token_sha256 if by_app else None
+        if not app_store.swap_app_token(self.r, app.id, old, new):
+            if by_app:
+                raise Unauthorized("unknown token")  # rotated meanwhile
+            raise NotFound("no such app", {"app_id": app_id})
+        return app
+
+    def rotate_token(self, token: str | None, app_id: str) -> dict[str, Any]:
+        """A new token for the app (shown this once); the old one dies at once.
+
+        The app itself or the admin may: the admin is how a revoked app gets back in.
+        """
+        secret = secrets.token_urlsafe(32)
+        app = self._swap_token(token, app_id, sha256(secret))
+        return {
+            "id": app.id,
+            "name": app.name,
+            "token": f"{app.id}.{secret}",
+            "invite_url": app.invite_url,
+        }
+
+    def revoke_token(self, token: str | None, app_id: str) -> None:
+        """The app's token stops working (the app itself or the admin). Its games,
+        guests and webhooks stay: guests keep playing, notifications keep coming."""
+        self._swap_token(token, app_id, player_store.REVOKED)
+
     # -- games and invitations -------------------------------------------------------
     def create_game(
         self,
