@@ -577,6 +577,46 @@ class Bots(_Namespace):
         return cast(dict[str, Any], self._r.request("POST", "/v1/bots", json={"bots": list(bots)}))
 
 
+# -- tokens: rotate and revoke ------------------------------------------------------------
+class Tokens(_Namespace):
+    """Rotating and revoking tokens (docs/api.md#tokens-rotate-and-revoke).
+
+    A rotated or revoked token stops working at once. Rotating the client's own
+    token (the player's, or the app's) makes the client use the new one.
+    Never retried after a lost answer: a repeat would kill the token it returned.
+    """
+
+    def rotate(self) -> NewPlayer:
+        """``POST /v1/players/me/token``: a new token for the caller (shown once)."""
+        new = cast(NewPlayer, self._r.request("POST", "/v1/players/me/token"))
+        self._r.token = new["token"]
+        return new
+
+    def revoke(self) -> None:
+        """``DELETE /v1/players/me/token``: the caller's token stops working."""
+        self._r.request("DELETE", "/v1/players/me/token")
+        self._r.token = None
+
+    def rotate_player(self, player_id: str) -> NewPlayer:
+        """``POST /v1/players/{id}/token`` (admin): a new token for any player."""
+        return cast(NewPlayer, self._r.request("POST", f"/v1/players/{_q(player_id)}/token"))
+
+    def revoke_player(self, player_id: str) -> None:
+        """``DELETE /v1/players/{id}/token`` (admin): that player's token stops working."""
+        self._r.request("DELETE", f"/v1/players/{_q(player_id)}/token")
+
+    def rotate_app(self, app_id: str) -> dict[str, Any]:
+        """``POST /v1/apps/{id}/token`` (the app or the admin): a new app token."""
+        new = cast(dict[str, Any], self._r.request("POST", f"/v1/apps/{_q(app_id)}/token"))
+        if (self._r.token or "").startswith(f"{app_id}."):
+            self._r.token = new["token"]
+        return new
+
+    def revoke_app(self, app_id: str) -> None:
+        """``DELETE /v1/apps/{id}/token`` (the app or the admin): the app token stops working."""
+        self._r.request("DELETE", f"/v1/apps/{_q(app_id)}/token")
+
+
 class Client:
     """A Parlour API client for one player (one token).
 
@@ -601,6 +641,7 @@ class Client:
         ratings: leaderboards (:class:`Ratings`).
         apps: embedding apps and their webhooks (:class:`Apps`).
         bots: the server's bot pool, admin only (:class:`Bots`).
+        tokens: rotate and revoke tokens (:class:`Tokens`).
         requestor: the :class:`Requestor` every namespace sends through.
     """
 
@@ -632,6 +673,7 @@ class Client:
         self.ratings = Ratings(self.requestor)
         self.apps = Apps(self.requestor)
         self.bots = Bots(self.requestor)
+        self.tokens = Tokens(self.requestor)
 
     @property
     def base_url(self) -> str:

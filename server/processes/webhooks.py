@@ -59,12 +59,13 @@ class _PinnedTLS(http.client.HTTPSConnection):
     """HTTPS to ``address``; the certificate is verified for the URL's host (SNI too)."""
 
     def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self.tls = ssl.create_default_context()
+        super().__init__(host, port, timeout=timeout, context=self.tls)
         self.address = address
 
     def connect(self) -> None:
         raw = socket.create_connection((self.address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)
+        self.sock = self.tls.wrap_socket(raw, server_hostname=self.host)
 
 
 def post(url: str, address: str, body: bytes, headers: dict[str, str], timeout: float) -> int:

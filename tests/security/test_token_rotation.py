@@ -112,3 +112,33 @@ def test_an_app_rotates_its_token_and_the_admin_revokes_it(api, other, players, 
     assert_error(other.get(f"/v1/apps/{app.id}", new), 401, "unauthorized")
     assert_error(delete(api, "/v1/apps/appnope/token", "admin"), 404, "not_found")
     assert other.get(f"/v1/apps/{other_app.id}", other_app.token).status == 200
+
+
+def test_the_sdk_and_the_cli_rotate_and_revoke_over_http(live_server, capsys):
+    from client_sdk import Client
+    from client_sdk.cli import main as bot_cli
+    from client_sdk.errors import ParlourError
+    from server.processes.cli import main as parlour_cli
+    from tests.conftest import ADMIN_TOKEN
+
+    with Client(live_server.url) as anon:
+        ann = anon.players.register("ann")
+    with Client(live_server.url, ann["token"]) as client:
+        new = client.tokens.rotate()
+        assert new["id"] == ann["id"] and new["token"] != ann["token"]
+        assert client.players.me()["id"] == ann["id"]  # the client uses the new token
+    with Client(live_server.url, ann["token"]) as stale, pytest.raises(ParlourError) as err:
+        stale.players.me()
+    assert err.value.status == 401
+
+    # parlour-bot token rotate: the new token on stdout, the old one dead
+    assert bot_cli(["token", "rotate", "--server", live_server.url, "--token", new["token"]]) == 0
+    printed = capsys.readouterr().out.strip()
+    assert printed.startswith(ann["id"] + ".") and printed != new["token"]
+    assert bot_cli(["token", "revoke", "--server", live_server.url, "--token", new["token"]]) == 1
+    # parlour token revoke --player (the admin's tool)
+    argv = ["token", "revoke", "--server", live_server.url, "--player", ann["id"]]
+    assert parlour_cli([*argv, "--token", ADMIN_TOKEN]) == 0
+    with Client(live_server.url, printed) as revoked, pytest.raises(ParlourError) as err:
+        revoked.players.me()
+    assert err.value.status == 401
