@@ -2,7 +2,7 @@
 
 >>> client = Client("http://127.0.0.1:8000", token="t0k3n")
 >>> sorted(k for k in vars(client) if not k.startswith("_") and k != "requestor")
-['apps', 'bots', 'games', 'players', 'ratings', 'tournaments', 'turns']
+['apps', 'bots', 'games', 'players', 'ratings', 'tokens', 'tournaments', 'turns']
 
 Every method builds a path, calls :meth:`Requestor.request`, and returns the
 decoded JSON unchanged (typed by :mod:`client_sdk.types`). Errors are raised
@@ -589,7 +589,7 @@ class Tokens(_Namespace):
     def rotate(self) -> NewPlayer:
         """``POST /v1/players/me/token``: a new token for the caller (shown once)."""
         new = cast(NewPlayer, self._r.request("POST", "/v1/players/me/token"))
-        self._r.token = new["token"]
+        self._r.token = new.get("token", self._r.token)
         return new
 
     def revoke(self) -> None:
@@ -609,7 +609,7 @@ class Tokens(_Namespace):
         """``POST /v1/apps/{id}/token`` (the app or the admin): a new app token."""
         new = cast(dict[str, Any], self._r.request("POST", f"/v1/apps/{_q(app_id)}/token"))
         if (self._r.token or "").startswith(f"{app_id}."):
-            self._r.token = new["token"]
+            self._r.token = new.get("token", self._r.token)
         return new
 
     def revoke_app(self, app_id: str) -> None:

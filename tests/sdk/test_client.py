@@ -304,6 +304,13 @@ CALLS = [
      "POST", "/v1/apps/{app_id}/webhooks", {"url": "http://x/h", "events": ["game_end"]}),
     (lambda c: c.bots.list(), "GET", "/v1/bots", None),
     (lambda c: c.bots.ensure(["random"]), "POST", "/v1/bots", {"bots": ["random"]}),
+    # tokens: rotate and revoke
+    (lambda c: c.tokens.rotate(), "POST", "/v1/players/me/token", None),
+    (lambda c: c.tokens.revoke(), "DELETE", "/v1/players/me/token", None),
+    (lambda c: c.tokens.rotate_player("P"), "POST", "/v1/players/{player_id}/token", None),
+    (lambda c: c.tokens.revoke_player("P"), "DELETE", "/v1/players/{player_id}/token", None),
+    (lambda c: c.tokens.rotate_app("A"), "POST", "/v1/apps/{app_id}/token", None),
+    (lambda c: c.tokens.revoke_app("A"), "DELETE", "/v1/apps/{app_id}/token", None),
 ]  # fmt: skip
 
 
@@ -312,7 +319,8 @@ def _template(path: str) -> str:
             .replace("/tournaments/T", "/tournaments/{tournament_id}")
             .replace("/ratings/concerto", "/ratings/{game}")
             .replace("/replay/7", "/replay/{version}")
-            .replace("/apps/A", "/apps/{app_id}"))  # fmt: skip
+            .replace("/apps/A", "/apps/{app_id}")
+            .replace("/players/P/", "/players/{player_id}/"))  # fmt: skip
 
 
 @pytest.mark.parametrize(("call", "method", "path", "body"), CALLS)
