@@ -2,20 +2,26 @@
 
 Counted in Redis so the limit holds across every API process. A request with
 a token counts against that token (however it was sent: header or query); one
-without counts against the client's address, and a registration also against
-the address's registration bucket, stricter (an account is the one thing an
-anonymous caller can make). The admin token is never limited. Tokens are
-hashed before they name a key, so no key holds a credential.
+without counts against the client's address, and so does one whose token is
+made up (else a fresh fake token per request would never be limited: the
+token's stored hash is read in the same round trip as the count). A
+registration also counts in the address's registration bucket, stricter (an
+account is the one thing an anonymous caller can make). The admin token is
+never limited. Tokens are hashed before they name a key, so no key holds a
+credential.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import time
 
-from server.services.core import Core
+from server.services.core import Core, sha256, split_token
 from server.services.errors import RateLimited
+from server.store import keys
 from server.store import ratelimit as ratelimit_store
+from server.store.apps import APP_PREFIX
 
 
 class RateLimits:
@@ -39,20 +45,44 @@ class RateLimits:
         anonymous_limit: int | None = None,
     ) -> None:
         """Count one request: ``limit`` requests per ``period`` seconds per token, and
-        ``anonymous_limit`` (default ``limit``) per address for requests without one.
+        ``anonymous_limit`` (default ``limit``) per address for requests without a
+        real one.
 
-        A limit of 0 turns that count off (no Redis round trip at all).
+        A limit of 0 turns that count off (both 0: no Redis round trip at all).
 
         Raises:
             RateLimited: over the limit; ``retry_after`` says when the window ends.
         """
-        if token is not None:
-            if limit and not self.core.is_admin(token):
-                self._hit(hashlib.sha256(token.encode()).hexdigest()[:24], limit, period)
-            return
         anonymous = limit if anonymous_limit is None else anonymous_limit
+        if not (limit or anonymous) or (token is not None and self.core.is_admin(token)):
+            return
+        if token is not None and self._known(token, limit, period):
+            return
         if anonymous and address:
             self._hit(f"addr:{address}", anonymous, period)
+
+    def _known(self, token: str, limit: int, period: float) -> bool:
+        """Count ``token``'s request (if ``limit``); whether the token is a real one.
+
+        Raises:
+            RateLimited: a real token over its limit.
+        """
+        parts = split_token(token)
+        if parts is None:
+            return False
+        pid, secret = parts
+        record = keys.app(pid) if pid.startswith(APP_PREFIX) else keys.player(pid)
+        if limit:
+            subject = hashlib.sha256(token.encode()).hexdigest()[:24]
+            wait, digest = ratelimit_store.hit_with_digest(
+                self.core.r, subject, limit, period, time.time(), record
+            )
+        else:
+            wait, digest = None, ratelimit_store.digest(self.core.r, record)
+        known = digest is not None and hmac.compare_digest(sha256(secret).encode(), digest.encode())
+        if known and wait is not None:
+            raise RateLimited(wait)
+        return known
 
     def check_registration(
         self, token: str | None, address: str | None, limit: int, period: float

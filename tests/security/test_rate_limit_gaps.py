@@ -99,3 +99,20 @@ def test_forwarded_for_is_ignored_unless_the_operator_trusts_a_proxy(app_config,
     assert proxied.get("/v1/rules", headers=forwarded, **_from("192.0.2.2")).status_code == 429
     other = {"X-Forwarded-For": "198.51.100.51"}
     assert proxied.get("/v1/rules", headers=other, **_from("192.0.2.2")).status_code == 200
+
+
+def test_a_made_up_token_counts_against_the_address_like_no_token(client, redis_client):
+    """Else a fresh fake token per request would never be limited."""
+    for n in range(LIMIT):
+        fake = {"Authorization": f"Bearer {n:016x}.madeup"}
+        reply = client.get("/v1/rules", headers=fake, **_from("198.51.100.20"))
+        assert reply.status_code == 200
+    odd = {"Authorization": "Bearer not-even-a-token-shape"}
+    assert client.get("/v1/rules", headers=odd, **_from("198.51.100.20")).status_code == 429
+    query = {"token": "feedfeedfeedfeed.madeup"}
+    reply = client.get("/v1/games/nogame/stream", query_string=query, **_from("198.51.100.20"))
+    assert reply.status_code == 429
+    # a real token from that address is counted on its own
+    token = _register_as_admin(client, "ann")
+    real = {"Authorization": f"Bearer {token}"}
+    assert client.get("/v1/players/me", headers=real, **_from("198.51.100.20")).status_code == 200
