@@ -46,8 +46,12 @@ def _check_url(url: str | None, field: str) -> None:
     """An absolute http(s) URL, or InvalidRequest naming ``field``."""
     if url is None:
         return
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    try:
+        parts = urlsplit(url)
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:  # a bracketed host left open, a port out of range
+        ok = False
+    if not ok:
         raise InvalidRequest("not an http(s) URL", {field: ["an absolute http(s) URL"]})
 
 

@@ -87,6 +87,14 @@ def test_a_webhook_to_an_internal_address_is_refused_and_not_stored(api, redis_c
     assert webhook_store.of_app(redis_client, app.id) == before == []
 
 
+@pytest.mark.parametrize("url", ["http://hooks.example.com:99999/", "http://[::1/", "http://:80/"])
+def test_a_malformed_webhook_url_is_a_400_not_a_500(api, redis_client, url):
+    app = make_app(api)
+    reply = api.post(f"/v1/apps/{app.id}/webhooks", {"url": url}, app.token)
+    assert_error(reply, 400, "invalid_request")
+    assert webhook_store.of_app(redis_client, app.id) == []
+
+
 def test_the_operator_allowlist_admits_its_ranges_only(app_config, redis_client):
     api = Api(create_app(app_config | {"WEBHOOK_ALLOW": "127.0.0.1/32, ::1"}).test_client())
     app = make_app(api)
