@@ -56,7 +56,7 @@ def _check_url(url: str | None, field: str) -> None:
 
 
 def _check_webhook_url(url: str, allow: tuple[notifications.Network, ...]) -> None:
-    """An http(s) URL outside the server's own network (docs/operations.md#webhooks).
+    """An http(s) URL outside the server's own network (docs/operations.md#security-settings).
 
     Its address, or every address its name resolves to now, must be public or
     in the operator's ``allow`` ranges. A name that does not resolve yet is

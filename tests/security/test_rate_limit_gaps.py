@@ -1,4 +1,4 @@
-"""Every request counts (docs/operations.md#rate-limits): tokens however sent, and
+"""Every request counts (docs/operations.md#security-settings): tokens however sent, and
 requests without one per client address, registrations in a stricter bucket.
 
 ``X-Forwarded-For`` is believed only as far as the operator says proxies stand

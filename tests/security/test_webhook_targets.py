@@ -1,4 +1,4 @@
-"""Webhooks never reach the server's own network (docs/operations.md#webhooks).
+"""Webhooks never reach the server's own network (docs/operations.md#security-settings).
 
 A webhook URL naming a loopback, private, link-local, multicast, unspecified or
 reserved address is refused at registration, and again at delivery after the
