@@ -28,9 +28,14 @@ from .context import presented_token, services
 
 __all__ = ["RateLimited", "check_rate", "register"]
 
+UNCOUNTED = frozenset({"health.healthz", "metrics.metrics"})
+"""Probes from load balancers and scrapers: limiting them would take a healthy host out."""
+
 
 def check_rate() -> None:
     """Count the request against its token, or its address (and a registration's bucket)."""
+    if request.endpoint in UNCOUNTED:
+        return
     config = current_app.config
     token, address = presented_token(), request.remote_addr
     limits = services().ratelimits

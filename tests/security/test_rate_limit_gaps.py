@@ -61,6 +61,9 @@ def test_requests_without_a_token_are_limited_per_client_address(client):
     reply = client.get("/v1/rules", **_from("198.51.100.7"))
     assert reply.status_code == 429 and int(reply.headers["Retry-After"]) >= 1
     assert client.get("/v1/rules", **_from("198.51.100.8")).status_code == 200
+    # a load balancer's probe and a metrics scraper are never limited
+    assert client.get("/healthz", **_from("198.51.100.7")).status_code == 200
+    assert client.get("/metrics", **_from("198.51.100.7")).status_code == 200
 
 
 def test_registration_has_its_own_stricter_bucket_and_a_refusal_creates_nobody(
