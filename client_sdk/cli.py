@@ -3,7 +3,12 @@
 * ``parlour-bot register --server URL --name NAME`` prints a new player's
   token (and id) — the token is shown once, keep it;
 * ``parlour-bot run BOT --server URL --token T`` plays every game that
-  player is seated in, until Ctrl-C.
+  player is seated in, until Ctrl-C;
+* ``parlour-bot token rotate|revoke --server URL --token T`` replaces the
+  player's token with a new one (printed; the old one dies at once) or
+  revokes it. With ``--player ID`` or ``--app ID`` it acts on that player's
+  or app's token instead (the admin's token, or the app's own, as ``T``);
+  ``parlour token`` is the same with the admin token (``PARLOUR_ADMIN_TOKEN``).
 
 ``BOT`` is either ``module:Class`` (or ``module:factory``) — your own bot, the
 module importable from the current folder — or the name of an installed bot.
@@ -24,7 +29,7 @@ import logging
 import os
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any, cast
 
@@ -185,6 +190,37 @@ def cmd_bot_register(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_token(args: argparse.Namespace) -> int:
+    """``token rotate|revoke``: print the new token, or revoke; the exit status."""
+    if not args.token:
+        print(f"a token is needed: --token T or {args.token_env}", file=sys.stderr)
+        return 2
+    with Client(args.server, args.token) as client:
+        tokens = client.tokens
+        try:
+            if args.token_command == "rotate":
+                new: Mapping[str, Any]
+                if args.app:
+                    new = tokens.rotate_app(args.app)
+                elif args.player:
+                    new = tokens.rotate_player(args.player)
+                else:
+                    new = tokens.rotate()
+                print(new["token"])
+                print(f"{new['id']}: the token above is shown once; the old one is dead",
+                      file=sys.stderr)  # fmt: skip
+            elif args.app:
+                tokens.revoke_app(args.app)
+            elif args.player:
+                tokens.revoke_player(args.player)
+            else:
+                tokens.revoke()
+        except ParlourError as exc:
+            print(f"token {args.token_command} failed: {exc}", file=sys.stderr)
+            return 1
+    return 0
+
+
 _Subparsers = argparse._SubParsersAction  # what ``ArgumentParser.add_subparsers()`` returns
 
 
@@ -199,6 +235,27 @@ def add_bot_subcommands(sub: _Subparsers[argparse.ArgumentParser]) -> None:
     _add_server(register)
     register.add_argument("--name", required=True, help="the player's name")
     register.set_defaults(func=cmd_bot_register)
+
+    add_token_command(sub, "PARLOUR_TOKEN")
+
+
+def add_token_command(sub: _Subparsers[argparse.ArgumentParser], token_env: str) -> None:
+    """Add ``token rotate|revoke`` to ``sub``; the token defaults to ``$token_env``."""
+    token = sub.add_parser("token", help="rotate or revoke a token")
+    actions = token.add_subparsers(dest="token_command", required=True)
+    for name, text in (
+        ("rotate", "print a new token; the old one stops working at once"),
+        ("revoke", "the token stops working at once"),
+    ):
+        action = actions.add_parser(name, help=text)
+        _add_server(action)
+        action.add_argument(
+            "--token", default=os.environ.get(token_env), help=f"your token (env {token_env})"
+        )
+        whose = action.add_mutually_exclusive_group()
+        whose.add_argument("--player", help="another player's token (admin)")
+        whose.add_argument("--app", help="an app's token (the app itself, or the admin)")
+        action.set_defaults(func=cmd_token, token_env=token_env)
 
 
 def add_bot_commands(subparsers: _Subparsers[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -221,7 +278,7 @@ def bot_main(make_bot: Callable[[random.Random], Bot], argv: Sequence[str] | Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``parlour-bot run|register ...``: the bot commands, with only the SDK installed.
+    """``parlour-bot run|register|token ...``: the bot commands, with only the SDK installed.
 
     ``python -m client_sdk.cli`` is the same; a leading ``bot`` is accepted too,
     so ``python -m client_sdk.cli bot run ...`` spells it like ``parlour bot run ...``.

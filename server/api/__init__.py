@@ -63,6 +63,11 @@ def _env_flag(name: str, default: bool) -> bool:
     return default if value is None else value.lower() not in ("0", "false", "no", "off")
 
 
+def _env_int(name: str) -> int | None:
+    value = os.environ.get(name)
+    return None if value is None or not value.strip() else int(value)
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` overrides the environment (tests pass REDIS_URL etc.)."""
     app = Flask(__name__)
@@ -85,6 +90,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         RATE_PERIOD=float(os.environ.get("PARLOUR_RATE_PERIOD", "1")),
         # Flask's own setting: werkzeug refuses a longer body with 413 (errors.py).
         MAX_CONTENT_LENGTH=int(os.environ.get("PARLOUR_MAX_BODY", str(MAX_BODY))),
+        ANON_RATE_LIMIT=_env_int("PARLOUR_ANON_RATE_LIMIT"),  # None: RATE_LIMIT's
+        REGISTER_LIMIT=int(os.environ.get("PARLOUR_REGISTER_LIMIT", "0")),
+        REGISTER_PERIOD=float(os.environ.get("PARLOUR_REGISTER_PERIOD", "3600")),
+        TRUSTED_PROXIES=int(os.environ.get("PARLOUR_TRUSTED_PROXIES", "0")),
+        WEBHOOK_ALLOW=os.environ.get("PARLOUR_WEBHOOK_ALLOW", ""),
     )
     if config:
         app.config.update(config)
@@ -99,6 +109,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         guest_ttl=app.config["GUEST_TTL"],
         guest_grace=app.config["GUEST_GRACE"],
         invitation_ttl=app.config["INVITATION_TTL"],
+        webhook_allow=app.config["WEBHOOK_ALLOW"],
     )
     errors.register(app)
     app.before_request(load_token)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from redis import Redis
 
+from server.services import notifications
 from server.services.apps import Apps
 from server.services.clocks import Clocks
 from server.services.core import Core
@@ -38,6 +39,7 @@ class Services:
         guest_ttl: seconds an app's invitation stays valid at most.
         guest_grace: seconds a guest token may still read its game once it ended.
         invitation_ttl: seconds an invitation to a seat or an entry stays open.
+        webhook_allow: CIDR list of internal ranges webhooks may target all the same.
     """
 
     def __init__(
@@ -51,6 +53,7 @@ class Services:
         guest_ttl: float = 86400.0,
         guest_grace: float = 3600.0,
         invitation_ttl: float = DEFAULT_TTL,
+        webhook_allow: str = "",
     ) -> None:
         self.core = Core(
             r,
@@ -69,7 +72,13 @@ class Services:
         self.lobby = Lobby(self.core)
         self.tournaments = Tournaments(self.core, self.invitations)
         self.ratings = Ratings(self.core)
-        self.apps = Apps(self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace)
+        self.apps = Apps(
+            self.core,
+            self.games,
+            guest_ttl=guest_ttl,
+            guest_grace=guest_grace,
+            webhook_allow=notifications.allowlist(webhook_allow),
+        )
         self.ratelimits = RateLimits(self.core)
         self.metrics = Metrics(self.core)
 
@@ -87,6 +96,7 @@ class Services:
         guest_ttl: float = 86400.0,
         guest_grace: float = 3600.0,
         invitation_ttl: float = DEFAULT_TTL,
+        webhook_allow: str = "",
     ) -> Services:
         """The services over a new client for ``redis_url`` (a server or a cluster)."""
         r = connect(redis_url, max_connections=max_connections, block_timeout=block_timeout)
@@ -99,4 +109,5 @@ class Services:
             guest_ttl=guest_ttl,
             guest_grace=guest_grace,
             invitation_ttl=invitation_ttl,
+            webhook_allow=webhook_allow,
         )

@@ -67,6 +67,32 @@ def create(r: Redis, record: PlayerRecord) -> None:
     )
 
 
+REVOKED = "revoked"
+"""Stored in place of a revoked token's hash: no token's SHA-256 (hex) can equal it."""
+
+_SWAP = """
+local current = redis.call('HGET', KEYS[1], 'token_sha256')
+if not current or (ARGV[1] ~= '' and current ~= ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'token_sha256', ARGV[2])
+return 1
+"""
+
+
+def swap_digest(r: Redis, key: str, old: str | None, new: str) -> bool:
+    """Replace the ``token_sha256`` of the record at ``key`` with ``new`` (atomically).
+
+    Only if the record exists, and (``old`` given) only if its hash is still
+    ``old``: of two rotations racing with the same token, one wins, and the
+    loser's new token is never stored. False when nothing was replaced.
+    """
+    return bool(r.eval(_SWAP, 1, key, old or "", new))
+
+
+def swap_token(r: Redis, player_id: str, old: str | None, new: str) -> bool:
+    """:func:`swap_digest` for a player (``new``: a token's hash, or :data:`REVOKED`)."""
+    return swap_digest(r, keys.player(player_id), old, new)
+
+
 def add_game(r: Redis, player_ids: Iterable[str], game_id: str) -> None:
     """Record that the players sit in ``game_id`` (idempotent; before the seat is taken)."""
     pipe = r.pipeline(transaction=False)

@@ -312,6 +312,13 @@ CALLS = [
     (lambda c: c.invitations.mine(), "GET", "/v1/me/invitations", None),
     (lambda c: c.invitations.accept("I"), "POST", "/v1/invitations/{invitation_id}/accept", {}),
     (lambda c: c.invitations.decline("I"), "POST", "/v1/invitations/{invitation_id}/decline", {}),
+    # tokens: rotate and revoke
+    (lambda c: c.tokens.rotate(), "POST", "/v1/players/me/token", None),
+    (lambda c: c.tokens.revoke(), "DELETE", "/v1/players/me/token", None),
+    (lambda c: c.tokens.rotate_player("P"), "POST", "/v1/players/{player_id}/token", None),
+    (lambda c: c.tokens.revoke_player("P"), "DELETE", "/v1/players/{player_id}/token", None),
+    (lambda c: c.tokens.rotate_app("A"), "POST", "/v1/apps/{app_id}/token", None),
+    (lambda c: c.tokens.revoke_app("A"), "DELETE", "/v1/apps/{app_id}/token", None),
 ]  # fmt: skip
 
 
@@ -321,7 +328,8 @@ def _template(path: str) -> str:
             .replace("/ratings/concerto", "/ratings/{game}")
             .replace("/replay/7", "/replay/{version}")
             .replace("/apps/A", "/apps/{app_id}")
-            .replace("/invitations/I/", "/invitations/{invitation_id}/"))  # fmt: skip
+            .replace("/invitations/I/", "/invitations/{invitation_id}/")
+            .replace("/players/P/", "/players/{player_id}/"))  # fmt: skip
 
 
 @pytest.mark.parametrize(("call", "method", "path", "body"), CALLS)
