@@ -14,6 +14,7 @@ from server.services.clocks import Clocks
 from server.services.core import Core
 from server.services.feeds import Feeds
 from server.services.games import Games
+from server.services.ladders import Ladders
 from server.services.lobby import Lobby
 from server.services.metrics import Metrics
 from server.services.players import Players
@@ -63,6 +64,7 @@ class Services:
         self.lobby = Lobby(self.core)
         self.tournaments = Tournaments(self.core)
         self.ratings = Ratings(self.core)
+        self.ladders = Ladders(self.core)
         self.apps = Apps(self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace)
         self.ratelimits = RateLimits(self.core)
         self.metrics = Metrics(self.core)
