@@ -28,6 +28,7 @@ from . import (
     errors,
     games,
     health,
+    ladders,
     me,
     metrics,
     players,
@@ -92,7 +93,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     errors.register(app)
     app.before_request(load_token)
     ratelimit.register(app)  # after load_token: it counts per token
-    for module in (players, rules, games, me, tournaments, ratings, health, web):
+    for module in (players, rules, games, me, tournaments, ratings, ladders, health, web):
         app.register_blueprint(module.bp)
     for module in (apps, stream):  # embedding in other apps
         app.register_blueprint(module.bp)

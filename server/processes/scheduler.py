@@ -65,7 +65,6 @@ from server.store import ratings as rating_store
 from server.store import tournaments as store
 from server.store.tournaments import TournamentRecord
 from server.tournaments.clock import forfeit_result
-from server.tournaments.ladder import contest_ranks
 from server.tournaments.formats import (
     TableResult,
     TournamentSnapshot,
@@ -73,6 +72,7 @@ from server.tournaments.formats import (
     rating_events,
     seat_players,
 )
+from server.tournaments.ladder import contest_ranks
 from server.tournaments.pairing.tables import PairingError, Table
 
 log = logging.getLogger("server.tournaments")
@@ -315,7 +315,6 @@ class Runner:
                 self.checkpoint("rate")
                 self.services.ratings.rate(game, event_id, event.teams, event.ranks)
 
-
     # -- one ladder ------------------------------------------------------------------------
     def advance_ladder(self, ladder_id: str, now: float | None = None) -> int:
         """Drive the ladder's open matches, then start new ones; returns how many started."""
@@ -387,10 +386,11 @@ class Runner:
         """Rate each match whose tables are all over, once (a duplicate board is one contest)."""
         done: dict[int, tuple[int, ...]] = {}
         for n, match in record.open.items():
-            finals = [record.results.get(ladder_store.slot(n, t)) for t in range(len(match["tables"]))]
-            if all(f is not None for f in finals):
+            names = [ladder_store.slot(n, t) for t in range(len(match["tables"]))]
+            if all(name in record.results for name in names):
                 sides = tuple(tuple(s) for s in match["sides"])
-                done[n] = contest_ranks(sides, match["tables"], finals)  # type: ignore[arg-type]
+                finals = [record.results[name] for name in names]
+                done[n] = contest_ranks(sides, match["tables"], finals)
         if not done:
             return
         rating_pool = ladder_pool(record.id)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from server.games import REGISTRY
@@ -54,6 +55,27 @@ RECENT_MATCHES = 64
 def pool(ladder_id: str) -> str:
     """The ladder's rating pool (its own, apart from the game's)."""
     return f"ladder:{ladder_id}"
+
+
+def _outcome(ranks: tuple[int, ...], rank: int) -> str:
+    """A side's outcome of a contest: drawn when every side shares first place."""
+    best = min(ranks)
+    if ranks.count(best) == len(ranks):
+        return "drawn"
+    return "won" if rank == best else "lost"
+
+
+@dataclass
+class _Tally:
+    """What :meth:`Ladders._tally` gathers from the stored matches and results."""
+
+    players: set[str] = field(default_factory=set)
+    timeouts: dict[str, list[tuple[float, int]]] = field(default_factory=lambda: defaultdict(list))
+    results: dict[str, dict[str, int]] = field(
+        default_factory=lambda: defaultdict(lambda: {"won": 0, "drawn": 0, "lost": 0})
+    )
+    last: dict[str, float] = field(default_factory=dict)
+    history: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Ladders:
@@ -225,7 +247,7 @@ class Ladders:
         sides = meta["table_size"] // meta["side_size"]
         recent, partners = self._recent(record)
         out = []
-        for match in matching.make_matches(
+        for found in matching.make_matches(
             candidates,
             sides=sides,
             seats_per_side=meta["side_size"],
@@ -234,8 +256,8 @@ class Ladders:
         ):
             out.append(
                 {
-                    "sides": [list(side) for side in match],
-                    "tables": matching.tables(match, duplicate_board=meta["duplicate"]),
+                    "sides": [list(side) for side in found],
+                    "tables": matching.tables(found, duplicate_board=meta["duplicate"]),
                     "created": now,
                 }
             )
@@ -244,7 +266,11 @@ class Ladders:
     @staticmethod
     def _rating(ratings: dict[str, dict[str, Any]], player: str) -> tuple[float, float]:
         got = ratings.get(player)
-        return (got["mu"], got["sigma"]) if got else tuple(rating_model.DEFAULT)  # type: ignore
+        return (
+            (got["mu"], got["sigma"])
+            if got
+            else (rating_model.DEFAULT.mu, rating_model.DEFAULT.sigma)
+        )
 
     def _recent(
         self, record: LadderRecord
@@ -271,77 +297,18 @@ class Ladders:
         seen: dict[str, float] | None = None,
         now: float | None = None,
     ) -> dict[str, dict[str, Any]]:
-        """Per entry: status (available, away, paused), health and results, from the store."""
+        """Per entry: status (available, away, paused, left), health and results."""
         now = time.time() if now is None else now
-        meta = record.meta
-        matches = store.all_matches(self.r, record.id)
-        games, results = store.all_results(self.r, record.id)
-        everyone = set(record.entries) | {p for m in matches.values() for s in m["sides"] for p in s}
-        seen = seen if seen is not None else store.last_seen(self.r, sorted(everyone))
-        names = self._names(sorted(everyone))
-        timeouts: dict[str, list[tuple[float, int]]] = defaultdict(list)
-        tally: dict[str, dict[str, int]] = defaultdict(lambda: {"won": 0, "drawn": 0, "lost": 0})
-        last: dict[str, float] = {}
-        history: list[dict[str, Any]] = []
-        for n in sorted(matches):
-            match = matches[n]
-            finals = [results.get(store.slot(n, t)) for t in range(len(match["tables"]))]
-            for t, (seats, final) in enumerate(zip(match["tables"], finals, strict=True)):
-                if final is None:
-                    continue
-                for s, p in enumerate(seats):
-                    timeouts[p].append((final["ended"], int(final["timeouts"].get(str(s), 0))))
-                    last[p] = max(last.get(p, 0.0), final["ended"])
-            done = all(f is not None for f in finals)
-            ranks = matching.contest_ranks(
-                tuple(tuple(s) for s in match["sides"]), match["tables"], finals
-            ) if done else None
-            if ranks is not None:
-                best = min(ranks)
-                for side, rank in zip(match["sides"], ranks, strict=True):
-                    key = "drawn" if ranks.count(best) == len(ranks) else (
-                        "won" if rank == best else "lost"
-                    )
-                    for p in side:
-                        tally[p][key] += 1
-            if history_of and any(history_of in s for s in match["sides"]):
-                history.append(self._history_row(n, match, games, finals, ranks, history_of))
-        out = {}
-        for p in sorted(everyone):
-            mine = [x for _, x in sorted(timeouts[p])]
-            streak = matching.timed_out_streak(mine)
-            status, reason = "available", None
-            if p not in record.entries:
-                status = "left"
-            elif streak >= meta["pause_after"]:
-                since = max(e for e, x in timeouts[p] if x)
-                if seen.get(p, 0) < since + meta["pause_seconds"]:
-                    status = "paused"
-                    reason = (
-                        f"timed out in its last {streak} games; resumes when seen waiting "
-                        f"after {iso(since + meta['pause_seconds'])}"
-                    )
-            if status == "available" and seen.get(p, 0) < now - meta["seen_seconds"]:
-                status = "away"
-            out[p] = {
-                "player_id": p,
-                "name": names.get(p),
-                "status": status,
-                "paused_reason": reason,
-                "joined": iso(record.entries[p]["joined"]) if p in record.entries else None,
-                "last_seen_waiting": iso(seen.get(p)),
-                "last_played": iso(last.get(p)),
-                "results": dict(tally[p]),
-                "health": {
-                    "games": len(mine),
-                    "games_with_timeouts": sum(1 for x in mine if x),
-                    "timeouts": sum(mine),
-                    "timeout_streak": streak,
-                },
-            }
+        tally = self._tally(record, history_of)
+        everyone = sorted(set(record.entries) | set(tally.players))
+        seen = seen if seen is not None else store.last_seen(self.r, everyone)
+        names = self._names(everyone)
+        out = {
+            p: self._entry_out(record, p, tally, seen, now) | {"name": names.get(p)}
+            for p in everyone
+        }
         if history_of in out:
-            rating = rating_store.of_player(self.r, [pool(record.id)], history_of)
-            got = rating.get(pool(record.id))
+            got = rating_store.of_player(self.r, [pool(record.id)], history_of).get(pool(record.id))
             out[history_of]["rating"] = (
                 None
                 if got is None
@@ -352,8 +319,71 @@ class Ladders:
                     "games": got.get("games", 0),
                 }
             )
-            out[history_of]["history"] = history[::-1]
+            out[history_of]["history"] = tally.history[::-1]
         return out
+
+    def _tally(self, record: LadderRecord, history_of: str | None) -> _Tally:
+        """One pass over every match: timeouts per game, contest results, last played."""
+        matches = store.all_matches(self.r, record.id)
+        games, results = store.all_results(self.r, record.id)
+        tally = _Tally()
+        for n in sorted(matches):
+            match = matches[n]
+            tally.players.update(p for side in match["sides"] for p in side)
+            finals = [results.get(store.slot(n, t)) for t in range(len(match["tables"]))]
+            for seats, final in zip(match["tables"], finals, strict=True):
+                if final is not None:
+                    for s, p in enumerate(seats):
+                        got = int(final["timeouts"].get(str(s), 0))
+                        tally.timeouts[p].append((final["ended"], got))
+                        tally.last[p] = max(tally.last.get(p, 0.0), final["ended"])
+            ranks = None
+            over = [f for f in finals if f is not None]
+            if len(over) == len(finals):
+                sides = tuple(tuple(s) for s in match["sides"])
+                ranks = matching.contest_ranks(sides, match["tables"], over)
+                for side, rank in zip(match["sides"], ranks, strict=True):
+                    for p in side:
+                        tally.results[p][_outcome(ranks, rank)] += 1
+            if history_of and any(history_of in s for s in match["sides"]):
+                tally.history.append(self._history_row(n, match, games, finals, ranks, history_of))
+        return tally
+
+    @staticmethod
+    def _entry_out(
+        record: LadderRecord, p: str, tally: _Tally, seen: dict[str, float], now: float
+    ) -> dict[str, Any]:
+        meta = record.meta
+        mine = [x for _, x in sorted(tally.timeouts[p])]
+        streak = matching.timed_out_streak(mine)
+        status, reason = "available", None
+        if p not in record.entries:
+            status = "left"
+        elif streak >= meta["pause_after"]:
+            since = max(e for e, x in tally.timeouts[p] if x)
+            if seen.get(p, 0) < since + meta["pause_seconds"]:
+                status = "paused"
+                reason = (
+                    f"timed out in its last {streak} games; resumes when seen waiting "
+                    f"after {iso(since + meta['pause_seconds'])}"
+                )
+        if status == "available" and seen.get(p, 0) < now - meta["seen_seconds"]:
+            status = "away"
+        return {
+            "player_id": p,
+            "status": status,
+            "paused_reason": reason,
+            "joined": iso(record.entries[p]["joined"]) if p in record.entries else None,
+            "last_seen_waiting": iso(seen.get(p)),
+            "last_played": iso(tally.last.get(p)),
+            "results": dict(tally.results[p]),
+            "health": {
+                "games": len(mine),
+                "games_with_timeouts": sum(1 for x in mine if x),
+                "timeouts": sum(mine),
+                "timeout_streak": streak,
+            },
+        }
 
     @staticmethod
     def _history_row(
@@ -365,14 +395,7 @@ class Ladders:
         player: str,
     ) -> dict[str, Any]:
         side = next(i for i, s in enumerate(match["sides"]) if player in s)
-        outcome = None
-        if ranks is not None:
-            best = min(ranks)
-            outcome = (
-                "drawn"
-                if ranks.count(best) == len(ranks)
-                else ("won" if ranks[side] == best else "lost")
-            )
+        outcome = None if ranks is None else _outcome(ranks, ranks[side])
         ids = [games.get(store.slot(n, t)) for t in range(len(match["tables"]))]
         return {
             "match": n,

@@ -68,7 +68,8 @@ def create(r: Redis, ladder_id: str, meta: dict[str, Any], now: float) -> None:
 
 def ids(r: Redis) -> list[str]:
     """Every ladder id, oldest first."""
-    return [text(x) for x in r.zrange(INDEX, 0, -1)]
+    found: list[bytes] = r.zrange(INDEX, 0, -1)  # type: ignore[assignment]
+    return [text(x) for x in found]
 
 
 def read(r: Redis, ladder_id: str, *, client: Any = None) -> LadderRecord | None:
@@ -114,9 +115,7 @@ def all_matches(r: Redis, ladder_id: str) -> dict[int, dict[str, Any]]:
 
 def join(r: Redis, ladder_id: str, player_id: str, now: float) -> bool:
     """Enter the player (once); False if it was in already."""
-    return bool(
-        r.hsetnx(_k(ladder_id, "entries"), player_id, orjson.dumps({"joined": now}))
-    )
+    return bool(r.hsetnx(_k(ladder_id, "entries"), player_id, orjson.dumps({"joined": now})))
 
 
 def leave(r: Redis, ladder_id: str, player_id: str) -> bool:

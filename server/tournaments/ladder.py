@@ -114,7 +114,10 @@ def form_sides(
     for split in _splits(players, sides, seats_per_side):
         totals = [sum(mu[p] for p in side) for side in split]
         repeat = sum(
-            1 for side in split for a, b in itertools.combinations(side, 2) if b in partners.get(a, ())
+            1
+            for side in split
+            for a, b in itertools.combinations(side, 2)
+            if b in partners.get(a, ())
         )
         cost = max(totals) - min(totals) + REMATCH_PENALTY * repeat
         if best is None or cost < best[0]:
@@ -194,7 +197,9 @@ def contest_ranks(
     if len(results) == 1:
         by_name = dict(zip(layouts[0].entries, results[0].ranks(), strict=True))
         return tuple(by_name[f"s{i}"] for i in range(len(match)))
-    forfeits = {seats[t][f["forfeit"]] for t, f in enumerate(finals) if f.get("forfeit") is not None}
+    forfeits = {
+        seats[t][f["forfeit"]] for t, f in enumerate(finals) if f.get("forfeit") is not None
+    }
     lost = {side_of[p] for p in forfeits}
     if lost:
         return tuple(1 if i in lost else 0 for i in range(len(match)))
@@ -217,4 +222,3 @@ def timed_out_streak(timeouts: Sequence[int]) -> int:
             break
         n += 1
     return n
-
