@@ -322,12 +322,12 @@ class Runner:
         if record is None:
             return 0
         self._drive_ladder(record)
-        now = time.time() if now is None else now
         with self.r.pipeline() as pipe:
             pipe.watch(ladder_store.matches_key(ladder_id))
             record = ladder_store.read(self.r, ladder_id, client=pipe)
             if record is None:
                 return 0
+            now = time.time() if now is None else now  # after the read: what it saw is older
             planned = self.services.ladders.plan(record, now)
             if not planned:
                 return 0

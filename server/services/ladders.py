@@ -356,16 +356,16 @@ class Ladders:
         meta = record.meta
         mine = [x for _, x in sorted(tally.timeouts[p])]
         streak = matching.timed_out_streak(mine)
-        status, reason = "available", None
+        status, reason, until = "available", None, None
         if p not in record.entries:
             status = "left"
         elif streak >= meta["pause_after"]:
-            since = max(e for e, x in tally.timeouts[p] if x)
-            if seen.get(p, 0) < since + meta["pause_seconds"]:
+            until = max(e for e, x in tally.timeouts[p] if x) + meta["pause_seconds"]
+            if seen.get(p, 0) < until:
                 status = "paused"
                 reason = (
                     f"timed out in its last {streak} games; resumes when seen waiting "
-                    f"after {iso(since + meta['pause_seconds'])}"
+                    f"after {iso(until)}"
                 )
         if status == "available" and seen.get(p, 0) < now - meta["seen_seconds"]:
             status = "away"
@@ -373,6 +373,7 @@ class Ladders:
             "player_id": p,
             "status": status,
             "paused_reason": reason,
+            "paused_until": until if status == "paused" else None,
             "joined": iso(record.entries[p]["joined"]) if p in record.entries else None,
             "last_seen_waiting": iso(seen.get(p)),
             "last_played": iso(tally.last.get(p)),

@@ -41,21 +41,22 @@ def run_until(runner: Runner, bots: HouseBots, done, timeout: float = 30.0) -> N
 
 def test_stronger_house_bots_rank_above_weaker(redis_client, redis_server):
     """Four ``signals`` bots and four ``random`` bots, solo entries paired per duplicate
-    board, 20 boards, fixed seeds (bots and deals).
+    board, 24 boards, fixed seeds for the bots and the deals (player ids, and so the
+    pairings, vary from run to run).
 
-    Criterion: the four ``signals`` bots hold ranks 1-4. Were the two kinds equally
-    strong, every set of four would be as likely to top the board, and this one would
-    come out with probability 1/C(8,4) = 1/70 < 1.5%.
+    Criterion: the ranks of the four ``signals`` bots sum to at most 11 (ranks 1-4, or
+    1, 2, 3 and 5). Were the two kinds equally strong, each set of four ranks would be
+    equally likely, and only 2 of the C(8,4) = 70 sets qualify: p = 2/70 < 3%.
     """
     service = Services(connect(redis_server.url), admin_token=ADMIN_TOKEN, seed_secret="ladder")
     players = register(service, 8)
     makers = [concerto_signals.make_bot, uniform.make_bot] * 4
     ladder_id = make_ladder(service, players)
     bots = HouseBots(service, players, makers, seed=7)
-    run_until(Runner(service), bots, lambda: rated(service, ladder_id) >= 20)
+    run_until(Runner(service), bots, lambda: rated(service, ladder_id) >= 24)
     board = service.ladders.leaderboard(ladder_id)["leaderboard"]
     strong = {p["id"] for p in players[0::2]}
-    assert {row["player_id"] for row in board[:4]} == strong, board
+    assert sum(row["rank"] for row in board if row["player_id"] in strong) <= 11, board
     assert all(row["games"] >= 5 for row in board)
     assert bots.refused == 0
 
@@ -89,9 +90,9 @@ def test_an_entry_that_times_out_is_paused_and_resumes_when_it_plays_again(servi
     ladder_id = make_ladder(
         service,
         players,
-        clock={"move_seconds": 0.05},
+        clock={"move_seconds": 0.1},
         pause_after=2,
-        pause_seconds=2.0,
+        pause_seconds=3.0,
     )
     bots = HouseBots(service, players, [uniform.make_bot] * 5, seed=2)
     slow = players[0]["id"]
@@ -107,13 +108,13 @@ def test_an_entry_that_times_out_is_paused_and_resumes_when_it_plays_again(servi
     assert entry["health"]["timeout_streak"] >= 2 and entry["health"]["timeouts"] > 0
     shown = {e["player_id"]: e for e in service.ladders.show(ladder_id)["entries"]}
     assert shown[slow]["status"] == "paused"
-    count = len(ladder_store.all_matches(service.core.r, ladder_id))
-    # the other four go on without it while it is paused
-    run_until(
-        runner, bots, lambda: len(ladder_store.all_matches(service.core.r, ladder_id)) > count + 1
-    )
+    until = entry["paused_until"]
+    # the others go on without it while it is paused
+    run_until(runner, bots, lambda: time.time() > until)
     matches = ladder_store.all_matches(service.core.r, ladder_id)
-    assert all(slow not in matches[n]["tables"][0] for n in matches if n >= count)
+    paused_at = until - 3.0  # when its last timed-out game was recorded
+    while_paused = [m for m in matches.values() if paused_at <= m["created"] < until]
+    assert while_paused and all(slow not in m["tables"][0] for m in while_paused)
 
     bots.silent.clear()  # it plays again: after the pause it is paired, and playing in time
     run_until(
