@@ -35,6 +35,7 @@ from .errors import (
     IllegalMove,
     NotFound,
     NotYourTurn,
+    ParlourError,
     RateLimited,
     ServerError,
     StaleVersion,
@@ -92,6 +93,8 @@ class Runner:
             games where the bot is to act). Defaults to ``wait``.
         max_outage_pause: longest pause between attempts while the server is
             unreachable.
+        ladder: a ladder id to join on start and leave on the way out, Ctrl-C
+            included (docs/ladder.md); the ladder then matches the bot while it runs.
     """
 
     def __init__(
@@ -104,6 +107,7 @@ class Runner:
         handle_signals: bool = True,
         recheck_every: float | None = None,
         max_outage_pause: float = 5.0,
+        ladder: str | None = None,
     ) -> None:
         self.bot = bot
         self.client = client
@@ -112,6 +116,7 @@ class Runner:
         self.handle_signals = handle_signals
         self.recheck_every = wait if recheck_every is None else recheck_every
         self.max_outage_pause = max_outage_pause
+        self.ladder = ladder
         self.stats = RunStats()
         self._games: dict[str, _Game] = {}
         self._stopping = threading.Event()
@@ -141,6 +146,26 @@ class Runner:
             Unauthorized: the token is wrong (nothing a retry could fix).
             Forbidden, NotFound, InvalidRequest: likewise, bugs or bad setup.
         """
+        if self.ladder is not None:
+            self.client.ladders.join(self.ladder)
+            log.info("joined ladder %s", self.ladder)
+        try:
+            self._loop()
+        finally:
+            if self.ladder is not None:
+                self._leave_ladder()
+        return self.stats
+
+    def _leave_ladder(self) -> None:
+        """Leave the ladder (games in progress go on; the server plays no more for us)."""
+        assert self.ladder is not None
+        try:
+            self.client.ladders.leave(self.ladder)
+            log.info("left ladder %s", self.ladder)
+        except (ConnectionError, ParlourError) as exc:
+            log.warning("could not leave ladder %s: %s", self.ladder, exc)
+
+    def _loop(self) -> None:
         with self._signals():
             try:
                 while not self._done():
@@ -158,7 +183,6 @@ class Runner:
                         self._pause(exc)
             except _Interrupted:
                 pass
-        return self.stats
 
     def _play_turn(self, turn: Turn) -> None:
         self._busy = True
