@@ -3,7 +3,10 @@ and what the ladder, an entry and the leaderboard show."""
 
 from __future__ import annotations
 
+from client_sdk import Client
+from server.processes.demo import define_ladders
 from tests.api.helpers import Api, assert_error
+from tests.conftest import ADMIN_TOKEN
 
 
 def test_define_join_leave_and_read(client, players):
@@ -52,3 +55,15 @@ def test_errors(client, players):
     assert_error(odd, 400, "invalid_request")
     no_auth = api.post("/v1/ladders/x/entries", {})
     assert no_auth.status == 401
+
+
+def test_a_ladder_for_every_game_as_the_demo_defines_them(live_server):
+    admin = Client(live_server.url, ADMIN_TOKEN)
+    ladders = {x["game"]: x for x in define_ladders(admin)}
+    # partnership games: two sides of two, played as duplicate boards; the others solo
+    assert {g: (x["side_size"], x["duplicate"]) for g, x in ladders.items()} == {
+        "concerto": (2, True),
+        "pinochle": (2, True),
+        "seconds": (1, False),
+        "cowpoke": (1, False),
+    }
