@@ -57,6 +57,10 @@ def pool(ladder_id: str) -> str:
     return f"ladder:{ladder_id}"
 
 
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 1)
+
+
 def _outcome(ranks: tuple[int, ...], rank: int) -> str:
     """A side's outcome of a contest: drawn when every side shares first place."""
     best = min(ranks)
@@ -235,14 +239,20 @@ class Ladders:
                         busy[p] += 1
         per_match = 2 if meta["duplicate"] else 1
         seen = store.last_seen(self.r, list(record.entries))
+        free = [
+            p
+            for p in record.entries
+            if seen.get(p, 0) >= now - meta["seen_seconds"]
+            and busy[p] + per_match <= meta["max_games"]
+        ]
+        if len(free) < meta["table_size"]:
+            return []  # nobody to match: spare the reading of every result
         stats = self._stats(record, seen=seen, now=now)
         ratings = rating_store.pool(self.r, pool(record.id))
         candidates = [
             matching.Candidate(p, *self._rating(ratings, p))
-            for p in record.entries
-            if seen.get(p, 0) >= now - meta["seen_seconds"]
-            and busy[p] + per_match <= meta["max_games"]
-            and stats[p]["status"] != "paused"
+            for p in free
+            if stats[p]["status"] != "paused"
         ]
         sides = meta["table_size"] // meta["side_size"]
         recent, partners = self._recent(record)
@@ -303,8 +313,9 @@ class Ladders:
         everyone = sorted(set(record.entries) | set(tally.players))
         seen = seen if seen is not None else store.last_seen(self.r, everyone)
         names = self._names(everyone)
+        moves = store.move_health(self.r, record.id, everyone)
         out = {
-            p: self._entry_out(record, p, tally, seen, now) | {"name": names.get(p)}
+            p: self._entry_out(record, p, tally, seen, now, moves[p]) | {"name": names.get(p)}
             for p in everyone
         }
         if history_of in out:
@@ -351,7 +362,12 @@ class Ladders:
 
     @staticmethod
     def _entry_out(
-        record: LadderRecord, p: str, tally: _Tally, seen: dict[str, float], now: float
+        record: LadderRecord,
+        p: str,
+        tally: _Tally,
+        seen: dict[str, float],
+        now: float,
+        moves: tuple[list[float], int],
     ) -> dict[str, Any]:
         meta = record.meta
         mine = [x for _, x in sorted(tally.timeouts[p])]
@@ -383,6 +399,10 @@ class Ladders:
                 "games_with_timeouts": sum(1 for x in mine if x),
                 "timeouts": sum(mine),
                 "timeout_streak": streak,
+                "response_p50": _ms(matching.percentile(moves[0], 0.50)),
+                "response_p99": _ms(matching.percentile(moves[0], 0.99)),
+                "response_samples": len(moves[0]),
+                "refused_moves": moves[1],
             },
         }
 

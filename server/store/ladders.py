@@ -194,3 +194,48 @@ def last_seen(r: Redis, players: Sequence[str]) -> dict[str, float]:
         return {}
     raw = r.hmget(SEEN, list(players))
     return {p: float(v) for p, v in zip(players, raw, strict=True) if v}
+
+
+# -- per-entry move health (hooked in the move path; only for ladder games) ------------
+RESPONSE_SAMPLES = 500
+"""Response times kept per entry (the latest ones): enough for a p99."""
+
+
+def _ladder_of(meta: dict[str, Any]) -> str | None:
+    return (meta.get("tournament") or {}).get("ladder")
+
+
+def moved(r: Redis, meta: dict[str, Any], player_id: str, seconds: float) -> None:
+    """A ladder game's move was accepted ``seconds`` after its seat's turn began."""
+    ladder_id = _ladder_of(meta)
+    if ladder_id is None:
+        return
+    key = _k(ladder_id, f"rt:{player_id}")
+    pipe = r.pipeline(transaction=False)
+    pipe.lpush(key, f"{max(seconds, 0.0):.4f}")
+    pipe.ltrim(key, 0, RESPONSE_SAMPLES - 1)
+    pipe.execute()
+
+
+def refused(r: Redis, meta: dict[str, Any], player_id: str) -> None:
+    """A ladder game's engine refused a move of the player (illegal, malformed, not its turn)."""
+    ladder_id = _ladder_of(meta)
+    if ladder_id is not None:
+        r.hincrby(_k(ladder_id, "refused"), player_id, 1)
+
+
+def move_health(
+    r: Redis, ladder_id: str, players: Sequence[str]
+) -> dict[str, tuple[list[float], int]]:
+    """Each player's latest response times (seconds) and refused moves on the ladder."""
+    if not players:
+        return {}
+    pipe = r.pipeline(transaction=False)
+    for p in players:
+        pipe.lrange(_k(ladder_id, f"rt:{p}"), 0, -1)
+    pipe.hmget(_k(ladder_id, "refused"), list(players))
+    *times, counts = pipe.execute()
+    return {
+        p: ([float(x) for x in t], int(c or 0))
+        for p, t, c in zip(players, times, counts, strict=True)
+    }

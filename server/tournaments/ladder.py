@@ -27,6 +27,7 @@ Choices, in order:
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -222,3 +223,16 @@ def timed_out_streak(timeouts: Sequence[int]) -> int:
             break
         n += 1
     return n
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The ``q`` quantile (0 < q <= 1) of ``values`` by nearest rank; None when empty.
+
+    >>> percentile([4, 1, 3, 2], 0.5), percentile([4, 1, 3, 2], 0.99)
+    (2, 4)
+    """
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = math.ceil(round(q * len(ordered), 9))
+    return ordered[min(max(rank, 1), len(ordered)) - 1]

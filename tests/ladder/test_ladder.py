@@ -8,7 +8,10 @@ import threading
 import time
 from collections import Counter
 
+import pytest
+
 from bots import concerto_signals, uniform
+from server.games import GameError
 from server.processes.scheduler import Runner, table_game_id
 from server.services.bundle import Services
 from server.services.ladders import pool
@@ -177,3 +180,26 @@ def test_two_schedulers_at_once_create_each_game_and_rate_each_match_once(servic
     )
     board = service.ladders.leaderboard(ladder_id)["leaderboard"]
     assert {row["player_id"]: row["games"] for row in board} == dict(per_player)
+
+
+def test_response_times_and_refused_moves_are_shown_per_entry(service):
+    players = register(service, 4)
+    ladder_id = make_ladder(service, players, clock={"move_seconds": 5})
+    bots = HouseBots(service, players, [uniform.make_bot] * 4, seed=4)
+    runner = Runner(service)
+    bots.step()
+    runner.tick()  # the four are seen waiting: one duplicate board starts
+    turns = {p["id"]: service.feeds.turns(p["token"])["turns"] for p in players}
+    mover = next(p for p in players if turns[p["id"]])
+    turn = turns[mover["id"]][0]
+    with pytest.raises(GameError):
+        service.games.move(mover["token"], turn["game_id"], {"type": "hop"}, turn["version"])
+    time.sleep(0.05)  # every reply below is at least this slow
+    run_until(runner, bots, lambda: rated(service, ladder_id) >= 1)
+    health = service.ladders.entry(ladder_id, mover["id"])["health"]
+    assert health["refused_moves"] == 1
+    assert health["response_samples"] > 0
+    assert 50 <= health["response_p99"] < 5000  # ms: the slow first move, within the clock
+    assert health["response_p50"] <= health["response_p99"]
+    others = [service.ladders.entry(ladder_id, p["id"])["health"] for p in players]
+    assert sum(h["refused_moves"] for h in others) == 1

@@ -7,6 +7,7 @@ from server.tournaments.ladder import (
     contest_ranks,
     form_sides,
     make_matches,
+    percentile,
     tables,
     timed_out_streak,
 )
@@ -83,3 +84,11 @@ def test_timeout_streak_counts_the_latest_games_in_a_row():
     assert timed_out_streak([]) == 0
     assert timed_out_streak([3, 3, 0]) == 0
     assert timed_out_streak([0, 1, 1, 2]) == 3
+
+
+def test_percentile_by_nearest_rank():
+    times = [0.1 * i for i in range(1, 101)]  # 0.1 .. 10.0
+    assert percentile(times, 0.5) == times[49]  # the 50th of 100
+    assert percentile(times, 0.99) == times[98]  # the 99th of 100
+    assert percentile([7.0], 0.99) == 7.0
+    assert percentile([], 0.5) is None
