@@ -27,6 +27,7 @@ class LadderCreate(Schema):
     pause_after = fields.Integer(strict=True, validate=validate.Range(min=1, max=100))
     pause_seconds = fields.Float(validate=validate.Range(min=0, max=86400 * 7))
     seen_seconds = fields.Float(validate=validate.Range(min=0.1, max=3600))
+    rematch_seconds = fields.Float(validate=validate.Range(min=0, max=3600))
 
 
 class EntryBody(Schema):

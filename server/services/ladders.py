@@ -47,6 +47,7 @@ DEFAULTS: dict[str, Any] = {
     "pause_after": 3,
     "pause_seconds": 60.0,
     "seen_seconds": 5.0,
+    "rematch_seconds": 3.0,
 }
 RECENT_MATCHES = 64
 """How far back the scheduler looks for each entry's last match (rematch avoidance)."""
@@ -110,7 +111,7 @@ class Ladders:
             duplicate: two-sided partnership games play duplicate boards (default True).
             settings: ``clock``, ``timeout_policy``, ``max_games`` (concurrent games per
                 entry), ``provisional_games``, ``pause_after``, ``pause_seconds``,
-                ``seen_seconds`` (see :data:`DEFAULTS`).
+                ``seen_seconds``, ``rematch_seconds`` (see :data:`DEFAULTS`).
 
         Raises:
             Unauthorized, Forbidden, InvalidRequest; the engine's InvalidOptions.
@@ -247,7 +248,8 @@ class Ladders:
         ]
         if len(free) < meta["table_size"]:
             return []  # nobody to match: spare the reading of every result
-        stats = self._stats(record, seen=seen, now=now)
+        tally = self._tally(record, None)
+        stats = self._stats(record, seen=seen, now=now, tally=tally)
         ratings = rating_store.pool(self.r, pool(record.id))
         candidates = [
             matching.Candidate(p, *self._rating(ratings, p))
@@ -263,6 +265,8 @@ class Ladders:
             seats_per_side=meta["side_size"],
             recent=recent,
             partners=partners,
+            idle={p: now - t for p, t in tally.last.items()},
+            rematch_wait=meta.get("rematch_seconds", 0.0),
         ):
             out.append(
                 {
@@ -306,10 +310,11 @@ class Ladders:
         history_of: str | None = None,
         seen: dict[str, float] | None = None,
         now: float | None = None,
+        tally: _Tally | None = None,
     ) -> dict[str, dict[str, Any]]:
         """Per entry: status (available, away, paused, left), health and results."""
         now = time.time() if now is None else now
-        tally = self._tally(record, history_of)
+        tally = tally or self._tally(record, history_of)
         everyone = sorted(set(record.entries) | set(tally.players))
         seen = seen if seen is not None else store.last_seen(self.r, everyone)
         names = self._names(everyone)
@@ -454,6 +459,7 @@ class Ladders:
             "pause_after": meta["pause_after"],
             "pause_seconds": meta["pause_seconds"],
             "seen_seconds": meta["seen_seconds"],
+            "rematch_seconds": meta.get("rematch_seconds", 0.0),
             "created": iso(record.created),
             "entries_count": len(record.entries),
             "matches": record.matches_count,

@@ -60,6 +60,8 @@ def make_matches(
     seats_per_side: int,
     recent: Mapping[str, frozenset[str]] | None = None,
     partners: Mapping[str, frozenset[str]] | None = None,
+    idle: Mapping[str, float] | None = None,
+    rematch_wait: float = 0.0,
 ) -> list[Match]:
     """The matches to start among ``candidates`` (each used at most once).
 
@@ -69,6 +71,10 @@ def make_matches(
         seats_per_side: players per side (Concerto: 2 partners; 1 for solo games).
         recent: each player's opponents and partners in its last match.
         partners: each player's partners in its last match.
+        idle: seconds since each player's last game ended (never played: absent).
+        rematch_wait: a group that would replay the anchor's last match whole waits
+            until the anchor has been idle this long, so that entries finishing soon
+            after can mix in (else two groups of a small ladder would never meet).
 
     Returns:
         Matches, each a tuple of ``sides`` sides of ``seats_per_side`` players.
@@ -88,6 +94,10 @@ def make_matches(
             )
         )
         group = [anchor, *rest[: need - 1]]
+        same = all(c.player in met for c in group[1:])
+        if same and (idle or {}).get(anchor.player, float("inf")) < rematch_wait:
+            pool = pool[1:]  # the whole last match again: wait a little for others
+            continue
         out.append(form_sides(group, sides, seats_per_side, partners))
         chosen = {c.player for c in group}
         pool = [c for c in pool if c.player not in chosen]

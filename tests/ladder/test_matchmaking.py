@@ -92,3 +92,17 @@ def test_percentile_by_nearest_rank():
     assert percentile(times, 0.99) == times[98]  # the 99th of 100
     assert percentile([7.0], 0.99) == 7.0
     assert percentile([], 0.5) is None
+
+
+def test_a_whole_rematch_waits_for_others_to_come_free():
+    cands = [c("a", 25, 3), c("b", 25), c("x", 26), c("y", 24)]
+    last = {p: frozenset("abxy") - {p} for p in "abxy"}
+    # the four just played each other, and a has been idle 1 s of the 3 it waits
+    kwargs = {"sides": 2, "seats_per_side": 2, "recent": last, "rematch_wait": 3.0}
+    assert make_matches(cands, **kwargs, idle={p: 1.0 for p in "abxy"}) == []
+    # after 3 s idle, they play again rather than not at all
+    assert len(make_matches(cands, **kwargs, idle={p: 3.0 for p in "abxy"})) == 1
+    # with a fifth entry free, the group mixes instead
+    more = [*cands, c("z", 25.5)]
+    (match,) = make_matches(more, **kwargs, idle={p: 1.0 for p in "abxy"})
+    assert "z" in {p for side in match for p in side}
