@@ -2,7 +2,7 @@
 
 >>> client = Client("http://127.0.0.1:8000", token="t0k3n")
 >>> sorted(k for k in vars(client) if not k.startswith("_") and k != "requestor")
-['apps', 'bots', 'games', 'players', 'ratings', 'tournaments', 'turns']
+['apps', 'bots', 'games', 'ladders', 'players', 'ratings', 'tournaments', 'turns']
 
 Every method builds a path, calls :meth:`Requestor.request`, and returns the
 decoded JSON unchanged (typed by :mod:`client_sdk.types`). Errors are raised

@@ -304,6 +304,16 @@ CALLS = [
      "POST", "/v1/apps/{app_id}/webhooks", {"url": "http://x/h", "events": ["game_end"]}),
     (lambda c: c.bots.list(), "GET", "/v1/bots", None),
     (lambda c: c.bots.ensure(["random"]), "POST", "/v1/bots", {"bots": ["random"]}),
+    # ladders (docs/ladder.md)
+    (lambda c: c.ladders.create("concerto", max_games=4), "POST", "/v1/ladders",
+     {"game": "concerto", "options": {}, "max_games": 4}),
+    (lambda c: c.ladders.list(), "GET", "/v1/ladders", None),
+    (lambda c: c.ladders.get("L"), "GET", "/v1/ladders/{ladder_id}", None),
+    (lambda c: c.ladders.join("L"), "POST", "/v1/ladders/{ladder_id}/entries", {}),
+    (lambda c: c.ladders.leave("L"), "DELETE", "/v1/ladders/{ladder_id}/entries", None),
+    (lambda c: c.ladders.entry("L", "P"), "GET",
+     "/v1/ladders/{ladder_id}/entries/{player_id}", None),
+    (lambda c: c.ladders.leaderboard("L"), "GET", "/v1/ladders/{ladder_id}/leaderboard", None),
 ]  # fmt: skip
 
 
@@ -312,7 +322,9 @@ def _template(path: str) -> str:
             .replace("/tournaments/T", "/tournaments/{tournament_id}")
             .replace("/ratings/concerto", "/ratings/{game}")
             .replace("/replay/7", "/replay/{version}")
-            .replace("/apps/A", "/apps/{app_id}"))  # fmt: skip
+            .replace("/apps/A", "/apps/{app_id}")
+            .replace("/ladders/L", "/ladders/{ladder_id}")
+            .replace("/entries/P", "/entries/{player_id}"))  # fmt: skip
 
 
 @pytest.mark.parametrize(("call", "method", "path", "body"), CALLS)
