@@ -67,7 +67,12 @@ def test_stronger_house_bots_rank_above_weaker(redis_client, redis_server):
 def test_an_entry_that_stops_polling_is_not_paired_until_it_comes_back(service):
     players = register(service, 5)
     ladder_id = make_ladder(
-        service, players, seen_seconds=0.3, clock={"move_seconds": 0.2}, pause_after=100
+        service,
+        players,
+        seen_seconds=0.3,
+        clock={"move_seconds": 0.2},
+        pause_after=100,
+        rematch_seconds=0.0,  # four of five free at a time: no one to wait for
     )
     bots = HouseBots(service, players, [uniform.make_bot] * 5, seed=1)
     runner = Runner(service)
@@ -96,6 +101,7 @@ def test_an_entry_that_times_out_is_paused_and_resumes_when_it_plays_again(servi
         clock={"move_seconds": 0.1},
         pause_after=2,
         pause_seconds=3.0,
+        rematch_seconds=0.0,
     )
     bots = HouseBots(service, players, [uniform.make_bot] * 5, seed=2)
     slow = players[0]["id"]
