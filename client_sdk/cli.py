@@ -119,6 +119,12 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--wait", type=float, default=20.0, help="long-poll seconds")
     parser.add_argument("--games", type=int, default=None, help="stop after N finished games")
     parser.add_argument("--seed", default=None, help="seed of the bot's random choices")
+    parser.add_argument(
+        "--ladder",
+        default=None,
+        metavar="ID",
+        help="join this ladder, play the games it makes, leave on exit (docs/ladder.md)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log every retry")
     parser.add_argument(
         "--accept-invitations",
@@ -153,6 +159,7 @@ def _run(bot: Bot, args: argparse.Namespace) -> int:
                 wait=args.wait,
                 max_games=args.games,
                 accept_invitations=args.accept_invitations,
+                ladder=args.ladder,
             )
         except ParlourError as exc:
             print(f"stopped: {exc}", file=sys.stderr)

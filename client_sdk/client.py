@@ -1,8 +1,11 @@
 """The HTTP client: one method per API endpoint (openapi.yaml), one choke point for requests.
 
 >>> client = Client("http://127.0.0.1:8000", token="t0k3n")
->>> sorted(k for k in vars(client) if not k.startswith("_") and k != "requestor")
-['apps', 'bots', 'games', 'invitations', 'players', 'ratings', 'tokens', 'tournaments', 'turns']
+>>> names = sorted(k for k in vars(client) if not k.startswith("_") and k != "requestor")
+>>> names[:5]
+['apps', 'bots', 'games', 'invitations', 'ladders']
+>>> names[5:]
+['players', 'ratings', 'tokens', 'tournaments', 'turns']
 
 Every method builds a path, calls :meth:`Requestor.request`, and returns the
 decoded JSON unchanged (typed by :mod:`client_sdk.types`). Errors are raised
@@ -668,6 +671,68 @@ class Tokens(_Namespace):
         self._r.request("DELETE", f"/v1/apps/{_q(app_id)}/token")
 
 
+# -- ladders (docs/ladder.md) -------------------------------------------------------------
+class Ladders(_Namespace):
+    """Ladders: join once, be matched and rated for as long as the bot plays."""
+
+    def create(
+        self, game: str, *, options: Mapping[str, Any] | None = None, **settings: Any
+    ) -> dict[str, Any]:
+        """``POST /v1/ladders`` (admin); ``settings`` passes the other fields of the body
+        (``table_size``, ``side_size``, ``duplicate``, ``clock``, ``timeout_policy``,
+        ``max_games``, ``provisional_games``, ``pause_after``, ``pause_seconds``,
+        ``seen_seconds``, ``name``)."""
+        body: dict[str, Any] = {"game": game, "options": dict(options or {})}
+        body.update({k: v for k, v in settings.items() if v is not None})
+        return cast(dict[str, Any], self._r.request("POST", "/v1/ladders", json=body))
+
+    def list(self) -> dict[str, Any]:
+        """``GET /v1/ladders``."""
+        return cast(dict[str, Any], self._r.request("GET", "/v1/ladders"))
+
+    def get(self, ladder_id: str) -> dict[str, Any]:
+        """``GET /v1/ladders/{id}``: settings and entries with their status."""
+        return cast(dict[str, Any], self._r.request("GET", f"/v1/ladders/{_q(ladder_id)}"))
+
+    def join(self, ladder_id: str, player_id: str | None = None) -> dict[str, Any]:
+        """``POST /v1/ladders/{id}/entries``: join (the caller; the admin names a player).
+        Joining twice is harmless."""
+        body = {"player_id": player_id} if player_id else {}
+        return cast(
+            dict[str, Any],
+            self._r.request(
+                "POST", f"/v1/ladders/{_q(ladder_id)}/entries", json=body, idempotent=True
+            ),
+        )
+
+    def leave(self, ladder_id: str, player_id: str | None = None) -> dict[str, Any]:
+        """``DELETE /v1/ladders/{id}/entries``: leave (games in progress go on)."""
+        return cast(
+            dict[str, Any],
+            self._r.request(
+                "DELETE",
+                f"/v1/ladders/{_q(ladder_id)}/entries",
+                params={"player_id": player_id},
+            ),
+        )
+
+    def entry(self, ladder_id: str, player_id: str) -> dict[str, Any]:
+        """``GET /v1/ladders/{id}/entries/{player_id}``: status, health, rating, history."""
+        return cast(
+            dict[str, Any],
+            self._r.request("GET", f"/v1/ladders/{_q(ladder_id)}/entries/{_q(player_id)}"),
+        )
+
+    def leaderboard(self, ladder_id: str) -> dict[str, Any]:
+        """``GET /v1/ladders/{id}/leaderboard``."""
+        return cast(
+            dict[str, Any], self._r.request("GET", f"/v1/ladders/{_q(ladder_id)}/leaderboard")
+        )
+
+
+# -- end of ladders ------------------------------------------------------------------------
+
+
 class Client:
     """A Parlour API client for one player (one token).
 
@@ -694,6 +759,7 @@ class Client:
         bots: the server's bot pool, admin only (:class:`Bots`).
         invitations: seats and entries others named you in (:class:`Invitations`).
         tokens: rotate and revoke tokens (:class:`Tokens`).
+        ladders: join a ladder, its leaderboard (:class:`Ladders`).
         requestor: the :class:`Requestor` every namespace sends through.
     """
 
@@ -727,6 +793,7 @@ class Client:
         self.bots = Bots(self.requestor)
         self.invitations = Invitations(self.requestor)
         self.tokens = Tokens(self.requestor)
+        self.ladders = Ladders(self.requestor)  # docs/ladder.md
 
     @property
     def base_url(self) -> str:

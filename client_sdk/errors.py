@@ -85,6 +85,11 @@ class Forbidden(ParlourError):
     """403: a known caller who may not do this (not your seat, admin only)."""
 
 
+class BoardInPlay(Forbidden):
+    """403: a table of a duplicate board whose other table is still played; it opens
+    once both are over (docs/api.md#duplicate-boards)."""
+
+
 class NotFound(ParlourError):
     """404: no such game, player or tournament."""
 
@@ -184,6 +189,7 @@ ERRORS_BY_CODE: dict[str, type[ParlourError]] = {
     "invalid_request": InvalidRequest,
     "unauthorized": Unauthorized,
     "forbidden": Forbidden,
+    "board_in_play": BoardInPlay,
     "not_found": NotFound,
     "not_your_turn": NotYourTurn,
     "stale_version": StaleVersion,

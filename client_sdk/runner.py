@@ -45,6 +45,7 @@ from .errors import (
     IllegalMove,
     NotFound,
     NotYourTurn,
+    ParlourError,
     RateLimited,
     ServerError,
     StaleVersion,
@@ -145,6 +146,8 @@ class Runner:
             or its text); checked when the turns start coming and at each quiet moment.
         push: take turns from the turn stream (falling back to the long-poll if the
             server has none); ``False``: always long-poll.
+        ladder: a ladder id to join on start and leave on the way out, Ctrl-C
+            included (docs/ladder.md); the ladder then matches the bot while it runs.
     """
 
     def __init__(
@@ -159,6 +162,7 @@ class Runner:
         max_outage_pause: float = 5.0,
         accept_invitations: AcceptPolicy | str = "none",
         push: bool = True,
+        ladder: str | None = None,
     ) -> None:
         self.bot = bot
         self.client = client
@@ -172,6 +176,7 @@ class Runner:
             if isinstance(accept_invitations, str)
             else accept_invitations
         )
+        self.ladder = ladder
         self.stats = RunStats()
         self._games: dict[str, _Game] = {}
         self._stopping = threading.Event()
@@ -203,6 +208,26 @@ class Runner:
             Unauthorized: the token is wrong (nothing a retry could fix).
             Forbidden, NotFound, InvalidRequest: likewise, bugs or bad setup.
         """
+        if self.ladder is not None:
+            self.client.ladders.join(self.ladder)
+            log.info("joined ladder %s", self.ladder)
+        try:
+            self._loop()
+        finally:
+            if self.ladder is not None:
+                self._leave_ladder()
+        return self.stats
+
+    def _leave_ladder(self) -> None:
+        """Leave the ladder (games in progress go on; the server plays no more for us)."""
+        assert self.ladder is not None
+        try:
+            self.client.ladders.leave(self.ladder)
+            log.info("left ladder %s", self.ladder)
+        except (ConnectionError, ParlourError) as exc:
+            log.warning("could not leave ladder %s: %s", self.ladder, exc)
+
+    def _loop(self) -> None:
         with self._signals():
             try:
                 while not self._done():
@@ -219,7 +244,6 @@ class Runner:
                         self._pause(exc)
             except _Interrupted:
                 pass
-        return self.stats
 
     def _answer_invitations(self) -> None:
         """Accept the open invitations the policy allows (others are left to expire)."""

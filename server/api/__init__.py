@@ -31,6 +31,7 @@ from . import (
     games,
     health,
     invitations,
+    ladders,
     me,
     metrics,
     players,
@@ -114,7 +115,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     errors.register(app)
     app.before_request(load_token)
     ratelimit.register(app)  # after load_token: it counts per token
-    for module in (players, rules, games, me, tournaments, ratings, health, web, invitations):
+    for module in (players, rules, games, me, tournaments, ratings, ladders, invitations):
+        app.register_blueprint(module.bp)
+    for module in (health, web):
         app.register_blueprint(module.bp)
     for module in (apps, stream):  # embedding in other apps
         app.register_blueprint(module.bp)

@@ -16,6 +16,7 @@ from server.services.core import Core
 from server.services.feeds import Feeds
 from server.services.games import Games
 from server.services.invitations import DEFAULT_TTL, Invitations
+from server.services.ladders import Ladders
 from server.services.lobby import Lobby
 from server.services.metrics import Metrics
 from server.services.players import Players
@@ -72,6 +73,7 @@ class Services:
         self.lobby = Lobby(self.core)
         self.tournaments = Tournaments(self.core, self.invitations)
         self.ratings = Ratings(self.core)
+        self.ladders = Ladders(self.core)
         self.apps = Apps(
             self.core,
             self.games,

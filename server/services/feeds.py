@@ -43,6 +43,7 @@ from server.services.core import Core, Read
 from server.services.errors import BoardInPlay, Forbidden, InvalidRequest, ServiceError
 from server.store import clocks as clock_store
 from server.store import games as game_store
+from server.store import ladders as ladder_store
 from server.store import players as player_store
 
 log = logging.getLogger("server.services.feeds")
@@ -100,6 +101,8 @@ class Feeds:
         got = self.core.read(token, game_id, required=False)
         self._may_read(got)
         player = got.caller.player if got.caller else None
+        if player is not None:  # a seat's events or stream: waiting too (docs/ladder.md)
+            ladder_store.seen(self.r, player.id, time.time())
         mine = views.seats_of(got.game, player.id) if player else []
         if seat is not None and seat not in mine:
             raise Forbidden("you hold no such seat in this game")
@@ -132,6 +135,7 @@ class Feeds:
         The truth comes from the game states; a wake-up only ends the wait early.
         """
         player = self.core.player(token)
+        ladder_store.seen(self.r, player.id, time.time())  # available to ladders (docs/ladder.md)
         deadline = time.monotonic() + min(wait, self.core.max_wait)
         while True:
             last_wake, game_ids = player_store.turn_snapshot(self.r, player.id)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from server.games import REGISTRY, BaseState, GameOver
+from server.games import REGISTRY, BaseState, GameError, GameOver
 from server.services import boards, notifications, views
 from server.services.bots import resolve_bots
 from server.services.core import Core, deal_commitment, to_wake
@@ -32,6 +32,7 @@ from server.services.errors import (
 from server.services.invitations import Invitations, needs_invitation, new_id
 from server.store import clocks as clock_store
 from server.store import games as game_store
+from server.store import ladders as ladder_store
 from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store.errors import AlreadySeated, StaleVersion, StoreError
@@ -429,7 +430,11 @@ class Games:
     ) -> dict[str, Any]:
         """The engine applies ``move``; one compare-and-set commits it; then the repeatable
         steps (wake-ups, the clock). A duplicate that lost the race answers the view."""
-        events = state.apply(seat, move)
+        try:
+            events = state.apply(seat, move)
+        except GameError:  # counted against a ladder entry's health (docs/ladder.md)
+            ladder_store.refused(self.r, record.meta, record.seats[seat]["player_id"])
+            raise
         normalized = state.normalize_move(move)  # shape only: as accepted, for safe retries
         status = "finished" if state.is_over() else "active"
         # Unclocked, the next movers' turns ride in the commit's round trip; clocked,
@@ -455,6 +460,11 @@ class Games:
             raise
         record.status = status
         self.core.after_commit(record, state, woken=True)
+        if clock is not None and (turn := clock.deadlines.get(seat)) is not None:  # docs/ladder.md
+            since = turn - clock.move_seconds
+            ladder_store.moved(
+                self.r, record.meta, record.seats[seat]["player_id"], time.time() - since
+            )
         if clock is not None:
             clock = self.core.arm(record, state, clock, mover=seat)
             self.core.wake_to_move(record, state, clock)

@@ -30,6 +30,7 @@ each pay for a token lookup.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Iterator
@@ -40,6 +41,7 @@ from redis.exceptions import RedisError
 from server.services.core import Core
 from server.services.errors import ServiceError
 from server.services.feeds import RETRY_MS, Feeds
+from server.store import ladders as ladder_store
 from server.store import players as player_store
 
 log = logging.getLogger("server.services.turnstream")
@@ -67,6 +69,9 @@ class TurnStreams:
         ends = checked = time.monotonic()
         ends += max_seconds
         yield f"retry: {RETRY_MS}\n\n".encode()
+        # An open stream is a bot waiting: available to ladders until the next
+        # heartbeat, by which time the stream says so again (docs/ladder.md).
+        ladder_store.seen(self.r, player_id, time.time() + heartbeat)
         try:
             sent: dict[str, int] = {}  # game -> the newest version of turns sent
             last, game_ids = player_store.turn_snapshot(self.r, player_id)
@@ -78,6 +83,7 @@ class TurnStreams:
                     self.core.player(token)
                     checked = time.monotonic()
                 if not wakes:
+                    ladder_store.seen(self.r, player_id, time.time() + heartbeat)
                     games = player_store.games(self.r, player_id)
                     frames = list(self._truth(player_id, games, sent))
                     yield from frames or [b": heartbeat\n\n"]
@@ -97,6 +103,9 @@ class TurnStreams:
             yield b"event: error\ndata: " + body + b"\n\n"
         except RedisError as exc:  # the client reconnects and gets the truth again
             log.warning("player %s: turn stream stopped: %s", player_id, exc)
+        finally:  # gone (or going): last seen now, not at the next heartbeat
+            with contextlib.suppress(RedisError):
+                ladder_store.seen(self.r, player_id, time.time())
 
     def _truth(
         self, player_id: str, game_ids: list[str], sent: dict[str, int], over: bool = False

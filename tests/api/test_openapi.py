@@ -22,6 +22,7 @@ from werkzeug.test import EnvironBuilder
 from tests.api.play import play_random_moves
 from tests.conftest import ADMIN_TOKEN
 from tests.embed.openapi_calls import exercise_embedding
+from tests.ladder.openapi_calls import exercise_ladders
 from tests.security.openapi_tokens import exercise_tokens
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -173,6 +174,7 @@ def test_responses_match_the_spec(client, spec, players, app):
     exercise_tournaments(call, four, people, client, app)
     exercise_embedding(call, gid, tokens[0])  # apps, bots, webhooks, SSE
     exercise_tokens(call)  # rotate and revoke
+    exercise_ladders(call, four)  # /v1/ladders (docs/ladder.md)
 
     document = yaml.safe_load(SPEC_PATH.read_text())
     documented = {
