@@ -36,6 +36,7 @@ from . import (
     rules,
     stream,
     tournaments,
+    visitors,
     web,
 )
 from .context import load_token
@@ -75,6 +76,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         GUEST_GRACE=float(os.environ.get("PARLOUR_GUEST_GRACE", "3600")),
         RATE_LIMIT=int(os.environ.get("PARLOUR_RATE_LIMIT", "0")),
         RATE_PERIOD=float(os.environ.get("PARLOUR_RATE_PERIOD", "1")),
+        # Visitors: see server/services/visitors.py and docs/web.md.
+        VISITORS=_env_flag("PARLOUR_VISITORS", True),
+        VISITORS_MAX_LIVE=int(os.environ.get("PARLOUR_VISITORS_MAX_LIVE", "50")),
+        VISITORS_PER_CLIENT=int(os.environ.get("PARLOUR_VISITORS_PER_CLIENT", "10")),
+        VISITORS_PERIOD=float(os.environ.get("PARLOUR_VISITORS_PERIOD", "3600")),
     )
     if config:
         app.config.update(config)
@@ -89,12 +95,20 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         guest_ttl=app.config["GUEST_TTL"],
         guest_grace=app.config["GUEST_GRACE"],
     )
+    app.extensions["parlour"].visitors.configure(
+        enabled=app.config["VISITORS"],
+        max_live=app.config["VISITORS_MAX_LIVE"],
+        per_client=app.config["VISITORS_PER_CLIENT"],
+        period=app.config["VISITORS_PERIOD"],
+    )
     errors.register(app)
     app.before_request(load_token)
     ratelimit.register(app)  # after load_token: it counts per token
     for module in (players, rules, games, me, tournaments, ratings, health, web):
         app.register_blueprint(module.bp)
     for module in (apps, stream):  # embedding in other apps
+        app.register_blueprint(module.bp)
+    for module in (visitors,):  # the web lobby's Play against bots (docs/web.md)
         app.register_blueprint(module.bp)
     cors.register(app)
     metrics.install(app)  # GET /metrics and the request counters

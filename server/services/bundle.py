@@ -21,6 +21,7 @@ from server.services.ratelimit import RateLimits
 from server.services.ratings import Ratings
 from server.services.replays import Replays
 from server.services.tournaments import Tournaments
+from server.services.visitors import Visitors
 from server.store import connect
 
 
@@ -66,6 +67,9 @@ class Services:
         self.apps = Apps(self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace)
         self.ratelimits = RateLimits(self.core)
         self.metrics = Metrics(self.core)
+        self.visitors = Visitors(
+            self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace
+        )
 
     @classmethod
     def connect(

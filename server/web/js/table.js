@@ -55,7 +55,8 @@ export async function tablePage(main, gameId) {
         onclick: () => joinSeat(s.seat)}, `Take ${rendererFor(view.game).seatLabel(s.seat, view.seats.length)}`))
       : null;
     replace(bar,
-      h('span', {class: 'game-title'}, `${title} · v${view.version}`),
+      h('span', {class: 'game-title'}, title, ' ',
+        h('a', {class: 'rules-link', href: `/rules/${view.game}`}, `${title} rules`)),
       h('span', {class: 'who'}, who),
       token() ? h('button', {type: 'button', class: 'leave', onclick: () => { forgetToken(); restart(); }},
         seat === null ? 'Forget token' : 'Stand up') : form,
