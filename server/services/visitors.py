@@ -135,9 +135,9 @@ class Visitors:
         options = dict(options or {})
         seats = self._seat_count(game, options)
         bots = self._bots(game, seats - 1)
-        self._limit(client)
         now = time.time()
-        self._make_room(now)
+        self._make_room(now)  # first: a refusal for a full house costs no rate
+        self._limit(client)
         game_id = secrets.token_hex(8)
         guest_id = GUEST_PREFIX + secrets.token_hex(8)
         token = f"{guest_id}.{secrets.token_urlsafe(32)}"

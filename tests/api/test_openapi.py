@@ -22,6 +22,7 @@ from werkzeug.test import EnvironBuilder
 from tests.api.play import play_random_moves
 from tests.conftest import ADMIN_TOKEN
 from tests.embed.openapi_calls import exercise_embedding
+from tests.web.openapi_calls import exercise_visitors
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
@@ -166,6 +167,7 @@ def test_responses_match_the_spec(client, spec, players, app):
 
     exercise_tournaments(call, four, people, client, app)
     exercise_embedding(call, gid, tokens[0])  # apps, bots, webhooks, SSE
+    exercise_visitors(call)  # the web lobby's Play against bots
 
     document = yaml.safe_load(SPEC_PATH.read_text())
     documented = {

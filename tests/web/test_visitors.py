@@ -119,3 +119,38 @@ def test_a_visitor_plays_a_whole_deal_against_the_bots(
         assert str(view["options"][option]) == value
     clicks = play_one_deal_by_clicks(web, game_id)
     assert clicks > 0 and deal_over(web, game_id)
+
+
+def test_visitors_are_limited_per_address_capped_and_can_be_turned_off(app, client) -> None:
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    assert client.post("/v1/bots", json={"bots": [{"name": "random", "count": 3}]}, headers=admin)
+    visitors = app.extensions["parlour"].visitors
+    body = {"game": "seconds"}
+
+    visitors.configure(enabled=True, max_live=2, per_client=3, period=3600)
+    made = [client.post("/v1/visitors/games", json=body) for _ in range(2)]
+    assert [m.status_code for m in made] == [201, 201]
+    full = client.post("/v1/visitors/games", json=body)  # third of a cap of two
+    assert full.status_code == 429 and "guest tables" in full.json["error"]["message"]
+    visitors.configure(enabled=True, max_live=10, per_client=3, period=3600)
+    assert client.post("/v1/visitors/games", json=body).status_code == 201  # this address: 3rd
+    limited = client.post("/v1/visitors/games", json=body)
+    assert limited.status_code == 429 and limited.headers["Retry-After"]
+    other = client.post("/v1/visitors/games", json=body, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 201
+
+    guest = made[0].json
+    mine = client.get(
+        f"/v1/games/{guest['game']['id']}", headers={"Authorization": f"Bearer {guest['token']}"}
+    )
+    assert mine.status_code == 200 and mine.json["you"] == 0 and len(mine.json["hand"]) > 0
+    elsewhere = client.get(
+        f"/v1/games/{made[1].json['game']['id']}",
+        headers={"Authorization": f"Bearer {guest['token']}"},
+    )
+    assert elsewhere.status_code == 403  # a guest token plays its own game only
+
+    visitors.configure(enabled=False, max_live=10, per_client=0, period=3600)
+    off = client.post("/v1/visitors/games", json=body, environ_base={"REMOTE_ADDR": "10.0.0.8"})
+    assert off.status_code == 403 and "turned off" in off.json["error"]["message"]
+    assert client.get("/v1/visitors").json["enabled"] is False

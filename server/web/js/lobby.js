@@ -93,10 +93,10 @@ const OFFERS = [
     choices: [{option: 'rules', label: 'Edition', values: [['parlett-2013', 'Parlett 2013'], ['penguin', 'Penguin book']]}]},
   {game: 'seconds', blurb: 'Tricks where the second-best card wins.', fixed: {}, choices: []},
   {game: 'cowpoke', blurb: 'Draft Poker: draw, put out, share, show down.', fixed: {},
-    choices: [{option: 'players', label: 'Players', values: [[3, '3'], [4, '4'], [5, '5']]}]},
+    choices: [{option: 'players', label: 'Players', values: [[3, '3', 3], [4, '4', 4], [5, '5', 5]]}]},
   {game: 'pinochle', blurb: 'Partners meld, then take tricks worth counters.', fixed: {max_deals: 1},
     choices: [{option: 'variant', label: 'Variant', values: [['partnership', 'Partnership (4)'],
-      ['firehouse', 'Firehouse (4)'], ['check', 'Check (4)'], ['double-deck', 'Double-deck (6)']]}]},
+      ['firehouse', 'Firehouse (4)'], ['check', 'Check (4)'], ['double-deck', 'Double-deck (6)', 6]]}]},
 ];
 
 export const GAME_TITLES = {concerto: 'Concerto', seconds: 'Seconds', cowpoke: 'Cowpoke', pinochle: 'Pinochle'};
@@ -113,12 +113,15 @@ async function playAgainstBots(game, options, say) {
   }
 }
 
-function offerCard(offer, enabled) {
+function offerCard(offer, enabled, bots) {
+  const seatsFor = {concerto: 4, seconds: 4, cowpoke: 4, pinochle: 4};
   const title = GAME_TITLES[offer.game];
   const selects = offer.choices.map((c) => {
     const id = `offer-${offer.game}-${c.option}`;
     return h('label', {for: id}, `${c.label} `, h('select', {id, name: c.option, dataset: {option: c.option}},
-      c.values.map(([value, text]) => h('option', {value: String(value)}, text))));
+      c.values.map(([value, text, seats]) => h('option', {value: String(value),
+        disabled: bots && (bots[offer.game] ?? 0) < (seats || seatsFor[offer.game]) - 1},
+      text))));
   });
   const note = h('p', {class: 'message', role: 'status'});
   const say = (text, kind) => { note.textContent = text; note.className = `message ${kind}`; };
@@ -148,7 +151,7 @@ function wayIn(settings) {
     enabled ? h('p', {}, 'Pick a game and play against the server\'s bots at once: no account needed. ',
       'Your seat\'s token stays in this tab only.')
       : h('p', {class: 'muted'}, 'Playing against bots without an account is turned off on this server.'),
-    h('div', {class: 'offers'}, OFFERS.map((o) => offerCard(o, enabled))),
+    h('div', {class: 'offers'}, OFFERS.map((o) => offerCard(o, enabled, settings && settings.bots))),
     h('p', {class: 'muted'}, 'A bot or a registered player plays with a player token: ',
       h('code', {}, 'POST /v1/players'), ' answers one, once. Open a table with ',
       h('code', {}, '#token=…'), ' in its address to sit down. ',
