@@ -47,7 +47,7 @@ export function makeContext(view, {events = [], hands = null, interactive = fals
     events,
     interactive,
     label,
-    short: (seat) => (n === 4 ? label(seat)[0] : String(seat)),
+    short: (seat) => (n === 4 ? label(seat)[0] : String(seat + 1)),
     name: (seat) => view.seats[seat]?.name ?? 'open seat',
     handOf,
     knows: (seat) => handOf(seat) !== null,
@@ -180,7 +180,7 @@ function logList(ctx, highlight) {
 export function renderBoard(view, options = {}) {
   const ctx = makeContext(view, options);
   const n = ctx.n;
-  const bottom = view.you ?? options.bottom ?? 0;
+  const bottom = view.you ?? options.bottom ?? (n === 4 ? 2 : 0); // spectators: South below
   const positions = POSITIONS[n];
   const felt = h('section', {class: `felt seats-${positions ? n : 'many'}`, 'aria-label': 'the table'});
   for (const entry of view.seats) {

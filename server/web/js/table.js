@@ -3,7 +3,7 @@
 
 import {api, ApiError, forgetToken, query, setToken, token} from './api.js';
 import {crumbs, h, replace, sleep} from './dom.js';
-import {renderBoard, tick} from './board.js';
+import {describeEvent, makeContext, renderBoard, tick} from './board.js';
 import {rendererFor} from './games/index.js';
 
 const WAIT_SECONDS = 25;
@@ -14,12 +14,16 @@ export async function tablePage(main, gameId) {
   const bar = h('div', {class: 'table-bar'});
   const message = h('p', {class: 'message', role: 'status', 'aria-live': 'polite'});
   const host = h('div', {class: 'board-host'});
-  replace(main, bar, message, host);
+  // Screen readers: each new move, then "Your move." when it is the viewer's turn.
+  const live = h('div', {class: 'visually-hidden announcer', 'aria-live': 'polite', role: 'log'});
+  replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), bar, message, host, live);
+  let announced = null;
 
   let view = null;
   let events = [];
   let last = 0;
   let pending = false;
+  let troubled = false; // an error is shown that a later success should clear
   let generation = 0; // bumped when the token changes: an older long-poll stops
 
   const say = (text, kind = 'info') => {
@@ -31,8 +35,22 @@ export async function tablePage(main, gameId) {
     if (!view) return;
     const interactive = view.you !== null && view.status === 'active';
     replace(host, renderBoard(view, {events, interactive, pending, onMove: play}));
+    announce();
     drawBar();
     tick();
+  }
+
+  function announce() {
+    const ctx = makeContext(view, {events});
+    const fresh = announced === null ? [] : events.filter((e) => e.version > announced);
+    announced = Math.max(view.version, ...events.map((e) => e.version));
+    const lines = fresh.filter((e) => e.kind === 'play' || e.kind === 'pass' || e.kind === 'bid'
+      || e.kind === 'put_out' || e.kind === 'take' || e.kind === 'call' || e.kind.endsWith('_end'))
+      .slice(-4).map((e) => describeEvent(e, ctx));
+    const yours = view.you !== null && view.status === 'active' && (view.to_move || []).includes(view.you);
+    if (yours && !pending) lines.push('Your move.');
+    const text = lines.join(' ');
+    if (text && text !== live.textContent) live.textContent = text;
   }
 
   function drawBar() {
@@ -87,8 +105,15 @@ export async function tablePage(main, gameId) {
       view = await api(`/v1/games/${gameId}/moves`, {method: 'POST', body: {move, version: view.version, seat: view.you}});
       say('');
     } catch (err) {
-      say(err.message, 'error');
-      if (err instanceof ApiError && (err.status === 409 || err.status === 422)) await loadView();
+      if (err instanceof ApiError && err.status === 409) {
+        say('The table moved on before your move arrived; here is the latest.', 'info');
+        await loadView();
+      } else if (err instanceof ApiError && err.status === 422) {
+        say(`That move is not allowed now: ${err.message}`, 'error');
+        await loadView();
+      } else {
+        say(err.message, 'error');
+      }
     } finally {
       pending = false;
       draw();
@@ -119,9 +144,12 @@ export async function tablePage(main, gameId) {
         last = got.last;
         if (got.events.length) events = events.concat(got.events);
         if (got.events.length || waiting) await loadView();
+        if (troubled) { troubled = false; say(''); } // back in touch: the old error goes
       } catch (err) {
         if (mine !== generation) return;
-        say(`Connection trouble (${err.message}); retrying…`, 'error');
+        troubled = true;
+        say(err.code === 'network' ? 'Lost touch with the server; retrying…'
+          : `Connection trouble (${err.message}); retrying…`, 'error');
         await sleep(2000);
       }
     }
