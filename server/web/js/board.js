@@ -142,7 +142,9 @@ function moveButtons(ctx, {pending = false, onMove}) {
   const label = (move) => ctx.renderer.moveLabel(move) ?? moveText(move);
   const controls = [];
   for (const [type, list] of groups) {
-    if (list.length > MAX_BUTTONS) {
+    if (list.length > MAX_BUTTONS && list.every((m) => Number.isInteger(m.amount))) {
+      controls.push(stepper(type, list, {pending, onMove}));
+    } else if (list.length > MAX_BUTTONS) {
       const select = h('select', {class: 'move-choice', dataset: {moveType: type}, 'aria-label': words(type)},
         list.map((move, i) => h('option', {value: i}, label(move))));
       controls.push(h('span', {class: 'move-group'}, select,
@@ -158,6 +160,32 @@ function moveButtons(ctx, {pending = false, onMove}) {
   return h('section', {class: `moves${pending ? ' pending' : ''}`, 'aria-label': 'your moves'},
     boundAny ? h('p', {class: 'hint'}, 'Your move: click a highlighted card.') : null,
     controls.length ? h('div', {class: 'buttons'}, controls) : null);
+}
+
+/**
+ * Many moves of one type that differ by an amount (a bid): a stepper from the
+ * minimum, ±10, and one button that makes the move shown.
+ */
+function stepper(type, list, {pending, onMove}) {
+  const moves = [...list].sort((a, b) => a.amount - b.amount);
+  let at = 0;
+  const go = h('button', {type: 'button', class: 'move', disabled: pending, dataset: {moveType: type},
+    onclick: () => onMove(moves[at])});
+  const show = () => { go.textContent = `${words(type)} ${moves[at].amount}`; };
+  const to = (amount, up) => {
+    const found = up ? moves.findIndex((m) => m.amount >= amount)
+      : moves.findLastIndex((m) => m.amount <= amount);
+    at = found < 0 ? (up ? moves.length - 1 : 0) : found;
+    show();
+  };
+  show();
+  const small = (text, name, action) => h('button', {type: 'button', class: 'step', disabled: pending,
+    'aria-label': name, onclick: action}, text);
+  return h('span', {class: 'move-group stepper', role: 'group', 'aria-label': words(type)},
+    small('Min', `lowest ${words(type)}`, () => { at = 0; show(); }),
+    small('−10', `${words(type)} 10 less`, () => to(moves[at].amount - 10, false)),
+    small('+10', `${words(type)} 10 more`, () => to(moves[at].amount + 10, true)),
+    go);
 }
 
 function logList(ctx, highlight) {

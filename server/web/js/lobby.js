@@ -24,9 +24,12 @@ function gameRow(game) {
   } else state = `${game.to_move.map(label).join(', ')} to move`;
   const over = game.status === 'finished' || game.status === 'aborted';
   return h('tr', {dataset: {game: game.id}},
-    h('td', {}, r.title || game.game, game.tournament ? h('div', {class: 'muted'}, `tournament round ${game.tournament.round + 1}`) : null),
+    h('td', {}, r.title || game.game,
+      game.options && (game.options.variant || game.options.rules)
+        ? h('div', {class: 'muted variant'}, words(game.options.variant || game.options.rules)) : null,
+      game.tournament ? h('div', {class: 'muted'}, `tournament round ${game.tournament.round + 1}`) : null),
     h('td', {}, h('div', {class: 'seat-names'}, seatList(game))),
-    h('td', {}, state, h('div', {class: 'muted'}, `move ${game.version} · ${when(game.created || game.ended)}`)),
+    h('td', {}, state, h('div', {class: 'muted'}, when(game.created || game.ended))),
     h('td', {}, (game.scores || []).join(' · ')),
     h('td', {class: 'links'},
       h('a', {class: 'button', href: `/table/${game.id}`}, over ? 'Table' : 'Watch'),

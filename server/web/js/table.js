@@ -18,6 +18,14 @@ export async function tablePage(main, gameId) {
   const live = h('div', {class: 'visually-hidden announcer', 'aria-live': 'polite', role: 'log'});
   replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), bar, message, host, live);
   let announced = null;
+  // A tap on a card of your hand that is no legal move: say why nothing happened.
+  host.addEventListener('click', (e) => {
+    const tapped = e.target instanceof Element ? e.target.closest('.seat.you .hand span.card') : null;
+    if (!tapped || !view || view.you === null) return;
+    const yours = view.status === 'active' && (view.to_move || []).includes(view.you);
+    say(yours ? 'That card cannot be played now: the highlighted ones can.'
+      : 'Not your turn yet: wait for the others.', 'info');
+  });
 
   let view = null;
   let events = [];
