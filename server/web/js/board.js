@@ -194,7 +194,7 @@ function logList(ctx, highlight) {
     dataset: {kind: e.kind, version: e.version},
   }, describeEvent(e, ctx)));
   return h('details', {class: 'log-box', open: true}, h('summary', {}, 'Log'),
-    h('ol', {class: 'log', reversed: true}, items.reverse()));
+    h('ol', {class: 'log', reversed: true, tabindex: 0, 'aria-label': 'moves so far'}, items.reverse()));
 }
 
 /**
