@@ -94,7 +94,8 @@ function seatBox(view, seat, ctx) {
   const known = ctx.handOf(seat);
   const hidden = known ? null : ctx.renderer.hidden(view, seat);
   const classes = ['seat', toMove && 'to-move', you && 'you', won && 'winner'].filter(Boolean).join(' ');
-  const score = view.scores && view.scores[seat] !== undefined ? view.scores[seat] : null;
+  const perSeat = view.scores && view.scores[seat] !== undefined && !ctx.renderer.sideScores;
+  const score = perSeat ? view.scores[seat] : null;
   return h('div', {class: classes, dataset: {seat}},
     h('header', {class: 'seat-head'},
       h('span', {class: 'seat-label'}, ctx.label(seat)),
