@@ -10,8 +10,10 @@ import pytest
 import requests
 
 from server.processes.botpool import BotPool, BotSpec
+from tests.api.helpers import cards_in
 from tests.conftest import ADMIN_TOKEN, LiveServer
 from tests.web.conftest import Web
+from tests.web.test_table import assert_page_holds_none_of
 
 RULE_TAGS = {"concerto": "c17", "seconds": "s3", "cowpoke": "w4", "pinochle": "p20"}
 """One tag per game that its docs page defines (docs/rules/<game>.md#<tag>)."""
@@ -90,6 +92,22 @@ def play_one_deal_by_clicks(web: Web, game_id: str, limit: int = 200) -> int:
     return clicks
 
 
+def bots_hands(web: Web, pool: BotPool, view: dict) -> set[str]:
+    """Every card the bots hold now, read with their own tokens (the pool's)."""
+    tokens = {p["id"]: p["token"] for bot in pool.register() for p in bot["players"]}
+    cards: set[str] = set()
+    for seat in view["seats"]:
+        token = tokens.get(seat["player_id"])
+        if token:
+            mine = requests.get(
+                f"{web.url}/v1/games/{view['id']}",
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=10,
+            ).json()
+            cards |= set(mine["hand"])
+    return cards
+
+
 VISITS = [
     ("concerto", {"rules": "parlett-2013"}, 4),
     ("concerto", {"rules": "penguin"}, 4),
@@ -117,6 +135,13 @@ def test_a_visitor_plays_a_whole_deal_against_the_bots(
     view = requests.get(f"{web.url}/v1/games/{game_id}", timeout=10).json()
     for option, value in choices.items():
         assert str(view["options"][option]) == value
+    page.wait_for_selector("button.card.legal, button.move")  # the visitor's turn: bots wait
+    token = page.evaluate("sessionStorage.getItem('parlour.token')")
+    mine = requests.get(
+        f"{web.url}/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"}, timeout=10
+    ).json()
+    public = cards_in(requests.get(f"{web.url}/v1/games/{game_id}", timeout=10).text)
+    assert_page_holds_none_of(web, bots_hands(web, pool, view) - set(mine["hand"]) - public)
     clicks = play_one_deal_by_clicks(web, game_id)
     assert clicks > 0 and deal_over(web, game_id)
 
