@@ -118,12 +118,14 @@ async function playAgainstBots(game, options, say) {
 
 function offerCard(offer, enabled, bots) {
   const seatsFor = {concerto: 4, seconds: 4, cowpoke: 4, pinochle: 4};
+  const have = bots ? bots[offer.game] ?? 0 : null; // bot seats the pool can fill (null: unknown)
+  const idle = have === 0; // no bot of the pool plays this game: say so instead of a dead button
   const title = GAME_TITLES[offer.game];
   const selects = offer.choices.map((c) => {
     const id = `offer-${offer.game}-${c.option}`;
     return h('label', {for: id}, `${c.label} `, h('select', {id, name: c.option, dataset: {option: c.option}},
       c.values.map(([value, text, seats]) => h('option', {value: String(value),
-        disabled: bots && (bots[offer.game] ?? 0) < (seats || seatsFor[offer.game]) - 1},
+        disabled: have > 0 && have < (seats || seatsFor[offer.game]) - 1},
       text))));
   });
   const note = h('p', {class: 'message', role: 'status'});
@@ -140,7 +142,8 @@ function offerCard(offer, enabled, bots) {
   h('h3', {}, title),
   h('p', {}, offer.blurb, ' ', h('a', {href: `/rules/${offer.game}`, class: 'rules-link'}, `${title} rules`)),
   selects,
-  enabled ? h('button', {type: 'submit', class: 'play-bots'}, 'Play against bots') : null,
+  enabled && !idle ? h('button', {type: 'submit', class: 'play-bots'}, 'Play against bots') : null,
+  enabled && idle ? h('p', {class: 'muted'}, 'No bot is running here for this game yet.') : null,
   note);
   return form;
 }
