@@ -40,6 +40,7 @@ from . import (
     rules,
     stream,
     tournaments,
+    visitors,
     web,
 )
 from .context import load_token
@@ -96,6 +97,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         REGISTER_PERIOD=float(os.environ.get("PARLOUR_REGISTER_PERIOD", "3600")),
         TRUSTED_PROXIES=int(os.environ.get("PARLOUR_TRUSTED_PROXIES", "0")),
         WEBHOOK_ALLOW=os.environ.get("PARLOUR_WEBHOOK_ALLOW", ""),
+        # Visitors: see server/services/visitors.py and docs/web.md.
+        VISITORS=_env_flag("PARLOUR_VISITORS", True),
+        VISITORS_MAX_LIVE=int(os.environ.get("PARLOUR_VISITORS_MAX_LIVE", "50")),
+        VISITORS_PER_CLIENT=int(os.environ.get("PARLOUR_VISITORS_PER_CLIENT", "10")),
+        VISITORS_PERIOD=float(os.environ.get("PARLOUR_VISITORS_PERIOD", "3600")),
     )
     if config:
         app.config.update(config)
@@ -112,6 +118,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         invitation_ttl=app.config["INVITATION_TTL"],
         webhook_allow=app.config["WEBHOOK_ALLOW"],
     )
+    app.extensions["parlour"].visitors.configure(
+        enabled=app.config["VISITORS"],
+        max_live=app.config["VISITORS_MAX_LIVE"],
+        per_client=app.config["VISITORS_PER_CLIENT"],
+        period=app.config["VISITORS_PERIOD"],
+    )
     errors.register(app)
     app.before_request(load_token)
     ratelimit.register(app)  # after load_token: it counts per token
@@ -120,6 +132,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for module in (health, web):
         app.register_blueprint(module.bp)
     for module in (apps, stream):  # embedding in other apps
+        app.register_blueprint(module.bp)
+    for module in (visitors,):  # the web lobby's Play against bots (docs/web.md)
         app.register_blueprint(module.bp)
     cors.register(app)
     metrics.install(app)  # GET /metrics and the request counters

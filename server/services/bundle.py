@@ -25,6 +25,7 @@ from server.services.ratings import Ratings
 from server.services.replays import Replays
 from server.services.tournaments import Tournaments
 from server.services.turnstream import TurnStreams
+from server.services.visitors import Visitors
 from server.store import connect
 
 
@@ -83,6 +84,9 @@ class Services:
         )
         self.ratelimits = RateLimits(self.core)
         self.metrics = Metrics(self.core)
+        self.visitors = Visitors(
+            self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace
+        )
 
     @classmethod
     def connect(

@@ -24,6 +24,7 @@ from tests.conftest import ADMIN_TOKEN
 from tests.embed.openapi_calls import exercise_embedding
 from tests.ladder.openapi_calls import exercise_ladders
 from tests.security.openapi_tokens import exercise_tokens
+from tests.web.openapi_calls import exercise_visitors
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
@@ -175,6 +176,7 @@ def test_responses_match_the_spec(client, spec, players, app):
     exercise_embedding(call, gid, tokens[0])  # apps, bots, webhooks, SSE
     exercise_tokens(call)  # rotate and revoke
     exercise_ladders(call, four)  # /v1/ladders (docs/ladder.md)
+    exercise_visitors(call)  # the web lobby's Play against bots
 
     document = yaml.safe_load(SPEC_PATH.read_text())
     documented = {
