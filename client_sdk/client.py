@@ -451,8 +451,9 @@ class Turns(_Namespace):
         """``GET /v1/me/turns/stream``: your turns pushed as they come (server-sent events).
 
         Yields ``{"event": "turns", "data": [turn, ...]}`` (your turns in one game,
-        as :meth:`wait` lists them), ``{"event": "over", "data": {"game_id", "status"}}``
-        and ``{"event": "heartbeat"}`` while nothing happens. The same turn may come
+        as :meth:`wait` lists them), ``{"event": "over", "data": {"game_id", "status"}}``,
+        ``{"event": "invitation", "data": {"id"}}`` (see :class:`Invitations`) and
+        ``{"event": "heartbeat"}`` while nothing happens. The same turn may come
         twice (once from the truth sent on connecting, once pushed): drop a turn
         whose game and version you have seen. Cheaper for the server than
         :meth:`wait` (a turn is one push, not one request); reconnect when the
