@@ -30,7 +30,7 @@ SECTIONS = {"engine": bench_engine}
 
 
 def main(argv: list[str]) -> int:
-    wanted = argv or ["engine", "http", "load", "par", "ladder"]
+    wanted = argv or ["engine", "http", "load", "botloop", "par", "ladder"]
     for name in wanted:
         if name in SECTIONS:
             SECTIONS[name]()
