@@ -328,6 +328,28 @@ def _read_deal(preset: Preset) -> dict[str, Any] | None:
 PLAY, PASS, FORCE = "play", "pass", "force"
 DECK = frozenset(STANDARD.cards())
 
+Action = str
+"""The compact form of a move, for simulations: the card played, ``"pass"`` or ``"force"``."""
+
+PASS_OR_FORCE = [PASS, FORCE]
+ACTION_KINDS: dict[Action, str] = {**dict.fromkeys(DECK, PLAY), PASS: PASS, FORCE: FORCE}
+"""The move ``type`` of each action."""
+
+HandLog = tuple[int, int, int, tuple[tuple[Seat, Card], ...], Combination, int]
+"""A completed hand as the rules keep it: deal, number, side, (seat, card) pairs,
+combination, points. Its record (``completed_hands``) is built when asked for."""
+
+
+def move_of(action: Action) -> Move:
+    """The move (the API's form) of an action."""
+    return {"type": PLAY, "card": action} if len(action) == 2 else {"type": action}
+
+
+def action_of(move: Move) -> Action:
+    """The action of a normalized move."""
+    kind: str = move["type"]
+    return move["card"] if kind == PLAY else kind
+
 
 class State(BaseState):
     """One Concerto game (or match) in progress.
@@ -339,6 +361,7 @@ class State(BaseState):
 
     game: ClassVar[str] = "concerto"
     num_seats = 4
+    action_kind = ACTION_KINDS.__getitem__
     options: ConcertoOptions
     parse_options = staticmethod(parse_options)
     parse_deals = staticmethod(parse_deals)
@@ -346,7 +369,7 @@ class State(BaseState):
     __slots__ = (
         "options", "seed", "presets", "deal_index", "game_number", "deal_number",
         "dealer", "hands", "hand_number", "current", "turn", "passes", "forced_by",
-        "completed_hands", "deal_hand_points", "deal_results", "game_scores", "totals",
+        "_hand_log", "_hand_records", "deal_hand_points", "deal_results", "game_scores", "totals",
         "games", "final_hands", "_outcome",
     )  # fmt: skip
 
@@ -364,7 +387,8 @@ class State(BaseState):
         self.turn: Seat | None = None
         self.passes = 0  # consecutive passes since the last card (C6)
         self.forced_by: Seat | None = None  # who called 'Play' in this hand (C9)
-        self.completed_hands: list[dict[str, Any]] = []
+        self._hand_log: list[HandLog] = []  # the hands completed in this game
+        self._hand_records: list[dict[str, Any]] = []  # their records, built so far
         self.deal_hand_points = [0, 0]
         self.deal_results: list[dict[str, Any]] = []
         self.game_scores = [0, 0]
@@ -406,18 +430,55 @@ class State(BaseState):
             and bool(self.hands[PARTNER[seat]])
         )
 
+    # -- the moves in their compact form (the rules); the API's on top ---------
+    def legal_actions(self, seat: Seat | None) -> list[Action]:
+        """Every legal action of ``seat``: the cards it holds, then pass and force if allowed.
+
+        The hand is held sorted (dealt so, and playing a card keeps the order).
+        """
+        if seat is None or seat != self.turn:
+            return []
+        hand = self.hands[seat]
+        if (
+            self.current
+            and self.forced_by is None
+            and self.passes < 2
+            and self.hands[PARTNER[seat]]
+        ):  # may_pass, written out: this is the simulations' hot path
+            return hand + PASS_OR_FORCE
+        return hand[:]
+
+    def _is_legal_action(self, seat: Seat, action: Action) -> bool:
+        """Exactly ``action in legal_actions(seat)`` for the seat on turn, without the list."""
+        if action == PASS or action == FORCE:
+            return self.may_pass(seat)
+        return action in self.hands[seat]
+
+    def apply_action(self, seat: Seat | None, action: Action) -> None:
+        """Apply one action of :meth:`legal_actions`; no events are built.
+
+        Raises:
+            GameOver, NotYourTurn, IllegalMove: as :meth:`apply` (state unchanged).
+        """
+        if seat is None or seat != self.turn:
+            if self.turn is None:
+                raise GameOver()
+            raise NotYourTurn(seat)
+        if not self._is_legal_action(seat, action):
+            move = move_of(action) if isinstance(action, str) and action in ACTION_KINDS else {}
+            reason = self._explain_illegal(seat, move) if move else f"{action!r} is not a move"
+            raise IllegalMove(reason, self._legal_moves(seat))
+        self._act(seat, action, None)
+
     def _legal_moves(self, seat: Seat) -> list[Move]:
-        # The hand is held sorted (dealt so, and playing a card keeps the order).
-        moves: list[Move] = [{"type": PLAY, "card": c} for c in self.hands[seat]]
-        if self.may_pass(seat):
-            moves += [{"type": PASS}, {"type": FORCE}]
-        return moves
+        return [
+            {"type": PLAY, "card": a} if len(a) == 2 else {"type": a}
+            for a in self.legal_actions(seat)
+        ]
 
     def _is_legal(self, seat: Seat, move: Move) -> bool:
         """Exactly ``move in _legal_moves(seat)``, without building the list."""
-        if move["type"] == PLAY:
-            return move["card"] in self.hands[seat]
-        return self.may_pass(seat)
+        return self._is_legal_action(seat, action_of(move))
 
     def normalize_move(self, move: Any) -> Move:
         if type(move) is dict:  # the usual shapes, already canonical, checked at once
@@ -460,28 +521,27 @@ class State(BaseState):
     # the caller (a simulation) will not read them and they are not built.
     def _apply(self, seat: Seat, move: Move) -> list[Event]:
         out: list[Event] = []
-        self._move(seat, move, out)
+        self._act(seat, action_of(move), out)
         return out
 
     def _apply_quietly(self, seat: Seat, move: Move) -> None:
-        self._move(seat, move, None)
+        self._act(seat, action_of(move), None)
 
-    def _move(self, seat: Seat, move: Move, out: list[Event] | None) -> None:
-        kind = move["type"]
-        if kind == PASS:
+    def _act(self, seat: Seat, action: Action, out: list[Event] | None) -> None:
+        if action == PASS:
             # C6: at most two consecutive passes per card.
             self.passes += 1
             self.turn = PARTNER[seat]
             if out is not None:
                 out.append(Event("pass", {"seat": seat, "passes": self.passes}))
-        elif kind == FORCE:
+        elif action == FORCE:
             # C8/C9: 'Play' makes the partner complete the hand alone.
             self.forced_by = seat
             self.turn = PARTNER[seat]
             if out is not None:
                 out.append(Event("force", {"seat": seat, "partner": partner_of(seat)}))
         else:
-            self._play(seat, move["card"], out)
+            self._play(seat, action, out)
 
     def _play(self, seat: Seat, card: Card, out: list[Event] | None) -> None:
         self.hands[seat].remove(card)
@@ -503,27 +563,45 @@ class State(BaseState):
 
     def _complete_hand(self, out: list[Event] | None) -> None:
         """C13: the hand stays face up before its leader with who played each card."""
-        combination = category([c for _, c in self.current])
-        points = self.edition.hand_points(combination, self.current)
-        side = side_of(self.leader)
-        record = {
-            "deal": self.deal_number,
-            "number": self.hand_number,
-            "side": list(seats_of(side)),
-            "leader": self.current[0][0],  # C3: who actually played the first card
-            "cards": [{"seat": s, "card": c} for s, c in self.current],
-            "combination": combination.wire_name,
-            "points": points,
-        }
-        self.completed_hands.append(record)
+        cards = self.current
+        combination = category([c for _, c in cards])
+        if combination is Combination.FOURS or combination is Combination.STRAIGHT_FLUSH:
+            points = self.edition.hand_points(combination, cards)
+        else:
+            points = BASE_POINTS[combination]
+        side = (self.dealer + self.hand_number) % 2  # the leader's side
+        self._hand_log.append(
+            (self.deal_number, self.hand_number, side, tuple(cards), combination, points)
+        )
         self.deal_hand_points[side] += points
         if out is not None:
-            out.append(Event("hand_complete", record))
+            out.append(Event("hand_complete", self.completed_hands[-1]))
         if self.hand_number == HANDS_PER_DEAL:
             self._end_deal(out)
             return
         self.hand_number += 1
         self._start_hand()
+
+    @property
+    def completed_hands(self) -> list[dict[str, Any]]:
+        """The record of every hand completed in this game (C13), built when asked for.
+
+        Each record is built once and then shared: treat them as read-only.
+        """
+        records, log = self._hand_records, self._hand_log
+        for deal, number, side, cards, combination, points in log[len(records) :]:
+            records.append(
+                {
+                    "deal": deal,
+                    "number": number,
+                    "side": list(seats_of(side)),
+                    "leader": cards[0][0],  # C3: who actually played the first card
+                    "cards": [{"seat": s, "card": c} for s, c in cards],
+                    "combination": combination.wire_name,
+                    "points": points,
+                }
+            )
+        return records
 
     def _start_hand(self) -> None:
         self.current = []
@@ -645,7 +723,8 @@ class State(BaseState):
         self.game_number += 1
         self.deal_number = 0
         self.game_scores = [0, 0]
-        self.completed_hands = []
+        self._hand_log = []
+        self._hand_records = []
         self.deal_results = []
 
     def _new_deal(self) -> list[Event]:
@@ -773,9 +852,11 @@ class State(BaseState):
             setattr(s, name, d[name])
         s.hands = [sort_hand(h) for h in d["hands"]]
         s.current = [(seat, card) for seat, card in d["current"]]
-        for name in ("completed_hands", "deal_hand_points", "deal_results", "game_scores",
-                     "totals", "games"):  # fmt: skip
+        for name in ("deal_hand_points", "deal_results", "game_scores", "totals",
+                     "games"):  # fmt: skip
             setattr(s, name, list(d[name]))
+        s._hand_records = list(d["completed_hands"])
+        s._hand_log = [_log_of(r) for r in s._hand_records]
         s._outcome = None if d["outcome"] is None else Outcome.from_dict(d["outcome"])
         return s
 
@@ -799,7 +880,8 @@ class State(BaseState):
         h0, h1, h2, h3 = self.hands
         s.hands = [h0[:], h1[:], h2[:], h3[:]]
         s.current = self.current[:]
-        s.completed_hands = self.completed_hands[:]
+        s._hand_log = self._hand_log[:]
+        s._hand_records = self._hand_records[:]
         s.deal_hand_points = self.deal_hand_points[:]
         s.deal_results = self.deal_results[:]
         s.game_scores = self.game_scores[:]
@@ -821,6 +903,18 @@ class State(BaseState):
         s.seed = f"world-{rng.getrandbits(64):016x}"
         s.presets = self.presets[: self.deal_index]
         return s
+
+
+def _log_of(record: Mapping[str, Any]) -> HandLog:
+    """A stored hand record back in the form the rules keep it."""
+    return (
+        record["deal"],
+        record["number"],
+        record["side"][0],
+        tuple((c["seat"], c["card"]) for c in record["cards"]),
+        Combination[record["combination"].upper()],
+        record["points"],
+    )
 
 
 def _copy_hands(hands: list[list[Card]] | None) -> list[list[Card]] | None:
