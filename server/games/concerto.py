@@ -50,7 +50,7 @@ from .kit.base import (
     game_record,
     redeal,
 )
-from .kit.cards import STANDARD, Card, deal_singly, derived_rng, shuffled, sort_hand
+from .kit.cards import STANDARD, Card, deal_singly, derived_rng, shuffled_order, sort_hand
 from .kit.deals import (
     HandShape,
     Preset,
@@ -326,7 +326,8 @@ def _read_deal(preset: Preset) -> dict[str, Any] | None:
 # ---------------------------------------------------------------------------
 
 PLAY, PASS, FORCE = "play", "pass", "force"
-DECK = frozenset(STANDARD.cards())
+PACK = tuple(STANDARD.cards())  # suit by suit, high to low: the order hands are held in
+DECK = frozenset(PACK)
 
 Action = str
 """The compact form of a move, for simulations: the card played, ``"pass"`` or ``"force"``."""
@@ -460,15 +461,16 @@ class State(BaseState):
         Raises:
             GameOver, NotYourTurn, IllegalMove: as :meth:`apply` (state unchanged).
         """
-        if seat is None or seat != self.turn:
-            if self.turn is None:
-                raise GameOver()
-            raise NotYourTurn(seat)
-        if not self._is_legal_action(seat, action):
+        if seat != self.turn or seat is None:
+            raise GameOver() if self.turn is None else NotYourTurn(seat)
+        if action in self.hands[seat]:
+            self._play(seat, action, None)
+        elif (action == PASS or action == FORCE) and self.may_pass(seat):
+            self._act(seat, action, None)
+        else:
             move = move_of(action) if isinstance(action, str) and action in ACTION_KINDS else {}
             reason = self._explain_illegal(seat, move) if move else f"{action!r} is not a move"
             raise IllegalMove(reason, self._legal_moves(seat))
-        self._act(seat, action, None)
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
         return [
@@ -743,11 +745,15 @@ class State(BaseState):
         if self.deal_index < len(self.presets):
             preset = self.presets[self.deal_index]
             self.dealer = preset["dealer"]
-            hands = [list(h) for h in preset["hands"]]
+            self.hands = [sort_hand(h) for h in preset["hands"]]
         else:
-            cards = shuffled(STANDARD, derived_rng(self.seed, "deal", self.deal_index))
-            hands = deal_singly(cards, 4, first=(self.dealer + 1) % 4)
-        self.hands = [sort_hand(h) for h in hands]
+            # The pack's order is the order hands are held in (sort_hand), so the
+            # shuffled indices of the pack, dealt and sorted, are the sorted hands.
+            order = shuffled_order(52, derived_rng(self.seed, "deal", self.deal_index))
+            self.hands = [
+                list(map(PACK.__getitem__, sorted(h)))
+                for h in deal_singly(order, 4, first=(self.dealer + 1) % 4)
+            ]
         self.deal_index += 1
         self.deal_number += 1
         self.deal_hand_points = [0, 0]
