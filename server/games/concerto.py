@@ -437,7 +437,7 @@ class State(BaseState):
 
         The hand is held sorted (dealt so, and playing a card keeps the order).
         """
-        if seat is None or seat != self.turn:
+        if seat != self.turn or seat is None:
             return []
         hand = self.hands[seat]
         if (
@@ -546,22 +546,24 @@ class State(BaseState):
             self._play(seat, action, out)
 
     def _play(self, seat: Seat, card: Card, out: list[Event] | None) -> None:
-        self.hands[seat].remove(card)
-        self.current.append((seat, card))
+        hands, current = self.hands, self.current
+        hands[seat].remove(card)
+        current.append((seat, card))
         self.passes = 0
         if out is not None:
             out.append(Event("play", {"seat": seat, "card": card, "hand_number": self.hand_number}))
-        if len(self.current) == CARDS_PER_HAND:
+        if len(current) == CARDS_PER_HAND:
             self._complete_hand(out)
             return
-        partner = PARTNER[seat]
-        if self.forced_by is not None:
+        forced_by = self.forced_by
+        if forced_by is not None:
             # C9: the forced partner plays on alone; when out of cards, the caller completes.
-            forced = PARTNER[self.forced_by]
-            self.turn = forced if self.hands[forced] else self.forced_by
+            forced = PARTNER[forced_by]
+            self.turn = forced if hands[forced] else forced_by
         else:
             # C11: a player with no cards is skipped and the partner must play.
-            self.turn = partner if self.hands[partner] else seat
+            partner = PARTNER[seat]
+            self.turn = partner if hands[partner] else seat
 
     def _complete_hand(self, out: list[Event] | None) -> None:
         """C13: the hand stays face up before its leader with who played each card."""
@@ -609,7 +611,7 @@ class State(BaseState):
         self.current = []
         self.passes = 0
         self.forced_by = None
-        leader = self.leader
+        leader = (self.dealer + self.hand_number) % 4  # self.leader, written out
         # C11: an empty-handed designated leader is skipped; the partner leads.
         self.turn = leader if self.hands[leader] else partner_of(leader)
 
