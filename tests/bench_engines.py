@@ -18,7 +18,7 @@ line per figure:
 
 The driver only uses the public engine API (``new_state``, ``to_move``,
 ``legal_moves``/``apply`` or ``legal_actions``/``apply_action``, ``clone``,
-``is_over``, the class's ``action_kind``), so it is the same for every game;
+``is_over``, the class's ``action_kinds``), so it is the same for every game;
 the option sets per game are in :data:`OPTION_SETS`. Time is this process's
 CPU time, not the wall clock, so that other work on a shared host weighs less
 on the figures.
@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import inspect
 import operator
-from itertools import compress
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import Any, TypeVar
 
 from server.games import REGISTRY
@@ -61,7 +61,7 @@ def kind_uniform(rng: random.Random, moves: list[Any], kind: Kind) -> Any:
     """A kind of move uniformly among the legal kinds, then one of its moves uniformly.
 
     ``kind`` gives a move's kind: its ``type`` for a dict, the game's
-    ``action_kind`` for an action of its compact form. Written with C-level
+    ``action_kinds`` for an action of its compact form. Written with C-level
     steps (``map``, ``count``, ``dict.fromkeys``, ``compress``) and ``pick`` inlined: the
     policy is part of every simulated move, so its own cost counts too.
     """
@@ -97,7 +97,8 @@ def play(
     """
     rng = random.Random(1)
     probe = new_state(options, "probe")
-    kind: Kind = type(probe).action_kind if compact else TYPE
+    kinds = type(probe).action_kinds
+    kind: Kind = kinds.__getitem__ if compact and kinds is not None else TYPE
     # A simulation does not read events: skip building them where the engine can.
     quiet = {"events": False} if "events" in inspect.signature(probe.apply).parameters else {}
     games = moves = 0
@@ -133,9 +134,7 @@ def random_games(
     compact: bool = False,
 ) -> tuple[float, float]:
     """:func:`play` for a game of the registry."""
-    return play(
-        REGISTRY[game_id].new_state, options, seconds, policy, clone=clone, compact=compact
-    )
+    return play(REGISTRY[game_id].new_state, options, seconds, policy, clone=clone, compact=compact)
 
 
 def bench_game(game_id: str, seconds: float = 3.0) -> None:

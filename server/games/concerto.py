@@ -40,9 +40,12 @@ from typing import Any, ClassVar
 from .kit.base import (
     BaseState,
     Event,
+    GameOver,
+    IllegalMove,
     InvalidOptions,
     MalformedMove,
     Move,
+    NotYourTurn,
     Outcome,
     Seat,
     Termination,
@@ -362,7 +365,7 @@ class State(BaseState):
 
     game: ClassVar[str] = "concerto"
     num_seats = 4
-    action_kind = ACTION_KINDS.__getitem__
+    action_kinds = ACTION_KINDS
     options: ConcertoOptions
     parse_options = staticmethod(parse_options)
     parse_deals = staticmethod(parse_deals)
@@ -451,7 +454,7 @@ class State(BaseState):
 
     def _is_legal_action(self, seat: Seat, action: Action) -> bool:
         """Exactly ``action in legal_actions(seat)`` for the seat on turn, without the list."""
-        if action == PASS or action == FORCE:
+        if action in (PASS, FORCE):
             return self.may_pass(seat)
         return action in self.hands[seat]
 
@@ -463,20 +466,42 @@ class State(BaseState):
         """
         if seat != self.turn or seat is None:
             raise GameOver() if self.turn is None else NotYourTurn(seat)
+        self._act_if_legal(seat, action, None)
+
+    def _act_if_legal(self, seat: Seat, action: Action, out: list[Event] | None) -> None:
+        """The action of the seat on turn, refused (state unchanged) unless it is legal."""
         if action in self.hands[seat]:
-            self._play(seat, action, None)
-        elif (action == PASS or action == FORCE) and self.may_pass(seat):
-            self._act(seat, action, None)
+            self._play(seat, action, out)
+        elif action in (PASS, FORCE) and self.may_pass(seat):
+            self._act(seat, action, out)
         else:
             move = move_of(action) if isinstance(action, str) and action in ACTION_KINDS else {}
             reason = self._explain_illegal(seat, move) if move else f"{action!r} is not a move"
             raise IllegalMove(reason, self._legal_moves(seat))
 
-    def _legal_moves(self, seat: Seat) -> list[Move]:
+    def legal_moves(self, seat: Seat | None) -> list[Move]:
+        """The API's form of :meth:`legal_actions`: a fresh dict per move."""
         return [
             {"type": PLAY, "card": a} if len(a) == 2 else {"type": a}
             for a in self.legal_actions(seat)
         ]
+
+    def _legal_moves(self, seat: Seat) -> list[Move]:
+        return self.legal_moves(seat)
+
+    def apply(self, seat: Seat | None, move: Any, *, events: bool = True) -> list[Event]:
+        """The kit's :meth:`BaseState.apply` on the compact form: the same checks in the
+        same order (game over, turn, the move's shape, legality), then the action's rules.
+        """
+        if seat != self.turn or seat is None:
+            raise GameOver() if self.turn is None else NotYourTurn(seat)
+        action = action_of(self.normalize_move(move))
+        if not events:
+            self._act_if_legal(seat, action, None)
+            return []
+        out: list[Event] = []
+        self._act_if_legal(seat, action, out)
+        return out
 
     def _is_legal(self, seat: Seat, move: Move) -> bool:
         """Exactly ``move in _legal_moves(seat)``, without building the list."""
@@ -525,9 +550,6 @@ class State(BaseState):
         out: list[Event] = []
         self._act(seat, action_of(move), out)
         return out
-
-    def _apply_quietly(self, seat: Seat, move: Move) -> None:
-        self._act(seat, action_of(move), None)
 
     def _act(self, seat: Seat, action: Action, out: list[Event] | None) -> None:
         if action == PASS:

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import operator
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -306,10 +305,9 @@ class BaseState:
         return []
 
     # -- the compact form, for simulations -------------------------------------
-    action_kind: ClassVar[Callable[[Any], Any]] = operator.itemgetter("type")
-    """The kind of an action (a move's ``type`` by default), for a policy that
-    draws a kind first. A C-level callable where it can be, so that mapping it
-    over a list of actions costs no Python call per action."""
+    action_kinds: ClassVar[Mapping[Any, str] | None] = None
+    """Each action's kind (the ``type`` of its move), for a policy that draws a kind
+    first; None when the actions are the moves themselves (the kind is their ``type``)."""
 
     def legal_actions(self, seat: Seat | None) -> list[Any]:
         """Every legal action of ``seat`` now, in the game's compact form; empty unless
