@@ -97,7 +97,7 @@ def play(
     """
     rng = random.Random(1)
     probe = new_state(options, "probe")
-    kinds = type(probe).action_kinds
+    kinds = getattr(type(probe), "action_kinds", None)  # older engines: none
     kind: Kind = kinds.__getitem__ if compact and kinds is not None else TYPE
     # A simulation does not read events: skip building them where the engine can.
     quiet = {"events": False} if "events" in inspect.signature(probe.apply).parameters else {}

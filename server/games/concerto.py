@@ -458,18 +458,16 @@ class State(BaseState):
             return self.may_pass(seat)
         return action in self.hands[seat]
 
-    def apply_action(self, seat: Seat | None, action: Action) -> None:
-        """Apply one action of :meth:`legal_actions`; no events are built.
+    def apply_action(
+        self, seat: Seat | None, action: Action, out: list[Event] | None = None
+    ) -> None:
+        """Apply one action of :meth:`legal_actions`; ``out``, if given, collects its events.
 
         Raises:
             GameOver, NotYourTurn, IllegalMove: as :meth:`apply` (state unchanged).
         """
         if seat != self.turn or seat is None:
             raise GameOver() if self.turn is None else NotYourTurn(seat)
-        self._act_if_legal(seat, action, None)
-
-    def _act_if_legal(self, seat: Seat, action: Action, out: list[Event] | None) -> None:
-        """The action of the seat on turn, refused (state unchanged) unless it is legal."""
         if action in self.hands[seat]:
             self._play(seat, action, out)
         elif action in (PASS, FORCE) and self.may_pass(seat):
@@ -481,10 +479,12 @@ class State(BaseState):
 
     def legal_moves(self, seat: Seat | None) -> list[Move]:
         """The API's form of :meth:`legal_actions`: a fresh dict per move."""
-        return [
-            {"type": PLAY, "card": a} if len(a) == 2 else {"type": a}
-            for a in self.legal_actions(seat)
-        ]
+        actions = self.legal_actions(seat)
+        if actions and actions[-1] == FORCE:  # the cards held, then pass and force
+            moves = [{"type": PLAY, "card": c} for c in actions[:-2]]
+            moves += [{"type": PASS}, {"type": FORCE}]
+            return moves
+        return [{"type": PLAY, "card": c} for c in actions]
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
         return self.legal_moves(seat)
@@ -497,10 +497,10 @@ class State(BaseState):
             raise GameOver() if self.turn is None else NotYourTurn(seat)
         action = action_of(self.normalize_move(move))
         if not events:
-            self._act_if_legal(seat, action, None)
+            self.apply_action(seat, action)
             return []
         out: list[Event] = []
-        self._act_if_legal(seat, action, out)
+        self.apply_action(seat, action, out)
         return out
 
     def _is_legal(self, seat: Seat, move: Move) -> bool:
