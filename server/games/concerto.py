@@ -665,7 +665,7 @@ class State(BaseState):
             "game_bonus": _by_side([0, 0]),
             "scores": None,  # filled in below, after the game bonus
         }
-        self.deal_results.append(result)
+        self.deal_results = [*self.deal_results, result]  # a new list: clones share the old
         if out is not None:
             out.append(Event("deal_end", result))  # its scores are filled in below
         self._end_of_game_checks(result, out)
@@ -731,7 +731,8 @@ class State(BaseState):
             "hands": self.final_hands,
         }
         if self.options.match_target is not None:
-            self.games.append({k: v for k, v in record.items() if k != "hands"})
+            game = {k: v for k, v in record.items() if k != "hands"}
+            self.games = [*self.games, game]  # a new list: clones share the old
         if out is not None:
             out.append(Event("game_end", record))
 
@@ -893,9 +894,10 @@ class State(BaseState):
     def clone(self) -> State:
         """A copy that shares only what is never mutated once written.
 
-        The options, presets, outcome, final hands and the records inside the
-        lists (completed hands, deal results, games) are shared; every list
-        the rules append to or change is copied.
+        The options, presets, outcome, final hands, the deal results and the
+        games (lists the rules replace rather than append to, once a deal) are
+        shared; every list the rules append to or change is copied. The copy
+        builds its own hand records when asked for them.
         """
         s = State.__new__(State)
         s.options, s.seed, s.presets, s._outcome = (
@@ -911,12 +913,12 @@ class State(BaseState):
         s.hands = [h0[:], h1[:], h2[:], h3[:]]
         s.current = self.current[:]
         s._hand_log = self._hand_log[:]
-        s._hand_records = self._hand_records[:]
+        s._hand_records = []
         s.deal_hand_points = self.deal_hand_points[:]
-        s.deal_results = self.deal_results[:]
+        s.deal_results = self.deal_results
         s.game_scores = self.game_scores[:]
         s.totals = self.totals[:]
-        s.games = self.games[:]
+        s.games = self.games
         return s
 
     def determinize(self, seat: Seat, rng: random.Random) -> State:
