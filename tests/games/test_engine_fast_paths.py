@@ -108,6 +108,23 @@ def test_a_clone_is_equal_and_independent() -> None:
         assert state.to_dict() == before
 
 
+def test_a_clone_of_a_match_plays_on_without_touching_the_match() -> None:
+    """Deal results and finished games are shared with clones: they must stay the original's."""
+    options = {"match_target": 150, "deals": 2, "target": 60}
+    for n, (state, seat, move) in enumerate(random_game("penguin", "match", options)):
+        if n % 23:
+            continue
+        before = state.to_dict()
+        copy = state.clone()
+        copy.apply(seat, move)
+        while not copy.is_over():
+            s = copy.to_move()[0]
+            copy.apply_action(s, copy.legal_actions(s)[-1])
+        assert copy.to_dict()["deal_results"] != before["deal_results"]
+        assert state.to_dict() == before
+    assert state.games and state.is_over()
+
+
 @pytest.mark.parametrize("rules", RULES)
 def test_a_determinized_world_looks_the_same_to_the_seat(rules: str) -> None:
     rng = random.Random(11)
