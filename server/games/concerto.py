@@ -27,6 +27,14 @@ A quick game between the same two moves every time:
 ['play']
 >>> {"type": "pass"} in s.legal_moves(0)   # the leader must play the first card
 False
+
+The same moves in the compact form a simulation uses (the rules are written
+on it; ``legal_moves`` and ``apply`` are that form as the API serves it):
+
+>>> [move_of(a) for a in s.legal_actions(0)] == s.legal_moves(0)
+True
+>>> s.apply_action(0, s.legal_actions(0)[0]); s.legal_actions(2)[-2:]
+['pass', 'force']
 """
 
 from __future__ import annotations
