@@ -57,7 +57,7 @@ from .kit.base import (
     check_options,
     game_record,
 )
-from .kit.cards import STANDARD, SUIT_NAMES, Card, deal_singly, derived_rng, shuffled, sort_hand
+from .kit.cards import STANDARD, SUIT_NAMES, Card, deal_singly, derived_rng, shuffled
 from .kit.deals import (
     HandShape,
     Preset,
@@ -300,6 +300,8 @@ HANDS = HandShape(players=SEATS, size=TRICKS_PER_DEAL, hands_text="four hands")
 SimMove = tuple[str, Card]
 PLAY_MOVES: dict[Card, SimMove] = {c: (PLAY, c) for c in STANDARD.cards()}
 SUIT_OF: dict[Card, str] = {c: c[1] for c in STANDARD.cards()}
+HAND_ORDER: dict[Card, int] = {c: i for i, c in enumerate(STANDARD.cards())}
+"""Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
 
 # A completed trick, kept compact: (leader, the four cards in playing order, winner).
 # The records the API shows (:func:`trick_record`) are built from it when asked for.
@@ -330,7 +332,7 @@ class State(BaseState):
     events, what the server uses) and :meth:`play` (a move from :meth:`moves`,
     no checks and no events, for bots that search). Events, views and trick
     records are built only when asked for; hands stay sorted as a player
-    holds them, so the legal plays are a filter of the hand.
+    holds them (:data:`HAND_ORDER`), so the legal plays are a filter of the hand.
     """
 
     game: ClassVar[str] = "seconds"
@@ -489,7 +491,7 @@ class State(BaseState):
         else:
             cards = shuffled(STANDARD, derived_rng(self.seed, "deal", index))
             hands = deal_singly(cards, SEATS, first=(self.dealer + 1) % SEATS)
-        self.hands = [sort_hand(h) for h in hands]
+        self.hands = [sorted(h, key=HAND_ORDER.__getitem__) for h in hands]
         self.tricks = []
         self.tricks_won = [0] * SEATS
         self.trick = []
