@@ -18,7 +18,7 @@ from ..kit.base import (
     game_record,
 )
 from ..kit.cards import PINOCHLE as PINOCHLE_PACK
-from ..kit.cards import SUITS, Card, derived_rng, shuffled, sort_hand
+from ..kit.cards import SUITS, Card, derived_rng, shuffled
 from .melds import Meld, find_melds, shown_cards
 from .options import OPTIONS, PinochleOptions, deal_in_packets, parse_deals, parse_options
 from .rules import (
@@ -57,6 +57,8 @@ BID_MOVES: dict[int, SimMove] = {a: (BID, a) for a in range(MIN_BID, MAX_BID + 1
 TRUMP_MOVES: tuple[SimMove, ...] = tuple((NAME_TRUMP, suit) for suit in SUITS)
 PLAY_MOVES: dict[Card, SimMove] = {c: (PLAY_CARD, c) for c in PINOCHLE_PACK.cards()}
 MOVE_ARG = {BID: "amount", NAME_TRUMP: "suit", PLAY_CARD: "card"}
+HAND_ORDER: dict[Card, int] = {c: i for i, c in enumerate(dict.fromkeys(PINOCHLE_PACK.cards()))}
+"""Position in the pack's order (both packs have the same cards): how a player holds them."""
 
 # A completed trick, kept compact: (leader, cards in playing order, winner, counters, last).
 # The records the API shows (:meth:`State.tricks`) are built from it when asked for.
@@ -561,7 +563,8 @@ class State(BaseState):
         return events
 
     def _sorted(self, cards: Iterable[Card]) -> list[Card]:
-        return sort_hand(cards, self.rules.pack)
+        """Cards as a player holds them: by suit (S H D C), high to low (A T K Q J 9)."""
+        return sorted(cards, key=HAND_ORDER.__getitem__)
 
     # -- information -----------------------------------------------------------
     def state_view(self, seat: Seat | None = None) -> dict[str, Any]:
