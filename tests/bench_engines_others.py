@@ -40,14 +40,14 @@ def _kind_of(move: Any) -> Any:
     return move["type"] if isinstance(move, dict) else move[0]
 
 
-def _choose(rng: random.Random, moves: Sequence[Any], by_kind: bool) -> Any:
-    if not by_kind:
-        return moves[rng.randrange(len(moves))]
-    kinds: dict[Any, list[Any]] = {}
-    for m in moves:
-        kinds.setdefault(_kind_of(m), []).append(m)
-    group = list(kinds.values())[rng.randrange(len(kinds))]
-    return group[rng.randrange(len(group))]
+def _choose(pick: Callable[[], float], moves: Sequence[Any], by_kind: bool) -> Any:
+    """One move by the policy; ``pick`` draws uniformly from [0, 1)."""
+    if by_kind:
+        kinds = sorted({_kind_of(m) for m in moves})
+        if len(kinds) > 1:
+            kind = kinds[int(pick() * len(kinds))]
+            moves = [m for m in moves if _kind_of(m) == kind]
+    return moves[int(pick() * len(moves))]
 
 
 def _doors(state: BaseState) -> dict[str, tuple[Callable[..., Any], Callable[..., Any]]]:
@@ -70,7 +70,7 @@ def random_games(
 ) -> tuple[float, float]:
     """(games per second, microseconds per move) of random play for ``seconds``."""
     game = REGISTRY[game_id]
-    rng = random.Random(1)
+    pick = random.Random(1).random
     games = moves_made = 0
     start = time.process_time()
     while time.process_time() - start < seconds or games == 0:
@@ -80,8 +80,8 @@ def random_games(
             if clone:
                 state.clone()
             to_move = state.to_move()
-            seat = to_move[rng.randrange(len(to_move))]
-            apply(state, seat, _choose(rng, legal(state, seat), by_kind))
+            seat = to_move[int(pick() * len(to_move))] if len(to_move) > 1 else to_move[0]
+            apply(state, seat, _choose(pick, legal(state, seat), by_kind))
             moves_made += 1
         games += 1
     elapsed = time.process_time() - start

@@ -79,7 +79,7 @@ from .kit.base import (
     check_options,
     game_record,
 )
-from .kit.cards import STANDARD, Card, derived_rng, shuffled, sort_hand
+from .kit.cards import STANDARD, Card, derived_rng, sort_hand
 from .kit.deals import (
     HandShape,
     Preset,
@@ -90,6 +90,7 @@ from .kit.deals import (
     read_hands,
 )
 from .kit.poker import best_five
+from .packs import hand_order, shuffled
 
 DUMMY = "dummy"  # the owner name of the dummy's cards on the wire
 SHOWDOWN_FROM = 5  # cards each before a showdown may be called
@@ -207,7 +208,7 @@ SimMove = tuple[str, ...]
 PUT_OUT_MOVES: dict[Card, SimMove] = {c: (PUT_OUT, c) for c in STANDARD.cards()}
 TAKE_MOVES: dict[Card, SimMove] = {c: (TAKE, c) for c in STANDARD.cards()}
 CALL_MOVE, PASS_MOVE = (CALL,), (PASS,)
-HAND_ORDER: dict[Card, int] = {c: i for i, c in enumerate(STANDARD.cards())}
+HAND_ORDER = hand_order(STANDARD)
 """Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
 
 CompactRound = tuple[

@@ -57,7 +57,7 @@ from .kit.base import (
     check_options,
     game_record,
 )
-from .kit.cards import STANDARD, SUIT_NAMES, Card, deal_singly, derived_rng, shuffled
+from .kit.cards import STANDARD, SUIT_NAMES, Card, deal_singly, derived_rng
 from .kit.deals import (
     HandShape,
     Preset,
@@ -67,6 +67,7 @@ from .kit.deals import (
     check_scheduled_dealer,
     read_hands,
 )
+from .packs import hand_order, shuffled
 
 SEATS = 4
 DEALS = 7
@@ -300,7 +301,7 @@ HANDS = HandShape(players=SEATS, size=TRICKS_PER_DEAL, hands_text="four hands")
 SimMove = tuple[str, Card]
 PLAY_MOVES: dict[Card, SimMove] = {c: (PLAY, c) for c in STANDARD.cards()}
 SUIT_OF: dict[Card, str] = {c: c[1] for c in STANDARD.cards()}
-HAND_ORDER: dict[Card, int] = {c: i for i, c in enumerate(STANDARD.cards())}
+HAND_ORDER = hand_order(STANDARD)
 """Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
 
 # A completed trick, kept compact: (leader, the four cards in playing order, winner).

@@ -18,7 +18,8 @@ from ..kit.base import (
     game_record,
 )
 from ..kit.cards import PINOCHLE as PINOCHLE_PACK
-from ..kit.cards import SUITS, Card, derived_rng, shuffled
+from ..kit.cards import SUITS, Card, derived_rng
+from ..packs import hand_order, shuffled
 from .melds import Meld, find_melds, shown_cards
 from .options import OPTIONS, PinochleOptions, deal_in_packets, parse_deals, parse_options
 from .rules import (
@@ -57,7 +58,7 @@ BID_MOVES: dict[int, SimMove] = {a: (BID, a) for a in range(MIN_BID, MAX_BID + 1
 TRUMP_MOVES: tuple[SimMove, ...] = tuple((NAME_TRUMP, suit) for suit in SUITS)
 PLAY_MOVES: dict[Card, SimMove] = {c: (PLAY_CARD, c) for c in PINOCHLE_PACK.cards()}
 MOVE_ARG = {BID: "amount", NAME_TRUMP: "suit", PLAY_CARD: "card"}
-HAND_ORDER: dict[Card, int] = {c: i for i, c in enumerate(dict.fromkeys(PINOCHLE_PACK.cards()))}
+HAND_ORDER = hand_order(PINOCHLE_PACK)
 """Position in the pack's order (both packs have the same cards): how a player holds them."""
 
 # A completed trick, kept compact: (leader, cards in playing order, winner, counters, last).
