@@ -61,9 +61,9 @@ Choices where the rules are silent, as a careful player expects them:
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
-from bisect import insort
 from itertools import permutations
 from typing import Any, ClassVar
 
@@ -648,7 +648,8 @@ class State(BaseState):
 
     # -- information -----------------------------------------------------------
     def _put_outs_view(
-        self, put_outs: tuple[Card | None, ...] | None = None,
+        self,
+        put_outs: tuple[Card | None, ...] | None = None,
         taken_by: tuple[Seat | None, ...] | None = None,
     ) -> list[dict[str, Any]]:
         """The revealed put-outs, best first, with who has taken each (now, or in a past round)."""
@@ -763,16 +764,32 @@ class State(BaseState):
                 record["out_of_play"])  # fmt: skip
 
     def clone(self) -> State:
-        """A copy that shares only what is never mutated in place (records, tuples, tables)."""
+        """A copy sharing only what is never mutated in place (records, tuples, tables).
+
+        Spelled out field by field: a search clones at every step.
+        """
         s = State.__new__(State)
-        for name in ("options", "num_seats", "seed", "presets", "_outcome", "_order",
-                     "_strength", *self._COPIED):  # fmt: skip
-            setattr(s, name, getattr(self, name))
-        s._rounds = list(self._rounds)
-        for name in self._LISTS:
-            setattr(s, name, list(getattr(self, name)))
-        s.hands = [list(h) for h in self.hands]
-        s.exposed = [list(e) for e in self.exposed]
+        s.options, s.num_seats, s.seed, s.presets = (
+            self.options,
+            self.num_seats,
+            self.seed,
+            self.presets,
+        )
+        s._outcome, s._order, s._strength = self._outcome, self._order, self._strength
+        s.deal_number, s.dealer, s.round, s.phase = (
+            self.deal_number,
+            self.dealer,
+            self.round,
+            self.phase,
+        )
+        s.chooser, s.out_of_play, s.asked = self.chooser, self.out_of_play, self.asked
+        s.dummy_cards = self.dummy_cards  # replaced each deal, never mutated
+        s.stack, s.drawn = self.stack[:], self.drawn[:]
+        s.put_outs, s.taken_by = self.put_outs[:], self.taken_by[:]
+        s.takes, s.passes, s._rounds = self.takes[:], self.passes[:], self._rounds[:]
+        s.deal_results, s.scores = self.deal_results[:], self.scores[:]
+        s.hands = [h[:] for h in self.hands]
+        s.exposed = [e[:] for e in self.exposed]
         return s
 
 

@@ -301,6 +301,13 @@ HANDS = HandShape(players=SEATS, size=TRICKS_PER_DEAL, hands_text="four hands")
 SimMove = tuple[str, Card]
 PLAY_MOVES: dict[Card, SimMove] = {c: (PLAY, c) for c in STANDARD.cards()}
 SUIT_OF: dict[Card, str] = {c: c[1] for c in STANDARD.cards()}
+
+
+def as_dict(move: SimMove) -> Move:
+    """A compact move as the API shows it."""
+    return {"type": move[0], "card": move[1]}
+
+
 HAND_ORDER = hand_order(STANDARD)
 """Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
 
@@ -390,7 +397,7 @@ class State(BaseState):
         return [PLAY_MOVES[c] for c in hand]
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
-        return [{"type": PLAY, "card": c} for _, c in self.moves(seat)]
+        return [as_dict(m) for m in self.moves(seat)]
 
     def normalize_move(self, move: Any) -> Move:
         if not isinstance(move, Mapping) or move.get("type") != PLAY:

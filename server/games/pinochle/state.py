@@ -70,7 +70,7 @@ def as_dict(move: SimMove) -> Move:
     """A compact move as the API shows it."""
     if len(move) == 1:
         return {"type": move[0]}
-    return {"type": move[0], MOVE_ARG[move[0]]: move[1]}  # type: ignore[misc]
+    return {"type": move[0], MOVE_ARG[move[0]]: move[1]}
 
 
 class State(BaseState):
@@ -221,7 +221,7 @@ class State(BaseState):
 
     def play(self, seat: Seat, move: SimMove) -> None:
         """Play a move of :meth:`moves` for ``seat``: no checks, no events (for search)."""
-        self._act(seat, move[0], move[1] if len(move) > 1 else None, None)  # type: ignore[misc]
+        self._act(seat, move[0], move[1] if len(move) > 1 else None, None)
 
     def _act(self, seat: Seat, kind: str, arg: Any, log: list[Event] | None) -> None:
         """One move; its events go to ``log`` when one is kept."""
@@ -658,18 +658,28 @@ class State(BaseState):
         return s
 
     def clone(self) -> State:
-        """A copy that shares only records that are never mutated once written."""
+        """A copy sharing only what is never mutated in place (records, tuples, bids, dixes).
+
+        Spelled out field by field: a search clones at every step.
+        """
         s = State.__new__(State)
-        for name in ("options", "seed", "presets", "num_seats", "_outcome", *self._SCALARS):
-            setattr(s, name, getattr(self, name))
-        for name in self._LISTS:
-            setattr(s, name, list(getattr(self, name)))
-        s.hands = [list(h) for h in self.hands]
-        s.bids = [list(b) for b in self.bids]
-        s.exposed = [list(e) for e in self.exposed]
-        s.trick = self.trick[:]
-        s._tricks = self._tricks[:]
-        s.checks = None if self.checks is None else list(self.checks)
+        s.options, s.seed, s.presets, s.num_seats = (
+            self.options,
+            self.seed,
+            self.presets,
+            self.num_seats,
+        )
+        s._outcome, s.deal_number, s.dealer = self._outcome, self.deal_number, self.dealer
+        s.phase, s.turn, s.turn_up, s.trump = self.phase, self.turn, self.turn_up, self.trump
+        s.contract, s.exchange, s.melds = self.contract, self.exchange, self.melds
+        s.leader, s.dixes = self.leader, self.dixes
+        s.bids = self.bids[:]  # each bid is written once
+        s.tricks_won, s.taken, s.scores = self.tricks_won[:], self.taken[:], self.scores[:]
+        s.deal_results, s.check_log = self.deal_results[:], self.check_log[:]
+        s.hands = [h[:] for h in self.hands]
+        s.exposed = [e[:] for e in self.exposed]
+        s.trick, s._tricks = self.trick[:], self._tricks[:]
+        s.checks = None if self.checks is None else self.checks[:]
         return s
 
 
