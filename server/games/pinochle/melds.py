@@ -195,6 +195,10 @@ def _melds_of(units: int, groups: Groups, cls: str, unit_cards: Sequence[Card]) 
     return melds
 
 
+_MARRIAGE_CARDS: dict[str, tuple[Card, Card]] = {s: ("K" + s, "Q" + s) for s in SUITS}
+_FLUSH_CARDS: dict[str, tuple[Card, ...]] = {s: tuple(r + s for r in FLUSH_RANKS) for s in SUITS}
+
+
 def _class_a(count: Counter[Card], suit: str, trump: str | None, table: MeldTable) -> list[Meld]:
     """Flushes and marriages of one suit: the best split between them (P20).
 
@@ -202,13 +206,13 @@ def _class_a(count: Counter[Card], suit: str, trump: str | None, table: MeldTabl
     taking ``f`` flushes leaves ``min(K, Q) - f`` pairs for marriages.
     """
     get = count.get
-    kings, queens = get("K" + suit, 0), get("Q" + suit, 0)
+    pair = _MARRIAGE_CARDS[suit]
+    kings, queens = get(pair[0], 0), get(pair[1], 0)
     if suit != trump:
-        return _melds_of(min(kings, queens), table.marriage, CLASS_A, ("K" + suit, "Q" + suit))
-    most_flushes = min(get(r + suit, 0) for r in FLUSH_RANKS)
+        return _melds_of(min(kings, queens), table.marriage, CLASS_A, pair)
+    most_flushes = min(get(c, 0) for c in _FLUSH_CARDS[suit])
     if not most_flushes:
-        return _melds_of(min(kings, queens), table.royal_marriage, CLASS_A,
-                         ("K" + suit, "Q" + suit))  # fmt: skip
+        return _melds_of(min(kings, queens), table.royal_marriage, CLASS_A, pair)
     best: tuple[int, int] | None = None  # (points, flushes)
     for f in range(most_flushes + 1):
         points = best_groups(f, table.flush)[0]
@@ -217,9 +221,8 @@ def _class_a(count: Counter[Card], suit: str, trump: str | None, table: MeldTabl
             best = (points, f)
     assert best is not None
     flushes = best[1]
-    flush_cards = tuple(r + suit for r in FLUSH_RANKS)
-    return _melds_of(flushes, table.flush, CLASS_A, flush_cards) + _melds_of(
-        min(kings, queens) - flushes, table.royal_marriage, CLASS_A, ("K" + suit, "Q" + suit)
+    return _melds_of(flushes, table.flush, CLASS_A, _FLUSH_CARDS[suit]) + _melds_of(
+        min(kings, queens) - flushes, table.royal_marriage, CLASS_A, pair
     )
 
 
@@ -256,7 +259,9 @@ def find_melds(
     get = count.get
     melds: list[Meld] = []
     for suit in _CLASS_A_ORDER[trump]:
-        melds += _class_a(count, suit, trump, table)
+        king, queen = _MARRIAGE_CARDS[suit]
+        if suit == trump or (king in count and queen in count):  # else no meld of the suit
+            melds += _class_a(count, suit, trump, table)
     for rank, cards in _AROUND_CARDS.items():
         units = min(get(cards[0], 0), get(cards[1], 0), get(cards[2], 0), get(cards[3], 0))
         melds += _melds_of(units, table.around[rank], CLASS_B, cards)
