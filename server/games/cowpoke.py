@@ -421,6 +421,15 @@ class State(BaseState):
         self._act(seat, move["type"], move.get("card"), events)
         return events
 
+    def _is_legal(self, seat: Seat, move: Move) -> bool:
+        """``move`` (normalized) is among :meth:`moves`, as ``legal_moves`` would say."""
+        compact = (move["type"], move["card"]) if "card" in move else (move["type"],)
+        return compact in self.moves(seat)
+
+    def _apply_quietly(self, seat: Seat, move: Move) -> None:
+        """``_apply`` without building events (``apply(..., events=False)``)."""
+        self._act(seat, move["type"], move.get("card"), None)
+
     def play(self, seat: Seat, move: SimMove) -> None:
         """Play a move of :meth:`moves` for ``seat``: no checks, no events (for search)."""
         self._act(seat, move[0], move[1] if len(move) > 1 else None, None)

@@ -423,6 +423,14 @@ class State(BaseState):
         self._play(seat, move["card"], events)
         return events
 
+    def _is_legal(self, seat: Seat, move: Move) -> bool:
+        """``move`` (normalized) is among :meth:`moves`, as ``legal_moves`` would say."""
+        return PLAY_MOVES[move["card"]] in self.moves(seat)
+
+    def _apply_quietly(self, seat: Seat, move: Move) -> None:
+        """``_apply`` without building events (``apply(..., events=False)``)."""
+        self._play(seat, move["card"], None)
+
     def play(self, seat: Seat, move: SimMove) -> None:
         """Play a move of :meth:`moves` for ``seat``: no checks, no events (for search)."""
         self._play(seat, move[1], None)

@@ -55,6 +55,36 @@ def test_both_doors_play_the_same_game(game_id: str, options: dict[str, Any]) ->
         assert steps > 0
 
 
+@pytest.mark.parametrize(("game_id", "options"), CASES[:5])
+def test_quiet_hooks_agree_with_the_list(game_id: str, options: dict[str, Any]) -> None:
+    """``_is_legal`` says what ``legal_moves`` says, for legal and illegal moves alike, and
+    ``_apply_quietly`` leaves the state as ``apply`` does (the kit's quiet ``apply`` uses both)."""
+    api = REGISTRY[game_id].new_state(options, "quiet")
+    quiet = api.clone()
+    rng = random.Random(3)
+    probes = [
+        {"type": "play", "card": "AS"},
+        {"type": "take", "card": "2C"},
+        {"type": "pass"},
+        {"type": "bid", "amount": 210},
+        {"type": "keep"},
+        {"type": "put_out", "card": "KD"},
+    ]
+    while not api.is_over():
+        seat = rng.choice(api.to_move())
+        legal = api.legal_moves(seat)
+        for move in [*legal, *probes]:
+            try:
+                normal = api.normalize_move(move)
+            except Exception:  # noqa: BLE001, S112 - a move of another game: not a probe here
+                continue
+            assert quiet._is_legal(seat, normal) == (normal in legal), move  # type: ignore[attr-defined]
+        move = rng.choice(legal)
+        api.apply(seat, move)
+        quiet._apply_quietly(seat, quiet.normalize_move(move))  # type: ignore[attr-defined]
+        assert quiet.to_dict() == api.to_dict()
+
+
 def test_compact_moves_are_shared_tuples() -> None:
     """A search builds no move objects: the same tuple comes back for the same move."""
     state = seconds.new_state({}, "shared")

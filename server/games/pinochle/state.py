@@ -219,6 +219,17 @@ class State(BaseState):
         self._act(seat, kind, move.get(MOVE_ARG[kind]) if kind in MOVE_ARG else None, events)
         return events
 
+    def _is_legal(self, seat: Seat, move: Move) -> bool:
+        """``move`` (normalized) is among :meth:`moves`, as ``legal_moves`` would say."""
+        kind = move["type"]
+        compact = (kind, move[MOVE_ARG[kind]]) if kind in MOVE_ARG else (kind,)
+        return compact in self.moves(seat)
+
+    def _apply_quietly(self, seat: Seat, move: Move) -> None:
+        """``_apply`` without building events (``apply(..., events=False)``)."""
+        kind = move["type"]
+        self._act(seat, kind, move[MOVE_ARG[kind]] if kind in MOVE_ARG else None, None)
+
     def play(self, seat: Seat, move: SimMove) -> None:
         """Play a move of :meth:`moves` for ``seat``: no checks, no events (for search)."""
         self._act(seat, move[0], move[1] if len(move) > 1 else None, None)
