@@ -3,7 +3,12 @@
 * ``parlour-bot register --server URL --name NAME`` prints a new player's
   token (and id) — the token is shown once, keep it;
 * ``parlour-bot run BOT --server URL --token T`` plays every game that
-  player is seated in, until Ctrl-C.
+  player is seated in, until Ctrl-C;
+* ``parlour-bot token rotate|revoke --server URL --token T`` replaces the
+  player's token with a new one (printed; the old one dies at once) or
+  revokes it. With ``--player ID`` or ``--app ID`` it acts on that player's
+  or app's token instead (the admin's token, or the app's own, as ``T``);
+  ``parlour token`` is the same with the admin token (``PARLOUR_ADMIN_TOKEN``).
 
 ``BOT`` is either ``module:Class`` (or ``module:factory``) — your own bot, the
 module importable from the current folder — or the name of an installed bot.
@@ -24,14 +29,14 @@ import logging
 import os
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any, cast
 
 from .bot import Bot
 from .client import Client
 from .errors import ParlourError
-from .runner import run
+from .runner import AcceptPolicy, run
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 
@@ -114,7 +119,28 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--wait", type=float, default=20.0, help="long-poll seconds")
     parser.add_argument("--games", type=int, default=None, help="stop after N finished games")
     parser.add_argument("--seed", default=None, help="seed of the bot's random choices")
+    parser.add_argument(
+        "--ladder",
+        default=None,
+        metavar="ID",
+        help="join this ladder, play the games it makes, leave on exit (docs/ladder.md)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log every retry")
+    parser.add_argument(
+        "--accept-invitations",
+        type=_policy,
+        default=AcceptPolicy(),
+        metavar="{anyone,none,from:alice,bob}",
+        help="which invitations to seats and entries to accept: none (default: only the "
+        "admin seats the bot), anyone, or from:<player id or name>,...",
+    )
+
+
+def _policy(text: str) -> AcceptPolicy:
+    try:
+        return AcceptPolicy.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _run(bot: Bot, args: argparse.Namespace) -> int:
@@ -127,7 +153,14 @@ def _run(bot: Bot, args: argparse.Namespace) -> int:
     )
     with Client(args.server, args.token) as client:
         try:
-            stats = run(bot, client, wait=args.wait, max_games=args.games)
+            stats = run(
+                bot,
+                client,
+                wait=args.wait,
+                max_games=args.games,
+                accept_invitations=args.accept_invitations,
+                ladder=args.ladder,
+            )
         except ParlourError as exc:
             print(f"stopped: {exc}", file=sys.stderr)
             return 1
@@ -164,6 +197,37 @@ def cmd_bot_register(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_token(args: argparse.Namespace) -> int:
+    """``token rotate|revoke``: print the new token, or revoke; the exit status."""
+    if not args.token:
+        print(f"a token is needed: --token T or {args.token_env}", file=sys.stderr)
+        return 2
+    with Client(args.server, args.token) as client:
+        tokens = client.tokens
+        try:
+            if args.token_command == "rotate":
+                new: Mapping[str, Any]
+                if args.app:
+                    new = tokens.rotate_app(args.app)
+                elif args.player:
+                    new = tokens.rotate_player(args.player)
+                else:
+                    new = tokens.rotate()
+                print(new["token"])
+                print(f"{new['id']}: the token above is shown once; the old one is dead",
+                      file=sys.stderr)  # fmt: skip
+            elif args.app:
+                tokens.revoke_app(args.app)
+            elif args.player:
+                tokens.revoke_player(args.player)
+            else:
+                tokens.revoke()
+        except ParlourError as exc:
+            print(f"token {args.token_command} failed: {exc}", file=sys.stderr)
+            return 1
+    return 0
+
+
 _Subparsers = argparse._SubParsersAction  # what ``ArgumentParser.add_subparsers()`` returns
 
 
@@ -178,6 +242,27 @@ def add_bot_subcommands(sub: _Subparsers[argparse.ArgumentParser]) -> None:
     _add_server(register)
     register.add_argument("--name", required=True, help="the player's name")
     register.set_defaults(func=cmd_bot_register)
+
+    add_token_command(sub, "PARLOUR_TOKEN")
+
+
+def add_token_command(sub: _Subparsers[argparse.ArgumentParser], token_env: str) -> None:
+    """Add ``token rotate|revoke`` to ``sub``; the token defaults to ``$token_env``."""
+    token = sub.add_parser("token", help="rotate or revoke a token")
+    actions = token.add_subparsers(dest="token_command", required=True)
+    for name, text in (
+        ("rotate", "print a new token; the old one stops working at once"),
+        ("revoke", "the token stops working at once"),
+    ):
+        action = actions.add_parser(name, help=text)
+        _add_server(action)
+        action.add_argument(
+            "--token", default=os.environ.get(token_env), help=f"your token (env {token_env})"
+        )
+        whose = action.add_mutually_exclusive_group()
+        whose.add_argument("--player", help="another player's token (admin)")
+        whose.add_argument("--app", help="an app's token (the app itself, or the admin)")
+        action.set_defaults(func=cmd_token, token_env=token_env)
 
 
 def add_bot_commands(subparsers: _Subparsers[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -200,7 +285,7 @@ def bot_main(make_bot: Callable[[random.Random], Bot], argv: Sequence[str] | Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``parlour-bot run|register ...``: the bot commands, with only the SDK installed.
+    """``parlour-bot run|register|token ...``: the bot commands, with only the SDK installed.
 
     ``python -m client_sdk.cli`` is the same; a leading ``bot`` is accepted too,
     so ``python -m client_sdk.cli bot run ...`` spells it like ``parlour bot run ...``.

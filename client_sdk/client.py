@@ -1,8 +1,11 @@
 """The HTTP client: one method per API endpoint (openapi.yaml), one choke point for requests.
 
 >>> client = Client("http://127.0.0.1:8000", token="t0k3n")
->>> sorted(k for k in vars(client) if not k.startswith("_") and k != "requestor")
-['apps', 'bots', 'games', 'players', 'ratings', 'tournaments', 'turns']
+>>> names = sorted(k for k in vars(client) if not k.startswith("_") and k != "requestor")
+>>> names[:5]
+['apps', 'bots', 'games', 'invitations', 'ladders']
+>>> names[5:]
+['players', 'ratings', 'tokens', 'tournaments', 'turns']
 
 Every method builds a path, calls :meth:`Requestor.request`, and returns the
 decoded JSON unchanged (typed by :mod:`client_sdk.types`). Errors are raised
@@ -184,10 +187,13 @@ class Requestor:
         params: Mapping[str, Any] | None = None,
         last_event_id: str | None = None,
         timeout: float = 60.0,
+        heartbeats: bool = False,
     ) -> Iterator[dict[str, Any]]:
         """Read a server-sent events stream; yield ``{"id", "event", "data"}`` per event.
 
-        ``data`` is decoded JSON. Heartbeat comments are skipped. The stream is
+        ``data`` is decoded JSON. Heartbeat comments are skipped, or with
+        ``heartbeats`` yielded as ``{"event": "heartbeat"}`` (a reader's chance to
+        do its idle work without a timer of its own). The stream is
         not retried here: reconnect with the last ``id`` seen as
         ``last_event_id`` and nothing is lost or repeated (the server resumes
         after it).
@@ -221,7 +227,10 @@ class Requestor:
                             event["data"] = jsonlib.loads(event["data"])
                             yield event
                         event = {}
-                    elif not line.startswith(":"):  # ":" starts a heartbeat comment
+                    elif line.startswith(":"):  # ":" starts a heartbeat comment
+                        if heartbeats:
+                            yield {"event": "heartbeat"}
+                    else:
                         name, _, value = line.partition(":")
                         value = value.removeprefix(" ")
                         if name == "data" and "data" in event:  # multi-line data
@@ -438,6 +447,24 @@ class Games(_Namespace):
 class Turns(_Namespace):
     """Your turns across every game: the one call a bot loops on."""
 
+    def stream(self) -> Iterator[dict[str, Any]]:
+        """``GET /v1/me/turns/stream``: your turns pushed as they come (server-sent events).
+
+        Yields ``{"event": "turns", "data": [turn, ...]}`` (your turns in one game,
+        as :meth:`wait` lists them), ``{"event": "over", "data": {"game_id", "status"}}``,
+        ``{"event": "invitation", "data": {"id"}}`` (see :class:`Invitations`) and
+        ``{"event": "heartbeat"}`` while nothing happens. The same turn may come
+        twice (once from the truth sent on connecting, once pushed): drop a turn
+        whose game and version you have seen. Cheaper for the server than
+        :meth:`wait` (a turn is one push, not one request); reconnect when the
+        server ends the stream.
+
+        Raises:
+            ConnectionError: the connection failed or dropped.
+            NotFound: the server has no turn streams (use :meth:`wait`).
+        """
+        return self._r.stream("/v1/me/turns/stream", heartbeats=True)
+
     def wait(self, wait: float = 20.0) -> TurnsPage:
         """``GET /v1/me/turns?wait=s``: every game where you are to act, long-polled."""
         return cast(
@@ -577,6 +604,136 @@ class Bots(_Namespace):
         return cast(dict[str, Any], self._r.request("POST", "/v1/bots", json={"bots": list(bots)}))
 
 
+# -- consent and invitations (docs/api.md#consent-and-invitations) ------------------------
+class Invitations(_Namespace):
+    """Invitations: seats and tournament entries someone else named you in.
+
+    A seat or entry naming you is held until you accept; declining frees it.
+    The admin seats and enters players without asking.
+    """
+
+    def mine(self) -> list[dict[str, Any]]:
+        """``GET /v1/me/invitations``: your open invitations, oldest first."""
+        page = cast(dict[str, Any], self._r.request("GET", "/v1/me/invitations"))
+        return cast(list[dict[str, Any]], page.get("invitations", []))
+
+    def accept(self, invitation_id: str) -> dict[str, Any]:
+        """``POST /v1/invitations/{id}/accept``: take the held seat(s) or entry."""
+        return cast(
+            dict[str, Any],
+            self._r.request("POST", f"/v1/invitations/{_q(invitation_id)}/accept", json={}),
+        )
+
+    def decline(self, invitation_id: str) -> dict[str, Any]:
+        """``POST /v1/invitations/{id}/decline``: free the held seat(s), withdraw the entry."""
+        return cast(
+            dict[str, Any],
+            self._r.request("POST", f"/v1/invitations/{_q(invitation_id)}/decline", json={}),
+        )
+
+
+# -- tokens: rotate and revoke ------------------------------------------------------------
+class Tokens(_Namespace):
+    """Rotating and revoking tokens (docs/api.md#tokens-rotate-and-revoke).
+
+    A rotated or revoked token stops working at once. Rotating the client's own
+    token (the player's, or the app's) makes the client use the new one.
+    Never retried after a lost answer: a repeat would kill the token it returned.
+    """
+
+    def rotate(self) -> NewPlayer:
+        """``POST /v1/players/me/token``: a new token for the caller (shown once)."""
+        new = cast(NewPlayer, self._r.request("POST", "/v1/players/me/token"))
+        self._r.token = new.get("token", self._r.token)
+        return new
+
+    def revoke(self) -> None:
+        """``DELETE /v1/players/me/token``: the caller's token stops working."""
+        self._r.request("DELETE", "/v1/players/me/token")
+        self._r.token = None
+
+    def rotate_player(self, player_id: str) -> NewPlayer:
+        """``POST /v1/players/{id}/token`` (admin): a new token for any player."""
+        return cast(NewPlayer, self._r.request("POST", f"/v1/players/{_q(player_id)}/token"))
+
+    def revoke_player(self, player_id: str) -> None:
+        """``DELETE /v1/players/{id}/token`` (admin): that player's token stops working."""
+        self._r.request("DELETE", f"/v1/players/{_q(player_id)}/token")
+
+    def rotate_app(self, app_id: str) -> dict[str, Any]:
+        """``POST /v1/apps/{id}/token`` (the app or the admin): a new app token."""
+        new = cast(dict[str, Any], self._r.request("POST", f"/v1/apps/{_q(app_id)}/token"))
+        if (self._r.token or "").startswith(f"{app_id}."):
+            self._r.token = new.get("token", self._r.token)
+        return new
+
+    def revoke_app(self, app_id: str) -> None:
+        """``DELETE /v1/apps/{id}/token`` (the app or the admin): the app token stops working."""
+        self._r.request("DELETE", f"/v1/apps/{_q(app_id)}/token")
+
+
+# -- ladders (docs/ladder.md) -------------------------------------------------------------
+class Ladders(_Namespace):
+    """Ladders: join once, be matched and rated for as long as the bot plays."""
+
+    def create(
+        self, game: str, *, options: Mapping[str, Any] | None = None, **settings: Any
+    ) -> dict[str, Any]:
+        """``POST /v1/ladders`` (admin); ``settings`` passes the other fields of the body
+        (``table_size``, ``side_size``, ``duplicate``, ``clock``, ``timeout_policy``,
+        ``max_games``, ``provisional_games``, ``pause_after``, ``pause_seconds``,
+        ``seen_seconds``, ``name``)."""
+        body: dict[str, Any] = {"game": game, "options": dict(options or {})}
+        body.update({k: v for k, v in settings.items() if v is not None})
+        return cast(dict[str, Any], self._r.request("POST", "/v1/ladders", json=body))
+
+    def list(self) -> dict[str, Any]:
+        """``GET /v1/ladders``."""
+        return cast(dict[str, Any], self._r.request("GET", "/v1/ladders"))
+
+    def get(self, ladder_id: str) -> dict[str, Any]:
+        """``GET /v1/ladders/{id}``: settings and entries with their status."""
+        return cast(dict[str, Any], self._r.request("GET", f"/v1/ladders/{_q(ladder_id)}"))
+
+    def join(self, ladder_id: str, player_id: str | None = None) -> dict[str, Any]:
+        """``POST /v1/ladders/{id}/entries``: join (the caller; the admin names a player).
+        Joining twice is harmless."""
+        body = {"player_id": player_id} if player_id else {}
+        return cast(
+            dict[str, Any],
+            self._r.request(
+                "POST", f"/v1/ladders/{_q(ladder_id)}/entries", json=body, idempotent=True
+            ),
+        )
+
+    def leave(self, ladder_id: str, player_id: str | None = None) -> dict[str, Any]:
+        """``DELETE /v1/ladders/{id}/entries``: leave (games in progress go on)."""
+        return cast(
+            dict[str, Any],
+            self._r.request(
+                "DELETE",
+                f"/v1/ladders/{_q(ladder_id)}/entries",
+                params={"player_id": player_id},
+            ),
+        )
+
+    def entry(self, ladder_id: str, player_id: str) -> dict[str, Any]:
+        """``GET /v1/ladders/{id}/entries/{player_id}``: status, health, rating, history."""
+        return cast(
+            dict[str, Any],
+            self._r.request("GET", f"/v1/ladders/{_q(ladder_id)}/entries/{_q(player_id)}"),
+        )
+
+    def leaderboard(self, ladder_id: str) -> dict[str, Any]:
+        """``GET /v1/ladders/{id}/leaderboard``."""
+        return cast(
+            dict[str, Any], self._r.request("GET", f"/v1/ladders/{_q(ladder_id)}/leaderboard")
+        )
+
+
+# -- end of ladders ------------------------------------------------------------------------
+
+
 class Client:
     """A Parlour API client for one player (one token).
 
@@ -601,6 +758,9 @@ class Client:
         ratings: leaderboards (:class:`Ratings`).
         apps: embedding apps and their webhooks (:class:`Apps`).
         bots: the server's bot pool, admin only (:class:`Bots`).
+        invitations: seats and entries others named you in (:class:`Invitations`).
+        tokens: rotate and revoke tokens (:class:`Tokens`).
+        ladders: join a ladder, its leaderboard (:class:`Ladders`).
         requestor: the :class:`Requestor` every namespace sends through.
     """
 
@@ -632,6 +792,9 @@ class Client:
         self.ratings = Ratings(self.requestor)
         self.apps = Apps(self.requestor)
         self.bots = Bots(self.requestor)
+        self.invitations = Invitations(self.requestor)
+        self.tokens = Tokens(self.requestor)
+        self.ladders = Ladders(self.requestor)  # docs/ladder.md
 
     @property
     def base_url(self) -> str:

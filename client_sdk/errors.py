@@ -85,6 +85,11 @@ class Forbidden(ParlourError):
     """403: a known caller who may not do this (not your seat, admin only)."""
 
 
+class BoardInPlay(Forbidden):
+    """403: a table of a duplicate board whose other table is still played; it opens
+    once both are over (docs/api.md#duplicate-boards)."""
+
+
 class NotFound(ParlourError):
     """404: no such game, player or tournament."""
 
@@ -150,6 +155,15 @@ class CannotStart(TournamentConflict):
     """409 ``cannot_start``: not enough entries, or already started."""
 
 
+class InvitationsPending(Conflict):
+    """409 ``invitations_pending``: a seat or entry still waits for an invited player to
+    accept (docs/api.md#consent-and-invitations): the game or tournament cannot start."""
+
+
+class InvitationExpired(Conflict):
+    """409 ``invitation_expired``: too late to accept; the seat or entry was freed."""
+
+
 class IllegalMove(ParlourError):
     """422: a well-formed move the rules do not allow now."""
 
@@ -175,6 +189,7 @@ ERRORS_BY_CODE: dict[str, type[ParlourError]] = {
     "invalid_request": InvalidRequest,
     "unauthorized": Unauthorized,
     "forbidden": Forbidden,
+    "board_in_play": BoardInPlay,
     "not_found": NotFound,
     "not_your_turn": NotYourTurn,
     "stale_version": StaleVersion,
@@ -189,7 +204,10 @@ ERRORS_BY_CODE: dict[str, type[ParlourError]] = {
     "already_entered": AlreadyEntered,
     "wrong_entry_size": WrongEntrySize,
     "cannot_start": CannotStart,
+    "invitations_pending": InvitationsPending,
+    "invitation_expired": InvitationExpired,
     "illegal_move": IllegalMove,
+    "unplayable_format": InvalidRequest,  # 422: a tournament format its game cannot be played in
     "rate_limited": RateLimited,
 }
 """The one place an API error code becomes an exception class."""

@@ -1,7 +1,10 @@
 """The runner: plays every game a bot is seated in until told to stop.
 
-The loop is ``GET /v1/me/turns?wait=...`` → for each turn, ``choose_move`` →
-``POST /v1/games/{id}/moves {"move", "version"}``. Three properties matter:
+The loop is: turns come in → for each turn, ``choose_move`` →
+``POST /v1/games/{id}/moves {"move", "version"}``. The turns come pushed by
+``GET /v1/me/turns/stream`` (one push per turn, the cheapest for the server),
+or, from a server without turn streams or with ``push=False``, long-polled by
+``GET /v1/me/turns?wait=...``. Three properties matter:
 
 * **No lost turn.** Whose turn it is lives in the game on the server, not in
   the runner: after a dropped connection or a server restart the next poll
@@ -13,6 +16,12 @@ The loop is ``GET /v1/me/turns?wait=...`` → for each turn, ``choose_move`` →
   again with the fresh view. It never resends a stale decision.
 * **Graceful stop.** The first Ctrl-C / SIGTERM lets the move in hand finish
   and then returns, taking no new game; a second one stops at once.
+
+Invitations (docs/api.md#consent-and-invitations): a seat or tournament entry
+that another player names the bot in is held until the bot accepts. The
+runner accepts per its :class:`AcceptPolicy` (``--accept-invitations``): ``none``
+(the default: only the admin, e.g. the tournament scheduler, and the bot itself
+seat it), ``anyone``, or ``from:alice,bob`` (inviters by player id or name).
 """
 
 from __future__ import annotations
@@ -22,7 +31,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,11 +39,13 @@ from typing import Any
 from .bot import Bot
 from .client import Client
 from .errors import (
+    Conflict,
     ConnectionError,
     GameOver,
     IllegalMove,
     NotFound,
     NotYourTurn,
+    ParlourError,
     RateLimited,
     ServerError,
     StaleVersion,
@@ -64,11 +75,50 @@ class RunStats:
     """409s answered by re-reading the view."""
     illegal_moves: int = 0
     """Moves the server refused as illegal (a bug in the bot; logged)."""
+    invitations_accepted: int = 0
+    """Invitations accepted under the runner's :class:`AcceptPolicy`."""
     outages: int = 0
     """Times the server could not be reached after the SDK's own retries."""
     finished_games: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_GAMES))
     """The ids of the last ``RECENT_GAMES`` games finished, oldest first (bounded: a bot
     pool runs for weeks)."""
+
+
+@dataclass(frozen=True)
+class AcceptPolicy:
+    """Which invitations the runner accepts: ``none``, ``anyone`` or ``from:<a>,<b>``.
+
+    >>> AcceptPolicy.parse("from:alice,bob").accepts({"from": {"id": "9f", "name": "bob"}})
+    True
+    >>> AcceptPolicy.parse("none").accepts({"from": {"id": "9f", "name": "bob"}})
+    False
+    """
+
+    mode: str = "none"
+    inviters: frozenset[str] = frozenset()
+
+    @classmethod
+    def parse(cls, text: str) -> AcceptPolicy:
+        """``none`` | ``anyone`` | ``from:alice,bob`` (ids or names, comma-separated).
+
+        Raises:
+            ValueError: another shape.
+        """
+        text = text.strip()
+        if text in ("none", "anyone"):
+            return cls(text)
+        if text.startswith("from:"):
+            names = frozenset(n.strip() for n in text[5:].split(",") if n.strip())
+            if names:
+                return cls("from", names)
+        raise ValueError(f"expected none, anyone or from:<id or name>,...; got {text!r}")
+
+    def accepts(self, invitation: Mapping[str, Any]) -> bool:
+        """Whether to accept this invitation (by who sent it)."""
+        if self.mode != "from":
+            return self.mode == "anyone"
+        sender = invitation.get("from") or {}
+        return bool({sender.get("id"), sender.get("name")} & self.inviters)
 
 
 @dataclass
@@ -92,6 +142,12 @@ class Runner:
             games where the bot is to act). Defaults to ``wait``.
         max_outage_pause: longest pause between attempts while the server is
             unreachable.
+        accept_invitations: which invitations to accept (:class:`AcceptPolicy`
+            or its text); checked when the turns start coming and at each quiet moment.
+        push: take turns from the turn stream (falling back to the long-poll if the
+            server has none); ``False``: always long-poll.
+        ladder: a ladder id to join on start and leave on the way out, Ctrl-C
+            included (docs/ladder.md); the ladder then matches the bot while it runs.
     """
 
     def __init__(
@@ -104,6 +160,9 @@ class Runner:
         handle_signals: bool = True,
         recheck_every: float | None = None,
         max_outage_pause: float = 5.0,
+        accept_invitations: AcceptPolicy | str = "none",
+        push: bool = True,
+        ladder: str | None = None,
     ) -> None:
         self.bot = bot
         self.client = client
@@ -112,11 +171,19 @@ class Runner:
         self.handle_signals = handle_signals
         self.recheck_every = wait if recheck_every is None else recheck_every
         self.max_outage_pause = max_outage_pause
+        self.accept = (
+            AcceptPolicy.parse(accept_invitations)
+            if isinstance(accept_invitations, str)
+            else accept_invitations
+        )
+        self.ladder = ladder
         self.stats = RunStats()
         self._games: dict[str, _Game] = {}
         self._stopping = threading.Event()
         self._busy = False  # True while a move is being chosen or sent
         self._outage_streak = 0
+        self.push = push
+        self._seen: dict[tuple[str, int | None], int] = {}  # (game, seat) -> newest version
 
     # -- control ---------------------------------------------------------------
     def stop(self) -> None:
@@ -141,24 +208,95 @@ class Runner:
             Unauthorized: the token is wrong (nothing a retry could fix).
             Forbidden, NotFound, InvalidRequest: likewise, bugs or bad setup.
         """
+        if self.ladder is not None:
+            self.client.ladders.join(self.ladder)
+            log.info("joined ladder %s", self.ladder)
+        try:
+            self._loop()
+        finally:
+            if self.ladder is not None:
+                self._leave_ladder()
+        return self.stats
+
+    def _leave_ladder(self) -> None:
+        """Leave the ladder (games in progress go on; the server plays no more for us)."""
+        assert self.ladder is not None
+        try:
+            self.client.ladders.leave(self.ladder)
+            log.info("left ladder %s", self.ladder)
+        except (ConnectionError, ParlourError) as exc:
+            log.warning("could not leave ladder %s: %s", self.ladder, exc)
+
+    def _loop(self) -> None:
         with self._signals():
             try:
                 while not self._done():
                     try:
-                        page = self.client.turns.wait(self.wait)
-                        turns = page.get("turns", [])
-                        for turn in turns:
+                        self._answer_invitations()
+                        for turns in self._pages():
+                            self._play_page(turns)
+                            self._outage_streak = 0
+                            if not turns:  # a quiet moment
+                                self._answer_invitations()
                             if self._done():
                                 break
-                            self._play_turn(turn)
-                        if not self._done():
-                            self._check_waiting_games({t["game_id"] for t in turns}, not turns)
-                        self._outage_streak = 0
                     except (ConnectionError, ServerError, RateLimited) as exc:
                         self._pause(exc)
             except _Interrupted:
                 pass
-        return self.stats
+
+    def _answer_invitations(self) -> None:
+        """Accept the open invitations the policy allows (others are left to expire)."""
+        if self.accept.mode == "none":
+            return
+        for invitation in self.client.invitations.mine():
+            if not self.accept.accepts(invitation):
+                continue
+            try:
+                self.client.invitations.accept(invitation["id"])
+            except (NotFound, Conflict) as exc:  # withdrawn or expired meanwhile
+                log.info("invitation %s: %s", invitation["id"], exc.code)
+                continue
+            self.stats.invitations_accepted += 1
+            log.info("accepted invitation %s from %s", invitation["id"], invitation.get("from"))
+
+    def _pages(self) -> Iterator[list[Turn]]:
+        """Pages of turns until the source ends: pushed by the turn stream, else one
+        long-poll. An empty page means a quiet moment (time for idle checks)."""
+        if self.push:
+            try:
+                for event in self.client.turns.stream():
+                    if event["event"] == "turns":
+                        yield event["data"]
+                    elif event["event"] == "over":
+                        self._check_game(event["data"]["game_id"])
+                    elif event["event"] == "invitation":
+                        self._answer_invitations()
+                    elif event["event"] == "heartbeat":
+                        yield []
+                    elif event["event"] == "error":
+                        log.warning("turn stream: %s", event["data"].get("message"))
+                        return
+                return  # the server ended the stream (it bounds each one): reconnect
+            except NotFound:
+                log.info("the server has no turn streams; long-polling instead")
+                self.push = False
+        yield self.client.turns.wait(self.wait).get("turns", [])
+
+    def _play_page(self, turns: list[Turn]) -> None:
+        """Play each turn not seen before, then look at the games that did not ask."""
+        for turn in turns:
+            if self._done():
+                return
+            key = (turn["game_id"], turn.get("seat"))
+            version = turn.get("version", turn["view"].get("version"))
+            if version is not None and self._seen.get(key, -1) >= version:
+                continue  # pushed and read both: one turn, played once
+            self._play_turn(turn)  # a turn whose move did not get through comes again
+            if version is not None and turn["game_id"] in self._games:  # not finished
+                self._seen[key] = version
+        if not self._done():
+            self._check_waiting_games({t["game_id"] for t in turns}, not turns)
 
     def _play_turn(self, turn: Turn) -> None:
         self._busy = True
@@ -233,23 +371,32 @@ class Runner:
         for game_id, game in list(self._games.items()):
             if game_id in listed or (not idle and now - game.last_check < self.recheck_every):
                 continue
-            game.last_check = now
+            self._check_game(game_id)
+
+    def _check_game(self, game_id: str) -> None:
+        """Read one of the bot's games; finish it if it is over."""
+        game = self._games.get(game_id)
+        if game is None:
+            return
+        game.last_check = time.monotonic()
+        try:
+            view = self.client.games.view(game_id, seat=game.seat)
+        except NotFound:
+            log.warning("game %s no longer exists; forgetting it", game_id)
+            self._games.pop(game_id, None)
+            return
+        if view.get("status") in FINISHED:
+            self._busy = True
             try:
-                view = self.client.games.view(game_id, seat=game.seat)
-            except NotFound:
-                log.warning("game %s no longer exists; forgetting it", game_id)
-                self._games.pop(game_id, None)
-                continue
-            if view.get("status") in FINISHED:
-                self._busy = True
-                try:
-                    self._finish(game_id, view)
-                finally:
-                    self._busy = False
+                self._finish(game_id, view)
+            finally:
+                self._busy = False
 
     def _finish(self, game_id: str, view: View) -> None:
         if self._games.pop(game_id, None) is None:
             return
+        for key in [k for k in self._seen if k[0] == game_id]:
+            del self._seen[key]
         self.stats.games_finished += 1
         self.stats.finished_games.append(game_id)
         log.info("game %s finished: %s", game_id, view.get("result"))

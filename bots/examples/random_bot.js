@@ -4,11 +4,14 @@
 //   node bots/examples/random_bot.js --server http://127.0.0.1:8000 --token T [--games 1]
 //
 // It does what the Python runner (client_sdk/runner.py) does, in the fewest lines:
-// long-poll GET /v1/me/turns, pick a uniformly random legal move, POST it with the
-// view's version. A 409 (someone moved first, or a retry that lost) just means
-// "read the turns again"; a network error means "wait a moment and read again" —
-// whose turn it is lives on the server, so nothing is lost. Games that stop
-// asking for moves are checked, so it notices when they finish.
+// take turns as the server pushes them on GET /v1/me/turns/stream (server-sent
+// events; from a server without turn streams, long-poll GET /v1/me/turns instead),
+// pick a uniformly random legal move, POST it with the turn's version. A turn can
+// come twice (on connecting and pushed): a version already played is skipped. A 409
+// (someone moved first, or a retry that lost) just means "wait for the next turn";
+// a network error means "wait a moment and connect again" — whose turn it is lives
+// on the server, so nothing is lost. Games that stop asking for moves are checked
+// on quiet moments, so it notices when they finish.
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, arg, i, all) =>
@@ -45,31 +48,69 @@ async function api(method, path, body, timeoutSeconds = 10) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Pages of turns: pushed on the turn stream, or one long-poll where there is none.
+// An empty page is a quiet moment (a heartbeat, a game's end, a poll that timed out).
+let pushing = true;
+async function* turnPages() {
+  if (pushing) {
+    const response = await fetch(server + "/v1/me/turns/stream", {
+      headers: { "Authorization": `Bearer ${token}`, "Accept": "text/event-stream" },
+    });
+    if (response.status === 404) {
+      pushing = false;  // an older server: long-poll from now on
+    } else if (!response.ok) {
+      const error = new Error(`turn stream refused: ${response.status}`);
+      error.status = response.status;
+      throw error;
+    } else {
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (let end; (end = buffer.indexOf("\n\n")) >= 0; buffer = buffer.slice(end + 2)) {
+          const block = buffer.slice(0, end);
+          if (block.startsWith("event: turns")) yield JSON.parse(block.split("data: ")[1]);
+          else if (!block.startsWith("retry:")) yield [];
+        }
+        if (stopping) return;
+      }
+      return;  // the server ended this stream (it bounds each one): the caller reconnects
+    }
+  }
+  const { turns } = await api("GET", `/v1/me/turns?wait=${wait}`, undefined, wait + 10);
+  yield turns;
+}
+
 async function main() {
   const playing = new Set();
+  const played = new Map();  // game id -> the newest version played
   let moves = 0, finished = 0;
   while (!stopping && finished < maxGames) {
     try {
-      const { turns } = await api("GET", `/v1/me/turns?wait=${wait}`, undefined, wait + 10);
-      for (const turn of turns) {
-        if (stopping) break;
-        playing.add(turn.game_id);
-        const legal = turn.view.legal_moves;
-        const move = legal[Math.floor(Math.random() * legal.length)];
-        try {
-          const view = await api("POST", `/v1/games/${encodeURIComponent(turn.game_id)}/moves`,
-            { move, version: turn.version, seat: turn.seat });
-          moves += 1;
-          if (view.status === "finished" && playing.delete(turn.game_id)) finished += 1;
-        } catch (error) {
-          if (error.status !== 409) throw error;  // 409: the game moved on; read again
+      for await (const turns of turnPages()) {
+        for (const turn of turns) {
+          if (stopping) break;
+          if ((played.get(turn.game_id) ?? -1) >= turn.version) continue;
+          playing.add(turn.game_id);
+          const legal = turn.view.legal_moves;
+          const move = legal[Math.floor(Math.random() * legal.length)];
+          try {
+            const view = await api("POST", `/v1/games/${encodeURIComponent(turn.game_id)}/moves`,
+              { move, version: turn.version, seat: turn.seat });
+            played.set(turn.game_id, turn.version);
+            moves += 1;
+            if (view.status === "finished" && playing.delete(turn.game_id)) finished += 1;
+          } catch (error) {
+            if (error.status !== 409) throw error;  // 409: the game moved on; wait for it
+          }
         }
-      }
-      if (turns.length === 0) {  // nothing to do: did a game we played finish?
-        for (const id of [...playing]) {
-          const view = await api("GET", `/v1/games/${encodeURIComponent(id)}`);
-          if (view.status === "finished" && playing.delete(id)) finished += 1;
+        if (turns.length === 0) {  // a quiet moment: did a game we played finish?
+          for (const id of [...playing]) {
+            const view = await api("GET", `/v1/games/${encodeURIComponent(id)}`);
+            if (view.status === "finished" && playing.delete(id)) finished += 1;
+          }
         }
+        if (stopping || finished >= maxGames) break;
       }
     } catch (error) {
       if (error.status >= 400 && error.status < 500 && error.status !== 429) throw error;
@@ -78,6 +119,7 @@ async function main() {
     }
   }
   console.log(`random.js: ${moves} moves, ${finished} games finished`);
+  process.exit(0);
 }
 
 main().catch((error) => { console.error(error.message); process.exit(1); });

@@ -6,8 +6,10 @@ The use cases live in ``app.extensions["parlour"]``, a
 :func:`create_app` reads its settings from ``config`` or the environment
 (``REDIS_URL``, ``PARLOUR_ADMIN_TOKEN``, ``PARLOUR_MAX_WAIT``,
 ``PARLOUR_OPEN_REGISTRATION``, ``PARLOUR_SEED_SECRET``,
-``PARLOUR_REDIS_MAX_CONNECTIONS``). The app keeps no state between requests:
-everything shared lives in Redis, so any number of workers can serve any request.
+``PARLOUR_REDIS_MAX_CONNECTIONS``, ``PARLOUR_INVITATION_TTL``, ``PARLOUR_MAX_BODY``: the
+largest request body in bytes, 64 KiB by default; a larger one is answered 413 before
+it is read). The app keeps no state between requests: everything shared lives in
+Redis, so any number of workers can serve any request.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from . import (
     errors,
     games,
     health,
+    invitations,
+    ladders,
     me,
     metrics,
     players,
@@ -36,9 +40,14 @@ from . import (
     rules,
     stream,
     tournaments,
+    visitors,
     web,
 )
 from .context import load_token
+
+MAX_BODY = 64 * 1024
+"""The default request body limit: the largest legitimate body (a tournament, a game
+with preset deals) is a few KiB."""
 
 
 class OrjsonProvider(JSONProvider):
@@ -54,6 +63,11 @@ class OrjsonProvider(JSONProvider):
 def _env_flag(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     return default if value is None else value.lower() not in ("0", "false", "no", "off")
+
+
+def _env_int(name: str) -> int | None:
+    value = os.environ.get(name)
+    return None if value is None or not value.strip() else int(value)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -73,8 +87,21 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         SSE_MAX_SECONDS=float(os.environ.get("PARLOUR_SSE_MAX_SECONDS", "300")),
         GUEST_TTL=float(os.environ.get("PARLOUR_GUEST_TTL", "86400")),
         GUEST_GRACE=float(os.environ.get("PARLOUR_GUEST_GRACE", "3600")),
+        INVITATION_TTL=float(os.environ.get("PARLOUR_INVITATION_TTL", "86400")),
         RATE_LIMIT=int(os.environ.get("PARLOUR_RATE_LIMIT", "0")),
         RATE_PERIOD=float(os.environ.get("PARLOUR_RATE_PERIOD", "1")),
+        # Flask's own setting: werkzeug refuses a longer body with 413 (errors.py).
+        MAX_CONTENT_LENGTH=int(os.environ.get("PARLOUR_MAX_BODY", str(MAX_BODY))),
+        ANON_RATE_LIMIT=_env_int("PARLOUR_ANON_RATE_LIMIT"),  # None: RATE_LIMIT's
+        REGISTER_LIMIT=int(os.environ.get("PARLOUR_REGISTER_LIMIT", "0")),
+        REGISTER_PERIOD=float(os.environ.get("PARLOUR_REGISTER_PERIOD", "3600")),
+        TRUSTED_PROXIES=int(os.environ.get("PARLOUR_TRUSTED_PROXIES", "0")),
+        WEBHOOK_ALLOW=os.environ.get("PARLOUR_WEBHOOK_ALLOW", ""),
+        # Visitors: see server/services/visitors.py and docs/web.md.
+        VISITORS=_env_flag("PARLOUR_VISITORS", True),
+        VISITORS_MAX_LIVE=int(os.environ.get("PARLOUR_VISITORS_MAX_LIVE", "50")),
+        VISITORS_PER_CLIENT=int(os.environ.get("PARLOUR_VISITORS_PER_CLIENT", "10")),
+        VISITORS_PERIOD=float(os.environ.get("PARLOUR_VISITORS_PERIOD", "3600")),
     )
     if config:
         app.config.update(config)
@@ -88,13 +115,25 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         seed_secret=app.config["SEED_SECRET"],
         guest_ttl=app.config["GUEST_TTL"],
         guest_grace=app.config["GUEST_GRACE"],
+        invitation_ttl=app.config["INVITATION_TTL"],
+        webhook_allow=app.config["WEBHOOK_ALLOW"],
+    )
+    app.extensions["parlour"].visitors.configure(
+        enabled=app.config["VISITORS"],
+        max_live=app.config["VISITORS_MAX_LIVE"],
+        per_client=app.config["VISITORS_PER_CLIENT"],
+        period=app.config["VISITORS_PERIOD"],
     )
     errors.register(app)
     app.before_request(load_token)
     ratelimit.register(app)  # after load_token: it counts per token
-    for module in (players, rules, games, me, tournaments, ratings, health, web):
+    for module in (players, rules, games, me, tournaments, ratings, ladders, invitations):
+        app.register_blueprint(module.bp)
+    for module in (health, web):
         app.register_blueprint(module.bp)
     for module in (apps, stream):  # embedding in other apps
+        app.register_blueprint(module.bp)
+    for module in (visitors,):  # the web lobby's Play against bots (docs/web.md)
         app.register_blueprint(module.bp)
     cors.register(app)
     metrics.install(app)  # GET /metrics and the request counters

@@ -38,6 +38,20 @@ def add_webhook(app_id: str):
     return schemas.webhook.dump(services().apps.add_webhook(g.token, app_id, **body)), 201
 
 
+# -- the app's token: rotate and revoke (docs/api.md#tokens-rotate-and-revoke) --------------
+@bp.post("/v1/apps/<app_id>/token")
+@requires_token
+def rotate_token(app_id: str):
+    return schemas.app_created.dump(services().apps.rotate_token(g.token, app_id))
+
+
+@bp.delete("/v1/apps/<app_id>/token")
+@requires_token
+def revoke_token(app_id: str):
+    services().apps.revoke_token(g.token, app_id)
+    return "", 204
+
+
 @bp.get("/v1/bots")
 def bots():
     return schemas.bots.dump(services().apps.bots())

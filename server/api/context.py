@@ -34,6 +34,18 @@ def load_token() -> None:
     g.token = token.strip()
 
 
+def presented_token() -> str | None:
+    """The token the request carries, wherever: ``g.token`` (the header), else the
+    ``?token=`` a browser's ``EventSource`` must use for the stream (server/api/stream.py).
+
+    For counting requests (server/api/ratelimit.py) only: no other endpoint
+    accepts a token in its query.
+    """
+    if g.get("token") is not None:
+        return str(g.token)
+    return request.args.get("token") or None
+
+
 def requires_token(view: Callable[..., Any]) -> Callable[..., Any]:
     """Answer 401 before reading the body when no token was sent at all.
 

@@ -28,6 +28,7 @@ from server.games import (
 from server.services.errors import (
     AlreadyEntered,
     AlreadySeated,
+    BoardInPlay,
     CannotStart,
     Contention,
     DeadlinePassed,
@@ -37,6 +38,8 @@ from server.services.errors import (
     GameNotFinished,
     GameNotStarted,
     InvalidRequest,
+    InvitationExpired,
+    InvitationsPending,
     NoOpenSeat,
     NotFound,
     RateLimited,
@@ -49,6 +52,7 @@ from server.services.errors import (
     Unauthorized,
     WrongEntrySize,
 )
+from server.services.tournaments import UnplayableFormat
 
 from . import schemas
 
@@ -66,6 +70,56 @@ def _validation(exc: ValidationError) -> dict[str, Any]:
     return messages if isinstance(messages, dict) else {"_schema": messages}
 
 
+MAX_PROBLEMS = 20
+"""At most this many problems are listed in ``details``; :data:`MORE` counts the rest."""
+MORE = "more_problems"
+MAX_TEXT = 200
+"""Longer keys and messages in ``details`` are cut to this many characters."""
+
+
+def _short(text: Any) -> Any:
+    if isinstance(text, str) and len(text) > MAX_TEXT:
+        return text[: MAX_TEXT - 1] + "…"
+    return text
+
+
+def _cap(details: Any, room: list[int]) -> Any:
+    """``details`` with only the first ``room[0]`` problems (leaves) kept, the rest counted
+    in ``room[1]``; keys and messages cut to :data:`MAX_TEXT`."""
+    if isinstance(details, dict):
+        kept = {}
+        for key, value in details.items():
+            part = _cap(value, room)
+            if part is not _DROPPED:
+                kept[_short(key) if isinstance(key, str) else key] = part
+        return kept if kept or not details else _DROPPED
+    if isinstance(details, list):
+        items = [p for p in (_cap(v, room) for v in details) if p is not _DROPPED]
+        return items if items or not details else _DROPPED
+    if room[0] <= 0:
+        room[1] += 1
+        return _DROPPED
+    room[0] -= 1
+    return _short(details)
+
+
+_DROPPED = object()
+
+
+def cap_details(details: dict[str, Any]) -> dict[str, Any]:
+    """The first :data:`MAX_PROBLEMS` problems of ``details``, each once, and how many more.
+
+    A request with thousands of unknown fields must not get an answer many times
+    its own size: ``{"a": [...], "more_problems": 4980}``.
+    """
+    room = [MAX_PROBLEMS, 0]
+    capped = _cap(details, room)
+    out = capped if isinstance(capped, dict) else {}
+    if room[1]:
+        out[MORE] = room[1]
+    return out
+
+
 ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     ValidationError: (400, "invalid_request", _validation),
     InvalidRequest: (400, "invalid_request", lambda e: e.details),
@@ -74,6 +128,7 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     InvalidDeal: (400, "invalid_request", lambda e: {"deals": e.problems}),
     Unauthorized: (401, "unauthorized", lambda e: e.details),
     Forbidden: (403, "forbidden", lambda e: e.details),
+    BoardInPlay: (403, "board_in_play", lambda e: e.details),
     NotFound: (404, "not_found", lambda e: e.details),
     GameMissing: (404, "not_found", _none),
     NotYourTurn: (409, "not_your_turn", _none),
@@ -90,8 +145,11 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     AlreadyEntered: (409, "already_entered", lambda e: {"player": e.player}),
     WrongEntrySize: (409, "wrong_entry_size", lambda e: {"players": e.size}),
     CannotStart: (409, "cannot_start", lambda e: e.details),
+    InvitationsPending: (409, "invitations_pending", lambda e: e.details),
+    InvitationExpired: (409, "invitation_expired", lambda e: e.details),
     Contention: (503, "unavailable", lambda e: e.details),
     IllegalMove: (422, "illegal_move", lambda e: {"legal_moves": e.legal_moves}),
+    UnplayableFormat: (422, "unplayable_format", lambda e: e.details),
     RateLimited: (429, "rate_limited", lambda e: e.details),
     StorageUnavailable: (503, "unavailable", _none),
     StorageTimeout: (503, "unavailable", _none),
@@ -108,6 +166,9 @@ _HTTP_CODES = {
 }
 _MESSAGES = {
     ValidationError: "the request does not match the schema",
+    # Their own text lists every problem: the details already do, once.
+    InvalidOptions: "the options are not valid",
+    InvalidDeal: "the preset deals are not valid",
     StorageUnavailable: "storage unavailable",
     StorageTimeout: "storage unavailable",
 }
@@ -115,7 +176,11 @@ _MESSAGES = {
 
 def envelope(status: int, code: str, message: str, details: dict[str, Any]):
     """A response in docs/api.md's error shape."""
-    body = schemas.error.dump({"error": {"code": code, "message": message, "details": details}})
+    if code == "invalid_request":  # problems with the request: its size, not ours
+        details = cap_details(details)
+    body = schemas.error.dump(
+        {"error": {"code": code, "message": _short(message), "details": details}}
+    )
     return body, status
 
 

@@ -1,8 +1,11 @@
-"""``/v1/me/turns``: every game where the caller is to act, long-polled (the bot loop)."""
+"""``/v1/me/turns``: every game where the caller is to act, long-polled (the bot loop),
+and ``/v1/me/turns/stream``: the same turns pushed as they come (the cheaper loop)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, g, request
+from flask import Blueprint, Response, current_app, g, request
+
+from server.services.errors import Unauthorized
 
 from . import schemas
 from .context import requires_token, services
@@ -15,3 +18,22 @@ bp = Blueprint("me", __name__)
 def turns():
     query = schemas.wait_query.load(request.args)
     return schemas.turns.dump(services().feeds.turns(g.token, **query))
+
+
+@bp.get("/v1/me/turns/stream")
+def turn_stream():
+    """Server-sent events (see :mod:`server.services.turnstream` for the format)."""
+    query = schemas.turn_stream_query.load(request.args)
+    token = g.token if g.token is not None else query["token"]
+    if token is None:
+        raise Unauthorized("missing bearer token")
+    frames = services().turn_streams.open(
+        token,
+        heartbeat=current_app.config["SSE_HEARTBEAT"],
+        max_seconds=current_app.config["SSE_MAX_SECONDS"],
+    )
+    return Response(
+        frames,
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

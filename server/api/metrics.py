@@ -1,6 +1,8 @@
 """``GET /metrics``: the whole deployment's figures in the Prometheus text format.
 
-What is counted (``parlour_`` prefix): HTTP requests by method, route and status;
+What is counted (``parlour_`` prefix): HTTP requests by method, route and status
+(the route's pattern, never the path; unknown methods and paths fold into ``other``
+and ``unmatched``, so the series stay bounded);
 their latency as a histogram per route; errors by status and API code; accepted
 moves; and, as gauges, long-polls waiting, games live, tournaments running, move
 clocks pending and overdue, and the API workers reporting.
@@ -46,6 +48,10 @@ BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 LONG_POLLS = frozenset({"me.turns", "games.events"})
 """The endpoints that wait (``?wait=``): their in-flight requests are the waiting bots."""
+
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+"""Methods counted under their own name; any other is counted as ``other``, so that a
+client cannot create series at will (the route is the rule's pattern, or ``unmatched``)."""
 
 MOVE_ENDPOINT = "games.move"
 FLUSH_EVERY = 1.0
@@ -202,7 +208,7 @@ def _answered(response: Response) -> Response:
             code = orjson.loads(response.get_data())["error"]["code"]
     rule = request.url_rule
     recorder().observe(
-        request.method,
+        request.method if request.method in METHODS else "other",
         rule.rule if rule is not None else "unmatched",
         status,
         time.perf_counter() - start,

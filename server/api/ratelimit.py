@@ -1,30 +1,63 @@
-"""Per-token rate limiting (docs/api.md: 429 ``rate_limited`` with ``Retry-After``).
+"""Rate limiting (docs/api.md: 429 ``rate_limited`` with ``Retry-After``).
 
 ``PARLOUR_RATE_LIMIT`` requests per ``PARLOUR_RATE_PERIOD`` seconds (default
-1) per token, counted in Redis so the limit holds across every API process.
-``0`` (the default) turns it off: a limiter costs a Redis round trip on every
-request, which a server behind its own gateway may rather not pay. Requests
-without a token are not counted; the admin token is never limited. The token
-is hashed before it names a key, so no key holds a credential.
+1) per token, counted in Redis so the limit holds across every API process;
+a token counts however it is sent (``Authorization`` or the stream's
+``?token=``). Requests without a token, or with a made-up one, count per client address
+(``PARLOUR_ANON_RATE_LIMIT``, default the same limit), and registrations
+(``POST /v1/players``) also in a stricter bucket per address
+(``PARLOUR_REGISTER_LIMIT`` per ``PARLOUR_REGISTER_PERIOD`` seconds). ``0``
+turns a count off; ``PARLOUR_RATE_LIMIT`` defaults to 0, because a limiter
+costs a Redis round trip on every request, which a server behind its own
+gateway may rather not pay. The admin token is never limited.
+
+The client address is the socket's peer, unless the operator says how many
+proxies stand in front (``PARLOUR_TRUSTED_PROXIES``): then ``X-Forwarded-For``
+is believed that many hops from the right (werkzeug's ``ProxyFix``), and
+never further, since a client can write anything to the left.
 """
 
 from __future__ import annotations
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from server.services.errors import RateLimited
 
-from .context import services
+from .context import presented_token, services
 
 __all__ = ["RateLimited", "check_rate", "register"]
 
+UNCOUNTED = frozenset({"health.healthz", "metrics.metrics"})
+"""Probes from load balancers and scrapers: limiting them would take a healthy host out."""
+
 
 def check_rate() -> None:
-    """Count the request against its token (:class:`~server.services.ratelimit.RateLimits`)."""
+    """Count the request against its token, or its address (and a registration's bucket)."""
+    if request.endpoint in UNCOUNTED:
+        return
     config = current_app.config
-    services().ratelimits.check(g.get("token"), config["RATE_LIMIT"], config["RATE_PERIOD"])
+    token, address = presented_token(), request.remote_addr
+    limits = services().ratelimits
+    limits.check(
+        token,
+        address,
+        config["RATE_LIMIT"],
+        config["RATE_PERIOD"],
+        anonymous_limit=config["ANON_RATE_LIMIT"],
+    )
+    if request.endpoint == "players.register":
+        limits.check_registration(
+            token, address, config["REGISTER_LIMIT"], config["REGISTER_PERIOD"]
+        )
 
 
 def register(app: Flask) -> None:
-    """Count every request after the token is read (``load_token`` runs first)."""
+    """Count every request after the token is read (``load_token`` runs first), and
+    take the client address from ``X-Forwarded-For`` only behind trusted proxies."""
+    proxies = int(app.config["TRUSTED_PROXIES"])
+    if proxies > 0:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=0, x_host=0, x_port=0, x_prefix=0
+        )
     app.before_request(check_rate)

@@ -27,6 +27,19 @@ from server.services.games import InvalidRequest
 CARD = validate.Regexp(r"^[AKQJT98765432][SHDC]$", error="not a card (rank then suit, e.g. 'TS')")
 
 
+class Boolean(fields.Boolean):
+    """A JSON ``true`` or ``false`` and nothing else.
+
+    marshmallow's own Boolean also takes ``1``, ``"yes"`` and the like, and even with
+    ``truthy={True}`` it takes ``1`` and ``1.0`` (they equal ``True`` in Python).
+    """
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 def load_json() -> Any:
     """The request body as JSON (an empty body reads as ``{}``).
 
@@ -71,7 +84,7 @@ class GameCreate(Schema):
         validate=validate.Length(min=1, max=16),
         load_default=None,
     )
-    allow_multiple_seats = fields.Boolean(truthy={True}, falsy={False}, load_default=False)
+    allow_multiple_seats = Boolean(load_default=False)
     deals = fields.List(fields.Dict(), validate=validate.Length(min=1, max=100), load_default=None)
     seed = fields.String(validate=validate.Length(min=1, max=256), load_default=None)
 
@@ -141,8 +154,12 @@ class SeatQuery(_Query):
     seat = fields.Integer(validate=validate.Range(min=0, max=15), load_default=None)
 
 
+EVENT_NUMBER = validate.Range(min=0, max=2**64 - 1)
+"""An event number: Redis stream ids hold unsigned 64-bit numbers, no more."""
+
+
 class EventsQuery(SeatQuery):
-    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    after = fields.Integer(validate=EVENT_NUMBER, load_default=0)
     wait = fields.Float(validate=validate.Range(min=0), load_default=0.0)
 
 
@@ -280,6 +297,7 @@ class Tournament(Schema):
     started = fields.Raw()
     finished = fields.Raw()
     error = fields.Raw()
+    consented = fields.Boolean()
     progress = fields.Raw()
     entries = fields.Raw()
     rounds = fields.Raw()
@@ -290,6 +308,7 @@ class EntryCreated(Schema):
     id = fields.String()
     seed = fields.Integer()
     players = fields.Raw()
+    pending = fields.List(fields.String())
 
 
 class Standings(Schema):
@@ -394,7 +413,7 @@ class BotsEnsure(Schema):
 
 
 class StreamQuery(SeatQuery):
-    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    after = fields.Integer(validate=EVENT_NUMBER, load_default=0)
     token = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
 
 
@@ -440,3 +459,41 @@ app_info = App()
 webhook = Webhook()
 app_game = AppGame()
 bots = Bots()
+
+
+# -- consent and invitations (docs/api.md#consent-and-invitations) -----------------------------
+class Invitation(Schema):
+    """One invitation to a held seat (``kind: game``) or a held entry (``kind: tournament``)."""
+
+    id = fields.String()
+    kind = fields.String()
+    status = fields.String()
+    created = fields.String()
+    expires = fields.String()
+    game_id = fields.String()
+    game = fields.String()
+    seats = fields.List(fields.Integer())
+    tournament_id = fields.String()
+    tournament = fields.String()
+    entry_id = fields.String()
+    players = fields.List(fields.String())
+
+    class Meta:
+        include = {"from": fields.Raw()}
+
+
+class Invitations(Schema):
+    invitations = fields.List(fields.Nested(Invitation))
+
+
+invitation = Invitation()
+invitation_list = Invitations()
+
+
+class TurnStreamQuery(_Query):
+    """``GET /v1/me/turns/stream``: the token may come as ``?token=`` (EventSource)."""
+
+    token = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
+
+
+turn_stream_query = TurnStreamQuery()

@@ -10,26 +10,37 @@ game, keep the exposure small. ``parlour serve`` writes no access log.
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, Response, current_app, g, request
 
 from server.services.errors import InvalidRequest
+from server.services.feeds import LAST_EVENT
 
 from . import schemas
 from .context import services
 
 bp = Blueprint("stream", __name__)
 
+EVENT_ID = re.compile(r"[0-9]{1,20}")
+
 
 def _last_event_id(default: int) -> int:
-    """``Last-Event-ID`` (sent by a reconnecting EventSource) wins over ``?after=``."""
+    """``Last-Event-ID`` (sent by a reconnecting EventSource) wins over ``?after=``.
+
+    Only ASCII digits make an event number: ``str.isdigit`` also accepts ``'²'``,
+    which ``int`` refuses, and ``int`` also reads other scripts' digits.
+    """
     raw = request.headers.get("Last-Event-ID")
     if raw is None or not raw.strip():
         return default
-    if not raw.strip().isdigit():
+    text = raw.strip()
+    if not EVENT_ID.fullmatch(text) or int(text) > LAST_EVENT:
         raise InvalidRequest(
-            "Last-Event-ID must be an event number", {"Last-Event-ID": ["a non-negative integer"]}
+            "Last-Event-ID must be an event number",
+            {"Last-Event-ID": [f"an integer from 0 to {LAST_EVENT}"]},
         )
-    return int(raw)
+    return int(text)
 
 
 @bp.get("/v1/games/<game_id>/stream")

@@ -15,11 +15,24 @@ calls. The headers below keep it that way: scripts from this origin only
 
 from __future__ import annotations
 
+import html
+import re
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from flask import Blueprint, Response, send_from_directory
+import markdown
+from flask import Blueprint, Response, request, send_from_directory
+from werkzeug.exceptions import NotFound as HTTPNotFound
+
+from . import errors
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
+DOCS_ROOT = WEB_ROOT.parent.parent / "docs"
+"""The docs site's sources, in a source checkout (``docs/`` beside ``server/``)."""
+RULES_ROOT = DOCS_ROOT / "rules"
+
+GAMES = ("concerto", "seconds", "cowpoke", "pinochle")
 
 bp = Blueprint("web", __name__, static_folder=str(WEB_ROOT), static_url_path="/web")
 
@@ -51,6 +64,105 @@ def table(game_id: str) -> Response:
 @bp.get("/replay/<game_id>")
 def replay(game_id: str) -> Response:
     return _shell()
+
+
+@bp.get("/rules")
+def rules_index() -> Response:
+    items = "".join(
+        f'<li><a href="/rules/{g}">{g.capitalize()}</a></li>' for g in GAMES if _rules_file(g)
+    )
+    body = f"<h1>Rules</h1><ul>{items}</ul>" if items else _NO_DOCS
+    return _page("Rules", body, status=200 if items else 404)
+
+
+@bp.get("/rules/<game>")
+def rules(game: str) -> Response:
+    """A game's rules, rendered from ``docs/rules/<game>.md`` (anchors such as ``#c17`` kept)."""
+    source = _rules_file(game) if game in GAMES else None
+    if source is None:
+        why = _NO_DOCS if game in GAMES else f"<p>No game is called {html.escape(game)}.</p>"
+        return _page("No such rules page", "<h1>No such rules page</h1>" + why, status=404)
+    return _page(f"{game.capitalize()} rules", _render(str(source)))
+
+
+@bp.get("/tutorials/python-bot")
+def python_bot() -> Response:
+    """The Python bot tutorial, linked from the lobby (``docs/tutorials/python-bot.md``)."""
+    source = DOCS_ROOT / "tutorials" / "python-bot.md"
+    if not source.is_file():
+        return _page("No tutorial here", "<h1>No tutorial here</h1>" + _NO_DOCS, status=404)
+    return _page("A bot in Python", _render(str(source)))
+
+
+@bp.app_errorhandler(404)
+def not_found(exc: HTTPNotFound) -> Any:
+    """Unknown web paths get an HTML 404 page; the API's paths keep their JSON envelope.
+
+    Flask prefers a handler for the status code over the app's catch-all
+    ``Exception`` handler (:func:`.errors.register`), so every 404 comes here first.
+    """
+    if request.path.startswith("/v1") or request.method != "GET":
+        return errors.handle(exc)
+    return _page(
+        "Page not found",
+        "<h1>Page not found</h1><p>There is no page here. "
+        'Try the <a href="/">lobby</a> or the <a href="/rules">rules</a>.</p>',
+        status=404,
+    )
+
+
+_NO_DOCS = (
+    "<p>This server has no rules pages: they are read from the <code>docs/</code> folder of "
+    "a Parlour checkout, which this installation lacks. The rules are also in the "
+    'project\'s documentation site.</p><p><a href="/">Back to the lobby</a></p>'
+)
+
+
+def _rules_file(game: str) -> Path | None:
+    path = RULES_ROOT / f"{game}.md"
+    return path if path.is_file() else None
+
+
+@lru_cache(maxsize=8)
+def _render(path: str) -> str:
+    """The Markdown as HTML; links to sibling rules pages point at ``/rules/<game>``."""
+    text = Path(path).read_text(encoding="utf-8")
+    out = markdown.markdown(text, extensions=["tables", "attr_list", "toc"])
+    out = re.sub(r'href="(?:\.\./rules/|\./)?(\w+)\.md(#[\w-]*)?"', _sibling_link, out)
+    return f'<article class="rules">{out}</article>'
+
+
+def _sibling_link(found: re.Match[str]) -> str:
+    name, anchor = found.group(1), found.group(2) or ""
+    if name in GAMES:
+        return f'href="/rules/{name}{anchor}"'
+    return found.group(0)
+
+
+def _page(title: str, body: str, *, status: int = 200) -> Response:
+    """A server-drawn page in the shell's frame: header, landmarks, the same stylesheet."""
+    page = f"""<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="referrer" content="no-referrer">
+  <title>{html.escape(title)} · Parlour</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="/web/style.css">
+</head>
+<body data-ready="true">
+  <header class="topbar">
+    <a class="brand" href="/">♠ Parlour</a>
+    <nav aria-label="where you are"><a href="/">Lobby</a> › <a href="/rules">Rules</a></nav>
+  </header>
+  <main id="main" class="page">
+{body}
+  </main>
+</body>
+</html>
+"""
+    return Response(page, status=status, mimetype="text/html")
 
 
 @bp.after_request

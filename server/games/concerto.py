@@ -31,6 +31,7 @@ False
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
@@ -47,6 +48,7 @@ from .kit.base import (
     Termination,
     check_options,
     game_record,
+    redeal,
 )
 from .kit.cards import STANDARD, Card, deal_singly, derived_rng, shuffled, sort_hand
 from .kit.deals import (
@@ -58,7 +60,7 @@ from .kit.deals import (
     read_dealer,
     read_hands,
 )
-from .kit.poker import RANK_VALUE, Combination, evaluate, is_three_pairs
+from .kit.poker import RANK_VALUE, Combination, category, evaluate, is_three_pairs
 
 SIDE_NAMES = ("NS", "EW")
 HANDS_PER_DEAL = 8
@@ -72,6 +74,10 @@ def side_of(seat: Seat) -> int:
 
 def partner_of(seat: Seat) -> Seat:
     return (seat + 2) % 4
+
+
+PARTNER = tuple(partner_of(seat) for seat in range(4))
+"""``partner_of`` as a table, for the rules run at every move."""
 
 
 def seats_of(side: int) -> tuple[Seat, Seat]:
@@ -209,7 +215,7 @@ def _quad_rank(cards: Iterable[Card]) -> str:
 
 
 def _best_category(cards: Sequence[Card]) -> Combination:
-    return max(evaluate(five)[0] for five in combinations(cards, CARDS_PER_HAND))
+    return max(map(category, combinations(cards, CARDS_PER_HAND)))
 
 
 def _descending_ranks(five: Sequence[Card], category: Combination) -> tuple[int, ...]:
@@ -320,6 +326,7 @@ def _read_deal(preset: Preset) -> dict[str, Any] | None:
 # ---------------------------------------------------------------------------
 
 PLAY, PASS, FORCE = "play", "pass", "force"
+DECK = frozenset(STANDARD.cards())
 
 
 class State(BaseState):
@@ -351,9 +358,9 @@ class State(BaseState):
         self.game_number = 1
         self.deal_number = 0
         self.dealer = 0
-        self.hands: list[list[Card]] = [[], [], [], []]
+        self.hands: list[list[Card]] = [[], [], [], []]  # each held in sort_hand order
         self.hand_number = 1
-        self.current: list[list[Any]] = []  # [[seat, card], ...] of the hand being built
+        self.current: list[tuple[Seat, Card]] = []  # (seat, card) of the hand being built
         self.turn: Seat | None = None
         self.passes = 0  # consecutive passes since the last card (C6)
         self.forced_by: Seat | None = None  # who called 'Play' in this hand (C9)
@@ -382,6 +389,9 @@ class State(BaseState):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
     def may_pass(self, seat: Seat) -> bool:
         """Whether the seat on turn may pass — and so also call 'Play' (C6–C8, C12).
 
@@ -393,31 +403,45 @@ class State(BaseState):
             bool(self.current)
             and self.forced_by is None
             and self.passes < 2
-            and bool(self.hands[partner_of(seat)])
+            and bool(self.hands[PARTNER[seat]])
         )
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
-        moves: list[Move] = [{"type": PLAY, "card": c} for c in sort_hand(self.hands[seat])]
+        # The hand is held sorted (dealt so, and playing a card keeps the order).
+        moves: list[Move] = [{"type": PLAY, "card": c} for c in self.hands[seat]]
         if self.may_pass(seat):
             moves += [{"type": PASS}, {"type": FORCE}]
         return moves
 
+    def _is_legal(self, seat: Seat, move: Move) -> bool:
+        """Exactly ``move in _legal_moves(seat)``, without building the list."""
+        if move["type"] == PLAY:
+            return move["card"] in self.hands[seat]
+        return self.may_pass(seat)
+
     def normalize_move(self, move: Any) -> Move:
+        if type(move) is dict:  # the usual shapes, already canonical, checked at once
+            kind, card = move.get("type"), move.get("card")
+            if kind == PLAY and type(card) is str and card in DECK and len(move) == 2:
+                return move
+            if kind in (PASS, FORCE) and len(move) == 1:
+                return move
         if not isinstance(move, Mapping):
             raise MalformedMove("a move is an object with a 'type'")
         kind = move.get("type")
         if kind == PLAY:
             card = move.get("card")
-            if not STANDARD.is_card(card):
+            if not (isinstance(card, str) and card in DECK):
                 raise MalformedMove(f"{card!r} is not a card (rank then suit, e.g. 'TS')")
-            extra = move.keys() - {"type", "card"}
+            fields = 2
         elif kind in (PASS, FORCE):
-            extra = move.keys() - {"type"}
+            fields = 1
         else:
             raise MalformedMove("move type must be 'play', 'pass' or 'force'")
-        if extra:
+        if len(move) != fields:
+            extra = move.keys() - {"type", "card"} if kind == PLAY else move.keys() - {"type"}
             raise MalformedMove(f"unexpected field(s) in a {kind} move: {', '.join(sorted(extra))}")
-        return {"type": PLAY, "card": move["card"]} if kind == PLAY else {"type": kind}
+        return {"type": PLAY, "card": card} if kind == PLAY else {"type": kind}
 
     def _explain_illegal(self, seat: Seat, move: Move) -> str:
         if move["type"] == PLAY:
@@ -432,42 +456,55 @@ class State(BaseState):
         return f"your partner has no cards left: you must play; you may not {what}"
 
     # -- the moves ------------------------------------------------------------
+    # Each rule is written once; ``out`` collects its events, or is None when
+    # the caller (a simulation) will not read them and they are not built.
     def _apply(self, seat: Seat, move: Move) -> list[Event]:
+        out: list[Event] = []
+        self._move(seat, move, out)
+        return out
+
+    def _apply_quietly(self, seat: Seat, move: Move) -> None:
+        self._move(seat, move, None)
+
+    def _move(self, seat: Seat, move: Move, out: list[Event] | None) -> None:
         kind = move["type"]
         if kind == PASS:
             # C6: at most two consecutive passes per card.
             self.passes += 1
-            self.turn = partner_of(seat)
-            return [Event("pass", {"seat": seat, "passes": self.passes})]
-        if kind == FORCE:
+            self.turn = PARTNER[seat]
+            if out is not None:
+                out.append(Event("pass", {"seat": seat, "passes": self.passes}))
+        elif kind == FORCE:
             # C8/C9: 'Play' makes the partner complete the hand alone.
             self.forced_by = seat
-            self.turn = partner_of(seat)
-            return [Event("force", {"seat": seat, "partner": partner_of(seat)})]
-        return self._play(seat, move["card"])
+            self.turn = PARTNER[seat]
+            if out is not None:
+                out.append(Event("force", {"seat": seat, "partner": partner_of(seat)}))
+        else:
+            self._play(seat, move["card"], out)
 
-    def _play(self, seat: Seat, card: Card) -> list[Event]:
+    def _play(self, seat: Seat, card: Card, out: list[Event] | None) -> None:
         self.hands[seat].remove(card)
-        self.current.append([seat, card])
+        self.current.append((seat, card))
         self.passes = 0
-        events = [Event("play", {"seat": seat, "card": card, "hand_number": self.hand_number})]
+        if out is not None:
+            out.append(Event("play", {"seat": seat, "card": card, "hand_number": self.hand_number}))
         if len(self.current) == CARDS_PER_HAND:
-            return events + self._complete_hand()
-        partner = partner_of(seat)
+            self._complete_hand(out)
+            return
+        partner = PARTNER[seat]
         if self.forced_by is not None:
             # C9: the forced partner plays on alone; when out of cards, the caller completes.
-            forced = partner_of(self.forced_by)
+            forced = PARTNER[self.forced_by]
             self.turn = forced if self.hands[forced] else self.forced_by
         else:
             # C11: a player with no cards is skipped and the partner must play.
             self.turn = partner if self.hands[partner] else seat
-        return events
 
-    def _complete_hand(self) -> list[Event]:
+    def _complete_hand(self, out: list[Event] | None) -> None:
         """C13: the hand stays face up before its leader with who played each card."""
-        cards = [c for _, c in self.current]
-        combination, _ = evaluate(cards)
-        points = self.edition.hand_points(combination, [(s, c) for s, c in self.current])
+        combination = category([c for _, c in self.current])
+        points = self.edition.hand_points(combination, self.current)
         side = side_of(self.leader)
         record = {
             "deal": self.deal_number,
@@ -480,12 +517,13 @@ class State(BaseState):
         }
         self.completed_hands.append(record)
         self.deal_hand_points[side] += points
-        events = [Event("hand_complete", record)]
+        if out is not None:
+            out.append(Event("hand_complete", record))
         if self.hand_number == HANDS_PER_DEAL:
-            return events + self._end_deal()
+            self._end_deal(out)
+            return
         self.hand_number += 1
         self._start_hand()
-        return events
 
     def _start_hand(self) -> None:
         self.current = []
@@ -496,7 +534,7 @@ class State(BaseState):
         self.turn = leader if self.hands[leader] else partner_of(leader)
 
     # -- end of a deal ---------------------------------------------------------
-    def _end_deal(self) -> list[Event]:
+    def _end_deal(self, out: list[Event] | None) -> None:
         """Hand scores (C16), then the left-over bonus (C14, C15, C17, C19)."""
         points = self.deal_hand_points
         leftovers = [self.hands[a] + self.hands[b] for a, b in map(seats_of, (0, 1))]
@@ -524,10 +562,11 @@ class State(BaseState):
             "scores": None,  # filled in below, after the game bonus
         }
         self.deal_results.append(result)
-        events = self._end_of_game_checks(result)
-        return [Event("deal_end", result), *events]
+        if out is not None:
+            out.append(Event("deal_end", result))  # its scores are filled in below
+        self._end_of_game_checks(result, out)
 
-    def _end_of_game_checks(self, result: dict[str, Any]) -> list[Event]:
+    def _end_of_game_checks(self, result: dict[str, Any], out: list[Event] | None) -> None:
         """C20–C23, after the deal's scoring (bonuses included)."""
         target, scores = self.options.target, self.game_scores
         reached = [scores[s] >= target for s in (0, 1)]
@@ -547,9 +586,8 @@ class State(BaseState):
             game_over = True  # C21: last deal, nobody at target, no bonus
         result["scores"] = _by_side(self.game_scores)
 
-        events: list[Event] = []
         if game_over:
-            events.append(self._end_game())
+            self._end_game(out)
         match_target = self.options.match_target
         if match_target is None:
             if game_over:
@@ -560,17 +598,21 @@ class State(BaseState):
             at = [self.totals[s] >= match_target for s in (0, 1)]
             if any(at) and self.totals[0] != self.totals[1]:
                 if self.final_hands is None:
-                    events.append(self._end_game())
+                    self._end_game(out)
                 self._finish(Termination.MATCH_TARGET_REACHED, self.totals)
             elif game_over:
                 self._new_game()
-        if self._outcome is not None:
-            events.append(Event("game_over", self._outcome.to_dict()))
-        else:
-            events += self._new_deal()
-        return events
+        self._game_over_or_next_deal(out)
 
-    def _end_game(self) -> Event:
+    def _game_over_or_next_deal(self, out: list[Event] | None) -> None:
+        if self._outcome is None:
+            self._deal()
+            if out is not None:
+                out += self.deal_events()
+        elif out is not None:
+            out.append(Event("game_over", self._outcome.to_dict()))
+
+    def _end_game(self, out: list[Event] | None) -> None:
         """A game ends: its unrevealed left-overs become public.
 
         See docs/rules/concerto.md, "Information".
@@ -586,7 +628,8 @@ class State(BaseState):
         }
         if self.options.match_target is not None:
             self.games.append({k: v for k, v in record.items() if k != "hands"})
-        return Event("game_end", record)
+        if out is not None:
+            out.append(Event("game_end", record))
 
     def _finish(self, termination: Termination, side_scores: Sequence[int]) -> None:
         self.turn = None
@@ -606,6 +649,10 @@ class State(BaseState):
         self.deal_results = []
 
     def _new_deal(self) -> list[Event]:
+        self._deal()
+        return self.deal_events()
+
+    def _deal(self) -> None:
         """Deal the next deal: a preset if one is left, else a seeded shuffle.
 
         The dealer passes to the left, also across the games of a match (C24).
@@ -628,7 +675,6 @@ class State(BaseState):
         self.final_hands = None
         self.hand_number = 1
         self._start_hand()
-        return self.deal_events()
 
     def opening_events(self) -> list[Event]:
         return self.deal_events()
@@ -725,8 +771,8 @@ class State(BaseState):
             "passes", "forced_by", "final_hands",
         ):  # fmt: skip
             setattr(s, name, d[name])
-        s.hands = [list(h) for h in d["hands"]]
-        s.current = [list(p) for p in d["current"]]
+        s.hands = [sort_hand(h) for h in d["hands"]]
+        s.current = [(seat, card) for seat, card in d["current"]]
         for name in ("completed_hands", "deal_hand_points", "deal_results", "game_scores",
                      "totals", "games"):  # fmt: skip
             setattr(s, name, list(d[name]))
@@ -734,21 +780,46 @@ class State(BaseState):
         return s
 
     def clone(self) -> State:
-        """A copy that shares only records that are never mutated once written."""
+        """A copy that shares only what is never mutated once written.
+
+        The options, presets, outcome, final hands and the records inside the
+        lists (completed hands, deal results, games) are shared; every list
+        the rules append to or change is copied.
+        """
         s = State.__new__(State)
-        for name in (
-            "options", "seed", "presets", "deal_index", "game_number", "deal_number",
-            "dealer", "hand_number", "turn", "passes", "forced_by", "final_hands", "_outcome",
-        ):  # fmt: skip
-            setattr(s, name, getattr(self, name))
-        s.hands = [list(h) for h in self.hands]
-        s.current = [list(p) for p in self.current]
-        s.completed_hands = list(self.completed_hands)
-        s.deal_hand_points = list(self.deal_hand_points)
-        s.deal_results = list(self.deal_results)
-        s.game_scores = list(self.game_scores)
-        s.totals = list(self.totals)
-        s.games = list(self.games)
+        s.options, s.seed, s.presets, s._outcome = (
+            self.options, self.seed, self.presets, self._outcome
+        )  # fmt: skip
+        s.deal_index, s.game_number, s.deal_number, s.dealer, s.hand_number = (
+            self.deal_index, self.game_number, self.deal_number, self.dealer, self.hand_number
+        )  # fmt: skip
+        s.turn, s.passes, s.forced_by, s.final_hands = (
+            self.turn, self.passes, self.forced_by, self.final_hands
+        )  # fmt: skip
+        h0, h1, h2, h3 = self.hands
+        s.hands = [h0[:], h1[:], h2[:], h3[:]]
+        s.current = self.current[:]
+        s.completed_hands = self.completed_hands[:]
+        s.deal_hand_points = self.deal_hand_points[:]
+        s.deal_results = self.deal_results[:]
+        s.game_scores = self.game_scores[:]
+        s.totals = self.totals[:]
+        s.games = self.games[:]
+        return s
+
+    def determinize(self, seat: Seat, rng: random.Random) -> State:
+        """One world ``seat`` cannot tell from this one, for a searching bot.
+
+        The cards of the three other hands are pooled and dealt again, each
+        seat keeping its number of cards (public: ``cards_left``); the cards
+        played so far are public and stay. The deals still to come are secret
+        too (docs/rules/concerto.md, "What each player sees"): the copy gets a seed drawn
+        from ``rng`` and no preset deals beyond the current one.
+        """
+        s = self.clone()
+        s.hands = redeal(self.hands, (seat,), rng, sort_hand)
+        s.seed = f"world-{rng.getrandbits(64):016x}"
+        s.presets = self.presets[: self.deal_index]
         return s
 
 
@@ -762,4 +833,4 @@ def _by_side(values: Sequence[int]) -> dict[str, int]:
 
 new_state = State.new
 
-GAME = game_record(State, title="Concerto", seats=(4,), options=OPTIONS)
+GAME = game_record(State, title="Concerto", seats=(4,), options=OPTIONS, two_sides=True)

@@ -8,6 +8,7 @@ Subcommands:
   botpool    run the server's bots, which play "bot:<name>" seats (serve starts one)
   webhooks   deliver apps' signed webhooks from REDIS_URL (serve starts one)
   bot        register a player, or run a bot against a server
+  token      rotate or revoke a player's or an app's token (the admin's tool)
   arena      play bots against each other locally, every seat rotation of each deal
 """
 
@@ -134,11 +135,12 @@ def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
     # The demo, bots and the arena are clients of the server; they are wired in
     # here so that one command does everything (they use only the public API).
     from bots.tools.arena import add_arena_command
-    from client_sdk.cli import add_bot_commands
+    from client_sdk.cli import add_bot_commands, add_token_command
     from server.processes.demo import add_demo_command
 
     add_demo_command(sub)
     add_bot_commands(sub)
+    add_token_command(sub, "PARLOUR_ADMIN_TOKEN")
     add_arena_command(sub)
     return parser
 

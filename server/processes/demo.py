@@ -11,6 +11,10 @@
    rates the results. Progress prints as games finish.
 4. The standings, the rating leaderboard and the score sheet of one game are
    printed, and everything is stopped.
+
+The server also starts with one ladder per game (its main edition, default
+options) defined, so ``parlour bot run NAME --ladder ID`` has somewhere to go
+(docs/ladder.md); the demo's own bots play the tournament only.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from client_sdk import Client
 from client_sdk.cli import load_bot
 from client_sdk.organise import leaderboard_table, organise, standings_table, wait_finished
 from client_sdk.runner import Runner
+from server.games import REGISTRY
 from server.processes.served import Served, free_port
 
 # Four partnerships: (bot, bot). The same program may back both seats of a
@@ -81,6 +86,15 @@ def _progress_printer():
     return show
 
 
+def define_ladders(admin: Client) -> list[dict[str, Any]]:
+    """One ladder per game's main edition (its default options), printed with their ids."""
+    ladders = [admin.ladders.create(game, name=f"{engine.title} ladder")
+               for game, engine in sorted(REGISTRY.items())]  # fmt: skip
+    for ladder in ladders:
+        print(f"  ladder {ladder['id']}: {ladder['name']}", flush=True)
+    return ladders
+
+
 def run_demo(args: argparse.Namespace) -> int:
     """Run the whole demo; return the exit status."""
     started = time.monotonic()
@@ -95,6 +109,7 @@ def run_demo(args: argparse.Namespace) -> int:
         threads: list[threading.Thread] = []
         try:
             admin = Client(server.url, token=server.admin_token)
+            define_ladders(admin)
             entries: list[list[str]] = []
             for n, pair in enumerate(LINE_UP, start=1):
                 entry = []

@@ -9,6 +9,9 @@ through ``server.store`` and the use cases of ``server.services`` (never Flask):
    create the current round's games; record the results of the games that
    are over; rate them; once the round is complete, pair the next one
    (``formats.next_round``) or finish the tournament.
+3. **Ladders.** Every ladder is driven (:meth:`Runner.advance_ladder`): create the
+   games of its new matches, record results, rate finished matches, then match
+   the entries available now (``services.ladders.plan``).
 
 **Exactly once, without trusting a lock.** Several schedulers may run at once
 and any may die at any moment; correctness rests on idempotent writes, so a
@@ -26,6 +29,11 @@ lock or lease could only save work, never prevent a duplicate:
   write is a compare-and-set that also adds the key to the pool's applied set
   (``lua/apply_rating.lua``), so it is applied once, whoever gets there;
 * standings are never stored: they are computed from the stored results.
+* a ladder's matches are numbered; new ones are written in a MULTI/EXEC that
+  WATCHes the ladder's matches, so of two schedulers pairing at once one writes
+  and the other, having read a stale ladder, writes nothing
+  (``store.ladders.put_matches``); each match's games and rating then follow the
+  rules above (derived game ids, HSETNX results, keyed rating events).
 
 Killed and restarted, a scheduler holds nothing in memory worth losing: it
 re-reads the tournament, and every step it may have been killed in is
@@ -50,7 +58,9 @@ from server.games import REGISTRY
 from server.processes.daemon import log_as, orphaned, stop_on_signals
 from server.services.brackets import round_rng, snapshot
 from server.services.bundle import Services
+from server.services.ladders import pool as ladder_pool
 from server.store import clocks as clock_store
+from server.store import ladders as ladder_store
 from server.store import ratings as rating_store
 from server.store import tournaments as store
 from server.store.tournaments import TournamentRecord
@@ -62,6 +72,7 @@ from server.tournaments.formats import (
     rating_events,
     seat_players,
 )
+from server.tournaments.ladder import contest_ranks
 from server.tournaments.pairing.tables import PairingError, Table
 
 log = logging.getLogger("server.tournaments")
@@ -138,6 +149,13 @@ class Runner:
                 raise
             except Exception:  # one broken tournament must not stop the others
                 log.exception("tournament %s: pass failed", tournament_id)
+        for ladder_id in ladder_store.ids(self.r):
+            try:
+                self.advance_ladder(ladder_id, now)
+            except (RedisConnectionError, RedisTimeoutError):
+                raise
+            except Exception:
+                log.exception("ladder %s: pass failed", ladder_id)
 
     def enforce_clocks(self, now: float | None = None) -> int:
         """Apply the timeout policy to every game whose deadline has come; returns how many."""
@@ -296,6 +314,136 @@ class Runner:
             if not done:
                 self.checkpoint("rate")
                 self.services.ratings.rate(game, event_id, event.teams, event.ranks)
+
+    # -- one ladder ------------------------------------------------------------------------
+    def advance_ladder(self, ladder_id: str, now: float | None = None) -> int:
+        """Drive the ladder's open matches, then start new ones; returns how many started."""
+        record = ladder_store.read(self.r, ladder_id)
+        if record is None:
+            return 0
+        self._drive_ladder(record)
+        with self.r.pipeline() as pipe:
+            pipe.watch(ladder_store.matches_key(ladder_id))
+            record = ladder_store.read(self.r, ladder_id, client=pipe)
+            if record is None:
+                return 0
+            now = time.time() if now is None else now  # after the read: what it saw is older
+            planned = self.services.ladders.plan(record, now)
+            if not planned:
+                return 0
+            self.checkpoint("match")
+            if not ladder_store.put_matches(
+                self.r, ladder_id, record.matches_count, planned, pipe=pipe
+            ):
+                return 0  # another scheduler matched first: pair again next pass
+        fresh = ladder_store.read(self.r, ladder_id)
+        if fresh is not None:
+            self._drive_ladder(fresh)
+        return len(planned)
+
+    def _drive_ladder(self, record: ladder_store.LadderRecord) -> None:
+        """Create the open matches' missing games, record results, rate finished matches."""
+        created: dict[str, str] = {}
+        for n, match in record.open.items():
+            for t in range(len(match["tables"])):
+                name = ladder_store.slot(n, t)
+                if name not in record.games:
+                    created[name] = self._create_ladder_game(record, n, t, match)
+        if created:
+            self.checkpoint("games")
+            ladder_store.set_games(self.r, record.id, created)
+        games = record.games | created
+        pending = {
+            name: games[name]
+            for n, match in record.open.items()
+            for t in range(len(match["tables"]))
+            if (name := ladder_store.slot(n, t)) not in record.results
+        }
+        finals = self.services.clocks.final_results(list(pending.values()))
+        clocks = clock_store.read_many(self.r, list(finals))
+        results = {
+            name: finals[game_id]
+            | {
+                "game_id": game_id,
+                "ended": time.time(),
+                "timeouts": {str(s): n for s, n in clocks[game_id].timeouts.items()}
+                if game_id in clocks
+                else {},
+            }
+            for name, game_id in pending.items()
+            if game_id in finals
+        }
+        clock_store.ensure_indexed(
+            self.r, [g for g in pending.values() if g not in finals], time.time()
+        )
+        if results:
+            self.checkpoint("results")
+            ladder_store.put_results(self.r, record.id, results)
+            record = ladder_store.read(self.r, record.id) or record
+        self._rate_ladder(record)
+
+    def _rate_ladder(self, record: ladder_store.LadderRecord) -> None:
+        """Rate each match whose tables are all over, once (a duplicate board is one contest)."""
+        done: dict[int, tuple[int, ...]] = {}
+        for n, match in record.open.items():
+            names = [ladder_store.slot(n, t) for t in range(len(match["tables"]))]
+            if all(name in record.results for name in names):
+                sides = tuple(tuple(s) for s in match["sides"])
+                finals = [record.results[name] for name in names]
+                done[n] = contest_ranks(sides, match["tables"], finals)
+        if not done:
+            return
+        rating_pool = ladder_pool(record.id)
+        ids = [f"{record.id}:{n}" for n in done]
+        for (n, ranks), event_id, applied in zip(
+            done.items(), ids, rating_store.applied(self.r, rating_pool, ids), strict=True
+        ):
+            if not applied:
+                self.checkpoint("rate")
+                teams = tuple(tuple(s) for s in record.open[n]["sides"])
+                self.services.ratings.rate(rating_pool, event_id, teams, ranks)
+        self.checkpoint("close")
+        ladder_store.close(self.r, record.id, list(done))
+
+    def _create_ladder_game(
+        self, record: ladder_store.LadderRecord, n: int, t: int, match: dict[str, Any]
+    ) -> str:
+        """Create (once) table ``t`` of match ``n``; both tables of a duplicate board are
+        dealt from the match's board seed, each knowing its twin (hands hidden in replays
+        until both are over). Every seat joined the ladder itself: that is its consent."""
+        meta = record.meta
+        engine = REGISTRY[meta["game"]]
+        options = dict(meta["options"])
+        if engine.seat_option:
+            options[engine.seat_option] = meta["table_size"]
+        game_id = table_game_id(f"ladder:{record.id}", n, t)
+        seed = twin = None
+        if len(match["tables"]) == 2:
+            seed = self.services.core.board_seed(f"ladder:{record.id}", n)
+            twin = table_game_id(f"ladder:{record.id}", n, 1 - t)
+        seats = list(match["tables"][t])
+        self.checkpoint("create")
+        self.services.games.create_tournament_game(
+            game_id=game_id,
+            game=meta["game"],
+            options=options,
+            seats=seats,
+            seed=seed,
+            clock={
+                "move_seconds": meta["clock"]["move_seconds"],
+                "timeout_policy": meta["timeout_policy"],
+            },
+            tournament={
+                "id": None,
+                "ladder": record.id,
+                "match": n,
+                "table": t,
+                "board": n if seed else None,
+                "twin": twin,
+                "consent": {"kind": "ladder_entry", "players": sorted(set(seats))},
+            },
+        )
+        return game_id
 
 
 # --------------------------------------------------------------------------- the process

@@ -74,6 +74,14 @@ class ParlourServer(BaseApplication):
         return create_app()
 
 
+REQUEST_LIMITS = {
+    "limit_request_line": 4094,
+    "limit_request_fields": 100,
+    "limit_request_field_size": 8190,
+}
+"""Longest request line (method, URL and version), most headers, longest header line."""
+
+
 def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
     """The gunicorn settings for ``parlour serve``."""
     return {
@@ -89,6 +97,9 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
         "preload_app": False,
         "accesslog": None,
         "loglevel": "warning",
+        # Request line and headers: gunicorn's own defaults, stated so docs/operations.md
+        # can promise them. Gunicorn answers past them itself (HTML 414, 431, 400).
+        **REQUEST_LIMITS,
         "post_worker_init": _worker_started,
         "worker_exit": _worker_exiting,
     }

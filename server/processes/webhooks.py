@@ -5,24 +5,35 @@ commit. A 2xx answer is success; anything else is retried with exponential
 backoff and jitter, up to ``max_attempts``; success stops the retries.
 Deliveries may arrive more than once or out of order: ``id`` is stable per
 notification, and ``version`` orders a game's notifications.
+
+Before each attempt the URL's host is resolved and every address checked
+(:func:`server.services.notifications.check_target`); the connection then goes
+to a checked address, so a name rebound to an internal address in between is
+never reached. A refused delivery is final, and the app sees only
+``"refused"`` (the reason goes to the server's log): its outcomes must not
+tell what answers inside the server's network.
 """
 
 from __future__ import annotations
 
+import http.client
 import logging
 import os
 import random
+import socket
+import ssl
 import threading
 import time
-import urllib.error
-import urllib.request
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 from redis import Redis
 
 from server.processes.daemon import log_as, orphaned, stop_on_signals
+from server.services import notifications
 from server.services.notifications import SIGNATURE_HEADER, signature
 from server.store import connect
 from server.store import webhooks as webhook_store
@@ -33,11 +44,46 @@ USER_AGENT = "parlour-webhooks/0.1"
 
 
 # -- delivery --------------------------------------------------------------------------
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """A redirect is an answer that is not 2xx: the webhook URL must be the real one."""
+class _Pinned(http.client.HTTPConnection):
+    """HTTP to ``address`` (checked already), with the URL's host in ``Host``."""
 
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
+    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self.address = address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+
+
+class _PinnedTLS(http.client.HTTPSConnection):
+    """HTTPS to ``address``; the certificate is verified for the URL's host (SNI too)."""
+
+    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
+        self.tls = ssl.create_default_context()
+        super().__init__(host, port, timeout=timeout, context=self.tls)
+        self.address = address
+
+    def connect(self) -> None:
+        raw = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = self.tls.wrap_socket(raw, server_hostname=self.host)
+
+
+def post(url: str, address: str, body: bytes, headers: dict[str, str], timeout: float) -> int:
+    """POST ``body`` to ``url`` over a connection to ``address``; the answer's status.
+
+    Redirects are not followed (a redirect is an answer that is not 2xx: the
+    webhook URL must be the real one).
+    """
+    host, port = notifications.target(url)
+    parts = urlsplit(url)
+    kind = _PinnedTLS if parts.scheme == "https" else _Pinned
+    conn = kind(host, port, address, timeout)
+    try:
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        conn.request("POST", path, body=body, headers=headers)
+        return conn.getresponse().status
+    finally:
+        conn.close()
 
 
 class Deliverer:
@@ -51,6 +97,9 @@ class Deliverer:
         timeout: seconds to wait for the receiver's answer.
         lease: seconds a claimed delivery stays invisible to other deliverers.
         concurrency: deliveries sent at once (a slow receiver delays no other).
+        allow: internal ranges webhooks may reach all the same (a CIDR list,
+            ``PARLOUR_WEBHOOK_ALLOW``); by default none.
+        resolve: host, port -> addresses (the system's resolver by default).
     """
 
     def __init__(
@@ -64,6 +113,8 @@ class Deliverer:
         lease: float = 30.0,
         concurrency: int = 4,
         rng: random.Random | None = None,
+        allow: str | Sequence[notifications.Network] = "",
+        resolve: notifications.Resolver = notifications.resolve,
     ) -> None:
         self.r = r
         self.queue = webhook_store.Queue(r)
@@ -71,7 +122,8 @@ class Deliverer:
         self.timeout = timeout
         self.lease = max(lease, timeout * 2)
         self.concurrency = concurrency
-        self._opener = urllib.request.build_opener(_NoRedirect)
+        self.allow = notifications.allowlist(allow) if isinstance(allow, str) else tuple(allow)
+        self.resolve = resolve
         self._rng = rng or random.Random()
         self._pool = ThreadPoolExecutor(concurrency, thread_name_prefix="webhook")
 
@@ -102,26 +154,29 @@ class Deliverer:
             return False
         body = delivery["body"].encode()
         attempt = delivery["attempts"] + 1
-        request = urllib.request.Request(
-            hook["url"],
-            data=body,
-            method="POST",
-            headers={
-                "Content-Type": "application/json",
-                "User-Agent": USER_AGENT,
-                SIGNATURE_HEADER: signature(hook["secret"], body, int(time.time())),
-                "Parlour-Event": delivery["event"],
-                "Parlour-Delivery": delivery["id"],
-            },
-        )
-        code: int | None = None
         try:
-            with self._opener.open(request, timeout=self.timeout) as response:
-                code = response.status
-        except urllib.error.HTTPError as exc:
-            code = exc.code
-        except (OSError, ValueError) as exc:  # refused, timed out, bad URL
+            addresses = notifications.check_target(hook["url"], self.allow, self.resolve)
+        except notifications.TargetRefused as exc:
+            log.warning("webhook %s of app %s refused: %s", hook["id"], delivery["app"], exc)
+            self.queue.done(delivery, outcome | {"status": "refused", "at": time.time()})
+            return False
+        except (OSError, UnicodeError, ValueError) as exc:  # the name does not resolve
             log.info("webhook %s: %s", delivery["id"], exc)
+            addresses = []
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": USER_AGENT,
+            SIGNATURE_HEADER: signature(hook["secret"], body, int(time.time())),
+            "Parlour-Event": delivery["event"],
+            "Parlour-Delivery": delivery["id"],
+        }
+        code: int | None = None
+        for address in addresses:  # the first checked address that answers
+            try:
+                code = post(hook["url"], address, body, headers, self.timeout)
+                break
+            except (OSError, ValueError, http.client.HTTPException) as exc:
+                log.info("webhook %s via %s: %s", delivery["id"], address, exc)
         if code is not None and 200 <= code < 300:
             self.queue.done(
                 delivery,
@@ -171,7 +226,8 @@ def serve_forever(redis_url: str, *, interval: float = 0.1, parent_pid: int | No
     """``parlour webhooks``: deliver until SIGINT/SIGTERM (or the parent exits).
 
     Settings from the environment: ``PARLOUR_WEBHOOK_BACKOFF`` (first retry
-    delay, seconds, default 1), ``PARLOUR_WEBHOOK_MAX_ATTEMPTS`` (default 8).
+    delay, seconds, default 1), ``PARLOUR_WEBHOOK_MAX_ATTEMPTS`` (default 8),
+    ``PARLOUR_WEBHOOK_ALLOW`` (internal ranges webhooks may reach, CIDR list).
     """
     log_as("webhooks")
     stop = stop_on_signals()
@@ -179,6 +235,7 @@ def serve_forever(redis_url: str, *, interval: float = 0.1, parent_pid: int | No
         connect(redis_url),
         backoff=float(os.environ.get("PARLOUR_WEBHOOK_BACKOFF", "1")),
         max_attempts=int(os.environ.get("PARLOUR_WEBHOOK_MAX_ATTEMPTS", "8")),
+        allow=os.environ.get("PARLOUR_WEBHOOK_ALLOW", ""),
     )
     log.info("delivering from %s", redis_url)
     try:

@@ -27,6 +27,7 @@ import time
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+from server.services import notifications
 from server.services.bots import resolve_bots
 from server.services.core import Core, sha256, split_token
 from server.services.errors import Forbidden, InvalidRequest, NotFound, Unauthorized
@@ -45,9 +46,32 @@ def _check_url(url: str | None, field: str) -> None:
     """An absolute http(s) URL, or InvalidRequest naming ``field``."""
     if url is None:
         return
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    try:
+        parts = urlsplit(url)
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:  # a bracketed host left open, a port out of range
+        ok = False
+    if not ok:
         raise InvalidRequest("not an http(s) URL", {field: ["an absolute http(s) URL"]})
+
+
+def _check_webhook_url(url: str, allow: tuple[notifications.Network, ...]) -> None:
+    """An http(s) URL outside the server's own network (docs/operations.md#security-settings).
+
+    Its address, or every address its name resolves to now, must be public or
+    in the operator's ``allow`` ranges. A name that does not resolve yet is
+    accepted: the deliverer checks again, after resolving, before each attempt.
+    """
+    _check_url(url, "url")
+    try:
+        notifications.check_target(url, allow)
+    except notifications.TargetRefused:
+        raise InvalidRequest(
+            "webhooks may not target internal addresses",
+            {"url": ["a public address (or one the operator allows)"]},
+        ) from None
+    except (OSError, UnicodeError):
+        pass
 
 
 class Apps:
@@ -58,16 +82,25 @@ class Apps:
         games: the game use cases (an app's game is created like any other).
         guest_ttl: seconds an invitation stays valid at most.
         guest_grace: seconds a guest token may still read its game once it ended.
+        webhook_allow: internal ranges webhooks may target all the same
+            (:func:`server.services.notifications.allowlist`).
     """
 
     def __init__(
-        self, core: Core, games: Games, *, guest_ttl: float = 86400.0, guest_grace: float = 3600.0
+        self,
+        core: Core,
+        games: Games,
+        *,
+        guest_ttl: float = 86400.0,
+        guest_grace: float = 3600.0,
+        webhook_allow: tuple[notifications.Network, ...] = (),
     ) -> None:
         self.core = core
         self.games = games
         self.r = core.r
         self.guest_ttl = guest_ttl
         self.guest_grace = guest_grace
+        self.webhook_allow = webhook_allow
 
     # -- callers ----------------------------------------------------------------
     def _admin(self, token: str | None) -> None:
@@ -131,7 +164,7 @@ class Apps:
     ) -> dict[str, Any]:
         """Register ``url`` for ``events`` (default: all); the signing secret is shown once."""
         app = self._app(token, app_id)
-        _check_url(url, "url")
+        _check_webhook_url(url, self.webhook_allow)
         events = list(dict.fromkeys(events or EVENTS))
         unknown = [e for e in events if e not in EVENTS]
         if unknown:
@@ -145,6 +178,37 @@ class Apps:
         }
         webhook_store.add(self.r, app.id, hook)
         return hook
+
+    # -- the app's token ----------------------------------------------------------------
+    def _swap_token(self, token: str | None, app_id: str, new: str) -> AppRecord:
+        """Replace the app's token hash; the app itself (its current token) or the admin."""
+        app = self._app(token, app_id)
+        by_app = token is not None and token.startswith(app.id + ".")
+        old = app.token_sha256 if by_app else None
+        if not app_store.swap_app_token(self.r, app.id, old, new):
+            if by_app:
+                raise Unauthorized("unknown token")  # rotated meanwhile
+            raise NotFound("no such app", {"app_id": app_id})
+        return app
+
+    def rotate_token(self, token: str | None, app_id: str) -> dict[str, Any]:
+        """A new token for the app (shown this once); the old one dies at once.
+
+        The app itself or the admin may: the admin is how a revoked app gets back in.
+        """
+        secret = secrets.token_urlsafe(32)
+        app = self._swap_token(token, app_id, sha256(secret))
+        return {
+            "id": app.id,
+            "name": app.name,
+            "token": f"{app.id}.{secret}",
+            "invite_url": app.invite_url,
+        }
+
+    def revoke_token(self, token: str | None, app_id: str) -> None:
+        """The app's token stops working (the app itself or the admin). Its games,
+        guests and webhooks stay: guests keep playing, notifications keep coming."""
+        self._swap_token(token, app_id, player_store.REVOKED)
 
     # -- games and invitations -------------------------------------------------------
     def create_game(
@@ -161,7 +225,8 @@ class Apps:
 
         Args:
             seats: per seat ``null`` (a guest), ``"bot:<name>"`` (the bot pool) or
-                a player id (a registered player the app seats directly).
+                a player id (a registered player: the seat is held until that
+                player accepts the app's invitation, :mod:`server.services.invitations`).
             guest_names: display names of the guests, in seat order (default "Guest").
 
         Returns:
@@ -170,6 +235,7 @@ class Apps:
         """
         app = self._app(token, app_id)
         seats = resolve_bots(self.r, game, seats) or []
+        registered = [p for p in seats if p is not None]  # the guests made below need none
         open_seats = [i for i, s in enumerate(seats) if s is None]
         names = list(guest_names or [])
         if len(names) > len(open_seats):
@@ -209,7 +275,8 @@ class Apps:
             game=game,
             options=options,
             seats=seats,
-            app={"id": app.id, "guest_grace": self.guest_grace},
+            app={"id": app.id, "name": app.name, "guest_grace": self.guest_grace},
+            registered=registered,
         )
         return {"game": view, "invitations": invitations}
 

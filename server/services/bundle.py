@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from redis import Redis
 
+from server.services import notifications
 from server.services.apps import Apps
 from server.services.clocks import Clocks
 from server.services.core import Core
 from server.services.feeds import Feeds
 from server.services.games import Games
+from server.services.invitations import DEFAULT_TTL, Invitations
+from server.services.ladders import Ladders
 from server.services.lobby import Lobby
 from server.services.metrics import Metrics
 from server.services.players import Players
@@ -21,6 +24,8 @@ from server.services.ratelimit import RateLimits
 from server.services.ratings import Ratings
 from server.services.replays import Replays
 from server.services.tournaments import Tournaments
+from server.services.turnstream import TurnStreams
+from server.services.visitors import Visitors
 from server.store import connect
 
 
@@ -35,6 +40,8 @@ class Services:
         seed_secret: the secret deal seeds derive from; None keeps one in Redis.
         guest_ttl: seconds an app's invitation stays valid at most.
         guest_grace: seconds a guest token may still read its game once it ended.
+        invitation_ttl: seconds an invitation to a seat or an entry stays open.
+        webhook_allow: CIDR list of internal ranges webhooks may target all the same.
     """
 
     def __init__(
@@ -47,6 +54,8 @@ class Services:
         seed_secret: str | None = None,
         guest_ttl: float = 86400.0,
         guest_grace: float = 3600.0,
+        invitation_ttl: float = DEFAULT_TTL,
+        webhook_allow: str = "",
     ) -> None:
         self.core = Core(
             r,
@@ -56,16 +65,28 @@ class Services:
             seed_secret=seed_secret,
         )
         self.players = Players(self.core)
-        self.games = Games(self.core)
+        self.invitations = Invitations(self.core, ttl=invitation_ttl)
+        self.games = Games(self.core, self.invitations)
         self.clocks = Clocks(self.core)
         self.feeds = Feeds(self.core)
+        self.turn_streams = TurnStreams(self.core, self.feeds)
         self.replays = Replays(self.core)
         self.lobby = Lobby(self.core)
-        self.tournaments = Tournaments(self.core)
+        self.tournaments = Tournaments(self.core, self.invitations)
         self.ratings = Ratings(self.core)
-        self.apps = Apps(self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace)
+        self.ladders = Ladders(self.core)
+        self.apps = Apps(
+            self.core,
+            self.games,
+            guest_ttl=guest_ttl,
+            guest_grace=guest_grace,
+            webhook_allow=notifications.allowlist(webhook_allow),
+        )
         self.ratelimits = RateLimits(self.core)
         self.metrics = Metrics(self.core)
+        self.visitors = Visitors(
+            self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace
+        )
 
     @classmethod
     def connect(
@@ -80,6 +101,8 @@ class Services:
         seed_secret: str | None = None,
         guest_ttl: float = 86400.0,
         guest_grace: float = 3600.0,
+        invitation_ttl: float = DEFAULT_TTL,
+        webhook_allow: str = "",
     ) -> Services:
         """The services over a new client for ``redis_url`` (a server or a cluster)."""
         r = connect(redis_url, max_connections=max_connections, block_timeout=block_timeout)
@@ -91,4 +114,6 @@ class Services:
             seed_secret=seed_secret,
             guest_ttl=guest_ttl,
             guest_grace=guest_grace,
+            invitation_ttl=invitation_ttl,
+            webhook_allow=webhook_allow,
         )

@@ -22,7 +22,7 @@ from typing import Any
 from redis import Redis
 
 from server.games import BaseState
-from server.services import notifications
+from server.services import notifications, views
 from server.services.errors import Forbidden, NotFound, Unauthorized
 from server.store import apps as app_store
 from server.store import clocks as clock_store
@@ -263,13 +263,19 @@ class Core:
         return clock
 
     # -- after a commit ---------------------------------------------------------------
-    def wake_to_move(self, record: GameRecord, state: BaseState) -> None:
-        """Wake the players to move (a repeatable hint, after the commit)."""
+    def wake_to_move(
+        self, record: GameRecord, state: BaseState, clock: Clock | None = None
+    ) -> None:
+        """Wake the players to move (a repeatable hint, after the commit), with their
+        turns rendered for their turn streams when the view is complete: a clocked
+        game's needs its armed ``clock``, else the stream reads the game itself."""
         if record.status != "active":
             return
         pids = to_wake(record, state)
         if pids:
-            player_store.wake(self.r, pids, record.id)
+            complete = clock is not None or not record.meta.get("clock")
+            turns = views.rendered_turns(record, state, clock) if complete else None
+            player_store.wake(self.r, pids, record.id, turns, record.version)
 
     def after_commit(self, record: GameRecord, state: BaseState, woken: bool = False) -> None:
         """Persisting came first; now the separate, repeatable step: wake-ups and cleanup.

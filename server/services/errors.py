@@ -34,6 +34,7 @@ from server.store.tournaments import (
 __all__ = [
     "AlreadyEntered",
     "AlreadySeated",
+    "BoardInPlay",
     "CannotStart",
     "Contention",
     "DeadlinePassed",
@@ -43,6 +44,8 @@ __all__ = [
     "GameNotFinished",
     "GameNotStarted",
     "InvalidRequest",
+    "InvitationExpired",
+    "InvitationsPending",
     "NoOpenSeat",
     "NotFound",
     "RateLimited",
@@ -91,6 +94,11 @@ class Forbidden(ServiceError):
     """A known caller asking for something it may not do (403)."""
 
 
+class BoardInPlay(Forbidden):
+    """A table of a duplicate board whose cards stay hidden until every table of the
+    board is over (403, docs/api.md#duplicate-boards)."""
+
+
 class NotFound(ServiceError):
     """No such game or player (404)."""
 
@@ -125,3 +133,13 @@ class RateLimited(ServiceError):
         seconds = max(1, math.ceil(retry_after))
         super().__init__("too many requests: slow down", {"retry_after": seconds})
         self.retry_after = seconds
+
+
+# -- consent (docs/api.md#consent-and-invitations) -----------------------------------------
+class InvitationsPending(ServiceError):
+    """A game or tournament cannot start while a seat or entry waits for its player to
+    accept an invitation (409); ``details`` names who is still to answer."""
+
+
+class InvitationExpired(ServiceError):
+    """The invitation expired before it was accepted; its seat or entry was freed (409)."""

@@ -38,18 +38,33 @@ import orjson
 from redis.exceptions import RedisError
 
 from server.games import Event, visible
-from server.services import views
-from server.services.core import Core
-from server.services.errors import Forbidden, ServiceError
+from server.services import boards, views
+from server.services.core import Core, Read
+from server.services.errors import BoardInPlay, Forbidden, InvalidRequest, ServiceError
 from server.store import clocks as clock_store
 from server.store import games as game_store
+from server.store import ladders as ladder_store
 from server.store import players as player_store
 
 log = logging.getLogger("server.services.feeds")
 
+LAST_EVENT = 2**64 - 1
+"""The largest event number: a Redis stream id's parts are unsigned 64-bit numbers."""
 RETRY_MS = 2000
 """What the stream tells ``EventSource`` to wait before reconnecting."""
 OVER = ("finished", "aborted")
+
+
+def check_after(after: int) -> None:
+    """Refuse an ``after`` that no stream id can hold (Redis would answer with an error).
+
+    Raises:
+        InvalidRequest: naming ``after``.
+    """
+    if not 0 <= after <= LAST_EVENT:
+        raise InvalidRequest(
+            "after must be an event number", {"after": [f"an integer from 0 to {LAST_EVENT}"]}
+        )
 
 
 def frame(event: dict) -> str:
@@ -77,9 +92,17 @@ class Feeds:
         wait: float = 0.0,
         seat: int | None = None,
     ) -> dict[str, Any]:
-        """Events numbered above ``after`` that the caller may see, long-polled up to ``wait``."""
+        """Events numbered above ``after`` that the caller may see, long-polled up to ``wait``.
+
+        Raises:
+            InvalidRequest: ``after`` is not an event number (0..:data:`LAST_EVENT`).
+        """
+        check_after(after)
         got = self.core.read(token, game_id, required=False)
+        self._may_read(got)
         player = got.caller.player if got.caller else None
+        if player is not None:  # a seat's events or stream: waiting too (docs/ladder.md)
+            ladder_store.seen(self.r, player.id, time.time())
         mine = views.seats_of(got.game, player.id) if player else []
         if seat is not None and seat not in mine:
             raise Forbidden("you hold no such seat in this game")
@@ -91,9 +114,20 @@ class Feeds:
             found = game_store.events(self.r, game_id, last, block_ms)
             if found:
                 last = found[-1][0]
+                self._still_may_read(got)
             shown = [views.event_out(n, e) for n, e in found if visible(Event.from_dict(e), you)]
             if shown or block_ms <= 0:
                 return {"events": shown, "last": last}
+
+    def _may_read(self, got: Read) -> None:
+        """Who may read a game's events: anyone, except at a table of an unfinished
+        duplicate board (:func:`server.services.boards.check`)."""
+        boards.check(self.core, got.caller, got.game)
+
+    def _still_may_read(self, got: Read) -> None:
+        """Events found at a board's table: refused if it ended meanwhile, twin still playing
+        (:func:`server.services.boards.still_live`)."""
+        boards.still_live(self.core, got.caller, got.game)
 
     def turns(self, token: str | None, wait: float = 0.0) -> dict[str, Any]:
         """Every game where the caller is to act, long-polled up to ``wait`` seconds.
@@ -101,6 +135,7 @@ class Feeds:
         The truth comes from the game states; a wake-up only ends the wait early.
         """
         player = self.core.player(token)
+        ladder_store.seen(self.r, player.id, time.time())  # available to ladders (docs/ladder.md)
         deadline = time.monotonic() + min(wait, self.core.max_wait)
         while True:
             last_wake, game_ids = player_store.turn_snapshot(self.r, player.id)
@@ -113,6 +148,12 @@ class Feeds:
     def _turns(self, player_id: str, game_ids: list[str]) -> list[dict[str, Any]]:
         """The player's seats to move in ``game_ids``, each with its view; games found
         over are dropped from the player's list on the way."""
+        return self.read_turns(player_id, game_ids)[0]
+
+    def read_turns(
+        self, player_id: str, game_ids: list[str]
+    ) -> tuple[list[dict[str, Any]], list[str]]:
+        """:meth:`_turns`, and the games of ``game_ids`` found over."""
         turns = []
         done = []
         records = game_store.read_many(self.r, game_ids)
@@ -127,23 +168,21 @@ class Feeds:
             state = views.state_of(record)
             for seat in views.seats_of(record, player_id):
                 if seat in state.to_move():
-                    view = views.view(record, state, seat, clocks.get(record.id))
-                    turns.append(
-                        {
-                            "game_id": record.id,
-                            "seat": seat,
-                            "version": record.version,
-                            "view": view,
-                        }
-                    )
+                    turns.append(views.turn(record, state, seat, clocks.get(record.id)))
         if done:  # a cleanup that an earlier request did not get to finish
             player_store.forget_games(self.r, player_id, done)
-        return turns
+        return turns, done
 
     # -- server-sent events -----------------------------------------------------------
     def _status(self, game_id: str) -> str | None:
         game = self.core.game(game_id)
         return None if game is None else game.status
+
+    @staticmethod
+    def _end(status: str | None) -> str:
+        """The stream's last message: the game is over (or, at a duplicate board's table
+        over before its twin, everything it may send was sent)."""
+        return f"event: end\ndata: {orjson.dumps({'status': status}).decode()}\n\n"
 
     def open_stream(
         self,
@@ -192,7 +231,7 @@ class Feeds:
                     rest = self.events(token, game_id, after=page["last"], wait=0, seat=seat)
                     for event in rest["events"]:
                         yield frame(event)
-                    yield f"event: end\ndata: {orjson.dumps({'status': status}).decode()}\n\n"
+                    yield self._end(status)
                     return
                 left = ends - time.monotonic()
                 if left <= 0:
@@ -202,6 +241,8 @@ class Feeds:
                 )
                 if not page["events"]:
                     yield ": heartbeat\n\n"
+        except BoardInPlay:  # this table ended while its board plays on: the rest waits
+            yield self._end(self._status(game_id))
         except ServiceError as exc:  # e.g. the guest token expired: say so, and stop
             body = {"message": exc.message}
             yield f"event: error\ndata: {orjson.dumps(body).decode()}\n\n"

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from server.games import REGISTRY, BaseState, GameOver
-from server.services import notifications, views
+from server.games import REGISTRY, BaseState, GameError, GameOver
+from server.services import boards, notifications, views
 from server.services.bots import resolve_bots
 from server.services.core import Core, deal_commitment, to_wake
 from server.services.errors import (
@@ -24,10 +26,13 @@ from server.services.errors import (
     Forbidden,
     GameNotStarted,
     InvalidRequest,
+    InvitationsPending,
     NotFound,
 )
+from server.services.invitations import Invitations, needs_invitation, new_id
 from server.store import clocks as clock_store
 from server.store import games as game_store
+from server.store import ladders as ladder_store
 from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store.errors import AlreadySeated, StaleVersion, StoreError
@@ -39,9 +44,10 @@ from server.tournaments import clock as clock_policy
 class Games:
     """Creating and playing games, over the shared :class:`Core`."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, invitations: Invitations) -> None:
         self.core = core
         self.r = core.r
+        self.invitations = invitations
 
     # -- creating ---------------------------------------------------------------------
     def create_game(
@@ -57,6 +63,10 @@ class Games:
     ) -> dict[str, Any]:
         """Create a game and return the creator's view.
 
+        A seat naming another player is held for them until they accept the
+        invitation it sends (:mod:`server.services.invitations`); the admin seats
+        anyone directly.
+
         Raises:
             Unauthorized, Forbidden (``deals``/``seed`` are admin-only),
             InvalidRequest (unknown game, bad seats, unknown bots), NotFound
@@ -67,6 +77,7 @@ class Games:
         admin_only = [name for name, value in (("deals", deals), ("seed", seed)) if value]
         if admin_only and not caller.is_admin:
             raise Forbidden("only the admin may preset deals or the seed", {"fields": admin_only})
+        inviter = caller.player.id if caller.player else None
         created = self._create(
             game=game,
             options=options,
@@ -74,7 +85,11 @@ class Games:
             allow_multiple_seats=allow_multiple_seats,
             deals=deals,
             seed=seed,
-            created_by=caller.player.id if caller.player else "admin",
+            created_by=inviter or "admin",
+            holds=self._holds(seats, inviter),
+            inviter={"kind": "player", "id": inviter, "name": caller.player.name}
+            if caller.player
+            else None,
         )
         assert created is not None  # a fresh id: nothing existed under it
         record, state = created
@@ -89,9 +104,13 @@ class Games:
         options: dict[str, Any] | None,
         seats: list[str | None],
         app: dict[str, Any],
+        registered: list[str] | None = None,
     ) -> dict[str, Any]:
         """An app's game (:mod:`server.services.apps`): the same path as :meth:`create_game`,
-        its seats already given to guests and bots; answers the spectator's view."""
+        its seats already given to guests and bots; answers the spectator's view.
+
+        ``registered``: the seats' registered players (not the app's own guests nor
+        bots): their seats are held until they accept the app's invitation."""
         created = self._create(
             game=game,
             options=options,
@@ -99,6 +118,8 @@ class Games:
             game_id=game_id,
             created_by=app["id"],
             extra_meta={"app": app},
+            holds=self._holds(registered or [], app["id"]),
+            inviter={"kind": "app", "id": app["id"], "name": app.get("name")},
         )
         assert created is not None  # a fresh random id is never taken
         record, state = created
@@ -162,8 +183,13 @@ class Games:
         clock: dict[str, Any] | None = None,
         extra_meta: dict[str, Any] | None = None,
         now: float | None = None,
+        holds: dict[str, str] | None = None,
+        inviter: dict[str, Any] | None = None,
     ) -> tuple[GameRecord, BaseState] | None:
-        """Validate, store and announce a new game (None: ``game_id`` existed already)."""
+        """Validate, store and announce a new game (None: ``game_id`` existed already).
+
+        ``holds``: player id -> invitation id, for the players whose seats are held
+        until they accept (``inviter`` is who invites them)."""
         engine = REGISTRY.get(game)
         if engine is None:
             raise InvalidRequest("unknown game", {"game": [f"one of {sorted(REGISTRY)}"]})
@@ -186,35 +212,78 @@ class Games:
             **({"clock": clock} if clock else {}),
             **(extra_meta or {}),
         }
+        now = time.time() if now is None else now
+        holds = holds or {}
         seat_map = {
-            i: {"player_id": p, "name": found[p].name} for i, p in enumerate(seats) if p is not None
+            i: {"player_id": p, "name": found[p].name, **self._held(holds.get(p), now)}
+            for i, p in enumerate(seats)
+            if p is not None
         }
         record = GameRecord(
             id=game_id,
             version=0,
             state=state.to_dict(),
             meta=meta,
-            status="active" if len(seat_map) == len(seats) else "waiting",
+            status="active" if len(seat_map) == len(seats) and not holds else "waiting",
             seats=seat_map,
         )
-        now = time.time() if now is None else now
         clock_fields = None
         if clock:
             clock_fields = clock_store.initial(
                 clock["move_seconds"], clock["timeout_policy"], state.to_move(), now
             )
-        player_store.add_game(self.r, [p for p in seats if p is not None], game_id)
+        player_store.add_game(
+            self.r, [p for p in seats if p is not None and p not in holds], game_id
+        )
         events = [views.event(e, 0) for e in engine.opening_events(state)]
         seq = game_store.create(self.r, record, events, clock=clock_fields, only_new=exclusive)
         if seq is None:
             return None
         record.seq = seq
+        if holds and inviter is not None:
+            self._invite(record, holds, inviter, now)
         lobby_store.add_live(self.r, game_id, time.time())
         self.core.wake_to_move(record, state)
         if clock and clock_fields:
             first = now + clock["move_seconds"] if state.to_move() else None
             clock_store.index(self.r, game_id, first)
         return record, state
+
+    @staticmethod
+    def _holds(seats: Sequence[str | None] | None, inviter: str | None) -> dict[str, str]:
+        """Player id -> a new invitation id, for each seated player who must consent."""
+        named = dict.fromkeys(p for p in seats or [] if p is not None)
+        return {p: new_id() for p in named if needs_invitation(p, inviter)}
+
+    def _held(self, invitation_id: str | None, now: float) -> dict[str, Any]:
+        """The extra fields of a seat held for an invitation (none for a seat taken)."""
+        if invitation_id is None:
+            return {}
+        return {"pending": True, "invitation": invitation_id, "expires": now + self.invitations.ttl}
+
+    def _invite(
+        self, record: GameRecord, holds: dict[str, str], inviter: dict[str, Any], now: float
+    ) -> None:
+        """Send each held player their invitation (the holds are stored already)."""
+        self.invitations.send(
+            [
+                (
+                    pid,
+                    self.invitations.record(
+                        iid,
+                        kind="game",
+                        inviter=inviter,
+                        target={
+                            "game_id": record.id,
+                            "game": record.meta["game"],
+                            "seats": [s for s, v in record.seats.items() if v["player_id"] == pid],
+                        },
+                        now=now,
+                    ),
+                )
+                for pid, iid in holds.items()
+            ]
+        )
 
     def _seated(
         self, game: str, num_seats: int, seats: list[str | None], allow_multiple: bool
@@ -254,6 +323,8 @@ class Games:
         if player is None:
             raise Forbidden("the admin token is not a player")
         record = got.game
+        if self.invitations.free_expired_seats(game_id, record.seats):
+            record = self.core.game(game_id) or record
         num_seats = record.meta["num_seats"]
         if seat is not None and not 0 <= seat < num_seats:
             raise InvalidRequest("no such seat", {"seat": [f"seats are 0..{num_seats - 1}"]})
@@ -285,9 +356,10 @@ class Games:
         state = views.state_of(record)
         player = got.caller.player if got.caller else None
         mine = views.seats_of(record, player.id) if player else []
-        return views.view(
+        shown = views.view(
             record, state, views.pick_seat(state, mine, seat), self.core.clock(record)
         )
+        return boards.view(self.core, got.caller, record, shown)  # a duplicate board's secrecy
 
     def move(
         self,
@@ -322,9 +394,15 @@ class Games:
         state = views.state_of(record)
         if version is not None and version != record.version:
             if accepted and views.is_retry(state, accepted, move, mine if seat is None else [seat]):
-                return views.view(record, state, accepted["seat"], self.core.clock(record))
+                shown = views.view(record, state, accepted["seat"], self.core.clock(record))
+                return boards.view(self.core, got.caller, record, shown)
             raise StaleVersion(record.version)
         if record.status == "waiting":
+            held = sorted({v["player_id"] for v in record.seats.values() if v.get("pending")})
+            if held:
+                raise InvitationsPending(
+                    "the game starts once every invited player has accepted", {"players": held}
+                )
             raise GameNotStarted("the game starts when every seat is taken")
         if record.status == "aborted":
             raise GameOver()
@@ -338,7 +416,8 @@ class Games:
                     "your deadline for this move has passed",
                     {"deadline": clock_policy.iso(deadline)},
                 )
-        return self._commit(token, record, state, picked, move, clock)
+        shown = self._commit(token, record, state, picked, move, clock)
+        return boards.view(self.core, got.caller, record, shown)  # the last move of a board table
 
     def _commit(
         self,
@@ -351,9 +430,17 @@ class Games:
     ) -> dict[str, Any]:
         """The engine applies ``move``; one compare-and-set commits it; then the repeatable
         steps (wake-ups, the clock). A duplicate that lost the race answers the view."""
-        events = state.apply(seat, move)
+        try:
+            events = state.apply(seat, move)
+        except GameError:  # counted against a ladder entry's health (docs/ladder.md)
+            ladder_store.refused(self.r, record.meta, record.seats[seat]["player_id"])
+            raise
         normalized = state.normalize_move(move)  # shape only: as accepted, for safe retries
         status = "finished" if state.is_over() else "active"
+        # Unclocked, the next movers' turns ride in the commit's round trip; clocked,
+        # they follow the arming of the clock, whose deadline their views show.
+        push_now = status == "active" and clock is None
+        after = replace(record, version=record.version + 1, status=status)
         try:
             record.version, record.seq = game_store.commit(
                 self.r,
@@ -364,7 +451,8 @@ class Games:
                 status=status,
                 move={"seat": seat, "move": normalized},
                 events=[views.event(e, record.version + 1) for e in events],
-                wake=to_wake(record, state) if status == "active" else (),
+                wake=to_wake(record, state) if push_now else (),
+                turns=views.rendered_turns(after, state) if push_now else None,
             )
         except StaleVersion as exc:
             if exc.accepted == {"seat": seat, "move": normalized}:
@@ -372,6 +460,12 @@ class Games:
             raise
         record.status = status
         self.core.after_commit(record, state, woken=True)
+        if clock is not None and (turn := clock.deadlines.get(seat)) is not None:  # docs/ladder.md
+            since = turn - clock.move_seconds
+            ladder_store.moved(
+                self.r, record.meta, record.seats[seat]["player_id"], time.time() - since
+            )
         if clock is not None:
             clock = self.core.arm(record, state, clock, mover=seat)
+            self.core.wake_to_move(record, state, clock)
         return views.view(record, state, seat, clock)

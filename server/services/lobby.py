@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from server.games import REGISTRY
-from server.services import views
+from server.services import boards, views
 from server.services.core import Core
 from server.store import games as game_store
 from server.store import lobby as lobby_store
@@ -41,8 +41,9 @@ class Lobby:
         """The lobby's list: the newest live (waiting or active) or ended games.
 
         Public parts only, what any spectator's view shows: seats, whose turn,
-        scores, the result. The index is a hint; each game's own status decides,
-        and a game found ended in the live index is moved on the way.
+        scores, the result (none of these for a duplicate board's table in play).
+        The index is a hint; each game's own status decides, and a game found
+        ended in the live index is moved on the way.
 
         Args:
             status: ``live`` or ``finished`` (finished or aborted).
@@ -50,6 +51,7 @@ class Lobby:
         """
         indexed = lobby_store.games(self.r, status, limit)
         records = {g.id: g for g in game_store.read_many(self.r, [gid for gid, _ in indexed])}
+        sealed = boards.in_play_among(self.core, records.values())
         ended: list[tuple[str, float]] = []
         gone: list[str] = []
         out = []
@@ -62,14 +64,20 @@ class Lobby:
             if over and status == "live":
                 ended.append((gid, time.time()))
                 continue
-            out.append(self._entry(record, at, over))
+            out.append(self._entry(record, at, over, sealed=record.id in sealed))
         lobby_store.settle(self.r, ended, gone)
         return {"status": status, "games": out}
 
-    def _entry(self, record: GameRecord, at: float, over: bool) -> dict[str, Any]:
-        """One game of the list: its public parts, and when it was created or ended."""
+    def _entry(
+        self, record: GameRecord, at: float, over: bool, *, sealed: bool = False
+    ) -> dict[str, Any]:
+        """One game of the list: its public parts, and when it was created or ended.
+
+        A table of a duplicate board in play (``sealed``) shows nobody whose turn it
+        is, its scores or its result: they tell of the deal its twin is playing.
+        """
         state = views.state_of(record)
-        public = state.view(None)
+        public = {} if sealed else state.view(None)
         clock = self.core.clock(record) if record.status == "aborted" else None
         tournament = record.meta.get("tournament")
         return {
@@ -78,9 +86,9 @@ class Lobby:
             "status": record.status,
             "version": record.version,
             "seats": views.seats(record),
-            "to_move": public["to_move"] if record.status == "active" else [],
+            "to_move": public["to_move"] if record.status == "active" and public else [],
             "scores": public.get("scores"),
-            "result": views.result(record, state, clock),
+            "result": None if sealed else views.result(record, state, clock),
             "created": None if over else clock_policy.iso(at),
             "ended": clock_policy.iso(at) if over else None,
             "tournament": None

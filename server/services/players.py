@@ -1,4 +1,12 @@
-"""Players: register (a token shown once), and the caller's own profile."""
+"""Players: register (a token shown once), the caller's own profile, and tokens.
+
+**Tokens** (docs/api.md#tokens-rotate-and-revoke): a player may rotate its
+token (a new one, shown once; the old one dies at once) or revoke it; the
+admin may do either to any player. Only the token's SHA-256 is stored, read
+from Redis on every request and compared in constant time
+(:meth:`server.services.core.Core.caller`): no API process keeps a copy, so a
+change holds in every process from the next request on.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +16,7 @@ from typing import Any
 from server.games import REGISTRY
 from server.services import views
 from server.services.core import Core, sha256
-from server.services.errors import Forbidden
+from server.services.errors import Forbidden, NotFound, Unauthorized
 from server.store import players as player_store
 from server.store import ratings as rating_store
 from server.store.players import PlayerRecord
@@ -45,3 +53,48 @@ class Players:
             "ratings": {game: views.rating_out(r) for game, r in ratings.items()},
             "games": player_store.games(self.r, player.id),
         }
+
+    # -- tokens -----------------------------------------------------------------------
+    def _new_token(self, player_id: str) -> tuple[str, str]:
+        token = f"{player_id}.{secrets.token_urlsafe(32)}"
+        return token, sha256(token.partition(".")[2])
+
+    def rotate_own(self, token: str | None) -> dict[str, Any]:
+        """A new token for the calling player (shown this once); the old one dies.
+
+        Raises:
+            Unauthorized: the token is unknown (or was rotated meanwhile).
+            Forbidden: the admin's token, or a guest's (an invitation is not rotated).
+        """
+        player = self.core.player(token)
+        new, digest = self._new_token(player.id)
+        if not player_store.swap_token(self.r, player.id, player.token_sha256, digest):
+            raise Unauthorized("unknown token")
+        return {"id": player.id, "name": player.name, "token": new}
+
+    def revoke_own(self, token: str | None) -> None:
+        """The calling player's token stops working (the admin may issue a new one)."""
+        player = self.core.player(token)
+        if not player_store.swap_token(
+            self.r, player.id, player.token_sha256, player_store.REVOKED
+        ):
+            raise Unauthorized("unknown token")
+
+    def _admin(self, token: str | None) -> None:
+        if not self.core.caller(token).is_admin:
+            raise Forbidden("only the admin may change another player's token")
+
+    def rotate(self, token: str | None, player_id: str) -> dict[str, Any]:
+        """A new token for any player (admin only): how a revoked player gets back in."""
+        self._admin(token)
+        record = player_store.get(self.r, player_id)
+        new, digest = self._new_token(player_id)
+        if record is None or not player_store.swap_token(self.r, player_id, None, digest):
+            raise NotFound("no such player", {"player_id": player_id})
+        return {"id": player_id, "name": record.name, "token": new}
+
+    def revoke(self, token: str | None, player_id: str) -> None:
+        """Any player's token stops working (admin only)."""
+        self._admin(token)
+        if not player_store.swap_token(self.r, player_id, None, player_store.REVOKED):
+            raise NotFound("no such player", {"player_id": player_id})

@@ -1,37 +1,97 @@
-"""Per-token rate limiting: a fixed window of requests per token, counted in Redis.
+"""Rate limiting: a fixed window of requests per caller, counted in Redis.
 
-Counted in Redis so the limit holds across every API process. Requests without
-a token are not counted; the admin token is never limited. The token is hashed
-before it names a key, so no key holds a credential.
+Counted in Redis so the limit holds across every API process. A request with
+a token counts against that token (however it was sent: header or query); one
+without counts against the client's address, and so does one whose token is
+made up (else a fresh fake token per request would never be limited: the
+token's stored hash is read in the same round trip as the count). A
+registration also counts in the address's registration bucket, stricter (an
+account is the one thing an anonymous caller can make). The admin token is
+never limited. Tokens are hashed before they name a key, so no key holds a
+credential.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import time
 
-from server.services.core import Core
+from server.services.core import Core, sha256, split_token
 from server.services.errors import RateLimited
+from server.store import keys
 from server.store import ratelimit as ratelimit_store
+from server.store.apps import APP_PREFIX
 
 
 class RateLimits:
-    """The request counter per token, over the shared :class:`Core`."""
+    """The request counters per token and per address, over the shared :class:`Core`."""
 
     def __init__(self, core: Core) -> None:
         self.core = core
 
-    def check(self, token: str | None, limit: int, period: float) -> None:
-        """Count one request of ``token``: ``limit`` requests per ``period`` seconds.
+    def _hit(self, subject: str, limit: int, period: float) -> None:
+        wait = ratelimit_store.hit(self.core.r, subject, limit, period, time.time())
+        if wait is not None:
+            raise RateLimited(wait)
 
-        A ``limit`` of 0 turns limiting off (no Redis round trip at all).
+    def check(
+        self,
+        token: str | None,
+        address: str | None,
+        limit: int,
+        period: float,
+        *,
+        anonymous_limit: int | None = None,
+    ) -> None:
+        """Count one request: ``limit`` requests per ``period`` seconds per token, and
+        ``anonymous_limit`` (default ``limit``) per address for requests without a
+        real one.
+
+        A limit of 0 turns that count off (both 0: no Redis round trip at all).
 
         Raises:
             RateLimited: over the limit; ``retry_after`` says when the window ends.
         """
-        if not limit or token is None or self.core.is_admin(token):
+        anonymous = limit if anonymous_limit is None else anonymous_limit
+        if not (limit or anonymous) or (token is not None and self.core.is_admin(token)):
             return
-        subject = hashlib.sha256(token.encode()).hexdigest()[:24]
-        wait = ratelimit_store.hit(self.core.r, subject, limit, period, time.time())
-        if wait is not None:
+        if token is not None and self._known(token, limit, period):
+            return
+        if anonymous and address:
+            self._hit(f"addr:{address}", anonymous, period)
+
+    def _known(self, token: str, limit: int, period: float) -> bool:
+        """Count ``token``'s request (if ``limit``); whether the token is a real one.
+
+        Raises:
+            RateLimited: a real token over its limit.
+        """
+        parts = split_token(token)
+        if parts is None:
+            return False
+        pid, secret = parts
+        record = keys.app(pid) if pid.startswith(APP_PREFIX) else keys.player(pid)
+        if limit:
+            subject = hashlib.sha256(token.encode()).hexdigest()[:24]
+            wait, digest = ratelimit_store.hit_with_digest(
+                self.core.r, subject, limit, period, time.time(), record
+            )
+        else:
+            wait, digest = None, ratelimit_store.digest(self.core.r, record)
+        known = digest is not None and hmac.compare_digest(sha256(secret).encode(), digest.encode())
+        if known and wait is not None:
             raise RateLimited(wait)
+        return known
+
+    def check_registration(
+        self, token: str | None, address: str | None, limit: int, period: float
+    ) -> None:
+        """Count one registration of ``address`` (the admin's are not counted).
+
+        Raises:
+            RateLimited: the address registered ``limit`` players this window.
+        """
+        if not limit or not address or (token is not None and self.core.is_admin(token)):
+            return
+        self._hit(f"register:{address}", limit, period)

@@ -1,5 +1,10 @@
 """Ratings: a game's leaderboard, and rating one game exactly once (for the scheduler).
 
+Only games every rated player consented to change ratings: a tournament's
+games are rated only if it started with every entry accepted by all its
+players (``consented``, :mod:`server.services.invitations`); any other event
+is marked done without touching a rating.
+
 Ratings are openskill's (:mod:`server.tournaments.ratings`), one pool per game;
 a player's own ratings are on its profile (:mod:`server.services.players`).
 """
@@ -16,6 +21,7 @@ from server.games import REGISTRY
 from server.services.core import Core
 from server.services.errors import Contention, NotFound
 from server.services.views import rating_out
+from server.store import invitations as invitation_store
 from server.store import players as player_store
 from server.store import ratings as rating_store
 from server.store.ratings import RatingChanged
@@ -61,17 +67,24 @@ class Ratings:
     ) -> bool:
         """Apply one rated game to ``game``'s pool exactly once.
 
+        ``event_id`` is ``<tournament id>:<event key>``: the tournament must be
+        recorded as consented, or the event is marked done and nothing is rated.
+
         Reads the players' ratings, computes the new ones (openskill), and
         writes them with a compare-and-set that also marks ``event_id`` applied
         (``store.ratings.apply``). Lost races are retried a few times with
         jitter; an event already applied is left alone.
 
         Returns:
-            True if this call applied it.
+            True if this call applied it (False: applied already, or skipped).
 
         Raises:
             Contention: the ratings kept changing under every retry.
         """
+        tournament_id = event_id.partition(":")[0]
+        if not invitation_store.tournament_consented(self.r, tournament_id):
+            rating_store.skip(self.r, game, event_id)
+            return False
         players = [p for team in teams for p in team]
         for attempt in range(RATE_RETRIES):
             raw = rating_store.read(self.r, game, players)

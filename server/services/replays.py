@@ -1,8 +1,10 @@
 """Replays: a game's record (everything, hands and seed, once it is finished), its
 frames (every seat's view at every step), and each deal's par (``par`` below).
 
-A table of a duplicate board reveals nothing more until its twin table (same
-cards, seats swapped) is over too: its hands are the twin's.
+A table of a duplicate board (same cards as its twin, seats swapped) is refused
+to all but the admin and, while it is played, its seated players, until its twin
+is over too (:mod:`server.services.boards`); its seated players get its public
+record only, as for any game in play.
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ from typing import Any
 
 from server.analysis import par_of
 from server.games import Event, visible
-from server.services import views
+from server.services import boards, views
 from server.services.core import Core
 from server.services.errors import GameNotFinished, NotFound
 from server.store import games as game_store
-from server.store.games import GameRecord
 
 
 class Replays:
@@ -28,8 +29,10 @@ class Replays:
 
     def replay(self, token: str | None, game_id: str) -> dict[str, Any]:
         """The public record while playing; everything, hands and seed, once finished."""
-        record = self.core.read(token, game_id, required=False).game
-        finished = record.status == "finished" and self._twin_over(record)
+        got = self.core.read(token, game_id, required=False)
+        boards.check(self.core, got.caller, got.game)
+        record = got.game
+        finished = record.status == "finished"
         stored = game_store.all_events(self.r, game_id)
         events = [
             views.event_out(n, e, with_audience=finished)
@@ -55,15 +58,17 @@ class Replays:
         every hand shown, or "as seat X saw it" (seat X's own view at that step,
         which is exactly what it knew then). The engine rebuilds the state from
         the opening state and the moves accepted since, so a frame shows what the
-        live game showed. Only once the game is finished (and a duplicate twin
-        too), like the replay's ``revealed``.
+        live game showed. Only once the game is finished, like the replay's
+        ``revealed`` (and at a duplicate board's table, once the board is over).
 
         Raises:
-            Unauthorized (a bad token), NotFound (no such game, or version outside
-            ``0..version``), GameNotFinished.
+            Unauthorized (a bad token), BoardInPlay (a duplicate board in play),
+            NotFound (no such game, or version outside ``0..version``), GameNotFinished.
         """
-        record = self.core.read(token, game_id, required=False).game
-        if not (record.status == "finished" and self._twin_over(record)):
+        got = self.core.read(token, game_id, required=False)
+        boards.check(self.core, got.caller, got.game)
+        record = got.game
+        if record.status != "finished":
             raise GameNotFinished(
                 "a game's frames open once it is finished", {"status": record.status}
             )
@@ -84,11 +89,3 @@ class Replays:
             "public": views.view(at, state, None),
             "views": [views.view(at, state, s) for s in range(record.meta["num_seats"])],
         }
-
-    def _twin_over(self, record: GameRecord) -> bool:
-        """Whether the game's duplicate twin, if it has one, is finished or aborted."""
-        twin = (record.meta.get("tournament") or {}).get("twin")
-        if twin is None:
-            return True
-        found = self.core.game(twin)
-        return found is None or found.status in ("finished", "aborted")

@@ -10,7 +10,11 @@ Who may do what:
 
 * create a tournament: any registered player, or the admin;
 * enter: the tournament's creator or the admin may enter any players; a
-  player may enter an entry it is part of (e.g. itself with its partner);
+  player may enter an entry it is part of (e.g. itself with its partner).
+  Only the admin enters others directly: anyone else named in an entry gets an
+  invitation, and the entry is held until they all accept
+  (:mod:`server.services.invitations`); a tournament with a held entry cannot
+  start (409 ``invitations_pending``);
 * start: the creator or the admin;
 * read a tournament, its standings and the leaderboards: anyone. They show
   pairings, results and game ids only — never a card; each game's own view
@@ -31,10 +35,18 @@ from typing import Any
 from server.games import REGISTRY
 from server.services import brackets
 from server.services.core import Core
-from server.services.errors import CannotStart, Forbidden, InvalidRequest, NotFound
+from server.services.errors import (
+    CannotStart,
+    Forbidden,
+    InvalidRequest,
+    InvitationsPending,
+    NotFound,
+)
+from server.services.invitations import Invitations, needs_invitation, new_id
 from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store import tournaments as store
+from server.store.players import PlayerRecord
 from server.store.tournaments import EntriesChanged, TournamentRecord
 from server.tournaments.clock import iso
 from server.tournaments.formats import Format, next_round
@@ -44,13 +56,19 @@ DEFAULT_CLOCK = {"move_seconds": 60.0}
 DEFAULT_POLICY = {"kind": "default_move"}
 
 
+class UnplayableFormat(InvalidRequest):
+    """A format the game cannot be played in (422 ``unplayable_format``): refused when the
+    tournament is created, rather than failing or meaning nothing once it runs."""
+
+
 class Tournaments:
     """The tournament use cases, over the shared :class:`Core`."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, invitations: Invitations) -> None:
         self.core = core
         self.r = core.r
         self.scripts = core.scripts
+        self.invitations = invitations
 
     # -- create, enter, start ------------------------------------------------------
     def create(
@@ -72,7 +90,8 @@ class Tournaments:
 
         Raises:
             Unauthorized; InvalidRequest (unknown game, options the game refuses,
-            a geometry the game cannot seat); the engine's InvalidOptions.
+            a geometry the game cannot seat); UnplayableFormat (duplicate for a
+            game without two fixed sides); the engine's InvalidOptions.
         """
         caller = self.core.caller(token)
         engine = REGISTRY.get(game)
@@ -86,6 +105,11 @@ class Tournaments:
             raise InvalidRequest(
                 "unknown format", {"format": [f"one of {[f.value for f in Format]}"]}
             ) from None
+        if fmt is Format.DUPLICATE and not engine.two_sides:
+            raise UnplayableFormat(
+                f"{engine.title} cannot be played as duplicate",
+                {"format": ["duplicate compares two fixed sides; this game has none"]},
+            )
         problems: dict[str, list[str]] = {}
         if rounds is not None and fmt is Format.KNOCKOUT:
             problems["rounds"] = ["a knockout ends by itself: leave rounds out"]
@@ -153,12 +177,42 @@ class Tournaments:
         missing = {str(i): "no such player" for i, p in enumerate(players) if found[p] is None}
         if missing:
             raise NotFound("no such player", {"players": missing})
-        entry_id = store.add_entry(self.r, self.scripts, tournament_id, players)
+        inviter = caller.player.id if caller.player else None
+        pending = [p for p in players if needs_invitation(p, inviter)]
+        entry_id = store.add_entry(self.r, self.scripts, tournament_id, players, pending)
+        if pending and caller.player is not None:
+            self._invite(record, entry_id, players, pending, caller.player)
         return {
             "id": entry_id,
             "seed": int(entry_id[1:]),
             "players": [{"id": p, "name": rec.name} for p in players if (rec := found[p])],
+            "pending": pending,
         }
+
+    def _invite(
+        self,
+        record: TournamentRecord,
+        entry_id: str,
+        players: list[str],
+        pending: list[str],
+        inviter: PlayerRecord,
+    ) -> None:
+        """Send the held entry's invitation (one id, shared by its invited players)."""
+        now = time.time()
+        invitation = self.invitations.record(
+            new_id(),
+            kind="tournament",
+            inviter={"kind": "player", "id": inviter.id, "name": inviter.name},
+            target={
+                "tournament_id": record.id,
+                "tournament": record.meta["name"],
+                "game": record.meta["game"],
+                "entry_id": entry_id,
+                "players": players,
+            },
+            now=now,
+        )
+        self.invitations.send([(p, invitation) for p in pending])
 
     def start(self, token: str | None, tournament_id: str) -> dict[str, Any]:
         """Close the entries and hand the tournament to the scheduler.
@@ -169,7 +223,7 @@ class Tournaments:
 
         Raises:
             Unauthorized, Forbidden (only the creator or the admin), NotFound,
-            CannotStart, and the store's EntriesClosed (409).
+            InvitationsPending, CannotStart, and the store's EntriesClosed (409).
         """
         caller = self.core.caller(token)
         for _ in range(3):
@@ -181,6 +235,15 @@ class Tournaments:
                 raise Forbidden("only the tournament's creator or the admin may start it")
             if record.status != "open":
                 raise store.EntriesClosed(record.status)
+            if record.pending and self.invitations.free_expired_entries(
+                tournament_id, record.pending
+            ):
+                record = self._record(tournament_id)
+            if record.pending:
+                raise InvitationsPending(
+                    "every invited player must accept before the start",
+                    {"entries": {e: list(p) for e, p in record.pending.items()}},
+                )
             snap = brackets.snapshot(record)
             if snap is None or len(snap.entries) < 2:
                 raise CannotStart(
@@ -200,6 +263,7 @@ class Tournaments:
                     entries=len(record.entries),
                     now=time.time(),
                     games_planned=brackets.planned_games(snap, first),
+                    consented=True,  # no entry is held (checked above, with the count)
                 )
             except EntriesChanged:
                 continue  # an entry arrived meanwhile: check again with it
@@ -238,6 +302,7 @@ class Tournaments:
             "started": iso(record.started),
             "finished": iso(record.finished),
             "error": record.error,
+            "consented": record.consented,
             "progress": {
                 "rounds": len(record.rounds),
                 "games_planned": record.games_planned,
@@ -249,6 +314,7 @@ class Tournaments:
                     "id": eid,
                     "seed": i + 1,
                     "players": [{"id": p, "name": names.get(p)} for p in players],
+                    "pending": list(record.pending.get(eid, ())),
                 }
                 for i, (eid, players) in enumerate(record.entries)
             ],

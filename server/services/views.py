@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from server.games import REGISTRY, BaseState, Event, Game, MalformedMove
 from server.services.errors import Forbidden
 from server.store.clocks import Clock
@@ -50,8 +52,11 @@ def rating_out(stored: dict[str, Any]) -> dict[str, Any]:
 
 
 def seats_of(record: GameRecord, player_id: str) -> list[int]:
-    """The seats ``player_id`` holds in the game, lowest first."""
-    return sorted(s for s, v in record.seats.items() if v["player_id"] == player_id)
+    """The seats ``player_id`` holds in the game, lowest first (a seat held for the
+    player's invitation is not theirs until they accept it: docs/api.md)."""
+    return sorted(
+        s for s, v in record.seats.items() if v["player_id"] == player_id and not v.get("pending")
+    )
 
 
 def seats(record: GameRecord) -> list[dict[str, Any]]:
@@ -152,3 +157,31 @@ def view(
         "deadline": clock_policy.iso(deadline),
         **shown,
     }
+
+
+def turn(
+    record: GameRecord, state: BaseState, seat: int, clock: Clock | None = None
+) -> dict[str, Any]:
+    """One turn as ``GET /v1/me/turns`` lists it: the game, the seat to act, its view."""
+    return {
+        "game_id": record.id,
+        "seat": seat,
+        "version": record.version,
+        "view": view(record, state, seat, clock),
+    }
+
+
+def rendered_turns(
+    record: GameRecord, state: BaseState, clock: Clock | None = None
+) -> dict[str, bytes]:
+    """Per player to act, its turns in this game as JSON, rendered once at commit.
+
+    A player's turn stream pushes these bytes as they are, so a turn costs the
+    server no second read of the game. Each holds only its own seats' views.
+    """
+    mine: dict[str, list[dict[str, Any]]] = {}
+    for seat in state.to_move():
+        holder = record.seats.get(seat)
+        if holder is not None and not holder.get("pending"):  # a held seat is nobody's yet
+            mine.setdefault(holder["player_id"], []).append(turn(record, state, seat, clock))
+    return {player: orjson.dumps(turns) for player, turns in mine.items()}

@@ -76,6 +76,12 @@ def get_app(r: Redis, app_id: str) -> AppRecord | None:
     return AppRecord(app_id, text(name), text(digest), text(invite or b"") or None)
 
 
+def swap_app_token(r: Redis, app_id: str, old: str | None, new: str) -> bool:
+    """Replace the app's token hash (rotation; ``players.REVOKED`` revokes): see
+    :func:`players.swap_digest`."""
+    return players.swap_digest(r, keys.app(app_id), old, new)
+
+
 # -- guests ------------------------------------------------------------------------------
 def create_guests(r: Redis, guests: Sequence[tuple[PlayerRecord, GuestBinding]]) -> None:
     """Store guest players with their bindings, both expiring at the binding's expiry."""

@@ -206,6 +206,7 @@ def commit(
     move: dict[str, Any],
     events: Sequence[dict[str, Any]],
     wake: Sequence[str] = (),
+    turns: Mapping[str, bytes] | None = None,
 ) -> tuple[int, int]:
     """Write a move's result if the game is still at ``expected_version``.
 
@@ -217,6 +218,8 @@ def commit(
             commit that lost the race only makes a waiter look again. On a cluster
             the two slots may live on two nodes with no order between them, so the
             wake-ups follow the commit's reply.
+        turns: the woken players' new turns, rendered, for their turn streams
+            (:func:`players.wake`).
 
     Returns:
         ``(new_version, last_event_number)``.
@@ -233,7 +236,7 @@ def commit(
         # EVALSHA itself, not the Script object: a Script in a pipeline makes redis-py
         # ask SCRIPT EXISTS first, one more round trip on every move.
         pipe.evalsha(scripts.commit_move.sha, len(names), *names, *args)
-        players.queue_wake(pipe, wake, game_id)
+        players.queue_wake(pipe, wake, game_id, turns, expected_version + 1)
         try:
             reply = pipe.execute()[0]
         except NoScriptError:  # a restarted Redis without the script: load it, go again
@@ -244,7 +247,7 @@ def commit(
     else:
         reply = scripts.commit_move(keys=names, args=args, client=r)
     if wake and reply[0] == 1:
-        players.wake(r, wake, game_id)
+        players.wake(r, wake, game_id, turns, expected_version + 1)
     code = reply[0]
     if code == 1:
         return int(reply[1]), int(reply[2])

@@ -7,7 +7,7 @@ token itself is never stored: only its SHA-256, checked by the service.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +67,32 @@ def create(r: Redis, record: PlayerRecord) -> None:
     )
 
 
+REVOKED = "revoked"
+"""Stored in place of a revoked token's hash: no token's SHA-256 (hex) can equal it."""
+
+_SWAP = """
+local current = redis.call('HGET', KEYS[1], 'token_sha256')
+if not current or (ARGV[1] ~= '' and current ~= ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'token_sha256', ARGV[2])
+return 1
+"""
+
+
+def swap_digest(r: Redis, key: str, old: str | None, new: str) -> bool:
+    """Replace the ``token_sha256`` of the record at ``key`` with ``new`` (atomically).
+
+    Only if the record exists, and (``old`` given) only if its hash is still
+    ``old``: of two rotations racing with the same token, one wins, and the
+    loser's new token is never stored. False when nothing was replaced.
+    """
+    return bool(r.eval(_SWAP, 1, key, old or "", new))
+
+
+def swap_token(r: Redis, player_id: str, old: str | None, new: str) -> bool:
+    """:func:`swap_digest` for a player (``new``: a token's hash, or :data:`REVOKED`)."""
+    return swap_digest(r, keys.player(player_id), old, new)
+
+
 def add_game(r: Redis, player_ids: Iterable[str], game_id: str) -> None:
     """Record that the players sit in ``game_id`` (idempotent; before the seat is taken)."""
     pipe = r.pipeline(transaction=False)
@@ -95,21 +121,78 @@ def games(r: Redis, player_id: str) -> list[str]:
     return sorted(text(g) for g in r.smembers(keys.player_games(player_id)))
 
 
-def wake(r: Redis, player_ids: Iterable[str], game_id: str) -> None:
-    """Wake the players' ``/me/turns`` waiters. Repeatable, and only a hint.
+def wake(
+    r: Redis,
+    player_ids: Iterable[str],
+    game_id: str,
+    turns: Mapping[str, bytes] | None = None,
+    version: int | None = None,
+) -> None:
+    """Wake the players' ``/me/turns`` waiters and turn streams. Repeatable, and only a hint.
 
     Losing a wake-up delays a waiter until its next read, never loses a turn:
     the truth about whose turn it is stays in the game state.
+
+    Args:
+        turns: per player, its turns in this game already rendered (a JSON list),
+            which a turn stream pushes as they are instead of reading the game.
+        version: the game's version those turns were rendered at.
     """
     pipe = r.pipeline(transaction=False)
-    queue_wake(pipe, player_ids, game_id)
+    queue_wake(pipe, player_ids, game_id, turns, version)
     pipe.execute()
 
 
-def queue_wake(pipe, player_ids: Iterable[str], game_id: str) -> None:
+def queue_wake(
+    pipe,
+    player_ids: Iterable[str],
+    game_id: str,
+    turns: Mapping[str, bytes] | None = None,
+    version: int | None = None,
+) -> None:
     """Queue :func:`wake`'s commands on a pipeline (one reply per player)."""
     for pid in set(player_ids):
-        pipe.xadd(keys.player_wake(pid), {"g": game_id}, maxlen=WAKE_KEEP, approximate=False)
+        fields: dict[str, str | bytes | int] = {"g": game_id}
+        if turns and pid in turns and version is not None:
+            fields["t"], fields["v"] = turns[pid], version
+        pipe.xadd(keys.player_wake(pid), fields, maxlen=WAKE_KEEP, approximate=False)
+
+
+def wake_invited(r: Redis, invitations: Iterable[tuple[str, str]]) -> None:
+    """Tell each ``(player_id, invitation_id)``'s turn stream that an invitation came."""
+    pipe = r.pipeline(transaction=False)
+    for pid, invitation_id in invitations:
+        pipe.xadd(keys.player_wake(pid), {"i": invitation_id}, maxlen=WAKE_KEEP, approximate=False)
+    pipe.execute()
+
+
+@dataclass(frozen=True, slots=True)
+class Wake:
+    """One wake-up: its stream id, and the game with the turns rendered at ``version``,
+    or an ``invitation`` (an id) for the player to answer."""
+
+    id: bytes
+    game_id: str
+    version: int | None
+    turns: bytes | None
+    invitation: str | None = None
+
+
+def read_wakes(r: Redis, player_id: str, after: bytes, block_ms: int) -> list[Wake]:
+    """The wake-ups newer than ``after``, oldest first, waiting up to ``block_ms``."""
+    got: Any = r.xread({keys.player_wake(player_id): after}, block=max(1, block_ms))
+    if not got:
+        return []
+    return [
+        Wake(
+            wid,
+            text(f.get(b"g", b"")),
+            int(f[b"v"]) if b"v" in f else None,
+            f.get(b"t"),
+            text(f[b"i"]) if b"i" in f else None,
+        )
+        for wid, f in got[0][1]
+    ]
 
 
 def turn_snapshot(r: Redis, player_id: str) -> tuple[bytes, list[str]]:

@@ -86,3 +86,8 @@ def of_player(r: Redis, games: Iterable[str], player_id: str) -> dict[str, dict[
     for game in names:
         pipe.hget(keys.ratings(game), player_id)
     return {g: orjson.loads(v) for g, v in zip(names, pipe.execute(), strict=True) if v}
+
+
+def skip(r: Redis, game: str, event_id: str) -> None:
+    """Mark ``event_id`` done without rating it (a game not every player consented to)."""
+    r.sadd(keys.ratings_applied(game), event_id)

@@ -4,7 +4,9 @@ Layout (all under the hash tag ``{<tournament_id>}``, names from :mod:`keys`):
 
 * ``t:{id}``          hash ``meta`` (JSON), ``status``, ``created``, ``started``,
   ``finished``, ``seats_per_entry``, ``next_entry``, ``games_planned``, ``error``;
-* ``t:{id}:entries``  hash entry id -> JSON ``{"players": [...]}``;
+* ``t:{id}:entries``  hash entry id -> JSON ``{"players": [...]}``, plus
+  ``"pending"``: the players who have not accepted their invitation yet
+  (:mod:`server.store.invitations`);
 * ``t:{id}:players``  set of the player ids entered;
 * ``t:{id}:rounds``   hash round index -> the round's pairing (``pairing.Round``);
 * ``t:{id}:games``    hash ``<round>:<table>`` -> game id;
@@ -89,8 +91,13 @@ class TournamentRecord:
     finished: float | None = None
     error: str | None = None
     games_planned: int | None = None
+    consented: bool = False
+    """Set by a start whose every entry was accepted by all its players: only then
+    are the tournament's games rated (:mod:`server.services.ratings`)."""
     entries: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     """``(entry id, players)`` in seed order."""
+    pending: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Entry id -> its players who have not accepted yet (held entries only)."""
     rounds: list[dict[str, Any]] = field(default_factory=list)
     """Every round so far (``pairing.Round.to_dict``), in order."""
     games: dict[str, str] = field(default_factory=dict)
@@ -123,7 +130,8 @@ def read(r: Redis, tournament_id: str) -> TournamentRecord | None:
     spe = head.get(b"seats_per_entry")
     planned = head.get(b"games_planned")
     error = head.get(b"error")
-    ordered = sorted(entries.items(), key=lambda kv: int(kv[0][1:]))
+    ordered = [(k.decode(), orjson.loads(v)) for k, v in entries.items()]
+    ordered.sort(key=lambda kv: int(kv[0][1:]))
     return TournamentRecord(
         id=tournament_id,
         status=head[b"status"].decode(),
@@ -134,15 +142,25 @@ def read(r: Redis, tournament_id: str) -> TournamentRecord | None:
         finished=_float(head.get(b"finished")),
         error=error.decode() if error else None,
         games_planned=int(planned) if planned else None,
-        entries=[(k.decode(), tuple(orjson.loads(v)["players"])) for k, v in ordered],
+        consented=head.get(b"consented") == b"1",
+        entries=[(k, tuple(v["players"])) for k, v in ordered],
+        pending={k: tuple(v["pending"]) for k, v in ordered if v.get("pending")},
         rounds=[orjson.loads(rounds[k]) for k in sorted(rounds, key=int)],
         games={k.decode(): v.decode() for k, v in games.items()},
         results={k.decode(): orjson.loads(v) for k, v in results.items()},
     )
 
 
-def add_entry(r: Redis, scripts: Scripts, tournament_id: str, players: Sequence[str]) -> str:
+def add_entry(
+    r: Redis,
+    scripts: Scripts,
+    tournament_id: str,
+    players: Sequence[str],
+    pending: Sequence[str] = (),
+) -> str:
     """Enter ``players`` as one entry; returns the entry id (``e1``, ``e2``… in seed order).
+
+    ``pending``: the players whose place is held until they accept an invitation.
 
     Raises:
         TournamentMissing, EntriesClosed, AlreadyEntered, WrongEntrySize.
@@ -153,7 +171,13 @@ def add_entry(r: Redis, scripts: Scripts, tournament_id: str, players: Sequence[
             keys.tournament_entries(tournament_id),
             keys.tournament_players(tournament_id),
         ],
-        args=[orjson.dumps({"players": list(players)}), len(players), *players],
+        args=[
+            orjson.dumps(
+                {"players": list(players), **({"pending": list(pending)} if pending else {})}
+            ),
+            len(players),
+            *players,
+        ],
         client=r,
     )
     code = reply[0]
@@ -176,8 +200,11 @@ def start(
     entries: int,
     now: float,
     games_planned: int | None,
+    consented: bool = False,
 ) -> None:
     """Close the entries and mark the tournament running (see ``lua/start_tournament.lua``).
+
+    ``consented``: every player of every entry accepted; recorded with the start.
 
     The tournament joins the scheduler's set *before* its status flips: a crash
     in between leaves an open tournament in the set, which the scheduler skips,
@@ -189,7 +216,12 @@ def start(
     r.sadd(keys.tournaments_active(), tournament_id)
     code = scripts.start_tournament(
         keys=[keys.tournament(tournament_id), keys.tournament_entries(tournament_id)],
-        args=[repr(now), entries, "" if games_planned is None else games_planned],
+        args=[
+            repr(now),
+            entries,
+            "" if games_planned is None else games_planned,
+            "1" if consented else "0",
+        ],
         client=r,
     )
     if code == 1:

@@ -42,7 +42,7 @@ def _race(url: str, player: Player, moves: list[dict], version: int | None) -> l
 @pytest.mark.parametrize("with_version", [True, False])
 def test_exactly_one_conflicting_move_wins(live_api, live_players, with_version):
     four = live_players.many(4)
-    gid = live_api.create(four[0], [p.id for p in four])["id"]
+    gid = live_api.create("admin", [p.id for p in four])["id"]
     url = f"{live_api.base_url}/v1/games/{gid}/moves"
     for turn in range(TURNS):
         view = live_api.view(gid)

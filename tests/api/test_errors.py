@@ -20,7 +20,7 @@ from tests.api.play import play_random_moves
 def game(api, players):
     """A started game: (game id, the four players, the seat to move)."""
     four = players.many(4)
-    view = api.create(four[0], [p.id for p in four])
+    view = api.create("admin", [p.id for p in four])
     return view["id"], four, view["to_move"][0]
 
 
@@ -224,7 +224,7 @@ def test_stale_version(api, game):
 
 def test_game_over_and_seat_taken(api, players):
     four = players.many(4)
-    gid = api.create(four[0], [p.id for p in four], options={"deals": 1})["id"]
+    gid = api.create("admin", [p.id for p in four], options={"deals": 1})["id"]
     play_random_moves(api, gid, four, random.Random(1))
     assert_error(api.move(gid, four[0], {"type": "pass"}), 409, "game_over")
     assert_error(

@@ -45,7 +45,8 @@ def test_token_is_stored_hashed(api, players, redis_client):
 
 def test_create_with_all_seats_starts_at_once(api, players):
     four = players.many(4)
-    view = api.create(four[0], [p.id for p in four])
+    created = api.create("admin", [p.id for p in four])  # the admin seats without asking
+    view = api.view(created["id"], four[0])
     assert view["status"] == "active" and view["version"] == 0 and view["you"] == 0
     assert [s["player_id"] for s in view["seats"]] == [p.id for p in four]
     assert [s["name"] for s in view["seats"]] == ["p0", "p1", "p2", "p3"]
@@ -88,7 +89,7 @@ def test_open_seats_join_then_start(api, players):
 
 def test_moves_wait_for_every_seat(api, players):
     two = players.many(2)
-    view = api.create(two[0], [two[0].id, two[1].id, None, None])
+    view = api.create("admin", [two[0].id, two[1].id, None, None])
     for p in two:
         reply = api.move(view["id"], p, {"type": "pass"})
         assert_error(reply, 409, "game_not_started")
@@ -117,7 +118,7 @@ def test_one_seat_per_player_unless_allowed(api, players):
 
 def test_spectator_sees_no_hand(api, players):
     four = players.many(4)
-    view = api.create(four[0], [p.id for p in four])
+    view = api.create("admin", [p.id for p in four])
     spectator = api.view(view["id"])
     assert spectator["you"] is None and "hand" not in spectator
     assert spectator["legal_moves"] == []
@@ -127,7 +128,7 @@ def test_spectator_sees_no_hand(api, players):
 
 def test_stale_version_changes_nothing_and_retry_is_safe(api, players):
     four = players.many(4)
-    gid = api.create(four[0], [p.id for p in four])["id"]
+    gid = api.create("admin", [p.id for p in four])["id"]
     seat = api.view(gid)["to_move"][0]
     mine = api.view(gid, four[seat])
     first, second = mine["legal_moves"][:2]
@@ -147,7 +148,7 @@ def test_stale_version_changes_nothing_and_retry_is_safe(api, players):
 
 def test_events_filtered_per_seat(api, players):
     four = players.many(4)
-    gid = api.create(four[0], [p.id for p in four])["id"]
+    gid = api.create("admin", [p.id for p in four])["id"]
     for seat, p in enumerate(four):
         body = api.get(f"/v1/games/{gid}/events", p).body
         hands = [e for e in body["events"] if e["kind"] == "hand"]
@@ -161,7 +162,7 @@ def test_events_filtered_per_seat(api, players):
 
 def test_events_long_poll_returns_when_a_move_lands(live_api, live_players):
     four = live_players.many(4)
-    gid = live_api.create(four[0], [p.id for p in four])["id"]
+    gid = live_api.create("admin", [p.id for p in four])["id"]
     seat = live_api.view(gid)["to_move"][0]
     move = live_api.view(gid, four[seat])["legal_moves"][0]
     timer = threading.Timer(0.4, lambda: live_api.move(gid, four[seat], move, 0))
@@ -177,7 +178,7 @@ def test_events_long_poll_returns_when_a_move_lands(live_api, live_players):
 
 def test_events_long_poll_times_out_empty(api, players):
     four = players.many(4)
-    gid = api.create(four[0], [p.id for p in four])["id"]
+    gid = api.create("admin", [p.id for p in four])["id"]
     start = time.monotonic()
     body = api.get(f"/v1/games/{gid}/events", four[0], after=5, wait=0.3).body
     assert time.monotonic() - start >= 0.29
@@ -186,7 +187,7 @@ def test_events_long_poll_times_out_empty(api, players):
 
 def test_turns_long_poll_wakes_the_next_player(live_api, live_players):
     four = live_players.many(4)
-    gid = live_api.create(four[0], [p.id for p in four])["id"]
+    gid = live_api.create("admin", [p.id for p in four])["id"]
     seat = live_api.view(gid)["to_move"][0]
     first = live_api.get("/v1/me/turns", four[seat]).body["turns"]
     assert [(t["game_id"], t["seat"], t["version"]) for t in first] == [(gid, seat, 0)]
@@ -207,7 +208,7 @@ def test_turns_long_poll_wakes_the_next_player(live_api, live_players):
 
 def test_turns_come_from_the_state_not_the_wake_up(api, players, redis_client):
     four = players.many(4)
-    gid = api.create(four[0], [p.id for p in four])["id"]
+    gid = api.create("admin", [p.id for p in four])["id"]
     seat = api.view(gid)["to_move"][0]
     for key in redis_client.scan_iter("p:*:wake"):
         redis_client.delete(key)  # every notification lost
@@ -217,7 +218,7 @@ def test_turns_come_from_the_state_not_the_wake_up(api, players, redis_client):
 
 def test_replay_is_public_while_playing_and_complete_after(api, players):
     four = players.many(4)
-    created = api.create(four[0], [p.id for p in four], options=ONE_DEAL)
+    created = api.create("admin", [p.id for p in four], options=ONE_DEAL)
     gid, commitment = created["id"], created["deal_commitment"]
     play_random_moves(api, gid, four, random.Random(5), limit=7)
     during = api.get(f"/v1/games/{gid}/replay", four[0]).body
@@ -241,8 +242,8 @@ def test_replay_is_public_while_playing_and_complete_after(api, players):
 
 def test_seeds_differ_per_game_and_stay_secret(api, players):
     four = players.many(4)
-    a = api.create(four[0], [p.id for p in four])
-    b = api.create(four[0], [p.id for p in four])
+    a = api.create("admin", [p.id for p in four])
+    b = api.create("admin", [p.id for p in four])
     assert a["deal_commitment"] != b["deal_commitment"]
     assert a["state"]["completed_hands"] == [] and "seed" not in a["state"]
 

@@ -14,8 +14,8 @@ ONE_DEAL = {"deals": 1}
 def test_live_and_finished_lists_follow_the_games(api, players):
     four = players.many(4)
     ids = [p.id for p in four]
-    first = api.create(four[0], ids, options=ONE_DEAL)["id"]
-    second = api.create(four[0], ids, options=ONE_DEAL)["id"]
+    first = api.create("admin", ids, options=ONE_DEAL)["id"]
+    second = api.create("admin", ids, options=ONE_DEAL)["id"]
     waiting = api.create(four[0], [ids[0], None, None, None], options=ONE_DEAL)["id"]
     live = api.get("/v1/games").body
     assert live["status"] == "live"
@@ -40,7 +40,7 @@ def test_a_finished_game_left_in_the_live_index_is_moved_by_the_next_reader(
     api, players, redis_client
 ):
     four = players.many(4)
-    gid = api.create(four[0], [p.id for p in four], options=ONE_DEAL)["id"]
+    gid = api.create("admin", [p.id for p in four], options=ONE_DEAL)["id"]
     play_all(api, gid, four)
     redis_client.zadd(keys.lobby_live_games(), {gid: 1.0})  # as if a crash came after the commit
     redis_client.zadd(keys.lobby_live_games(), {"gone": 2.0})  # and an id with no game behind it
@@ -51,7 +51,7 @@ def test_a_finished_game_left_in_the_live_index_is_moved_by_the_next_reader(
 
 def test_lists_show_no_card_at_all(api, players):
     four = players.many(4)
-    gid = api.create(four[0], [p.id for p in four], options=ONE_DEAL)["id"]
+    gid = api.create("admin", [p.id for p in four], options=ONE_DEAL)["id"]
     play_all(api, gid, four, limit=20)
     reply = api.get("/v1/games")
     assert reply.body["games"][0]["version"] == 20
@@ -60,7 +60,7 @@ def test_lists_show_no_card_at_all(api, players):
 
 def test_frames_are_the_views_each_seat_and_a_spectator_saw(api, players):
     four = players.many(4)
-    gid = api.create(four[0], [p.id for p in four], options=ONE_DEAL)["id"]
+    gid = api.create("admin", [p.id for p in four], options=ONE_DEAL)["id"]
     holders = seat_holders(api.view(gid), four)
     seen = {}  # version -> (spectator's view, every seat's view), read while playing
     rng = random.Random(8)

@@ -22,6 +22,9 @@ from werkzeug.test import EnvironBuilder
 from tests.api.play import play_random_moves
 from tests.conftest import ADMIN_TOKEN
 from tests.embed.openapi_calls import exercise_embedding
+from tests.ladder.openapi_calls import exercise_ladders
+from tests.security.openapi_tokens import exercise_tokens
+from tests.web.openapi_calls import exercise_visitors
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
@@ -117,6 +120,11 @@ def test_responses_match_the_spec(client, spec, players, app):
     assert call("get", "/v1/me/turns", token=tokens[seat], query={"wait": -1})[0] == 400
     assert call("get", "/v1/me/turns")[0] == 401
     assert call("get", "/v1/me/turns", token=ADMIN_TOKEN)[0] == 403
+    # the turn stream's refusals (its 200 is a stream: tests/api/test_turn_stream.py)
+    assert call("get", "/v1/me/turns/stream")[0] == 401
+    assert call("get", "/v1/me/turns/stream", query={"token": "x.y"})[0] == 401
+    assert call("get", "/v1/me/turns/stream", query={"token": ""})[0] == 400
+    assert call("get", "/v1/me/turns/stream", token=ADMIN_TOKEN)[0] == 403
 
     moves = f"/v1/games/{gid}/moves"
     assert call("post", moves, {"move": {"type": "pass"}}, tokens[seat])[0] == 422
@@ -166,10 +174,16 @@ def test_responses_match_the_spec(client, spec, players, app):
 
     exercise_tournaments(call, four, people, client, app)
     exercise_embedding(call, gid, tokens[0])  # apps, bots, webhooks, SSE
+    exercise_tokens(call)  # rotate and revoke
+    exercise_ladders(call, four)  # /v1/ladders (docs/ladder.md)
+    exercise_visitors(call)  # the web lobby's Play against bots
 
     document = yaml.safe_load(SPEC_PATH.read_text())
     documented = {
-        (m, p) for p, item in document["paths"].items() for m in item if m in ("get", "post")
+        (m, p)
+        for p, item in document["paths"].items()
+        for m in item
+        if m in ("get", "post", "delete")
     }
     routes = {
         (m.lower(), template(r.rule))
@@ -206,6 +220,14 @@ def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -
     entries = f"/v1/tournaments/{tid}/entries"
     assert call("post", entries, {"players": [four[0]["id"], four[2]["id"]]}, tokens[0])[0] == 201
     assert call("post", entries, {"players": [four[1]["id"], four[3]["id"]]}, tokens[3])[0] == 201
+    # the partners named are invited: each accepts (docs/api.md#consent-and-invitations)
+    for i in (2, 1):
+        status, page = call("get", "/v1/me/invitations", None, tokens[i])
+        assert status == 200 and len(page["invitations"]) == 1
+        inv = page["invitations"][0]["id"]
+        assert call("post", f"/v1/invitations/{inv}/accept", {}, tokens[i])[0] == 200
+        assert call("post", f"/v1/invitations/{inv}/decline", {}, tokens[i])[0] == 404
+    assert call("get", "/v1/me/invitations")[0] == 401
     assert call("post", entries, {"players": [four[1]["id"], four[3]["id"]]}, ADMIN_TOKEN)[0] == 409
     assert call("post", entries, {"players": []}, tokens[0])[0] == 400
     assert call("post", entries, {"players": [four[0]["id"]]})[0] == 401

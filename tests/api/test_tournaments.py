@@ -37,6 +37,14 @@ def _enter(api: Api, tid: str, who, *entrants: Player) -> dict:
     return reply.body
 
 
+def _accept_invitations(api: Api, who: Player) -> int:
+    """``who`` accepts every open invitation (docs/api.md#consent-and-invitations)."""
+    page = api.get("/v1/me/invitations", who).body["invitations"]
+    for inv in page:
+        assert api.post(f"/v1/invitations/{inv['id']}/accept", {}, who).status == 200
+    return len(page)
+
+
 def _move_randomly(api: Api, people: list[Player], rng: random.Random) -> int:
     """One pass of bots: each player asks ``/me/turns`` and plays a random legal move."""
     made = 0
@@ -58,6 +66,8 @@ def test_a_whole_tournament_over_a_socket(live_api, live_players, redis_server):
     for i in range(0, 6, 2):
         entry = _enter(live_api, tid, people[i + 1], people[i], people[i + 1])
         assert entry["seed"] == i // 2 + 1
+        assert entry["pending"] == [people[i].id]  # the partner named is invited
+        assert _accept_invitations(live_api, people[i]) == 1
     started = live_api.post(f"/v1/tournaments/{tid}/start", {}, people[0])
     assert started.status == 200 and started.body["status"] == "running"
     assert started.body["progress"]["games_planned"] == 3  # three entries: 3 matches, byes
@@ -168,6 +178,7 @@ def test_entries_and_start_errors(api, players):
     # only the creator (or the admin) enters others; a player may enter itself
     assert_error(api.post(entries, {"players": [a.id, b.id]}, outsider), 403, "forbidden")
     _enter(api, tid, a, a, b)
+    assert _accept_invitations(api, b) == 1
     assert_error(api.post(entries, {"players": [a.id, c.id]}, owner), 409, "already_entered")
     assert_error(api.post(entries, {"players": [c.id, c.id]}, owner), 400, "invalid_request")
     assert_error(

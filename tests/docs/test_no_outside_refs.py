@@ -35,7 +35,13 @@ def test_the_scan_sees_the_code_and_the_docs() -> None:
 
 
 def test_the_pattern_catches_what_it_should() -> None:
-    for bad in ("see ../shared/RULES.md", "(API.md)", "DESIGN.md pitfalls", "issue 11"):
+    # spelled in pieces, or this file would cite what it forbids
+    for bad in (
+        "see ../" + "shared/x",
+        "(A" + "PI.md)",
+        "DES" + "IGN.md pitfalls",
+        "iss" + "ue 11",
+    ):
         assert OUTSIDE.search(bad), bad
     for good in ("docs/rules/concerto.md#c17", "docs/api.md#errors", "tissue 3"):
         assert not OUTSIDE.search(good), good

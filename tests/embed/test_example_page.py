@@ -53,6 +53,7 @@ def deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     settings = {
         "PARLOUR_CORS_ORIGINS": app_url,
         "PARLOUR_WEBHOOK_BACKOFF": "0.1",
+        "PARLOUR_WEBHOOK_ALLOW": "127.0.0.0/8",  # the backend's /webhook is local
         "PARLOUR_SSE_HEARTBEAT": "1",
     }
     saved = {k: os.environ.get(k) for k in settings}

@@ -3,6 +3,8 @@
 The receiver is a real stdlib HTTP server on 127.0.0.1 that answers 500 to
 the first N attempts of each delivery; the deliverer is the real one
 (:class:`server.processes.webhooks.Deliverer`) run in a thread on the test's Redis.
+Both allow loopback (``WEBHOOK_ALLOW``), as an operator would for a local receiver:
+webhooks to internal addresses are refused otherwise (tests/security).
 """
 
 from __future__ import annotations
@@ -47,6 +49,14 @@ class Receiver:
     def ok(self) -> list[Received]:
         with self.lock:
             return [r for r in self.received if r.status == 200]
+
+
+LOOPBACK = "127.0.0.0/8,::1"
+
+
+@pytest.fixture
+def app_config(app_config: dict) -> dict:
+    return app_config | {"WEBHOOK_ALLOW": LOOPBACK}
 
 
 @pytest.fixture
@@ -94,7 +104,13 @@ def receiver_factory() -> Iterator:
 @pytest.fixture
 def deliverer(redis_client) -> Iterator[Deliverer]:
     d = Deliverer(
-        redis_client, backoff=0.05, max_attempts=4, timeout=2, lease=5, rng=random.Random(1)
+        redis_client,
+        backoff=0.05,
+        max_attempts=4,
+        timeout=2,
+        lease=5,
+        rng=random.Random(1),
+        allow=LOOPBACK,
     )
     stop = threading.Event()
     thread = threading.Thread(target=d.run, args=(stop, 0.01), daemon=True)

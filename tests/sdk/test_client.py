@@ -20,6 +20,7 @@ from client_sdk.errors import (
     ERRORS_BY_CODE,
     AlreadyEntered,
     AlreadySeated,
+    BoardInPlay,
     CannotStart,
     ConnectionError,
     DeadlinePassed,
@@ -30,6 +31,8 @@ from client_sdk.errors import (
     GameOver,
     IllegalMove,
     InvalidRequest,
+    InvitationExpired,
+    InvitationsPending,
     NoOpenSeat,
     NotFound,
     NotYourTurn,
@@ -69,6 +72,7 @@ API_ERRORS = [
     (400, "invalid_request", InvalidRequest),
     (401, "unauthorized", Unauthorized),
     (403, "forbidden", Forbidden),
+    (403, "board_in_play", BoardInPlay),
     (404, "not_found", NotFound),
     (409, "not_your_turn", NotYourTurn),
     (409, "stale_version", StaleVersion),
@@ -83,7 +87,10 @@ API_ERRORS = [
     (409, "already_entered", AlreadyEntered),
     (409, "wrong_entry_size", WrongEntrySize),
     (409, "cannot_start", CannotStart),
+    (409, "invitations_pending", InvitationsPending),
+    (409, "invitation_expired", InvitationExpired),
     (422, "illegal_move", IllegalMove),
+    (422, "unplayable_format", InvalidRequest),
     (429, "rate_limited", RateLimited),
 ]
 
@@ -304,6 +311,27 @@ CALLS = [
      "POST", "/v1/apps/{app_id}/webhooks", {"url": "http://x/h", "events": ["game_end"]}),
     (lambda c: c.bots.list(), "GET", "/v1/bots", None),
     (lambda c: c.bots.ensure(["random"]), "POST", "/v1/bots", {"bots": ["random"]}),
+    (lambda c: next(c.turns.stream(), None), "GET", "/v1/me/turns/stream", None),
+    (lambda c: c.invitations.mine(), "GET", "/v1/me/invitations", None),
+    (lambda c: c.invitations.accept("I"), "POST", "/v1/invitations/{invitation_id}/accept", {}),
+    (lambda c: c.invitations.decline("I"), "POST", "/v1/invitations/{invitation_id}/decline", {}),
+    # tokens: rotate and revoke
+    (lambda c: c.tokens.rotate(), "POST", "/v1/players/me/token", None),
+    (lambda c: c.tokens.revoke(), "DELETE", "/v1/players/me/token", None),
+    (lambda c: c.tokens.rotate_player("P"), "POST", "/v1/players/{player_id}/token", None),
+    (lambda c: c.tokens.revoke_player("P"), "DELETE", "/v1/players/{player_id}/token", None),
+    (lambda c: c.tokens.rotate_app("A"), "POST", "/v1/apps/{app_id}/token", None),
+    (lambda c: c.tokens.revoke_app("A"), "DELETE", "/v1/apps/{app_id}/token", None),
+    # ladders (docs/ladder.md)
+    (lambda c: c.ladders.create("concerto", max_games=4), "POST", "/v1/ladders",
+     {"game": "concerto", "options": {}, "max_games": 4}),
+    (lambda c: c.ladders.list(), "GET", "/v1/ladders", None),
+    (lambda c: c.ladders.get("L"), "GET", "/v1/ladders/{ladder_id}", None),
+    (lambda c: c.ladders.join("L"), "POST", "/v1/ladders/{ladder_id}/entries", {}),
+    (lambda c: c.ladders.leave("L"), "DELETE", "/v1/ladders/{ladder_id}/entries", None),
+    (lambda c: c.ladders.entry("L", "P"), "GET",
+     "/v1/ladders/{ladder_id}/entries/{player_id}", None),
+    (lambda c: c.ladders.leaderboard("L"), "GET", "/v1/ladders/{ladder_id}/leaderboard", None),
 ]  # fmt: skip
 
 
@@ -312,7 +340,11 @@ def _template(path: str) -> str:
             .replace("/tournaments/T", "/tournaments/{tournament_id}")
             .replace("/ratings/concerto", "/ratings/{game}")
             .replace("/replay/7", "/replay/{version}")
-            .replace("/apps/A", "/apps/{app_id}"))  # fmt: skip
+            .replace("/apps/A", "/apps/{app_id}")
+            .replace("/invitations/I/", "/invitations/{invitation_id}/")
+            .replace("/players/P/", "/players/{player_id}/")
+            .replace("/ladders/L", "/ladders/{ladder_id}")
+            .replace("/entries/P", "/entries/{player_id}"))  # fmt: skip
 
 
 @pytest.mark.parametrize(("call", "method", "path", "body"), CALLS)

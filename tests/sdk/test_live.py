@@ -42,6 +42,7 @@ from client_sdk.errors import (
 )
 from client_sdk.types import Event, EventsPage, NewPlayer, Replay, Turn, View
 from server.api import create_app
+from tests.conftest import ADMIN_TOKEN
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT = {"deals": 1, "target": 10000}  # one deal: about 50 moves
@@ -95,7 +96,7 @@ class Runners:
 def seated_game(url: str, bots: list[Bot], options: dict | None = None) -> tuple[str, list[str]]:
     """Register one player per bot, seat them in a new Concerto game; return id and tokens."""
     players = [register(url, f"{bot.name}{i}") for i, bot in enumerate(bots)]
-    creator = Client(url, players[0]["token"])
+    creator = Client(url, ADMIN_TOKEN)  # the admin seats players without invitations
     view = creator.games.create("concerto", options or {}, [p["id"] for p in players])
     assert view["status"] == "active"
     return view["id"], [p["token"] for p in players]
@@ -104,7 +105,9 @@ def seated_game(url: str, bots: list[Bot], options: dict | None = None) -> tuple
 # -- a full game --------------------------------------------------------------------
 
 
-def test_four_sdk_bots_play_a_full_game(live_server) -> None:
+@pytest.mark.parametrize("push", [True, False], ids=["turn-stream", "long-poll"])
+def test_four_sdk_bots_play_a_full_game(live_server, push: bool) -> None:
+    """Pushed turns (the default) and the long-poll fallback: the same game, nothing lost."""
     url = live_server.url
     bots: list[Bot] = [SignalsBot(), GreedyBot(), SignalsBot(), GreedyBot()]
     game_id, tokens = seated_game(url, bots)  # the default game: up to 4 deals, target 100
@@ -115,7 +118,7 @@ def test_four_sdk_bots_play_a_full_game(live_server) -> None:
 
     runners = Runners(url)
     for bot, token in zip(bots, tokens, strict=True):
-        runners.start(bot, token)
+        runners.start(bot, token, push=push)
     stats = runners.join()
 
     final = watcher.games.view(game_id)
@@ -322,7 +325,7 @@ def test_python_m_bots_play_a_game_as_separate_processes(live_server) -> None:
     url = live_server.url
     names = ["concerto_signals", "uniform", "concerto_signals", "concerto_greedy"]  # modules
     players = [register(url, n) for n in names]
-    Client(url, players[0]["token"]).games.create("concerto", SHORT, [p["id"] for p in players])
+    Client(url, ADMIN_TOKEN).games.create("concerto", SHORT, [p["id"] for p in players])
     procs = [
         subprocess.Popen(
             [
@@ -452,3 +455,35 @@ def test_the_stream_resumes_after_a_drop_without_loss_or_repeat(live_server) -> 
     delivered = [e["data"] for e in first + rest[:-1]]
     assert delivered == expected
     assert [int(e["id"]) for e in first + rest[:-1]] == [e["seq"] for e in expected]
+
+
+def without_turn_streams(app: Any) -> Any:
+    """The app as a server from before turn streams answers: 404 on that route."""
+
+    def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
+        if environ["PATH_INFO"] == "/v1/me/turns/stream":
+            start_response("404 NOT FOUND", [("Content-Type", "application/json")])
+            return [b'{"error": {"code": "not_found", "message": "no such route"}}']
+        return app(environ, start_response)
+
+    return wsgi
+
+
+def test_runners_fall_back_to_the_long_poll_without_turn_streams(app) -> None:
+    server = make_server("127.0.0.1", 0, without_turn_streams(app), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}"
+        bots: list[Bot] = [GreedyBot(), SignalsBot(), GreedyBot(), SignalsBot()]
+        game_id, tokens = seated_game(url, bots, SHORT)
+        runners = Runners(url)
+        for bot, token in zip(bots, tokens, strict=True):
+            runners.start(bot, token)  # push=True by default: the stream is tried first
+        stats = runners.join()
+        final = Client(url, tokens[0]).games.view(game_id)
+        assert final["status"] == "finished"
+        assert sum(s.moves for s in stats) == final["version"]
+    finally:
+        server.shutdown()
+        thread.join(5)

@@ -19,6 +19,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -176,3 +177,10 @@ def play_random(
 def wait_for_version(page: Page, version: int) -> None:
     """Wait until the page shows the game at ``version`` (drawn from a view, not reloaded)."""
     page.wait_for_selector(f".board[data-version='{version}']")
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Say where the screenshots of tests/web/test_access.py went, when it took any."""
+    shots = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+    if shots.is_dir() and any(shots.glob("*.png")):
+        terminalreporter.write_line(f"web table screenshots: {shots}")

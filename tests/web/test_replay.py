@@ -83,3 +83,23 @@ def test_an_unfinished_game_has_no_replay_yet(web: Web, seats: Seats) -> None:
     assert "opens once it is finished" in page.locator(".message").inner_text()
     assert page.locator("[data-card]").count() == 0
     assert not any("/replay/0" in url for url, _ in web.responses)
+
+
+def test_the_replay_shows_par_per_deal_and_side_and_hides_it_from_a_seat(
+    web: Web, seats: Seats
+) -> None:
+    game_id, _, replay = finished_game(seats)
+    (deal,) = replay["par"]
+    end = next(e["version"] for e in replay["events"] if e["kind"] == "deal_end")
+    page = web.open(f"/replay/{game_id}?step={end}&as=all")
+    for side in ("NS", "EW"):
+        row = page.locator(f".par tr[data-side='{side}']")
+        par, made = deal[side]["max_hands"], deal[side]["hand_points"]
+        assert row.locator(".par-value").inner_text() == str(par)
+        assert row.locator(".made").inner_text() == str(made)
+        expected = f"{int(100 * made / par + 0.5)}%" if par else "—"
+        assert row.locator(".percent").inner_text() == expected
+    page.goto("about:blank")
+    page = web.open(f"/replay/{game_id}?step={end - 1}&as=0")
+    assert page.locator(".par tr[data-side]").count() == 0  # North could not know it yet
+    assert "at the end" in page.locator(".par").inner_text()

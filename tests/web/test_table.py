@@ -14,7 +14,7 @@ import pytest
 
 from bots.uniform import RandomBot
 from client_sdk import Client, Runner
-from tests.conftest import Player
+from tests.conftest import ADMIN_TOKEN, Player
 from tests.web.conftest import Seats, Web, play_random, wait_for_version
 
 HAND_ONE_LED_BY_NORTH = {"first_dealer": 3, "deals": 1}  # hand k is led by (dealer + k) % 4
@@ -210,7 +210,7 @@ def test_a_person_takes_the_open_seat_and_the_game_starts(web: Web, seats: Seats
         "post",
         "/v1/games",
         {"game": "concerto", "options": {"deals": 1}, "seats": [None, *(p.id for p in others)]},
-        others[0].token,
+        ADMIN_TOKEN,  # the admin seats the others without invitations
     )["id"]
     watcher = web.page.context.new_page()  # a spectator in another tab: it sees the start
     watcher.goto(f"{web.url}/table/{game_id}")

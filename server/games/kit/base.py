@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 Seat = int
+Card = str
 Move = dict[str, Any]
 
 
@@ -274,8 +276,11 @@ class BaseState:
             return []
         return self._legal_moves(seat)
 
-    def apply(self, seat: Seat | None, move: Any) -> list[Event]:
+    def apply(self, seat: Seat | None, move: Any, *, events: bool = True) -> list[Event]:
         """Apply ``move`` for ``seat`` and return the events it caused.
+
+        With ``events=False`` (a simulation that will not read them) the move
+        is applied the same way but its events are not built: the list is empty.
 
         Raises:
             GameOver: the game has ended.
@@ -288,10 +293,12 @@ class BaseState:
         if seat is None or seat not in self.to_move():
             raise NotYourTurn(seat)
         move = self.normalize_move(move)
-        legal = self._legal_moves(seat)
-        if move not in legal:
-            raise IllegalMove(self._explain_illegal(seat, move), legal)
-        return self._apply(seat, move)
+        if not self._is_legal(seat, move):
+            raise IllegalMove(self._explain_illegal(seat, move), self._legal_moves(seat))
+        if events:
+            return self._apply(seat, move)
+        self._apply_quietly(seat, move)
+        return []
 
     # -- hooks for the game ---------------------------------------------------
     def normalize_move(self, move: Any) -> Move:
@@ -305,8 +312,20 @@ class BaseState:
     def _legal_moves(self, seat: Seat) -> list[Move]:
         raise NotImplementedError
 
+    def _is_legal(self, seat: Seat, move: Move) -> bool:
+        """Is the normalized ``move`` in ``_legal_moves(seat)``? A game may answer faster.
+
+        An override must agree with the list exactly: the list stays the one
+        source of truth.
+        """
+        return move in self._legal_moves(seat)
+
     def _apply(self, seat: Seat, move: Move) -> list[Event]:
         raise NotImplementedError
+
+    def _apply_quietly(self, seat: Seat, move: Move) -> None:
+        """``_apply`` without building events; a game may skip them (by default it does not)."""
+        self._apply(seat, move)
 
     def _explain_illegal(self, seat: Seat, move: Move) -> str:
         """Why ``move`` is refused. Must name nothing ``seat`` cannot see."""
@@ -362,6 +381,14 @@ class BaseState:
     def clone(self) -> BaseState:
         raise NotImplementedError
 
+    def determinize(self, seat: Seat, rng: random.Random) -> Self:
+        """A copy in which what ``seat`` cannot see is drawn anew, consistent with its view.
+
+        For searching bots: each copy is one "world" the seat cannot tell from
+        the real one (see :func:`redeal`). Games that support it override this.
+        """
+        raise NotImplementedError
+
     def __eq__(self, other: object) -> bool:
         """Two states are equal when they would be stored identically."""
         return (
@@ -404,6 +431,9 @@ class Game:
     seat_option: str | None = None
     """The option that sets the number of players, if the game has one (Cowpoke's
     ``players``). The service fills it in from the seats a creator lists."""
+    two_sides: bool = False
+    """Whether the seats always form two fixed sides (partnerships), as a duplicate
+    match needs: it compares the two sides' scores over the same boards."""
 
 
 def game_record(
@@ -413,6 +443,7 @@ def game_record(
     seats: tuple[int, ...],
     options: Mapping[str, Any],
     seat_option: str | None = None,
+    two_sides: bool = False,
 ) -> Game:
     """The registry's record of the game whose states are ``state``."""
     return Game(
@@ -424,4 +455,34 @@ def game_record(
         from_dict=state.from_dict,
         opening_events=state.opening_events,
         seat_option=seat_option,
+        two_sides=two_sides,
     )
+
+
+def redeal(
+    hands: list[list[Card]],
+    keep: Iterable[Seat],
+    rng: random.Random,
+    order: Callable[[list[Card]], list[Card]] = list,
+) -> list[list[Card]]:
+    """The hands of the seats not in ``keep`` dealt again from their own cards together.
+
+    Every seat keeps its number of cards, ``keep`` seats keep their cards, and
+    the pooled cards of the others are shuffled with ``rng`` and dealt back;
+    ``order`` puts each new hand in the order the game holds cards in. This is
+    the re-deal of a determinization: the cards a seat cannot see, drawn again.
+
+    >>> redeal([["AS"], ["KS", "QS"], ["JS"]], [1], random.Random(0))[1]
+    ['KS', 'QS']
+    """
+    kept = set(keep)
+    pool = [c for s, h in enumerate(hands) if s not in kept for c in h]
+    rng.shuffle(pool)
+    new: list[list[Card]] = []
+    for s, h in enumerate(hands):
+        if s in kept:
+            new.append(list(h))
+        else:
+            new.append(order(pool[: len(h)]))
+            del pool[: len(h)]
+    return new

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TypeGuard
 
 SUITS = "SHDC"
@@ -49,7 +50,11 @@ class Pack:
 
     def cards(self) -> list[Card]:
         """Every card of the pack, in a fixed order (suit by suit, high to low)."""
-        return [r + s for s in SUITS for r in self.ranks for _ in range(self.copies)]
+        return list(self._cards)
+
+    @cached_property
+    def _cards(self) -> tuple[Card, ...]:
+        return tuple(r + s for s in SUITS for r in self.ranks for _ in range(self.copies))
 
     def is_card(self, text: object) -> TypeGuard[Card]:
         return (
@@ -81,9 +86,21 @@ DOUBLE_PINOCHLE = Pack("96-card double pinochle", "ATKQJ9", copies=4)
 
 
 def shuffled(pack: Pack, rng: random.Random) -> list[Card]:
-    """The pack in an order drawn from ``rng`` (never the global RNG)."""
+    """The pack in an order drawn from ``rng`` (never the global RNG).
+
+    The order is exactly ``rng.shuffle(pack.cards())`` (a test holds it to
+    that): the same Fisher-Yates draws, written out so that a deal does not
+    pay a method call per card.
+    """
     cards = pack.cards()
-    rng.shuffle(cards)
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
     return cards
 
 
@@ -95,9 +112,21 @@ def deal_singly(cards: Sequence[Card], players: int, first: int) -> list[list[Ca
     return hands
 
 
+_SORT_KEYS: dict[Pack, dict[Card, int]] = {}
+
+
+def _sort_key(pack: Pack) -> dict[Card, int]:
+    """Each card's place in :func:`sort_hand` order, built once per pack."""
+    keys = _SORT_KEYS.get(pack)
+    if keys is None:
+        order = sorted(set(pack.cards()), key=lambda c: (SUITS.index(c[1]), -pack.rank_order(c)))
+        keys = _SORT_KEYS[pack] = {c: i for i, c in enumerate(order)}
+    return keys
+
+
 def sort_hand(cards: Iterable[Card], pack: Pack = STANDARD) -> list[Card]:
     """Cards grouped by suit (S H D C), high to low within a suit: how a player holds them."""
-    return sorted(cards, key=lambda c: (SUITS.index(c[1]), -pack.rank_order(c)))
+    return sorted(cards, key=_sort_key(pack).__getitem__)
 
 
 def derived_rng(seed: str, *labels: object) -> random.Random:

@@ -161,7 +161,9 @@ def check_cards(preset: Preset, cards: list[Any], pack: Pack, *, counted: bool =
     pack_problems = pack.problems(cards)
     for text in pack_problems:
         preset.problem(text)
-    missing = sorted(set(pack.cards()) - set(cards))
+    # Only strings can be cards; anything else (an object, a list) is already a
+    # problem above, and may not even be hashable.
+    missing = sorted(set(pack.cards()) - {c for c in cards if isinstance(c, str)})
     complete = len(cards) == len(pack.cards()) if counted else not pack_problems
     if missing and complete:
         preset.problem(f"missing {', '.join(missing)}")

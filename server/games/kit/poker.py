@@ -14,9 +14,10 @@ Q-K-A-2-3 (Concerto C5). The ace is low only in the wheel A-2-3-4-5.
 from __future__ import annotations
 
 import enum
+import math
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 Card = str
 
@@ -53,8 +54,8 @@ def _straight_high(values: Sequence[int]) -> int | None:
 
 
 def classify(cards: Sequence[Card]) -> Combination:
-    """The Poker category of exactly five cards."""
-    return evaluate(cards)[0]
+    """The Poker category of exactly five cards (:func:`category` under another name)."""
+    return category(cards)
 
 
 def evaluate(cards: Sequence[Card]) -> tuple[Combination, tuple[int, ...]]:
@@ -109,3 +110,40 @@ def best_five(cards: Sequence[Card]) -> tuple[Combination, tuple[int, ...], tupl
 def is_three_pairs(cards: Sequence[Card]) -> bool:
     """Exactly three pairs among six cards: three ranks, each held exactly twice (C15)."""
     return len(cards) == 6 and sorted(Counter(c[0] for c in cards).values()) == [2, 2, 2]
+
+
+# Each rank a prime, so that the product of five ranks names their multiset.
+_PRIME = dict(zip("23456789TJQKA", (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41), strict=True))
+
+
+def _category_tables() -> tuple[dict[int, Combination], dict[int, Combination]]:
+    """The category of every multiset of five ranks, suits mixed and all of one suit.
+
+    Built with :func:`evaluate` itself, so the look-up can never disagree with it.
+    """
+    plain: dict[int, Combination] = {}
+    flush: dict[int, Combination] = {}
+    for ranks in combinations_with_replacement("23456789TJQKA", 5):
+        key = math.prod(_PRIME[r] for r in ranks)
+        plain[key] = evaluate([r + s for r, s in zip(ranks, "SHDCS", strict=True)])[0]
+        flush[key] = evaluate([r + "S" for r in ranks])[0]
+    return plain, flush
+
+
+_TABLES: list[dict[int, Combination]] = []  # [suits mixed, one suit], built on first use
+
+
+def category(cards: Sequence[Card]) -> Combination:
+    """The Poker category of exactly five cards, by table look-up (no sorting, no counting).
+
+    >>> category(["TH", "JH", "QH", "KH", "AH"]).name
+    'STRAIGHT_FLUSH'
+    """
+    if not _TABLES:
+        _TABLES.extend(_category_tables())
+    a, b, c, d, e = cards
+    p = _PRIME
+    key = p[a[0]] * p[b[0]] * p[c[0]] * p[d[0]] * p[e[0]]
+    s = a[1]
+    one_suit = b[1] == s and c[1] == s and d[1] == s and e[1] == s
+    return _TABLES[one_suit][key]

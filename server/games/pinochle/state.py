@@ -702,4 +702,5 @@ GAME = game_record(
     seats=(4, 6, 8),
     options=OPTIONS,
     seat_option="players",
+    two_sides=True,  # seats alternate between two sides in every variant (rules.side_of)
 )

@@ -1,7 +1,8 @@
 -- Take an open seat, atomically with the checks that it is open and that the
 -- player holds no other seat (unless the game allows several).
 -- KEYS[1] g:{id}:game    hash: status
--- KEYS[2] g:{id}:seats   hash: seat -> JSON {"player_id", "name"}
+-- KEYS[2] g:{id}:seats   hash: seat -> JSON {"player_id", "name"} (+ "pending": true while
+--                         held for an invitation: taken, but the game waits for it)
 -- ARGV[1] the seat wanted, or -1 for the lowest open seat
 -- ARGV[2] player id      ARGV[3] the seat's JSON
 -- ARGV[4] '1' if one player may hold several seats, else '0'
@@ -33,7 +34,14 @@ elseif redis.call('HEXISTS', KEYS[2], seat) == 1 then
 end
 redis.call('HSET', KEYS[2], seat, ARGV[3])
 if redis.call('HLEN', KEYS[2]) == n then
-  status = 'active'
-  redis.call('HSET', KEYS[1], 'status', status)
+  local held = false
+  local all = redis.call('HVALS', KEYS[2])
+  for i = 1, #all do
+    if cjson.decode(all[i]).pending then held = true; break end
+  end
+  if not held then
+    status = 'active'
+    redis.call('HSET', KEYS[1], 'status', status)
+  end
 end
 return {1, seat, status}

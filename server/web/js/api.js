@@ -5,6 +5,7 @@
 // and sent nowhere but the Authorization header of these calls.
 
 const TOKEN_KEY = 'parlour.token';
+const NETWORK_RETRIES = 3;
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -48,7 +49,7 @@ export async function api(path, {method = 'GET', body, auth = true, signal} = {}
   const seatToken = auth ? token() : null;
   if (seatToken) headers.Authorization = `Bearer ${seatToken}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(path, {
+  const init = {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -56,7 +57,20 @@ export async function api(path, {method = 'GET', body, auth = true, signal} = {}
     cache: 'no-store',
     credentials: 'omit',
     referrerPolicy: 'no-referrer',
-  });
+  };
+  let response = null;
+  // Network trouble (the fetch itself fails): try again a few times before giving up.
+  // A move sent twice is safe: the server answers a repeated move without applying it.
+  for (let attempt = 0; response === null; attempt++) {
+    try {
+      response = await fetch(path, init);
+    } catch (err) {
+      if (signal?.aborted || attempt >= NETWORK_RETRIES) {
+        throw new ApiError(0, {error: {code: 'network', message: 'The server cannot be reached; check your connection.'}});
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+    }
+  }
   let data = null;
   try {
     data = await response.json();

@@ -47,7 +47,7 @@ export function makeContext(view, {events = [], hands = null, interactive = fals
     events,
     interactive,
     label,
-    short: (seat) => (n === 4 ? label(seat)[0] : String(seat)),
+    short: (seat) => (n === 4 ? label(seat)[0] : String(seat + 1)),
     name: (seat) => view.seats[seat]?.name ?? 'open seat',
     handOf,
     knows: (seat) => handOf(seat) !== null,
@@ -94,7 +94,8 @@ function seatBox(view, seat, ctx) {
   const known = ctx.handOf(seat);
   const hidden = known ? null : ctx.renderer.hidden(view, seat);
   const classes = ['seat', toMove && 'to-move', you && 'you', won && 'winner'].filter(Boolean).join(' ');
-  const score = view.scores && view.scores[seat] !== undefined ? view.scores[seat] : null;
+  const perSeat = view.scores && view.scores[seat] !== undefined && !ctx.renderer.sideScores;
+  const score = perSeat ? view.scores[seat] : null;
   return h('div', {class: classes, dataset: {seat}},
     h('header', {class: 'seat-head'},
       h('span', {class: 'seat-label'}, ctx.label(seat)),
@@ -142,7 +143,9 @@ function moveButtons(ctx, {pending = false, onMove}) {
   const label = (move) => ctx.renderer.moveLabel(move) ?? moveText(move);
   const controls = [];
   for (const [type, list] of groups) {
-    if (list.length > MAX_BUTTONS) {
+    if (list.length > MAX_BUTTONS && list.every((m) => Number.isInteger(m.amount))) {
+      controls.push(stepper(type, list, {pending, onMove}));
+    } else if (list.length > MAX_BUTTONS) {
       const select = h('select', {class: 'move-choice', dataset: {moveType: type}, 'aria-label': words(type)},
         list.map((move, i) => h('option', {value: i}, label(move))));
       controls.push(h('span', {class: 'move-group'}, select,
@@ -160,13 +163,39 @@ function moveButtons(ctx, {pending = false, onMove}) {
     controls.length ? h('div', {class: 'buttons'}, controls) : null);
 }
 
+/**
+ * Many moves of one type that differ by an amount (a bid): a stepper from the
+ * minimum, ±10, and one button that makes the move shown.
+ */
+function stepper(type, list, {pending, onMove}) {
+  const moves = [...list].sort((a, b) => a.amount - b.amount);
+  let at = 0;
+  const go = h('button', {type: 'button', class: 'move', disabled: pending, dataset: {moveType: type},
+    onclick: () => onMove(moves[at])});
+  const show = () => { go.textContent = `${words(type)} ${moves[at].amount}`; };
+  const to = (amount, up) => {
+    const found = up ? moves.findIndex((m) => m.amount >= amount)
+      : moves.findLastIndex((m) => m.amount <= amount);
+    at = found < 0 ? (up ? moves.length - 1 : 0) : found;
+    show();
+  };
+  show();
+  const small = (text, name, action) => h('button', {type: 'button', class: 'step', disabled: pending,
+    'aria-label': name, onclick: action}, text);
+  return h('span', {class: 'move-group stepper', role: 'group', 'aria-label': words(type)},
+    small('Min', `lowest ${words(type)}`, () => { at = 0; show(); }),
+    small('−10', `${words(type)} 10 less`, () => to(moves[at].amount - 10, false)),
+    small('+10', `${words(type)} 10 more`, () => to(moves[at].amount + 10, true)),
+    go);
+}
+
 function logList(ctx, highlight) {
   const items = ctx.events.slice(-LOG_LENGTH).map((e) => h('li', {
     class: e.version === highlight ? 'now' : null,
     dataset: {kind: e.kind, version: e.version},
   }, describeEvent(e, ctx)));
   return h('details', {class: 'log-box', open: true}, h('summary', {}, 'Log'),
-    h('ol', {class: 'log', reversed: true}, items.reverse()));
+    h('ol', {class: 'log', reversed: true, tabindex: 0, 'aria-label': 'moves so far'}, items.reverse()));
 }
 
 /**
@@ -180,7 +209,7 @@ function logList(ctx, highlight) {
 export function renderBoard(view, options = {}) {
   const ctx = makeContext(view, options);
   const n = ctx.n;
-  const bottom = view.you ?? options.bottom ?? 0;
+  const bottom = view.you ?? options.bottom ?? (n === 4 ? 2 : 0); // spectators: South below
   const positions = POSITIONS[n];
   const felt = h('section', {class: `felt seats-${positions ? n : 'many'}`, 'aria-label': 'the table'});
   for (const entry of view.seats) {

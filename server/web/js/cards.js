@@ -42,8 +42,11 @@ export function card(code, {small = false, by = null, onClick = null, extra = ''
     h('span', {class: 'suit', 'aria-hidden': 'true'}, suitSymbol(code[1])),
     by ? h('span', {class: 'by', 'aria-hidden': 'true'}, by) : null,
   ];
-  if (onClick) return h('button', {...attrs, type: 'button', onclick: onClick}, face);
-  return h('span', attrs, face);
+  if (onClick) {  // a button's name starts with what it shows ("A♠, ace of spades")
+    const name = `${cardText(code)}, ${attrs['aria-label']}`;
+    return h('button', {...attrs, 'aria-label': name, type: 'button', onclick: onClick}, face);
+  }
+  return h('span', {...attrs, role: 'img'}, face); // an image with a name, for screen readers
 }
 
 /** A face-down card (nothing about it is known). */
@@ -54,9 +57,9 @@ export function back({small = false} = {}) {
 /** `count` face-down cards as a compact fan with the number. */
 export function backs(count, {small = true} = {}) {
   const shown = Math.min(count, 8);
-  return h('span', {class: 'fan', title: `${count} cards`, 'aria-label': `${count} hidden cards`},
+  return h('span', {class: 'fan', role: 'img', title: `${count} cards`, 'aria-label': `${count} hidden cards`},
     Array.from({length: shown}, () => back({small})),
-    h('span', {class: 'count'}, `×${count}`));
+    h('span', {class: 'count', 'aria-hidden': 'true'}, `×${count}`));
 }
 
 /** A row of face-up cards. */

@@ -1,6 +1,6 @@
 // The lobby: live and finished games, tournaments with their standings, rating leaderboards.
 
-import {api} from './api.js';
+import {api, setToken} from './api.js';
 import {crumbs, h, replace, when, words} from './dom.js';
 import {rendererFor} from './games/index.js';
 
@@ -24,9 +24,12 @@ function gameRow(game) {
   } else state = `${game.to_move.map(label).join(', ')} to move`;
   const over = game.status === 'finished' || game.status === 'aborted';
   return h('tr', {dataset: {game: game.id}},
-    h('td', {}, r.title || game.game, game.tournament ? h('div', {class: 'muted'}, `tournament round ${game.tournament.round + 1}`) : null),
+    h('td', {}, r.title || game.game,
+      game.options && (game.options.variant || game.options.rules)
+        ? h('div', {class: 'muted variant'}, words(game.options.variant || game.options.rules)) : null,
+      game.tournament ? h('div', {class: 'muted'}, `tournament round ${game.tournament.round + 1}`) : null),
     h('td', {}, h('div', {class: 'seat-names'}, seatList(game))),
-    h('td', {}, state, h('div', {class: 'muted'}, `move ${game.version} · ${when(game.created || game.ended)}`)),
+    h('td', {}, state, h('div', {class: 'muted'}, when(game.created || game.ended))),
     h('td', {}, (game.scores || []).join(' · ')),
     h('td', {class: 'links'},
       h('a', {class: 'button', href: `/table/${game.id}`}, over ? 'Table' : 'Watch'),
@@ -87,6 +90,81 @@ function leaderboard(board, title) {
       : h('p', {class: 'muted'}, 'No rated games yet.'));
 }
 
+// What the lobby offers to play against the bots: per game, its main options.
+const OFFERS = [
+  {game: 'concerto', blurb: 'Partners build Poker hands from their two hands.', fixed: {deals: 1},
+    choices: [{option: 'rules', label: 'Edition', values: [['parlett-2013', 'Parlett 2013'], ['penguin', 'Penguin book']]}]},
+  {game: 'seconds', blurb: 'Tricks where the second-best card wins.', fixed: {}, choices: []},
+  {game: 'cowpoke', blurb: 'Draft Poker: draw, put out, share, show down.', fixed: {},
+    choices: [{option: 'players', label: 'Players', values: [[3, '3', 3], [4, '4', 4], [5, '5', 5]]}]},
+  {game: 'pinochle', blurb: 'Partners meld, then take tricks worth counters.', fixed: {max_deals: 1},
+    choices: [{option: 'variant', label: 'Variant', values: [['partnership', 'Partnership (4)'],
+      ['firehouse', 'Firehouse (4)'], ['check', 'Check (4)'], ['double-deck', 'Double-deck (6)', 6]]}]},
+];
+
+export const GAME_TITLES = {concerto: 'Concerto', seconds: 'Seconds', cowpoke: 'Cowpoke', pinochle: 'Pinochle'};
+
+/** Create a game against the server's bots, keep the guest token, and open the table. */
+async function playAgainstBots(game, options, say) {
+  say('Dealing…', 'info');
+  try {
+    const made = await api('/v1/visitors/games', {method: 'POST', body: {game, options}, auth: false});
+    setToken(made.token);
+    location.assign(`/table/${made.game.id}`);
+  } catch (err) {
+    say(err.message, 'error');
+  }
+}
+
+function offerCard(offer, enabled, bots) {
+  const seatsFor = {concerto: 4, seconds: 4, cowpoke: 4, pinochle: 4};
+  const have = bots ? bots[offer.game] ?? 0 : null; // bot seats the pool can fill (null: unknown)
+  const idle = have === 0; // no bot of the pool plays this game: say so instead of a dead button
+  const title = GAME_TITLES[offer.game];
+  const selects = offer.choices.map((c) => {
+    const id = `offer-${offer.game}-${c.option}`;
+    return h('label', {for: id}, `${c.label} `, h('select', {id, name: c.option, dataset: {option: c.option}},
+      c.values.map(([value, text, seats]) => h('option', {value: String(value),
+        disabled: have > 0 && have < (seats || seatsFor[offer.game]) - 1},
+      text))));
+  });
+  const note = h('p', {class: 'message', role: 'status'});
+  const say = (text, kind) => { note.textContent = text; note.className = `message ${kind}`; };
+  const form = h('form', {class: 'offer', dataset: {game: offer.game}, onsubmit: (e) => {
+    e.preventDefault();
+    const options = {...offer.fixed};
+    for (const [i, c] of offer.choices.entries()) {
+      const raw = selects[i].querySelector('select').value;
+      options[c.option] = typeof c.values[0][0] === 'number' ? Number(raw) : raw;
+    }
+    playAgainstBots(offer.game, options, say);
+  }},
+  h('h3', {}, title),
+  h('p', {}, offer.blurb, ' ', h('a', {href: `/rules/${offer.game}`, class: 'rules-link'}, `${title} rules`)),
+  selects,
+  enabled && !idle ? h('button', {type: 'submit', class: 'play-bots'}, 'Play against bots') : null,
+  enabled && idle ? h('p', {class: 'muted'}, 'No bot is running here for this game yet.') : null,
+  note);
+  return form;
+}
+
+function wayIn(settings) {
+  const enabled = settings && settings.enabled;
+  return h('section', {id: 'way-in', 'aria-labelledby': 'way-in-title'},
+    h('h2', {id: 'way-in-title'}, 'Play'),
+    h('p', {class: 'intro'}, 'Parlour is a card-game server where people and bots play Concerto, ',
+      'Seconds, Cowpoke and Pinochle at the same tables.'),
+    enabled ? h('p', {}, 'Pick a game and play against the server\'s bots at once: no account needed. ',
+      'Your seat\'s token stays in this tab only.')
+      : h('p', {class: 'muted'}, 'Playing against bots without an account is turned off on this server.'),
+    h('div', {class: 'offers'}, OFFERS.map((o) => offerCard(o, enabled, settings && settings.bots))),
+    h('p', {class: 'muted'}, 'A bot or a registered player plays with a player token: ',
+      h('code', {}, 'POST /v1/players'), ' answers one, once. Open a table with ',
+      h('code', {}, '#token=…'), ' in its address to sit down. ',
+      h('a', {href: '/tutorials/python-bot'}, 'Write a bot in Python'), ' · ',
+      h('a', {href: '/v1/rules'}, 'the JSON API')));
+}
+
 export async function lobbyPage(main) {
   crumbs({text: 'Lobby'});
   const live = h('section', {id: 'live'}, h('h2', {}, 'Live games'));
@@ -98,7 +176,9 @@ export async function lobbyPage(main) {
     e.preventDefault();
     location.assign(`/table/${encodeURIComponent(input.value.trim())}`);
   }}, input, h('button', {type: 'submit'}, 'Open table'));
-  replace(main, h('div', {class: 'lobby'}, open, live, finished, tournaments, ratings));
+  const settings = await api('/v1/visitors', {auth: false}).catch(() => null);
+  replace(main, h('div', {class: 'lobby'}, h('h1', {class: 'visually-hidden'}, 'Parlour lobby'),
+    wayIn(settings), open, live, finished, tournaments, ratings));
 
   async function refreshGames() {
     const [now, done] = await Promise.all([

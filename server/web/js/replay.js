@@ -58,9 +58,11 @@ export async function replayPage(main, gameId) {
   const result = record.result
     ? h('p', {class: 'muted seed'}, `Final scores ${record.result.scores.join(' · ')} · seed ${record.revealed.seed} (its SHA-256 is the deal commitment ${record.deal_commitment.slice(0, 12)}…)`)
     : null;
-  replace(main, h('div', {class: 'table-bar'},
+  const parBox = h('section', {class: 'par', 'aria-label': 'par per deal'});
+  replace(main, h('h1', {class: 'visually-hidden'}, 'Replay'), h('div', {class: 'table-bar'},
     h('span', {class: 'game-title'}, `${renderer.title || record.game} replay`),
-    h('a', {class: 'button', href: `/table/${gameId}`}, 'Final table')), controls, caption, host, result);
+    h('a', {class: 'rules-link', href: `/rules/${record.game}`}, 'Rules'),
+    h('a', {class: 'button', href: `/table/${gameId}`}, 'Final table')), controls, caption, host, parBox, result);
 
   document.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
@@ -105,9 +107,37 @@ export async function replayPage(main, gameId) {
     replace(host, renderBoard(view, {events: visibleEvents(), hands, highlight: at, bottom: 0}));
     const ctx = makeContext(view);
     caption.textContent = `Step ${at} of ${record.version} · ${describeMove(got.move, ctx)}`;
+    drawPar(at);
     slider.value = at;
     history.replaceState(null, '', `${location.pathname}${query({step: at, as: perspective})}`);
     if (at < record.version) frame(at + 1).catch(() => {}); // prefetch the next step
+  }
+
+  /**
+   * Each deal's par beside what the side made. A deal's row appears once its end is
+   * reached; as a seat or a spectator saw it, only at the last step, since par is
+   * reckoned from every hand (before the end it would tell what that viewer never saw).
+   */
+  function drawPar(at) {
+    const pars = Array.isArray(record.par) ? record.par : [];
+    if (!pars.length) { replace(parBox); return; }
+    const ends = record.events.filter((e) => e.kind === 'deal_end').map((e) => e.version);
+    const open = perspective === 'all' || at >= record.version;
+    const rows = open ? pars.filter((_, i) => ends[i] !== undefined && ends[i] <= at) : [];
+    const sides = {NS: 'North–South', EW: 'East–West'};
+    replace(parBox, h('h2', {}, 'Par'),
+      rows.length
+        ? h('table', {class: 'list par-table'},
+          h('thead', {}, h('tr', {}, ['Deal', 'Side', 'Par', 'Made', '% of par'].map((t) => h('th', {scope: 'col'}, t)))),
+          h('tbody', {}, rows.flatMap((p) => Object.keys(sides).filter((k) => p[k]).map((k) => {
+            const par = p[k].max_hands;
+            const made = p[k].hand_points;
+            return h('tr', {dataset: {deal: p.deal, side: k}}, h('td', {}, p.deal), h('td', {}, sides[k]),
+              h('td', {class: 'par-value'}, par), h('td', {class: 'made'}, made),
+              h('td', {class: 'percent'}, par > 0 ? `${Math.round((100 * made) / par)}%` : '—'));
+          }))))
+        : h('p', {class: 'muted'}, open ? 'Par shows here once a deal is over.'
+          : 'Par is reckoned from every hand: it shows at the end, when all hands are known.'));
   }
 
   async function go(to) {

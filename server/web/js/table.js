@@ -3,7 +3,7 @@
 
 import {api, ApiError, forgetToken, query, setToken, token} from './api.js';
 import {crumbs, h, replace, sleep} from './dom.js';
-import {renderBoard, tick} from './board.js';
+import {describeEvent, makeContext, renderBoard, tick} from './board.js';
 import {rendererFor} from './games/index.js';
 
 const WAIT_SECONDS = 25;
@@ -14,12 +14,24 @@ export async function tablePage(main, gameId) {
   const bar = h('div', {class: 'table-bar'});
   const message = h('p', {class: 'message', role: 'status', 'aria-live': 'polite'});
   const host = h('div', {class: 'board-host'});
-  replace(main, bar, message, host);
+  // Screen readers: each new move, then "Your move." when it is the viewer's turn.
+  const live = h('div', {class: 'visually-hidden announcer', 'aria-live': 'polite', role: 'log'});
+  replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), bar, message, host, live);
+  let announced = null;
+  // A tap on a card of your hand that is no legal move: say why nothing happened.
+  host.addEventListener('click', (e) => {
+    const tapped = e.target instanceof Element ? e.target.closest('.seat.you .hand span.card') : null;
+    if (!tapped || !view || view.you === null) return;
+    const yours = view.status === 'active' && (view.to_move || []).includes(view.you);
+    say(yours ? 'That card cannot be played now: the highlighted ones can.'
+      : 'Not your turn yet: wait for the others.', 'info');
+  });
 
   let view = null;
   let events = [];
   let last = 0;
   let pending = false;
+  let troubled = false; // an error is shown that a later success should clear
   let generation = 0; // bumped when the token changes: an older long-poll stops
 
   const say = (text, kind = 'info') => {
@@ -31,8 +43,22 @@ export async function tablePage(main, gameId) {
     if (!view) return;
     const interactive = view.you !== null && view.status === 'active';
     replace(host, renderBoard(view, {events, interactive, pending, onMove: play}));
+    announce();
     drawBar();
     tick();
+  }
+
+  function announce() {
+    const ctx = makeContext(view, {events});
+    const fresh = announced === null ? [] : events.filter((e) => e.version > announced);
+    announced = Math.max(view.version, ...events.map((e) => e.version));
+    const lines = fresh.filter((e) => e.kind === 'play' || e.kind === 'pass' || e.kind === 'bid'
+      || e.kind === 'put_out' || e.kind === 'take' || e.kind === 'call' || e.kind.endsWith('_end'))
+      .slice(-4).map((e) => describeEvent(e, ctx));
+    const yours = view.you !== null && view.status === 'active' && (view.to_move || []).includes(view.you);
+    if (yours && !pending) lines.push('Your move.');
+    const text = lines.join(' ');
+    if (text && text !== live.textContent) live.textContent = text;
   }
 
   function drawBar() {
@@ -55,7 +81,8 @@ export async function tablePage(main, gameId) {
         onclick: () => joinSeat(s.seat)}, `Take ${rendererFor(view.game).seatLabel(s.seat, view.seats.length)}`))
       : null;
     replace(bar,
-      h('span', {class: 'game-title'}, `${title} · v${view.version}`),
+      h('span', {class: 'game-title'}, title, ' ',
+        h('a', {class: 'rules-link', href: `/rules/${view.game}`}, `${title} rules`)),
       h('span', {class: 'who'}, who),
       token() ? h('button', {type: 'button', class: 'leave', onclick: () => { forgetToken(); restart(); }},
         seat === null ? 'Forget token' : 'Stand up') : form,
@@ -86,8 +113,15 @@ export async function tablePage(main, gameId) {
       view = await api(`/v1/games/${gameId}/moves`, {method: 'POST', body: {move, version: view.version, seat: view.you}});
       say('');
     } catch (err) {
-      say(err.message, 'error');
-      if (err instanceof ApiError && (err.status === 409 || err.status === 422)) await loadView();
+      if (err instanceof ApiError && err.status === 409) {
+        say('The table moved on before your move arrived; here is the latest.', 'info');
+        await loadView();
+      } else if (err instanceof ApiError && err.status === 422) {
+        say(`That move is not allowed now: ${err.message}`, 'error');
+        await loadView();
+      } else {
+        say(err.message, 'error');
+      }
     } finally {
       pending = false;
       draw();
@@ -118,9 +152,12 @@ export async function tablePage(main, gameId) {
         last = got.last;
         if (got.events.length) events = events.concat(got.events);
         if (got.events.length || waiting) await loadView();
+        if (troubled) { troubled = false; say(''); } // back in touch: the old error goes
       } catch (err) {
         if (mine !== generation) return;
-        say(`Connection trouble (${err.message}); retrying…`, 'error');
+        troubled = true;
+        say(err.code === 'network' ? 'Lost touch with the server; retrying…'
+          : `Connection trouble (${err.message}); retrying…`, 'error');
         await sleep(2000);
       }
     }

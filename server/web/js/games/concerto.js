@@ -26,6 +26,7 @@ function actions(view, events) {
 
 export const concerto = extend({
   title: 'Concerto',
+  sideScores: true, // scores are shown once per side, beside the table
 
   publicHand(view, seat) {
     const final = view.state.final_hands;  // shown to everyone once the game ends

@@ -59,7 +59,7 @@ export const cowpoke = extend({
     return [
       h('p', {}, `Deal ${s.deal_number} of ${s.deals} · dealer ${ctx.label(s.dealer)} · suits ${[...s.suit_order].map(suitSymbol).join(' > ')}${s.dummy ? ' · with a dummy' : ''}`),
       h('table', {class: 'scores'},
-        h('thead', {}, h('tr', {}, seats.map((x) => h('th', {}, ctx.short(x))))),
+        h('thead', {}, h('tr', {}, seats.map((x) => h('th', {scope: 'col'}, ctx.name(x))))),
         h('tbody', {}, h('tr', {}, seats.map((x) => h('td', {}, view.scores[x]))))),
       s.deal_results.length ? h('details', {class: 'showdowns', open: true}, h('summary', {}, 'Showdowns'),
         s.deal_results.map((d) => h('div', {class: 'showdown'},

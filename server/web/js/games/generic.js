@@ -46,9 +46,9 @@ export function commonEvent(e, ctx) {
 export const generic = {
   title: null,
 
-  /** The seat's name on the table: compass points for four, "Seat n" otherwise. */
+  /** The seat's name on the table: compass points for four, "Seat n" (from 1) otherwise. */
   seatLabel(seat, n) {
-    return n === 4 ? COMPASS[seat] : `Seat ${seat}`;
+    return n === 4 ? COMPASS[seat] : `Seat ${seat + 1}`;
   },
 
   /** How many cards the seat holds that the viewer cannot see (null: unknown). */

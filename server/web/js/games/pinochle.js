@@ -14,6 +14,7 @@ function trick(cards, ctx) {
 
 export const pinochle = extend({
   title: 'Pinochle',
+  sideScores: true, // scores are shown once per side, beside the table
 
   seatExtras(view, seat, ctx) {
     const s = view.state;

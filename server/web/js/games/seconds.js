@@ -46,7 +46,7 @@ export const seconds = extend({
     return [
       h('p', {}, `Deal ${s.deal_number} of ${s.deals} · dealer ${ctx.label(s.dealer)} · scoring: ${SCORING[s.scoring] ?? words(s.scoring)} · winner: ${words(s.winner_rule)}`),
       h('table', {class: 'scores'},
-        h('thead', {}, h('tr', {}, h('th', {}, 'deal'), seats.map((x) => h('th', {}, ctx.short(x))))),
+        h('thead', {}, h('tr', {}, h('th', {}, 'deal'), seats.map((x) => h('th', {scope: 'col'}, ctx.name(x))))),
         h('tbody', {},
           s.deal_results.map((d) => h('tr', {}, h('th', {}, d.deal),
             seats.map((x) => h('td', {title: `${d.tricks[x]} tricks`}, `${d.points[x]}`)))),

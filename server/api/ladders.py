@@ -1,0 +1,87 @@
+"""``/v1/ladders``: define (admin), list and show ladders, join and leave, the leaderboard,
+and one entry's health and history (docs/ladder.md)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, g, request
+from marshmallow import EXCLUDE, Schema, fields, validate
+
+from . import schemas
+from .context import requires_token, services
+from .schemas import load_json
+
+bp = Blueprint("ladders", __name__)
+
+
+class LadderCreate(Schema):
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    options = fields.Dict(keys=fields.String(), load_default=None)
+    table_size = fields.Integer(strict=True, validate=validate.Range(min=2, max=8))
+    side_size = fields.Integer(strict=True, validate=validate.Range(min=1, max=4))
+    duplicate = schemas.Boolean()
+    name = fields.String(validate=validate.Length(min=1, max=100))
+    clock = fields.Nested(schemas.Clock)
+    timeout_policy = fields.Nested(schemas.TimeoutPolicy)
+    max_games = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
+    provisional_games = fields.Integer(strict=True, validate=validate.Range(min=0, max=1000))
+    pause_after = fields.Integer(strict=True, validate=validate.Range(min=1, max=100))
+    pause_seconds = fields.Float(validate=validate.Range(min=0, max=86400 * 7))
+    seen_seconds = fields.Float(validate=validate.Range(min=0.1, max=3600))
+    rematch_seconds = fields.Float(validate=validate.Range(min=0, max=3600))
+
+
+class EntryBody(Schema):
+    """The player to enter or take out: the caller itself when left out (the admin names one)."""
+
+    player_id = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+
+
+class EntryQuery(EntryBody):
+    class Meta:
+        unknown = EXCLUDE
+
+
+ladder_create = LadderCreate()
+entry_body = EntryBody()
+entry_query = EntryQuery()
+
+
+@bp.get("/v1/ladders")
+def index():
+    return services().ladders.list_ladders()
+
+
+@bp.post("/v1/ladders")
+@requires_token
+def create():
+    body = ladder_create.load(load_json())
+    return services().ladders.create(g.token, **body), 201
+
+
+@bp.get("/v1/ladders/<ladder_id>")
+def show(ladder_id: str):
+    return services().ladders.show(ladder_id)
+
+
+@bp.post("/v1/ladders/<ladder_id>/entries")
+@requires_token
+def join(ladder_id: str):
+    body = entry_body.load(load_json())
+    return services().ladders.join(g.token, ladder_id, body["player_id"]), 201
+
+
+@bp.delete("/v1/ladders/<ladder_id>/entries")
+@requires_token
+def leave(ladder_id: str):
+    query = entry_query.load(request.args)
+    return services().ladders.leave(g.token, ladder_id, query["player_id"])
+
+
+@bp.get("/v1/ladders/<ladder_id>/entries/<player_id>")
+def entry(ladder_id: str, player_id: str):
+    return services().ladders.entry(ladder_id, player_id)
+
+
+@bp.get("/v1/ladders/<ladder_id>/leaderboard")
+def leaderboard(ladder_id: str):
+    return services().ladders.leaderboard(ladder_id)

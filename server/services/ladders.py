@@ -1,0 +1,478 @@
+"""Ladder use cases: define, list, show, join, leave, the leaderboard, an entry's history.
+
+A ladder is a standing competition: a bot joins once, and the scheduler
+(:mod:`server.processes.scheduler`) matches it whenever it is available and
+rates every contest, for as long as it plays (docs/ladder.md). The matchmaking
+is pure (:mod:`server.tournaments.ladder`); :meth:`Ladders.plan` feeds it what
+Redis holds.
+
+Who may do what: the admin defines ladders; a player joins or leaves a ladder
+only for itself (the admin may for anyone). Joining is the player's consent to
+be seated: the ladder seats nobody else, and each of its games records that
+consent (``meta.tournament.consent``).
+
+Health, computed from the stored results (never stored apart, so it cannot
+drift): an entry whose last ``pause_after`` games each ran out its clock is
+paused, with the reason shown, until it is seen waiting again
+``pause_seconds`` after its last timeout; one game played in time clears it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.games import REGISTRY
+from server.services.core import Core
+from server.services.errors import Forbidden, InvalidRequest, NotFound
+from server.store import ladders as store
+from server.store import players as player_store
+from server.store import ratings as rating_store
+from server.store.ladders import LadderRecord
+from server.tournaments import ladder as matching
+from server.tournaments import ratings as rating_model
+from server.tournaments.clock import iso
+
+PARTNERSHIPS = {"concerto": 2, "pinochle": 2}
+"""Players per side of the partnership games (every other game: one)."""
+
+DEFAULTS: dict[str, Any] = {
+    "clock": {"move_seconds": 30.0},
+    "timeout_policy": {"kind": "default_move"},
+    "max_games": 2,
+    "provisional_games": 10,
+    "pause_after": 3,
+    "pause_seconds": 60.0,
+    "seen_seconds": 5.0,
+    "rematch_seconds": 3.0,
+}
+RECENT_MATCHES = 64
+"""How far back the scheduler looks for each entry's last match (rematch avoidance)."""
+
+
+def pool(ladder_id: str) -> str:
+    """The ladder's rating pool (its own, apart from the game's)."""
+    return f"ladder:{ladder_id}"
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 1)
+
+
+def _outcome(ranks: tuple[int, ...], rank: int) -> str:
+    """A side's outcome of a contest: drawn when every side shares first place."""
+    best = min(ranks)
+    if ranks.count(best) == len(ranks):
+        return "drawn"
+    return "won" if rank == best else "lost"
+
+
+@dataclass
+class _Tally:
+    """What :meth:`Ladders._tally` gathers from the stored matches and results."""
+
+    players: set[str] = field(default_factory=set)
+    timeouts: dict[str, list[tuple[float, int]]] = field(default_factory=lambda: defaultdict(list))
+    results: dict[str, dict[str, int]] = field(
+        default_factory=lambda: defaultdict(lambda: {"won": 0, "drawn": 0, "lost": 0})
+    )
+    last: dict[str, float] = field(default_factory=dict)
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Ladders:
+    """The ladder use cases, over the shared :class:`Core`."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.r = core.r
+
+    # -- define ------------------------------------------------------------------------
+    def create(
+        self,
+        token: str | None,
+        *,
+        game: str,
+        options: dict[str, Any] | None = None,
+        table_size: int | None = None,
+        side_size: int | None = None,
+        duplicate: bool | None = None,
+        name: str | None = None,
+        **settings: Any,
+    ) -> dict[str, Any]:
+        """Define a ladder (admin only) and return it.
+
+        Args:
+            table_size: seats per table (games with a variable number of players).
+            side_size: players per side (partners); default 2 in partnership games.
+            duplicate: two-sided partnership games play duplicate boards (default True).
+            settings: ``clock``, ``timeout_policy``, ``max_games`` (concurrent games per
+                entry), ``provisional_games``, ``pause_after``, ``pause_seconds``,
+                ``seen_seconds``, ``rematch_seconds`` (see :data:`DEFAULTS`).
+
+        Raises:
+            Unauthorized, Forbidden, InvalidRequest; the engine's InvalidOptions.
+        """
+        caller = self.core.caller(token)
+        if not caller.is_admin:
+            raise Forbidden("only the admin defines ladders")
+        engine = REGISTRY.get(game)
+        if engine is None:
+            raise InvalidRequest("unknown game", {"game": [f"one of {sorted(REGISTRY)}"]})
+        options = dict(options or {})
+        if table_size is not None and engine.seat_option:
+            options[engine.seat_option] = table_size
+        seats = engine.new_state(options, "probe").num_seats  # checks the options
+        if table_size is not None and table_size != seats:
+            raise InvalidRequest("this game cannot seat that", {"table_size": [f"{seats} seats"]})
+        side_size = side_size or PARTNERSHIPS.get(engine.id, 1)
+        if side_size < 1 or seats % side_size or seats // side_size < 2:
+            raise InvalidRequest(
+                "sides must split the table", {"side_size": [f"a divisor of {seats}, at most half"]}
+            )
+        sides = seats // side_size
+        duplicate = (sides == 2 and side_size > 1) if duplicate is None else duplicate
+        if duplicate and sides != 2:
+            raise InvalidRequest("duplicate boards need two sides", {"duplicate": ["two sides"]})
+        meta = DEFAULTS | {k: v for k, v in settings.items() if v is not None}
+        if int(meta["max_games"]) < (2 if duplicate else 1):
+            raise InvalidRequest("max_games too low", {"max_games": ["a match needs more"]})
+        ladder_id = secrets.token_hex(8)
+        meta |= {
+            "name": name or f"{engine.title} ladder",
+            "game": engine.id,
+            "options": options,
+            "table_size": seats,
+            "side_size": side_size,
+            "duplicate": duplicate,
+        }
+        store.create(self.r, ladder_id, meta, time.time())
+        return self.show(ladder_id)
+
+    # -- join, leave -------------------------------------------------------------------
+    def join(self, token: str | None, ladder_id: str, player_id: str | None = None) -> dict:
+        """Enter a player (the caller itself; the admin may name anyone); repeatable."""
+        player_id = self._subject(token, player_id)
+        self._record(ladder_id)
+        if player_store.get_many(self.r, [player_id])[player_id] is None:
+            raise NotFound("no such player", {"player_id": player_id})
+        store.join(self.r, ladder_id, player_id, time.time())
+        return self.entry(ladder_id, player_id)
+
+    def leave(self, token: str | None, ladder_id: str, player_id: str | None = None) -> dict:
+        """Take a player out: it is not matched again (its games in progress go on)."""
+        player_id = self._subject(token, player_id)
+        self._record(ladder_id)
+        if not store.leave(self.r, ladder_id, player_id):
+            raise NotFound("not on this ladder", {"player_id": player_id})
+        return {"ladder_id": ladder_id, "player_id": player_id, "left": True}
+
+    def _subject(self, token: str | None, player_id: str | None) -> str:
+        caller = self.core.caller(token)
+        if caller.is_admin and player_id:
+            return player_id
+        if caller.player is None:
+            raise InvalidRequest("name the player", {"player_id": ["required for the admin"]})
+        if player_id not in (None, caller.player.id):
+            raise Forbidden("a player joins or leaves a ladder only for itself")
+        return caller.player.id
+
+    # -- reading -----------------------------------------------------------------------
+    def list_ladders(self) -> dict[str, Any]:
+        return {"ladders": [self._summary(rec) for i in store.ids(self.r) if (rec := self._get(i))]}
+
+    def show(self, ladder_id: str) -> dict[str, Any]:
+        """The ladder's settings and its entries with their state (playing, paused…)."""
+        record = self._record(ladder_id)
+        stats = self._stats(record)
+        return self._summary(record) | {
+            "entries": [stats[p] for p in sorted(record.entries)],
+        }
+
+    def leaderboard(self, ladder_id: str) -> dict[str, Any]:
+        """Entries best first by ordinal (mu - 3 sigma); provisional until enough games."""
+        record = self._record(ladder_id)
+        stats = self._stats(record)
+        ratings = rating_store.pool(self.r, pool(ladder_id))
+        rows = rating_model.leaderboard({p: (v["mu"], v["sigma"]) for p, v in ratings.items()})
+        names = self._names(list(ratings))
+        board = []
+        for row in rows:
+            s = stats.get(row.player) or self._blank(record, row.player)
+            board.append(
+                {
+                    "rank": row.rank,
+                    "player_id": row.player,
+                    "name": names.get(row.player),
+                    "ordinal": round(row.ordinal, 3),
+                    "mu": round(row.mu, 3),
+                    "sigma": round(row.sigma, 3),
+                    "games": ratings[row.player].get("games", 0),
+                    "provisional": ratings[row.player].get("games", 0)
+                    < record.meta["provisional_games"],
+                    "results": s["results"],
+                    "last_played": s["last_played"],
+                    "on_ladder": row.player in record.entries,
+                }
+            )
+        return {"ladder_id": ladder_id, "leaderboard": board}
+
+    def entry(self, ladder_id: str, player_id: str) -> dict[str, Any]:
+        """One entry: state, health, rating and its games (newest first), with replay links."""
+        record = self._record(ladder_id)
+        stats = self._stats(record, history_of=player_id)
+        if player_id not in stats:
+            raise NotFound("never on this ladder", {"player_id": player_id})
+        return stats[player_id]
+
+    # -- for the scheduler ---------------------------------------------------------------
+    def plan(self, record: LadderRecord, now: float) -> list[dict[str, Any]]:
+        """The matches to start now among the available entries (see the module doc)."""
+        meta = record.meta
+        busy: dict[str, int] = defaultdict(int)
+        for n, match in record.open.items():
+            for t, seats in enumerate(match["tables"]):
+                if store.slot(n, t) not in record.results:
+                    for p in seats:
+                        busy[p] += 1
+        per_match = 2 if meta["duplicate"] else 1
+        seen = store.last_seen(self.r, list(record.entries))
+        free = [
+            p
+            for p in record.entries
+            if seen.get(p, 0) >= now - meta["seen_seconds"]
+            and busy[p] + per_match <= meta["max_games"]
+        ]
+        if len(free) < meta["table_size"]:
+            return []  # nobody to match: spare the reading of every result
+        tally = self._tally(record, None)
+        stats = self._stats(record, seen=seen, now=now, tally=tally)
+        ratings = rating_store.pool(self.r, pool(record.id))
+        candidates = [
+            matching.Candidate(p, *self._rating(ratings, p))
+            for p in free
+            if stats[p]["status"] != "paused"
+        ]
+        sides = meta["table_size"] // meta["side_size"]
+        recent, partners = self._recent(record)
+        out = []
+        for found in matching.make_matches(
+            candidates,
+            sides=sides,
+            seats_per_side=meta["side_size"],
+            recent=recent,
+            partners=partners,
+            idle={p: now - t for p, t in tally.last.items()},
+            rematch_wait=meta.get("rematch_seconds", 0.0),
+        ):
+            out.append(
+                {
+                    "sides": [list(side) for side in found],
+                    "tables": matching.tables(found, duplicate_board=meta["duplicate"]),
+                    "created": now,
+                }
+            )
+        return out
+
+    @staticmethod
+    def _rating(ratings: dict[str, dict[str, Any]], player: str) -> tuple[float, float]:
+        got = ratings.get(player)
+        return (
+            (got["mu"], got["sigma"])
+            if got
+            else (rating_model.DEFAULT.mu, rating_model.DEFAULT.sigma)
+        )
+
+    def _recent(
+        self, record: LadderRecord
+    ) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+        """Each player's companions (everyone) and partners in its last match."""
+        first = max(0, record.matches_count - RECENT_MATCHES)
+        met: dict[str, frozenset[str]] = {}
+        partners: dict[str, frozenset[str]] = {}
+        found = store.matches(self.r, record.id, list(range(first, record.matches_count)))
+        for n in sorted(found):
+            players = [p for side in found[n]["sides"] for p in side]
+            for side in found[n]["sides"]:
+                for p in side:
+                    met[p] = frozenset(players) - {p}
+                    partners[p] = frozenset(side) - {p}
+        return met, partners
+
+    # -- helpers -------------------------------------------------------------------------
+    def _stats(
+        self,
+        record: LadderRecord,
+        *,
+        history_of: str | None = None,
+        seen: dict[str, float] | None = None,
+        now: float | None = None,
+        tally: _Tally | None = None,
+    ) -> dict[str, dict[str, Any]]:
+        """Per entry: status (available, away, paused, left), health and results."""
+        now = time.time() if now is None else now
+        tally = tally or self._tally(record, history_of)
+        everyone = sorted(set(record.entries) | set(tally.players))
+        seen = seen if seen is not None else store.last_seen(self.r, everyone)
+        names = self._names(everyone)
+        moves = store.move_health(self.r, record.id, everyone)
+        out = {
+            p: self._entry_out(record, p, tally, seen, now, moves[p]) | {"name": names.get(p)}
+            for p in everyone
+        }
+        if history_of in out:
+            got = rating_store.of_player(self.r, [pool(record.id)], history_of).get(pool(record.id))
+            out[history_of]["rating"] = (
+                None
+                if got is None
+                else {
+                    "mu": round(got["mu"], 3),
+                    "sigma": round(got["sigma"], 3),
+                    "ordinal": round(rating_model.ordinal((got["mu"], got["sigma"])), 3),
+                    "games": got.get("games", 0),
+                }
+            )
+            out[history_of]["history"] = tally.history[::-1]
+        return out
+
+    def _tally(self, record: LadderRecord, history_of: str | None) -> _Tally:
+        """One pass over every match: timeouts per game, contest results, last played."""
+        matches = store.all_matches(self.r, record.id)
+        games, results = store.all_results(self.r, record.id)
+        tally = _Tally()
+        for n in sorted(matches):
+            match = matches[n]
+            tally.players.update(p for side in match["sides"] for p in side)
+            finals = [results.get(store.slot(n, t)) for t in range(len(match["tables"]))]
+            for seats, final in zip(match["tables"], finals, strict=True):
+                if final is not None:
+                    for s, p in enumerate(seats):
+                        got = int(final["timeouts"].get(str(s), 0))
+                        tally.timeouts[p].append((final["ended"], got))
+                        tally.last[p] = max(tally.last.get(p, 0.0), final["ended"])
+            ranks = None
+            over = [f for f in finals if f is not None]
+            if len(over) == len(finals):
+                sides = tuple(tuple(s) for s in match["sides"])
+                ranks = matching.contest_ranks(sides, match["tables"], over)
+                for side, rank in zip(match["sides"], ranks, strict=True):
+                    for p in side:
+                        tally.results[p][_outcome(ranks, rank)] += 1
+            if history_of and any(history_of in s for s in match["sides"]):
+                tally.history.append(self._history_row(n, match, games, finals, ranks, history_of))
+        return tally
+
+    @staticmethod
+    def _entry_out(
+        record: LadderRecord,
+        p: str,
+        tally: _Tally,
+        seen: dict[str, float],
+        now: float,
+        moves: tuple[list[float], int],
+    ) -> dict[str, Any]:
+        meta = record.meta
+        mine = [x for _, x in sorted(tally.timeouts[p])]
+        streak = matching.timed_out_streak(mine)
+        status, reason, until = "available", None, None
+        if p not in record.entries:
+            status = "left"
+        elif streak >= meta["pause_after"]:
+            until = max(e for e, x in tally.timeouts[p] if x) + meta["pause_seconds"]
+            if seen.get(p, 0) < until:
+                status = "paused"
+                reason = (
+                    f"timed out in its last {streak} games; resumes when seen waiting "
+                    f"after {iso(until)}"
+                )
+        if status == "available" and seen.get(p, 0) < now - meta["seen_seconds"]:
+            status = "away"
+        return {
+            "player_id": p,
+            "status": status,
+            "paused_reason": reason,
+            "paused_until": until if status == "paused" else None,
+            "joined": iso(record.entries[p]["joined"]) if p in record.entries else None,
+            "last_seen_waiting": iso(seen.get(p)),
+            "last_played": iso(tally.last.get(p)),
+            "results": dict(tally.results[p]),
+            "health": {
+                "games": len(mine),
+                "games_with_timeouts": sum(1 for x in mine if x),
+                "timeouts": sum(mine),
+                "timeout_streak": streak,
+                "response_p50": _ms(matching.percentile(moves[0], 0.50)),
+                "response_p99": _ms(matching.percentile(moves[0], 0.99)),
+                "response_samples": len(moves[0]),
+                "refused_moves": moves[1],
+            },
+        }
+
+    @staticmethod
+    def _history_row(
+        n: int,
+        match: dict[str, Any],
+        games: dict[str, str],
+        finals: list[dict[str, Any] | None],
+        ranks: tuple[int, ...] | None,
+        player: str,
+    ) -> dict[str, Any]:
+        side = next(i for i, s in enumerate(match["sides"]) if player in s)
+        outcome = None if ranks is None else _outcome(ranks, ranks[side])
+        ids = [games.get(store.slot(n, t)) for t in range(len(match["tables"]))]
+        return {
+            "match": n,
+            "created": iso(match["created"]),
+            "partners": [p for p in match["sides"][side] if p != player],
+            "opponents": [p for i, s in enumerate(match["sides"]) if i != side for p in s],
+            "outcome": outcome,
+            "games": [
+                {
+                    "game_id": g,
+                    "replay": f"/v1/games/{g}/replay" if g else None,
+                    "over": f is not None,
+                }
+                for g, f in zip(ids, finals, strict=True)
+            ],
+        }
+
+    def _blank(self, record: LadderRecord, player: str) -> dict[str, Any]:
+        return {"results": {"won": 0, "drawn": 0, "lost": 0}, "last_played": None}
+
+    def _summary(self, record: LadderRecord) -> dict[str, Any]:
+        meta = record.meta
+        return {
+            "id": record.id,
+            "name": meta["name"],
+            "game": meta["game"],
+            "options": meta["options"],
+            "table_size": meta["table_size"],
+            "side_size": meta["side_size"],
+            "duplicate": meta["duplicate"],
+            "clock": meta["clock"],
+            "timeout_policy": meta["timeout_policy"],
+            "max_games": meta["max_games"],
+            "provisional_games": meta["provisional_games"],
+            "pause_after": meta["pause_after"],
+            "pause_seconds": meta["pause_seconds"],
+            "seen_seconds": meta["seen_seconds"],
+            "rematch_seconds": meta.get("rematch_seconds", 0.0),
+            "created": iso(record.created),
+            "entries_count": len(record.entries),
+            "matches": record.matches_count,
+        }
+
+    def _get(self, ladder_id: str) -> LadderRecord | None:
+        return store.read(self.r, ladder_id)
+
+    def _record(self, ladder_id: str) -> LadderRecord:
+        record = store.read(self.r, ladder_id)
+        if record is None:
+            raise NotFound("no such ladder", {"ladder_id": ladder_id})
+        return record
+
+    def _names(self, ids: list[str]) -> dict[str, str]:
+        return {p: rec.name for p, rec in player_store.get_many(self.r, ids).items() if rec}

@@ -1,0 +1,134 @@
+"""A player's turn stream: every turn pushed as it comes, rendered once at commit.
+
+The cheapest bot loop. A move's commit renders the next movers' turns (their
+own seats' views, nothing else) into their wake-up streams; a bot's open turn
+stream is a greenlet parked on that Redis stream, and writes the bytes out as
+they come. A turn then costs the server one push instead of one long-poll
+request that reads and renders the game again.
+
+Wire format (``text/event-stream``)::
+
+    retry: 2000                     once, at the start
+    event: turns                    the player's turns in one game: a JSON list of
+    data: [{"game_id": ..., "seat": ..., "version": ..., "view": {...}}]
+                                    what ``GET /v1/me/turns`` lists for that game
+    event: over                     a game the player sat in is over
+    data: {"game_id": ..., "status": "finished"}
+    event: invitation               someone named the player in a seat or an entry
+    data: {"id": ...}               (``GET /v1/me/invitations``)
+    : heartbeat                     nothing happened for a while
+
+Nothing is lost. The stream sends the truth first (the game states, as
+``/v1/me/turns`` reads them), then the pushes newer than a wake-up id read
+before that truth, so a commit in between shows in both: a client drops a turn
+it has seen (same game and version). A wake-up without rendered turns (a game
+starts or ends; a clocked game's timeout) makes the stream read that game. A
+heartbeat with nothing pushed re-reads every game, so a lost wake-up delays a
+turn by one heartbeat at most. The token is checked again before a push when
+the last check is older than ``TOKEN_RECHECK`` seconds, so a revoked or
+expired token ends the stream within that time, and a busy bot's pushes do not
+each pay for a token lookup.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Iterator
+
+import orjson
+from redis.exceptions import RedisError
+
+from server.services.core import Core
+from server.services.errors import ServiceError
+from server.services.feeds import RETRY_MS, Feeds
+from server.store import ladders as ladder_store
+from server.store import players as player_store
+
+log = logging.getLogger("server.services.turnstream")
+
+TOKEN_RECHECK = 1.0
+"""Seconds a stream trusts its last token check before pushing again."""
+
+
+class TurnStreams:
+    """Per-player turn streams, over the shared :class:`Core` and the :class:`Feeds`."""
+
+    def __init__(self, core: Core, feeds: Feeds) -> None:
+        self.core = core
+        self.r = core.r
+        self.feeds = feeds
+
+    def open(self, token: str | None, *, heartbeat: float, max_seconds: float) -> Iterator[bytes]:
+        """Check the caller now (401 before anything is streamed), then the stream."""
+        player = self.core.player(token)
+        return self._stream(token, player.id, heartbeat, max_seconds)
+
+    def _stream(
+        self, token: str | None, player_id: str, heartbeat: float, max_seconds: float
+    ) -> Iterator[bytes]:
+        ends = checked = time.monotonic()
+        ends += max_seconds
+        yield f"retry: {RETRY_MS}\n\n".encode()
+        # An open stream is a bot waiting: available to ladders until the next
+        # heartbeat, by which time the stream says so again (docs/ladder.md).
+        ladder_store.seen(self.r, player_id, time.time() + heartbeat)
+        try:
+            sent: dict[str, int] = {}  # game -> the newest version of turns sent
+            last, game_ids = player_store.turn_snapshot(self.r, player_id)
+            yield from self._truth(player_id, game_ids, sent)
+            while (left := ends - time.monotonic()) > 0:
+                quiet = min(heartbeat, left, self.core.max_wait)  # the Redis read's limit
+                wakes = player_store.read_wakes(self.r, player_id, last, int(1000 * quiet))
+                if time.monotonic() - checked > TOKEN_RECHECK:
+                    self.core.player(token)
+                    checked = time.monotonic()
+                if not wakes:
+                    ladder_store.seen(self.r, player_id, time.time() + heartbeat)
+                    games = player_store.games(self.r, player_id)
+                    frames = list(self._truth(player_id, games, sent))
+                    yield from frames or [b": heartbeat\n\n"]
+                    continue
+                last = wakes[-1].id
+                bare = []
+                for wake in wakes:
+                    if wake.invitation is not None:
+                        body = orjson.dumps({"id": wake.invitation})
+                        yield b"event: invitation\ndata: " + body + b"\n\n"
+                    elif wake.turns is None or wake.version is None:
+                        bare.append(wake.game_id)
+                    elif wake.version > sent.get(wake.game_id, -1):
+                        sent[wake.game_id] = wake.version
+                        yield b"event: turns\ndata: " + wake.turns + b"\n\n"
+                if bare:
+                    yield from self._truth(player_id, sorted(set(bare)), sent, over=True)
+        except ServiceError as exc:  # the token was revoked or expired: say so, and stop
+            body = orjson.dumps({"message": exc.message})
+            yield b"event: error\ndata: " + body + b"\n\n"
+        except RedisError as exc:  # the client reconnects and gets the truth again
+            log.warning("player %s: turn stream stopped: %s", player_id, exc)
+        finally:  # gone (or going): last seen now, not at the next heartbeat
+            with contextlib.suppress(RedisError):
+                ladder_store.seen(self.r, player_id, time.time())
+
+    def _truth(
+        self, player_id: str, game_ids: list[str], sent: dict[str, int], over: bool = False
+    ) -> Iterator[bytes]:
+        """The turns the game states show and ``sent`` does not have yet, one frame per
+        game; with ``over``, also an ``over`` frame for each of ``game_ids`` found over."""
+        turns, done = self.feeds.read_turns(player_id, game_ids)
+        by_game: dict[str, list] = {}
+        for turn in turns:
+            if turn["version"] > sent.get(turn["game_id"], -1):
+                by_game.setdefault(turn["game_id"], []).append(turn)
+        for game_id, turns_here in by_game.items():
+            sent[game_id] = turns_here[0]["version"]
+            yield b"event: turns\ndata: " + orjson.dumps(turns_here) + b"\n\n"
+        for game_id in done:
+            sent.pop(game_id, None)
+        if over:
+            for game_id in done:
+                status = self.feeds._status(game_id)
+                body = orjson.dumps({"game_id": game_id, "status": status})
+                yield b"event: over\ndata: " + body + b"\n\n"

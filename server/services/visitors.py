@@ -1,0 +1,211 @@
+"""Visitors: a person with no account plays one game against the server's bots.
+
+``POST /v1/visitors/games`` (see docs/web.md) is the web lobby's **Play against
+bots** button. It makes a game the way an app makes one
+(:mod:`server.services.apps`): the visitor's seat goes to a guest, a player made
+for that seat alone whose token works only for that game, and every other seat
+to an identity of the bot pool (:mod:`server.processes.botpool`), which plays
+it over HTTP. The visitor's browser keeps the guest token in ``sessionStorage``.
+
+Two limits keep this cheap for the operator, who may also turn it off:
+
+* per client address, ``per_client`` games per ``period`` seconds;
+* at most ``max_live`` visitor games unfinished at once (a soft cap: two
+  requests at the same instant may both pass it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from typing import Any
+
+from server.games import REGISTRY, GameError
+from server.services.core import Core, sha256
+from server.services.errors import Forbidden, InvalidRequest, RateLimited
+from server.services.games import Games
+from server.store import apps as app_store
+from server.store import games as game_store
+from server.store import ratelimit as ratelimit_store
+from server.store.apps import GUEST_PREFIX, GuestBinding
+from server.store.players import PlayerRecord
+from server.tournaments import clock as clock_policy
+
+VISITOR_APP = "visitors"
+"""The app id visitor games and their guests carry (an app with no record and no webhook)."""
+
+LIVE_KEY = "visitors:live"
+"""A sorted set: visitor game id -> creation time, pruned as games end or expire."""
+
+LIVE_STATUSES = ("waiting", "active")
+
+PREFERRED_BOTS = {"concerto": ("concerto_signals", "concerto_greedy")}
+"""Bots tried first per game; any other pool bot that plays the game comes after."""
+
+
+class VisitorsOff(Forbidden):
+    """The operator turned visitor games off (403)."""
+
+
+class TablesFull(RateLimited):
+    """Every guest table is taken (429, retry after a minute)."""
+
+    def __init__(self, max_live: int) -> None:
+        super().__init__(60)
+        self.message = (
+            f"all {max_live} guest tables are in use; try again in a minute, "
+            "or register a player and play with your own token"
+        )
+
+
+class Visitors:
+    """The visitor use case, over the shared :class:`Core` and the game use cases.
+
+    Args:
+        core: the shared core (Redis, callers).
+        games: the game use cases (a visitor's game is created like an app's).
+        enabled: whether visitors may create games at all.
+        max_live: visitor games unfinished at once, at most.
+        per_client: games one client address may create per ``period`` seconds.
+        period: the rate window, in seconds.
+        guest_ttl: seconds a visitor's guest token stays valid at most.
+        guest_grace: seconds it may still read its game once the game ended.
+    """
+
+    def __init__(
+        self,
+        core: Core,
+        games: Games,
+        *,
+        enabled: bool = True,
+        max_live: int = 50,
+        per_client: int = 10,
+        period: float = 3600.0,
+        guest_ttl: float = 86400.0,
+        guest_grace: float = 3600.0,
+    ) -> None:
+        self.core = core
+        self.games = games
+        self.r = core.r
+        self.enabled = enabled
+        self.max_live = max_live
+        self.per_client = per_client
+        self.period = period
+        self.guest_ttl = guest_ttl
+        self.guest_grace = guest_grace
+
+    def configure(self, *, enabled: bool, max_live: int, per_client: int, period: float) -> None:
+        """The operator's settings (``PARLOUR_VISITORS`` etc., read by the app factory)."""
+        self.enabled, self.max_live = enabled, max_live
+        self.per_client, self.period = per_client, period
+
+    def settings(self) -> dict[str, Any]:
+        """What the lobby needs to offer the button: on or off, and what fills the seats."""
+        pool = app_store.bot_pool(self.r)
+        return {
+            "enabled": self.enabled,
+            "bots": {
+                game: sum(
+                    len(b["players"])
+                    for b in pool.values()
+                    if b["games"] is None or game in b["games"]
+                )
+                for game in REGISTRY
+            },
+        }
+
+    def play_against_bots(
+        self, client: str, game: str, options: dict[str, Any] | None, name: str | None = None
+    ) -> dict[str, Any]:
+        """A new game: the visitor in seat 0, the pool's bots in every other seat.
+
+        Returns:
+            ``{"game": the spectator's view, "seat": 0, "token": the guest token,
+            "expires": ISO time}``.
+
+        Raises:
+            VisitorsOff: the operator turned visitors off.
+            InvalidRequest: unknown game, bad options, or not enough bots.
+            RateLimited: this client made too many games lately.
+            TablesFull: every guest table is taken.
+        """
+        if not self.enabled:
+            raise VisitorsOff("playing against bots without an account is turned off here")
+        options = dict(options or {})
+        seats = self._seat_count(game, options)
+        bots = self._bots(game, seats - 1)
+        now = time.time()
+        self._make_room(now)  # first: a refusal for a full house costs no rate
+        self._limit(client)
+        game_id = secrets.token_hex(8)
+        guest_id = GUEST_PREFIX + secrets.token_hex(8)
+        token = f"{guest_id}.{secrets.token_urlsafe(32)}"
+        expires = now + self.guest_ttl
+        record = PlayerRecord(
+            guest_id, (name or "You").strip()[:40] or "You", sha256(token.partition(".")[2])
+        )
+        app_store.create_guests(
+            self.r, [(record, GuestBinding(guest_id, game_id, 0, VISITOR_APP, expires))]
+        )
+        view = self.games.create_app_game(
+            game_id=game_id,
+            game=game,
+            options=options,
+            seats=[guest_id, *bots],
+            app={"id": VISITOR_APP, "guest_grace": self.guest_grace},
+        )
+        self.r.zadd(LIVE_KEY, {game_id: now})
+        return {"game": view, "seat": 0, "token": token, "expires": clock_policy.iso(expires)}
+
+    # -- helpers -------------------------------------------------------------------------
+    @staticmethod
+    def _seat_count(game: str, options: dict[str, Any]) -> int:
+        engine = REGISTRY.get(game)
+        if engine is None:
+            raise InvalidRequest("unknown game", {"game": [f"one of {sorted(REGISTRY)}"]})
+        try:
+            return int(engine.new_state(dict(options), "visitor-probe").num_seats)
+        except GameError as exc:
+            raise InvalidRequest("invalid options", {"options": [str(exc)]}) from exc
+
+    def _bots(self, game: str, count: int) -> list[str]:
+        """``count`` distinct pool identities that play ``game``, preferred bots first."""
+        pool = app_store.bot_pool(self.r)
+        names = [n for n in PREFERRED_BOTS.get(game, ()) if n in pool]
+        names += sorted(n for n in pool if n not in names)
+        found: list[str] = []
+        for name in names:
+            bot = pool[name]
+            if bot["games"] is None or game in bot["games"]:
+                found += [p for p in bot["players"] if p not in found]
+        if len(found) < count:
+            raise InvalidRequest(
+                "the server's bot pool cannot fill this table",
+                {"game": [f"needs {count} bots; the pool has {len(found)} for {game}"]},
+            )
+        return found[:count]
+
+    def _limit(self, client: str) -> None:
+        if not self.per_client:
+            return
+        subject = "visitor-" + hashlib.sha256(client.encode()).hexdigest()[:24]
+        wait = ratelimit_store.hit(self.r, subject, self.per_client, self.period, time.time())
+        if wait is not None:
+            raise RateLimited(wait)
+
+    def _make_room(self, now: float) -> None:
+        """Forget ended and expired visitor games; refuse when the rest fill every table."""
+        self.r.zremrangebyscore(LIVE_KEY, "-inf", now - self.guest_ttl)
+        ids: list[str] = [
+            i.decode() if isinstance(i, bytes) else str(i)
+            for i in self.r.zrange(LIVE_KEY, 0, -1)  # type: ignore[union-attr]
+        ]
+        if len(ids) < self.max_live:
+            return
+        live = {g.id for g in game_store.read_many(self.r, ids) if g.status in LIVE_STATUSES}
+        gone = [i for i in ids if i not in live]
+        if gone:
+            self.r.zrem(LIVE_KEY, *gone)
+        if len(ids) - len(gone) >= self.max_live:
+            raise TablesFull(self.max_live)

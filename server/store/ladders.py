@@ -1,0 +1,241 @@
+"""Ladders in Redis: the record, entries, matches, their games and results, "seen waiting".
+
+Layout (a ladder's keys share the hash tag ``{L<ladder_id>}``):
+
+* ``L:{id}``          hash ``meta`` (JSON), ``created``;
+* ``L:{id}:entries``  hash player id -> JSON ``{"joined": epoch}`` (who joined, themselves);
+* ``L:{id}:matches``  hash match number -> JSON ``{"tables": [[player per seat]...],
+  "sides": [[players]...], "created"}``; numbers run 0, 1, 2… and each is written
+  once, in a MULTI/EXEC guarded by WATCH on this hash (:func:`put_matches`);
+* ``L:{id}:open``     set of the match numbers not rated yet;
+* ``L:{id}:games``    hash ``<match>:<table>`` -> game id (derived: rewriting is harmless);
+* ``L:{id}:results``  hash ``<match>:<table>`` -> the table's result, written with HSETNX;
+* ``ladders``         sorted set of ladder ids by creation time;
+* ``ladder:seen``     hash player id -> when it was last seen waiting for a turn (epoch).
+
+Exactly once without a lock: a match number is claimed by the transaction
+that writes it, which fails if any other scheduler wrote a match since this
+one read the ladder (it then reads again on its next pass); a table's game id
+is derived from (ladder, match, table) and created only if new; a result is
+HSETNX; a match's rating is applied once by its key (``store.ratings.apply``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from redis import Redis
+from redis.exceptions import WatchError
+
+from .replies import text
+
+
+def _k(ladder_id: str, part: str = "") -> str:
+    return f"L:{{L{ladder_id}}}{':' + part if part else ''}"
+
+
+SEEN = "ladder:seen"
+INDEX = "ladders"
+
+
+def slot(match: int, table: int) -> str:
+    """The field naming one table in the games and results hashes."""
+    return f"{match}:{table}"
+
+
+@dataclass(slots=True)
+class LadderRecord:
+    """One ladder as stored, with its open matches (the ones the scheduler still drives)."""
+
+    id: str
+    meta: dict[str, Any]
+    created: float
+    entries: dict[str, dict[str, Any]] = field(default_factory=dict)
+    matches_count: int = 0
+    open: dict[int, dict[str, Any]] = field(default_factory=dict)
+    games: dict[str, str] = field(default_factory=dict)
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def create(r: Redis, ladder_id: str, meta: dict[str, Any], now: float) -> None:
+    """Store a new ladder (ids are random: no existence check needed)."""
+    r.hset(_k(ladder_id), mapping={"meta": orjson.dumps(meta), "created": repr(now)})
+    r.zadd(INDEX, {ladder_id: now})
+
+
+def ids(r: Redis) -> list[str]:
+    """Every ladder id, oldest first."""
+    found: list[bytes] = r.zrange(INDEX, 0, -1)  # type: ignore[assignment]
+    return [text(x) for x in found]
+
+
+def read(r: Redis, ladder_id: str, *, client: Any = None) -> LadderRecord | None:
+    """The ladder with its entries, open matches and their games and results, or None.
+
+    ``client`` may be a pipeline in WATCH mode (its commands run immediately).
+    """
+    c = client if client is not None else r
+    head = c.hgetall(_k(ladder_id))
+    if b"meta" not in head:
+        return None
+    entries = c.hgetall(_k(ladder_id, "entries"))
+    count = int(c.hlen(_k(ladder_id, "matches")))
+    open_ = sorted(int(x) for x in c.smembers(_k(ladder_id, "open")))
+    matches = c.hmget(_k(ladder_id, "matches"), [str(n) for n in open_]) if open_ else []
+    games = c.hgetall(_k(ladder_id, "games"))
+    results = c.hgetall(_k(ladder_id, "results"))
+    return LadderRecord(
+        id=ladder_id,
+        meta=orjson.loads(head[b"meta"]),
+        created=float(head[b"created"]),
+        entries={text(k): orjson.loads(v) for k, v in entries.items()},
+        matches_count=count,
+        open={n: orjson.loads(m) for n, m in zip(open_, matches, strict=True) if m},
+        games={text(k): text(v) for k, v in games.items()},
+        results={text(k): orjson.loads(v) for k, v in results.items()},
+    )
+
+
+def matches(r: Redis, ladder_id: str, numbers: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """Some stored matches by number (absent ones left out)."""
+    if not numbers:
+        return {}
+    raw = r.hmget(_k(ladder_id, "matches"), [str(n) for n in numbers])
+    return {n: orjson.loads(m) for n, m in zip(numbers, raw, strict=True) if m}
+
+
+def all_matches(r: Redis, ladder_id: str) -> dict[int, dict[str, Any]]:
+    """Every match of the ladder (for the leaderboard and histories)."""
+    raw = r.hgetall(_k(ladder_id, "matches"))
+    return {int(k): orjson.loads(v) for k, v in raw.items()}
+
+
+def join(r: Redis, ladder_id: str, player_id: str, now: float) -> bool:
+    """Enter the player (once); False if it was in already."""
+    return bool(r.hsetnx(_k(ladder_id, "entries"), player_id, orjson.dumps({"joined": now})))
+
+
+def leave(r: Redis, ladder_id: str, player_id: str) -> bool:
+    """Take the player out (its games go on; it is not paired again); False if absent."""
+    return bool(r.hdel(_k(ladder_id, "entries"), player_id))
+
+
+def put_matches(
+    r: Redis, ladder_id: str, expected: int, new: Sequence[dict[str, Any]], *, pipe: Any
+) -> bool:
+    """Write ``new`` matches numbered from ``expected`` in one transaction.
+
+    ``pipe`` must have WATCHed :func:`matches_key` before the ladder was read,
+    so the transaction fails if any match was written meanwhile (by another
+    scheduler): then nothing is written and this returns False.
+    """
+    try:
+        pipe.multi()
+        for i, match in enumerate(new):
+            pipe.hset(_k(ladder_id, "matches"), str(expected + i), orjson.dumps(match))
+            pipe.sadd(_k(ladder_id, "open"), str(expected + i))
+        pipe.execute()
+    except WatchError:
+        return False
+    return True
+
+
+def matches_key(ladder_id: str) -> str:
+    """The key a scheduler WATCHes while it pairs (see :func:`put_matches`)."""
+    return _k(ladder_id, "matches")
+
+
+def set_games(r: Redis, ladder_id: str, games: dict[str, str]) -> None:
+    """Record the game id of tables (``slot`` -> id)."""
+    if games:
+        r.hset(_k(ladder_id, "games"), mapping=dict[Any, Any](games))
+
+
+def put_results(r: Redis, ladder_id: str, results: dict[str, dict[str, Any]]) -> int:
+    """Store table results once each; returns how many were new."""
+    if not results:
+        return 0
+    pipe = r.pipeline(transaction=False)
+    for name, result in results.items():
+        pipe.hsetnx(_k(ladder_id, "results"), name, orjson.dumps(result))
+    return sum(pipe.execute())
+
+
+def close(r: Redis, ladder_id: str, numbers: Sequence[int]) -> None:
+    """Matches rated: the scheduler stops driving them."""
+    if numbers:
+        r.srem(_k(ladder_id, "open"), *[str(n) for n in numbers])
+
+
+def all_results(r: Redis, ladder_id: str) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """Every table's game id and every stored result."""
+    pipe = r.pipeline(transaction=False)
+    pipe.hgetall(_k(ladder_id, "games"))
+    pipe.hgetall(_k(ladder_id, "results"))
+    games, results = pipe.execute()
+    return (
+        {text(k): text(v) for k, v in games.items()},
+        {text(k): orjson.loads(v) for k, v in results.items()},
+    )
+
+
+# -- seen waiting ------------------------------------------------------------------------
+def seen(r: Redis, player_id: str, now: float) -> None:
+    """The player is waiting for a turn now (``/me/turns``, a game's events or stream)."""
+    r.hset(SEEN, player_id, repr(now))
+
+
+def last_seen(r: Redis, players: Sequence[str]) -> dict[str, float]:
+    """When each of ``players`` was last seen waiting (never seen: left out)."""
+    if not players:
+        return {}
+    raw = r.hmget(SEEN, list(players))
+    return {p: float(v) for p, v in zip(players, raw, strict=True) if v}
+
+
+# -- per-entry move health (hooked in the move path; only for ladder games) ------------
+RESPONSE_SAMPLES = 500
+"""Response times kept per entry (the latest ones): enough for a p99."""
+
+
+def _ladder_of(meta: dict[str, Any]) -> str | None:
+    return (meta.get("tournament") or {}).get("ladder")
+
+
+def moved(r: Redis, meta: dict[str, Any], player_id: str, seconds: float) -> None:
+    """A ladder game's move was accepted ``seconds`` after its seat's turn began."""
+    ladder_id = _ladder_of(meta)
+    if ladder_id is None:
+        return
+    key = _k(ladder_id, f"rt:{player_id}")
+    pipe = r.pipeline(transaction=False)
+    pipe.lpush(key, f"{max(seconds, 0.0):.4f}")
+    pipe.ltrim(key, 0, RESPONSE_SAMPLES - 1)
+    pipe.execute()
+
+
+def refused(r: Redis, meta: dict[str, Any], player_id: str) -> None:
+    """A ladder game's engine refused a move of the player (illegal, malformed, not its turn)."""
+    ladder_id = _ladder_of(meta)
+    if ladder_id is not None:
+        r.hincrby(_k(ladder_id, "refused"), player_id, 1)
+
+
+def move_health(
+    r: Redis, ladder_id: str, players: Sequence[str]
+) -> dict[str, tuple[list[float], int]]:
+    """Each player's latest response times (seconds) and refused moves on the ladder."""
+    if not players:
+        return {}
+    pipe = r.pipeline(transaction=False)
+    for p in players:
+        pipe.lrange(_k(ladder_id, f"rt:{p}"), 0, -1)
+    pipe.hmget(_k(ladder_id, "refused"), list(players))
+    *times, counts = pipe.execute()
+    return {
+        p: ([float(x) for x in t], int(c or 0))
+        for p, t, c in zip(players, times, counts, strict=True)
+    }

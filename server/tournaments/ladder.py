@@ -1,0 +1,248 @@
+"""The ladder's matchmaking and scoring: pure functions over plain values.
+
+A ladder pairs continuously: each scheduler pass hands :func:`make_matches`
+the entries that are available now (seen waiting for a turn, not paused, and
+below their cap of concurrent games) with their ratings, and gets back the
+matches to start. A match is one contest: a table, or for partnership games
+with two sides a duplicate board (the same deal at two tables, the sides
+swapped: :func:`server.tournaments.pairing.duplicate.duplicate`), rated as one
+result (:func:`contest_ranks`).
+
+Choices, in order:
+
+* the most uncertain entry (highest sigma) is matched first, so new and
+  returning bots get games and a settled rating soonest;
+* its opponents are the available entries of closest ``mu``; an entry it met
+  in its last match costs :data:`REMATCH_PENALTY` extra, so immediate rematches
+  happen only when nobody else is near;
+* partnerships (solo entries paired per board) are formed to balance the
+  sides' summed ``mu``, avoiding the last match's partners, so the contest is
+  informative and partners rotate.
+
+>>> cands = [Candidate("a", 30, 2), Candidate("b", 20, 2), Candidate("c", 29, 8)]
+>>> make_matches(cands, sides=2, seats_per_side=1)
+[(('c',), ('a',))]
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .clock import forfeit_result
+from .formats import TableResult
+from .pairing.duplicate import duplicate
+from .pairing.tables import Table
+
+REMATCH_PENALTY = 10.0
+"""Cost, in ``mu`` points, of meeting again an entry met in the last match."""
+
+Side = tuple[str, ...]
+Match = tuple[Side, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """An available entry: its player id and rating (mean and uncertainty)."""
+
+    player: str
+    mu: float
+    sigma: float
+
+
+def make_matches(
+    candidates: Sequence[Candidate],
+    *,
+    sides: int,
+    seats_per_side: int,
+    recent: Mapping[str, frozenset[str]] | None = None,
+    partners: Mapping[str, frozenset[str]] | None = None,
+    idle: Mapping[str, float] | None = None,
+    rematch_wait: float = 0.0,
+) -> list[Match]:
+    """The matches to start among ``candidates`` (each used at most once).
+
+    Args:
+        candidates: the available entries.
+        sides: sides per table (Concerto: 2; Seconds: 4).
+        seats_per_side: players per side (Concerto: 2 partners; 1 for solo games).
+        recent: each player's opponents and partners in its last match.
+        partners: each player's partners in its last match.
+        idle: seconds since each player's last game ended (never played: absent).
+        rematch_wait: a group that would replay the anchor's last match whole waits
+            until the anchor has been idle this long, so that entries finishing soon
+            after can mix in (else two groups of a small ladder would never meet).
+
+    Returns:
+        Matches, each a tuple of ``sides`` sides of ``seats_per_side`` players.
+        Entries left over (too few, or nobody suitable) wait for a later pass.
+    """
+    recent = recent or {}
+    need = sides * seats_per_side
+    pool = sorted(candidates, key=lambda c: (-c.sigma, c.player))
+    out: list[Match] = []
+    while len(pool) >= need:
+        anchor, rest = pool[0], pool[1:]
+        met = recent.get(anchor.player, frozenset())
+        rest.sort(
+            key=lambda c: (
+                abs(c.mu - anchor.mu) + (REMATCH_PENALTY if c.player in met else 0.0),
+                c.player,
+            )
+        )
+        group = [anchor, *rest[: need - 1]]
+        same = all(c.player in met for c in group[1:])
+        if same and (idle or {}).get(anchor.player, float("inf")) < rematch_wait:
+            pool = pool[1:]  # the whole last match again: wait a little for others
+            continue
+        out.append(form_sides(group, sides, seats_per_side, partners))
+        chosen = {c.player for c in group}
+        pool = [c for c in pool if c.player not in chosen]
+    return out
+
+
+def form_sides(
+    group: Sequence[Candidate],
+    sides: int,
+    seats_per_side: int,
+    partners: Mapping[str, frozenset[str]] | None = None,
+) -> Match:
+    """Split ``group`` into sides: balanced summed ``mu``, last partners avoided.
+
+    >>> g = [Candidate(p, mu, 1) for p, mu in (("a", 40), ("b", 30), ("c", 20), ("d", 10))]
+    >>> form_sides(g, 2, 2)
+    (('a', 'd'), ('b', 'c'))
+    """
+    partners = partners or {}
+    players = [c.player for c in group]
+    mu = {c.player: c.mu for c in group}
+    if seats_per_side == 1:
+        return tuple((p,) for p in players)
+    best: tuple[float, Match] | None = None
+    for split in _splits(players, sides, seats_per_side):
+        totals = [sum(mu[p] for p in side) for side in split]
+        repeat = sum(
+            1
+            for side in split
+            for a, b in itertools.combinations(side, 2)
+            if b in partners.get(a, ())
+        )
+        cost = max(totals) - min(totals) + REMATCH_PENALTY * repeat
+        if best is None or cost < best[0]:
+            best = (cost, split)
+    assert best is not None
+    return best[1]
+
+
+def _splits(players: Sequence[str], sides: int, size: int) -> list[Match]:
+    """Every way to split ``players`` into ``sides`` unordered sides of ``size``."""
+    if sides == 1:
+        return [(tuple(players),)]
+    first, rest = players[0], players[1:]
+    out: list[Match] = []
+    for mates in itertools.combinations(rest, size - 1):
+        left = [p for p in rest if p not in mates]
+        for tail in _splits(left, sides - 1, size):
+            out.append(((first, *mates), *tail))
+    return out
+
+
+def tables(match: Match, *, duplicate_board: bool) -> list[list[str]]:
+    """The seats (player per seat) of the match's table(s).
+
+    Side ``p`` of ``k`` holds seats ``p, p+k, …`` (``Table.of``), its players in
+    order. A duplicate board is two tables with the sides swapped.
+
+    >>> tables((("a", "b"), ("c", "d")), duplicate_board=True)
+    [['a', 'c', 'b', 'd'], ['c', 'a', 'd', 'b']]
+    """
+    names = [f"s{i}" for i in range(len(match))]
+    per_side = len(match[0])
+    if duplicate_board:
+        layout = list(duplicate(names, [0], seats_per_entry=per_side))
+    else:
+        layout = [Table.of(names, per_side)]
+    return [seat_players(match, table) for table in layout]
+
+
+def seat_players(match: Match, table: Table) -> list[str]:
+    """The player in each seat of ``table`` (whose seats name sides ``s0``, ``s1``…)."""
+    taken: dict[str, int] = {}
+    out = []
+    for side in table.seats:
+        n = taken.get(side, 0)
+        taken[side] = n + 1
+        out.append(match[int(side[1:])][n])
+    return out
+
+
+def contest_ranks(
+    match: Match, seats: Sequence[Sequence[str]], finals: Sequence[Mapping[str, Any]]
+) -> tuple[int, ...]:
+    """Each side's place in the contest (0 best, ties shared), from its tables' results.
+
+    ``finals[t]`` is table ``t``'s ``{"scores": per seat, "winners": seats,
+    "forfeit": seat or None}``. One table: places as a tournament table
+    (``TableResult.ranks``; a forfeit loses). A duplicate board (two tables):
+    the board difference decides, never the raw scores; a side that forfeited
+    either table loses.
+
+    >>> m = (("a", "b"), ("c", "d"))
+    >>> seats = tables(m, duplicate_board=True)
+    >>> won = {"scores": [5, 3, 5, 3], "winners": [0, 2], "forfeit": None}
+    >>> lost = {"scores": [4, 2, 4, 2], "winners": [0, 2], "forfeit": None}
+    >>> contest_ranks(m, seats, [won, lost])   # +2 then -2: a draw on the board
+    (0, 0)
+    """
+    side_of = {p: i for i, side in enumerate(match) for p in side}
+    layouts = [Table(tuple(f"s{side_of[p]}" for p in table)) for table in seats]
+    results = []
+    for table, final in zip(layouts, finals, strict=True):
+        if final.get("forfeit") is not None:
+            results.append(forfeit_result(table, final["scores"], final["forfeit"]))
+        else:
+            results.append(TableResult.from_outcome(table, final["scores"], final["winners"]))
+    if len(results) == 1:
+        by_name = dict(zip(layouts[0].entries, results[0].ranks(), strict=True))
+        return tuple(by_name[f"s{i}"] for i in range(len(match)))
+    forfeits = {
+        seats[t][f["forfeit"]] for t, f in enumerate(finals) if f.get("forfeit") is not None
+    }
+    lost = {side_of[p] for p in forfeits}
+    if lost:
+        return tuple(1 if i in lost else 0 for i in range(len(match)))
+    diff = 0.0
+    for table, result in zip(layouts, results, strict=True):
+        pos = {e: i for i, e in enumerate(table.entries)}
+        diff += result.scores[pos["s0"]] - result.scores[pos["s1"]]
+    return (0, 0) if diff == 0 else (0, 1) if diff > 0 else (1, 0)
+
+
+def timed_out_streak(timeouts: Sequence[int]) -> int:
+    """How many of an entry's latest games (oldest first) ran out its clock in a row.
+
+    >>> timed_out_streak([1, 0, 2, 1])
+    2
+    """
+    n = 0
+    for t in reversed(timeouts):
+        if not t:
+            break
+        n += 1
+    return n
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The ``q`` quantile (0 < q <= 1) of ``values`` by nearest rank; None when empty.
+
+    >>> percentile([4, 1, 3, 2], 0.5), percentile([4, 1, 3, 2], 0.99)
+    (2, 4)
+    """
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = math.ceil(round(q * len(ordered), 9))
+    return ordered[min(max(rank, 1), len(ordered)) - 1]

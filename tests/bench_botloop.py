@@ -1,0 +1,188 @@
+"""Bot-loop bench: what a bot's turn costs the server, against the move request alone.
+
+Starts Redis (AOF ``everysec``, loopback TCP) and ``parlour serve --no-scheduler`` as
+subprocesses, then drives them from ``tests/load/botloop.mjs`` (Node: no GIL between
+the bots, so its latencies are the server's), interleaving three phases in one run
+so host noise hits them alike, at each size (games x 4 bots):
+
+* ``moves``: each seat POSTs moves the engine computed beforehand: the move alone.
+* ``loop``: what the SDK runner does: long-poll ``GET /v1/me/turns?wait=``, then
+  ``POST`` a legal move of each turn at once.
+* ``floor``: ``GET /v1/_ping_redis?round_trips=2&reply_bytes=N`` (N: the moves'
+  mean answer): two Redis round trips and a view-sized answer, nothing else.
+
+Server CPU is user + system time of the gunicorn workers and Redis over each phase.
+Printed: ``move throughput ratio to floor``, the p99s, the server CPU per move for the
+move alone and for the loop, and ``bot loop cpu ratio to move``.
+Run: ``python -m tests.bench_botloop [--seconds S] [--sizes 16,64] [--rounds R]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from server.games import REGISTRY
+from tests.bench_http import quantile
+from tests.bench_load import cpu_seconds, line, register_many
+from tests.faults.procs import ADMIN_TOKEN, ApiProc, RedisNode, running
+
+CLIENT = Path(__file__).parent / "load" / "botloop.mjs"
+CONCERTO = REGISTRY["concerto"]
+
+
+def scripted_games(base: str, ids: list[str], seed: str, moves_needed: int) -> list[dict]:
+    """Games created by the admin with known seeds, each with every move played to
+    the end by the engine (random legal moves): ``[seat, move, version]`` steps."""
+    games: list[dict] = []
+    planned = 0
+    rng = random.Random(seed)
+    with requests.Session() as s:
+        while planned < moves_needed:
+            game_seed = f"{seed}-{len(games)}"
+            body = {"game": "concerto", "seats": ids, "seed": game_seed}
+            made = s.post(
+                f"{base}/v1/games",
+                json=body,
+                headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+                timeout=30,
+            )
+            made.raise_for_status()
+            state = CONCERTO.new_state({}, game_seed)
+            steps = []
+            while not state.is_over():
+                seat = state.to_move()[0]
+                move = rng.choice(state.legal_moves(seat))
+                steps.append([seat, move, len(steps)])
+                state.apply(seat, move)
+            games.append({"id": made.json()["id"], "steps": steps})
+            planned += len(steps)
+    return games
+
+
+def drive(plan: dict[str, Any], pids: list[int]) -> dict[str, Any]:
+    """Run the Node client on ``plan``; its results with the server's CPU seconds."""
+    proc = subprocess.Popen(
+        ["node", str(CLIENT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdin and proc.stdout
+    proc.stdin.write(json.dumps(plan))
+    proc.stdin.close()
+    assert json.loads(proc.stdout.readline()).get("started")
+    before = cpu_seconds(pids)
+    assert json.loads(proc.stdout.readline()).get("stopped")
+    cpu = cpu_seconds(pids) - before
+    result = json.loads(proc.stdout.readline())
+    proc.wait(30)
+    if result["errors"]:
+        raise RuntimeError(f"{plan['mode']}: {result['errors']} requests refused")
+    return {**result, "cpu": cpu}
+
+
+def size_run(api: ApiProc, redis_pid: int, games: int, args: argparse.Namespace) -> None:
+    base = api.url
+    pids = [*api.worker_pids(), redis_pid]
+    ids, tokens = register_many(base, 8 * games)
+    # the moves phase and the loop phase seat different players: a scripted game
+    # must not show up in a looping bot's me/turns
+    scripted, looping = range(games), range(games, 2 * games)
+    per_table = int(args.seconds * args.rounds * 40) + 400  # far more than a table plays
+    tables = {
+        "moves": [
+            {
+                "tokens": tokens[4 * i : 4 * i + 4],
+                "games": scripted_games(base, ids[4 * i : 4 * i + 4], f"m{games}-{i}", per_table),
+            }
+            for i in scripted
+        ],
+        "loop": [
+            {"tokens": tokens[4 * i : 4 * i + 4], "ids": ids[4 * i : 4 * i + 4], "seed": f"l{i}"}
+            for i in looping
+        ],
+    }
+    with requests.Session() as s:  # the loop's first games; later ones the bots start
+        for t in tables["loop"]:
+            body = {"game": "concerto", "seats": t["ids"], "seed": f"{t['seed']}-0"}
+            s.post(
+                f"{base}/v1/games",
+                json=body,
+                headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+                timeout=30,
+            ).raise_for_status()
+    got: dict[str, dict[str, Any]] = {
+        m: {"lat": [], "cpu": 0.0, "secs": 0.0, "polls": 0} for m in PHASES
+    }
+    reply = 2000
+    for _ in range(args.rounds):
+        for mode in PHASES:
+            plan = {"base": base, "mode": mode, "seconds": args.seconds, "admin": ADMIN_TOKEN}
+            plan.update(tables=tables.get(mode, []), clients=4 * games, reply_bytes=reply)
+            if mode == "push":
+                plan["tables"] = tables["loop"]
+            out = drive(plan, pids)
+            got[mode]["lat"] += out["latencies"]
+            got[mode]["cpu"] += out["cpu"]
+            got[mode]["secs"] += out["elapsed"]
+            got[mode]["polls"] += out["polls"]
+            if mode == "moves":  # the next round resumes each table where this one stopped
+                for t, (g, s) in zip(tables["moves"], out["progress"], strict=True):
+                    rest = t["games"][g:]
+                    if not rest:
+                        raise RuntimeError("a table ran out of scripted games")
+                    rest[0] = {**rest[0], "steps": rest[0]["steps"][s:]}
+                    t["games"] = rest
+    report(games, got)
+
+
+PHASES = ("moves", "loop", "push", "floor")
+
+
+def report(games: int, got: dict[str, dict[str, Any]]) -> None:
+    tag = f"botloop_{games}x4"
+    rate = {m: len(g["lat"]) / max(1e-9, g["secs"]) for m, g in got.items()}
+    cpu = {m: 1e6 * g["cpu"] / max(1, len(g["lat"])) for m, g in got.items()}
+    for m in PHASES:
+        line(f"{tag}_{m}_rate", rate[m], "req/s" if m == "floor" else "moves/s", 0)
+        line(f"{tag}_{m}_p50", 1000 * quantile(got[m]["lat"], 0.50), "ms")
+        line(f"{tag}_{m}_p99", 1000 * quantile(got[m]["lat"], 0.99), "ms")
+        line(f"{tag}_{m}_server_cpu", cpu[m], "us/move" if m != "floor" else "us/request", 0)
+    polls = got["loop"]["polls"] / max(1, len(got["loop"]["lat"]))
+    line(f"{tag}_loop_polls_per_move", polls, "", 2)
+    line(f"{tag} move throughput ratio to floor", rate["moves"] / rate["floor"], "", 2)
+    p99 = quantile(got["moves"]["lat"], 0.99) / max(1e-9, quantile(got["floor"]["lat"], 0.99))
+    line(f"{tag} moves p99 to floor p99", p99, "x", 2)
+    line(f"{tag} bot loop cpu ratio to move", cpu["loop"] / max(1e-9, cpu["moves"]), "", 2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=4.0, help="per phase and round")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[16, 64])
+    args = parser.parse_args(argv or [])
+    if shutil.which("node") is None:
+        print("botloop: skipped (no node on PATH)")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="parlour-botloop-") as tmp:
+        red = RedisNode(Path(tmp) / "redis", fsync="everysec")
+        api = ApiProc(red.url, Path(tmp), workers=args.workers)
+        with running(red, api):
+            red.start()
+            api.start()
+            assert red.proc is not None
+            for games in args.sizes:
+                size_run(api, red.proc.pid, games, args)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(__import__("sys").argv[1:]))

@@ -1,0 +1,170 @@
+"""The fast paths of the Concerto engine and the kit change nothing a player can see.
+
+Simulating without events, checking a move without listing every legal move,
+cheap clones, Poker categories by table look-up and the determinization
+re-deal: each is checked here against the plain way of doing the same thing.
+The golden traces (test_golden_traces.py) check the event-building path move
+by move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from server.games import concerto
+from server.games.kit.base import redeal
+from server.games.kit.cards import DOUBLE_PINOCHLE, PINOCHLE, STANDARD, shuffled
+from server.games.kit.poker import Combination, category, evaluate
+
+RULES = ("parlett-2013", "penguin")
+EVERY_MOVE = [
+    *({"type": "play", "card": c} for c in STANDARD.cards()),
+    {"type": "pass"},
+    {"type": "force"},
+]
+
+
+def random_game(rules: str, seed: str, options: dict | None = None):
+    """Yield (state, seat, move) before each move of a seeded random game."""
+    state = concerto.new_state({"rules": rules, **(options or {})}, seed)
+    rng = random.Random(seed)
+    while not state.is_over():
+        seat = state.to_move()[0]
+        move = rng.choice(state.legal_moves(seat))
+        yield state, seat, move
+        state.apply(seat, move)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_a_quiet_simulation_reaches_the_same_states(rules: str) -> None:
+    quiet = concerto.new_state({"rules": rules, "deals": 3}, "quiet")
+    steps = 0
+    for state, seat, move in random_game(rules, "quiet", {"deals": 3}):
+        assert quiet.apply(seat, dict(move), events=False) == []
+        state_after = state.clone()
+        state_after.apply(seat, dict(move))
+        assert quiet.to_dict() == state_after.to_dict()
+        steps += 1
+    assert steps > 50 and quiet.is_over()
+
+
+def test_a_quiet_match_ends_like_a_loud_one() -> None:
+    options = {"rules": "penguin", "match_target": 150, "deals": 2, "target": 60}
+    loud = concerto.new_state(options, "match")
+    quiet = concerto.new_state(options, "match")
+    rng = random.Random(5)
+    while not loud.is_over():
+        seat = loud.to_move()[0]
+        move = rng.choice(loud.legal_moves(seat))
+        loud.apply(seat, move)
+        quiet.apply(seat, move, events=False)
+    assert quiet.to_dict() == loud.to_dict()
+    assert quiet.outcome() == loud.outcome()
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_the_quick_legality_check_agrees_with_the_list(rules: str) -> None:
+    for state, seat, _ in random_game(rules, "legal"):
+        legal = state.legal_moves(seat)
+        for move in EVERY_MOVE:
+            assert state._is_legal(seat, move) == (move in legal), (move, legal)
+
+
+def test_legal_plays_come_in_the_order_a_player_holds_them() -> None:
+    for state, seat, _ in random_game("penguin", "order"):
+        plays = [m["card"] for m in state.legal_moves(seat) if m["type"] == "play"]
+        suits = [c[1] for c in plays]
+        assert suits == sorted(suits, key="SHDC".index)
+        for a, b in zip(plays, plays[1:], strict=False):
+            if a[1] == b[1]:
+                assert STANDARD.rank_order(a) > STANDARD.rank_order(b)
+
+
+def test_a_clone_is_equal_and_independent() -> None:
+    for n, (state, seat, move) in enumerate(random_game("parlett-2013", "clone")):
+        if n % 7:
+            continue
+        before = state.to_dict()
+        copy = state.clone()
+        assert copy.to_dict() == before
+        copy.apply(seat, move)
+        while not copy.is_over():
+            s = copy.to_move()[0]
+            copy.apply(s, copy.legal_moves(s)[0], events=False)
+        assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_a_determinized_world_looks_the_same_to_the_seat(rules: str) -> None:
+    rng = random.Random(11)
+    for n, (state, seat, _) in enumerate(random_game(rules, "worlds")):
+        if n % 5:
+            continue
+        view = state.view(seat)
+        others = Counter(c for s in range(4) if s != seat for c in state.hands[s])
+        worlds = [state.determinize(seat, rng) for _ in range(4)]
+        for world in worlds:
+            assert world.view(seat) == view
+            assert Counter(c for s in range(4) if s != seat for c in world.hands[s]) == others
+            assert world.seed != state.seed
+        if sum(others.values()) - max(len(state.hands[s]) for s in range(4) if s != seat) > 1:
+            assert any(w.hands != state.hands for w in worlds)
+
+
+def test_a_determinized_world_plays_on_to_the_end_without_touching_the_game() -> None:
+    state = concerto.new_state({"deals": 2}, "world")
+    before = state.to_dict()
+    world = state.determinize(0, random.Random(3))
+    while not world.is_over():
+        seat = world.to_move()[0]
+        world.apply(seat, world.legal_moves(seat)[-1], events=False)
+    assert state.to_dict() == before
+
+
+def test_redeal_keeps_the_kept_hands_and_every_count() -> None:
+    hands = [["AS", "KS"], ["QS"], ["JS", "TS", "9S"], []]
+    new = redeal(hands, [0], random.Random(1), sorted)
+    assert new[0] == ["AS", "KS"]
+    assert [len(h) for h in new] == [2, 1, 3, 0]
+    assert sorted(new[1] + new[2]) == ["9S", "JS", "QS", "TS"]
+    assert new[2] == sorted(new[2])
+
+
+@pytest.mark.parametrize(
+    ("five", "expected"),
+    [
+        (["AS", "KS", "QS", "JS", "TS"], Combination.STRAIGHT_FLUSH),
+        (["AH", "2H", "3H", "4H", "5H"], Combination.STRAIGHT_FLUSH),  # C5: the wheel
+        (["AH", "2D", "3H", "4H", "5H"], Combination.STRAIGHT),
+        (["QS", "KD", "AC", "2H", "3S"], Combination.NOTHING),  # C5: no wrap-around
+        (["9H", "9S", "9D", "9C", "2S"], Combination.FOURS),
+        (["9H", "9S", "9D", "2C", "2S"], Combination.FULL_HOUSE),
+        (["2D", "7D", "9D", "JD", "KD"], Combination.FLUSH),
+        (["9H", "9S", "9D", "3C", "2S"], Combination.THREES),
+        (["9H", "9S", "3D", "3C", "2S"], Combination.TWO_PAIRS),
+        (["9H", "9S", "4D", "3C", "2S"], Combination.ONE_PAIR),
+        (["9H", "JS", "4D", "3C", "2S"], Combination.NOTHING),
+    ],
+)
+def test_category_by_look_up(five: list[str], expected: Combination) -> None:
+    assert category(five) is expected
+    assert category(five[::-1]) is expected
+
+
+def test_category_agrees_with_evaluate_on_every_hand_of_one_suit_pair() -> None:
+    """All 5-card hands from 26 cards (two suits): 65,780 hands, every shape but fours."""
+    cards = [c for c in STANDARD.cards() if c[1] in "SH"]
+    for five in combinations(cards, 5):
+        assert category(five) == evaluate(five)[0]
+
+
+def test_the_shuffle_is_the_standard_library_shuffle() -> None:
+    for pack in (STANDARD, PINOCHLE, DOUBLE_PINOCHLE):
+        for n in range(200):
+            expected = pack.cards()
+            random.Random(f"s{n}").shuffle(expected)
+            assert shuffled(pack, random.Random(f"s{n}")) == expected

@@ -1,0 +1,70 @@
+"""The ladder pass killed at any step boundary (:meth:`Runner.checkpoint`), over and over:
+the next runner carries on from what Redis holds, and nothing is done twice."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from collections import Counter
+
+from bots import uniform
+from server.processes.scheduler import Runner, table_game_id
+from server.services.bundle import Services
+from server.services.ladders import pool
+from server.store import keys
+from server.store import ladders as ladder_store
+from tests.ladder.support import HouseBots
+from tests.ladder.test_ladder import make_ladder, rated
+from tests.scheduler.support import all_game_ids, register
+
+
+class Killed(BaseException):
+    """Not an Exception: nothing in the runner may catch it, like a real kill."""
+
+
+class DyingRunner(Runner):
+    """Dies at the first boundary of each kind, then at about one in four."""
+
+    def __init__(self, service: Services, rng: random.Random, kills: Counter[str]) -> None:
+        super().__init__(service)
+        self.rng, self.kills = rng, kills
+
+    def checkpoint(self, step: str) -> None:
+        if step not in self.kills or self.rng.random() < 0.25:
+            self.kills[step] += 1
+            raise Killed(step)
+
+
+def test_killed_at_random_steps_over_and_over(service):
+    players = register(service, 8)
+    ladder_id = make_ladder(service, players, clock={"move_seconds": 5})
+    bots = HouseBots(service, players, [uniform.make_bot] * 8, seed=5)
+    rng = random.Random(11)
+    kills: Counter[str] = Counter()
+    deadline = time.monotonic() + 30
+    while rated(service, ladder_id) < 8:
+        assert time.monotonic() < deadline, "timed out"
+        with contextlib.suppress(Killed):
+            DyingRunner(service, rng, kills).tick()
+        bots.step()
+    assert {"match", "create", "games", "results", "rate", "close"} <= set(kills), kills
+
+    r = service.core.r
+    matches = ladder_store.all_matches(r, ladder_id)
+    games, _ = ladder_store.all_results(r, ladder_id)
+    for name, game_id in games.items():
+        n, t = map(int, name.split(":"))
+        assert game_id == table_game_id(f"ladder:{ladder_id}", n, t)
+        assert r.hlen(keys.game_moves(game_id)) == service.games.view(None, game_id)["version"]
+    assert set(all_game_ids(r)) == set(games.values())  # no game outside a match's tables
+    applied = {x.decode() for x in r.smembers(keys.ratings_applied(pool(ladder_id)))}
+    per_player = Counter(
+        p
+        for n, m in matches.items()
+        if f"{ladder_id}:{n}" in applied
+        for s in m["sides"]
+        for p in s
+    )
+    board = service.ladders.leaderboard(ladder_id)["leaderboard"]
+    assert {row["player_id"]: row["games"] for row in board} == dict(per_player)

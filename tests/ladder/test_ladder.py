@@ -1,0 +1,211 @@
+"""A ladder played by house bots in-process: strength shows on the leaderboard, away and
+timing-out entries are left out, and concurrent schedulers never duplicate a game or a
+rating. Every game is real (Redis, engines, clocks); only HTTP is skipped."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+
+import pytest
+
+from bots import concerto_signals, uniform
+from server.games import GameError
+from server.processes.scheduler import Runner, table_game_id
+from server.services.bundle import Services
+from server.services.ladders import pool
+from server.store import connect, keys
+from server.store import ladders as ladder_store
+from tests.conftest import ADMIN_TOKEN
+from tests.ladder.support import HouseBots
+from tests.scheduler.support import all_game_ids, register
+
+
+def make_ladder(service: Services, players, **settings) -> str:
+    settings = {"game": "concerto", "options": {"deals": 1}} | settings
+    ladder = service.ladders.create(ADMIN_TOKEN, **settings)
+    for p in players:
+        service.ladders.join(p["token"], ladder["id"])
+    return ladder["id"]
+
+
+def rated(service: Services, ladder_id: str) -> int:
+    return service.core.r.scard(keys.ratings_applied(pool(ladder_id)))
+
+
+def run_until(runner: Runner, bots: HouseBots, done, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "timed out"
+        runner.tick()
+        bots.step()
+
+
+def test_stronger_house_bots_rank_above_weaker(redis_client, redis_server):
+    """Four ``signals`` bots and four ``random`` bots, solo entries paired per duplicate
+    board, 24 boards, fixed seeds for the bots and the deals (player ids, and so the
+    pairings, vary from run to run).
+
+    Criterion: the ranks of the four ``signals`` bots sum to at most 11 (ranks 1-4, or
+    1, 2, 3 and 5). Were the two kinds equally strong, each set of four ranks would be
+    equally likely, and only 2 of the C(8,4) = 70 sets qualify: p = 2/70 < 3%.
+    """
+    service = Services(connect(redis_server.url), admin_token=ADMIN_TOKEN, seed_secret="ladder")
+    players = register(service, 8)
+    makers = [concerto_signals.make_bot, uniform.make_bot] * 4
+    ladder_id = make_ladder(service, players)
+    bots = HouseBots(service, players, makers, seed=7)
+    run_until(Runner(service), bots, lambda: rated(service, ladder_id) >= 24)
+    board = service.ladders.leaderboard(ladder_id)["leaderboard"]
+    strong = {p["id"] for p in players[0::2]}
+    assert sum(row["rank"] for row in board if row["player_id"] in strong) <= 11, board
+    assert all(row["games"] >= 5 for row in board)
+    assert bots.refused == 0
+
+
+def test_an_entry_that_stops_polling_is_not_paired_until_it_comes_back(service):
+    players = register(service, 5)
+    ladder_id = make_ladder(
+        service,
+        players,
+        seen_seconds=0.3,
+        clock={"move_seconds": 0.2},
+        pause_after=100,
+        rematch_seconds=0.0,  # four of five free at a time: no one to wait for
+    )
+    bots = HouseBots(service, players, [uniform.make_bot] * 5, seed=1)
+    runner = Runner(service)
+    away = players[0]["id"]
+    bots.asleep.add(away)
+    run_until(runner, bots, lambda: rated(service, ladder_id) >= 3)
+    matches = ladder_store.all_matches(service.core.r, ladder_id)
+    assert all(away not in m["tables"][0] for m in matches.values())  # never seen: never paired
+    assert service.ladders.entry(ladder_id, away)["status"] == "away"
+
+    bots.asleep = {players[1]["id"]}  # one leaves its loop, the other comes back
+    stopped = time.time()
+    before = len(matches)
+    run_until(runner, bots, lambda: rated(service, ladder_id) >= before + 3)
+    matches = ladder_store.all_matches(service.core.r, ladder_id)
+    later = [m for n, m in matches.items() if m["created"] > stopped + 0.3 + 0.05]
+    assert later and all(players[1]["id"] not in m["tables"][0] for m in later)
+    assert any(away in m["tables"][0] for m in later)  # back, and paired again
+
+
+def test_an_entry_that_times_out_is_paused_and_resumes_when_it_plays_again(service):
+    players = register(service, 5)
+    ladder_id = make_ladder(
+        service,
+        players,
+        clock={"move_seconds": 0.1},
+        pause_after=2,
+        pause_seconds=3.0,
+        rematch_seconds=0.0,
+    )
+    bots = HouseBots(service, players, [uniform.make_bot] * 5, seed=2)
+    slow = players[0]["id"]
+    bots.silent.add(slow)
+    runner = Runner(service)
+
+    def paused() -> bool:
+        return service.ladders.entry(ladder_id, slow)["status"] == "paused"
+
+    run_until(runner, bots, paused)
+    entry = service.ladders.entry(ladder_id, slow)
+    assert "timed out in its last 2 games" in entry["paused_reason"]
+    assert entry["health"]["timeout_streak"] >= 2 and entry["health"]["timeouts"] > 0
+    shown = {e["player_id"]: e for e in service.ladders.show(ladder_id)["entries"]}
+    assert shown[slow]["status"] == "paused"
+    until = entry["paused_until"]
+    # the others go on without it while it is paused
+    run_until(runner, bots, lambda: time.time() > until)
+    matches = ladder_store.all_matches(service.core.r, ladder_id)
+    paused_at = until - 3.0  # when its last timed-out game was recorded
+    while_paused = [m for m in matches.values() if paused_at <= m["created"] < until]
+    assert while_paused and all(slow not in m["tables"][0] for m in while_paused)
+
+    bots.silent.clear()  # it plays again: after the pause it is paired, and playing in time
+    run_until(
+        runner,
+        bots,
+        lambda: service.ladders.entry(ladder_id, slow)["health"]["timeout_streak"] == 0,
+    )
+    assert service.ladders.entry(ladder_id, slow)["status"] in ("available", "away")
+
+
+def test_two_schedulers_at_once_create_each_game_and_rate_each_match_once(service):
+    players = register(service, 8)
+    ladder_id = make_ladder(service, players, clock={"move_seconds": 5})
+    bots = HouseBots(service, players, [uniform.make_bot] * 8, seed=3)
+    stop = threading.Event()
+    runners = [Runner(service, interval=0.0) for _ in range(2)]
+    threads = [threading.Thread(target=r.run, args=(stop,), daemon=True) for r in runners]
+    for t in threads:
+        t.start()
+    try:
+        deadline = time.monotonic() + 30
+        while rated(service, ladder_id) < 10:
+            assert time.monotonic() < deadline, "timed out"
+            bots.step()
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(10)
+    r = service.core.r
+    matches = ladder_store.all_matches(r, ladder_id)
+    games, results = ladder_store.all_results(r, ladder_id)
+    expected = {
+        ladder_store.slot(n, t): table_game_id(f"ladder:{ladder_id}", n, t)
+        for n, m in matches.items()
+        for t in range(len(m["tables"]))
+    }
+    assert {k: v for k, v in games.items()} == {k: expected[k] for k in games}
+    assert set(all_game_ids(r)) == set(games.values())  # no stray game
+    for game_id in games.values():  # each created once: one move record per version
+        view = service.games.view(None, game_id)
+        assert r.hlen(keys.game_moves(game_id)) == view["version"]
+    # concurrent games of one player never exceed the cap (2: one duplicate board)
+    for n, m in matches.items():
+        live = Counter(
+            p
+            for k, o in matches.items()
+            if k <= n
+            for t, seats in enumerate(o["tables"])
+            if results.get(ladder_store.slot(k, t), {}).get("ended", 1e18) > m["created"]
+            for p in seats
+        )
+        assert max(live.values()) <= 2
+    applied = {x.decode() for x in r.smembers(keys.ratings_applied(pool(ladder_id)))}
+    per_player = Counter(
+        p
+        for n, m in matches.items()
+        if f"{ladder_id}:{n}" in applied
+        for s in m["sides"]
+        for p in s
+    )
+    board = service.ladders.leaderboard(ladder_id)["leaderboard"]
+    assert {row["player_id"]: row["games"] for row in board} == dict(per_player)
+
+
+def test_response_times_and_refused_moves_are_shown_per_entry(service):
+    players = register(service, 4)
+    ladder_id = make_ladder(service, players, clock={"move_seconds": 5})
+    bots = HouseBots(service, players, [uniform.make_bot] * 4, seed=4)
+    runner = Runner(service)
+    bots.step()
+    runner.tick()  # the four are seen waiting: one duplicate board starts
+    turns = {p["id"]: service.feeds.turns(p["token"])["turns"] for p in players}
+    mover = next(p for p in players if turns[p["id"]])
+    turn = turns[mover["id"]][0]
+    with pytest.raises(GameError):
+        service.games.move(mover["token"], turn["game_id"], {"type": "hop"}, turn["version"])
+    time.sleep(0.05)  # every reply below is at least this slow
+    run_until(runner, bots, lambda: rated(service, ladder_id) >= 1)
+    health = service.ladders.entry(ladder_id, mover["id"])["health"]
+    assert health["refused_moves"] == 1
+    assert health["response_samples"] > 0
+    assert 50 <= health["response_p99"] < 5000  # ms: the slow first move, within the clock
+    assert health["response_p50"] <= health["response_p99"]
+    others = [service.ladders.entry(ladder_id, p["id"])["health"] for p in players]
+    assert sum(h["refused_moves"] for h in others) == 1

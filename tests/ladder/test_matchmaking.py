@@ -1,0 +1,108 @@
+"""The ladder's pure matchmaking and scoring (server/tournaments/ladder.py), by hand."""
+
+from __future__ import annotations
+
+from server.tournaments.ladder import (
+    Candidate,
+    contest_ranks,
+    form_sides,
+    make_matches,
+    percentile,
+    tables,
+    timed_out_streak,
+)
+
+
+def c(player: str, mu: float, sigma: float = 1.0) -> Candidate:
+    return Candidate(player, mu, sigma)
+
+
+def test_most_uncertain_first_and_closest_rating_as_opponent():
+    cands = [c("a", 30), c("b", 10), c("new", 25, 8), c("d", 24), c("e", 11)]
+    # "new" (sigma 8) is placed first, against d (|25-24| = 1); then b and e, close
+    assert make_matches(cands, sides=2, seats_per_side=1) == [(("new",), ("d",)), (("a",), ("e",))]
+
+
+def test_leftover_entries_wait():
+    assert make_matches([c("a", 1), c("b", 2), c("c", 3)], sides=4, seats_per_side=1) == []
+
+
+def test_immediate_rematch_avoided_unless_nobody_else_is_near():
+    cands = [c("a", 25, 5), c("b", 25), c("z", 30)]
+    recent = {"a": frozenset({"b"})}
+    # b is 0 away plus the rematch penalty (10); z is 5 away: z is preferred
+    assert make_matches(cands, sides=2, seats_per_side=1, recent=recent) == [(("a",), ("z",))]
+    far = [c("a", 25, 5), c("b", 25), c("z", 40)]
+    # z is 15 away: the rematch (cost 10) is the better of the two
+    assert make_matches(far, sides=2, seats_per_side=1, recent=recent) == [(("a",), ("b",))]
+
+
+def test_partnerships_balance_the_sides_and_rotate():
+    group = [c("a", 28), c("b", 26), c("c", 24), c("d", 22)]
+    # a+d = 50 = b+c: the balanced split
+    assert form_sides(group, 2, 2) == (("a", "d"), ("b", "c"))
+    # a and d partnered last time: a+d costs 0 + 10 (penalty), a+c (52) v b+d (48)
+    # costs 4, a+b v c+d costs 8
+    partners = {"a": frozenset({"d"}), "d": frozenset({"a"})}
+    assert form_sides(group, 2, 2, partners) == (("a", "c"), ("b", "d"))
+
+
+def test_duplicate_board_swaps_the_sides_between_its_tables():
+    match = (("a", "b"), ("c", "d"))
+    assert tables(match, duplicate_board=True) == [["a", "c", "b", "d"], ["c", "a", "d", "b"]]
+    assert tables(match, duplicate_board=False) == [["a", "c", "b", "d"]]
+
+
+def test_duplicate_board_is_won_on_the_difference_not_the_raw_scores():
+    match = (("a", "b"), ("c", "d"))
+    seats = tables(match, duplicate_board=True)
+    # table 0: a-b (seats 0, 2) make 100 v 40; table 1: a-b (seats 1, 3) make 10 v 60
+    t0 = {"scores": [100, 40, 100, 40], "winners": [0, 2], "forfeit": None}
+    t1 = {"scores": [60, 10, 60, 10], "winners": [0, 2], "forfeit": None}
+    assert contest_ranks(match, seats, [t0, t1]) == (0, 1)  # +60 - 50 = +10 for a-b
+    t1_big = {"scores": [130, 10, 130, 10], "winners": [0, 2], "forfeit": None}
+    assert contest_ranks(match, seats, [t0, t1_big]) == (1, 0)  # +60 - 120 = -60
+
+
+def test_a_forfeit_loses_the_contest():
+    match = (("a", "b"), ("c", "d"))
+    seats = tables(match, duplicate_board=True)
+    t0 = {"scores": [100, 0, 100, 0], "winners": [0, 2], "forfeit": None}
+    t1 = {"scores": [0, 0, 0, 0], "winners": [], "forfeit": 1}  # seat 1 of table 1 is a
+    assert contest_ranks(match, seats, [t0, t1]) == (1, 0)
+
+
+def test_single_table_places():
+    match = (("a",), ("b",), ("c",))
+    seats = tables(match, duplicate_board=False)
+    assert seats == [["a", "b", "c"]]
+    final = {"scores": [5, 9, 7], "winners": [1], "forfeit": None}
+    assert contest_ranks(match, seats, [final]) == (2, 0, 1)
+
+
+def test_timeout_streak_counts_the_latest_games_in_a_row():
+    assert timed_out_streak([]) == 0
+    assert timed_out_streak([3, 3, 0]) == 0
+    assert timed_out_streak([0, 1, 1, 2]) == 3
+
+
+def test_percentile_by_nearest_rank():
+    times = [0.1 * i for i in range(1, 101)]  # 0.1 .. 10.0
+    assert percentile(times, 0.5) == times[49]  # the 50th of 100
+    assert percentile(times, 0.99) == times[98]  # the 99th of 100
+    assert percentile([7.0], 0.99) == 7.0
+    assert percentile([], 0.5) is None
+
+
+def test_a_whole_rematch_waits_for_others_to_come_free():
+    cands = [c("a", 25, 3), c("b", 25), c("x", 26), c("y", 24)]
+    last = {p: frozenset("abxy") - {p} for p in "abxy"}
+    # the four just played each other, and a has been idle 1 s of the 3 it waits
+    kwargs = {"sides": 2, "seats_per_side": 2, "recent": last, "rematch_wait": 3.0}
+    assert make_matches(cands, **kwargs, idle={p: 1.0 for p in "abxy"}) == []
+    # after 3 s idle, they play again rather than not at all
+    assert len(make_matches(cands, **kwargs, idle={p: 3.0 for p in "abxy"})) == 1
+    # with a fifth entry free, the group mixes instead
+    more = [*cands, c("z", 25.5)]
+    (match,) = make_matches(more, **kwargs, idle={p: 1.0 for p in "abxy"})
+    assert "z" in {p for side in match for p in side}

@@ -1,0 +1,181 @@
+"""The way in: rules pages, and a visitor with no token playing against the bot pool."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from server.processes.botpool import BotPool, BotSpec
+from tests.api.helpers import cards_in
+from tests.conftest import ADMIN_TOKEN, LiveServer
+from tests.web.conftest import Web
+from tests.web.test_table import assert_page_holds_none_of
+
+RULE_TAGS = {"concerto": "c17", "seconds": "s3", "cowpoke": "w4", "pinochle": "p20"}
+"""One tag per game that its docs page defines (docs/rules/<game>.md#<tag>)."""
+
+
+def test_every_rules_link_of_the_lobby_resolves_with_its_tags(web: Web) -> None:
+    page = web.open("/")
+    links = page.locator("#way-in a.rules-link")
+    hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    assert sorted(hrefs) == sorted(f"/rules/{g}" for g in RULE_TAGS)
+    for game, tag in RULE_TAGS.items():
+        reply = requests.get(f"{web.url}/rules/{game}", timeout=10)
+        assert reply.status_code == 200 and reply.headers["Content-Type"].startswith("text/html")
+        assert f'id="{tag}"' in reply.text, game
+        source = Path(f"docs/rules/{game}.md").read_text(encoding="utf-8")
+        tags = set(re.findall(r'<a id="([a-z]+\d+)"></a>', source))
+        assert tags and all(f'id="{t}"' in reply.text for t in tags), game
+    page.locator("#way-in a.rules-link[href='/rules/concerto']").click()
+    page.wait_for_selector("article.rules h1")
+    assert page.locator("#c17").count() == 1
+
+
+def test_unknown_pages_answer_an_html_404_and_the_api_keeps_json(live_server: LiveServer) -> None:
+    for path in ("/nowhere", "/rules/chess"):
+        reply = requests.get(live_server.url + path, timeout=10)
+        assert reply.status_code == 404 and "text/html" in reply.headers["Content-Type"], path
+        assert "<h1>" in reply.text
+    api = requests.get(live_server.url + "/v1/nowhere", timeout=10)
+    assert api.status_code == 404 and api.json()["error"]["code"] == "not_found"
+
+
+@pytest.fixture
+def pool(live_server: LiveServer) -> Iterator[BotPool]:
+    """The real bot pool: random bots for every game, five seats (double-deck needs five)."""
+    running = BotPool(
+        live_server.url, ADMIN_TOKEN, bots=[BotSpec("random", None)], seats=5, wait=1.0, seed=3
+    )
+    running.start()
+    yield running
+    running.stop(timeout=5)
+
+
+DEAL_ENDS = ("deal_end", "showdown")
+"""The event that closes a deal: Cowpoke's showdown, every other game's deal_end."""
+
+
+def deal_over(web: Web, game_id: str) -> bool:
+    got = requests.get(f"{web.url}/v1/games/{game_id}/events?after=0&wait=0", timeout=10).json()
+    return any(e["kind"] in DEAL_ENDS for e in got["events"])
+
+
+def play_one_deal_by_clicks(web: Web, game_id: str, limit: int = 200) -> int:
+    """Click the visitor's moves (a card, else pass, else the first move) until a deal ends."""
+    page = web.page
+    clicks = 0
+    mine = "button.card.legal, button.move"
+    while not deal_over(web, game_id):
+        assert clicks < limit, "the deal never ended"
+        try:
+            page.wait_for_selector(f"{mine}, .board[data-status=finished]", timeout=1500)
+        except Exception:  # noqa: BLE001 - the bots are thinking, or the deal just ended
+            continue
+        if page.locator(".board[data-status=finished]").count():
+            break
+        version = page.locator(".board").get_attribute("data-version")
+        cards = page.locator("button.card.legal:not([disabled])")
+        passing = page.locator("button.move[data-move-type=pass]:not([disabled])")
+        target = cards.first if cards.count() else passing.first if passing.count() else None
+        target = target or page.locator("button.move:not([disabled])").first
+        try:
+            target.click(timeout=2000)
+        except Exception:  # noqa: BLE001 - redrawn under the pointer: look again
+            continue
+        clicks += 1
+        page.wait_for_selector(f".board:not([data-version='{version}'])")
+    return clicks
+
+
+def bots_hands(web: Web, pool: BotPool, view: dict) -> set[str]:
+    """Every card the bots hold now, read with their own tokens (the pool's)."""
+    tokens = {p["id"]: p["token"] for bot in pool.register() for p in bot["players"]}
+    cards: set[str] = set()
+    for seat in view["seats"]:
+        token = tokens.get(seat["player_id"])
+        if token:
+            mine = requests.get(
+                f"{web.url}/v1/games/{view['id']}",
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=10,
+            ).json()
+            cards |= set(mine["hand"])
+    return cards
+
+
+VISITS = [
+    ("concerto", {"rules": "parlett-2013"}, 4),
+    ("concerto", {"rules": "penguin"}, 4),
+    ("seconds", {}, 4),
+    ("cowpoke", {"players": "3"}, 3),
+    ("pinochle", {"variant": "partnership"}, 4),
+    ("pinochle", {"variant": "double-deck"}, 6),
+]
+
+
+@pytest.mark.parametrize(("game", "choices", "seats"), VISITS)
+def test_a_visitor_plays_a_whole_deal_against_the_bots(
+    web: Web, pool: BotPool, game: str, choices: dict, seats: int
+) -> None:
+    page = web.open("/")
+    offer = page.locator(f"form.offer[data-game='{game}']")
+    for option, value in choices.items():
+        offer.locator(f"select[data-option='{option}']").select_option(value)
+    offer.locator("button.play-bots").click()
+    page.wait_for_selector(".board[data-status=active]")
+    game_id = page.url.rsplit("/", 1)[1]
+    assert page.evaluate("sessionStorage.getItem('parlour.token')").startswith("gst")
+    assert page.locator(".seat").count() == seats
+    assert page.locator(".seat.you").count() == 1
+    view = requests.get(f"{web.url}/v1/games/{game_id}", timeout=10).json()
+    for option, value in choices.items():
+        assert str(view["options"][option]) == value
+    page.wait_for_selector("button.card.legal, button.move")  # the visitor's turn: bots wait
+    token = page.evaluate("sessionStorage.getItem('parlour.token')")
+    mine = requests.get(
+        f"{web.url}/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"}, timeout=10
+    ).json()
+    public = cards_in(requests.get(f"{web.url}/v1/games/{game_id}", timeout=10).text)
+    assert_page_holds_none_of(web, bots_hands(web, pool, view) - set(mine["hand"]) - public)
+    clicks = play_one_deal_by_clicks(web, game_id)
+    assert clicks > 0 and deal_over(web, game_id)
+
+
+def test_visitors_are_limited_per_address_capped_and_can_be_turned_off(app, client) -> None:
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    assert client.post("/v1/bots", json={"bots": [{"name": "random", "count": 3}]}, headers=admin)
+    visitors = app.extensions["parlour"].visitors
+    body = {"game": "seconds"}
+
+    visitors.configure(enabled=True, max_live=2, per_client=3, period=3600)
+    made = [client.post("/v1/visitors/games", json=body) for _ in range(2)]
+    assert [m.status_code for m in made] == [201, 201]
+    full = client.post("/v1/visitors/games", json=body)  # third of a cap of two
+    assert full.status_code == 429 and "guest tables" in full.json["error"]["message"]
+    visitors.configure(enabled=True, max_live=10, per_client=3, period=3600)
+    assert client.post("/v1/visitors/games", json=body).status_code == 201  # this address: 3rd
+    limited = client.post("/v1/visitors/games", json=body)
+    assert limited.status_code == 429 and limited.headers["Retry-After"]
+    other = client.post("/v1/visitors/games", json=body, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 201
+
+    guest = made[0].json
+    mine = client.get(
+        f"/v1/games/{guest['game']['id']}", headers={"Authorization": f"Bearer {guest['token']}"}
+    )
+    assert mine.status_code == 200 and mine.json["you"] == 0 and len(mine.json["hand"]) > 0
+    elsewhere = client.get(
+        f"/v1/games/{made[1].json['game']['id']}",
+        headers={"Authorization": f"Bearer {guest['token']}"},
+    )
+    assert elsewhere.status_code == 403  # a guest token plays its own game only
+
+    visitors.configure(enabled=False, max_live=10, per_client=0, period=3600)
+    off = client.post("/v1/visitors/games", json=body, environ_base={"REMOTE_ADDR": "10.0.0.8"})
+    assert off.status_code == 403 and "turned off" in off.json["error"]["message"]
+    assert client.get("/v1/visitors").json["enabled"] is False
