@@ -99,7 +99,7 @@ def size_run(api: ApiProc, redis_pid: int, games: int, args: argparse.Namespace)
     # the moves phase and the loop phase seat different players: a scripted game
     # must not show up in a looping bot's me/turns
     scripted, looping = range(games), range(games, 2 * games)
-    per_table = int(args.seconds * args.rounds * 40) + 400  # far more than a table plays
+    per_table = int((args.seconds * args.rounds + args.spy + 2) * 200) + 400  # more than played
     tables = {
         "moves": [
             {
@@ -222,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[16, 64])
+    parser.add_argument("--spy", type=float, default=0.0, help="py-spy seconds per phase")
     args = parser.parse_args(argv or [])
     if shutil.which("node") is None:
         print("botloop: skipped (no node on PATH)")

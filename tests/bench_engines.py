@@ -94,6 +94,7 @@ def kind_uniform(rng: random.Random, moves: list[Any], kind: Kind) -> Any:
 
 POLICIES: dict[str, Policy] = {"kind-uniform": kind_uniform, "uniform": uniform}
 TYPE: Kind = operator.itemgetter("type")
+FIRST: Kind = operator.itemgetter(0)
 
 
 def play(
@@ -113,7 +114,8 @@ def play(
     rng = random.Random(1)
     probe = new_state(options, "probe")
     kinds = getattr(type(probe), "action_kinds", None)  # older engines: none
-    kind: Kind = kinds.__getitem__ if compact and kinds is not None else TYPE
+    # a compact action's kind: the game's table, else the first item of a tuple action
+    kind: Kind = TYPE if not compact else kinds.__getitem__ if kinds is not None else FIRST
     # A simulation does not read events: skip building them where the engine can.
     quiet = {"events": False} if "events" in inspect.signature(probe.apply).parameters else {}
 

@@ -363,8 +363,10 @@ class State(BaseState):
         cards = [self._put_out(o) for o in on_table if may_take_own or o != seat]
         return sorted(cards, key=self._strength.__getitem__, reverse=True)
 
-    def moves(self, seat: Seat) -> list[SimMove]:
+    def legal_actions(self, seat: Seat | None) -> list[SimMove]:
         """The legal moves of ``seat`` (to move), compact: ``(type, card)`` or ``(type,)``."""
+        if seat is None:
+            return []
         if self.phase == PUT_OUT:
             return [PUT_OUT_MOVES[c] for c in self.hands[seat]]
         if self.phase == EXCHANGE:
@@ -372,7 +374,7 @@ class State(BaseState):
         return [CALL_MOVE, PASS_MOVE]
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
-        return [as_dict(m) for m in self.moves(seat)]
+        return [as_dict(m) for m in self.legal_actions(seat)]
 
     def normalize_move(self, move: Any) -> Move:
         if not isinstance(move, Mapping):
@@ -424,14 +426,16 @@ class State(BaseState):
     def _is_legal(self, seat: Seat, move: Move) -> bool:
         """``move`` (normalized) is among :meth:`moves`, as ``legal_moves`` would say."""
         compact = (move["type"], move["card"]) if "card" in move else (move["type"],)
-        return compact in self.moves(seat)
+        return compact in self.legal_actions(seat)
 
     def _apply_quietly(self, seat: Seat, move: Move) -> None:
         """``_apply`` without building events (``apply(..., events=False)``)."""
         self._act(seat, move["type"], move.get("card"), None)
 
-    def play(self, seat: Seat, move: SimMove) -> None:
-        """Play a move of :meth:`moves` for ``seat``: no checks, no events (for search)."""
+    def apply_action(self, seat: Seat | None, move: SimMove) -> None:
+        """Play an action of :meth:`legal_actions` for ``seat``: no checks, no events (for
+        search: take the actions from :meth:`legal_actions`)."""
+        assert seat is not None
         self._act(seat, move[0], move[1] if len(move) > 1 else None, None)
 
     def _act(self, seat: Seat, kind: str, card: Card | None, log: list[Event] | None) -> None:

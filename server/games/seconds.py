@@ -386,8 +386,10 @@ class State(BaseState):
     def led_suit(self) -> str | None:
         return self.trick[0][1] if self.trick else None
 
-    def moves(self, seat: Seat) -> list[SimMove]:
+    def legal_actions(self, seat: Seat | None) -> list[SimMove]:
         """The legal moves of ``seat`` (to move), compact: follow suit if able, else any card."""
+        if seat is None:
+            return []
         hand = self.hands[seat]
         if self.trick:
             led = self.trick[0][1]
@@ -397,7 +399,7 @@ class State(BaseState):
         return [PLAY_MOVES[c] for c in hand]
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
-        return [as_dict(m) for m in self.moves(seat)]
+        return [as_dict(m) for m in self.legal_actions(seat)]
 
     def normalize_move(self, move: Any) -> Move:
         if not isinstance(move, Mapping) or move.get("type") != PLAY:
@@ -425,14 +427,16 @@ class State(BaseState):
 
     def _is_legal(self, seat: Seat, move: Move) -> bool:
         """``move`` (normalized) is among :meth:`moves`, as ``legal_moves`` would say."""
-        return PLAY_MOVES[move["card"]] in self.moves(seat)
+        return PLAY_MOVES[move["card"]] in self.legal_actions(seat)
 
     def _apply_quietly(self, seat: Seat, move: Move) -> None:
         """``_apply`` without building events (``apply(..., events=False)``)."""
         self._play(seat, move["card"], None)
 
-    def play(self, seat: Seat, move: SimMove) -> None:
-        """Play a move of :meth:`moves` for ``seat``: no checks, no events (for search)."""
+    def apply_action(self, seat: Seat | None, move: SimMove) -> None:
+        """Play an action of :meth:`legal_actions` for ``seat``: no checks, no events (for
+        search: take the actions from :meth:`legal_actions`)."""
+        assert seat is not None
         self._play(seat, move[1], None)
 
     def _play(self, seat: Seat, card: Card, log: list[Event] | None) -> None:

@@ -44,11 +44,11 @@ def test_both_doors_play_the_same_game(game_id: str, options: dict[str, Any]) ->
         steps = 0
         while not api.is_over():
             seat = rng.choice(api.to_move())
-            compact = sim.moves(seat)  # type: ignore[attr-defined]
+            compact = sim.legal_actions(seat)  # type: ignore[attr-defined]
             assert [as_dict(m) for m in compact] == api.legal_moves(seat), f"step {steps}"
             i = rng.randrange(len(compact))
             api.apply(seat, api.legal_moves(seat)[i])
-            sim.play(seat, compact[i])  # type: ignore[attr-defined]
+            sim.apply_action(seat, compact[i])  # type: ignore[attr-defined]
             assert sim.to_dict() == api.to_dict(), f"step {steps}: the doors diverged"
             steps += 1
         assert sim.is_over() and sim.outcome() == api.outcome()

@@ -318,8 +318,10 @@ class BaseState:
     def apply_action(self, seat: Seat | None, action: Any) -> None:
         """Apply one action of :meth:`legal_actions`, building no events.
 
-        The same checks as :meth:`apply` (a refused action leaves the state
-        unchanged), for a simulation that will not read the events.
+        By default the same checks as :meth:`apply` (a refused action leaves the
+        state unchanged). A game may skip them for speed (Seconds, Cowpoke and
+        Pinochle do; Concerto checks): a simulation passes only actions it took
+        from :meth:`legal_actions` for the seat to move.
         """
         self.apply(seat, action, events=False)
 

@@ -150,8 +150,10 @@ class State(BaseState):
     def is_over(self) -> bool:
         return self._outcome is not None
 
-    def moves(self, seat: Seat) -> list[SimMove]:
+    def legal_actions(self, seat: Seat | None) -> list[SimMove]:
         """The legal moves of ``seat`` (to move), compact; each distinct card once."""
+        if seat is None:
+            return []
         if self.phase == PLAY:
             cards = self.options.head.playable(self.hands[seat], self.trick, self.trump)
             return [PLAY_MOVES[c] for c in dict.fromkeys(cards)]  # the hand is sorted
@@ -171,7 +173,7 @@ class State(BaseState):
         return [EXCHANGE_MOVE, KEEP_MOVE] if holds else [KEEP_MOVE]
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
-        return [as_dict(m) for m in self.moves(seat)]
+        return [as_dict(m) for m in self.legal_actions(seat)]
 
     def normalize_move(self, move: Any) -> Move:
         kind = move.get("type") if isinstance(move, Mapping) else None
@@ -223,15 +225,17 @@ class State(BaseState):
         """``move`` (normalized) is among :meth:`moves`, as ``legal_moves`` would say."""
         kind = move["type"]
         compact = (kind, move[MOVE_ARG[kind]]) if kind in MOVE_ARG else (kind,)
-        return compact in self.moves(seat)
+        return compact in self.legal_actions(seat)
 
     def _apply_quietly(self, seat: Seat, move: Move) -> None:
         """``_apply`` without building events (``apply(..., events=False)``)."""
         kind = move["type"]
         self._act(seat, kind, move[MOVE_ARG[kind]] if kind in MOVE_ARG else None, None)
 
-    def play(self, seat: Seat, move: SimMove) -> None:
-        """Play a move of :meth:`moves` for ``seat``: no checks, no events (for search)."""
+    def apply_action(self, seat: Seat | None, move: SimMove) -> None:
+        """Play an action of :meth:`legal_actions` for ``seat``: no checks, no events (for
+        search: take the actions from :meth:`legal_actions`)."""
+        assert seat is not None
         self._act(seat, move[0], move[1] if len(move) > 1 else None, None)
 
     def _act(self, seat: Seat, kind: str, arg: Any, log: list[Event] | None) -> None:
