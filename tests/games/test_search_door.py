@@ -89,7 +89,7 @@ def test_compact_moves_are_shared_tuples() -> None:
     """A search builds no move objects: the same tuple comes back for the same move."""
     state = seconds.new_state({}, "shared")
     seat = state.to_move()[0]
-    assert state.moves(seat)[0] is state.clone().moves(seat)[0]
+    assert state.legal_actions(seat)[0] is state.clone().legal_actions(seat)[0]
     p = pinochle.new_state({"variant": "firehouse"}, "shared")
     seat = p.to_move()[0]
-    assert p.moves(seat)[-1] is p.clone().moves(seat)[-1]
+    assert p.legal_actions(seat)[-1] is p.clone().legal_actions(seat)[-1]
