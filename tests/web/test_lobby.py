@@ -85,3 +85,18 @@ def test_every_page_fits_a_phone(web: Web, seats: Seats) -> None:
     for path in ("/", f"/replay/{game_id}?step=20"):
         page = web.open(path)
         assert fits(page), path
+
+
+def test_the_lobby_names_each_game_s_variant(web: Web, seats: Seats) -> None:
+    players = [seats.register(name) for name in ("ann", "ben", "cat", "dan")]
+    fire = seats.game("pinochle", players, {"variant": "firehouse", "max_deals": 1})["id"]
+    penguin = seats.game("concerto", players, {"rules": "penguin", "deals": 1})["id"]
+    plain = seats.game("seconds", players)["id"]
+    listed = {g["id"]: g for g in seats.call("get", "/v1/games?status=live")["games"]}
+    assert listed[fire]["options"]["variant"] == "firehouse"  # the API's entry carries it
+    page = web.open("/")
+    assert page.locator(f"tr[data-game='{fire}'] td").first.inner_text() == "Pinochle (firehouse)"
+    assert (
+        "Penguin book edition" in page.locator(f"tr[data-game='{penguin}'] td").first.inner_text()
+    )
+    assert page.locator(f"tr[data-game='{plain}'] td").first.inner_text() == "Seconds"

@@ -12,6 +12,20 @@ function seatList(game) {
     `${r.seatLabel(s.seat, game.seats.length)}: `, s.name ?? h('em', {}, 'open')));
 }
 
+// The option that names a game's variant, per game: what the lobby shows after its title.
+const VARIANT_OPTION = {concerto: 'rules', pinochle: 'variant'};
+
+/** "firehouse", "Penguin book edition": a game's variant in words, or null for a plain game. */
+export function variantOf(game) {
+  const option = VARIANT_OPTION[game.game];
+  const value = option && game.options ? game.options[option] : null;
+  if (value === null || value === undefined) return null;
+  const offer = OFFERS.find((o) => o.game === game.game);
+  const choice = offer?.choices.find((c) => c.option === option)?.values.find(([v]) => v === value);
+  const text = choice ? choice[1].replace(/ \(\d\)$/, '') : words(value);
+  return option === 'rules' ? `${text} edition` : text.toLowerCase();
+}
+
 function gameRow(game) {
   const r = rendererFor(game.game);
   const label = (s) => r.seatLabel(s, game.seats.length);
@@ -24,9 +38,7 @@ function gameRow(game) {
   } else state = `${game.to_move.map(label).join(', ')} to move`;
   const over = game.status === 'finished' || game.status === 'aborted';
   return h('tr', {dataset: {game: game.id}},
-    h('td', {}, r.title || game.game,
-      game.options && (game.options.variant || game.options.rules)
-        ? h('div', {class: 'muted variant'}, words(game.options.variant || game.options.rules)) : null,
+    h('td', {}, r.title || game.game, variantOf(game) ? h('span', {class: 'variant'}, ` (${variantOf(game)})`) : null,
       game.tournament ? h('div', {class: 'muted'}, `tournament round ${game.tournament.round + 1}`) : null),
     h('td', {}, h('div', {class: 'seat-names'}, seatList(game))),
     h('td', {}, state, h('div', {class: 'muted'}, when(game.created || game.ended))),
