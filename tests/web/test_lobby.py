@@ -35,9 +35,23 @@ def test_the_lobby_lists_games_tournaments_and_leaderboards(web: Web, seats: Sea
     page.wait_for_function(
         "/^Move due in \\d+ s\\.$/.test(document.querySelector('.deadline')?.textContent)"
     )
-    page.goto("about:blank")
+    page = web.open(f"/tournaments/{made['id']}")  # live: drawn running, then finished
+    assert page.locator("h1").inner_text() == "Friday"
+    assert page.locator(".tournament-page").get_attribute("data-status") == "running"
+    row = page.locator(f".round tr[data-game='{table['game_id']}']")
+    assert "playing" in row.inner_text() and "ann & cat v ben & dan" in row.inner_text()
+    assert row.locator(f"a[href='/table/{table['game_id']}']").inner_text() == "Watch"
     play_random(seats, table["game_id"], players, random.Random(3))
     scheduler.tick()
+    page.wait_for_selector(".tournament-page[data-status=finished]")  # no reload
+    standings = page.locator("table.standings tbody tr")
+    assert standings.count() == 2
+    final = seats.call("get", f"/v1/games/{table['game_id']}")["result"]["scores"]
+    winners = "ann & cat" if final[0] > final[1] else "ben & dan"  # seats 0, 2 against 1, 3
+    if final[0] != final[1]:
+        assert winners in standings.first.inner_text()
+    assert row.locator(f"a[href='/replay/{table['game_id']}']").count() == 1
+    page.goto("about:blank")
 
     page = web.open("/")
     rows = page.locator("#live tr[data-game]")
@@ -50,16 +64,23 @@ def test_the_lobby_lists_games_tournaments_and_leaderboards(web: Web, seats: Sea
     }
     assert page.locator(f"#finished tr[data-game='{done}'] a[href='/replay/{done}']").count() == 1
 
-    tournament = page.locator(f"details[data-tournament='{made['id']}']")
+    tournament = page.locator(f"tr[data-tournament='{made['id']}']")
     assert "Friday" in tournament.inner_text() and "finished" in tournament.inner_text()
-    tournament.locator("summary").click()
-    standings = tournament.locator("table.standings tbody tr")
-    standings.first.wait_for()
-    assert standings.count() == 2
-    assert tournament.locator(f"a[href='/replay/{table['game_id']}']").count() == 1
+    assert tournament.locator(f"a[href='/tournaments/{made['id']}']").count() == 1
 
     board = page.locator(".leaderboard[data-game='concerto'] tbody tr")
     assert board.count() == 4
+    page.locator(".leaderboard[data-game='concerto'] h3 a").click()
+    page.wait_for_selector(".ratings-page tbody tr")
+    rows = page.locator(".ratings-page tbody tr")
+    assert rows.count() == 4 and page.url.endswith("/ratings/concerto")
+    shown = [rows.nth(i).locator("td").all_inner_texts() for i in range(4)]
+    ordinals = [float(r[2]) for r in shown]
+    assert ordinals == sorted(ordinals, reverse=True)
+    for r in shown:  # the rating shown is the conservative one, mu - 3 sigma
+        assert abs(float(r[2]) - (float(r[3]) - 3 * float(r[4]))) < 0.02
+    page.goto(web.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
 
     page.locator(f"#live tr[data-game='{live}'] a", has_text="Watch").click()
     page.wait_for_selector(".board[data-version='0']")

@@ -1,7 +1,7 @@
 // The lobby: live and finished games, tournaments with their standings, rating leaderboards.
 
 import {api, setToken} from './api.js';
-import {crumbs, h, replace, when, words} from './dom.js';
+import {crumbs, h, labelled, replace, when, words} from './dom.js';
 import {rendererFor} from './games/index.js';
 
 const REFRESH_MS = 10000;
@@ -55,44 +55,21 @@ function gamesTable(list, empty) {
     h('tbody', {}, list.map(gameRow)));
 }
 
-function standingsTable(rows) {
-  if (!rows.length) return h('p', {class: 'muted'}, 'No standings yet.');
-  return h('table', {class: 'list standings'},
-    h('thead', {}, h('tr', {}, ['#', 'Entry', 'Points', 'Played'].map((t) => h('th', {}, t)))),
-    h('tbody', {}, rows.map((s) => h('tr', {}, h('td', {}, s.rank),
-      h('td', {}, s.names.map((n) => n ?? '?').join(' & ')), h('td', {}, s.points), h('td', {}, s.played)))));
-}
-
-function tournamentDetails(t) {
-  const body = h('div', {class: 'tournament-body'}, h('p', {class: 'muted'}, 'Loading…'));
-  const details = h('details', {class: 'tournament', dataset: {tournament: t.id}},
-    h('summary', {},
-      h('strong', {}, t.name), ` · ${rendererFor(t.game).title || t.game} · ${words(t.format)} · ${t.status}`,
-      ` · ${t.entries} entries`,
-      t.leaders.length ? ` · leading: ${t.leaders.map((l) => l.names.join(' & ')).join(', ')}` : ''),
-    body);
-  details.addEventListener('toggle', async () => {
-    if (!details.open) return;
-    try {
-      const full = await api(`/v1/tournaments/${t.id}`, {auth: false});
-      replace(body,
-        standingsTable(full.standings),
-        full.rounds.map((round) => h('div', {class: 'round'}, h('h4', {}, `Round ${round.index + 1}`),
-          h('ul', {}, round.tables.map((table) => h('li', {},
-            `Table ${table.table + 1} (${table.status})`,
-            table.result ? ` — ${table.result.scores.join(' : ')}` : '',
-            table.game_id ? [' ', h('a', {href: `/table/${table.game_id}`}, 'table'),
-              table.status === 'finished' ? [' · ', h('a', {href: `/replay/${table.game_id}`}, 'replay')] : null] : null))),
-          round.byes.length ? h('p', {class: 'muted'}, `byes: ${round.byes.join(', ')}`) : null)));
-    } catch (err) {
-      replace(body, h('p', {class: 'message error'}, err.message));
-    }
-  });
-  return details;
+function tournamentsTable(list) {
+  return labelled(h('table', {class: 'list tournaments'},
+    h('thead', {}, h('tr', {}, ['Tournament', 'Game', 'Format', 'State', 'Entries', 'Leading'].map((t) => h('th', {scope: 'col'}, t)))),
+    h('tbody', {}, list.map((t) => h('tr', {dataset: {tournament: t.id}},
+      h('td', {}, h('a', {href: `/tournaments/${t.id}`}, t.name)),
+      h('td', {}, rendererFor(t.game).title || t.game),
+      h('td', {}, words(t.format)),
+      h('td', {}, t.status, t.rounds ? h('div', {class: 'muted'}, `round ${t.rounds}`) : null),
+      h('td', {}, t.entries),
+      h('td', {}, t.leaders.map((l) => l.names.map((n) => n ?? '?').join(' & ')).join(', ')))))));
 }
 
 function leaderboard(board, title) {
-  return h('div', {class: 'leaderboard', dataset: {game: board.game}}, h('h3', {}, title),
+  return h('div', {class: 'leaderboard', dataset: {game: board.game}},
+    h('h3', {}, h('a', {href: `/ratings/${board.game}`}, title)),
     board.leaderboard.length
       ? h('table', {class: 'list'},
         h('thead', {}, h('tr', {}, ['#', 'Player', 'Rating', 'Games'].map((t) => h('th', {}, t)))),
@@ -204,7 +181,7 @@ export async function lobbyPage(main) {
   async function loadTournaments() {
     const list = await api('/v1/tournaments', {auth: false});
     replace(tournaments, h('h2', {}, 'Tournaments'), list.tournaments.length
-      ? list.tournaments.map(tournamentDetails) : h('p', {class: 'muted'}, 'No tournament yet.'));
+      ? tournamentsTable(list.tournaments) : h('p', {class: 'muted'}, 'No tournament yet.'));
   }
 
   async function loadRatings() {
