@@ -22,6 +22,7 @@ from server.processes.botpool import BotPool, BotSpec
 from server.processes.scheduler import Runner
 from tests.conftest import ADMIN_TOKEN, LiveServer, Player
 from tests.web.conftest import TIMEOUT_MS, Seats, play_random
+from tests.web.test_ladders import played_ladder
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE_DIR = ROOT / "var" / "cache" / "axe"
@@ -100,6 +101,7 @@ def test_every_page_passes_axe_at_both_sizes_and_is_photographed(
     done = seats.game("concerto", players, {"deals": 1})["id"]
     play_random(seats, done, players, random.Random(2))
     tournament = a_running_tournament(seats, app, players)
+    ladder, entries = played_ladder(app.extensions["parlour"], contests=2)
     pages = {
         "lobby": "/",
         "table-spectator": f"/table/{live}",
@@ -108,6 +110,8 @@ def test_every_page_passes_axe_at_both_sizes_and_is_photographed(
         "rules": "/rules/concerto",
         "tournament": f"/tournaments/{tournament}",
         "ratings": "/ratings/concerto",
+        "ladder": f"/ladders/{ladder}",
+        "ladder-player": f"/ladders/{ladder}/players/{entries[0]['id']}",
     }
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems: dict[str, list[str]] = {}
@@ -116,6 +120,8 @@ def test_every_page_passes_axe_at_both_sizes_and_is_photographed(
             page = open_page(browser, live_server.url + path, size)
             if name.startswith("table"):
                 page.wait_for_selector(".board")
+            if name.startswith("ladder"):
+                page.wait_for_selector(".ladder-board, .health")
             assert page.locator("main").count() == 1 and page.locator("h1").count() >= 1, name
             unnamed = page.eval_on_selector_all(
                 "[data-card]",

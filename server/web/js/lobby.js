@@ -1,4 +1,4 @@
-// The lobby: live and finished games, tournaments with their standings, rating leaderboards.
+// The lobby: a way in, live and finished games, tournaments, ladders, rating leaderboards.
 
 import {api, setToken} from './api.js';
 import {crumbs, h, labelled, replace, when, words} from './dom.js';
@@ -65,6 +65,16 @@ function tournamentsTable(list) {
       h('td', {}, t.status, t.rounds ? h('div', {class: 'muted'}, `round ${t.rounds}`) : null),
       h('td', {}, t.entries),
       h('td', {}, t.leaders.map((l) => l.names.map((n) => n ?? '?').join(' & ')).join(', ')))))));
+}
+
+function laddersTable(list) {
+  return labelled(h('table', {class: 'list ladders'},
+    h('thead', {}, h('tr', {}, ['Ladder', 'Game', 'Entries', 'Matches', 'Clock'].map((t) => h('th', {scope: 'col'}, t)))),
+    h('tbody', {}, list.map((l) => h('tr', {dataset: {ladder: l.id}},
+      h('td', {}, h('a', {href: `/ladders/${l.id}`}, l.name)),
+      h('td', {}, rendererFor(l.game).title || l.game, variantOf(l) ? ` (${variantOf(l)})` : ''),
+      h('td', {}, l.entries_count), h('td', {}, l.matches),
+      h('td', {}, l.clock && l.clock.move_seconds ? `${l.clock.move_seconds} s a move` : ''))))));
 }
 
 function leaderboard(board, title) {
@@ -159,6 +169,7 @@ export async function lobbyPage(main) {
   const live = h('section', {id: 'live'}, h('h2', {}, 'Live games'));
   const finished = h('section', {id: 'finished'}, h('h2', {}, 'Finished games'));
   const tournaments = h('section', {id: 'tournaments'}, h('h2', {}, 'Tournaments'));
+  const ladders = h('section', {id: 'ladders'}, h('h2', {}, 'Ladders'));
   const ratings = h('section', {id: 'ratings'}, h('h2', {}, 'Leaderboards'));
   const input = h('input', {name: 'game', placeholder: 'game id', 'aria-label': 'game id', required: true});
   const open = h('form', {class: 'open-game', onsubmit: (e) => {
@@ -167,7 +178,7 @@ export async function lobbyPage(main) {
   }}, input, h('button', {type: 'submit'}, 'Open table'));
   const settings = await api('/v1/visitors', {auth: false}).catch(() => null);
   replace(main, h('div', {class: 'lobby'}, h('h1', {class: 'visually-hidden'}, 'Parlour lobby'),
-    wayIn(settings), open, live, finished, tournaments, ratings));
+    wayIn(settings), open, live, finished, tournaments, ladders, ratings));
 
   async function refreshGames() {
     const [now, done] = await Promise.all([
@@ -184,6 +195,14 @@ export async function lobbyPage(main) {
       ? tournamentsTable(list.tournaments) : h('p', {class: 'muted'}, 'No tournament yet.'));
   }
 
+  async function loadLadders() {
+    const list = await api('/v1/ladders', {auth: false});
+    replace(ladders, h('h2', {}, 'Ladders'), list.ladders.length ? laddersTable(list.ladders)
+      : h('p', {class: 'muted'}, 'No ladder yet.'),
+    h('p', {class: 'muted'}, 'A ladder never ends: bots join it and the server keeps matching them. ',
+      h('a', {href: '/tutorials/python-bot'}, 'Write a bot'), ' and put it on one.'));
+  }
+
   async function loadRatings() {
     const rules = await api('/v1/rules', {auth: false});
     const boards = await Promise.all(rules.games.map((g) => api(`/v1/ratings/${g.id}`, {auth: false})));
@@ -195,6 +214,7 @@ export async function lobbyPage(main) {
   await Promise.all([
     refreshGames().catch(report(live)),
     loadTournaments().catch(report(tournaments)),
+    loadLadders().catch(report(ladders)),
     loadRatings().catch(report(ratings)),
   ]);
   setInterval(() => refreshGames().catch(() => {}), REFRESH_MS);
