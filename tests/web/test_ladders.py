@@ -43,6 +43,9 @@ def test_a_ladder_s_leaderboard_and_an_entry_s_games_form_and_health(web: Web, a
     board = service.ladders.leaderboard(ladder_id)["leaderboard"]
 
     page = web.open("/")
+    ladder_rows = page.locator("#live tr[data-game], #finished tr[data-game]")
+    assert ladder_rows.count() >= 6  # three boards of two tables, each told a ladder's
+    assert all("ladder game" in text for text in ladder_rows.all_inner_texts())
     row = page.locator(f"#ladders tr[data-ladder='{ladder_id}']")
     assert "Evening" in row.inner_text() and "Concerto" in row.inner_text()
     row.locator("a").click()

@@ -63,6 +63,10 @@ def test_the_lobby_lists_games_tournaments_and_leaderboards(web: Web, seats: Sea
         table["game_id"],
     }
     assert page.locator(f"#finished tr[data-game='{done}'] a[href='/replay/{done}']").count() == 1
+    in_tournament = page.locator(f"#finished tr[data-game='{table['game_id']}']")
+    assert in_tournament.locator(f"a[href='/tournaments/{made['id']}']").inner_text() == (
+        "tournament round 1"
+    )
 
     tournament = page.locator(f"tr[data-tournament='{made['id']}']")
     assert "Friday" in tournament.inner_text() and "finished" in tournament.inner_text()

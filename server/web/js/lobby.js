@@ -39,7 +39,9 @@ function gameRow(game) {
   const over = game.status === 'finished' || game.status === 'aborted';
   return h('tr', {dataset: {game: game.id}},
     h('td', {}, r.title || game.game, variantOf(game) ? h('span', {class: 'variant'}, ` (${variantOf(game)})`) : null,
-      game.tournament ? h('div', {class: 'muted'}, `tournament round ${game.tournament.round + 1}`) : null),
+      game.tournament ? h('div', {class: 'muted'}, game.tournament.id
+        ? h('a', {href: `/tournaments/${game.tournament.id}`}, `tournament round ${(game.tournament.round ?? 0) + 1}`)
+        : 'ladder game') : null),
     h('td', {}, h('div', {class: 'seat-names'}, seatList(game))),
     h('td', {}, state, h('div', {class: 'muted'}, when(game.created || game.ended))),
     h('td', {}, (game.scores || []).join(' · ')),
