@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import requests
+
 from bots import uniform
 from server.processes.scheduler import Runner
 from server.services.bundle import Services
@@ -13,10 +15,12 @@ from server.store import keys
 from tests.conftest import ADMIN_TOKEN
 from tests.ladder.support import HouseBots
 from tests.web.conftest import Web
+from tests.web.test_table import assert_page_holds_none_of
 
 
 def played_ladder(service: Services, contests: int) -> tuple[str, list[dict[str, str]]]:
-    """A Concerto ladder of five entries with at least ``contests`` rated duplicate boards."""
+    """A Concerto ladder of five entries with at least ``contests`` rated duplicate boards,
+    and one more board in play."""
     players = [service.players.register(None, name) for name in ("ann", "ben", "cat", "dan", "eve")]
     ladder = service.ladders.create(
         ADMIN_TOKEN, game="concerto", options={"deals": 1}, name="Evening", rematch_seconds=0.0
@@ -34,6 +38,7 @@ def played_ladder(service: Services, contests: int) -> tuple[str, list[dict[str,
         assert time.monotonic() < deadline, "the ladder did not play"
         runner.tick()
         bots.step()
+    runner.tick()  # and a board in play: every entry is free again after its last one
     return ladder["id"], players
 
 
@@ -83,3 +88,25 @@ def test_a_ladder_s_leaderboard_and_an_entry_s_games_form_and_health(web: Web, a
     assert figures["timeouts"] == str(entry["health"]["timeouts"]) == "0"  # bots moved in time
     assert figures["refused_moves"] == "0"
     assert figures["response_p50"].endswith(" ms") and figures["response_p99"].endswith(" ms")
+
+    # No page of the ladder holds a card of a game still in play (its hands are secret).
+    in_play = {
+        g["game_id"]
+        for p in players
+        for row in service.ladders.entry(ladder_id, p["id"])["history"]
+        for g in row["games"]
+        if g["game_id"] and not g["over"]
+    }
+    hidden: set[str] = set()
+    for game_id in in_play:
+        for p in players:
+            view = requests.get(
+                f"{web.url}/v1/games/{game_id}",
+                headers={"Authorization": f"Bearer {p['token']}"},
+                timeout=10,
+            ).json()
+            hidden |= set(view.get("hand") or [])
+    assert in_play and hidden
+    for path in (f"/ladders/{ladder_id}", f"/ladders/{ladder_id}/players/{who['id']}"):
+        web.open(path)
+        assert_page_holds_none_of(web, hidden)

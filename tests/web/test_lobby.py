@@ -9,6 +9,7 @@ from playwright.sync_api import Page
 from server.processes.scheduler import Runner
 from tests.conftest import ADMIN_TOKEN
 from tests.web.conftest import Seats, Web, play_random
+from tests.web.test_table import assert_page_holds_none_of, hands_now
 
 
 def test_the_lobby_lists_games_tournaments_and_leaderboards(web: Web, seats: Seats, app) -> None:
@@ -41,6 +42,9 @@ def test_the_lobby_lists_games_tournaments_and_leaderboards(web: Web, seats: Sea
     row = page.locator(f".round tr[data-game='{table['game_id']}']")
     assert "playing" in row.inner_text() and "ann & cat v ben & dan" in row.inner_text()
     assert row.locator(f"a[href='/table/{table['game_id']}']").inner_text() == "Watch"
+    assert_page_holds_none_of(
+        web, set().union(*hands_now(seats, table["game_id"], players).values())
+    )
     play_random(seats, table["game_id"], players, random.Random(3))
     scheduler.tick()
     page.wait_for_selector(".tournament-page[data-status=finished]")  # no reload
