@@ -5,7 +5,7 @@
 >>> names[:5]
 ['apps', 'bots', 'games', 'invitations', 'ladders']
 >>> names[5:]
-['players', 'ratings', 'tokens', 'tournaments', 'turns']
+['players', 'ratings', 'tokens', 'tournaments', 'turns', 'visitors']
 
 Every method builds a path, calls :meth:`Requestor.request`, and returns the
 decoded JSON unchanged (typed by :mod:`client_sdk.types`). Errors are raised
@@ -451,8 +451,9 @@ class Turns(_Namespace):
         """``GET /v1/me/turns/stream``: your turns pushed as they come (server-sent events).
 
         Yields ``{"event": "turns", "data": [turn, ...]}`` (your turns in one game,
-        as :meth:`wait` lists them), ``{"event": "over", "data": {"game_id", "status"}}``
-        and ``{"event": "heartbeat"}`` while nothing happens. The same turn may come
+        as :meth:`wait` lists them), ``{"event": "over", "data": {"game_id", "status"}}``,
+        ``{"event": "invitation", "data": {"id"}}`` (see :class:`Invitations`) and
+        ``{"event": "heartbeat"}`` while nothing happens. The same turn may come
         twice (once from the truth sent on connecting, once pushed): drop a turn
         whose game and version you have seen. Cheaper for the server than
         :meth:`wait` (a turn is one push, not one request); reconnect when the
@@ -733,6 +734,27 @@ class Ladders(_Namespace):
 # -- end of ladders ------------------------------------------------------------------------
 
 
+# -- visitors: a game against the server's bots without an account (docs/web.md) -------
+class Visitors(_Namespace):
+    """What the web lobby's "Play against bots" calls; a client with no token may use it."""
+
+    def settings(self) -> dict[str, Any]:
+        """``GET /v1/visitors``: whether visitors may play here, and the bots per game."""
+        return cast(dict[str, Any], self._r.request("GET", "/v1/visitors"))
+
+    def play(
+        self, game: str, options: Mapping[str, Any] | None = None, name: str | None = None
+    ) -> dict[str, Any]:
+        """``POST /v1/visitors/games``: a new game against the bots; the answer holds the
+        visitor's seat and guest token (shown once)."""
+        body: dict[str, Any] = {"game": game}
+        if options is not None:
+            body["options"] = dict(options)
+        if name is not None:
+            body["name"] = name
+        return cast(dict[str, Any], self._r.request("POST", "/v1/visitors/games", json=body))
+
+
 class Client:
     """A Parlour API client for one player (one token).
 
@@ -760,6 +782,7 @@ class Client:
         invitations: seats and entries others named you in (:class:`Invitations`).
         tokens: rotate and revoke tokens (:class:`Tokens`).
         ladders: join a ladder, its leaderboard (:class:`Ladders`).
+        visitors: a game against the bots without an account (:class:`Visitors`).
         requestor: the :class:`Requestor` every namespace sends through.
     """
 
@@ -794,6 +817,7 @@ class Client:
         self.invitations = Invitations(self.requestor)
         self.tokens = Tokens(self.requestor)
         self.ladders = Ladders(self.requestor)  # docs/ladder.md
+        self.visitors = Visitors(self.requestor)
 
     @property
     def base_url(self) -> str:

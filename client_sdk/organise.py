@@ -34,14 +34,17 @@ def organise(
     format: str,
     entries: Sequence[Sequence[str]],
     options: Mapping[str, Any] | None = None,
+    accept_timeout: float = 60.0,
     **settings: Any,
 ) -> dict[str, Any]:
-    """Create a tournament, enter ``entries`` (player ids, one list per entry), start it.
+    """Create a tournament, enter ``entries`` (player ids, one list per entry), start it
+    once every player named by someone else has accepted the invitation.
 
     Args:
         client: a client with the admin token or the organising player's token.
         game, format, options: as ``POST /v1/tournaments``.
         entries: each entry's player ids in seat order (Concerto: two per entry).
+        accept_timeout: seconds to wait for the invited players to accept.
         settings: the other fields of ``POST /v1/tournaments`` (``clock``,
             ``timeout_policy``, ``rounds``, ``boards_per_match``, ``name``…).
 
@@ -50,11 +53,28 @@ def organise(
 
     Raises:
         ParlourError: the server refused a step (its ``code`` says why).
+        TournamentFailed: an invited player did not accept in time.
     """
     made = client.tournaments.create(game, format, options=options, **settings)
     for players in entries:
         client.tournaments.enter(made["id"], players)
+    _wait_accepted(client, made["id"], accept_timeout)
     return client.tournaments.start(made["id"])
+
+
+def _wait_accepted(client: Client, tournament_id: str, timeout: float) -> None:
+    """Wait until no entry is held for an invitation (the players named in it accept:
+    docs/api.md#consent-and-invitations); the admin's entries are never held."""
+    deadline = time.monotonic() + timeout
+    while True:
+        page = client.tournaments.get(tournament_id)
+        held = [e for e in page.get("entries", []) if e.get("pending")]
+        if not held:
+            return
+        if time.monotonic() > deadline:
+            waiting = sorted({p for e in held for p in e["pending"]})
+            raise TournamentFailed(f"invitations not accepted in {timeout:.0f}s: {waiting}")
+        time.sleep(0.2)
 
 
 def wait_finished(

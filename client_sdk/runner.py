@@ -270,6 +270,8 @@ class Runner:
                         yield event["data"]
                     elif event["event"] == "over":
                         self._check_game(event["data"]["game_id"])
+                    elif event["event"] == "invitation":
+                        self._answer_invitations()
                     elif event["event"] == "heartbeat":
                         yield []
                     elif event["event"] == "error":

@@ -2,7 +2,8 @@
 
 Run as ``python -m tests.bench [section ...]``. Sections: ``engine`` (random
 play of every game on one core, two policies, with and without ``clone()`` at
-every step: :mod:`tests.bench_engines`), ``http`` (moves
+every step, through the moves and, where a game has one, its compact form of
+actions: :mod:`tests.bench_engines`), ``http`` (moves
 through gunicorn against a one-round-trip ceiling, 32 clients), ``load`` (64
 and 256 bots against the same ceiling, and thousands of long-poll waiters) and
 ``par`` (Concerto bots as percent of the double-dummy par). Figures that
@@ -30,7 +31,7 @@ SECTIONS = {"engine": bench_engine}
 
 
 def main(argv: list[str]) -> int:
-    wanted = argv or ["engine", "http", "load", "par", "ladder"]
+    wanted = argv or ["engine", "http", "load", "botloop", "par", "ladder"]
     for name in wanted:
         if name in SECTIONS:
             SECTIONS[name]()

@@ -2,19 +2,23 @@
 
 Starts Redis (AOF ``everysec``, loopback TCP) and ``parlour serve --no-scheduler`` as
 subprocesses, then drives them from ``tests/load/botloop.mjs`` (Node: no GIL between
-the bots, so its latencies are the server's), interleaving three phases in one run
+the bots, so its latencies are the server's), interleaving four phases in one run
 so host noise hits them alike, at each size (games x 4 bots):
 
 * ``moves``: each seat POSTs moves the engine computed beforehand: the move alone.
-* ``loop``: what the SDK runner does: long-poll ``GET /v1/me/turns?wait=``, then
+* ``loop``: the long-poll fallback: ``GET /v1/me/turns?wait=``, then
   ``POST`` a legal move of each turn at once.
+* ``push``: the SDK runner's loop: each bot holds ``GET /v1/me/turns/stream`` open
+  and sends the move of each pushed turn at once (``POST``).
 * ``floor``: ``GET /v1/_ping_redis?round_trips=2&reply_bytes=N`` (N: the moves'
   mean answer): two Redis round trips and a view-sized answer, nothing else.
 
 Server CPU is user + system time of the gunicorn workers and Redis over each phase.
 Printed: ``move throughput ratio to floor``, the p99s, the server CPU per move for the
-move alone and for the loop, and ``bot loop cpu ratio to move``.
-Run: ``python -m tests.bench_botloop [--seconds S] [--sizes 16,64] [--rounds R]``.
+move alone and for each loop, and ``bot loop cpu ratio to move`` (the SDK's loop, the
+turn stream; the long-poll's ratio is printed beside it). ``--spy S`` then samples
+every worker with py-spy for S seconds of the push loop and of the moves alone.
+Run: ``python -m tests.bench_botloop [--seconds S] [--sizes 16,64] [--rounds R] [--spy S]``.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import json
 import random
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -94,7 +99,7 @@ def size_run(api: ApiProc, redis_pid: int, games: int, args: argparse.Namespace)
     # the moves phase and the loop phase seat different players: a scripted game
     # must not show up in a looping bot's me/turns
     scripted, looping = range(games), range(games, 2 * games)
-    per_table = int(args.seconds * args.rounds * 40) + 400  # far more than a table plays
+    per_table = int((args.seconds * args.rounds + args.spy + 2) * 200) + 400  # more than played
     tables = {
         "moves": [
             {
@@ -140,13 +145,60 @@ def size_run(api: ApiProc, redis_pid: int, games: int, args: argparse.Namespace)
                     rest[0] = {**rest[0], "steps": rest[0]["steps"][s:]}
                     t["games"] = rest
     report(games, got)
+    if args.spy:
+        for mode in ("push", "moves"):
+            plan = {"base": base, "mode": mode, "seconds": args.spy + 1, "admin": ADMIN_TOKEN}
+            plan.update(tables=tables["loop"] if mode == "push" else tables["moves"])
+            spy(api, plan, pids, args.spy, f"{tag_of(games)}_{mode}")
+
+
+def tag_of(games: int) -> str:
+    return f"botloop_{games}x4"
+
+
+def spy(api: ApiProc, plan: dict[str, Any], pids: list[int], seconds: float, tag: str) -> None:
+    """py-spy over every worker while ``plan`` runs: where the workers' CPU goes, as the
+    share of busy samples each function appears in (inclusive), the top ones."""
+    with tempfile.TemporaryDirectory(prefix="parlour-spy-") as tmp:
+        spies = []
+        for pid in api.worker_pids():
+            out = Path(tmp) / f"{pid}.txt"
+            spies.append((out, subprocess.Popen(
+                [str(Path(sys.executable).with_name("py-spy")), "record", "-p", str(pid),
+                 "-d", str(int(seconds)), "-r", "200", "-f", "raw", "-o", str(out),
+                 "--nonblocking"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )))  # fmt: skip
+        drive(plan, pids)
+        counts: dict[str, int] = {}
+        total = 0
+        for out, proc in spies:
+            proc.wait(60)
+            for row in out.read_text().splitlines() if out.exists() else []:
+                stack, _, n = row.rpartition(" ")
+                total += int(n)
+                for name in {
+                    frame.split(" (")[0] + frame_file(frame) for frame in stack.split(";")
+                }:
+                    counts[name] = counts.get(name, 0) + int(n)
+    print(f"{tag} spy: {total} busy samples; functions by inclusive share:", flush=True)
+    for name, n in sorted(counts.items(), key=lambda kv: -kv[1])[:25]:
+        print(f"{tag} spy {100 * n / max(1, total):5.1f}%  {name}", flush=True)
+
+
+def frame_file(frame: str) -> str:
+    """`` (module.py)`` of a py-spy frame ``func (path/module.py:12)``."""
+    if "(" not in frame:
+        return ""
+    where = frame.rsplit("(", 1)[1].split(":")[0]
+    return f" ({Path(where).name})"
 
 
 PHASES = ("moves", "loop", "push", "floor")
 
 
 def report(games: int, got: dict[str, dict[str, Any]]) -> None:
-    tag = f"botloop_{games}x4"
+    tag = tag_of(games)
     rate = {m: len(g["lat"]) / max(1e-9, g["secs"]) for m, g in got.items()}
     cpu = {m: 1e6 * g["cpu"] / max(1, len(g["lat"])) for m, g in got.items()}
     for m in PHASES:
@@ -156,10 +208,12 @@ def report(games: int, got: dict[str, dict[str, Any]]) -> None:
         line(f"{tag}_{m}_server_cpu", cpu[m], "us/move" if m != "floor" else "us/request", 0)
     polls = got["loop"]["polls"] / max(1, len(got["loop"]["lat"]))
     line(f"{tag}_loop_polls_per_move", polls, "", 2)
-    line(f"{tag} move throughput ratio to floor", rate["moves"] / rate["floor"], "", 2)
     p99 = quantile(got["moves"]["lat"], 0.99) / max(1e-9, quantile(got["floor"]["lat"], 0.99))
-    line(f"{tag} moves p99 to floor p99", p99, "x", 2)
-    line(f"{tag} bot loop cpu ratio to move", cpu["loop"] / max(1e-9, cpu["moves"]), "", 2)
+    line(f"{tag}_moves_p99_to_floor_p99", p99, "x", 2)
+    line(f"{tag}_long_poll_cpu_ratio_to_move", cpu["loop"] / max(1e-9, cpu["moves"]), "", 2)
+    # the headline figures: the SDK's loop is the turn stream (push)
+    print(f"{tag} move throughput ratio to floor: {rate['moves'] / rate['floor']:.2f}")
+    print(f"{tag} bot loop cpu ratio to move: {cpu['push'] / max(1e-9, cpu['moves']):.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[16, 64])
+    parser.add_argument("--spy", type=float, default=0.0, help="py-spy seconds per phase")
     args = parser.parse_args(argv or [])
     if shutil.which("node") is None:
         print("botloop: skipped (no node on PATH)")

@@ -27,6 +27,14 @@ A quick game between the same two moves every time:
 ['play']
 >>> {"type": "pass"} in s.legal_moves(0)   # the leader must play the first card
 False
+
+The same moves in the compact form a simulation uses (the rules are written
+on it; ``legal_moves`` and ``apply`` are that form as the API serves it):
+
+>>> [move_of(a) for a in s.legal_actions(0)] == s.legal_moves(0)
+True
+>>> s.apply_action(0, s.legal_actions(0)[0]); s.legal_actions(2)[-2:]
+['pass', 'force']
 """
 
 from __future__ import annotations
@@ -40,9 +48,12 @@ from typing import Any, ClassVar
 from .kit.base import (
     BaseState,
     Event,
+    GameOver,
+    IllegalMove,
     InvalidOptions,
     MalformedMove,
     Move,
+    NotYourTurn,
     Outcome,
     Seat,
     Termination,
@@ -50,7 +61,7 @@ from .kit.base import (
     game_record,
     redeal,
 )
-from .kit.cards import STANDARD, Card, deal_singly, derived_rng, shuffled, sort_hand
+from .kit.cards import STANDARD, Card, deal_singly, derived_rng, shuffled_order, sort_hand
 from .kit.deals import (
     HandShape,
     Preset,
@@ -326,7 +337,30 @@ def _read_deal(preset: Preset) -> dict[str, Any] | None:
 # ---------------------------------------------------------------------------
 
 PLAY, PASS, FORCE = "play", "pass", "force"
-DECK = frozenset(STANDARD.cards())
+PACK = tuple(STANDARD.cards())  # suit by suit, high to low: the order hands are held in
+DECK = frozenset(PACK)
+
+Action = str
+"""The compact form of a move, for simulations: the card played, ``"pass"`` or ``"force"``."""
+
+PASS_OR_FORCE = [PASS, FORCE]
+ACTION_KINDS: dict[Action, str] = {**dict.fromkeys(DECK, PLAY), PASS: PASS, FORCE: FORCE}
+"""The move ``type`` of each action."""
+
+HandLog = tuple[int, int, int, tuple[tuple[Seat, Card], ...], Combination, int]
+"""A completed hand as the rules keep it: deal, number, side, (seat, card) pairs,
+combination, points. Its record (``completed_hands``) is built when asked for."""
+
+
+def move_of(action: Action) -> Move:
+    """The move (the API's form) of an action."""
+    return {"type": PLAY, "card": action} if len(action) == 2 else {"type": action}
+
+
+def action_of(move: Move) -> Action:
+    """The action of a normalized move."""
+    kind: str = move["type"]
+    return move["card"] if kind == PLAY else kind
 
 
 class State(BaseState):
@@ -339,6 +373,7 @@ class State(BaseState):
 
     game: ClassVar[str] = "concerto"
     num_seats = 4
+    action_kinds = ACTION_KINDS
     options: ConcertoOptions
     parse_options = staticmethod(parse_options)
     parse_deals = staticmethod(parse_deals)
@@ -346,7 +381,7 @@ class State(BaseState):
     __slots__ = (
         "options", "seed", "presets", "deal_index", "game_number", "deal_number",
         "dealer", "hands", "hand_number", "current", "turn", "passes", "forced_by",
-        "completed_hands", "deal_hand_points", "deal_results", "game_scores", "totals",
+        "_hand_log", "_hand_records", "deal_hand_points", "deal_results", "game_scores", "totals",
         "games", "final_hands", "_outcome",
     )  # fmt: skip
 
@@ -364,7 +399,8 @@ class State(BaseState):
         self.turn: Seat | None = None
         self.passes = 0  # consecutive passes since the last card (C6)
         self.forced_by: Seat | None = None  # who called 'Play' in this hand (C9)
-        self.completed_hands: list[dict[str, Any]] = []
+        self._hand_log: list[HandLog] = []  # the hands completed in this game
+        self._hand_records: list[dict[str, Any]] = []  # their records, built so far
         self.deal_hand_points = [0, 0]
         self.deal_results: list[dict[str, Any]] = []
         self.game_scores = [0, 0]
@@ -406,18 +442,78 @@ class State(BaseState):
             and bool(self.hands[PARTNER[seat]])
         )
 
-    def _legal_moves(self, seat: Seat) -> list[Move]:
-        # The hand is held sorted (dealt so, and playing a card keeps the order).
-        moves: list[Move] = [{"type": PLAY, "card": c} for c in self.hands[seat]]
-        if self.may_pass(seat):
+    # -- the moves in their compact form (the rules); the API's on top ---------
+    def legal_actions(self, seat: Seat | None) -> list[Action]:
+        """Every legal action of ``seat``: the cards it holds, then pass and force if allowed.
+
+        The hand is held sorted (dealt so, and playing a card keeps the order).
+        """
+        if seat != self.turn or seat is None:
+            return []
+        hand = self.hands[seat]
+        if (
+            self.current
+            and self.forced_by is None
+            and self.passes < 2
+            and self.hands[PARTNER[seat]]
+        ):  # may_pass, written out: this is the simulations' hot path
+            return hand + PASS_OR_FORCE
+        return hand[:]
+
+    def _is_legal_action(self, seat: Seat, action: Action) -> bool:
+        """Exactly ``action in legal_actions(seat)`` for the seat on turn, without the list."""
+        if action in (PASS, FORCE):
+            return self.may_pass(seat)
+        return action in self.hands[seat]
+
+    def apply_action(
+        self, seat: Seat | None, action: Action, out: list[Event] | None = None
+    ) -> None:
+        """Apply one action of :meth:`legal_actions`; ``out``, if given, collects its events.
+
+        Raises:
+            GameOver, NotYourTurn, IllegalMove: as :meth:`apply` (state unchanged).
+        """
+        if seat != self.turn or seat is None:
+            raise GameOver() if self.turn is None else NotYourTurn(seat)
+        if action in self.hands[seat]:
+            self._play(seat, action, out)
+        elif action in (PASS, FORCE) and self.may_pass(seat):
+            self._act(seat, action, out)
+        else:
+            move = move_of(action) if isinstance(action, str) and action in ACTION_KINDS else {}
+            reason = self._explain_illegal(seat, move) if move else f"{action!r} is not a move"
+            raise IllegalMove(reason, self._legal_moves(seat))
+
+    def legal_moves(self, seat: Seat | None) -> list[Move]:
+        """The API's form of :meth:`legal_actions`: a fresh dict per move."""
+        actions = self.legal_actions(seat)
+        if actions and actions[-1] == FORCE:  # the cards held, then pass and force
+            moves = [{"type": PLAY, "card": c} for c in actions[:-2]]
             moves += [{"type": PASS}, {"type": FORCE}]
-        return moves
+            return moves
+        return [{"type": PLAY, "card": c} for c in actions]
+
+    def _legal_moves(self, seat: Seat) -> list[Move]:
+        return self.legal_moves(seat)
+
+    def apply(self, seat: Seat | None, move: Any, *, events: bool = True) -> list[Event]:
+        """The kit's :meth:`BaseState.apply` on the compact form: the same checks in the
+        same order (game over, turn, the move's shape, legality), then the action's rules.
+        """
+        if seat != self.turn or seat is None:
+            raise GameOver() if self.turn is None else NotYourTurn(seat)
+        action = action_of(self.normalize_move(move))
+        if not events:
+            self.apply_action(seat, action)
+            return []
+        out: list[Event] = []
+        self.apply_action(seat, action, out)
+        return out
 
     def _is_legal(self, seat: Seat, move: Move) -> bool:
         """Exactly ``move in _legal_moves(seat)``, without building the list."""
-        if move["type"] == PLAY:
-            return move["card"] in self.hands[seat]
-        return self.may_pass(seat)
+        return self._is_legal_action(seat, action_of(move))
 
     def normalize_move(self, move: Any) -> Move:
         if type(move) is dict:  # the usual shapes, already canonical, checked at once
@@ -460,76 +556,92 @@ class State(BaseState):
     # the caller (a simulation) will not read them and they are not built.
     def _apply(self, seat: Seat, move: Move) -> list[Event]:
         out: list[Event] = []
-        self._move(seat, move, out)
+        self._act(seat, action_of(move), out)
         return out
 
-    def _apply_quietly(self, seat: Seat, move: Move) -> None:
-        self._move(seat, move, None)
-
-    def _move(self, seat: Seat, move: Move, out: list[Event] | None) -> None:
-        kind = move["type"]
-        if kind == PASS:
+    def _act(self, seat: Seat, action: Action, out: list[Event] | None) -> None:
+        if action == PASS:
             # C6: at most two consecutive passes per card.
             self.passes += 1
             self.turn = PARTNER[seat]
             if out is not None:
                 out.append(Event("pass", {"seat": seat, "passes": self.passes}))
-        elif kind == FORCE:
+        elif action == FORCE:
             # C8/C9: 'Play' makes the partner complete the hand alone.
             self.forced_by = seat
             self.turn = PARTNER[seat]
             if out is not None:
                 out.append(Event("force", {"seat": seat, "partner": partner_of(seat)}))
         else:
-            self._play(seat, move["card"], out)
+            self._play(seat, action, out)
 
     def _play(self, seat: Seat, card: Card, out: list[Event] | None) -> None:
-        self.hands[seat].remove(card)
-        self.current.append((seat, card))
+        hands, current = self.hands, self.current
+        hands[seat].remove(card)
+        current.append((seat, card))
         self.passes = 0
         if out is not None:
             out.append(Event("play", {"seat": seat, "card": card, "hand_number": self.hand_number}))
-        if len(self.current) == CARDS_PER_HAND:
+        if len(current) == CARDS_PER_HAND:
             self._complete_hand(out)
             return
-        partner = PARTNER[seat]
-        if self.forced_by is not None:
+        forced_by = self.forced_by
+        if forced_by is not None:
             # C9: the forced partner plays on alone; when out of cards, the caller completes.
-            forced = PARTNER[self.forced_by]
-            self.turn = forced if self.hands[forced] else self.forced_by
+            forced = PARTNER[forced_by]
+            self.turn = forced if hands[forced] else forced_by
         else:
             # C11: a player with no cards is skipped and the partner must play.
-            self.turn = partner if self.hands[partner] else seat
+            partner = PARTNER[seat]
+            self.turn = partner if hands[partner] else seat
 
     def _complete_hand(self, out: list[Event] | None) -> None:
         """C13: the hand stays face up before its leader with who played each card."""
-        combination = category([c for _, c in self.current])
-        points = self.edition.hand_points(combination, self.current)
-        side = side_of(self.leader)
-        record = {
-            "deal": self.deal_number,
-            "number": self.hand_number,
-            "side": list(seats_of(side)),
-            "leader": self.current[0][0],  # C3: who actually played the first card
-            "cards": [{"seat": s, "card": c} for s, c in self.current],
-            "combination": combination.wire_name,
-            "points": points,
-        }
-        self.completed_hands.append(record)
+        cards = self.current
+        combination = category([c for _, c in cards])
+        if combination is Combination.FOURS or combination is Combination.STRAIGHT_FLUSH:
+            points = self.edition.hand_points(combination, cards)
+        else:
+            points = BASE_POINTS[combination]
+        side = (self.dealer + self.hand_number) % 2  # the leader's side
+        self._hand_log.append(
+            (self.deal_number, self.hand_number, side, tuple(cards), combination, points)
+        )
         self.deal_hand_points[side] += points
         if out is not None:
-            out.append(Event("hand_complete", record))
+            out.append(Event("hand_complete", self.completed_hands[-1]))
         if self.hand_number == HANDS_PER_DEAL:
             self._end_deal(out)
             return
         self.hand_number += 1
         self._start_hand()
 
+    @property
+    def completed_hands(self) -> list[dict[str, Any]]:
+        """The record of every hand completed in this game (C13), built when asked for.
+
+        Each record is built once and then shared: treat them as read-only.
+        """
+        records, log = self._hand_records, self._hand_log
+        for deal, number, side, cards, combination, points in log[len(records) :]:
+            records.append(
+                {
+                    "deal": deal,
+                    "number": number,
+                    "side": list(seats_of(side)),
+                    "leader": cards[0][0],  # C3: who actually played the first card
+                    "cards": [{"seat": s, "card": c} for s, c in cards],
+                    "combination": combination.wire_name,
+                    "points": points,
+                }
+            )
+        return records
+
     def _start_hand(self) -> None:
         self.current = []
         self.passes = 0
         self.forced_by = None
-        leader = self.leader
+        leader = (self.dealer + self.hand_number) % 4  # self.leader, written out
         # C11: an empty-handed designated leader is skipped; the partner leads.
         self.turn = leader if self.hands[leader] else partner_of(leader)
 
@@ -561,7 +673,7 @@ class State(BaseState):
             "game_bonus": _by_side([0, 0]),
             "scores": None,  # filled in below, after the game bonus
         }
-        self.deal_results.append(result)
+        self.deal_results = [*self.deal_results, result]  # a new list: clones share the old
         if out is not None:
             out.append(Event("deal_end", result))  # its scores are filled in below
         self._end_of_game_checks(result, out)
@@ -627,7 +739,8 @@ class State(BaseState):
             "hands": self.final_hands,
         }
         if self.options.match_target is not None:
-            self.games.append({k: v for k, v in record.items() if k != "hands"})
+            game = {k: v for k, v in record.items() if k != "hands"}
+            self.games = [*self.games, game]  # a new list: clones share the old
         if out is not None:
             out.append(Event("game_end", record))
 
@@ -645,7 +758,8 @@ class State(BaseState):
         self.game_number += 1
         self.deal_number = 0
         self.game_scores = [0, 0]
-        self.completed_hands = []
+        self._hand_log = []
+        self._hand_records = []
         self.deal_results = []
 
     def _new_deal(self) -> list[Event]:
@@ -664,11 +778,15 @@ class State(BaseState):
         if self.deal_index < len(self.presets):
             preset = self.presets[self.deal_index]
             self.dealer = preset["dealer"]
-            hands = [list(h) for h in preset["hands"]]
+            self.hands = [sort_hand(h) for h in preset["hands"]]
         else:
-            cards = shuffled(STANDARD, derived_rng(self.seed, "deal", self.deal_index))
-            hands = deal_singly(cards, 4, first=(self.dealer + 1) % 4)
-        self.hands = [sort_hand(h) for h in hands]
+            # The pack's order is the order hands are held in (sort_hand), so the
+            # shuffled indices of the pack, dealt and sorted, are the sorted hands.
+            order = shuffled_order(52, derived_rng(self.seed, "deal", self.deal_index))
+            self.hands = [
+                list(map(PACK.__getitem__, sorted(h)))
+                for h in deal_singly(order, 4, first=(self.dealer + 1) % 4)
+            ]
         self.deal_index += 1
         self.deal_number += 1
         self.deal_hand_points = [0, 0]
@@ -773,18 +891,21 @@ class State(BaseState):
             setattr(s, name, d[name])
         s.hands = [sort_hand(h) for h in d["hands"]]
         s.current = [(seat, card) for seat, card in d["current"]]
-        for name in ("completed_hands", "deal_hand_points", "deal_results", "game_scores",
-                     "totals", "games"):  # fmt: skip
+        for name in ("deal_hand_points", "deal_results", "game_scores", "totals",
+                     "games"):  # fmt: skip
             setattr(s, name, list(d[name]))
+        s._hand_records = list(d["completed_hands"])
+        s._hand_log = [_log_of(r) for r in s._hand_records]
         s._outcome = None if d["outcome"] is None else Outcome.from_dict(d["outcome"])
         return s
 
     def clone(self) -> State:
         """A copy that shares only what is never mutated once written.
 
-        The options, presets, outcome, final hands and the records inside the
-        lists (completed hands, deal results, games) are shared; every list
-        the rules append to or change is copied.
+        The options, presets, outcome, final hands, the deal results and the
+        games (lists the rules replace rather than append to, once a deal) are
+        shared; every list the rules append to or change is copied. The copy
+        builds its own hand records when asked for them.
         """
         s = State.__new__(State)
         s.options, s.seed, s.presets, s._outcome = (
@@ -799,12 +920,13 @@ class State(BaseState):
         h0, h1, h2, h3 = self.hands
         s.hands = [h0[:], h1[:], h2[:], h3[:]]
         s.current = self.current[:]
-        s.completed_hands = self.completed_hands[:]
+        s._hand_log = self._hand_log[:]
+        s._hand_records = []
         s.deal_hand_points = self.deal_hand_points[:]
-        s.deal_results = self.deal_results[:]
+        s.deal_results = self.deal_results
         s.game_scores = self.game_scores[:]
         s.totals = self.totals[:]
-        s.games = self.games[:]
+        s.games = self.games
         return s
 
     def determinize(self, seat: Seat, rng: random.Random) -> State:
@@ -821,6 +943,18 @@ class State(BaseState):
         s.seed = f"world-{rng.getrandbits(64):016x}"
         s.presets = self.presets[: self.deal_index]
         return s
+
+
+def _log_of(record: Mapping[str, Any]) -> HandLog:
+    """A stored hand record back in the form the rules keep it."""
+    return (
+        record["deal"],
+        record["number"],
+        record["side"][0],
+        tuple((c["seat"], c["card"]) for c in record["cards"]),
+        Combination[record["combination"].upper()],
+        record["points"],
+    )
 
 
 def _copy_hands(hands: list[list[Card]] | None) -> list[list[Card]] | None:

@@ -61,6 +61,7 @@ Choices where the rules are silent, as a careful player expects them:
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from itertools import permutations
@@ -78,7 +79,7 @@ from .kit.base import (
     check_options,
     game_record,
 )
-from .kit.cards import STANDARD, Card, derived_rng, shuffled, sort_hand
+from .kit.cards import STANDARD, Card, derived_rng, sort_hand
 from .kit.deals import (
     HandShape,
     Preset,
@@ -89,6 +90,7 @@ from .kit.deals import (
     read_hands,
 )
 from .kit.poker import best_five
+from .packs import hand_order, shuffled
 
 DUMMY = "dummy"  # the owner name of the dummy's cards on the wire
 SHOWDOWN_FROM = 5  # cards each before a showdown may be called
@@ -198,6 +200,49 @@ def parse_deals(raw: Iterable[Any] | None, options: CowpokeOptions) -> list[dict
 
 
 # ---------------------------------------------------------------------------
+# Compact moves and tables (looked up, never parsed, on the hot path)
+# ---------------------------------------------------------------------------
+
+SimMove = tuple[str, ...]
+"""A compact move for bots that search: ``(type, card)`` or ``(type,)``, shared tuples."""
+PUT_OUT_MOVES: dict[Card, SimMove] = {c: (PUT_OUT, c) for c in STANDARD.cards()}
+TAKE_MOVES: dict[Card, SimMove] = {c: (TAKE, c) for c in STANDARD.cards()}
+CALL_MOVE, PASS_MOVE = (CALL,), (PASS,)
+HAND_ORDER = hand_order(STANDARD)
+"""Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
+
+CompactRound = tuple[
+    int, tuple[Card | None, ...], tuple[Seat | None, ...], tuple[dict[str, Any], ...], Card | None
+]
+"""A finished round: its number, the put-outs and their takers by owner, the takes, the
+card out of play. :attr:`State.rounds` builds the records the API shows from it."""
+
+
+def as_dict(move: SimMove) -> Move:
+    """A compact move as the API shows it."""
+    return {"type": move[0], "card": move[1]} if len(move) > 1 else {"type": move[0]}
+
+
+_STRENGTHS: dict[str, dict[Card, int]] = {}
+
+
+def strength_table(suit_order: str) -> dict[Card, int]:
+    """W2: each card's put-out strength, rank first (A high … 2), then the suit order.
+
+    >>> t = strength_table("CHSD")
+    >>> t["AD"] > t["KC"] > t["KH"] > t["KD"] > t["2C"]
+    True
+    """
+    table = _STRENGTHS.get(suit_order)
+    if table is None:
+        table = {
+            c: 4 * STANDARD.rank_order(c) + 3 - suit_order.index(c[1]) for c in STANDARD.cards()
+        }
+        _STRENGTHS[suit_order] = table
+    return table
+
+
+# ---------------------------------------------------------------------------
 # The state
 # ---------------------------------------------------------------------------
 
@@ -213,6 +258,11 @@ class State(BaseState):
     seat: its hand, its latest draw and its put-out before the reveal. Secret
     until the end: the stack, the dummy's face-down cards and put-out before
     the reveal, the seed and the presets still to come.
+
+    Two doors lead to the same rules: :meth:`apply` (checked, returns the
+    events, what the server uses) and :meth:`play` (a move from :meth:`moves`,
+    no checks and no events, for bots that search). Events, views and the
+    records of finished rounds are built only when asked for.
     """
 
     game: ClassVar[str] = "cowpoke"
@@ -223,8 +273,8 @@ class State(BaseState):
     __slots__ = (
         "options", "num_seats", "seed", "presets", "deal_number", "dealer", "hands", "stack",
         "dummy_cards", "round", "phase", "drawn", "put_outs", "taken_by", "chooser", "takes",
-        "out_of_play", "asked", "passes", "exposed", "rounds", "deal_results", "scores",
-        "_outcome",
+        "out_of_play", "asked", "passes", "exposed", "_rounds", "deal_results", "scores",
+        "_outcome", "_order", "_strength",
     )  # fmt: skip
 
     def __init__(self, options: CowpokeOptions, seed: str, presets: list[dict[str, Any]]):
@@ -249,10 +299,12 @@ class State(BaseState):
         self.asked: Seat | None = None  # who is asked whether to call a showdown
         self.passes: list[Seat] = []  # who declined a showdown this round
         self.exposed: list[list[Card]] = [[] for _ in range(n)]
-        self.rounds: list[dict[str, Any]] = []  # finished rounds of this deal
+        self._rounds: list[CompactRound] = []  # finished rounds of this deal
         self.deal_results: list[dict[str, Any]] = []
         self.scores = [0] * n
         self._outcome: Outcome | None = None
+        self._order = self.seats_from_left()
+        self._strength = strength_table(options.suit_order)
 
     # -- small helpers -----------------------------------------------------------
     @property
@@ -268,16 +320,17 @@ class State(BaseState):
         n = self.num_seats
         return [(self.dealer + 1 + i) % n for i in range(n)]
 
-    def strength(self, card: Card) -> tuple[int, int]:
-        """W2: put-outs rank by rank (A high … 2), then by the suit order, highest first."""
-        return STANDARD.rank_order(card), -self.options.suit_order.index(card[1])
+    def strength(self, card: Card) -> int:
+        """W2: put-outs rank by rank (A high … 2), then by the suit order (a table look-up)."""
+        return self._strength[card]
 
     def unserved(self) -> list[Seat]:
         """Players who have not yet received a card in this exchange."""
         return [s for s in range(self.num_seats) if s not in self.taken_by]
 
     def _best_put_out(self, seats: Iterable[Seat]) -> Seat:
-        return max(seats, key=lambda s: self.strength(self._put_out(s)))
+        strength, put_outs = self._strength, self.put_outs
+        return max(seats, key=lambda s: strength[put_outs[s]])  # type: ignore[index]
 
     def _put_out(self, owner: int) -> Card:
         card = self.put_outs[owner]
@@ -287,7 +340,7 @@ class State(BaseState):
     # -- whose turn -----------------------------------------------------------
     def to_move(self) -> list[Seat]:
         if self.phase == PUT_OUT:
-            return [s for s in self.seats_from_left() if self.put_outs[s] is None]
+            return [s for s in self._order if self.put_outs[s] is None]
         if self.phase == EXCHANGE:
             return [] if self.chooser is None else [self.chooser]
         if self.phase == ASKING:
@@ -297,6 +350,9 @@ class State(BaseState):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
     def takeable(self, seat: Seat) -> list[Card]:
         """Table cards ``seat`` may take now, best first (W4, W5)."""
         on_table = [o for o in range(self.owners) if self.taken_by[o] is None]
@@ -305,14 +361,20 @@ class State(BaseState):
         # W4: nobody takes their own card while three or more are unserved.
         may_take_own = bool(self.takes) if self.options.has_dummy else len(self.unserved()) <= 2
         cards = [self._put_out(o) for o in on_table if may_take_own or o != seat]
-        return sorted(cards, key=self.strength, reverse=True)
+        return sorted(cards, key=self._strength.__getitem__, reverse=True)
+
+    def legal_actions(self, seat: Seat | None) -> list[SimMove]:
+        """The legal moves of ``seat`` (to move), compact: ``(type, card)`` or ``(type,)``."""
+        if seat is None:
+            return []
+        if self.phase == PUT_OUT:
+            return [PUT_OUT_MOVES[c] for c in self.hands[seat]]
+        if self.phase == EXCHANGE:
+            return [TAKE_MOVES[c] for c in self.takeable(seat)]
+        return [CALL_MOVE, PASS_MOVE]
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
-        if self.phase == PUT_OUT:
-            return [{"type": PUT_OUT, "card": c} for c in self.hands[seat]]
-        if self.phase == EXCHANGE:
-            return [{"type": TAKE, "card": c} for c in self.takeable(seat)]
-        return [{"type": CALL}, {"type": PASS}]
+        return [as_dict(m) for m in self.legal_actions(seat)]
 
     def normalize_move(self, move: Any) -> Move:
         if not isinstance(move, Mapping):
@@ -357,25 +419,52 @@ class State(BaseState):
 
     # -- the moves ------------------------------------------------------------
     def _apply(self, seat: Seat, move: Move) -> list[Event]:
-        kind = move["type"]
-        if kind == PUT_OUT:
-            return self._put_out_card(seat, move["card"])
-        if kind == TAKE:
-            return self._take(seat, move["card"])
-        if kind == CALL:
-            return [Event("call", {"seat": seat, "round": self.round}), *self._showdown(seat)]
-        return self._pass(seat)
+        events: list[Event] = []
+        self._act(seat, move["type"], move.get("card"), events)
+        return events
 
-    def _put_out_card(self, seat: Seat, card: Card) -> list[Event]:
+    def _is_legal(self, seat: Seat, move: Move) -> bool:
+        """``move`` (normalized) is among :meth:`moves`, as ``legal_moves`` would say."""
+        compact = (move["type"], move["card"]) if "card" in move else (move["type"],)
+        return compact in self.legal_actions(seat)
+
+    def _apply_quietly(self, seat: Seat, move: Move) -> None:
+        """``_apply`` without building events (``apply(..., events=False)``)."""
+        self._act(seat, move["type"], move.get("card"), None)
+
+    def apply_action(self, seat: Seat | None, move: SimMove) -> None:
+        """Play an action of :meth:`legal_actions` for ``seat``: no checks, no events (for
+        search: take the actions from :meth:`legal_actions`)."""
+        assert seat is not None
+        self._act(seat, move[0], move[1] if len(move) > 1 else None, None)
+
+    def _act(self, seat: Seat, kind: str, card: Card | None, log: list[Event] | None) -> None:
+        """One move; its events go to ``log`` when one is kept."""
+        if kind == PUT_OUT:
+            assert card is not None
+            self._put_out_card(seat, card, log)
+        elif kind == TAKE:
+            assert card is not None
+            owner = self.put_outs.index(card)
+            self._receive(seat, owner, False, log)
+            self._next_chooser(owner, log)
+        elif kind == CALL:
+            if log is not None:
+                log.append(Event("call", {"seat": seat, "round": self.round}))
+            self._showdown(seat, log)
+        else:
+            self._pass(seat, log)
+
+    def _put_out_card(self, seat: Seat, card: Card, log: list[Event] | None) -> None:
         """A card face down (W9: may be the card just drawn). Nobody learns which."""
         self.hands[seat].remove(card)
         self.put_outs[seat] = card
-        events = [Event("put_out", {"seat": seat, "round": self.round})]
-        if all(self.put_outs[s] is not None for s in range(self.num_seats)):
-            events += self._reveal()
-        return events
+        if log is not None:
+            log.append(Event("put_out", {"seat": seat, "round": self.round}))
+        if None not in self.put_outs[: self.num_seats]:
+            self._reveal(log)
 
-    def _reveal(self) -> list[Event]:
+    def _reveal(self, log: list[Event] | None) -> None:
         """All put-outs are turned up together; the best live put-out chooses first."""
         self.phase = EXCHANGE
         for s in range(self.num_seats):
@@ -384,24 +473,22 @@ class State(BaseState):
                 self.exposed[s].remove(card)
         self.takes = []
         self.chooser = self._best_put_out(range(self.num_seats))
-        data = {"round": self.round, "put_outs": self._put_outs_view(), "chooser": self.chooser}
-        return [Event("reveal", data)]
+        if log is not None:
+            data = {"round": self.round, "put_outs": self._put_outs_view(),
+                    "chooser": self.chooser}  # fmt: skip
+            log.append(Event("reveal", data))
 
-    def _take(self, seat: Seat, card: Card) -> list[Event]:
-        owner = self.put_outs.index(card)
-        events = [self._receive(seat, owner, auto=False)]
-        return events + self._next_chooser(owner)
-
-    def _receive(self, seat: Seat, owner: int, auto: bool) -> Event:
+    def _receive(self, seat: Seat, owner: int, auto: bool, log: list[Event] | None) -> None:
         card = self._put_out(owner)
         self.taken_by[owner] = seat
-        self.hands[seat] = sort_hand([*self.hands[seat], card])
+        insort(self.hands[seat], card, key=HAND_ORDER.__getitem__)
         self.exposed[seat].append(card)
         record = {"seat": seat, "card": card, "from": self.owner_name(owner), "auto": auto}
         self.takes.append(record)
-        return Event("take", record)
+        if log is not None:
+            log.append(Event("take", record))
 
-    def _next_chooser(self, last_owner: int) -> list[Event]:
+    def _next_chooser(self, last_owner: int, log: list[Event] | None) -> None:
         """Who chooses next in the exchange (W4, W5), or the end of the exchange."""
         unserved = self.unserved()
         if self.options.has_dummy:
@@ -409,63 +496,69 @@ class State(BaseState):
             # last card goes out of play face up.
             if unserved:
                 self.chooser = unserved[0]
-                return []
+                return
             (last,) = [o for o in range(self.owners) if self.taken_by[o] is None]
             self.out_of_play = self._put_out(last)
-            event = Event("out_of_play", {"card": self.out_of_play, "from": self.owner_name(last)})
-            return [event, *self._end_exchange()]
+            if log is not None:
+                data = {"card": self.out_of_play, "from": self.owner_name(last)}
+                log.append(Event("out_of_play", data))
+            self._end_exchange(log)
+            return
         if len(unserved) >= 3:
             # W4: the owner of the card just taken chooses next if not yet
             # served; otherwise (a broken chain) the unserved best put-out.
             self.chooser = last_owner if last_owner in unserved else self._best_put_out(unserved)
-            return []
+            return
         if len(unserved) == 2:
             # W4: two players, two cards: the better put-out picks either card.
             self.chooser = self._best_put_out(unserved)
-            return []
-        events = []
+            return
         if unserved:
             # W4: ... and the other gets the last.
             (last,) = [o for o in range(self.owners) if self.taken_by[o] is None]
-            events.append(self._receive(unserved[0], last, auto=True))
-        return events + self._end_exchange()
+            self._receive(unserved[0], last, True, log)
+        self._end_exchange(log)
 
-    def _end_exchange(self) -> list[Event]:
+    def _end_exchange(self, log: list[Event] | None) -> None:
         """Record the round; then ask about a showdown, force one, or start the next round."""
-        self.rounds.append(
-            {
-                "round": self.round,
-                "put_outs": self._put_outs_view(),
-                "takes": list(self.takes),
-                "out_of_play": self.out_of_play,
-            }
-        )
+        self._rounds.append(
+            (self.round, tuple(self.put_outs), tuple(self.taken_by), tuple(self.takes),
+             self.out_of_play)
+        )  # fmt: skip
         self.chooser = None
         held = min(len(h) for h in self.hands)
         if held >= MAX_CARDS:
-            return self._showdown(None)  # compulsory at ten cards
-        if held >= SHOWDOWN_FROM:
+            self._showdown(None, log)  # compulsory at ten cards
+        elif held >= SHOWDOWN_FROM:
             self.phase = ASKING
             self.passes = []
-            self.asked = self.seats_from_left()[0]
-            return [Event("asking", {"round": self.round, "asked": self.asked})]
-        return self._start_round()
+            self.asked = self._order[0]
+            if log is not None:
+                log.append(Event("asking", {"round": self.round, "asked": self.asked}))
+        else:
+            self._start_round(log)
 
-    def _pass(self, seat: Seat) -> list[Event]:
+    def _pass(self, seat: Seat, log: list[Event] | None) -> None:
         """Decline a showdown; the next player is asked, or the next round starts."""
         self.passes.append(seat)
-        events = [Event("pass", {"seat": seat, "round": self.round})]
+        if log is not None:
+            log.append(Event("pass", {"seat": seat, "round": self.round}))
         if len(self.passes) < self.num_seats:
             self.asked = (seat + 1) % self.num_seats
-            return events
-        return events + self._start_round()
+        else:
+            self._start_round(log)
 
     # -- deals and rounds ------------------------------------------------------
     def _new_deal(self) -> list[Event]:
+        events: list[Event] = []
+        self._deal(events)
+        return events
+
+    def _deal(self, log: list[Event] | None) -> None:
         """Set-up (a preset if one is left, else a seeded shuffle), then the first round."""
         self.deal_number += 1
         self.dealer = dealer_of_deal(self.deal_number, self.options)
-        order = self.seats_from_left()
+        self._order = order = self.seats_from_left()
         index = self.deal_number - 1
         self.hands = [[] for _ in range(self.num_seats)]
         self.dummy_cards = []
@@ -483,16 +576,17 @@ class State(BaseState):
             if self.options.has_dummy:
                 self.dummy_cards = [self.stack.pop(0)]
         self.round = 0
-        self.rounds = []
+        self._rounds = []
         self.exposed = [[] for _ in range(self.num_seats)]
-        header = Event("deal", {"deal": self.deal_number, "dealer": self.dealer})
-        setup = [
-            Event("hand", {"seat": s, "cards": list(self.hands[s])}, frozenset({s}))
-            for s in range(self.num_seats)
-        ]
-        return [header, *setup, *self._start_round()]
+        if log is not None:
+            log.append(Event("deal", {"deal": self.deal_number, "dealer": self.dealer}))
+            log += [
+                Event("hand", {"seat": s, "cards": list(self.hands[s])}, frozenset({s}))
+                for s in range(self.num_seats)
+            ]
+        self._start_round(log)
 
-    def _start_round(self) -> list[Event]:
+    def _start_round(self, log: list[Event] | None) -> None:
         """Each player draws the top card, in turn from the dealer's left (the dummy last)."""
         self.round += 1
         self.phase = PUT_OUT
@@ -501,18 +595,19 @@ class State(BaseState):
         self.chooser = self.asked = self.out_of_play = None
         self.takes = []
         self.passes = []
-        events = [Event("round", {"deal": self.deal_number, "round": self.round})]
-        for s in self.seats_from_left():
+        if log is not None:
+            log.append(Event("round", {"deal": self.deal_number, "round": self.round}))
+        for s in self._order:
             card = self.stack.pop(0)
             self.drawn[s] = card
-            self.hands[s] = sort_hand([*self.hands[s], card])
-            events.append(Event("draw", {"seat": s, "card": card}, frozenset({s})))
+            insort(self.hands[s], card, key=HAND_ORDER.__getitem__)
+            if log is not None:
+                log.append(Event("draw", {"seat": s, "card": card}, frozenset({s})))
         if self.options.has_dummy:
             # W5: the dummy's latest face-down card is its put-out.
             self.put_outs[self.options.players] = self.stack.pop(0)
-        return events
 
-    def _showdown(self, called_by: Seat | None) -> list[Event]:
+    def _showdown(self, called_by: Seat | None, log: list[Event] | None) -> None:
         """W7: the best five-card Poker hand wins; equal hands share. W8: 1 point each."""
         best = [best_five(h) for h in self.hands]
         top = max((cat, key) for cat, key, _ in best)
@@ -535,14 +630,17 @@ class State(BaseState):
         }
         self.deal_results.append(result)
         self.phase, self.asked = OVER, None
-        events = [Event("showdown", result)]
+        if log is not None:
+            log.append(Event("showdown", result))
         if self.deal_number < self.options.hands:
-            return events + self._new_deal()
+            self._deal(log)
+            return
         top_score = max(self.scores)
         leaders = tuple(s for s, v in enumerate(self.scores) if v == top_score)
         winners_of_game = () if len(leaders) == self.num_seats else leaders
         self._outcome = Outcome(Termination.DEALS_EXHAUSTED, tuple(self.scores), winners_of_game)
-        return [*events, Event("game_over", self._outcome.to_dict())]
+        if log is not None:
+            log.append(Event("game_over", self._outcome.to_dict()))
 
     def opening_events(self) -> list[Event]:
         """The events of a freshly dealt state: the deal, set-up cards and first draws.
@@ -562,13 +660,28 @@ class State(BaseState):
         return [header, *setup, round_event, *draws]
 
     # -- information -----------------------------------------------------------
-    def _put_outs_view(self) -> list[dict[str, Any]]:
-        """The revealed put-outs, best first, with who has taken each so far."""
-        owners = sorted(range(self.owners), key=lambda o: self.strength(self._put_out(o)))
+    def _put_outs_view(
+        self,
+        put_outs: tuple[Card | None, ...] | None = None,
+        taken_by: tuple[Seat | None, ...] | None = None,
+    ) -> list[dict[str, Any]]:
+        """The revealed put-outs, best first, with who has taken each (now, or in a past round)."""
+        cards = self.put_outs if put_outs is None else put_outs
+        takers = self.taken_by if taken_by is None else taken_by
+        owners = sorted(range(self.owners), key=lambda o: self._strength[cards[o]])  # type: ignore[index]
         return [
-            {"owner": self.owner_name(o), "card": self._put_out(o), "taken_by": self.taken_by[o]}
+            {"owner": self.owner_name(o), "card": cards[o], "taken_by": takers[o]}
             for o in reversed(owners)
         ]
+
+    @property
+    def rounds(self) -> list[dict[str, Any]]:
+        """The records of this deal's finished rounds, built from the compact ones."""
+        return [
+            {"round": number, "put_outs": self._put_outs_view(put_outs, taken_by),
+             "takes": list(takes), "out_of_play": out}
+            for number, put_outs, taken_by, takes, out in self._rounds
+        ]  # fmt: skip
 
     def state_view(self, seat: Seat | None = None) -> dict[str, Any]:
         """The state as ``seat`` may see it; ``None`` gives the public part only.
@@ -621,7 +734,7 @@ class State(BaseState):
         "deal_number", "dealer", "round", "phase", "chooser", "out_of_play", "asked",
     )  # fmt: skip
     _LISTS = ("stack", "dummy_cards", "drawn", "put_outs", "taken_by", "takes", "passes",
-              "rounds", "deal_results", "scores")  # fmt: skip
+              "deal_results", "scores")  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -636,6 +749,7 @@ class State(BaseState):
             d[name] = list(getattr(self, name))
         d["hands"] = [list(h) for h in self.hands]
         d["exposed"] = [list(e) for e in self.exposed]
+        d["rounds"] = self.rounds
         d["outcome"] = None if self._outcome is None else self._outcome.to_dict()
         return d
 
@@ -648,18 +762,47 @@ class State(BaseState):
             setattr(s, name, list(d[name]))
         s.hands = [list(h) for h in d["hands"]]
         s.exposed = [list(e) for e in d["exposed"]]
+        s._rounds = [s._compact_round(r) for r in d["rounds"]]
+        s._order = s.seats_from_left()
         s._outcome = None if d["outcome"] is None else Outcome.from_dict(d["outcome"])
         return s
 
+    def _compact_round(self, record: Mapping[str, Any]) -> CompactRound:
+        put_outs: list[Card | None] = [None] * self.owners
+        taken_by: list[Seat | None] = [None] * self.owners
+        for p in record["put_outs"]:
+            owner = self.options.players if p["owner"] == DUMMY else p["owner"]
+            put_outs[owner], taken_by[owner] = p["card"], p["taken_by"]
+        return (record["round"], tuple(put_outs), tuple(taken_by), tuple(record["takes"]),
+                record["out_of_play"])  # fmt: skip
+
     def clone(self) -> State:
-        """A copy that shares only records that are never mutated once written."""
+        """A copy sharing only what is never mutated in place (records, tuples, tables).
+
+        Spelled out field by field: a search clones at every step.
+        """
         s = State.__new__(State)
-        for name in ("options", "num_seats", "seed", "presets", "_outcome", *self._COPIED):
-            setattr(s, name, getattr(self, name))
-        for name in self._LISTS:
-            setattr(s, name, list(getattr(self, name)))
-        s.hands = [list(h) for h in self.hands]
-        s.exposed = [list(e) for e in self.exposed]
+        s.options, s.num_seats, s.seed, s.presets = (
+            self.options,
+            self.num_seats,
+            self.seed,
+            self.presets,
+        )
+        s._outcome, s._order, s._strength = self._outcome, self._order, self._strength
+        s.deal_number, s.dealer, s.round, s.phase = (
+            self.deal_number,
+            self.dealer,
+            self.round,
+            self.phase,
+        )
+        s.chooser, s.out_of_play, s.asked = self.chooser, self.out_of_play, self.asked
+        s.dummy_cards = self.dummy_cards  # replaced each deal, never mutated
+        s.stack, s.drawn = self.stack[:], self.drawn[:]
+        s.put_outs, s.taken_by = self.put_outs[:], self.taken_by[:]
+        s.takes, s.passes, s._rounds = self.takes[:], self.passes[:], self._rounds[:]
+        s.deal_results, s.scores = self.deal_results[:], self.scores[:]
+        s.hands = [h[:] for h in self.hands]
+        s.exposed = [e[:] for e in self.exposed]
         return s
 
 

@@ -57,7 +57,7 @@ from .kit.base import (
     check_options,
     game_record,
 )
-from .kit.cards import STANDARD, SUIT_NAMES, Card, deal_singly, derived_rng, shuffled, sort_hand
+from .kit.cards import STANDARD, SUIT_NAMES, Card, deal_singly, derived_rng
 from .kit.deals import (
     HandShape,
     Preset,
@@ -67,6 +67,7 @@ from .kit.deals import (
     check_scheduled_dealer,
     read_hands,
 )
+from .packs import hand_order, shuffled
 
 SEATS = 4
 DEALS = 7
@@ -155,6 +156,9 @@ def _partner(partners: Sequence[Seat | None], seat: Seat) -> Seat:
 # The trick
 # ---------------------------------------------------------------------------
 
+RANK_ORDER: dict[Card, int] = {c: STANDARD.rank_order(c) for c in STANDARD.cards()}
+"""Larger is higher (2 is 0, A is 12), looked up rather than parsed on every trick."""
+
 
 def trick_winner(cards: Sequence[Card]) -> int:
     """Position (0 = the lead) in a complete four-card trick of the card that wins it.
@@ -174,11 +178,11 @@ def trick_winner(cards: Sequence[Card]) -> int:
     led = cards[0][1]
     followers = [i for i, c in enumerate(cards) if c[1] == led]
     if len(followers) >= 2:
-        by_rank = sorted(followers, key=lambda i: STANDARD.rank_order(cards[i]), reverse=True)
+        by_rank = sorted(followers, key=lambda i: RANK_ORDER[cards[i]], reverse=True)
         return by_rank[1]
     # S4: all three others void. Rank all four; the second place's rank wins …
-    second_rank = sorted((STANDARD.rank_order(c) for c in cards), reverse=True)[1]
-    holders = [i for i, c in enumerate(cards) if STANDARD.rank_order(c) == second_rank]
+    second_rank = sorted((RANK_ORDER[c] for c in cards), reverse=True)[1]
+    holders = [i for i, c in enumerate(cards) if RANK_ORDER[c] == second_rank]
     # … S3: shared rank -> the second-played card of that rank.
     return holders[1] if len(holders) >= 2 else holders[0]
 
@@ -292,11 +296,51 @@ HANDS = HandShape(players=SEATS, size=TRICKS_PER_DEAL, hands_text="four hands")
 # ---------------------------------------------------------------------------
 
 
+# A compact move, the door for bots that search (:meth:`State.moves`,
+# :meth:`State.play`): ``("play", card)``, one shared tuple per card.
+SimMove = tuple[str, Card]
+PLAY_MOVES: dict[Card, SimMove] = {c: (PLAY, c) for c in STANDARD.cards()}
+SUIT_OF: dict[Card, str] = {c: c[1] for c in STANDARD.cards()}
+
+
+def as_dict(move: SimMove) -> Move:
+    """A compact move as the API shows it."""
+    return {"type": move[0], "card": move[1]}
+
+
+HAND_ORDER = hand_order(STANDARD)
+"""Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
+
+# A completed trick, kept compact: (leader, the four cards in playing order, winner).
+# The records the API shows (:func:`trick_record`) are built from it when asked for.
+CompactTrick = tuple[Seat, tuple[Card, ...], Seat]
+
+
+def trick_record(deal: int, number: int, trick: CompactTrick) -> dict[str, Any]:
+    """The public record of a completed trick, as views and ``trick`` events show it."""
+    leader, cards, winner = trick
+    nobody_followed = sum(1 for c in cards if c[1] == cards[0][1]) == 1
+    return {
+        "deal": deal,
+        "number": number,
+        "leader": leader,
+        "cards": [{"seat": (leader + i) % SEATS, "card": c} for i, c in enumerate(cards)],
+        "winner": winner,
+        "rule": "nobody_followed" if nobody_followed else "second_of_suit",
+    }
+
+
 class State(BaseState):
     """One game of Seconds in progress.
 
     Public: everything in :meth:`state_view`. Private to each seat: its own
     hand. Secret until the end: the seed and the preset deals still to come.
+
+    Two doors lead to the same rules: :meth:`apply` (checked, returns the
+    events, what the server uses) and :meth:`play` (a move from :meth:`moves`,
+    no checks and no events, for bots that search). Events, views and trick
+    records are built only when asked for; hands stay sorted as a player
+    holds them (:data:`HAND_ORDER`), so the legal plays are a filter of the hand.
     """
 
     game: ClassVar[str] = "seconds"
@@ -317,12 +361,12 @@ class State(BaseState):
         self.presets = presets
         self.deal_number = 0
         self.dealer = options.first_dealer
-        self.partners: list[Seat | None] = [None] * SEATS
-        self.hands: list[list[Card]] = [[] for _ in range(SEATS)]
+        self.partners: list[Seat | None] = [None] * SEATS  # replaced each deal, never mutated
+        self.hands: list[list[Card]] = [[] for _ in range(SEATS)]  # each sorted (sort_hand)
         self.leader: Seat = 0  # who led (or leads) the current trick
         self.turn: Seat | None = None
-        self.trick: list[list[Any]] = []  # [[seat, card], ...] of the trick being played
-        self.tricks: list[dict[str, Any]] = []  # completed tricks of this deal
+        self.trick: list[Card] = []  # cards of the trick being played, from the leader
+        self.tricks: list[CompactTrick] = []  # completed tricks of this deal
         self.tricks_won = [0] * SEATS  # this deal
         self.deal_results: list[dict[str, Any]] = []
         self.scores = [0] * SEATS
@@ -335,16 +379,27 @@ class State(BaseState):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
     @property
     def led_suit(self) -> str | None:
-        return self.trick[0][1][1] if self.trick else None
+        return self.trick[0][1] if self.trick else None
+
+    def legal_actions(self, seat: Seat | None) -> list[SimMove]:
+        """The legal moves of ``seat`` (to move), compact: follow suit if able, else any card."""
+        if seat is None:
+            return []
+        hand = self.hands[seat]
+        if self.trick:
+            led = self.trick[0][1]
+            following = [PLAY_MOVES[c] for c in hand if SUIT_OF[c] == led]
+            if following:
+                return following
+        return [PLAY_MOVES[c] for c in hand]
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
-        hand = self.hands[seat]
-        led = self.led_suit
-        # Follow suit if able, else any card.
-        following = [c for c in hand if c[1] == led]
-        return [{"type": PLAY, "card": c} for c in sort_hand(following or hand)]
+        return [as_dict(m) for m in self.legal_actions(seat)]
 
     def normalize_move(self, move: Any) -> Move:
         if not isinstance(move, Mapping) or move.get("type") != PLAY:
@@ -366,40 +421,53 @@ class State(BaseState):
 
     # -- the moves ------------------------------------------------------------
     def _apply(self, seat: Seat, move: Move) -> list[Event]:
-        card = move["card"]
-        self.hands[seat].remove(card)
-        self.trick.append([seat, card])
-        number = len(self.tricks) + 1
-        events = [Event("play", {"seat": seat, "card": card, "trick_number": number})]
-        if len(self.trick) < SEATS:
-            self.turn = (seat + 1) % SEATS
-            return events
-        return events + self._complete_trick()
-
-    def _complete_trick(self) -> list[Event]:
-        """The second-highest card wins (S3, S4); the winner leads the next trick."""
-        cards = [c for _, c in self.trick]
-        winner = self.trick[trick_winner(cards)][0]
-        nobody_followed = sum(1 for c in cards if c[1] == cards[0][1]) == 1
-        record = {
-            "deal": self.deal_number,
-            "number": len(self.tricks) + 1,
-            "leader": self.leader,
-            "cards": [{"seat": s, "card": c} for s, c in self.trick],
-            "winner": winner,
-            "rule": "nobody_followed" if nobody_followed else "second_of_suit",
-        }
-        self.tricks.append(record)
-        self.tricks_won[winner] += 1
-        self.trick = []
-        events = [Event("trick", record)]
-        if len(self.tricks) == TRICKS_PER_DEAL:
-            return events + self._end_deal()
-        self.leader = self.turn = winner
+        events: list[Event] = []
+        self._play(seat, move["card"], events)
         return events
 
+    def _is_legal(self, seat: Seat, move: Move) -> bool:
+        """``move`` (normalized) is among :meth:`moves`, as ``legal_moves`` would say."""
+        return PLAY_MOVES[move["card"]] in self.legal_actions(seat)
+
+    def _apply_quietly(self, seat: Seat, move: Move) -> None:
+        """``_apply`` without building events (``apply(..., events=False)``)."""
+        self._play(seat, move["card"], None)
+
+    def apply_action(self, seat: Seat | None, move: SimMove) -> None:
+        """Play an action of :meth:`legal_actions` for ``seat``: no checks, no events (for
+        search: take the actions from :meth:`legal_actions`)."""
+        assert seat is not None
+        self._play(seat, move[1], None)
+
+    def _play(self, seat: Seat, card: Card, log: list[Event] | None) -> None:
+        """The card goes to the trick; events go to ``log`` when one is kept."""
+        self.hands[seat].remove(card)
+        self.trick.append(card)
+        if log is not None:
+            number = len(self.tricks) + 1
+            log.append(Event("play", {"seat": seat, "card": card, "trick_number": number}))
+        if len(self.trick) < SEATS:
+            self.turn = (seat + 1) % SEATS
+        else:
+            self._complete_trick(log)
+
+    def _complete_trick(self, log: list[Event] | None) -> None:
+        """The second-highest card wins (S3, S4); the winner leads the next trick."""
+        cards = tuple(self.trick)
+        winner = (self.leader + trick_winner(cards)) % SEATS
+        self.tricks.append((self.leader, cards, winner))
+        self.tricks_won[winner] += 1
+        self.trick = []
+        if log is not None:
+            log.append(Event("trick", trick_record(self.deal_number, len(self.tricks),
+                                                   self.tricks[-1])))  # fmt: skip
+        if len(self.tricks) == TRICKS_PER_DEAL:
+            self._end_deal(log)
+        else:
+            self.leader = self.turn = winner
+
     # -- end of a deal and of the game ----------------------------------------------
-    def _end_deal(self) -> list[Event]:
+    def _end_deal(self, log: list[Event] | None) -> None:
         """Score the deal (S5) and deal the next one, or end the game after deal 7."""
         points = deal_points(self.deal_number, self.tricks_won, self.partners)
         for s in range(SEATS):
@@ -414,16 +482,25 @@ class State(BaseState):
             "scores": list(self.scores),
         }
         self.deal_results.append(result)
-        events = [Event("deal_end", result)]
+        if log is not None:
+            log.append(Event("deal_end", result))
         if self.deal_number < DEALS:
-            return events + self._new_deal()
+            self._deal()
+            if log is not None:
+                log += self.deal_events()
+            return
         self.turn = None
         # S6: ties share a place; the winning place depends on the `winner` option.
         winners = winning_seats(self.scores, self.options.winner)
         self._outcome = Outcome(Termination.DEALS_EXHAUSTED, tuple(self.scores), winners)
-        return [*events, Event("game_over", self._outcome.to_dict())]
+        if log is not None:
+            log.append(Event("game_over", self._outcome.to_dict()))
 
     def _new_deal(self) -> list[Event]:
+        self._deal()
+        return self.deal_events()
+
+    def _deal(self) -> None:
         """Deal the next deal (a preset if one is left, else a seeded shuffle); eldest leads."""
         self.deal_number += 1
         self.dealer = dealer_of_deal(self.deal_number, self.options.first_dealer)
@@ -434,12 +511,11 @@ class State(BaseState):
         else:
             cards = shuffled(STANDARD, derived_rng(self.seed, "deal", index))
             hands = deal_singly(cards, SEATS, first=(self.dealer + 1) % SEATS)
-        self.hands = [sort_hand(h) for h in hands]
+        self.hands = [sorted(h, key=HAND_ORDER.__getitem__) for h in hands]
         self.tricks = []
         self.tricks_won = [0] * SEATS
         self.trick = []
         self.leader = self.turn = (self.dealer + 1) % SEATS
-        return self.deal_events()
 
     def opening_events(self) -> list[Event]:
         return self.deal_events()
@@ -461,6 +537,12 @@ class State(BaseState):
         ]
 
     # -- information -----------------------------------------------------------
+    def _current_trick(self) -> list[dict[str, Any]]:
+        return [{"seat": (self.leader + i) % SEATS, "card": c} for i, c in enumerate(self.trick)]
+
+    def _trick_records(self) -> list[dict[str, Any]]:
+        return [trick_record(self.deal_number, i, t) for i, t in enumerate(self.tricks, 1)]
+
     def state_view(self, seat: Seat | None = None) -> dict[str, Any]:
         """The public part of the state: identical for every seat and spectators."""
         return {
@@ -473,8 +555,8 @@ class State(BaseState):
             "partners": list(self.partners),
             "leader": self.leader,
             "trick_number": min(len(self.tricks) + 1, TRICKS_PER_DEAL),
-            "current_trick": [{"seat": s, "card": c} for s, c in self.trick],
-            "tricks": self.tricks,
+            "current_trick": self._current_trick(),
+            "tricks": self._trick_records(),
             "tricks_won": list(self.tricks_won),
             "cards_left": [len(h) for h in self.hands],
             "deal_results": self.deal_results,
@@ -499,8 +581,8 @@ class State(BaseState):
             "hands": [list(h) for h in self.hands],
             "leader": self.leader,
             "turn": self.turn,
-            "trick": [list(p) for p in self.trick],
-            "tricks": list(self.tricks),
+            "trick": [[p["seat"], p["card"]] for p in self._current_trick()],
+            "tricks": self._trick_records(),
             "tricks_won": list(self.tricks_won),
             "deal_results": list(self.deal_results),
             "scores": list(self.scores),
@@ -514,25 +596,27 @@ class State(BaseState):
             setattr(s, name, d[name])
         s.partners = list(d["partners"])
         s.hands = [list(h) for h in d["hands"]]
-        s.trick = [list(p) for p in d["trick"]]
-        for name in ("tricks", "tricks_won", "deal_results", "scores"):
+        s.trick = [c for _, c in d["trick"]]
+        s.tricks = [
+            (t["leader"], tuple(p["card"] for p in t["cards"]), t["winner"]) for t in d["tricks"]
+        ]
+        for name in ("tricks_won", "deal_results", "scores"):
             setattr(s, name, list(d[name]))
         s._outcome = None if d["outcome"] is None else Outcome.from_dict(d["outcome"])
         return s
 
     def clone(self) -> State:
-        """A copy that shares only records that are never mutated once written."""
+        """A copy sharing only what is never mutated in place (tuples, deal records, partners)."""
         s = State.__new__(State)
-        for name in ("options", "seed", "presets", "deal_number", "dealer", "leader", "turn",
-                     "_outcome"):  # fmt: skip
-            setattr(s, name, getattr(self, name))
-        s.partners = list(self.partners)
-        s.hands = [list(h) for h in self.hands]
-        s.trick = [list(p) for p in self.trick]
-        s.tricks = list(self.tricks)
-        s.tricks_won = list(self.tricks_won)
-        s.deal_results = list(self.deal_results)
-        s.scores = list(self.scores)
+        s.options, s.seed, s.presets = self.options, self.seed, self.presets
+        s.deal_number, s.dealer, s.partners = self.deal_number, self.dealer, self.partners
+        s.leader, s.turn, s._outcome = self.leader, self.turn, self._outcome
+        s.hands = [h[:] for h in self.hands]
+        s.trick = self.trick[:]
+        s.tricks = self.tricks[:]
+        s.tricks_won = self.tricks_won[:]
+        s.deal_results = self.deal_results[:]
+        s.scores = self.scores[:]
         return s
 
 

@@ -401,7 +401,8 @@ class Runner:
             if not applied:
                 self.checkpoint("rate")
                 teams = tuple(tuple(s) for s in record.open[n]["sides"])
-                self.services.ratings.rate(rating_pool, event_id, teams, ranks)
+                # every entry joined the ladder itself: consent (docs/ladder.md)
+                self.services.ratings.rate(rating_pool, event_id, teams, ranks, consented=True)
         self.checkpoint("close")
         ladder_store.close(self.r, record.id, list(done))
 

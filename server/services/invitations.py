@@ -86,6 +86,7 @@ class Invitations:
     def send(self, invitations: list[tuple[str, dict[str, Any]]]) -> None:
         """Store ``(player_id, invitation)`` pairs, once their holds are stored."""
         store.put_many(self.r, invitations)
+        player_store.wake_invited(self.r, [(pid, inv["id"]) for pid, inv in invitations])
 
     # -- a player's use cases ------------------------------------------------------------
     def mine(self, token: str | None) -> dict[str, Any]:

@@ -63,12 +63,20 @@ class Ratings:
         }
 
     def rate(
-        self, game: str, event_id: str, teams: tuple[tuple[str, ...], ...], ranks: tuple[int, ...]
+        self,
+        game: str,
+        event_id: str,
+        teams: tuple[tuple[str, ...], ...],
+        ranks: tuple[int, ...],
+        *,
+        consented: bool | None = None,
     ) -> bool:
         """Apply one rated game to ``game``'s pool exactly once.
 
-        ``event_id`` is ``<tournament id>:<event key>``: the tournament must be
-        recorded as consented, or the event is marked done and nothing is rated.
+        ``event_id`` is ``<tournament id>:<event key>``. Only games every rated
+        player agreed to are rated: ``consented`` says so when the caller knows
+        (a ladder's entries joined it themselves); left out, the tournament must be
+        recorded as consented. Otherwise the event is marked done, nothing rated.
 
         Reads the players' ratings, computes the new ones (openskill), and
         writes them with a compare-and-set that also marks ``event_id`` applied
@@ -81,8 +89,10 @@ class Ratings:
         Raises:
             Contention: the ratings kept changing under every retry.
         """
-        tournament_id = event_id.partition(":")[0]
-        if not invitation_store.tournament_consented(self.r, tournament_id):
+        if consented is None:
+            tournament_id = event_id.partition(":")[0]
+            consented = invitation_store.tournament_consented(self.r, tournament_id)
+        if not consented:
             rating_store.skip(self.r, game, event_id)
             return False
         players = [p for team in teams for p in team]

@@ -14,6 +14,8 @@ Wire format (``text/event-stream``)::
                                     what ``GET /v1/me/turns`` lists for that game
     event: over                     a game the player sat in is over
     data: {"game_id": ..., "status": "finished"}
+    event: invitation               someone named the player in a seat or an entry
+    data: {"id": ...}               (``GET /v1/me/invitations``)
     : heartbeat                     nothing happened for a while
 
 Nothing is lost. The stream sends the truth first (the game states, as
@@ -91,7 +93,10 @@ class TurnStreams:
                 last = wakes[-1].id
                 bare = []
                 for wake in wakes:
-                    if wake.turns is None or wake.version is None:
+                    if wake.invitation is not None:
+                        body = orjson.dumps({"id": wake.invitation})
+                        yield b"event: invitation\ndata: " + body + b"\n\n"
+                    elif wake.turns is None or wake.version is None:
                         bare.append(wake.game_id)
                     elif wake.version > sent.get(wake.game_id, -1):
                         sent[wake.game_id] = wake.version

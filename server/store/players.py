@@ -158,14 +158,24 @@ def queue_wake(
         pipe.xadd(keys.player_wake(pid), fields, maxlen=WAKE_KEEP, approximate=False)
 
 
+def wake_invited(r: Redis, invitations: Iterable[tuple[str, str]]) -> None:
+    """Tell each ``(player_id, invitation_id)``'s turn stream that an invitation came."""
+    pipe = r.pipeline(transaction=False)
+    for pid, invitation_id in invitations:
+        pipe.xadd(keys.player_wake(pid), {"i": invitation_id}, maxlen=WAKE_KEEP, approximate=False)
+    pipe.execute()
+
+
 @dataclass(frozen=True, slots=True)
 class Wake:
-    """One wake-up: its stream id, the game, and the turns rendered at ``version``."""
+    """One wake-up: its stream id, and the game with the turns rendered at ``version``,
+    or an ``invitation`` (an id) for the player to answer."""
 
     id: bytes
     game_id: str
     version: int | None
     turns: bytes | None
+    invitation: str | None = None
 
 
 def read_wakes(r: Redis, player_id: str, after: bytes, block_ms: int) -> list[Wake]:
@@ -174,7 +184,13 @@ def read_wakes(r: Redis, player_id: str, after: bytes, block_ms: int) -> list[Wa
     if not got:
         return []
     return [
-        Wake(wid, text(f[b"g"]), int(f[b"v"]) if b"v" in f else None, f.get(b"t"))
+        Wake(
+            wid,
+            text(f.get(b"g", b"")),
+            int(f[b"v"]) if b"v" in f else None,
+            f.get(b"t"),
+            text(f[b"i"]) if b"i" in f else None,
+        )
         for wid, f in got[0][1]
     ]
 

@@ -2,7 +2,9 @@
 
 Across random one-deal games played over a real socket, after every move and
 for every seat (and a spectator), the view, the new events, ``/me/turns``, the
-replay and error replies are scanned for card strings. The cards a seat may not
+replay and error replies are scanned for card strings, and so is every turn a
+player's turn stream pushed (rendered at commit, against the seat's hidden
+cards at that turn's version). The cards a seat may not
 see are exactly the other seats' unplayed cards (completed hands are public and
 a one-deal game reveals its left-overs only when it ends), read from the true
 state in Redis. After the end, the replay shows everything and the revealed
@@ -11,12 +13,19 @@ seed matches the published commitment.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import random
+import threading
+import time
+
+import requests
 
 from server.games import REGISTRY
 from server.store import games as game_store
 from tests.api.helpers import assert_error, cards_in
+from tests.embed.sse import SseReader
 
 GAMES = 10
 CONCERTO = REGISTRY["concerto"]
@@ -119,3 +128,57 @@ def _check_final_replay(api, gid, commitment, four):
     }
     leftovers = {c for h in replay["revealed"]["hands"] for c in h}
     assert played | leftovers == {c for h in dealt.values() for c in h}
+
+
+def test_no_pushed_turn_shows_hidden_cards(live_api, live_server, live_players, redis_client):
+    """The turn stream (turns rendered at commit, pushed later) over random games: every
+    frame a player receives shows only what its seat could see at that turn's version."""
+    four = live_players.many(4)
+    rng = random.Random(20261124)
+    for _ in range(3):
+        options = {"deals": 1, "rules": rng.choice(["parlett-2013", "penguin"])}
+        gid = live_api.create("admin", [p.id for p in four], options=options)["id"]
+        readers = [_TurnFrames(live_server.url, p) for p in four]
+        hidden_at: dict[int, list[set[str]]] = {}  # version -> per seat
+        while True:
+            truth, hands = _true_hands(redis_client, gid)
+            version = game_store.read(redis_client, gid).game.version
+            everyone = {c for h in hands for c in h}
+            hidden_at[version] = [everyone - set(hands[s]) for s in range(4)]
+            if truth.is_over():
+                break
+            mover = truth.to_move()[0]
+            view = live_api.view(gid, four[mover])
+            live_api.move(gid, four[mover], rng.choice(view["legal_moves"]), view["version"])
+        frames = [reader.stop() for reader in readers]
+        assert sum(len(f) for f in frames) >= len(hidden_at) - 2  # nearly every turn pushed
+        for seat, got in enumerate(frames):
+            for text in got:
+                for turn in json.loads(text):
+                    assert turn["game_id"] == gid and turn["seat"] == seat
+                    assert not cards_in(text) & hidden_at[turn["version"]][seat], text
+
+
+class _TurnFrames:
+    """A player's turn stream, read on a thread; ``stop`` returns every ``turns`` frame."""
+
+    def __init__(self, base_url: str, player) -> None:
+        self.frames: list[str] = []
+        self.response = requests.get(
+            f"{base_url}/v1/me/turns/stream", headers=player.headers, stream=True, timeout=(5, 30)
+        )
+        assert self.response.status_code == 200
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        with contextlib.suppress(Exception):  # the test closes the stream under the reader
+            for message in SseReader(self.response):
+                if message.event == "turns":
+                    self.frames.append(message.data)
+
+    def stop(self) -> list[str]:
+        time.sleep(0.3)  # the last pushes in flight
+        self.response.close()
+        self.thread.join(5)
+        return self.frames

@@ -1,8 +1,10 @@
 """The fast paths of the Concerto engine and the kit change nothing a player can see.
 
-Simulating without events, checking a move without listing every legal move,
-cheap clones, Poker categories by table look-up and the determinization
-re-deal: each is checked here against the plain way of doing the same thing.
+Simulating without events, the compact form of the moves (``legal_actions``,
+``apply_action``), checking a move without listing every legal move, hand
+records built when asked for, cheap clones, Poker categories by table look-up,
+the deal's shuffle and the determinization re-deal: each is checked here
+against the plain way of doing the same thing.
 The golden traces (test_golden_traces.py) check the event-building path move
 by move.
 """
@@ -16,9 +18,17 @@ from itertools import combinations
 import pytest
 
 from server.games import concerto
-from server.games.kit.base import redeal
-from server.games.kit.cards import DOUBLE_PINOCHLE, PINOCHLE, STANDARD, shuffled
-from server.games.kit.poker import Combination, category, evaluate
+from server.games.kit.base import GameOver, IllegalMove, NotYourTurn, redeal
+from server.games.kit.cards import (
+    DOUBLE_PINOCHLE,
+    PINOCHLE,
+    STANDARD,
+    deal_singly,
+    derived_rng,
+    shuffled,
+    shuffled_order,
+)
+from server.games.kit.poker import Combination, category, evaluate, is_three_pairs
 
 RULES = ("parlett-2013", "penguin")
 EVERY_MOVE = [
@@ -98,6 +108,23 @@ def test_a_clone_is_equal_and_independent() -> None:
         assert state.to_dict() == before
 
 
+def test_a_clone_of_a_match_plays_on_without_touching_the_match() -> None:
+    """Deal results and finished games are shared with clones: they must stay the original's."""
+    options = {"match_target": 150, "deals": 2, "target": 60}
+    for n, (state, seat, move) in enumerate(random_game("penguin", "match", options)):
+        if n % 23:
+            continue
+        before = state.to_dict()
+        copy = state.clone()
+        copy.apply(seat, move)
+        while not copy.is_over():
+            s = copy.to_move()[0]
+            copy.apply_action(s, copy.legal_actions(s)[-1])
+        assert copy.to_dict()["deal_results"] != before["deal_results"]
+        assert state.to_dict() == before
+    assert state.games and state.is_over()
+
+
 @pytest.mark.parametrize("rules", RULES)
 def test_a_determinized_world_looks_the_same_to_the_seat(rules: str) -> None:
     rng = random.Random(11)
@@ -168,3 +195,132 @@ def test_the_shuffle_is_the_standard_library_shuffle() -> None:
             expected = pack.cards()
             random.Random(f"s{n}").shuffle(expected)
             assert shuffled(pack, random.Random(f"s{n}")) == expected
+
+
+# -- the compact form (legal_actions / apply_action) ---------------------------
+EVERY_ACTION = [*STANDARD.cards(), "pass", "force"]
+
+
+def as_move(action: str) -> dict:
+    """The move an action stands for, written out from docs/api.md's move shapes."""
+    return {"type": action} if action in ("pass", "force") else {"type": "play", "card": action}
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_the_actions_are_the_moves_in_the_same_order(rules: str) -> None:
+    for state, seat, _ in random_game(rules, "actions"):
+        actions = state.legal_actions(seat)
+        assert [as_move(a) for a in actions] == state.legal_moves(seat)
+        assert all(concerto.State.action_kinds[a] == as_move(a)["type"] for a in actions)
+        for other in range(4):
+            if other != seat:
+                assert state.legal_actions(other) == [] == state.legal_moves(other)
+        assert state.legal_actions(None) == []
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_apply_action_reaches_the_same_states_as_apply(rules: str) -> None:
+    options = {"rules": rules, "deals": 3}
+    compact = concerto.new_state(options, "compact")
+    steps = 0
+    for state, seat, move in random_game(rules, "compact", {"deals": 3}):
+        after = state.clone()
+        after.apply(seat, dict(move))
+        compact.apply_action(seat, move.get("card", move["type"]))
+        assert compact.to_dict() == after.to_dict()
+        steps += 1
+    assert steps > 50 and compact.is_over()
+    assert compact.legal_actions(0) == []
+    with pytest.raises(GameOver):
+        compact.apply_action(0, "pass")
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_apply_action_refuses_exactly_what_apply_refuses(rules: str) -> None:
+    for n, (state, seat, _) in enumerate(random_game(rules, "refusals")):
+        if n % 9:
+            continue
+        legal = state.legal_actions(seat)
+        before = state.to_dict()
+        for action in EVERY_ACTION:
+            by_action, by_move = state.clone(), state.clone()
+            if action in legal:
+                by_action.apply_action(seat, action)
+                by_move.apply(seat, as_move(action))
+                assert by_action.to_dict() == by_move.to_dict()
+                continue
+            with pytest.raises(IllegalMove) as refused:
+                by_action.apply_action(seat, action)
+            with pytest.raises(IllegalMove) as also_refused:
+                by_move.apply(seat, as_move(action))
+            assert str(refused.value) == str(also_refused.value)
+            assert by_action.to_dict() == before
+        with pytest.raises(NotYourTurn):
+            state.apply_action((seat + 1) % 4, legal[0])
+        with pytest.raises(IllegalMove):
+            state.apply_action(seat, "XX")
+        assert state.to_dict() == before
+
+
+def test_hand_records_built_late_are_the_records_of_the_hands_played() -> None:
+    """The records come from the cards played, whenever they are asked for (C3, C13)."""
+    state = concerto.new_state({"rules": "penguin", "deals": 2}, "records")
+    played: list[tuple[int, str]] = []
+    rng = random.Random(2)
+    while not state.is_over() and len(state._hand_log) < 11:
+        seat = state.to_move()[0]
+        action = rng.choice(state.legal_actions(seat))
+        if action not in ("pass", "force"):
+            played.append((seat, action))
+        state.apply_action(seat, action)
+    records = state.completed_hands
+    assert len(records) == 11
+    for n, record in enumerate(records):
+        five = played[5 * n : 5 * n + 5]
+        assert record["cards"] == [{"seat": s, "card": c} for s, c in five]
+        assert record["leader"] == five[0][0]
+        assert record["combination"] == category([c for _, c in five]).wire_name
+    restored = concerto.State.from_dict(state.to_dict())
+    assert restored.completed_hands == records
+    assert restored._hand_log == state._hand_log
+    assert state.clone().completed_hands == records
+
+
+# -- the kit's dealing helpers -------------------------------------------------
+def test_shuffled_order_is_the_order_of_the_shuffled_pack() -> None:
+    for n in range(300):
+        expected = list(range(52))
+        random.Random(f"o{n}").shuffle(expected)
+        assert shuffled_order(52, random.Random(f"o{n}")) == expected
+        pack = STANDARD.cards()
+        assert [pack[i] for i in shuffled_order(52, random.Random(n))] == shuffled(
+            STANDARD, random.Random(n)
+        )
+
+
+def test_deal_singly_deals_one_card_at_a_time_from_the_first_seat() -> None:
+    # Seat 2 first, then 3, 0, 1, 2, ...: card i goes to seat (2 + i) % 4.
+    assert deal_singly(list("abcdefghij"), 4, first=2) == [
+        ["c", "g"],
+        ["d", "h"],
+        ["a", "e", "i"],
+        ["b", "f", "j"],
+    ]
+
+
+def test_derived_rng_is_the_generator_seeded_by_the_joined_text() -> None:
+    for seed, labels in (("g", ("deal", 0)), ("bench-7", ("deal", 3)), ("é", ("first_dealer",))):
+        text = "/".join([seed, *map(str, labels)])
+        assert derived_rng(seed, *labels).getstate() == random.Random(text).getstate()
+
+
+def test_three_pairs_is_three_ranks_each_held_twice() -> None:
+    rng = random.Random(4)
+    cards = STANDARD.cards()
+    for _ in range(3000):
+        six = rng.sample(cards[:20], 6)  # few ranks, so that pairs are common
+        counts = sorted(Counter(c[0] for c in six).values())
+        assert is_three_pairs(six) == (counts == [2, 2, 2])
+    assert is_three_pairs(["AS", "AH", "KS", "KH", "2S", "2H"])
+    assert not is_three_pairs(["AS", "AH", "AD", "KH", "2S", "2H"])
+    assert not is_three_pairs(["AS", "AH", "KS", "KH", "2S"])

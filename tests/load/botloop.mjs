@@ -166,5 +166,6 @@ for (const wake of wakers) wake();
 process.stdout.write(JSON.stringify({ stopped: true }) + "\n");
 const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
 await Promise.race([Promise.allSettled(runners), new Promise((d) => setTimeout(d, (plan.wait ?? 5) * 1000 + 2000))]);
-process.stdout.write(JSON.stringify({ count: latencies.length, elapsed, errors, polls, latencies, progress }) + "\n");
-process.exit(0);
+// exit once the (large) line is out: a pipe is written asynchronously
+const result = JSON.stringify({ count: latencies.length, elapsed, errors, polls, latencies, progress });
+process.stdout.write(result + "\n", () => process.exit(0));

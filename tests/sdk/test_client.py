@@ -312,6 +312,8 @@ CALLS = [
     (lambda c: c.bots.list(), "GET", "/v1/bots", None),
     (lambda c: c.bots.ensure(["random"]), "POST", "/v1/bots", {"bots": ["random"]}),
     (lambda c: next(c.turns.stream(), None), "GET", "/v1/me/turns/stream", None),
+    (lambda c: c.visitors.settings(), "GET", "/v1/visitors", None),
+    (lambda c: c.visitors.play("seconds"), "POST", "/v1/visitors/games", {"game": "seconds"}),
     (lambda c: c.invitations.mine(), "GET", "/v1/me/invitations", None),
     (lambda c: c.invitations.accept("I"), "POST", "/v1/invitations/{invitation_id}/accept", {}),
     (lambda c: c.invitations.decline("I"), "POST", "/v1/invitations/{invitation_id}/decline", {}),

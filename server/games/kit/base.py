@@ -14,7 +14,11 @@ same for every game, written once:
   a refusal;
 * the view envelope (whose turn, the seat's legal moves, the scores, the
   result, the seat's hand) around the game's own body; the body fails closed:
-  :meth:`BaseState.state_view` has no default.
+  :meth:`BaseState.state_view` has no default;
+* a compact form of the moves for simulations (:meth:`BaseState.legal_actions`,
+  :meth:`BaseState.apply_action`): by default the moves themselves, so every
+  game has it; a game may give its actions a smaller form, with ``legal_moves``
+  and ``apply`` defined on top of them so that its rules exist once.
 
 Nothing here (or anywhere in ``server.games``) does I/O, reads a clock or uses
 the global RNG; everything a rule needs is in the state.
@@ -299,6 +303,27 @@ class BaseState:
             return self._apply(seat, move)
         self._apply_quietly(seat, move)
         return []
+
+    # -- the compact form, for simulations -------------------------------------
+    action_kinds: ClassVar[Mapping[Any, str] | None] = None
+    """Each action's kind (the ``type`` of its move), for a policy that draws a kind
+    first; None when the actions are the moves themselves (the kind is their ``type``)."""
+
+    def legal_actions(self, seat: Seat | None) -> list[Any]:
+        """Every legal action of ``seat`` now, in the game's compact form; empty unless
+        ``seat`` is to move. By default the actions are the moves of ``legal_moves``.
+        """
+        return self.legal_moves(seat)
+
+    def apply_action(self, seat: Seat | None, action: Any) -> None:
+        """Apply one action of :meth:`legal_actions`, building no events.
+
+        By default the same checks as :meth:`apply` (a refused action leaves the
+        state unchanged). A game may skip them for speed (Seconds, Cowpoke and
+        Pinochle do; Concerto checks): a simulation passes only actions it took
+        from :meth:`legal_actions` for the seat to move.
+        """
+        self.apply(seat, action, events=False)
 
     # -- hooks for the game ---------------------------------------------------
     def normalize_move(self, move: Any) -> Move:

@@ -15,17 +15,19 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
-from typing import TypeGuard
+from functools import cache, cached_property
+from typing import TypeGuard, TypeVar
 
 SUITS = "SHDC"
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RED_SUITS = frozenset("HD")
 
 Card = str
+T = TypeVar("T")
 
 
 def rank(card: Card) -> str:
@@ -93,23 +95,41 @@ def shuffled(pack: Pack, rng: random.Random) -> list[Card]:
     pay a method call per card.
     """
     cards = pack.cards()
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
+    _shuffle(cards, rng)
     return cards
 
 
-def deal_singly(cards: Sequence[Card], players: int, first: int) -> list[list[Card]]:
+def shuffled_order(size: int, rng: random.Random) -> list[int]:
+    """``range(size)`` shuffled by the draws :func:`shuffled` makes for a pack of that size.
+
+    Position *i* holds the index, in ``pack.cards()``, of the card
+    :func:`shuffled` puts there: an engine that holds cards as small ints
+    shuffles those directly, and deals the very same cards.
+    """
+    order = list(range(size))
+    _shuffle(order, rng)
+    return order
+
+
+@cache
+def _fisher_yates_steps(size: int) -> tuple[tuple[int, int], ...]:
+    """(i, bits of i + 1) for each swap of a Fisher-Yates shuffle, last place first."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
+def _shuffle(items: list[T], rng: random.Random) -> None:
+    """``rng.shuffle(items)``: the same draws, without a method call per item."""
+    getrandbits = rng.getrandbits
+    for i, k in _fisher_yates_steps(len(items)):
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def deal_singly(cards: Sequence[T], players: int, first: int) -> list[list[T]]:
     """Deal ``cards`` one at a time round the table, starting with seat ``first``."""
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    for i, c in enumerate(cards):
-        hands[(first + i) % players].append(c)
-    return hands
+    return [list(cards[(seat - first) % players :: players]) for seat in range(players)]
 
 
 _SORT_KEYS: dict[Pack, dict[Card, int]] = {}
@@ -136,4 +156,7 @@ def derived_rng(seed: str, *labels: object) -> random.Random:
     means no RNG state has to be stored and deal *k* is the same whatever
     happened before it.
     """
-    return random.Random("/".join([seed, *map(str, labels)]))
+    # Exactly random.Random(text): the integer its seeding derives from a string,
+    # computed here so that the generator is seeded once, from that integer.
+    text = "/".join([seed, *map(str, labels)]).encode()
+    return random.Random(int.from_bytes(text + hashlib.sha512(text).digest()))

@@ -109,7 +109,11 @@ def best_five(cards: Sequence[Card]) -> tuple[Combination, tuple[int, ...], tupl
 
 def is_three_pairs(cards: Sequence[Card]) -> bool:
     """Exactly three pairs among six cards: three ranks, each held exactly twice (C15)."""
-    return len(cards) == 6 and sorted(Counter(c[0] for c in cards).values()) == [2, 2, 2]
+    if len(cards) != 6:
+        return False
+    ranks = [c[0] for c in cards]
+    distinct = set(ranks)
+    return len(distinct) == 3 and all(ranks.count(r) == 2 for r in distinct)
 
 
 # Each rank a prime, so that the product of five ranks names their multiset.

@@ -185,6 +185,8 @@ def best_groups(units: int, groups: Groups) -> tuple[int, tuple[int, ...]]:
 
 
 def _melds_of(units: int, groups: Groups, cls: str, unit_cards: Sequence[Card]) -> list[Meld]:
+    if not units:
+        return []
     _, sizes = best_groups(units, groups)
     melds = []
     for size in sizes:
@@ -193,16 +195,24 @@ def _melds_of(units: int, groups: Groups, cls: str, unit_cards: Sequence[Card]) 
     return melds
 
 
+_MARRIAGE_CARDS: dict[str, tuple[Card, Card]] = {s: ("K" + s, "Q" + s) for s in SUITS}
+_FLUSH_CARDS: dict[str, tuple[Card, ...]] = {s: tuple(r + s for r in FLUSH_RANKS) for s in SUITS}
+
+
 def _class_a(count: Counter[Card], suit: str, trump: str | None, table: MeldTable) -> list[Meld]:
     """Flushes and marriages of one suit: the best split between them (P20).
 
     A K-Q pair used in a flush is not also a royal marriage, so each way of
     taking ``f`` flushes leaves ``min(K, Q) - f`` pairs for marriages.
     """
-    kings, queens = count["K" + suit], count["Q" + suit]
+    get = count.get
+    pair = _MARRIAGE_CARDS[suit]
+    kings, queens = get(pair[0], 0), get(pair[1], 0)
     if suit != trump:
-        return _melds_of(min(kings, queens), table.marriage, CLASS_A, ("K" + suit, "Q" + suit))
-    most_flushes = min(count[r + suit] for r in FLUSH_RANKS)
+        return _melds_of(min(kings, queens), table.marriage, CLASS_A, pair)
+    most_flushes = min(get(c, 0) for c in _FLUSH_CARDS[suit])
+    if not most_flushes:
+        return _melds_of(min(kings, queens), table.royal_marriage, CLASS_A, pair)
     best: tuple[int, int] | None = None  # (points, flushes)
     for f in range(most_flushes + 1):
         points = best_groups(f, table.flush)[0]
@@ -211,10 +221,20 @@ def _class_a(count: Counter[Card], suit: str, trump: str | None, table: MeldTabl
             best = (points, f)
     assert best is not None
     flushes = best[1]
-    flush_cards = tuple(r + suit for r in FLUSH_RANKS)
-    return _melds_of(flushes, table.flush, CLASS_A, flush_cards) + _melds_of(
-        min(kings, queens) - flushes, table.royal_marriage, CLASS_A, ("K" + suit, "Q" + suit)
+    return _melds_of(flushes, table.flush, CLASS_A, _FLUSH_CARDS[suit]) + _melds_of(
+        min(kings, queens) - flushes, table.royal_marriage, CLASS_A, pair
     )
+
+
+_CLASS_A_ORDER: dict[str | None, tuple[str, ...]] = {
+    trump: tuple(sorted(SUITS, key=lambda s: (s != trump, SUITS.index(s))))
+    for trump in (None, *SUITS)
+}
+"""Class A is shown trumps first, then S H D C."""
+_AROUND_CARDS: dict[str, tuple[Card, ...]] = {
+    rank: tuple(rank + s for s in SUITS) for rank in RANK_WORDS
+}
+"""The unit of each "around" meld (class B): one card of the rank in each suit."""
 
 
 def find_melds(
@@ -236,16 +256,18 @@ def find_melds(
         class B (aces, kings, queens, jacks), class C, then the dixes.
     """
     count = Counter(hand)
+    get = count.get
     melds: list[Meld] = []
-    suits = sorted(SUITS, key=lambda s: (s != trump, SUITS.index(s)))
-    for suit in suits:
-        melds += _class_a(count, suit, trump, table)
-    for rank in RANK_WORDS:
-        units = min(count[rank + s] for s in SUITS)
-        melds += _melds_of(units, table.around[rank], CLASS_B, tuple(rank + s for s in SUITS))
-    melds += _melds_of(min(count["QS"], count["JD"]), table.pinochle, CLASS_C, ("QS", "JD"))
+    for suit in _CLASS_A_ORDER[trump]:
+        king, queen = _MARRIAGE_CARDS[suit]
+        if suit == trump or (king in count and queen in count):  # else no meld of the suit
+            melds += _class_a(count, suit, trump, table)
+    for rank, cards in _AROUND_CARDS.items():
+        units = min(get(cards[0], 0), get(cards[1], 0), get(cards[2], 0), get(cards[3], 0))
+        melds += _melds_of(units, table.around[rank], CLASS_B, cards)
+    melds += _melds_of(min(get("QS", 0), get("JD", 0)), table.pinochle, CLASS_C, ("QS", "JD"))
     if trump is not None:
-        n = count["9" + trump] if dixes is None else dixes
+        n = get("9" + trump, 0) if dixes is None else dixes
         melds += [Meld("dix", NO_CLASS, table.dix, ("9" + trump,)) for _ in range(n)]
     return melds
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..kit.base import InvalidOptions, check_options
@@ -86,7 +87,11 @@ OPTIONS: dict[str, dict[str, Any]] = {
 
 @dataclass(frozen=True)
 class PinochleOptions:
-    """Every option resolved (defaults filled in); the fields are the option names."""
+    """Every option resolved (defaults filled in); the fields are the option names.
+
+    The rule objects derived from them are looked up once per options object
+    (``cached_property``), not on every trick.
+    """
 
     variant: str = "partnership"
     players: int = 4
@@ -114,27 +119,27 @@ class PinochleOptions:
     eight_queens: int = VALUE_DEFAULTS["eight_queens"]
     eight_jacks: int = VALUE_DEFAULTS["eight_jacks"]
 
-    @property
+    @cached_property
     def rules(self) -> Variant:
         return VARIANTS[self.variant]
 
-    @property
+    @cached_property
     def head(self) -> HeadRule:
         return HEAD_RULES[self.head_rule]
 
-    @property
+    @cached_property
     def counting(self) -> Counting:
         return COUNTINGS[self.count]
 
-    @property
+    @cached_property
     def checks(self) -> CheckTable:
         return CHECK_TABLES[self.check_table]
 
-    @property
+    @cached_property
     def meld_table(self) -> MeldTable:
         return self.rules.meld_table({name: getattr(self, name) for name in VALUE_DEFAULTS})
 
-    @property
+    @cached_property
     def cards_each(self) -> int:
         return len(self.rules.pack.cards()) // self.players
 

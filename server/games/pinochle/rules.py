@@ -29,9 +29,13 @@ MAX_BID = 1500
 expect to make, and it keeps the list of legal bids short."""
 
 
+RANK_ORDER: dict[str, int] = {r: 5 - i for i, r in enumerate(RANKS)}
+"""Larger is higher: A 5, T 4, K 3, Q 2, J 1, 9 0 (looked up, not parsed, on every play)."""
+
+
 def rank_order(card: Card) -> int:
     """Larger is higher: A 5, T 4, K 3, Q 2, J 1, 9 0."""
-    return 5 - RANKS.index(card[0])
+    return RANK_ORDER[card[0]]
 
 
 # ---------------------------------------------------------------------------
@@ -46,7 +50,7 @@ def beats(card: Card, best: Card, trump: str | None) -> bool:
     (True, False, False)
     """
     if card[1] == best[1]:
-        return rank_order(card) > rank_order(best)
+        return RANK_ORDER[card[0]] > RANK_ORDER[best[0]]
     return card[1] == trump
 
 

@@ -17,10 +17,22 @@ from ..kit.base import (
     Termination,
     game_record,
 )
-from ..kit.cards import SUITS, Card, derived_rng, shuffled, sort_hand
+from ..kit.cards import PINOCHLE as PINOCHLE_PACK
+from ..kit.cards import SUITS, Card, derived_rng
+from ..packs import hand_order, shuffled
 from .melds import Meld, find_melds, shown_cards
 from .options import OPTIONS, PinochleOptions, deal_in_packets, parse_deals, parse_options
-from .rules import Contract, Settlement, Variant, high_bid, side_of, trick_winner
+from .rules import (
+    BID_STEP,
+    MAX_BID,
+    MIN_BID,
+    Contract,
+    Settlement,
+    Variant,
+    high_bid,
+    side_of,
+    trick_winner,
+)
 
 AUCTION, TRUMP, EXCHANGE, PLAY, OVER = "auction", "trump", "exchange", "play", "over"
 BID, PASS, NAME_TRUMP, EXCHANGE_DIX, KEEP, PLAY_CARD = (
@@ -37,6 +49,29 @@ MOVE_FIELDS: dict[str, frozenset[str]] = {
 PHASE_MOVES = {AUCTION: {BID, PASS}, TRUMP: {NAME_TRUMP}, EXCHANGE: {EXCHANGE_DIX, KEEP},
                PLAY: {PLAY_CARD}}  # fmt: skip
 
+SimMove = tuple[str, ...] | tuple[str, int]
+"""A compact move for bots that search (:meth:`State.moves`, :meth:`State.play`):
+``("bid", 250)``, ``("pass",)``, ``("trump", "H")``, ``("exchange_dix",)``, ``("keep",)``,
+``("play", "AS")``. The tuples are shared, built once here."""
+PASS_MOVE, EXCHANGE_MOVE, KEEP_MOVE = (PASS,), (EXCHANGE_DIX,), (KEEP,)
+BID_MOVES: dict[int, SimMove] = {a: (BID, a) for a in range(MIN_BID, MAX_BID + 1, BID_STEP)}
+TRUMP_MOVES: tuple[SimMove, ...] = tuple((NAME_TRUMP, suit) for suit in SUITS)
+PLAY_MOVES: dict[Card, SimMove] = {c: (PLAY_CARD, c) for c in PINOCHLE_PACK.cards()}
+MOVE_ARG = {BID: "amount", NAME_TRUMP: "suit", PLAY_CARD: "card"}
+HAND_ORDER = hand_order(PINOCHLE_PACK)
+"""Position in the pack's order (both packs have the same cards): how a player holds them."""
+
+# A completed trick, kept compact: (leader, cards in playing order, winner, counters, last).
+# The records the API shows (:meth:`State.tricks`) are built from it when asked for.
+CompactTrick = tuple[Seat, tuple[Card, ...], Seat, int, bool]
+
+
+def as_dict(move: SimMove) -> Move:
+    """A compact move as the API shows it."""
+    if len(move) == 1:
+        return {"type": move[0]}
+    return {"type": move[0], MOVE_ARG[move[0]]: move[1]}
+
 
 class State(BaseState):
     """One Pinochle game in progress.
@@ -46,6 +81,12 @@ class State(BaseState):
     checks). Private to each seat: its own hand. Secret until the end: the
     seed, the preset deals still to come, and each seat's dix count until the
     melds are shown.
+
+    Two doors lead to the same rules: :meth:`apply` (checked, returns the
+    events, what the server uses) and :meth:`play` (a move from :meth:`moves`,
+    no checks and no events, for bots that search). Events, views and trick
+    records are built only when asked for; hands stay sorted as a player holds
+    them, so the playable cards come out in order.
     """
 
     game: ClassVar[str] = "pinochle"
@@ -56,7 +97,7 @@ class State(BaseState):
     __slots__ = (
         "options", "seed", "presets", "num_seats", "deal_number", "dealer", "phase", "turn",
         "hands", "turn_up", "trump", "bids", "contract", "exchange", "dixes", "melds",
-        "exposed", "leader", "trick", "tricks", "tricks_won", "taken", "deal_results",
+        "exposed", "leader", "trick", "_tricks", "tricks_won", "taken", "deal_results",
         "scores", "checks", "check_log", "_outcome",
     )  # fmt: skip
 
@@ -80,8 +121,8 @@ class State(BaseState):
         self.melds: list[list[dict[str, Any]]] | None = None
         self.exposed: list[list[Card]] = [[] for _ in range(n)]  # public proof of holdings
         self.leader: Seat = 0
-        self.trick: list[list[Any]] = []  # [[seat, card], ...]
-        self.tricks: list[dict[str, Any]] = []  # completed tricks of this deal
+        self.trick: list[Card] = []  # cards of the trick being played, from the leader
+        self._tricks: list[CompactTrick] = []  # completed tricks of this deal
         self.tricks_won = [0, 0]  # per side, this deal
         self.taken = [0, 0]  # counters per side, this deal
         self.deal_results: list[dict[str, Any]] = []
@@ -106,24 +147,33 @@ class State(BaseState):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def _legal_moves(self, seat: Seat) -> list[Move]:
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    def legal_actions(self, seat: Seat | None) -> list[SimMove]:
+        """The legal moves of ``seat`` (to move), compact; each distinct card once."""
+        if seat is None:
+            return []
+        if self.phase == PLAY:
+            cards = self.options.head.playable(self.hands[seat], self.trick, self.trump)
+            return [PLAY_MOVES[c] for c in dict.fromkeys(cards)]  # the hand is sorted
         if self.phase == AUCTION:
             auction = self.rules.auction
             assert auction is not None
-            moves: list[Move] = []
+            moves: list[SimMove] = []
             if auction.may_pass(self.bids, self.dealer, seat):
-                moves.append({"type": PASS})
+                moves.append(PASS_MOVE)
             amounts = auction.amounts(self.bids, self.dealer, seat, self.hands[seat])
-            return moves + [{"type": BID, "amount": a} for a in amounts]
+            return moves + [BID_MOVES[a] for a in amounts]
         if self.phase == TRUMP:
-            return [{"type": NAME_TRUMP, "suit": s} for s in SUITS]
-        if self.phase == EXCHANGE:
-            # P5: every seat from the dealer's left is asked, holder or not, so
-            # who is asked tells nobody who holds a dix.
-            holds = self._dix() in self.hands[seat]
-            return ([{"type": EXCHANGE_DIX}] if holds else []) + [{"type": KEEP}]
-        cards = self.options.head.playable(self.hands[seat], self._trick_cards(), self.trump)
-        return [{"type": PLAY_CARD, "card": c} for c in sort_hand(set(cards), self.rules.pack)]
+            return list(TRUMP_MOVES)
+        # P5: every seat from the dealer's left is asked, holder or not, so
+        # who is asked tells nobody who holds a dix.
+        holds = self._dix() in self.hands[seat]
+        return [EXCHANGE_MOVE, KEEP_MOVE] if holds else [KEEP_MOVE]
+
+    def _legal_moves(self, seat: Seat) -> list[Move]:
+        return [as_dict(m) for m in self.legal_actions(seat)]
 
     def normalize_move(self, move: Any) -> Move:
         kind = move.get("type") if isinstance(move, Mapping) else None
@@ -161,67 +211,97 @@ class State(BaseState):
                                        move["amount"])  # fmt: skip
         if kind == EXCHANGE_DIX:
             return "you hold no dix (9 of trumps) to exchange"
-        return self.options.head.explain(self.hands[seat], self._trick_cards(), self.trump,
+        return self.options.head.explain(self.hands[seat], self.trick, self.trump,
                                          move["card"])  # fmt: skip
 
     # -- the moves ------------------------------------------------------------
     def _apply(self, seat: Seat, move: Move) -> list[Event]:
+        events: list[Event] = []
         kind = move["type"]
-        if kind in (BID, PASS):
-            return self._bid(seat, move.get("amount"))
-        if kind == NAME_TRUMP:
-            return self._name_trump(seat, move["suit"])
-        if kind == EXCHANGE_DIX:
-            return self._exchange(seat)
-        if kind == KEEP:
-            return self._keep(seat)
-        return self._play(seat, move["card"])
+        self._act(seat, kind, move.get(MOVE_ARG[kind]) if kind in MOVE_ARG else None, events)
+        return events
+
+    def _is_legal(self, seat: Seat, move: Move) -> bool:
+        """``move`` (normalized) is among :meth:`moves`, as ``legal_moves`` would say."""
+        kind = move["type"]
+        compact = (kind, move[MOVE_ARG[kind]]) if kind in MOVE_ARG else (kind,)
+        return compact in self.legal_actions(seat)
+
+    def _apply_quietly(self, seat: Seat, move: Move) -> None:
+        """``_apply`` without building events (``apply(..., events=False)``)."""
+        kind = move["type"]
+        self._act(seat, kind, move[MOVE_ARG[kind]] if kind in MOVE_ARG else None, None)
+
+    def apply_action(self, seat: Seat | None, move: SimMove) -> None:
+        """Play an action of :meth:`legal_actions` for ``seat``: no checks, no events (for
+        search: take the actions from :meth:`legal_actions`)."""
+        assert seat is not None
+        self._act(seat, move[0], move[1] if len(move) > 1 else None, None)
+
+    def _act(self, seat: Seat, kind: str, arg: Any, log: list[Event] | None) -> None:
+        """One move; its events go to ``log`` when one is kept."""
+        if kind == PLAY_CARD:
+            self._play(seat, arg, log)
+        elif kind in (BID, PASS):
+            self._bid(seat, arg, log)
+        elif kind == NAME_TRUMP:
+            self._name_trump(seat, arg, log)
+        elif kind == EXCHANGE_DIX:
+            self._exchange(seat, log)
+        else:
+            self._keep(seat, log)
 
     # -- the auction (Firehouse P9; Check P15, P16) -------------------------------
-    def _bid(self, seat: Seat, amount: int | None) -> list[Event]:
+    def _bid(self, seat: Seat, amount: int | None, log: list[Event] | None) -> None:
         self.bids.append([seat, amount])
-        if amount is None:
-            events = [Event(PASS, {"seat": seat})]
-        else:
-            events = [Event(BID, {"seat": seat, "amount": amount})]
+        if log is not None:
+            if amount is None:
+                log.append(Event(PASS, {"seat": seat}))
+            else:
+                log.append(Event(BID, {"seat": seat, "amount": amount}))
         auction = self.rules.auction
         assert auction is not None
         self.turn = auction.next_bidder(self.bids, self.dealer, self.num_seats)
         if self.turn is not None:
-            return events
+            return
         high = high_bid(self.bids)
         assert high is not None  # the dealer must bid when everyone else passed
         bidder, amount = high
         self.contract = {"bidder": bidder, "amount": amount}
         self.phase = TRUMP
         self.turn = bidder  # P8: the bidder names trumps …
-        return [*events, Event("contract", {"bidder": bidder, "amount": amount})]
+        if log is not None:
+            log.append(Event("contract", {"bidder": bidder, "amount": amount}))
 
-    def _name_trump(self, seat: Seat, suit: str) -> list[Event]:
+    def _name_trump(self, seat: Seat, suit: str, log: list[Event] | None) -> None:
         self.trump = suit
         self.dixes = [h.count("9" + suit) for h in self.hands]
-        return [Event(NAME_TRUMP, {"seat": seat, "suit": suit}), *self._show_melds()]
+        if log is not None:
+            log.append(Event(NAME_TRUMP, {"seat": seat, "suit": suit}))
+        self._show_melds(log)
 
     # -- the turned trump and the dix (P5) -----------------------------------------
     def _dix(self) -> Card:
         assert self.trump is not None
         return "9" + self.trump
 
-    def _exchange(self, seat: Seat) -> list[Event]:
+    def _exchange(self, seat: Seat, log: list[Event] | None) -> None:
         """P5: the dix for the turned card; the dealer takes the dix in its place."""
         dix, card = self._dix(), self.turn_up
         assert card is not None
         self._move_card(seat, dix, card)
         self._move_card(self.dealer, card, dix)
         self.exchange = {"seat": seat, "gave": dix, "took": card}
-        return [Event("exchange", dict(self.exchange)), *self._show_melds()]
+        if log is not None:
+            log.append(Event("exchange", dict(self.exchange)))
+        self._show_melds(log)
 
-    def _keep(self, seat: Seat) -> list[Event]:
-        events = [Event(KEEP, {"seat": seat})]
+    def _keep(self, seat: Seat, log: list[Event] | None) -> None:
+        if log is not None:
+            log.append(Event(KEEP, {"seat": seat}))
         self.turn = (seat + 1) % self.num_seats
         if self.turn == self.dealer:  # the dealer already holds the turned card
-            return events + self._show_melds()
-        return events
+            self._show_melds(log)
 
     def _move_card(self, seat: Seat, out: Card, into: Card) -> None:
         hand = self.hands[seat]
@@ -229,7 +309,7 @@ class State(BaseState):
         self.hands[seat] = self._sorted([*hand, into])
 
     # -- melds (P20, P3, P4; shown automatically once trumps are fixed) ------------
-    def _show_melds(self) -> list[Event]:
+    def _show_melds(self, log: list[Event] | None) -> None:
         table = self.options.meld_table
         melds: list[list[Meld]] = [
             find_melds(hand, self.trump, table, self.dixes[s]) for s, hand in enumerate(self.hands)
@@ -249,7 +329,8 @@ class State(BaseState):
         else:
             self.leader = (self.dealer + 1) % self.num_seats
         self.turn = self.leader
-        return [self._melds_event(paid)]
+        if log is not None:
+            log.append(self._melds_event(paid))
 
     def _proof(self, seat: Seat, melds: list[Meld]) -> Counter[Card]:
         """What the table knows ``seat`` holds once the melds are shown.
@@ -283,49 +364,64 @@ class State(BaseState):
         return [sum(m["points"] for m in ms) for ms in self.melds]
 
     # -- tricks (P6) ------------------------------------------------------------
-    def _trick_cards(self) -> list[Card]:
-        return [c for _, c in self.trick]
-
-    def _play(self, seat: Seat, card: Card) -> list[Event]:
+    def _play(self, seat: Seat, card: Card, log: list[Event] | None) -> None:
         self.hands[seat].remove(card)
-        _remove_one(self.exposed[seat], card)
-        self.trick.append([seat, card])
-        number = len(self.tricks) + 1
-        events = [Event(PLAY_CARD, {"seat": seat, "card": card, "trick_number": number})]
+        exposed = self.exposed[seat]
+        if card in exposed:  # a public proof is used up by a play
+            exposed.remove(card)
+        self.trick.append(card)
+        if log is not None:
+            number = len(self._tricks) + 1
+            log.append(Event(PLAY_CARD, {"seat": seat, "card": card, "trick_number": number}))
         if len(self.trick) < self.num_seats:
             self.turn = (seat + 1) % self.num_seats
-            return events
-        return events + self._complete_trick()
+        else:
+            self._complete_trick(log)
 
-    def _complete_trick(self) -> list[Event]:
+    def _complete_trick(self, log: list[Event] | None) -> None:
         """The highest trump wins, else the highest of the led suit; the first of two equals."""
-        cards = self._trick_cards()
-        winner = self.trick[trick_winner(cards, self.trump)][0]
+        cards = tuple(self.trick)
+        winner = (self.leader + trick_winner(cards, self.trump)) % self.num_seats
         side = side_of(winner)
         points = self.options.counting.card_points(cards)
-        last = len(self.tricks) + 1 == self.tricks_per_deal
+        last = len(self._tricks) + 1 == self.tricks_per_deal
         if last:
             points += self.options.counting.last_trick * self.rules.packs
-        record = {
-            "number": len(self.tricks) + 1,
-            "leader": self.leader,
-            "cards": [{"seat": s, "card": c} for s, c in self.trick],
-            "winner": winner,
-            "counters": points,
-            "last": last,
-        }
-        self.tricks.append(record)
+        self._tricks.append((self.leader, cards, winner, points, last))
         self.tricks_won[side] += 1
         self.taken[side] += points
         self.trick = []
-        events = [Event("trick", record)]
+        if log is not None:
+            log.append(Event("trick", self._trick_record(len(self._tricks), self._tricks[-1])))
         if last:
-            return events + self._end_deal()
-        self.leader = self.turn = winner
-        return events
+            self._end_deal(log)
+        else:
+            self.leader = self.turn = winner
+
+    def _trick_record(self, number: int, trick: CompactTrick) -> dict[str, Any]:
+        """The public record of a completed trick, as views and ``trick`` events show it."""
+        leader, cards, winner, counters, last = trick
+        n = self.num_seats
+        return {
+            "number": number,
+            "leader": leader,
+            "cards": [{"seat": (leader + i) % n, "card": c} for i, c in enumerate(cards)],
+            "winner": winner,
+            "counters": counters,
+            "last": last,
+        }
+
+    @property
+    def tricks(self) -> list[dict[str, Any]]:
+        """The records of this deal's completed tricks."""
+        return [self._trick_record(i, t) for i, t in enumerate(self._tricks, 1)]
+
+    def _current_trick(self) -> list[dict[str, Any]]:
+        n = self.num_seats
+        return [{"seat": (self.leader + i) % n, "card": c} for i, c in enumerate(self.trick)]
 
     # -- end of a deal and of the game ----------------------------------------------
-    def _end_deal(self) -> list[Event]:
+    def _end_deal(self, log: list[Event] | None) -> None:
         """Melds count only for a side that won a trick (P17); then the variant settles."""
         per_seat = self.meld_points() or [0] * self.num_seats
         melds = [sum(per_seat[s] for s in range(self.num_seats) if side_of(s) == side)
@@ -361,14 +457,17 @@ class State(BaseState):
             "checks": paid,
         }  # fmt: skip
         self.deal_results.append(result)
-        events = [Event("deal_end", result)]
+        if log is not None:
+            log.append(Event("deal_end", result))
         if termination is Termination.TARGET_REACHED and winner is None:
-            return events + self._new_deal()
+            self._deal(log)
+            return
         self.phase, self.turn = OVER, None
         winners = tuple(s for s in range(self.num_seats) if side_of(s) == winner)
         per_seat_scores = tuple(self.scores[side_of(s)] for s in range(self.num_seats))
         self._outcome = Outcome(termination, per_seat_scores, winners)
-        return [*events, Event("game_over", {**self._outcome.to_dict(), "checks": self.checks})]
+        if log is not None:
+            log.append(Event("game_over", {**self._outcome.to_dict(), "checks": self.checks}))
 
     def _deal_checks(self, settled: Settlement, winner: int | None) -> list[dict[str, Any]]:
         """Check's ledger at a deal's end: contract (P13), defeat doubled, slam, game (P14)."""
@@ -404,6 +503,11 @@ class State(BaseState):
         return entry
 
     def _new_deal(self) -> list[Event]:
+        events: list[Event] = []
+        self._deal(events)
+        return events
+
+    def _deal(self, log: list[Event] | None) -> None:
         """Deal the next deal: a preset if one is left, else a seeded shuffle.
 
         The deal passes to the left. Cards go round from the dealer's left in
@@ -433,21 +537,22 @@ class State(BaseState):
         self.bids, self.contract, self.exchange, self.melds = [], None, None, None
         self.dixes = [0] * n
         self.exposed = [[] for _ in range(n)]
-        self.trick, self.tricks = [], []
+        self.trick, self._tricks = [], []
         self.tricks_won, self.taken = [0, 0], [0, 0]
-        events = self.deal_events()
+        if log is not None:
+            log += self.deal_events()
         if turn_up is None:
             self.phase = AUCTION
             assert rules.auction is not None
             self.turn = rules.auction.next_bidder([], self.dealer, n)
-            return events
+            return
         self.exposed[self.dealer] = [turn_up]
         self.dixes = [h.count(self._dix()) for h in self.hands]
         if turn_up[0] == "9":  # a turned dix scores for the dealer; nothing to exchange
-            return events + self._show_melds()
+            self._show_melds(log)
+            return
         self.phase = EXCHANGE
         self.turn = (self.dealer + 1) % n
-        return events
 
     def _first_dealer(self) -> Seat:
         if self.options.first_dealer is not None:
@@ -469,12 +574,13 @@ class State(BaseState):
     def opening_events(self) -> list[Event]:
         """The events of the first deal (with its melds, if a turned dix showed them at once)."""
         events = self.deal_events()
-        if self.melds is not None and not self.tricks and not self.trick:
+        if self.melds is not None and not self._tricks and not self.trick:
             events.append(self._melds_event([]))
         return events
 
     def _sorted(self, cards: Iterable[Card]) -> list[Card]:
-        return sort_hand(cards, self.rules.pack)
+        """Cards as a player holds them: by suit (S H D C), high to low (A T K Q J 9)."""
+        return sorted(cards, key=HAND_ORDER.__getitem__)
 
     # -- information -----------------------------------------------------------
     def state_view(self, seat: Seat | None = None) -> dict[str, Any]:
@@ -503,9 +609,9 @@ class State(BaseState):
             "meld_points": self.meld_points(),
             "exposed": [list(e) for e in self.exposed],
             "leader": self.leader,
-            "trick_number": min(len(self.tricks) + 1, self.tricks_per_deal),
-            "current_trick": [{"seat": s, "card": c} for s, c in self.trick],
-            "tricks": list(self.tricks),
+            "trick_number": min(len(self._tricks) + 1, self.tricks_per_deal),
+            "current_trick": self._current_trick(),
+            "tricks": self.tricks,
             "tricks_won": list(self.tricks_won),
             "counters": list(self.taken),
             "cards_left": [len(h) for h in self.hands],
@@ -524,7 +630,7 @@ class State(BaseState):
     # -- persistence -------------------------------------------------------------
     _SCALARS = ("deal_number", "dealer", "phase", "turn", "turn_up", "trump", "contract",
                 "exchange", "melds", "leader")  # fmt: skip
-    _LISTS = ("dixes", "tricks", "tricks_won", "taken", "deal_results", "scores", "check_log")
+    _LISTS = ("dixes", "tricks_won", "taken", "deal_results", "scores", "check_log")
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -535,7 +641,8 @@ class State(BaseState):
             "hands": [list(h) for h in self.hands],
             "bids": [list(b) for b in self.bids],
             "exposed": [list(e) for e in self.exposed],
-            "trick": [list(p) for p in self.trick],
+            "trick": [[p["seat"], p["card"]] for p in self._current_trick()],
+            "tricks": self.tricks,
             "checks": None if self.checks is None else list(self.checks),
             "outcome": None if self._outcome is None else self._outcome.to_dict(),
         }
@@ -555,30 +662,40 @@ class State(BaseState):
         s.hands = [list(h) for h in d["hands"]]
         s.bids = [list(b) for b in d["bids"]]
         s.exposed = [list(e) for e in d["exposed"]]
-        s.trick = [list(p) for p in d["trick"]]
+        s.trick = [c for _, c in d["trick"]]
+        s._tricks = [
+            (t["leader"], tuple(p["card"] for p in t["cards"]), t["winner"], t["counters"],
+             t["last"])
+            for t in d["tricks"]
+        ]  # fmt: skip
         s.checks = None if d["checks"] is None else list(d["checks"])
         s._outcome = None if d["outcome"] is None else Outcome.from_dict(d["outcome"])
         return s
 
     def clone(self) -> State:
-        """A copy that shares only records that are never mutated once written."""
+        """A copy sharing only what is never mutated in place (records, tuples, bids, dixes).
+
+        Spelled out field by field: a search clones at every step.
+        """
         s = State.__new__(State)
-        for name in ("options", "seed", "presets", "num_seats", "_outcome", *self._SCALARS):
-            setattr(s, name, getattr(self, name))
-        for name in self._LISTS:
-            setattr(s, name, list(getattr(self, name)))
-        s.hands = [list(h) for h in self.hands]
-        s.bids = [list(b) for b in self.bids]
-        s.exposed = [list(e) for e in self.exposed]
-        s.trick = [list(p) for p in self.trick]
-        s.checks = None if self.checks is None else list(self.checks)
+        s.options, s.seed, s.presets, s.num_seats = (
+            self.options,
+            self.seed,
+            self.presets,
+            self.num_seats,
+        )
+        s._outcome, s.deal_number, s.dealer = self._outcome, self.deal_number, self.dealer
+        s.phase, s.turn, s.turn_up, s.trump = self.phase, self.turn, self.turn_up, self.trump
+        s.contract, s.exchange, s.melds = self.contract, self.exchange, self.melds
+        s.leader, s.dixes = self.leader, self.dixes
+        s.bids = self.bids[:]  # each bid is written once
+        s.tricks_won, s.taken, s.scores = self.tricks_won[:], self.taken[:], self.scores[:]
+        s.deal_results, s.check_log = self.deal_results[:], self.check_log[:]
+        s.hands = [h[:] for h in self.hands]
+        s.exposed = [e[:] for e in self.exposed]
+        s.trick, s._tricks = self.trick[:], self._tricks[:]
+        s.checks = None if self.checks is None else self.checks[:]
         return s
-
-
-def _remove_one(cards: list[Card], card: Card) -> None:
-    """Remove one copy of ``card`` if present (a public proof is used up by a play)."""
-    if card in cards:
-        cards.remove(card)
 
 
 new_state = State.new
