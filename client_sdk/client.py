@@ -360,6 +360,14 @@ class Games(_Namespace):
         body = {} if seat is None else {"seat": seat}
         return cast(View, self._r.request("POST", f"/v1/games/{_q(game_id)}/join", json=body))
 
+    def leave(self, game_id: str, seat: int) -> View:
+        """``DELETE /v1/games/{id}/seats/{seat}``: free your seat of a game still waiting.
+
+        Refused once the game has started (409 ``game_started``); the game's version is
+        unchanged. Answers your view (a spectator's once you hold no seat).
+        """
+        return cast(View, self._r.request("DELETE", f"/v1/games/{_q(game_id)}/seats/{int(seat)}"))
+
     def view(self, game_id: str, seat: int | None = None) -> View:
         """``GET /v1/games/{id}``: your view (a spectator's without a seat).
 

@@ -135,6 +135,18 @@ class GameNotFinished(Conflict):
     """409 ``game_not_finished``: replay frames open once the game is over."""
 
 
+class GameStarted(Conflict):
+    """409 ``game_started``: a seat of a started game cannot be left (its clock plays it)."""
+
+
+class SeatOpen(Conflict):
+    """409 ``seat_open``: nobody sits in the seat you asked to leave."""
+
+
+class SeatHeld(Conflict):
+    """409 ``seat_held``: the seat is held for an invitation; decline the invitation instead."""
+
+
 class TournamentConflict(ParlourError):
     """409 raised by tournament requests: the tournament is not in a state for it."""
 
@@ -200,6 +212,9 @@ ERRORS_BY_CODE: dict[str, type[ParlourError]] = {
     "game_not_started": GameNotStarted,
     "deadline_passed": DeadlinePassed,
     "game_not_finished": GameNotFinished,
+    "game_started": GameStarted,
+    "seat_open": SeatOpen,
+    "seat_held": SeatHeld,
     "entries_closed": EntriesClosed,
     "already_entered": AlreadyEntered,
     "wrong_entry_size": WrongEntrySize,

@@ -1,4 +1,5 @@
-"""``/v1/games``: list, create, join, view, move, events (long-poll), replay and its frames."""
+"""``/v1/games``: list, create, join, leave a seat, view, move, events (long-poll), replay
+and its frames."""
 
 from __future__ import annotations
 
@@ -29,6 +30,12 @@ def create():
 def join(game_id: str):
     body = schemas.join_body.load(load_json())
     return schemas.view.dump(services().games.join(g.token, game_id, **body))
+
+
+@bp.delete("/v1/games/<game_id>/seats/<int:seat>")
+@requires_token
+def leave(game_id: str, seat: int):
+    return schemas.view.dump(services().games.leave(g.token, game_id, seat))
 
 
 @bp.get("/v1/games/<game_id>")

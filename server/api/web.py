@@ -1,10 +1,12 @@
-"""The web table: the lobby, a game's table and its replay, as static pages.
+"""The web table: the lobby, a game's table and its replay, tournaments, ratings and
+ladders, as static pages.
 
 The pages are plain files (``server/web``: HTML, CSS, ES modules; no build
 step). Every page is the same shell, ``index.html``; its script reads the path
-and draws the lobby, a table or a replay from the public ``/v1`` API, exactly
-like any other client. So the browser only ever holds what the API gives the
-caller: a spectator's view, or, with a seat token, that seat's view.
+and draws the lobby, a table, a replay, a tournament or a leaderboard from the
+public ``/v1`` API, exactly like any other client. So the browser only ever holds
+what the API gives the caller: a spectator's view, or, with a seat token, that
+seat's view.
 
 The seat token stays in the browser: it arrives in the URL fragment
 (``#token=...``, which browsers never send to a server) or a form, is kept in
@@ -63,6 +65,26 @@ def table(game_id: str) -> Response:
 
 @bp.get("/replay/<game_id>")
 def replay(game_id: str) -> Response:
+    return _shell()
+
+
+@bp.get("/tournaments/<tournament_id>")
+def tournament(tournament_id: str) -> Response:
+    return _shell()
+
+
+@bp.get("/ratings/<game>")
+def ratings(game: str) -> Response:
+    return _shell()
+
+
+@bp.get("/ladders/<ladder_id>")
+def ladder(ladder_id: str) -> Response:
+    return _shell()
+
+
+@bp.get("/ladders/<ladder_id>/players/<player_id>")
+def ladder_player(ladder_id: str, player_id: str) -> Response:
     return _shell()
 
 

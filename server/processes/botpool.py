@@ -59,6 +59,10 @@ class BotPool:
         admin_token: the server's admin token (only to learn the pool's tokens).
         bots: which bots to run.
         seats: identities per bot, i.e. how many seats of one game one bot may take.
+            None (the default): the largest table of the games the bot plays, read
+            from ``GET /v1/rules`` (eight for a bot that plays Pinochle), so that a
+            game whose every seat, or every seat but a visitor's, names that bot can
+            be filled.
         wait: long-poll seconds (also how long :meth:`stop` may take).
         seed: seeds the bots' random choices (reproducible tests); None: random.
     """
@@ -69,7 +73,7 @@ class BotPool:
         admin_token: str,
         *,
         bots: Sequence[BotSpec] = POOL,
-        seats: int = 4,
+        seats: int | None = None,
         wait: float = 20.0,
         seed: int | None = None,
     ) -> None:
@@ -77,6 +81,7 @@ class BotPool:
         self.admin_token = admin_token
         self.bots = tuple(bots)
         self.seats = seats
+        self._tables: dict[str, int] | None = None  # game -> its largest table, once asked
         self.wait = wait
         self._rng = random.Random(seed)
         self.runners: list[Runner] = []
@@ -88,20 +93,11 @@ class BotPool:
         Returns:
             Per bot ``{"name", "games", "players": [{"id", "name", "token"}]}``.
         """
-        body = {
-            "bots": [
-                {
-                    "name": b.name,
-                    "games": None if b.games is None else list(b.games),
-                    "count": self.seats,
-                }
-                for b in self.bots
-            ]
-        }
         deadline = time.monotonic() + timeout
         with Client(self.server, self.admin_token, max_retries=0) as admin:
             while True:
                 try:
+                    body = {"bots": [self._ask(b, admin) for b in self.bots]}
                     return admin.requestor.request("POST", "/v1/bots", json=body, idempotent=True)[
                         "bots"
                     ]
@@ -109,6 +105,22 @@ class BotPool:
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.2)
+
+    def _ask(self, bot: BotSpec, admin: Client) -> dict[str, Any]:
+        """What ``POST /v1/bots`` is asked for one bot: its games and its identities."""
+        if self.seats is not None:
+            count = self.seats
+        else:
+            if self._tables is None:
+                rules = admin.requestor.request("GET", "/v1/rules", idempotent=True)["games"]
+                self._tables = {g["id"]: max(g["seats"]) for g in rules}
+            mine = [n for g, n in self._tables.items() if bot.games is None or g in bot.games]
+            count = max(mine, default=1)
+        return {
+            "name": bot.name,
+            "games": None if bot.games is None else list(bot.games),
+            "count": count,
+        }
 
     def start(self, timeout: float = 30.0) -> None:
         """Register, then run every identity in its own thread."""
@@ -165,15 +177,22 @@ def serve_forever(server: str, *, parent_pid: int | None = None, wait: float = 3
     the requests in flight, and a poll parked in Redis ends only when its wait is
     over (a wake-up ends it only if it finds a turn). ``parlour serve`` stops the
     pool before its workers, and with short polls it stops in 2.5 s, as without
-    a pool (7 s otherwise). The cost: 4 cheap requests a second while the pool
-    is idle; a bot's turn still wakes its poll at once.
+    a pool (7 s otherwise). The cost: about 5 cheap requests a second while the
+    pool is idle (16 identities); a bot's turn still wakes its poll at once.
+
+    ``PARLOUR_BOTPOOL_SEATS`` sets the identities per bot (default: the largest
+    table of its games).
     """
     log_as("botpool")
     token = os.environ.get("PARLOUR_ADMIN_TOKEN")
     if not token:
         log.error("parlour botpool needs PARLOUR_ADMIN_TOKEN")
         return 2
-    pool = BotPool(server, token, wait=wait)
+    seats = os.environ.get("PARLOUR_BOTPOOL_SEATS", "").strip()
+    if seats and not (seats.isdigit() and 1 <= int(seats) <= 16):
+        log.error("PARLOUR_BOTPOOL_SEATS must be a number from 1 to 16, not %r", seats)
+        return 2
+    pool = BotPool(server, token, wait=wait, seats=int(seats) if seats else None)
 
     def stop_runners() -> None:
         for runner in pool.runners:  # at once: no new long-poll

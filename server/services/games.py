@@ -1,4 +1,4 @@
-"""A game's use cases: create (by a player, an app or the scheduler), join, view, move.
+"""A game's use cases: create (by a player, an app or the scheduler), join, leave, view, move.
 
 Plain values in (a bearer token string or None, decoded bodies), plain dicts
 out, typed errors (:mod:`server.services.errors`) that the API maps to statuses.
@@ -348,6 +348,36 @@ class Games:
         if status == "active":
             self.core.wake_to_move(record, state)
         return views.view(record, state, taken)
+
+    def leave(self, token: str | None, game_id: str, seat: int) -> dict[str, Any]:
+        """Free the caller's ``seat`` (any seat, for the admin) of a game still waiting.
+
+        One compare-and-set in Redis: the game must still be waiting and the seat the
+        caller's, so a leave never races a join into a started game with an open seat.
+        The game's ``version`` does not change (no move was made: a retried move keeps
+        its meaning). The holder's game list drops the game once they hold no seat of it.
+        Answers the caller's view afterwards (a spectator's, once they hold no seat).
+
+        Raises:
+            Unauthorized, NotFound, InvalidRequest (no such seat); SeatNotYours (403);
+            GameStarted, SeatOpen, SeatHeld (an invitation's: decline it instead) (409).
+        """
+        got = self.core.read(token, game_id, required=True)
+        assert got.caller is not None  # required=True
+        player = got.caller.player
+        num_seats = got.game.meta["num_seats"]
+        if not 0 <= seat < num_seats:
+            raise InvalidRequest("no such seat", {"seat": [f"seats are 0..{num_seats - 1}"]})
+        holder, left = game_store.leave(
+            self.r,
+            self.core.scripts,
+            game_id,
+            seat=seat,
+            player_id=None if player is None else player.id,
+        )
+        if not left:
+            player_store.remove_game(self.r, [holder], game_id)
+        return self.view(token, game_id)
 
     def view(self, token: str | None, game_id: str, seat: int | None = None) -> dict[str, Any]:
         """The caller's view of a game (a spectator's without a token or a seat)."""

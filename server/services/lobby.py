@@ -73,6 +73,9 @@ class Lobby:
     ) -> dict[str, Any]:
         """One game of the list: its public parts, and when it was created or ended.
 
+        The options (public in every view too) let the lobby name the variant:
+        Pinochle's ``variant``, Concerto's edition (``rules``).
+
         A table of a duplicate board in play (``sealed``) shows nobody whose turn it
         is, its scores or its result: they tell of the deal its twin is playing.
         """
@@ -83,6 +86,7 @@ class Lobby:
         return {
             "id": record.id,
             "game": record.meta["game"],
+            "options": record.meta["options"],
             "status": record.status,
             "version": record.version,
             "seats": views.seats(record),

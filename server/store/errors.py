@@ -45,6 +45,38 @@ class NoOpenSeat(StoreError):
         super().__init__("no open seat in this game")
 
 
+class GameStarted(StoreError):
+    """The game has started (or is over): its seats stay taken, played by its clock."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__("the game has started: its seats can no longer be left")
+        self.status = status
+
+
+class SeatOpen(StoreError):
+    """The seat is open: nobody sits there to leave it."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(f"seat {seat} is open")
+        self.seat = seat
+
+
+class SeatNotYours(StoreError):
+    """The seat is held by another player."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(f"seat {seat} is not yours")
+        self.seat = seat
+
+
+class SeatHeld(StoreError):
+    """The seat is held for an invitation: its invitee declines the invitation instead."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(f"seat {seat} is held for an invitation: decline the invitation instead")
+        self.seat = seat
+
+
 class GameMissing(StoreError):
     """The game's keys do not exist."""
 

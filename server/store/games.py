@@ -27,7 +27,17 @@ from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError, WatchError
 
 from . import keys, players
-from .errors import AlreadySeated, GameMissing, NoOpenSeat, SeatTaken, StaleVersion
+from .errors import (
+    AlreadySeated,
+    GameMissing,
+    GameStarted,
+    NoOpenSeat,
+    SeatHeld,
+    SeatNotYours,
+    SeatOpen,
+    SeatTaken,
+    StaleVersion,
+)
 from .players import PlayerRecord
 from .replies import text
 from .scripts import Scripts
@@ -296,6 +306,39 @@ def join(
         raise AlreadySeated(int(reply[1]))
     if code == -3:
         raise NoOpenSeat()
+    raise GameMissing()
+
+
+def leave(
+    r: Redis, scripts: Scripts, game_id: str, *, seat: int, player_id: str | None
+) -> tuple[str, int]:
+    """Free ``seat`` of a waiting game atomically; ``player_id`` None is the admin's leave.
+
+    The version is left unchanged (no move was made: a move retried with the version it
+    read still means what it meant).
+
+    Returns:
+        ``(holder, left)``: who sat there, and how many seats of the game they still hold.
+
+    Raises:
+        GameMissing, GameStarted, SeatOpen, SeatNotYours, SeatHeld.
+    """
+    reply = scripts.leave_seat(
+        keys=[keys.game_state(game_id), keys.game_seats(game_id)],
+        args=[seat, player_id or ""],
+        client=r,
+    )
+    code = reply[0]
+    if code == 1:
+        return reply[1].decode(), int(reply[2])
+    if code == -4:
+        raise GameStarted(reply[1].decode())
+    if code == -5:
+        raise SeatOpen(seat)
+    if code == -6:
+        raise SeatNotYours(seat)
+    if code == -7:
+        raise SeatHeld(seat)
     raise GameMissing()
 
 

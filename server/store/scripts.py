@@ -29,6 +29,7 @@ class Scripts:
 
     commit_move: Script
     join_seat: Script
+    leave_seat: Script
     arm_clock: Script
     commit_timeout: Script
     add_entry: Script

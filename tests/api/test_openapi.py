@@ -100,8 +100,18 @@ def test_responses_match_the_spec(client, spec, players, app):
         )[0]
         == 404
     )
+    # leaving a seat of a waiting game (docs/api.md#leaving-a-seat)
+    seat1 = f"/v1/games/{gid}/seats/1"
+    assert call("post", f"/v1/games/{gid}/join", {"seat": 1}, tokens[1])[0] == 200
+    assert call("delete", seat1, token=tokens[2])[0] == 403
+    assert call("delete", seat1, token=tokens[1])[0] == 200
+    assert call("delete", seat1, token=tokens[1])[0] == 409  # nobody sits there now
+    assert call("delete", f"/v1/games/{gid}/seats/9", token=tokens[1])[0] == 400
+    assert call("delete", "/v1/games/nope/seats/1", token=tokens[1])[0] == 404
+    assert call("delete", seat1)[0] == 401
     for i in (1, 2, 3):
         assert call("post", f"/v1/games/{gid}/join", {"seat": i}, tokens[i])[0] == 200
+    assert call("delete", seat1, token=tokens[1])[0] == 409  # started: game_started
     assert call("post", f"/v1/games/{gid}/join", {}, tokens[1])[0] == 409
     assert call("post", f"/v1/games/{gid}/join", {"seat": 9}, tokens[1])[0] == 400
     assert call("post", "/v1/games/nope/join", {}, tokens[1])[0] == 404

@@ -29,6 +29,7 @@ from client_sdk.errors import (
     GameNotFinished,
     GameNotStarted,
     GameOver,
+    GameStarted,
     IllegalMove,
     InvalidRequest,
     InvitationExpired,
@@ -38,6 +39,8 @@ from client_sdk.errors import (
     NotYourTurn,
     ParlourError,
     RateLimited,
+    SeatHeld,
+    SeatOpen,
     SeatTaken,
     ServerError,
     StaleVersion,
@@ -83,6 +86,9 @@ API_ERRORS = [
     (409, "game_not_started", GameNotStarted),
     (409, "deadline_passed", DeadlinePassed),
     (409, "game_not_finished", GameNotFinished),
+    (409, "game_started", GameStarted),
+    (409, "seat_open", SeatOpen),
+    (409, "seat_held", SeatHeld),
     (409, "entries_closed", EntriesClosed),
     (409, "already_entered", AlreadyEntered),
     (409, "wrong_entry_size", WrongEntrySize),
@@ -282,6 +288,7 @@ CALLS = [
                            "allow_multiple_seats": True, "seed": "s"}),
     (lambda c: c.games.join("G", seat=2), "POST", "/v1/games/{game_id}/join", {"seat": 2}),
     (lambda c: c.games.view("G", seat=1), "GET", "/v1/games/{game_id}", None),
+    (lambda c: c.games.leave("G", 1), "DELETE", "/v1/games/{game_id}/seats/{seat}", None),
     (lambda c: c.games.move("G", {"type": "pass"}, version=4, seat=1),
      "POST", "/v1/games/{game_id}/moves", {"move": {"type": "pass"}, "version": 4, "seat": 1}),
     (lambda c: c.games.events("G", after=5, wait=1), "GET", "/v1/games/{game_id}/events", None),
@@ -346,7 +353,8 @@ def _template(path: str) -> str:
             .replace("/invitations/I/", "/invitations/{invitation_id}/")
             .replace("/players/P/", "/players/{player_id}/")
             .replace("/ladders/L", "/ladders/{ladder_id}")
-            .replace("/entries/P", "/entries/{player_id}"))  # fmt: skip
+            .replace("/entries/P", "/entries/{player_id}")
+            .replace("/seats/1", "/seats/{seat}"))  # fmt: skip
 
 
 @pytest.mark.parametrize(("call", "method", "path", "body"), CALLS)

@@ -19,8 +19,10 @@ import requests
 from playwright.sync_api import Browser, Page
 
 from server.processes.botpool import BotPool, BotSpec
-from tests.conftest import ADMIN_TOKEN, LiveServer
+from server.processes.scheduler import Runner
+from tests.conftest import ADMIN_TOKEN, LiveServer, Player
 from tests.web.conftest import TIMEOUT_MS, Seats, play_random
+from tests.web.test_ladders import played_ladder
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE_DIR = ROOT / "var" / "cache" / "axe"
@@ -74,20 +76,42 @@ def pool(live_server: LiveServer) -> Iterator[BotPool]:
     running.stop(timeout=5)
 
 
+def a_running_tournament(seats: Seats, app, players: list[Player]) -> str:
+    """A Concerto round robin of two partnerships, its one table paired and under way."""
+    made = seats.call(
+        "post",
+        "/v1/tournaments",
+        {"game": "concerto", "format": "round_robin", "options": {"deals": 1}, "name": "Friday"},
+        ADMIN_TOKEN,
+    )
+    for pair in ((players[0], players[2]), (players[1], players[3])):
+        body = {"players": [p.id for p in pair]}
+        seats.call("post", f"/v1/tournaments/{made['id']}/entries", body, ADMIN_TOKEN)
+    seats.call("post", f"/v1/tournaments/{made['id']}/start", {}, ADMIN_TOKEN)
+    Runner(app.extensions["parlour"]).tick()
+    return made["id"]
+
+
 def test_every_page_passes_axe_at_both_sizes_and_is_photographed(
-    browser: Browser, live_server: LiveServer, seats: Seats, axe_source: str
+    browser: Browser, live_server: LiveServer, seats: Seats, axe_source: str, app
 ) -> None:
     players = [seats.register(name) for name in ("ann", "ben", "cat", "dan")]
     live = seats.game("concerto", players, {"deals": 1})["id"]
     play_random(seats, live, players, random.Random(1), limit=7)
     done = seats.game("concerto", players, {"deals": 1})["id"]
     play_random(seats, done, players, random.Random(2))
+    tournament = a_running_tournament(seats, app, players)
+    ladder, entries = played_ladder(app.extensions["parlour"], contests=2)
     pages = {
         "lobby": "/",
         "table-spectator": f"/table/{live}",
         "table-seated": f"/table/{live}#token={players[0].token}",
         "replay": f"/replay/{done}?step=30",
         "rules": "/rules/concerto",
+        "tournament": f"/tournaments/{tournament}",
+        "ratings": "/ratings/concerto",
+        "ladder": f"/ladders/{ladder}",
+        "ladder-player": f"/ladders/{ladder}/players/{entries[0]['id']}",
     }
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems: dict[str, list[str]] = {}
@@ -96,6 +120,8 @@ def test_every_page_passes_axe_at_both_sizes_and_is_photographed(
             page = open_page(browser, live_server.url + path, size)
             if name.startswith("table"):
                 page.wait_for_selector(".board")
+            if name.startswith("ladder"):
+                page.wait_for_selector(".ladder-board, .health")
             assert page.locator("main").count() == 1 and page.locator("h1").count() >= 1, name
             unnamed = page.eval_on_selector_all(
                 "[data-card]",

@@ -223,3 +223,44 @@ def test_a_person_takes_the_open_seat_and_the_game_starts(web: Web, seats: Seats
     assert page.locator(".seat.you .hand [data-card]").count() == 13
     watcher.wait_for_selector(".board[data-status=active]")
     assert watcher.locator(".seat[data-seat='0'] .player").inner_text() == "me"
+
+
+def play_until_deal(seats: Seats, game_id: str, players: list[Player], deal: int, rng) -> dict:
+    """Random legal moves until the game's state is at ``deal``; returns the public view."""
+    view = seats.view(game_id)
+    while view["state"]["deal_number"] < deal:
+        view = play_random(seats, game_id, players, rng, limit=1)
+    return view
+
+
+def events_of(seats: Seats, game_id: str, kind: str) -> list[dict]:
+    return [
+        e["data"]
+        for e in seats.call("get", f"/v1/games/{game_id}/events?after=0&wait=0")["events"]
+        if e["kind"] == kind
+    ]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "kind"),
+    [("seconds", {}, "trick"), ("concerto", {"deals": 2}, "hand_complete")],
+)
+def test_the_last_trick_of_a_deal_stays_until_the_next_card(
+    web: Web, seats: Seats, game: str, options: dict, kind: str
+) -> None:
+    players = [seats.register(name) for name in ("nora", "ed", "sue", "walt")]
+    game_id = seats.game(game, players, options)["id"]
+    view = play_until_deal(seats, game_id, players, 2, random.Random(6))
+    last = events_of(seats, game_id, kind)[-1]  # deal 1's last trick (Concerto: hand)
+    assert last["deal"] == 1
+    page = web.open(f"/table/{game_id}")
+    shown = page.locator(".center .last-trick")
+    shown.wait_for()
+    assert "deal 1" in shown.inner_text()
+    cards = shown.locator("[data-card]")
+    assert [cards.nth(i).get_attribute("data-card") for i in range(cards.count())] == [
+        c["card"] for c in last["cards"]
+    ]
+    view = play_random(seats, game_id, players, random.Random(7), limit=1)  # deal 2's first card
+    wait_for_version(page, view["version"])
+    assert page.locator(".center .last-trick").count() == 0

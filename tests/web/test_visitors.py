@@ -47,9 +47,9 @@ def test_unknown_pages_answer_an_html_404_and_the_api_keeps_json(live_server: Li
 
 @pytest.fixture
 def pool(live_server: LiveServer) -> Iterator[BotPool]:
-    """The real bot pool: random bots for every game, five seats (double-deck needs five)."""
+    """The real bot pool: random bots for every game, as many as the pool makes by default."""
     running = BotPool(
-        live_server.url, ADMIN_TOKEN, bots=[BotSpec("random", None)], seats=5, wait=1.0, seed=3
+        live_server.url, ADMIN_TOKEN, bots=[BotSpec("random", None)], wait=1.0, seed=3
     )
     running.start()
     yield running
@@ -144,6 +144,23 @@ def test_a_visitor_plays_a_whole_deal_against_the_bots(
     assert_page_holds_none_of(web, bots_hands(web, pool, view) - set(mine["hand"]) - public)
     clicks = play_one_deal_by_clicks(web, game_id)
     assert clicks > 0 and deal_over(web, game_id)
+
+
+def test_the_default_pool_fills_the_largest_table_of_each_bot_s_games(
+    web: Web, live_server: LiveServer
+) -> None:
+    """Pinochle's largest table is double-deck for eight (docs/rules/pinochle.md): the
+    default pool's ``random`` bot, which plays every game, gets eight identities, the
+    Concerto-only bots four; so the lobby offers double-deck with nothing greyed out."""
+    made = {b["name"]: len(b["players"]) for b in BotPool(live_server.url, ADMIN_TOKEN).register()}
+    assert made == {"random": 8, "concerto_greedy": 4, "concerto_signals": 4}
+    bots = requests.get(f"{web.url}/v1/visitors", timeout=10).json()["bots"]
+    assert bots["pinochle"] >= 5 and bots["concerto"] >= 3
+    page = web.open("/")
+    select = page.locator("form.offer[data-game='pinochle'] select[data-option='variant']")
+    assert select.locator("option[value='double-deck']").is_enabled()
+    assert select.locator("option:disabled").count() == 0
+    assert page.locator("form.offer button.play-bots").count() == 4
 
 
 def test_visitors_are_limited_per_address_capped_and_can_be_turned_off(app, client) -> None:

@@ -5,10 +5,16 @@ import {h, replace} from './dom.js';
 import {lobbyPage} from './lobby.js';
 import {replayPage} from './replay.js';
 import {tablePage} from './table.js';
+import {ratingsPage, tournamentPage} from './tournament.js';
+import {ladderPage, ladderPlayerPage} from './ladder.js';
 
 const ROUTES = [
   [/^\/table\/([\w-]+)\/?$/, tablePage],
   [/^\/replay\/([\w-]+)\/?$/, replayPage],
+  [/^\/tournaments\/([\w-]+)\/?$/, tournamentPage],
+  [/^\/ratings\/([\w-]+)\/?$/, ratingsPage],
+  [/^\/ladders\/([\w-]+)\/?$/, ladderPage],
+  [/^\/ladders\/([\w-]+)\/players\/([\w-]+)\/?$/, ladderPlayerPage],
   [/^\/?$/, lobbyPage],
 ];
 

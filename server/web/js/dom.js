@@ -52,3 +52,16 @@ export function crumbs(...items) {
     item.href ? h('a', {href: item.href}, item.text) : h('span', {}, item.text),
   ]));
 }
+
+/**
+ * A list table whose cells carry their column's heading (data-label): on a phone,
+ * where the heading row is hidden, each figure keeps its name (see style.css).
+ */
+export function labelled(table) {
+  const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+  table.classList.add('labelled');
+  for (const row of table.querySelectorAll('tbody tr')) {
+    [...row.children].forEach((td, i) => { if (heads[i]) td.dataset.label = heads[i]; });
+  }
+  return table;
+}

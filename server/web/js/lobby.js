@@ -1,7 +1,7 @@
-// The lobby: live and finished games, tournaments with their standings, rating leaderboards.
+// The lobby: a way in, live and finished games, tournaments, ladders, rating leaderboards.
 
 import {api, setToken} from './api.js';
-import {crumbs, h, replace, when, words} from './dom.js';
+import {crumbs, h, labelled, replace, when, words} from './dom.js';
 import {rendererFor} from './games/index.js';
 
 const REFRESH_MS = 10000;
@@ -10,6 +10,20 @@ function seatList(game) {
   const r = rendererFor(game.game);
   return game.seats.map((s) => h('span', {class: 'seat-name'},
     `${r.seatLabel(s.seat, game.seats.length)}: `, s.name ?? h('em', {}, 'open')));
+}
+
+// The option that names a game's variant, per game: what the lobby shows after its title.
+const VARIANT_OPTION = {concerto: 'rules', pinochle: 'variant'};
+
+/** "firehouse", "Penguin book edition": a game's variant in words, or null for a plain game. */
+export function variantOf(game) {
+  const option = VARIANT_OPTION[game.game];
+  const value = option && game.options ? game.options[option] : null;
+  if (value === null || value === undefined) return null;
+  const offer = OFFERS.find((o) => o.game === game.game);
+  const choice = offer?.choices.find((c) => c.option === option)?.values.find(([v]) => v === value);
+  const text = choice ? choice[1].replace(/ \(\d\)$/, '') : words(value);
+  return option === 'rules' ? `${text} edition` : text.toLowerCase();
 }
 
 function gameRow(game) {
@@ -24,10 +38,10 @@ function gameRow(game) {
   } else state = `${game.to_move.map(label).join(', ')} to move`;
   const over = game.status === 'finished' || game.status === 'aborted';
   return h('tr', {dataset: {game: game.id}},
-    h('td', {}, r.title || game.game,
-      game.options && (game.options.variant || game.options.rules)
-        ? h('div', {class: 'muted variant'}, words(game.options.variant || game.options.rules)) : null,
-      game.tournament ? h('div', {class: 'muted'}, `tournament round ${game.tournament.round + 1}`) : null),
+    h('td', {}, r.title || game.game, variantOf(game) ? h('span', {class: 'variant'}, ` (${variantOf(game)})`) : null,
+      game.tournament ? h('div', {class: 'muted'}, game.tournament.id
+        ? h('a', {href: `/tournaments/${game.tournament.id}`}, `tournament round ${(game.tournament.round ?? 0) + 1}`)
+        : 'ladder game') : null),
     h('td', {}, h('div', {class: 'seat-names'}, seatList(game))),
     h('td', {}, state, h('div', {class: 'muted'}, when(game.created || game.ended))),
     h('td', {}, (game.scores || []).join(' · ')),
@@ -43,44 +57,31 @@ function gamesTable(list, empty) {
     h('tbody', {}, list.map(gameRow)));
 }
 
-function standingsTable(rows) {
-  if (!rows.length) return h('p', {class: 'muted'}, 'No standings yet.');
-  return h('table', {class: 'list standings'},
-    h('thead', {}, h('tr', {}, ['#', 'Entry', 'Points', 'Played'].map((t) => h('th', {}, t)))),
-    h('tbody', {}, rows.map((s) => h('tr', {}, h('td', {}, s.rank),
-      h('td', {}, s.names.map((n) => n ?? '?').join(' & ')), h('td', {}, s.points), h('td', {}, s.played)))));
+function tournamentsTable(list) {
+  return labelled(h('table', {class: 'list tournaments'},
+    h('thead', {}, h('tr', {}, ['Tournament', 'Game', 'Format', 'State', 'Entries', 'Leading'].map((t) => h('th', {scope: 'col'}, t)))),
+    h('tbody', {}, list.map((t) => h('tr', {dataset: {tournament: t.id}},
+      h('td', {}, h('a', {href: `/tournaments/${t.id}`}, t.name)),
+      h('td', {}, rendererFor(t.game).title || t.game),
+      h('td', {}, words(t.format)),
+      h('td', {}, t.status, t.rounds ? h('div', {class: 'muted'}, `round ${t.rounds}`) : null),
+      h('td', {}, t.entries),
+      h('td', {}, t.leaders.map((l) => l.names.map((n) => n ?? '?').join(' & ')).join(', ')))))));
 }
 
-function tournamentDetails(t) {
-  const body = h('div', {class: 'tournament-body'}, h('p', {class: 'muted'}, 'Loading…'));
-  const details = h('details', {class: 'tournament', dataset: {tournament: t.id}},
-    h('summary', {},
-      h('strong', {}, t.name), ` · ${rendererFor(t.game).title || t.game} · ${words(t.format)} · ${t.status}`,
-      ` · ${t.entries} entries`,
-      t.leaders.length ? ` · leading: ${t.leaders.map((l) => l.names.join(' & ')).join(', ')}` : ''),
-    body);
-  details.addEventListener('toggle', async () => {
-    if (!details.open) return;
-    try {
-      const full = await api(`/v1/tournaments/${t.id}`, {auth: false});
-      replace(body,
-        standingsTable(full.standings),
-        full.rounds.map((round) => h('div', {class: 'round'}, h('h4', {}, `Round ${round.index + 1}`),
-          h('ul', {}, round.tables.map((table) => h('li', {},
-            `Table ${table.table + 1} (${table.status})`,
-            table.result ? ` — ${table.result.scores.join(' : ')}` : '',
-            table.game_id ? [' ', h('a', {href: `/table/${table.game_id}`}, 'table'),
-              table.status === 'finished' ? [' · ', h('a', {href: `/replay/${table.game_id}`}, 'replay')] : null] : null))),
-          round.byes.length ? h('p', {class: 'muted'}, `byes: ${round.byes.join(', ')}`) : null)));
-    } catch (err) {
-      replace(body, h('p', {class: 'message error'}, err.message));
-    }
-  });
-  return details;
+function laddersTable(list) {
+  return labelled(h('table', {class: 'list ladders'},
+    h('thead', {}, h('tr', {}, ['Ladder', 'Game', 'Entries', 'Matches', 'Clock'].map((t) => h('th', {scope: 'col'}, t)))),
+    h('tbody', {}, list.map((l) => h('tr', {dataset: {ladder: l.id}},
+      h('td', {}, h('a', {href: `/ladders/${l.id}`}, l.name)),
+      h('td', {}, rendererFor(l.game).title || l.game, variantOf(l) ? ` (${variantOf(l)})` : ''),
+      h('td', {}, l.entries_count), h('td', {}, l.matches),
+      h('td', {}, l.clock && l.clock.move_seconds ? `${l.clock.move_seconds} s a move` : ''))))));
 }
 
 function leaderboard(board, title) {
-  return h('div', {class: 'leaderboard', dataset: {game: board.game}}, h('h3', {}, title),
+  return h('div', {class: 'leaderboard', dataset: {game: board.game}},
+    h('h3', {}, h('a', {href: `/ratings/${board.game}`}, title)),
     board.leaderboard.length
       ? h('table', {class: 'list'},
         h('thead', {}, h('tr', {}, ['#', 'Player', 'Rating', 'Games'].map((t) => h('th', {}, t)))),
@@ -170,6 +171,7 @@ export async function lobbyPage(main) {
   const live = h('section', {id: 'live'}, h('h2', {}, 'Live games'));
   const finished = h('section', {id: 'finished'}, h('h2', {}, 'Finished games'));
   const tournaments = h('section', {id: 'tournaments'}, h('h2', {}, 'Tournaments'));
+  const ladders = h('section', {id: 'ladders'}, h('h2', {}, 'Ladders'));
   const ratings = h('section', {id: 'ratings'}, h('h2', {}, 'Leaderboards'));
   const input = h('input', {name: 'game', placeholder: 'game id', 'aria-label': 'game id', required: true});
   const open = h('form', {class: 'open-game', onsubmit: (e) => {
@@ -178,7 +180,7 @@ export async function lobbyPage(main) {
   }}, input, h('button', {type: 'submit'}, 'Open table'));
   const settings = await api('/v1/visitors', {auth: false}).catch(() => null);
   replace(main, h('div', {class: 'lobby'}, h('h1', {class: 'visually-hidden'}, 'Parlour lobby'),
-    wayIn(settings), open, live, finished, tournaments, ratings));
+    wayIn(settings), open, live, finished, tournaments, ladders, ratings));
 
   async function refreshGames() {
     const [now, done] = await Promise.all([
@@ -192,7 +194,15 @@ export async function lobbyPage(main) {
   async function loadTournaments() {
     const list = await api('/v1/tournaments', {auth: false});
     replace(tournaments, h('h2', {}, 'Tournaments'), list.tournaments.length
-      ? list.tournaments.map(tournamentDetails) : h('p', {class: 'muted'}, 'No tournament yet.'));
+      ? tournamentsTable(list.tournaments) : h('p', {class: 'muted'}, 'No tournament yet.'));
+  }
+
+  async function loadLadders() {
+    const list = await api('/v1/ladders', {auth: false});
+    replace(ladders, h('h2', {}, 'Ladders'), list.ladders.length ? laddersTable(list.ladders)
+      : h('p', {class: 'muted'}, 'No ladder yet.'),
+    h('p', {class: 'muted'}, 'A ladder never ends: bots join it and the server keeps matching them. ',
+      h('a', {href: '/tutorials/python-bot'}, 'Write a bot'), ' and put it on one.'));
   }
 
   async function loadRatings() {
@@ -206,6 +216,7 @@ export async function lobbyPage(main) {
   await Promise.all([
     refreshGames().catch(report(live)),
     loadTournaments().catch(report(tournaments)),
+    loadLadders().catch(report(ladders)),
     loadRatings().catch(report(ratings)),
   ]);
   setInterval(() => refreshGames().catch(() => {}), REFRESH_MS);

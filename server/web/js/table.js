@@ -84,10 +84,36 @@ export async function tablePage(main, gameId) {
       h('span', {class: 'game-title'}, title, ' ',
         h('a', {class: 'rules-link', href: `/rules/${view.game}`}, `${title} rules`)),
       h('span', {class: 'who'}, who),
-      token() ? h('button', {type: 'button', class: 'leave', onclick: () => { forgetToken(); restart(); }},
-        seat === null ? 'Forget token' : 'Stand up') : form,
+      token() ? leaveButton(seat) : form,
       join,
       view.status === 'finished' ? h('a', {class: 'button', href: `/replay/${view.id}`}, 'Replay') : null);
+  }
+
+  // Before the game starts, Stand up frees the seat for someone else; once it has started
+  // the seat stays taken (its clock plays it), so the button only stops showing your hand.
+  function leaveButton(seat) {
+    const standUp = seat !== null && view.status === 'waiting';
+    const label = seat === null ? 'Forget token' : standUp ? 'Stand up' : 'Watch as spectator';
+    return h('button', {type: 'button', class: 'leave',
+      onclick: () => (standUp ? standUpFrom(seat) : watch())}, label);
+  }
+
+  function watch() {
+    forgetToken();
+    restart();
+  }
+
+  async function standUpFrom(seat) {
+    try {
+      await api(`/v1/games/${gameId}/seats/${seat}`, {method: 'DELETE'});
+      say('');
+      watch();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'seat_open') { watch(); return; } // a resent leave
+      say(err instanceof ApiError && err.code === 'game_started'
+        ? 'The game has started: your seat stays yours and is played to the end.' : err.message, 'error');
+      await loadView();
+    }
   }
 
   async function loadView() {

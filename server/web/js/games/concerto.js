@@ -3,6 +3,7 @@
 import {h, words} from '../dom.js';
 import {card, cardRow} from '../cards.js';
 import {extend} from './generic.js';
+import {lastOf} from './seconds.js';
 
 const sideName = (side) => (side && side[0] % 2 === 0 ? 'North–South' : 'East–West');
 
@@ -51,6 +52,9 @@ export const concerto = extend({
     const forced = s.forced
       ? h('p', {class: 'note'}, `${ctx.label(s.forced.by)} called 'Play': ${ctx.label(s.forced.player)} plays on alone.`)
       : null;
+    // Before the first card of a deal, the previous deal's last hand stays in view (the
+    // seats show this deal's hands only): from the events, as a new game forgets it.
+    const previous = s.hand_number === 1 && !steps.length ? lastOf(ctx.events, 'hand_complete') : null;
     return [
       h('div', {class: 'center-title'},
         `Hand ${s.hand_number} of 8 · ${sideName(s.side)} · led by ${ctx.label(s.leader)}`),
@@ -61,6 +65,10 @@ export const concerto = extend({
       }) : h('span', {class: 'muted'}, 'no card yet')),
       h('p', {class: 'muted'}, `${s.current_hand.length} of 5 cards · passes in a row: ${s.passes}`),
       forced,
+      previous ? h('div', {class: 'last-trick'},
+        h('p', {class: 'muted'}, `Last hand of deal ${previous.deal}, led by ${ctx.label(previous.leader)}: `,
+          `${words(previous.combination)}, ${previous.points} point${previous.points === 1 ? '' : 's'}`),
+        h('div', {class: 'trick'}, previous.cards.map((c) => card(c.card, {by: ctx.short(c.seat)})))) : null,
     ];
   },
 

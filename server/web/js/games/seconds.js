@@ -14,6 +14,12 @@ function trick(cards, ctx) {
   return h('div', {class: 'trick'}, cards.map((c) => card(c.card, {by: ctx.short(c.seat)})));
 }
 
+/** The data of the newest event of this kind, or null. */
+export function lastOf(events, kind) {
+  for (let i = events.length - 1; i >= 0; i--) if (events[i].kind === kind) return events[i].data;
+  return null;
+}
+
 export const seconds = extend({
   title: 'Seconds',
 
@@ -29,13 +35,17 @@ export const seconds = extend({
   center(view, ctx) {
     const s = view.state;
     if (view.result) return h('div', {class: 'center-note'}, 'The game is over.');
-    const last = s.tricks.length ? s.tricks[s.tricks.length - 1] : null;
+    // The last trick stays in view until the next card, across a new deal too: the new
+    // deal's state has no tricks, so the previous deal's last one comes from the events.
+    const fresh = !s.tricks.length && !s.current_trick.length;
+    const last = s.tricks.length ? s.tricks[s.tricks.length - 1] : fresh ? lastOf(ctx.events, 'trick') : null;
+    const which = last && last.deal !== s.deal_number ? `Last trick of deal ${last.deal}` : 'Last trick';
     return [
       h('div', {class: 'center-title'},
         `Deal ${s.deal_number} of ${s.deals} · trick ${s.trick_number} of 13 · ${ctx.label(s.leader)} leads`),
       s.current_trick.length ? trick(s.current_trick, ctx) : h('p', {class: 'muted'}, 'no card yet'),
       last ? h('div', {class: 'last-trick'},
-        h('p', {class: 'muted'}, `Last trick: ${ctx.label(last.winner)} won it (${words(last.rule)})`),
+        h('p', {class: 'muted'}, `${which}: ${ctx.label(last.winner)} won it (${words(last.rule)})`),
         trick(last.cards, ctx)) : null,
     ];
   },
