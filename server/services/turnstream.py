@@ -74,13 +74,14 @@ class TurnStreams:
         # An open stream is a bot waiting: available to ladders until the next
         # heartbeat, by which time the stream says so again (docs/ladder.md).
         ladder_store.seen(self.r, player_id, time.time() + heartbeat)
+        reader = player_store.wake_reader(self.r)
         try:
             sent: dict[str, int] = {}  # game -> the newest version of turns sent
             last, game_ids = player_store.turn_snapshot(self.r, player_id)
             yield from self._truth(player_id, game_ids, sent)
             while (left := ends - time.monotonic()) > 0:
                 quiet = min(heartbeat, left, self.core.max_wait)  # the Redis read's limit
-                wakes = player_store.read_wakes(self.r, player_id, last, int(1000 * quiet))
+                wakes = player_store.read_wakes(reader, player_id, last, int(1000 * quiet))
                 if time.monotonic() - checked > TOKEN_RECHECK:
                     self.core.player(token)
                     checked = time.monotonic()
@@ -109,6 +110,8 @@ class TurnStreams:
         except RedisError as exc:  # the client reconnects and gets the truth again
             log.warning("player %s: turn stream stopped: %s", player_id, exc)
         finally:  # gone (or going): last seen now, not at the next heartbeat
+            if reader is not self.r:
+                reader.close()
             with contextlib.suppress(RedisError):
                 ladder_store.seen(self.r, player_id, time.time())
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from redis import Redis
+from redis import Redis, RedisCluster
 
 from . import keys
 from .replies import text
@@ -176,6 +176,14 @@ class Wake:
     version: int | None
     turns: bytes | None
     invitation: str | None = None
+
+
+def wake_reader(r: Redis) -> Redis:
+    """A client holding one connection of ``r``'s pool for a stream's whole life: its
+    blocking reads skip the pool's checkout and checks each time. ``close()`` it."""
+    if isinstance(r, RedisCluster):  # a cluster client picks its node per key
+        return r
+    return Redis(connection_pool=r.connection_pool, single_connection_client=True)
 
 
 def read_wakes(r: Redis, player_id: str, after: bytes, block_ms: int) -> list[Wake]:
