@@ -70,6 +70,17 @@ def _outcome(ranks: tuple[int, ...], rank: int) -> str:
     return "won" if rank == best else "lost"
 
 
+def _rating_out(got: dict[str, Any] | None) -> dict[str, float] | None:
+    """A stored rating as shown: mu, sigma and the ordinal (mu - 3 sigma), or None."""
+    if got is None:
+        return None
+    return {
+        "mu": round(got["mu"], 3),
+        "sigma": round(got["sigma"], 3),
+        "ordinal": round(rating_model.ordinal((got["mu"], got["sigma"])), 3),
+    }
+
+
 @dataclass
 class _Tally:
     """What :meth:`Ladders._tally` gathers from the stored matches and results."""
@@ -326,15 +337,11 @@ class Ladders:
         if history_of in out:
             got = rating_store.of_player(self.r, [pool(record.id)], history_of).get(pool(record.id))
             out[history_of]["rating"] = (
-                None
-                if got is None
-                else {
-                    "mu": round(got["mu"], 3),
-                    "sigma": round(got["sigma"], 3),
-                    "ordinal": round(rating_model.ordinal((got["mu"], got["sigma"])), 3),
-                    "games": got.get("games", 0),
-                }
+                None if got is None else _rating_out(got) | {"games": got.get("games", 0)}
             )
+            after = store.after(self.r, record.id, [row["match"] for row in tally.history])
+            for row in tally.history:
+                row["rating"] = _rating_out(after.get(row["match"], {}).get(history_of))
             out[history_of]["history"] = tally.history[::-1]
         return out
 

@@ -10,6 +10,8 @@ Layout (a ladder's keys share the hash tag ``{L<ladder_id>}``):
 * ``L:{id}:open``     set of the match numbers not rated yet;
 * ``L:{id}:games``    hash ``<match>:<table>`` -> game id (derived: rewriting is harmless);
 * ``L:{id}:results``  hash ``<match>:<table>`` -> the table's result, written with HSETNX;
+* ``L:{id}:after``    hash match number -> JSON ``{player: {"mu", "sigma"}}``, each side's
+  ratings once the match was rated (HSETNX: :func:`put_after`), for rating over time;
 * ``ladders``         sorted set of ladder ids by creation time;
 * ``ladder:seen``     hash player id -> when it was last seen waiting for a turn (epoch).
 
@@ -180,6 +182,19 @@ def all_results(r: Redis, ladder_id: str) -> tuple[dict[str, str], dict[str, dic
         {text(k): text(v) for k, v in games.items()},
         {text(k): orjson.loads(v) for k, v in results.items()},
     )
+
+
+def put_after(r: Redis, ladder_id: str, match: int, ratings: dict[str, Any]) -> bool:
+    """Record the players' ratings right after match ``match`` was rated (once: HSETNX)."""
+    return bool(r.hsetnx(_k(ladder_id, "after"), str(match), orjson.dumps(ratings)))
+
+
+def after(r: Redis, ladder_id: str, numbers: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """The ratings recorded after each of the matches ``numbers`` (absent: left out)."""
+    if not numbers:
+        return {}
+    raw = r.hmget(_k(ladder_id, "after"), [str(n) for n in numbers])
+    return {n: orjson.loads(v) for n, v in zip(numbers, raw, strict=True) if v}
 
 
 # -- seen waiting ------------------------------------------------------------------------

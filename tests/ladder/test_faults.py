@@ -48,7 +48,7 @@ def test_killed_at_random_steps_over_and_over(service):
         with contextlib.suppress(Killed):
             DyingRunner(service, rng, kills).tick()
         bots.step()
-    assert {"match", "create", "games", "results", "rate", "close"} <= set(kills), kills
+    assert {"match", "create", "games", "results", "rate", "after", "close"} <= set(kills), kills
 
     r = service.core.r
     matches = ladder_store.all_matches(r, ladder_id)
@@ -66,5 +66,11 @@ def test_killed_at_random_steps_over_and_over(service):
         for s in m["sides"]
         for p in s
     )
+    still_open = (ladder_store.read(r, ladder_id) or ladder_store.LadderRecord("", {}, 0)).open
+    closed = [n for n in matches if n not in still_open]
+    after = ladder_store.after(r, ladder_id, closed)
+    assert sorted(after) == sorted(closed)  # a rated match always has its ratings after
+    for n in closed:
+        assert set(after[n]) == {p for s in matches[n]["sides"] for p in s}
     board = service.ladders.leaderboard(ladder_id)["leaderboard"]
     assert {row["player_id"]: row["games"] for row in board} == dict(per_player)
