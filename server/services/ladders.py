@@ -336,9 +336,10 @@ class Ladders:
         }
         if history_of in out:
             got = rating_store.of_player(self.r, [pool(record.id)], history_of).get(pool(record.id))
-            out[history_of]["rating"] = (
-                None if got is None else _rating_out(got) | {"games": got.get("games", 0)}
-            )
+            shown: dict[str, Any] | None = _rating_out(got)
+            if got is not None and shown is not None:
+                shown["games"] = got.get("games", 0)
+            out[history_of]["rating"] = shown
             after = store.after(self.r, record.id, [row["match"] for row in tally.history])
             for row in tally.history:
                 row["rating"] = _rating_out(after.get(row["match"], {}).get(history_of))
