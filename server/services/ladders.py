@@ -202,6 +202,7 @@ class Ladders:
 
         On a ladder of fixed pairs the player names its ``partner``: the entry is held
         until the partner joins naming it back (the same call), then the pair plays.
+        Without a partner the call only confirms an entry made already.
 
         Raises:
             InvalidRequest: a partner missing (fixed pairs), given on a solo ladder,
@@ -212,6 +213,8 @@ class Ladders:
         record = self._record(ladder_id)
         fixed = _fixed(record)
         if fixed and not partner:
+            if player_id in record.entries:  # entered already (a bot runner joining)
+                return self.entry(ladder_id, player_id)
             raise InvalidRequest("name your partner", {"partner": ["required: fixed pairs"]})
         if partner and not fixed:
             raise InvalidRequest("this ladder pairs solo entries", {"partner": ["not here"]})
