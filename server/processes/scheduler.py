@@ -33,7 +33,9 @@ lock or lease could only save work, never prevent a duplicate:
   WATCHes the ladder's matches, so of two schedulers pairing at once one writes
   and the other, having read a stale ladder, writes nothing
   (``store.ladders.put_matches``); each match's games and rating then follow the
-  rules above (derived game ids, HSETNX results, keyed rating events).
+  rules above (derived game ids, HSETNX results, keyed rating events); the
+  ratings right after a match are kept (HSETNX) before the match is closed, so
+  a scheduler killed in between keeps them on its next pass.
 
 Killed and restarted, a scheduler holds nothing in memory worth losing: it
 re-reads the tournament, and every step it may have been killed in is
