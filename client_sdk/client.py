@@ -690,7 +690,7 @@ class Ladders(_Namespace):
         """``POST /v1/ladders`` (admin); ``settings`` passes the other fields of the body
         (``table_size``, ``side_size``, ``duplicate``, ``clock``, ``timeout_policy``,
         ``max_games``, ``provisional_games``, ``pause_after``, ``pause_seconds``,
-        ``seen_seconds``, ``name``)."""
+        ``seen_seconds``, ``rematch_seconds``, ``sides``, ``name``)."""
         body: dict[str, Any] = {"game": game, "options": dict(options or {})}
         body.update({k: v for k, v in settings.items() if v is not None})
         return cast(dict[str, Any], self._r.request("POST", "/v1/ladders", json=body))
@@ -703,10 +703,15 @@ class Ladders(_Namespace):
         """``GET /v1/ladders/{id}``: settings and entries with their status."""
         return cast(dict[str, Any], self._r.request("GET", f"/v1/ladders/{_q(ladder_id)}"))
 
-    def join(self, ladder_id: str, player_id: str | None = None) -> dict[str, Any]:
+    def join(
+        self, ladder_id: str, player_id: str | None = None, *, partner: str | None = None
+    ) -> dict[str, Any]:
         """``POST /v1/ladders/{id}/entries``: join (the caller; the admin names a player).
-        Joining twice is harmless."""
+        Joining twice is harmless. On a ladder of fixed pairs name the ``partner``: the
+        pair plays once the partner joins naming the caller back."""
         body = {"player_id": player_id} if player_id else {}
+        if partner:
+            body["partner"] = partner
         return cast(
             dict[str, Any],
             self._r.request(
@@ -715,7 +720,8 @@ class Ladders(_Namespace):
         )
 
     def leave(self, ladder_id: str, player_id: str | None = None) -> dict[str, Any]:
-        """``DELETE /v1/ladders/{id}/entries``: leave (games in progress go on)."""
+        """``DELETE /v1/ladders/{id}/entries``: leave (games in progress go on; a fixed
+        pair leaves together)."""
         return cast(
             dict[str, Any],
             self._r.request(

@@ -28,17 +28,24 @@ class LadderCreate(Schema):
     pause_seconds = fields.Float(validate=validate.Range(min=0, max=86400 * 7))
     seen_seconds = fields.Float(validate=validate.Range(min=0.1, max=3600))
     rematch_seconds = fields.Float(validate=validate.Range(min=0, max=3600))
+    sides = fields.String(validate=validate.OneOf(["solo", "fixed"]))
 
 
-class EntryBody(Schema):
-    """The player to enter or take out: the caller itself when left out (the admin names one)."""
+class EntryQuery(Schema):
+    """The player to take out: the caller itself when left out (the admin names one)."""
+
+    class Meta:
+        unknown = EXCLUDE
 
     player_id = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
 
 
-class EntryQuery(EntryBody):
-    class Meta:
-        unknown = EXCLUDE
+class EntryBody(Schema):
+    """The player to enter (as :class:`EntryQuery`) and, on a ladder of fixed pairs, its
+    partner (the pair plays once the partner joins naming it back)."""
+
+    player_id = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    partner = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
 
 
 ladder_create = LadderCreate()
@@ -67,7 +74,7 @@ def show(ladder_id: str):
 @requires_token
 def join(ladder_id: str):
     body = entry_body.load(load_json())
-    return services().ladders.join(g.token, ladder_id, body["player_id"]), 201
+    return services().ladders.join(g.token, ladder_id, body["player_id"], body["partner"]), 201
 
 
 @bp.delete("/v1/ladders/<ladder_id>/entries")

@@ -11,6 +11,12 @@ only for itself (the admin may for anyone). Joining is the player's consent to
 be seated: the ladder seats nobody else, and each of its games records that
 consent (``meta.tournament.consent``).
 
+Sides: solo entries are paired into partnerships board by board; on a ladder of
+``sides: "fixed"`` (two players a side) each player joins naming its partner, and
+the pair is held until the partner joins naming it back. Only such an accepted
+pair is matched, always as one side and rated as a team; either leaving takes
+the pair out.
+
 Health, computed from the stored results (never stored apart, so it cannot
 drift): an entry whose last ``pause_after`` games each ran out its clock is
 paused, with the reason shown, until it is seen waiting again
@@ -70,6 +76,29 @@ def _outcome(ranks: tuple[int, ...], rank: int) -> str:
     return "won" if rank == best else "lost"
 
 
+def _fixed(record: LadderRecord) -> bool:
+    return record.meta.get("sides") == "fixed"
+
+
+def _pair_of(record: LadderRecord, player: str) -> str | None:
+    """The player's partner when both named each other (an accepted pair), else None."""
+    partner = record.entries.get(player, {}).get("partner")
+    if partner and record.entries.get(partner, {}).get("partner") == player:
+        return str(partner)
+    return None
+
+
+def _rating_out(got: dict[str, Any] | None) -> dict[str, float] | None:
+    """A stored rating as shown: mu, sigma and the ordinal (mu - 3 sigma), or None."""
+    if got is None:
+        return None
+    return {
+        "mu": round(got["mu"], 3),
+        "sigma": round(got["sigma"], 3),
+        "ordinal": round(rating_model.ordinal((got["mu"], got["sigma"])), 3),
+    }
+
+
 @dataclass
 class _Tally:
     """What :meth:`Ladders._tally` gathers from the stored matches and results."""
@@ -101,6 +130,7 @@ class Ladders:
         side_size: int | None = None,
         duplicate: bool | None = None,
         name: str | None = None,
+        sides: str | None = None,
         **settings: Any,
     ) -> dict[str, Any]:
         """Define a ladder (admin only) and return it.
@@ -109,6 +139,8 @@ class Ladders:
             table_size: seats per table (games with a variable number of players).
             side_size: players per side (partners); default 2 in partnership games.
             duplicate: two-sided partnership games play duplicate boards (default True).
+            sides: ``"solo"`` (default: entries paired per board) or ``"fixed"`` (pairs
+                entered together; two players a side only).
             settings: ``clock``, ``timeout_policy``, ``max_games`` (concurrent games per
                 entry), ``provisional_games``, ``pause_after``, ``pause_seconds``,
                 ``seen_seconds``, ``rematch_seconds`` (see :data:`DEFAULTS`).
@@ -133,9 +165,14 @@ class Ladders:
             raise InvalidRequest(
                 "sides must split the table", {"side_size": [f"a divisor of {seats}, at most half"]}
             )
-        sides = seats // side_size
-        duplicate = (sides == 2 and side_size > 1) if duplicate is None else duplicate
-        if duplicate and sides != 2:
+        sides = sides or "solo"
+        if sides not in ("solo", "fixed") or (sides == "fixed" and side_size != 2):
+            raise InvalidRequest(
+                "fixed pairs need two players a side", {"sides": ["solo, or fixed with pairs"]}
+            )
+        side_count = seats // side_size
+        duplicate = (side_count == 2 and side_size > 1) if duplicate is None else duplicate
+        if duplicate and side_count != 2:
             raise InvalidRequest("duplicate boards need two sides", {"duplicate": ["two sides"]})
         meta = DEFAULTS | {k: v for k, v in settings.items() if v is not None}
         if int(meta["max_games"]) < (2 if duplicate else 1):
@@ -147,28 +184,76 @@ class Ladders:
             "options": options,
             "table_size": seats,
             "side_size": side_size,
+            "sides": sides,
             "duplicate": duplicate,
         }
         store.create(self.r, ladder_id, meta, time.time())
         return self.show(ladder_id)
 
     # -- join, leave -------------------------------------------------------------------
-    def join(self, token: str | None, ladder_id: str, player_id: str | None = None) -> dict:
-        """Enter a player (the caller itself; the admin may name anyone); repeatable."""
+    def join(
+        self,
+        token: str | None,
+        ladder_id: str,
+        player_id: str | None = None,
+        partner: str | None = None,
+    ) -> dict:
+        """Enter a player (the caller itself; the admin may name anyone); repeatable.
+
+        On a ladder of fixed pairs the player names its ``partner``: the entry is held
+        until the partner joins naming it back (the same call), then the pair plays.
+        Without a partner the call only confirms an entry made already.
+
+        Raises:
+            InvalidRequest: a partner missing (fixed pairs), given on a solo ladder,
+                the player itself, or either of them entered with someone else.
+            NotFound: no such ladder, player or partner.
+        """
         player_id = self._subject(token, player_id)
-        self._record(ladder_id)
-        if player_store.get_many(self.r, [player_id])[player_id] is None:
-            raise NotFound("no such player", {"player_id": player_id})
-        store.join(self.r, ladder_id, player_id, time.time())
+        record = self._record(ladder_id)
+        fixed = _fixed(record)
+        if fixed and not partner:
+            if player_id in record.entries:  # entered already (a bot runner joining)
+                return self.entry(ladder_id, player_id)
+            raise InvalidRequest("name your partner", {"partner": ["required: fixed pairs"]})
+        if partner and not fixed:
+            raise InvalidRequest("this ladder pairs solo entries", {"partner": ["not here"]})
+        if partner == player_id:
+            raise InvalidRequest("a pair is two players", {"partner": ["someone else"]})
+        wanted = [player_id, *([partner] if partner else [])]
+        known = player_store.get_many(self.r, wanted)
+        for p in wanted:
+            if known[p] is None:
+                raise NotFound("no such player", {"player_id": p})
+        if partner:
+            self._check_pair(record, player_id, partner)
+        store.join(self.r, ladder_id, player_id, time.time(), partner)
         return self.entry(ladder_id, player_id)
 
+    @staticmethod
+    def _check_pair(record: LadderRecord, player: str, partner: str) -> None:
+        """Refuse a pair whose player or partner is entered with someone else."""
+        mine = record.entries.get(player, {}).get("partner", partner)
+        theirs = record.entries.get(partner, {}).get("partner", player)
+        if mine != partner:
+            raise InvalidRequest(
+                "entered with another partner: leave first", {"partner": [f"now {mine}"]}
+            )
+        if theirs != player:
+            raise InvalidRequest(
+                "that player is entered with another partner", {"partner": ["taken"]}
+            )
+
     def leave(self, token: str | None, ladder_id: str, player_id: str | None = None) -> dict:
-        """Take a player out: it is not matched again (its games in progress go on)."""
+        """Take a player out: it is not matched again (its games in progress go on).
+        On a ladder of fixed pairs its accepted partner leaves with it."""
         player_id = self._subject(token, player_id)
-        self._record(ladder_id)
-        if not store.leave(self.r, ladder_id, player_id):
+        record = self._record(ladder_id)
+        partner = _pair_of(record, player_id)
+        if not store.leave(self.r, ladder_id, player_id, *([partner] if partner else [])):
             raise NotFound("not on this ladder", {"player_id": player_id})
-        return {"ladder_id": ladder_id, "player_id": player_id, "left": True}
+        out = {"ladder_id": ladder_id, "player_id": player_id, "left": True}
+        return out | ({"partner_left": partner} if partner else {})
 
     def _subject(self, token: str | None, player_id: str | None) -> str:
         caller = self.core.caller(token)
@@ -256,18 +341,9 @@ class Ladders:
             for p in free
             if stats[p]["status"] != "paused"
         ]
-        sides = meta["table_size"] // meta["side_size"]
-        recent, partners = self._recent(record)
+        idle = {p: now - t for p, t in tally.last.items()}
         out = []
-        for found in matching.make_matches(
-            candidates,
-            sides=sides,
-            seats_per_side=meta["side_size"],
-            recent=recent,
-            partners=partners,
-            idle={p: now - t for p, t in tally.last.items()},
-            rematch_wait=meta.get("rematch_seconds", 0.0),
-        ):
+        for found in self._match(record, candidates, idle):
             out.append(
                 {
                     "sides": [list(side) for side in found],
@@ -276,6 +352,37 @@ class Ladders:
                 }
             )
         return out
+
+    def _match(
+        self,
+        record: LadderRecord,
+        candidates: list[matching.Candidate],
+        idle: dict[str, float],
+    ) -> list[matching.Match]:
+        """Solo entries paired per board, or accepted fixed pairs (both members free)."""
+        meta = record.meta
+        sides = meta["table_size"] // meta["side_size"]
+        recent, partners = self._recent(record)
+        wait = meta.get("rematch_seconds", 0.0)
+        if not _fixed(record):
+            return matching.make_matches(
+                candidates,
+                sides=sides,
+                seats_per_side=meta["side_size"],
+                recent=recent,
+                partners=partners,
+                idle=idle,
+                rematch_wait=wait,
+            )
+        by_player = {c.player: c for c in candidates}
+        pairs = [
+            (c, by_player[q])
+            for c in candidates
+            if (q := _pair_of(record, c.player)) in by_player and c.player < q
+        ]
+        return matching.make_pair_matches(
+            pairs, sides=sides, recent=recent, idle=idle, rematch_wait=wait
+        )
 
     @staticmethod
     def _rating(ratings: dict[str, dict[str, Any]], player: str) -> tuple[float, float]:
@@ -325,16 +432,13 @@ class Ladders:
         }
         if history_of in out:
             got = rating_store.of_player(self.r, [pool(record.id)], history_of).get(pool(record.id))
-            out[history_of]["rating"] = (
-                None
-                if got is None
-                else {
-                    "mu": round(got["mu"], 3),
-                    "sigma": round(got["sigma"], 3),
-                    "ordinal": round(rating_model.ordinal((got["mu"], got["sigma"])), 3),
-                    "games": got.get("games", 0),
-                }
-            )
+            shown: dict[str, Any] | None = _rating_out(got)
+            if got is not None and shown is not None:
+                shown["games"] = got.get("games", 0)
+            out[history_of]["rating"] = shown
+            after = store.after(self.r, record.id, [row["match"] for row in tally.history])
+            for row in tally.history:
+                row["rating"] = _rating_out(after.get(row["match"], {}).get(history_of))
             out[history_of]["history"] = tally.history[::-1]
         return out
 
@@ -378,8 +482,11 @@ class Ladders:
         mine = [x for _, x in sorted(tally.timeouts[p])]
         streak = matching.timed_out_streak(mine)
         status, reason, until = "available", None, None
+        partner = record.entries.get(p, {}).get("partner")
         if p not in record.entries:
             status = "left"
+        elif partner and _pair_of(record, p) is None:
+            status = "held"
         elif streak >= meta["pause_after"]:
             until = max(e for e, x in tally.timeouts[p] if x) + meta["pause_seconds"]
             if seen.get(p, 0) < until:
@@ -396,6 +503,7 @@ class Ladders:
             "paused_reason": reason,
             "paused_until": until if status == "paused" else None,
             "joined": iso(record.entries[p]["joined"]) if p in record.entries else None,
+            "partner": partner,
             "last_seen_waiting": iso(seen.get(p)),
             "last_played": iso(tally.last.get(p)),
             "results": dict(tally.results[p]),
@@ -451,6 +559,7 @@ class Ladders:
             "options": meta["options"],
             "table_size": meta["table_size"],
             "side_size": meta["side_size"],
+            "sides": meta.get("sides", "solo"),
             "duplicate": meta["duplicate"],
             "clock": meta["clock"],
             "timeout_policy": meta["timeout_policy"],

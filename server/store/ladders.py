@@ -3,13 +3,17 @@
 Layout (a ladder's keys share the hash tag ``{L<ladder_id>}``):
 
 * ``L:{id}``          hash ``meta`` (JSON), ``created``;
-* ``L:{id}:entries``  hash player id -> JSON ``{"joined": epoch}`` (who joined, themselves);
+* ``L:{id}:entries``  hash player id -> JSON ``{"joined": epoch}`` (who joined, themselves),
+  with ``"partner": <player id>`` on a ladder of fixed pairs (a pair plays once each
+  names the other);
 * ``L:{id}:matches``  hash match number -> JSON ``{"tables": [[player per seat]...],
   "sides": [[players]...], "created"}``; numbers run 0, 1, 2… and each is written
   once, in a MULTI/EXEC guarded by WATCH on this hash (:func:`put_matches`);
 * ``L:{id}:open``     set of the match numbers not rated yet;
 * ``L:{id}:games``    hash ``<match>:<table>`` -> game id (derived: rewriting is harmless);
 * ``L:{id}:results``  hash ``<match>:<table>`` -> the table's result, written with HSETNX;
+* ``L:{id}:after``    hash match number -> JSON ``{player: {"mu", "sigma"}}``, each side's
+  ratings once the match was rated (HSETNX: :func:`put_after`), for rating over time;
 * ``ladders``         sorted set of ladder ids by creation time;
 * ``ladder:seen``     hash player id -> when it was last seen waiting for a turn (epoch).
 
@@ -113,14 +117,23 @@ def all_matches(r: Redis, ladder_id: str) -> dict[int, dict[str, Any]]:
     return {int(k): orjson.loads(v) for k, v in raw.items()}
 
 
-def join(r: Redis, ladder_id: str, player_id: str, now: float) -> bool:
-    """Enter the player (once); False if it was in already."""
-    return bool(r.hsetnx(_k(ladder_id, "entries"), player_id, orjson.dumps({"joined": now})))
+def join(r: Redis, ladder_id: str, player_id: str, now: float, partner: str | None = None) -> bool:
+    """Enter the player (once), naming its partner on a ladder of fixed pairs; False if
+    it was in already (its entry is left as it was)."""
+    entry: dict[str, Any] = {"joined": now}
+    if partner is not None:
+        entry["partner"] = partner
+    return bool(r.hsetnx(_k(ladder_id, "entries"), player_id, orjson.dumps(entry)))
 
 
-def leave(r: Redis, ladder_id: str, player_id: str) -> bool:
-    """Take the player out (its games go on; it is not paired again); False if absent."""
-    return bool(r.hdel(_k(ladder_id, "entries"), player_id))
+def leave(r: Redis, ladder_id: str, player_id: str, *also: str) -> bool:
+    """Take the player out, and ``also`` these (its pair); its games go on, it is not
+    paired again. False if the player was not in."""
+    pipe = r.pipeline()  # MULTI/EXEC: a pair leaves together
+    pipe.hdel(_k(ladder_id, "entries"), player_id)
+    if also:
+        pipe.hdel(_k(ladder_id, "entries"), *also)
+    return bool(pipe.execute()[0])
 
 
 def put_matches(
@@ -180,6 +193,19 @@ def all_results(r: Redis, ladder_id: str) -> tuple[dict[str, str], dict[str, dic
         {text(k): text(v) for k, v in games.items()},
         {text(k): orjson.loads(v) for k, v in results.items()},
     )
+
+
+def put_after(r: Redis, ladder_id: str, match: int, ratings: dict[str, Any]) -> bool:
+    """Record the players' ratings right after match ``match`` was rated (once: HSETNX)."""
+    return bool(r.hsetnx(_k(ladder_id, "after"), str(match), orjson.dumps(ratings)))
+
+
+def after(r: Redis, ladder_id: str, numbers: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """The ratings recorded after each of the matches ``numbers`` (absent: left out)."""
+    if not numbers:
+        return {}
+    raw = r.hmget(_k(ladder_id, "after"), [str(n) for n in numbers])
+    return {n: orjson.loads(v) for n, v in zip(numbers, raw, strict=True) if v}
 
 
 # -- seen waiting ------------------------------------------------------------------------

@@ -17,7 +17,9 @@ Choices, in order:
   happen only when nobody else is near;
 * partnerships (solo entries paired per board) are formed to balance the
   sides' summed ``mu``, avoiding the last match's partners, so the contest is
-  informative and partners rotate.
+  informative and partners rotate;
+* on a ladder of fixed pairs (:func:`make_pair_matches`) each pair is one
+  entry, rated by its members' mean ``mu`` and larger ``sigma``, and one side.
 
 >>> cands = [Candidate("a", 30, 2), Candidate("b", 20, 2), Candidate("c", 29, 8)]
 >>> make_matches(cands, sides=2, seats_per_side=1)
@@ -102,6 +104,55 @@ def make_matches(
         chosen = {c.player for c in group}
         pool = [c for c in pool if c.player not in chosen]
     return out
+
+
+def make_pair_matches(
+    pairs: Sequence[tuple[Candidate, Candidate]],
+    *,
+    sides: int,
+    recent: Mapping[str, frozenset[str]] | None = None,
+    idle: Mapping[str, float] | None = None,
+    rematch_wait: float = 0.0,
+) -> list[Match]:
+    """The matches to start among fixed ``pairs``, each pair one side (used at most once).
+
+    Each pair is matched as one entry by :func:`make_matches`: its ``mu`` the mean of
+    its members', its ``sigma`` the larger, so it is as uncertain as its newest member;
+    it met the pairs any member met in its last match, and is idle since the later of
+    its members' last games. ``recent`` and ``idle`` are per player, as there.
+
+    >>> a, b, c, d, e, f = (Candidate(p, 25, 8) for p in "abcdef")
+    >>> make_pair_matches([(a, b), (c, d), (e, f)], sides=2, recent={"a": frozenset("cd")})
+    [(('a', 'b'), ('e', 'f'))]
+    """
+    recent = recent or {}
+    idle = idle or {}
+    members = {str(i): (x, y) for i, (x, y) in enumerate(pairs)}
+    unit_of = {m.player: u for u, pair in members.items() for m in pair}
+    units = [
+        Candidate(u, (x.mu + y.mu) / 2, max(x.sigma, y.sigma)) for u, (x, y) in members.items()
+    ]
+    met = {
+        u: frozenset(unit_of[q] for m in pair for q in recent.get(m.player, ()) if q in unit_of)
+        - {u}
+        for u, pair in members.items()
+    }
+    unit_idle = {
+        u: min(idle[m.player] for m in pair if m.player in idle)
+        for u, pair in members.items()
+        if any(m.player in idle for m in pair)
+    }
+    found = make_matches(
+        units,
+        sides=sides,
+        seats_per_side=1,
+        recent=met,
+        idle=unit_idle,
+        rematch_wait=rematch_wait,
+    )
+    return [
+        tuple((members[u][0].player, members[u][1].player) for (u,) in match) for match in found
+    ]
 
 
 def form_sides(

@@ -54,3 +54,17 @@ def exercise_ladders(call: Call, players: list[dict[str, Any]]) -> None:
     assert call("delete", entries, token=me["token"])[0] == 200
     assert call("delete", entries, token=me["token"])[0] == 404
     assert call("delete", entries, token=ADMIN_TOKEN)[0] == 400  # the admin names a player
+
+    # a ladder of fixed pairs: held until the partner names the player back
+    fixed = body | {"sides": "fixed"}
+    assert call("post", "/v1/ladders", fixed | {"sides": "pairs"}, ADMIN_TOKEN)[0] == 400
+    status, pairs = call("post", "/v1/ladders", fixed, ADMIN_TOKEN)
+    assert status == 201 and pairs["sides"] == "fixed"
+    entries = f"/v1/ladders/{pairs['id']}/entries"
+    assert call("post", entries, {}, me["token"])[0] == 400  # no partner named
+    status, held = call("post", entries, {"partner": other["id"]}, me["token"])
+    assert status == 201 and (held["status"], held["partner"]) == ("held", other["id"])
+    status, accepted = call("post", entries, {"partner": me["id"]}, other["token"])
+    assert status == 201 and accepted["status"] != "held"
+    status, left = call("delete", entries, token=other["token"])
+    assert status == 200 and left["partner_left"] == me["id"]

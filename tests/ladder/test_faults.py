@@ -14,6 +14,7 @@ from server.services.bundle import Services
 from server.services.ladders import pool
 from server.store import keys
 from server.store import ladders as ladder_store
+from tests.conftest import ADMIN_TOKEN
 from tests.ladder.support import HouseBots
 from tests.ladder.test_ladder import make_ladder, rated
 from tests.scheduler.support import all_game_ids, register
@@ -48,7 +49,7 @@ def test_killed_at_random_steps_over_and_over(service):
         with contextlib.suppress(Killed):
             DyingRunner(service, rng, kills).tick()
         bots.step()
-    assert {"match", "create", "games", "results", "rate", "close"} <= set(kills), kills
+    assert {"match", "create", "games", "results", "rate", "after", "close"} <= set(kills), kills
 
     r = service.core.r
     matches = ladder_store.all_matches(r, ladder_id)
@@ -56,7 +57,9 @@ def test_killed_at_random_steps_over_and_over(service):
     for name, game_id in games.items():
         n, t = map(int, name.split(":"))
         assert game_id == table_game_id(f"ladder:{ladder_id}", n, t)
-        assert r.hlen(keys.game_moves(game_id)) == service.games.view(None, game_id)["version"]
+        # as the admin: a table of a board still in play is closed to anyone else
+        version = service.games.view(ADMIN_TOKEN, game_id)["version"]
+        assert r.hlen(keys.game_moves(game_id)) == version
     assert set(all_game_ids(r)) == set(games.values())  # no game outside a match's tables
     applied = {x.decode() for x in r.smembers(keys.ratings_applied(pool(ladder_id)))}
     per_player = Counter(
@@ -66,5 +69,11 @@ def test_killed_at_random_steps_over_and_over(service):
         for s in m["sides"]
         for p in s
     )
+    still_open = (ladder_store.read(r, ladder_id) or ladder_store.LadderRecord("", {}, 0)).open
+    closed = [n for n in matches if n not in still_open]
+    after = ladder_store.after(r, ladder_id, closed)
+    assert sorted(after) == sorted(closed)  # a rated match always has its ratings after
+    for n in closed:
+        assert set(after[n]) == {p for s in matches[n]["sides"] for p in s}
     board = service.ladders.leaderboard(ladder_id)["leaderboard"]
     assert {row["player_id"]: row["games"] for row in board} == dict(per_player)

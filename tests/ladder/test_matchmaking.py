@@ -7,6 +7,7 @@ from server.tournaments.ladder import (
     contest_ranks,
     form_sides,
     make_matches,
+    make_pair_matches,
     percentile,
     tables,
     timed_out_streak,
@@ -106,3 +107,20 @@ def test_a_whole_rematch_waits_for_others_to_come_free():
     more = [*cands, c("z", 25.5)]
     (match,) = make_matches(more, **kwargs, idle={p: 1.0 for p in "abxy"})
     assert "z" in {p for side in match for p in side}
+
+
+def test_fixed_pairs_are_matched_whole_as_one_side():
+    ab = (c("a", 30, 8), c("b", 20, 8))  # mean 25, sigma 8: placed first
+    cd = (c("c", 24), c("d", 24))  # mean 24: the closest
+    ef = (c("e", 40), c("f", 40))  # mean 40
+    gh = (c("g", 10), c("h", 12))  # mean 11
+    found = make_pair_matches([ab, cd, ef, gh], sides=2)
+    # (a, b) against the closest mean (c, d), then the two left: never split
+    assert found == [(("a", "b"), ("c", "d")), (("e", "f"), ("g", "h"))]
+
+
+def test_fixed_pairs_avoid_the_pair_a_member_just_met():
+    ab, cd, ef = (c("a", 25, 8), c("b", 25, 8)), (c("c", 25), c("d", 25)), (c("e", 27), c("f", 27))
+    # b met d last time: (c, d) costs the rematch penalty (10) against (e, f)'s 2
+    found = make_pair_matches([ab, cd, ef], sides=2, recent={"b": frozenset({"d", "x"})})
+    assert found == [(("a", "b"), ("e", "f"))]

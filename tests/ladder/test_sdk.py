@@ -52,3 +52,15 @@ def test_runners_join_play_and_leave(live_server, service_for_live):
     assert sum(r.stats.moves for r in runners) > 0 and not any(
         r.stats.illegal_moves for r in runners
     )
+
+
+def test_the_sdk_enters_a_fixed_pair(live_server):
+    admin = Client(live_server.url, ADMIN_TOKEN)
+    ladder = admin.ladders.create("concerto", options={"deals": 1}, sides="fixed")
+    ann, bob = (admin.players.register(name) for name in ("ann", "bob"))
+    as_ann, as_bob = Client(live_server.url, ann["token"]), Client(live_server.url, bob["token"])
+    assert as_ann.ladders.join(ladder["id"], partner=bob["id"])["status"] == "held"
+    assert as_bob.ladders.join(ladder["id"], partner=ann["id"])["partner"] == ann["id"]
+    assert as_ann.ladders.get(ladder["id"])["entries"][0]["status"] != "held"
+    assert as_ann.ladders.leave(ladder["id"])["partner_left"] == bob["id"]
+    assert as_ann.ladders.get(ladder["id"])["entries"] == []
