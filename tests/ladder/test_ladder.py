@@ -94,6 +94,11 @@ def test_an_entry_that_stops_polling_is_not_paired_until_it_comes_back(service):
     assert any(away in m["tables"][0] for m in later)  # back, and paired again
 
 
+PAUSE = 8.0
+"""Seconds a timed-out entry is paused: long enough for the others' last board with
+it to end and a board without it to start, even on a loaded host."""
+
+
 def test_an_entry_that_times_out_is_paused_and_resumes_when_it_plays_again(service):
     players = register(service, 5)
     ladder_id = make_ladder(
@@ -101,7 +106,7 @@ def test_an_entry_that_times_out_is_paused_and_resumes_when_it_plays_again(servi
         players,
         clock={"move_seconds": 0.1},
         pause_after=2,
-        pause_seconds=3.0,
+        pause_seconds=PAUSE,
         rematch_seconds=0.0,
     )
     bots = HouseBots(service, players, [uniform.make_bot] * 5, seed=2)
@@ -119,10 +124,14 @@ def test_an_entry_that_times_out_is_paused_and_resumes_when_it_plays_again(servi
     shown = {e["player_id"]: e for e in service.ladders.show(ladder_id)["entries"]}
     assert shown[slow]["status"] == "paused"
     until = entry["paused_until"]
-    # the others go on without it while it is paused
-    run_until(runner, bots, lambda: time.time() > until)
+    paused_at = until - PAUSE  # when its last timed-out game was recorded
+
+    def others_matched() -> bool:  # the others go on without it while it is paused
+        found = ladder_store.all_matches(service.core.r, ladder_id).values()
+        return any(m["created"] >= paused_at and slow not in m["tables"][0] for m in found)
+
+    run_until(runner, bots, others_matched)  # (their last board with it may end late)
     matches = ladder_store.all_matches(service.core.r, ladder_id)
-    paused_at = until - 3.0  # when its last timed-out game was recorded
     while_paused = [m for m in matches.values() if paused_at <= m["created"] < until]
     assert while_paused and all(slow not in m["tables"][0] for m in while_paused)
 
