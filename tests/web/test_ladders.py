@@ -27,10 +27,6 @@ def played_ladder(service: Services, contests: int) -> tuple[str, list[dict[str,
     )
     for p in players:
         service.ladders.join(p["token"], ladder["id"])
-    # Ladder ratings pass through the tournaments' consent check, which looks for a
-    # tournament of the ladder's id and finds none, so no contest would be rated (reported
-    # to the lead; not this test's subject): mark the ladder consented, as joining means.
-    service.core.r.hset(keys.tournament(ladder["id"]), "consented", "1")
     bots = HouseBots(service, players, [uniform.make_bot] * 5, seed=3)
     runner = Runner(service)
     deadline = time.monotonic() + 30
@@ -75,12 +71,11 @@ def test_a_ladder_s_leaderboard_and_an_entry_s_games_form_and_health(web: Web, a
             href = f"/{'replay' if game['over'] else 'table'}/{game['game_id']}"
             assert shown.locator(f"a[href='{href}']").count() == (1 if game["game_id"] else 0)
     assert page.locator(".ladder-history a[href^='/replay/']").count() >= 2  # a board: 2 tables
-    # The form plot (the web's only trend: the API keeps no rating history): a start at 0,
-    # then one point per rated contest, ending at won - lost.
-    label = page.locator("svg.plot").get_attribute("aria-label")
-    results = entry["results"]
-    over = sum(results.values())
-    assert f"to {results['won'] - results['lost']} over {over + 1} points" in label
+    # The plot: the entry's rating (its ordinal) after each contest, one point per contest.
+    label = page.locator("svg.plot").get_attribute("aria-label") or ""
+    over = sum(entry["results"].values())
+    assert label.startswith("Rating (μ − 3σ) after each contest"), label
+    assert f"over {over} points" in label, label
     figures = {
         name: page.locator(f".health [data-figure={name}] .figure").inner_text()
         for name in ("timeouts", "refused_moves", "response_p50", "response_p99")
