@@ -7,6 +7,8 @@ state between calls besides the client and its scripts.
 
 from __future__ import annotations
 
+from typing import Any
+
 from redis import Redis
 
 from server.services import notifications
@@ -95,25 +97,9 @@ class Services:
         *,
         max_connections: int = 4000,
         block_timeout: float = 30.0,
-        admin_token: str | None,
-        max_wait: float = 30.0,
-        open_registration: bool = True,
-        seed_secret: str | None = None,
-        guest_ttl: float = 86400.0,
-        guest_grace: float = 3600.0,
-        invitation_ttl: float = DEFAULT_TTL,
-        webhook_allow: str = "",
+        **settings: Any,
     ) -> Services:
-        """The services over a new client for ``redis_url`` (a server or a cluster)."""
+        """The services over a new client for ``redis_url`` (a server or a cluster);
+        ``settings`` are the keyword arguments of :class:`Services`."""
         r = connect(redis_url, max_connections=max_connections, block_timeout=block_timeout)
-        return cls(
-            r,
-            admin_token=admin_token,
-            max_wait=max_wait,
-            open_registration=open_registration,
-            seed_secret=seed_secret,
-            guest_ttl=guest_ttl,
-            guest_grace=guest_grace,
-            invitation_ttl=invitation_ttl,
-            webhook_allow=webhook_allow,
-        )
+        return cls(r, **settings)
