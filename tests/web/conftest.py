@@ -10,6 +10,7 @@ needs. These tests skip only when no Chromium is installed.
 * ``web``: a fresh context and page on the ``live_server`` app; it records every
   ``/v1`` response the page received (``web.responses``) and fails the test on
   any JavaScript error or console error.
+* ``phone_web``: the same on a 390×844 touch screen (``page.tap`` works there).
 * ``seats``: registers players through the API and seats them in new games.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,12 +84,13 @@ class Web:
         return "\n".join(body for _, body in self.responses)
 
 
-@pytest.fixture
-def web(browser: Browser, live_server: LiveServer) -> Iterator[Web]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+@contextmanager
+def web_context(browser: Browser, url: str, **options: Any) -> Iterator[Web]:
+    """A fresh context (``options`` as Playwright takes them) and page, watched for errors."""
+    context = browser.new_context(**options)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
-    web = Web(page, live_server.url)
+    web = Web(page, url)
 
     def on_response(response) -> None:
         if "/v1/" in response.url:
@@ -105,6 +108,25 @@ def web(browser: Browser, live_server: LiveServer) -> Iterator[Web]:
     yield web
     context.close()
     assert not web.errors, web.errors
+
+
+PHONE = {"width": 390, "height": 844}
+"""The phone the tests hold: its screen in CSS pixels."""
+
+
+@pytest.fixture
+def web(browser: Browser, live_server: LiveServer) -> Iterator[Web]:
+    with web_context(browser, live_server.url, viewport={"width": 1280, "height": 900}) as made:
+        yield made
+
+
+@pytest.fixture
+def phone_web(browser: Browser, live_server: LiveServer) -> Iterator[Web]:
+    """Like ``web``, on a touch phone: taps, not clicks, and a 390×844 screen."""
+    with web_context(
+        browser, live_server.url, viewport=PHONE, has_touch=True, is_mobile=True
+    ) as made:
+        yield made
 
 
 class Seats:

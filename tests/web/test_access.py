@@ -28,6 +28,14 @@ ROOT = Path(__file__).resolve().parents[2]
 AXE_DIR = ROOT / "var" / "cache" / "axe"
 SHOTS = ROOT / "var" / "screenshots"
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+TABLES = [
+    ("concerto", {"deals": 1}, 4),
+    ("seconds", {}, 4),
+    ("cowpoke", {"players": 3}, 3),
+    ("pinochle", {"variant": "partnership"}, 4),
+    ("pinochle", {"variant": "double-deck"}, 6),
+]
+"""One table of each game (and of each Pinochle shape) that axe checks, mid-deal."""
 
 
 @pytest.fixture(scope="session")
@@ -92,20 +100,38 @@ def a_running_tournament(seats: Seats, app, players: list[Player]) -> str:
     return made["id"]
 
 
+def live_tables(seats: Seats, players: list[Player]) -> dict[str, str]:
+    """Each game of ``TABLES`` a few moves in, as a spectator and as seat 0 see it.
+
+    Seat 0 is left to move, so its page shows its legal cards and move buttons too.
+    """
+    pages: dict[str, str] = {}
+    for number, (game, options, count) in enumerate(TABLES):
+        name = "-".join([game, *map(str, options.values())]) if game == "pinochle" else game
+        live = seats.game(game, players[:count], options)["id"]
+        rng = random.Random(number)
+        play_random(seats, live, players[:count], rng, limit=7)
+        assert play_random(seats, live, players[:count], rng, stop_at_seat=0)["to_move"] == [0]
+        pages[f"table-{name}-spectator"] = f"/table/{live}"
+        pages[f"table-{name}-seated"] = f"/table/{live}#token={players[0].token}"
+    return pages
+
+
 def test_every_page_passes_axe_at_both_sizes_and_is_photographed(
     browser: Browser, live_server: LiveServer, seats: Seats, axe_source: str, app
 ) -> None:
-    players = [seats.register(name) for name in ("ann", "ben", "cat", "dan")]
-    live = seats.game("concerto", players, {"deals": 1})["id"]
-    play_random(seats, live, players, random.Random(1), limit=7)
+    """Every kind of page, and every game's table both watched and seated, at both sizes."""
+    names = ("ann", "ben", "cat", "dan", "eve", "fay")
+    players = [seats.register(name) for name in names]
+    tables = live_tables(seats, players)
+    players = players[:4]
     done = seats.game("concerto", players, {"deals": 1})["id"]
     play_random(seats, done, players, random.Random(2))
     tournament = a_running_tournament(seats, app, players)
     ladder, entries = played_ladder(app.extensions["parlour"], contests=2)
     pages = {
         "lobby": "/",
-        "table-spectator": f"/table/{live}",
-        "table-seated": f"/table/{live}#token={players[0].token}",
+        **tables,
         "replay": f"/replay/{done}?step=30",
         "rules": "/rules/concerto",
         "tournament": f"/tournaments/{tournament}",

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from playwright.sync_api import Locator
 
 from server.processes.botpool import BotPool, BotSpec
 from tests.api.helpers import cards_in
@@ -65,13 +66,27 @@ def deal_over(web: Web, game_id: str) -> bool:
     return any(e["kind"] in DEAL_ENDS for e in got["events"])
 
 
-def play_one_deal_by_clicks(web: Web, game_id: str, limit: int = 200) -> int:
-    """Click the visitor's moves (a card, else pass, else the first move) until a deal ends."""
+def measured(target: Locator) -> dict | None:
+    """Where ``target`` is on the screen; None only if it stays hidden for half a second
+    (the table redraws itself, at the same version too, so one look may miss it)."""
+    for _ in range(5):
+        box = target.bounding_box(timeout=2000)
+        if box is not None:
+            return box
+        target.page.wait_for_timeout(100)
+    return None
+
+
+def play_one_deal(web: Web, game_id: str, *, tap: bool = False, limit: int = 200) -> int:
+    """Click (or tap) the visitor's moves (a card, else pass, else the first move) until a
+    deal ends; returns how many. Tapping, each target must be on the first screen as it is
+    (the page never scrolled), and so must the action bar whenever it shows."""
     page = web.page
-    clicks = 0
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    presses = 0
     mine = "button.card.legal, button.move"
     while not deal_over(web, game_id):
-        assert clicks < limit, "the deal never ended"
+        assert presses < limit, "the deal never ended"
         try:
             page.wait_for_selector(f"{mine}, .board[data-status=finished]", timeout=1500)
         except Exception:  # noqa: BLE001 - the bots are thinking, or the deal just ended
@@ -84,12 +99,27 @@ def play_one_deal_by_clicks(web: Web, game_id: str, limit: int = 200) -> int:
         target = cards.first if cards.count() else passing.first if passing.count() else None
         target = target or page.locator("button.move:not([disabled])").first
         try:
-            target.click(timeout=2000)
+            if tap:
+                boxes = [measured(target)]
+                if page.locator(".board .moves").count():
+                    boxes.append(measured(page.locator(".board .moves")))
+                scrolled = page.evaluate("window.scrollY")
+        except Exception:  # noqa: BLE001 - redrawn meanwhile: look again
+            continue
+        if tap and None in boxes and page.locator(f".board[data-version='{version}']").count() == 0:
+            continue  # the game moved on meanwhile: look again
+        if tap:
+            assert scrolled == 0, "the page scrolled"
+            for box in boxes:
+                assert box is not None and box["y"] >= 0, (version, boxes)
+                assert box["y"] + box["height"] <= height + 0.5, (version, box)
+        try:
+            target.tap(timeout=2000) if tap else target.click(timeout=2000)
         except Exception:  # noqa: BLE001 - redrawn under the pointer: look again
             continue
-        clicks += 1
+        presses += 1
         page.wait_for_selector(f".board:not([data-version='{version}'])")
-    return clicks
+    return presses
 
 
 def bots_hands(web: Web, pool: BotPool, view: dict) -> set[str]:
@@ -118,15 +148,31 @@ VISITS = [
 ]
 
 
-@pytest.mark.parametrize(("game", "choices", "seats"), VISITS)
+PHONE_VISITS = VISITS
+"""The set-ups played again on a phone, by taps."""
+
+
+@pytest.mark.parametrize(
+    ("size", "game", "choices", "seats"),
+    [pytest.param("desktop", *v, id=f"desktop-{v[0]}-{'-'.join(v[1].values())}") for v in VISITS]
+    + [
+        pytest.param("phone", *v, id=f"phone-{v[0]}-{'-'.join(v[1].values())}")
+        for v in PHONE_VISITS
+    ],
+)
 def test_a_visitor_plays_a_whole_deal_against_the_bots(
-    web: Web, pool: BotPool, game: str, choices: dict, seats: int
+    request: pytest.FixtureRequest, pool: BotPool, size: str, game: str, choices: dict, seats: int
 ) -> None:
+    """Each set-up of the lobby, played to the end of a deal: at the desktop size by clicks,
+    and on a touch phone (390×844) by taps that all land on the first screen."""
+    phone = size == "phone"
+    web: Web = request.getfixturevalue("phone_web" if phone else "web")
     page = web.open("/")
     offer = page.locator(f"form.offer[data-game='{game}']")
     for option, value in choices.items():
         offer.locator(f"select[data-option='{option}']").select_option(value)
-    offer.locator("button.play-bots").click()
+    button = offer.locator("button.play-bots")
+    button.tap() if phone else button.click()
     page.wait_for_selector(".board[data-status=active]")
     game_id = page.url.rsplit("/", 1)[1]
     assert page.evaluate("sessionStorage.getItem('parlour.token')").startswith("gst")
@@ -142,8 +188,8 @@ def test_a_visitor_plays_a_whole_deal_against_the_bots(
     ).json()
     public = cards_in(requests.get(f"{web.url}/v1/games/{game_id}", timeout=10).text)
     assert_page_holds_none_of(web, bots_hands(web, pool, view) - set(mine["hand"]) - public)
-    clicks = play_one_deal_by_clicks(web, game_id)
-    assert clicks > 0 and deal_over(web, game_id)
+    presses = play_one_deal(web, game_id, tap=phone)
+    assert presses > 0 and deal_over(web, game_id)
 
 
 def test_the_default_pool_fills_the_largest_table_of_each_bot_s_games(
