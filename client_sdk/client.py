@@ -455,8 +455,11 @@ class Games(_Namespace):
 class Turns(_Namespace):
     """Your turns across every game: the one call a bot loops on."""
 
-    def stream(self) -> Iterator[dict[str, Any]]:
+    def stream(self, heartbeat: float | None = None) -> Iterator[dict[str, Any]]:
         """``GET /v1/me/turns/stream``: your turns pushed as they come (server-sent events).
+
+        ``heartbeat``: seconds of quiet after which you want a heartbeat (at most
+        the server's own, 15 by default), e.g. to notice a stop request soon.
 
         Yields ``{"event": "turns", "data": [turn, ...]}`` (your turns in one game,
         as :meth:`wait` lists them), ``{"event": "over", "data": {"game_id", "status"}}``,
@@ -471,7 +474,9 @@ class Turns(_Namespace):
             ConnectionError: the connection failed or dropped.
             NotFound: the server has no turn streams (use :meth:`wait`).
         """
-        return self._r.stream("/v1/me/turns/stream", heartbeats=True)
+        return self._r.stream(
+            "/v1/me/turns/stream", params={"heartbeat": heartbeat}, heartbeats=True
+        )
 
     def wait(self, wait: float = 20.0) -> TurnsPage:
         """``GET /v1/me/turns?wait=s``: every game where you are to act, long-polled."""

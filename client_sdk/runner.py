@@ -265,7 +265,8 @@ class Runner:
         long-poll. An empty page means a quiet moment (time for idle checks)."""
         if self.push:
             try:
-                for event in self.client.turns.stream():
+                # a heartbeat at least every `wait` s: the loop notices a stop that soon
+                for event in self.client.turns.stream(heartbeat=max(0.5, self.wait)):
                     if event["event"] == "turns":
                         yield event["data"]
                     elif event["event"] == "over":

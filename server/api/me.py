@@ -27,9 +27,10 @@ def turn_stream():
     token = g.token if g.token is not None else query["token"]
     if token is None:
         raise Unauthorized("missing bearer token")
+    most = current_app.config["SSE_HEARTBEAT"]  # a client may ask for more, not fewer
     frames = services().turn_streams.open(
         token,
-        heartbeat=current_app.config["SSE_HEARTBEAT"],
+        heartbeat=min(query["heartbeat"] or most, most),
         max_seconds=current_app.config["SSE_MAX_SECONDS"],
     )
     return Response(

@@ -494,6 +494,7 @@ class TurnStreamQuery(_Query):
     """``GET /v1/me/turns/stream``: the token may come as ``?token=`` (EventSource)."""
 
     token = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
+    heartbeat = fields.Float(validate=validate.Range(min=0.5, max=3600), load_default=None)
 
 
 turn_stream_query = TurnStreamQuery()
