@@ -13,7 +13,6 @@ seed matches the published commitment.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import random
@@ -164,21 +163,30 @@ class _TurnFrames:
 
     def __init__(self, base_url: str, player) -> None:
         self.frames: list[str] = []
+        self.stopping = threading.Event()
         self.response = requests.get(
-            f"{base_url}/v1/me/turns/stream", headers=player.headers, stream=True, timeout=(5, 30)
+            f"{base_url}/v1/me/turns/stream",
+            params={"heartbeat": 0.5},  # a quiet stream beats often: the reader can stop
+            headers=player.headers,
+            stream=True,
+            timeout=(5, 30),
         )
         assert self.response.status_code == 200
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
     def _read(self) -> None:
-        with contextlib.suppress(Exception):  # the test closes the stream under the reader
-            for message in SseReader(self.response):
-                if message.event == "turns":
-                    self.frames.append(message.data)
+        reader = SseReader(self.response)
+        while not self.stopping.is_set():
+            item = reader.next_item()
+            if item is None:
+                return
+            if not isinstance(item, str) and item.event == "turns":
+                self.frames.append(item.data)
 
     def stop(self) -> list[str]:
         time.sleep(0.3)  # the last pushes in flight
-        self.response.close()
+        self.stopping.set()
         self.thread.join(5)
+        self.response.close()
         return self.frames
