@@ -13,7 +13,9 @@ so host noise hits them alike, at each size (games x 4 bots):
 * ``floor``: ``GET /v1/_ping_redis?round_trips=2&reply_bytes=N`` (N: the moves'
   mean answer): two Redis round trips and a view-sized answer, nothing else.
 
-Server CPU is user + system time of the gunicorn workers and Redis over each phase.
+Server CPU is user + system time of the gunicorn workers and Redis over each phase
+(Redis's share is printed apart: a move's commit script and its AOF write are work
+the floor's round trips do not do).
 Printed: ``move throughput ratio to floor``, the p99s, the server CPU per move for the
 move alone and for each loop, and ``bot loop cpu ratio to move`` (the SDK's loop, the
 turn stream; the long-poll's ratio is printed beside it). ``--spy S`` then samples
@@ -74,7 +76,8 @@ def scripted_games(base: str, ids: list[str], seed: str, moves_needed: int) -> l
 
 
 def drive(plan: dict[str, Any], pids: list[int]) -> dict[str, Any]:
-    """Run the Node client on ``plan``; its results with the server's CPU seconds."""
+    """Run the Node client on ``plan``; its results with the server's CPU seconds, and
+    Redis's apart (the last of ``pids``)."""
     proc = subprocess.Popen(
         ["node", str(CLIENT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
@@ -82,14 +85,15 @@ def drive(plan: dict[str, Any], pids: list[int]) -> dict[str, Any]:
     proc.stdin.write(json.dumps(plan))
     proc.stdin.close()
     assert json.loads(proc.stdout.readline()).get("started")
-    before = cpu_seconds(pids)
+    before, redis_before = cpu_seconds(pids), cpu_seconds(pids[-1:])
     assert json.loads(proc.stdout.readline()).get("stopped")
     cpu = cpu_seconds(pids) - before
+    redis_cpu = cpu_seconds(pids[-1:]) - redis_before
     result = json.loads(proc.stdout.readline())
     proc.wait(30)
     if result["errors"]:
         raise RuntimeError(f"{plan['mode']}: {result['errors']} requests refused")
-    return {**result, "cpu": cpu}
+    return {**result, "cpu": cpu, "redis_cpu": redis_cpu}
 
 
 def size_run(api: ApiProc, redis_pid: int, games: int, args: argparse.Namespace) -> None:
@@ -123,7 +127,7 @@ def size_run(api: ApiProc, redis_pid: int, games: int, args: argparse.Namespace)
                 timeout=30,
             ).raise_for_status()
     got: dict[str, dict[str, Any]] = {
-        m: {"lat": [], "cpu": 0.0, "secs": 0.0, "polls": 0} for m in PHASES
+        m: {"lat": [], "cpu": 0.0, "redis_cpu": 0.0, "secs": 0.0, "polls": 0} for m in PHASES
     }
     reply = 2000
     for _ in range(args.rounds):
@@ -135,6 +139,7 @@ def size_run(api: ApiProc, redis_pid: int, games: int, args: argparse.Namespace)
             out = drive(plan, pids)
             got[mode]["lat"] += out["latencies"]
             got[mode]["cpu"] += out["cpu"]
+            got[mode]["redis_cpu"] += out["redis_cpu"]
             got[mode]["secs"] += out["elapsed"]
             got[mode]["polls"] += out["polls"]
             if mode == "moves":  # the next round resumes each table where this one stopped
@@ -201,11 +206,14 @@ def report(games: int, got: dict[str, dict[str, Any]]) -> None:
     tag = tag_of(games)
     rate = {m: len(g["lat"]) / max(1e-9, g["secs"]) for m, g in got.items()}
     cpu = {m: 1e6 * g["cpu"] / max(1, len(g["lat"])) for m, g in got.items()}
+    redis = {m: 1e6 * g["redis_cpu"] / max(1, len(g["lat"])) for m, g in got.items()}
     for m in PHASES:
         line(f"{tag}_{m}_rate", rate[m], "req/s" if m == "floor" else "moves/s", 0)
         line(f"{tag}_{m}_p50", 1000 * quantile(got[m]["lat"], 0.50), "ms")
         line(f"{tag}_{m}_p99", 1000 * quantile(got[m]["lat"], 0.99), "ms")
-        line(f"{tag}_{m}_server_cpu", cpu[m], "us/move" if m != "floor" else "us/request", 0)
+        unit = "us/move" if m != "floor" else "us/request"
+        line(f"{tag}_{m}_server_cpu", cpu[m], unit, 0)
+        line(f"{tag}_{m}_redis_cpu", redis[m], unit, 0)  # of which Redis's own
     polls = got["loop"]["polls"] / max(1, len(got["loop"]["lat"]))
     line(f"{tag}_loop_polls_per_move", polls, "", 2)
     p99 = quantile(got["moves"]["lat"], 0.99) / max(1e-9, quantile(got["floor"]["lat"], 0.99))

@@ -174,7 +174,8 @@ class Feeds:
         return turns, done
 
     # -- server-sent events -----------------------------------------------------------
-    def _status(self, game_id: str) -> str | None:
+    def status(self, game_id: str) -> str | None:
+        """The game's status (None: no such game), for a stream's last words."""
         game = self.core.game(game_id)
         return None if game is None else game.status
 
@@ -206,7 +207,7 @@ class Feeds:
                 and resumes (bounds what one connection holds, behind any proxy).
         """
         first = self.events(token, game_id, after=after, wait=0, seat=seat)
-        if not first["events"] and self._status(game_id) in OVER:
+        if not first["events"] and self.status(game_id) in OVER:
             return None
         return self._stream(token, game_id, first, seat, heartbeat, max_seconds)
 
@@ -225,7 +226,7 @@ class Feeds:
             while True:
                 for event in page["events"]:
                     yield frame(event)
-                status = self._status(game_id)
+                status = self.status(game_id)
                 if status in OVER:
                     # Its last events may have landed after the read above: send them too.
                     rest = self.events(token, game_id, after=page["last"], wait=0, seat=seat)
@@ -242,7 +243,7 @@ class Feeds:
                 if not page["events"]:
                     yield ": heartbeat\n\n"
         except BoardInPlay:  # this table ended while its board plays on: the rest waits
-            yield self._end(self._status(game_id))
+            yield self._end(self.status(game_id))
         except ServiceError as exc:  # e.g. the guest token expired: say so, and stop
             body = {"message": exc.message}
             yield f"event: error\ndata: {orjson.dumps(body).decode()}\n\n"

@@ -132,6 +132,6 @@ class TurnStreams:
             sent.pop(game_id, None)
         if over:
             for game_id in done:
-                status = self.feeds._status(game_id)
+                status = self.feeds.status(game_id)
                 body = orjson.dumps({"game_id": game_id, "status": status})
                 yield b"event: over\ndata: " + body + b"\n\n"

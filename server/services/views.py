@@ -51,12 +51,16 @@ def rating_out(stored: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def holder(record: GameRecord, seat: int) -> str | None:
+    """The player who holds ``seat``: None while it is open, or held for an invited
+    player who has not accepted yet (docs/api.md: it is not theirs until then)."""
+    taken = record.seats.get(seat)
+    return None if taken is None or taken.get("pending") else str(taken["player_id"])
+
+
 def seats_of(record: GameRecord, player_id: str) -> list[int]:
-    """The seats ``player_id`` holds in the game, lowest first (a seat held for the
-    player's invitation is not theirs until they accept it: docs/api.md)."""
-    return sorted(
-        s for s, v in record.seats.items() if v["player_id"] == player_id and not v.get("pending")
-    )
+    """The seats ``player_id`` holds in the game, lowest first (see :func:`holder`)."""
+    return sorted(s for s in record.seats if holder(record, s) == player_id)
 
 
 def seats(record: GameRecord) -> list[dict[str, Any]]:
@@ -181,7 +185,6 @@ def rendered_turns(
     """
     mine: dict[str, list[dict[str, Any]]] = {}
     for seat in state.to_move():
-        holder = record.seats.get(seat)
-        if holder is not None and not holder.get("pending"):  # a held seat is nobody's yet
-            mine.setdefault(holder["player_id"], []).append(turn(record, state, seat, clock))
+        if (player := holder(record, seat)) is not None:
+            mine.setdefault(player, []).append(turn(record, state, seat, clock))
     return {player: orjson.dumps(turns) for player, turns in mine.items()}

@@ -159,7 +159,7 @@ function moveButtons(ctx, {pending = false, onMove}) {
     }
   }
   return h('section', {class: `moves${pending ? ' pending' : ''}`, 'aria-label': 'your moves'},
-    boundAny ? h('p', {class: 'hint'}, 'Your move: click a highlighted card.') : null,
+    boundAny ? h('p', {class: 'hint'}, 'Your move: choose a highlighted card.') : null,
     controls.length ? h('div', {class: 'buttons'}, controls) : null);
 }
 
