@@ -436,7 +436,15 @@ class Ladders:
             if got is not None and shown is not None:
                 shown["games"] = got.get("games", 0)
             out[history_of]["rating"] = shown
-            after = store.after(self.r, record.id, [row["match"] for row in tally.history])
+            numbers = [row["match"] for row in tally.history]
+            after = {
+                int(e.rpartition(":")[2]): v
+                for e, v in rating_store.after(
+                    self.r, pool(record.id), [f"{record.id}:{n}" for n in numbers]
+                ).items()
+            }
+            missing = [n for n in numbers if n not in after]  # rated before they were kept so
+            after |= store.after(self.r, record.id, missing)
             for row in tally.history:
                 row["rating"] = _rating_out(after.get(row["match"], {}).get(history_of))
             out[history_of]["history"] = tally.history[::-1]

@@ -13,7 +13,8 @@ Layout (a ladder's keys share the hash tag ``{L<ladder_id>}``):
 * ``L:{id}:games``    hash ``<match>:<table>`` -> game id (derived: rewriting is harmless);
 * ``L:{id}:results``  hash ``<match>:<table>`` -> the table's result, written with HSETNX;
 * ``L:{id}:after``    hash match number -> JSON ``{player: {"mu", "sigma"}}``, each side's
-  ratings once the match was rated (HSETNX: :func:`put_after`), for rating over time;
+  ratings once the match was rated, as earlier schedulers kept them (read only: the
+  rating write now keeps them itself, ``store.ratings.after``);
 * ``ladders``         sorted set of ladder ids by creation time;
 * ``ladder:seen``     hash player id -> when it was last seen waiting for a turn (epoch).
 
@@ -195,13 +196,10 @@ def all_results(r: Redis, ladder_id: str) -> tuple[dict[str, str], dict[str, dic
     )
 
 
-def put_after(r: Redis, ladder_id: str, match: int, ratings: dict[str, Any]) -> bool:
-    """Record the players' ratings right after match ``match`` was rated (once: HSETNX)."""
-    return bool(r.hsetnx(_k(ladder_id, "after"), str(match), orjson.dumps(ratings)))
-
-
 def after(r: Redis, ladder_id: str, numbers: Sequence[int]) -> dict[int, dict[str, Any]]:
-    """The ratings recorded after each of the matches ``numbers`` (absent: left out)."""
+    """The ratings recorded after each of the matches ``numbers`` (absent: left out) by
+    schedulers that kept them apart from the rating write; they are now kept with it
+    (``store.ratings.after``), and only matches rated before are read here."""
     if not numbers:
         return {}
     raw = r.hmget(_k(ladder_id, "after"), [str(n) for n in numbers])
