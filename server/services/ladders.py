@@ -252,6 +252,7 @@ class Ladders:
         partner = _pair_of(record, player_id)
         if not store.leave(self.r, ladder_id, player_id, *([partner] if partner else [])):
             raise NotFound("not on this ladder", {"player_id": player_id})
+        store.forget(self.r, [player_id, *([partner] if partner else [])])
         out = {"ladder_id": ladder_id, "player_id": player_id, "left": True}
         return out | ({"partner_left": partner} if partner else {})
 
@@ -324,7 +325,7 @@ class Ladders:
                     for p in seats:
                         busy[p] += 1
         per_match = 2 if meta["duplicate"] else 1
-        seen = store.last_seen(self.r, list(record.entries))
+        seen = store.last_seen(self.r, list(record.entries), enrol=True)
         free = [
             p
             for p in record.entries

@@ -279,3 +279,23 @@ def test_response_times_and_refused_moves_are_shown_per_entry(service):
     assert health["response_p50"] <= health["response_p99"]
     others = [service.ladders.entry(ladder_id, p["id"])["health"] for p in players]
     assert sum(h["refused_moves"] for h in others) == 1
+
+
+def test_only_entrants_are_kept_as_seen_waiting_and_leaving_prunes_them(service):
+    """Every ``/me/turns`` marks its caller seen, but only a player on some ladder is kept,
+    and one that leaves its last ladder is dropped: the record never outgrows the entries."""
+    players = register(service, 3)
+    ids = [p["id"] for p in players]
+    ladder_id = make_ladder(service, players[:2])
+    other = make_ladder(service, players[1:2])
+    for p in players:
+        service.feeds.turns(p["token"])
+    r = service.core.r
+    assert set(ladder_store.last_seen(r, ids)) == set(ids[:2])  # not the one on no ladder
+    assert service.ladders.entry(ladder_id, ids[0])["status"] == "available"
+    service.ladders.leave(players[0]["token"], ladder_id)
+    service.ladders.leave(players[1]["token"], ladder_id)  # still on the other ladder
+    for p in players:
+        service.feeds.turns(p["token"])
+    assert set(ladder_store.last_seen(r, ids)) == {ids[1]}
+    assert service.ladders.entry(other, ids[1])["status"] == "available"
