@@ -34,8 +34,8 @@ lock or lease could only save work, never prevent a duplicate:
   and the other, having read a stale ladder, writes nothing
   (``store.ladders.put_matches``); each match's games and rating then follow the
   rules above (derived game ids, HSETNX results, keyed rating events); the
-  ratings right after a match are kept (HSETNX) before the match is closed, so
-  a scheduler killed in between keeps them on its next pass.
+  ratings a match's rating wrote are kept as the match's by the same write, so
+  no other rating of its players can come in between.
 
 Killed and restarted, a scheduler holds nothing in memory worth losing: it
 re-reads the tournament, and every step it may have been killed in is
@@ -53,7 +53,6 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-import orjson
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -404,24 +403,13 @@ class Runner:
             teams = tuple(tuple(s) for s in record.open[n]["sides"])
             if not applied:
                 self.checkpoint("rate")
-                # every entry joined the ladder itself: consent (docs/ladder.md)
-                self.services.ratings.rate(rating_pool, event_id, teams, ranks, consented=True)
-            self.checkpoint("after")
-            self._record_after(record.id, n, [p for side in teams for p in side])
+                # every entry joined the ladder itself: consent (docs/ladder.md); the
+                # ratings written are kept as the match's, in the same write
+                self.services.ratings.rate(
+                    rating_pool, event_id, teams, ranks, consented=True, keep_after=True
+                )
         self.checkpoint("close")
         ladder_store.close(self.r, record.id, list(done))
-
-    def _record_after(self, ladder_id: str, n: int, players: list[str]) -> None:
-        """Keep the players' ratings as they stand right after match ``n`` was rated, for
-        the entries' rating over time (written once; a match still open, so a runner
-        killed after rating it records them on the next pass, before it is closed)."""
-        raw = rating_store.read(self.r, ladder_pool(ladder_id), players)
-        after = {
-            p: {"mu": v["mu"], "sigma": v["sigma"]}
-            for p, b in zip(players, raw, strict=True)
-            if b and (v := orjson.loads(b))
-        }
-        ladder_store.put_after(self.r, ladder_id, n, after)
 
     def _create_ladder_game(
         self, record: ladder_store.LadderRecord, n: int, t: int, match: dict[str, Any]

@@ -252,6 +252,7 @@ class Ladders:
         partner = _pair_of(record, player_id)
         if not store.leave(self.r, ladder_id, player_id, *([partner] if partner else [])):
             raise NotFound("not on this ladder", {"player_id": player_id})
+        store.forget(self.r, [player_id, *([partner] if partner else [])])
         out = {"ladder_id": ladder_id, "player_id": player_id, "left": True}
         return out | ({"partner_left": partner} if partner else {})
 
@@ -324,7 +325,7 @@ class Ladders:
                     for p in seats:
                         busy[p] += 1
         per_match = 2 if meta["duplicate"] else 1
-        seen = store.last_seen(self.r, list(record.entries))
+        seen = store.last_seen(self.r, list(record.entries), enrol=True)
         free = [
             p
             for p in record.entries
@@ -436,7 +437,15 @@ class Ladders:
             if got is not None and shown is not None:
                 shown["games"] = got.get("games", 0)
             out[history_of]["rating"] = shown
-            after = store.after(self.r, record.id, [row["match"] for row in tally.history])
+            numbers = [row["match"] for row in tally.history]
+            after = {
+                int(e.rpartition(":")[2]): v
+                for e, v in rating_store.after(
+                    self.r, pool(record.id), [f"{record.id}:{n}" for n in numbers]
+                ).items()
+            }
+            missing = [n for n in numbers if n not in after]  # rated before they were kept so
+            after |= store.after(self.r, record.id, missing)
             for row in tally.history:
                 row["rating"] = _rating_out(after.get(row["match"], {}).get(history_of))
             out[history_of]["history"] = tally.history[::-1]

@@ -70,6 +70,7 @@ class Ratings:
         ranks: tuple[int, ...],
         *,
         consented: bool | None = None,
+        keep_after: bool = False,
     ) -> bool:
         """Apply one rated game to ``game``'s pool exactly once.
 
@@ -81,7 +82,9 @@ class Ratings:
         Reads the players' ratings, computes the new ones (openskill), and
         writes them with a compare-and-set that also marks ``event_id`` applied
         (``store.ratings.apply``). Lost races are retried a few times with
-        jitter; an event already applied is left alone.
+        jitter; an event already applied is left alone. With ``keep_after`` the
+        ratings written are also recorded as the event's, in the same write
+        (``store.ratings.after``: a ladder entry's rating over time).
 
         Returns:
             True if this call applied it (False: applied already, or skipped).
@@ -112,7 +115,7 @@ class Ratings:
             ]
             try:
                 return rating_store.apply(
-                    self.r, self.scripts, game, event_id, players, raw, values
+                    self.r, self.scripts, game, event_id, players, raw, values, keep_after
                 )
             except RatingChanged:
                 time.sleep(random.uniform(0, 0.005 * (attempt + 1)))

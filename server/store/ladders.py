@@ -13,9 +13,13 @@ Layout (a ladder's keys share the hash tag ``{L<ladder_id>}``):
 * ``L:{id}:games``    hash ``<match>:<table>`` -> game id (derived: rewriting is harmless);
 * ``L:{id}:results``  hash ``<match>:<table>`` -> the table's result, written with HSETNX;
 * ``L:{id}:after``    hash match number -> JSON ``{player: {"mu", "sigma"}}``, each side's
-  ratings once the match was rated (HSETNX: :func:`put_after`), for rating over time;
+  ratings once the match was rated, as earlier schedulers kept them (read only: the
+  rating write now keeps them itself, ``store.ratings.after``);
 * ``ladders``         sorted set of ladder ids by creation time;
-* ``ladder:seen``     hash player id -> when it was last seen waiting for a turn (epoch).
+* ``ladder:waiting``  sorted set player id -> when it was last seen waiting for a turn
+  (epoch; 0: not yet), of the players on some ladder only: a player is added when it
+  joins (and by the scheduler's pass over the entries, so none is ever missed), marked
+  by ``ZADD XX`` (nobody else is added), and dropped when it leaves its last ladder.
 
 Exactly once without a lock: a match number is claimed by the transaction
 that writes it, which fails if any other scheduler wrote a match since this
@@ -41,7 +45,7 @@ def _k(ladder_id: str, part: str = "") -> str:
     return f"L:{{L{ladder_id}}}{':' + part if part else ''}"
 
 
-SEEN = "ladder:seen"
+SEEN = "ladder:waiting"
 INDEX = "ladders"
 
 
@@ -123,7 +127,10 @@ def join(r: Redis, ladder_id: str, player_id: str, now: float, partner: str | No
     entry: dict[str, Any] = {"joined": now}
     if partner is not None:
         entry["partner"] = partner
-    return bool(r.hsetnx(_k(ladder_id, "entries"), player_id, orjson.dumps(entry)))
+    pipe = r.pipeline()
+    pipe.hsetnx(_k(ladder_id, "entries"), player_id, orjson.dumps(entry))
+    pipe.zadd(SEEN, {player_id: 0}, nx=True)  # kept as seen waiting from now on
+    return bool(pipe.execute()[0])
 
 
 def leave(r: Redis, ladder_id: str, player_id: str, *also: str) -> bool:
@@ -195,13 +202,10 @@ def all_results(r: Redis, ladder_id: str) -> tuple[dict[str, str], dict[str, dic
     )
 
 
-def put_after(r: Redis, ladder_id: str, match: int, ratings: dict[str, Any]) -> bool:
-    """Record the players' ratings right after match ``match`` was rated (once: HSETNX)."""
-    return bool(r.hsetnx(_k(ladder_id, "after"), str(match), orjson.dumps(ratings)))
-
-
 def after(r: Redis, ladder_id: str, numbers: Sequence[int]) -> dict[int, dict[str, Any]]:
-    """The ratings recorded after each of the matches ``numbers`` (absent: left out)."""
+    """The ratings recorded after each of the matches ``numbers`` (absent: left out) by
+    schedulers that kept them apart from the rating write; they are now kept with it
+    (``store.ratings.after``), and only matches rated before are read here."""
     if not numbers:
         return {}
     raw = r.hmget(_k(ladder_id, "after"), [str(n) for n in numbers])
@@ -210,16 +214,37 @@ def after(r: Redis, ladder_id: str, numbers: Sequence[int]) -> dict[int, dict[st
 
 # -- seen waiting ------------------------------------------------------------------------
 def seen(r: Redis, player_id: str, now: float) -> None:
-    """The player is waiting for a turn now (``/me/turns``, a game's events or stream)."""
-    r.hset(SEEN, player_id, repr(now))
+    """The player is waiting for a turn now (``/me/turns``, a game's events or stream);
+    kept only if it is on some ladder (``ZADD XX``: one command, nothing added)."""
+    r.zadd(SEEN, {player_id: now}, xx=True)
 
 
-def last_seen(r: Redis, players: Sequence[str]) -> dict[str, float]:
-    """When each of ``players`` was last seen waiting (never seen: left out)."""
+def last_seen(r: Redis, players: Sequence[str], *, enrol: bool = False) -> dict[str, float]:
+    """When each of ``players`` was last seen waiting (never seen: left out). With
+    ``enrol`` (``players`` are entries) each is first added if missing, in the same
+    round trip: one whose join was not recorded here (it joined before this record
+    existed, or raced a :func:`forget`) is kept from the next call of :func:`seen`."""
     if not players:
         return {}
-    raw = r.hmget(SEEN, list(players))
-    return {p: float(v) for p, v in zip(players, raw, strict=True) if v}
+    pipe = r.pipeline(transaction=False)
+    if enrol:
+        pipe.zadd(SEEN, dict.fromkeys(players, 0), nx=True)
+    pipe.zmscore(SEEN, list(players))
+    scores = pipe.execute()[-1]
+    return {p: float(v) for p, v in zip(players, scores, strict=True) if v}
+
+
+def forget(r: Redis, players: Sequence[str]) -> None:
+    """Drop from the seen-waiting record those of ``players`` on no ladder any more."""
+    ladders = ids(r)
+    pipe = r.pipeline(transaction=False)
+    for p in players:
+        for ladder_id in ladders:
+            pipe.hexists(_k(ladder_id, "entries"), p)
+    found, n = pipe.execute(), len(ladders)
+    gone = [p for i, p in enumerate(players) if not any(found[i * n : (i + 1) * n])]
+    if gone:
+        r.zrem(SEEN, *gone)
 
 
 # -- per-entry move health (hooked in the move path; only for ladder games) ------------

@@ -3,13 +3,16 @@
 Layout (under the hash tag ``{<game>}``, names from :mod:`keys`):
 
 * ``r:{game}:ratings`` hash player id -> JSON ``{"mu", "sigma", "games"}``;
-* ``r:{game}:applied`` set of the ids of the rated games already applied.
+* ``r:{game}:applied`` set of the ids of the rated games already applied;
+* ``r:{game}:after``   hash event id -> JSON ``{player: {"mu", "sigma"}}``, the ratings
+  an event wrote, for pools that keep them (a ladder's: its entries' rating over time).
 
 An update is a compare-and-set (``lua/apply_rating.lua``): the new ratings are
 computed in Python from the ratings read, and written only if those are still
 the stored ones and the event is not yet applied, so two schedulers rating
 the same game apply it once, and two events for the same players never lose
-an update.
+an update. The ratings an event wrote are recorded by the same script, so no
+later event of the same players can slip in between.
 """
 
 from __future__ import annotations
@@ -39,6 +42,11 @@ def read(r: Redis, game: str, players: Sequence[str]) -> list[bytes | None]:
     return raw
 
 
+def after_key(game: str) -> str:
+    """Hash: event id -> JSON ``{player: {"mu", "sigma"}}``, the ratings the event wrote."""
+    return f"r:{{{game}}}:after"
+
+
 def apply(
     r: Redis,
     scripts: Scripts,
@@ -47,8 +55,10 @@ def apply(
     players: Sequence[str],
     read_back: Sequence[bytes | None],
     new: Sequence[dict[str, Any]],
+    keep_after: bool = False,
 ) -> bool:
-    """Write ``new`` ratings and mark ``event_id`` applied, if nothing moved since the read.
+    """Write ``new`` ratings and mark ``event_id`` applied, if nothing moved since the read;
+    with ``keep_after``, also record them as the event's (:func:`after`), in the same step.
 
     Returns:
         True if applied now, False if the event had been applied already.
@@ -59,9 +69,12 @@ def apply(
     n = len(players)
     args: list[Any] = [event_id, n, *players, *[b or b"" for b in read_back]]
     args += [orjson.dumps(x) for x in new]
-    code = scripts.apply_rating(
-        keys=[keys.ratings(game), keys.ratings_applied(game)], args=args, client=r
-    )
+    names = [keys.ratings(game), keys.ratings_applied(game)]
+    if keep_after:
+        names.append(after_key(game))
+        kept = {p: {"mu": x["mu"], "sigma": x["sigma"]} for p, x in zip(players, new, strict=True)}
+        args.append(orjson.dumps(kept))
+    code = scripts.apply_rating(keys=names, args=args, client=r)
     if code == -1:
         raise RatingChanged()
     return code == 1
@@ -72,6 +85,14 @@ def applied(r: Redis, game: str, event_ids: Sequence[str]) -> list[bool]:
     if not event_ids:
         return []
     return [bool(x) for x in r.smismember(keys.ratings_applied(game), list(event_ids))]
+
+
+def after(r: Redis, game: str, event_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The ratings each of ``event_ids`` wrote, where recorded (``apply(keep_after=True)``)."""
+    if not event_ids:
+        return {}
+    raw = r.hmget(after_key(game), list(event_ids))
+    return {e: orjson.loads(v) for e, v in zip(event_ids, raw, strict=True) if v}
 
 
 def pool(r: Redis, game: str) -> dict[str, dict[str, Any]]:

@@ -4,13 +4,15 @@ rating. Every game is real (Redis, engines, clocks); only HTTP is skipped."""
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
-from bots import concerto_signals, uniform
+from bots import concerto_greedy, concerto_search, concerto_signals, uniform
 from server.games import GameError
 from server.processes.scheduler import Runner, table_game_id
 from server.services.bundle import Services
@@ -18,7 +20,7 @@ from server.services.ladders import pool
 from server.store import connect, keys
 from server.store import ladders as ladder_store
 from tests.conftest import ADMIN_TOKEN
-from tests.ladder.support import HouseBots
+from tests.ladder.support import HouseBots, play_rounds, seeded_ids
 from tests.scheduler.support import all_game_ids, register
 
 
@@ -42,26 +44,84 @@ def run_until(runner: Runner, bots: HouseBots, done, timeout: float = 30.0) -> N
         bots.step()
 
 
-def test_stronger_house_bots_rank_above_weaker(redis_client, redis_server):
-    """Four ``signals`` bots and four ``random`` bots, solo entries paired per duplicate
-    board, 24 boards, fixed seeds for the bots and the deals (player ids, and so the
-    pairings, vary from run to run).
+def search_bot(rng: random.Random) -> concerto_search.SearchBot:
+    """The search bot on its smallest budget that is not a clock: four sampled worlds per
+    decision (``budget_ms=0`` with ``min_worlds = max_worlds = 4``), so its play depends
+    on its seed alone, at about 40 ms a game."""
+    return concerto_search.SearchBot(rng, budget_ms=0, min_worlds=4, max_worlds=4)
 
-    Criterion: the ranks of the four ``signals`` bots sum to at most 11 (ranks 1-4, or
-    1, 2, 3 and 5). Were the two kinds equally strong, each set of four ranks would be
-    equally likely, and only 2 of the C(8,4) = 70 sets qualify: p = 2/70 < 3%.
+
+KINDS = {
+    "search": search_bot,
+    "signals": concerto_signals.make_bot,
+    "greedy": concerto_greedy.make_bot,
+    "random": uniform.make_bot,
+}
+
+
+def inversions(tiers: Sequence[int]) -> int:
+    """Pairs of entries out of order: a higher tier number (weaker) listed first.
+
+    >>> inversions([0, 1, 0, 2, 1])
+    2
     """
+    return sum(a > b for i, a in enumerate(tiers) for b in tiers[i + 1 :])
+
+
+def arrangements(counts: Sequence[int], most: int) -> int:
+    """How many arrangements of tiers of these sizes have at most ``most`` inversions: the
+    first terms of the Gaussian multinomial coefficient, built one place at a time.
+
+    >>> arrangements([1, 1], 0), arrangements([1, 1], 1), arrangements([2, 2], 1)
+    (1, 2, 2)
+    """
+    by_count: Counter[tuple[tuple[int, ...], int]] = Counter({(tuple(counts), 0): 1})
+    for _ in range(sum(counts)):  # choose the tier of the last place still free
+        nxt: Counter[tuple[tuple[int, ...], int]] = Counter()
+        for (left, inv), ways in by_count.items():
+            for t, n in enumerate(left):
+                if n:
+                    rest = (*left[:t], n - 1, *left[t + 1 :])
+                    nxt[rest, inv + sum(rest[t + 1 :])] += ways  # weaker ones still before
+        by_count = nxt
+    return sum(ways for (_, inv), ways in by_count.items() if inv <= most)
+
+
+def test_house_bots_of_known_strength_rank_in_tiers(redis_client, redis_server, monkeypatch):
+    """Sixteen house bots, four of each kind (search, signals, greedy, random), on a
+    Concerto ladder of solo entries (partners formed board by board), 32 duplicate
+    boards of one deal played in rounds (:func:`play_rounds`). Seeds fixed: the player
+    and ladder ids (so the pairings and the deals), the seed secret and the bots; two
+    runs give the same leaderboard.
+
+    Tiers: search and signals (8 entries) above greedy (4) above random (4). Criterion:
+    of the 8*4 + 8*4 + 4*4 = 80 pairs of entries of different tiers, at most 16 are
+    inverted on the leaderboard (the weaker one ranked above). Null hypothesis: the
+    kinds are equally strong, so all 16!/(8! 4! 4!) = 900,900 arrangements of the
+    tiers on the leaderboard are equally likely; 7,977 have at most 16 inversions
+    (:func:`arrangements`): p = 0.89% < 1%.
+    """
+    seeded_ids(monkeypatch, "ladder-strength")
     service = Services(connect(redis_server.url), admin_token=ADMIN_TOKEN, seed_secret="ladder")
-    players = register(service, 8)
-    makers = [concerto_signals.make_bot, uniform.make_bot] * 4
-    ladder_id = make_ladder(service, players)
-    bots = HouseBots(service, players, makers, seed=7)
-    run_until(Runner(service), bots, lambda: rated(service, ladder_id) >= 24)
+    kinds = [k for _ in range(4) for k in KINDS]
+    players = register(service, len(kinds))
+    ladder_id = make_ladder(
+        service,
+        players,
+        clock={"move_seconds": 600},  # no move is ever timed: nothing depends on time
+        seen_seconds=600,
+        rematch_seconds=0,
+    )
+    bots = HouseBots(service, players, [KINDS[k] for k in kinds], seed=7)
+    play_rounds(Runner(service), bots, lambda: rated(service, ladder_id) >= 32)
     board = service.ladders.leaderboard(ladder_id)["leaderboard"]
-    strong = {p["id"] for p in players[0::2]}
-    assert len(board) == 8, board  # every entry rated (an empty board would pass the rest)
-    assert sum(row["rank"] for row in board if row["player_id"] in strong) <= 11, board
-    assert all(row["games"] >= 5 for row in board)
+    kind = {p["id"]: k for p, k in zip(players, kinds, strict=True)}
+    assert len(board) == 16, board  # every entry rated (an empty board would pass the rest)
+    tier = {"search": 0, "signals": 0, "greedy": 1, "random": 2}
+    tiers = [tier[kind[row["player_id"]]] for row in board]
+    assert arrangements([8, 4, 4], 16) / 900_900 < 0.01
+    assert inversions(tiers) <= 16, [(kind[r["player_id"]], r["ordinal"]) for r in board]
+    assert all(row["games"] == 8 for row in board)  # four entries a board, every round
     assert bots.refused == 0
 
 
@@ -219,3 +279,23 @@ def test_response_times_and_refused_moves_are_shown_per_entry(service):
     assert health["response_p50"] <= health["response_p99"]
     others = [service.ladders.entry(ladder_id, p["id"])["health"] for p in players]
     assert sum(h["refused_moves"] for h in others) == 1
+
+
+def test_only_entrants_are_kept_as_seen_waiting_and_leaving_prunes_them(service):
+    """Every ``/me/turns`` marks its caller seen, but only a player on some ladder is kept,
+    and one that leaves its last ladder is dropped: the record never outgrows the entries."""
+    players = register(service, 3)
+    ids = [p["id"] for p in players]
+    ladder_id = make_ladder(service, players[:2])
+    other = make_ladder(service, players[1:2])
+    for p in players:
+        service.feeds.turns(p["token"])
+    r = service.core.r
+    assert set(ladder_store.last_seen(r, ids)) == set(ids[:2])  # not the one on no ladder
+    assert service.ladders.entry(ladder_id, ids[0])["status"] == "available"
+    service.ladders.leave(players[0]["token"], ladder_id)
+    service.ladders.leave(players[1]["token"], ladder_id)  # still on the other ladder
+    for p in players:
+        service.feeds.turns(p["token"])
+    assert set(ladder_store.last_seen(r, ids)) == {ids[1]}
+    assert service.ladders.entry(other, ids[1])["status"] == "available"
