@@ -16,6 +16,11 @@ so host noise hits them alike, at each size (games x 4 bots):
 Server CPU is user + system time of the gunicorn workers and Redis over each phase
 (Redis's share is printed apart: a move's commit script and its AOF write are work
 the floor's round trips do not do).
+First, in this process with no HTTP server (:func:`parts`): the CPU of the floor and of
+a move, as requests (Flask's test client) and as the services alone (two pings and a
+padded answer; ``Games.move`` and its view as JSON): how much of a move's extra is
+the service's own work, which no web layer can take away.
+
 Printed: ``move throughput ratio to floor``, the p99s, the server CPU per move for the
 move alone and for each loop, and ``bot loop cpu ratio to move`` (the SDK's loop, the
 turn stream; the long-poll's ratio is printed beside it). ``--spy S`` then samples
@@ -32,9 +37,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
+import orjson
 import requests
 
 from server.games import REGISTRY
@@ -94,6 +101,84 @@ def drive(plan: dict[str, Any], pids: list[int]) -> dict[str, Any]:
     if result["errors"]:
         raise RuntimeError(f"{plan['mode']}: {result['errors']} requests refused")
     return {**result, "cpu": cpu, "redis_cpu": redis_cpu}
+
+
+def parts(games: int = 6) -> None:
+    """The floor and a move in this process: requests through Flask's test client, then
+    the services alone, each over scripted Concerto moves (CPU time per call)."""
+    from server.api import create_app
+    from server.processes.redis_embed import EmbeddedRedis
+
+    with (
+        tempfile.TemporaryDirectory(prefix="parlour-parts-") as tmp,
+        EmbeddedRedis(Path(tmp), appendonly=False) as red,
+    ):
+        app = create_app({"REDIS_URL": red.url, "ADMIN_TOKEN": ADMIN_TOKEN})
+        bundle, client = app.extensions["parlour"], app.test_client()
+        players = [client.post("/v1/players", json={"name": f"p{i}"}).json for i in range(4)]
+        tokens = {p["id"]: p["token"] for p in players}
+
+        def moves(tag: str) -> list[tuple[str, str, dict, int]]:
+            """Every move of ``games`` new games: ``(game, mover's token, move, version)``."""
+            rng, out = random.Random(tag), []
+            for i in range(games):
+                body = {"game": "concerto", "seats": list(tokens), "seed": f"{tag}{i}"}
+                gid = client.post("/v1/games", json=body, headers=admin_headers()).json["id"]
+                record = bundle.core.game(gid)
+                state, version = CONCERTO.from_dict(record.state), record.version
+                while not state.is_over():
+                    seat = state.to_move()[0]
+                    move = rng.choice(state.legal_moves(seat))
+                    out.append((gid, tokens[record.seats[seat]["player_id"]], move, version))
+                    state.apply(seat, move)
+                    version += 1
+            return out
+
+        def request(gid: str, token: str, move: dict, version: int) -> None:
+            headers = {"Authorization": f"Bearer {token}"}
+            body = {"move": move, "version": version}
+            reply = client.post(f"/v1/games/{gid}/moves", json=body, headers=headers)
+            assert reply.status_code == 200, reply.json
+
+        def service(gid: str, token: str, move: dict, version: int) -> None:
+            orjson.dumps(bundle.games.move(token, gid, move, version))
+
+        def floor() -> None:
+            client.get("/v1/_ping_redis?round_trips=2&reply_bytes=2500")
+
+        def floor_service() -> None:
+            orjson.dumps(bundle.lobby.ping(2, 2500))
+
+        cpu_per_call(moves("warm")[:100], service)  # the Lua scripts, the poker tables
+        by_request, by_service = moves("a"), moves("b")
+        got = {
+            "floor_request": cpu_per_call([()] * len(by_request), floor),
+            "move_request": cpu_per_call(by_request, request),
+            "floor_service": cpu_per_call([()] * len(by_service), floor_service),
+            "move_service": cpu_per_call(by_service, service),
+        }
+    for name, us in got.items():
+        line(f"botloop_parts_{name}", us, "us", 0)
+    extra = got["move_request"] - got["floor_request"]
+    own = got["move_service"] - got["floor_service"]
+    allowed = got["floor_request"] / 0.7 - got["floor_request"]
+    print(
+        f"botloop_parts move's extra CPU: {extra:.0f} us a request, of which the service's "
+        f"own {own:.0f} us; a ratio of 0.70 to the floor allows {allowed:.0f} us",
+        flush=True,
+    )
+
+
+def cpu_per_call(steps: list[tuple], call: Any) -> float:
+    """Microseconds of this process's CPU per ``call(*step)``."""
+    start = time.process_time()
+    for step in steps:
+        call(*step)
+    return 1e6 * (time.process_time() - start) / len(steps)
+
+
+def admin_headers() -> dict[str, str]:
+    return {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
 
 def size_run(api: ApiProc, redis_pid: int, games: int, args: argparse.Namespace) -> None:
@@ -232,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[16, 64])
     parser.add_argument("--spy", type=float, default=0.0, help="py-spy seconds per phase")
     args = parser.parse_args(argv or [])
+    parts()
     if shutil.which("node") is None:
         print("botloop: skipped (no node on PATH)")
         return 0
