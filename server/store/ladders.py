@@ -56,7 +56,8 @@ def slot(match: int, table: int) -> str:
 
 @dataclass(slots=True)
 class LadderRecord:
-    """One ladder as stored, with its open matches (the ones the scheduler still drives)."""
+    """One ladder as stored, with its open matches (the ones the scheduler still drives)
+    and those matches' games and results (by :func:`slot`)."""
 
     id: str
     meta: dict[str, Any]
@@ -83,7 +84,10 @@ def ids(r: Redis) -> list[str]:
 def read(r: Redis, ladder_id: str, *, client: Any = None) -> LadderRecord | None:
     """The ladder with its entries, open matches and their games and results, or None.
 
-    ``client`` may be a pipeline in WATCH mode (its commands run immediately).
+    Only the open matches' games and results are read, so a scheduler's pass costs
+    the same on a ladder's first day as after a million matches (the history is
+    :func:`all_matches` and :func:`all_results`'s). ``client`` may be a pipeline in
+    WATCH mode (its commands run immediately).
     """
     c = client if client is not None else r
     head = c.hgetall(_k(ladder_id))
@@ -91,19 +95,21 @@ def read(r: Redis, ladder_id: str, *, client: Any = None) -> LadderRecord | None
         return None
     entries = c.hgetall(_k(ladder_id, "entries"))
     count = int(c.hlen(_k(ladder_id, "matches")))
-    open_ = sorted(int(x) for x in c.smembers(_k(ladder_id, "open")))
-    matches = c.hmget(_k(ladder_id, "matches"), [str(n) for n in open_]) if open_ else []
-    games = c.hgetall(_k(ladder_id, "games"))
-    results = c.hgetall(_k(ladder_id, "results"))
+    numbers = sorted(int(x) for x in c.smembers(_k(ladder_id, "open")))
+    stored = c.hmget(_k(ladder_id, "matches"), [str(n) for n in numbers]) if numbers else []
+    open_ = {n: orjson.loads(m) for n, m in zip(numbers, stored, strict=True) if m}
+    slots = [slot(n, t) for n, m in open_.items() for t in range(len(m["tables"]))]
+    games = c.hmget(_k(ladder_id, "games"), slots) if slots else []
+    results = c.hmget(_k(ladder_id, "results"), slots) if slots else []
     return LadderRecord(
         id=ladder_id,
         meta=orjson.loads(head[b"meta"]),
         created=float(head[b"created"]),
         entries={text(k): orjson.loads(v) for k, v in entries.items()},
         matches_count=count,
-        open={n: orjson.loads(m) for n, m in zip(open_, matches, strict=True) if m},
-        games={text(k): text(v) for k, v in games.items()},
-        results={text(k): orjson.loads(v) for k, v in results.items()},
+        open=open_,
+        games={k: text(v) for k, v in zip(slots, games, strict=True) if v},
+        results={k: orjson.loads(v) for k, v in zip(slots, results, strict=True) if v},
     )
 
 

@@ -299,3 +299,24 @@ def test_only_entrants_are_kept_as_seen_waiting_and_leaving_prunes_them(service)
         service.feeds.turns(p["token"])
     assert set(ladder_store.last_seen(r, ids)) == {ids[1]}
     assert service.ladders.entry(other, ids[1])["status"] == "available"
+
+
+def test_a_pass_reads_the_open_matches_only_not_the_history(service):
+    """The scheduler reads a ladder every pass: what it reads must not grow with the
+    ladder's age. After six rated matches, the record holds the games and results of
+    the matches still open, and none of the finished ones (their history stays whole
+    for the leaderboard)."""
+    players = register(service, 4)
+    ladder_id = make_ladder(service, players, rematch_seconds=0.0)
+    bots = HouseBots(service, players, [uniform.make_bot] * 4, seed=3)
+    runner = Runner(service)
+    run_until(runner, bots, lambda: rated(service, ladder_id) >= 6)
+    record = ladder_store.read(service.core.r, ladder_id)
+    assert record is not None
+    open_slots = {
+        ladder_store.slot(n, t) for n, m in record.open.items() for t in range(len(m["tables"]))
+    }
+    assert set(record.games) <= open_slots
+    assert set(record.results) <= open_slots
+    _, results = ladder_store.all_results(service.core.r, ladder_id)
+    assert len(results) >= 2 * 6 > len(record.results)  # the history is all still there
