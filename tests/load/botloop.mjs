@@ -20,10 +20,11 @@ const plan = JSON.parse(await new Promise((done) => {
 }));
 const base = new URL(plan.base);
 let stopping = false;
+let measuring = false;       // set once every bot is connected: what a bot's turn costs, not its connecting
 const latencies = [];
 let errors = 0;
-let polls = 0;
-const wakers = new Set();  // push bots waiting for a turn: woken to stop  // GET /v1/me/turns answered while measuring
+let polls = 0;               // turns received while measuring (long-poll answers, pushed frames)
+const wakers = new Set();  // push bots waiting for a turn: woken to stop
 let rng = 12345;
 const random = () => ((rng = (rng * 1103515245 + 12345) % 2147483648) / 2147483648);
 
@@ -51,7 +52,7 @@ const agent = () => new http.Agent({ keepAlive: true, maxSockets: 1 });
 async function timed(fn) {
   const start = process.hrtime.bigint();
   const out = await fn();
-  if (!stopping) latencies.push(Number(process.hrtime.bigint() - start) / 1e9);
+  if (measuring && !stopping) latencies.push(Number(process.hrtime.bigint() - start) / 1e9);
   return out;
 }
 
@@ -77,7 +78,7 @@ async function loopBot(bot, table) {
   while (!stopping) {
     const page = await request(conn, "GET", `/v1/me/turns?wait=${plan.wait ?? 5}`, bot.token);
     if (page.status !== 200) { errors++; continue; }
-    if (!stopping) polls++;
+    if (measuring && !stopping) polls++;
     for (const turn of JSON.parse(page.body).turns) {
       if (stopping) return;
       const moves = turn.view.legal_moves;
@@ -90,6 +91,10 @@ async function loopBot(bot, table) {
 }
 
 // The SDK's cheapest loop: the turn stream pushes each turn; POST its move at once.
+// A bot holds its stream for minutes (PARLOUR_SSE_MAX_SECONDS): the measurement starts
+// once every stream is open, so a phase of seconds does not charge 64 connections'
+// set-up (the token check, the first read of the games) to its few thousand moves.
+const opened = [];
 async function pushBot(bot, table) {
   const conn = agent();        // moves
   const listen = agent();      // the stream holds its own connection
@@ -99,8 +104,11 @@ async function pushBot(bot, table) {
   const req = http.request({ host: base.hostname, port: base.port, method: "GET",
     path: "/v1/me/turns/stream", agent: listen,
     headers: { Authorization: `Bearer ${bot.token}`, Accept: "text/event-stream" } });
+  let open;
+  opened.push(new Promise((done) => (open = done)));
   req.on("response", (res) => {
     let buffer = "";
+    res.once("data", () => open());
     res.setEncoding("utf8");
     res.on("data", (chunk) => {
       buffer += chunk;
@@ -109,7 +117,7 @@ async function pushBot(bot, table) {
         const block = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
         if (!block.startsWith("event: turns")) continue;
-        if (!stopping) polls++;
+        if (measuring && !stopping) polls++;
         queue.push(...JSON.parse(block.slice(block.indexOf("data: ") + 6)));
         if (wakeUp) { wakeUp(); wakeUp = null; }
       }
@@ -158,6 +166,9 @@ else if (plan.mode === "push") runners = plan.tables.flatMap((t) => t.tokens.map
 else if (plan.mode === "floor") runners = Array.from({ length: plan.clients }, floorClient);
 else throw new Error(`unknown mode ${plan.mode}`);
 
+// push mode: every stream open, or 10 s (other modes: nothing to wait for)
+await Promise.race([Promise.all(opened), new Promise((done) => setTimeout(done, 10000))]);
+measuring = true;
 const started = process.hrtime.bigint();
 process.stdout.write(JSON.stringify({ started: true }) + "\n");
 await new Promise((done) => setTimeout(done, plan.seconds * 1000));
