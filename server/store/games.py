@@ -224,8 +224,9 @@ def commit(
         wake: players to wake once the move is in (the repeatable hint step that
             follows a commit, docs/architecture.md). On one Redis server the wake-ups ride in
             the commit's round trip: a pipeline runs its commands in order, so no
-            waiter can see the wake-up before the move, and a wake-up sent for a
-            commit that lost the race only makes a waiter look again. On a cluster
+            waiter can see the wake-up before the move, and the wake-up script
+            writes nothing unless this move is the one accepted at its version (a
+            loser's turns would show a move that never happened). On a cluster
             the two slots may live on two nodes with no order between them, so the
             wake-ups follow the commit's reply.
         turns: the woken players' new turns, rendered, for their turn streams
@@ -238,26 +239,34 @@ def commit(
         StaleVersion: the game moved on; nothing was written.
         GameMissing: the game does not exist.
     """
-    args: list[Any] = [expected_version, orjson.dumps(state), status, orjson.dumps(move)]
+    record = orjson.dumps(move)
+    args: list[Any] = [expected_version, orjson.dumps(state), status, record]
     args += [orjson.dumps(e) for e in events]
     names = [keys.game_state(game_id), keys.game_events(game_id), keys.game_moves(game_id)]
-    if wake and not isinstance(r, RedisCluster):
+    woken = sorted(set(wake))
+    waking = [keys.game_moves(game_id)] + [keys.player_wake(p) for p in woken]
+    told: list[Any] = [expected_version, record, game_id, expected_version + 1, players.WAKE_KEEP]
+    told += [(turns or {}).get(p, b"") for p in woken]
+    if woken and not isinstance(r, RedisCluster):
         pipe = r.pipeline(transaction=False)
         # EVALSHA itself, not the Script object: a Script in a pipeline makes redis-py
-        # ask SCRIPT EXISTS first, one more round trip on every move.
+        # ask SCRIPT EXISTS first, one more round trip on every move. The wake-up only
+        # goes out if this very move was committed (wake_committed.lua).
         pipe.evalsha(scripts.commit_move.sha, len(names), *names, *args)
-        players.queue_wake(pipe, wake, game_id, turns, expected_version + 1)
-        try:
-            reply = pipe.execute()[0]
-        except NoScriptError:  # a restarted Redis without the script: load it, go again
+        pipe.evalsha(scripts.wake_committed.sha, len(waking), *waking, *told)
+        reply, woke = pipe.execute(raise_on_error=False)
+        if isinstance(reply, NoScriptError):  # a restarted Redis: load the script, go again
             reply = scripts.commit_move(keys=names, args=args, client=r)
-            wake = wake if reply[0] == 1 else ()
-        else:
-            wake = ()
+            woke = reply  # the wake-up ran before the move was in: it wrote nothing
+        for failed in (reply, woke):
+            if isinstance(failed, Exception) and not isinstance(failed, NoScriptError):
+                raise failed
+        if woke is reply or isinstance(woke, NoScriptError):  # once the move is in
+            scripts.wake_committed(keys=waking, args=told, client=r)
     else:
         reply = scripts.commit_move(keys=names, args=args, client=r)
-    if wake and reply[0] == 1:
-        players.wake(r, wake, game_id, turns, expected_version + 1)
+        if woken and reply[0] == 1:
+            players.wake(r, woken, game_id, turns, expected_version + 1)
     code = reply[0]
     if code == 1:
         return int(reply[1]), int(reply[2])

@@ -35,6 +35,7 @@ class Scripts:
     add_entry: Script
     start_tournament: Script
     apply_rating: Script
+    wake_committed: Script
 
     @classmethod
     def register(cls, r: Redis) -> Scripts:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import requests
 
+from server.store import games as game_store
 from server.store import players as player_store
 from tests.api.helpers import Api, assert_error, cards_in
 from tests.api.play import play_random_moves
@@ -135,7 +136,12 @@ def test_a_lost_wake_up_costs_one_heartbeat_and_no_turn(
     readers = {p.id: open_turns(live_server.url, p) for p in players}
     assert next_message(readers[first.id]).json == [turn]  # the truth, on connecting
 
-    monkeypatch.setattr(player_store, "queue_wake", lambda *args, **kwargs: None)
+    committed = game_store.commit  # every wake-up lost: none in the commit, none after
+
+    def commit_without_wake(*args: Any, **kwargs: Any) -> tuple[int, int]:
+        return committed(*args, **(kwargs | {"wake": (), "turns": None}))
+
+    monkeypatch.setattr(game_store, "commit", commit_without_wake)
     monkeypatch.setattr(player_store, "wake", lambda *args, **kwargs: None)
     reply = api.move(gid, first, turn["view"]["legal_moves"][0], turn["version"])
     assert reply.status == 200, reply.body
