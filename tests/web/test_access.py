@@ -90,7 +90,7 @@ def serious_violations(page: Page, axe: str) -> list[str]:
 @pytest.fixture
 def pool(live_server: LiveServer) -> Iterator[BotPool]:
     running = BotPool(
-        live_server.url, ADMIN_TOKEN, bots=[BotSpec("random", None)], seats=3, wait=1.0, seed=9
+        live_server.url, ADMIN_TOKEN, bots=[BotSpec("random", None)], seats=3, wait=0.5, seed=9
     )
     running.start()
     yield running
