@@ -50,7 +50,7 @@ class Api:
     def __init__(self, client=None, base_url: str | None = None) -> None:
         self.client = client
         self.base_url = base_url
-        self.session = _Connections(base_url) if base_url else None
+        self.session = Connections(base_url) if base_url else None
 
     def get(self, path: str, who=None, **params: Any) -> Reply:
         if self.session is not None:
@@ -88,7 +88,7 @@ class Api:
         return self.post(f"/v1/games/{game_id}/moves", body, who)
 
 
-class _Connections:
+class Connections:
     """A keep-alive ``http.client`` connection per thread to one server; ``close`` ends them all
     (idle keep-alive connections would hold a server's graceful stop)."""
 
