@@ -74,12 +74,16 @@ def open_page(browser: Browser, url: str, size: str) -> Page:
     return open_in(new_context(browser, size), url)
 
 
-def serious_violations(page: Page, axe: str) -> list[str]:
+def start_axe(page: Page, axe: str) -> None:
+    """Start axe on ``page`` and return at once; :func:`serious_violations` awaits it, so
+    the browser checks one page while the next one loads."""
     page.add_script_tag(content=axe)
     # Only violations are asked for: axe then skips gathering its passes (the same rules run).
-    found = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-    )
+    page.evaluate("() => { window.axeRun = axe.run(document, {resultTypes: ['violations']}); }")
+
+
+def serious_violations(page: Page) -> list[str]:
+    found = page.evaluate("async () => (await window.axeRun).violations")
     return [
         f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
         for v in found
@@ -130,6 +134,13 @@ def live_tables(seats: Seats, players: list[Player]) -> dict[str, str]:
     return pages
 
 
+def collect(name: str, page: Page, size: str) -> dict[str, list[str]]:
+    """The serious violations axe found on ``page`` (keyed by page and size), and close it."""
+    found = serious_violations(page)
+    page.close()
+    return {f"{name} {size}": found} if found else {}
+
+
 def test_every_page_passes_axe_at_both_sizes_and_is_photographed(
     browser: Browser, live_server: LiveServer, seats: Seats, axe_source: str, app
 ) -> None:
@@ -158,6 +169,7 @@ def test_every_page_passes_axe_at_both_sizes_and_is_photographed(
         # One context per size, a new tab per page: the app keeps nothing but a tab's
         # sessionStorage, so each page opens as in a fresh browser.
         context = new_context(browser, size)
+        checking: tuple[str, Page] | None = None  # the page axe is checking meanwhile
         for name, path in pages.items():
             page = open_in(context, live_server.url + path)
             if name.startswith("table"):
@@ -172,10 +184,12 @@ def test_every_page_passes_axe_at_both_sizes_and_is_photographed(
             )
             assert unnamed == 0, name  # every visible card has an accessible name
             page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
-            found = serious_violations(page, axe_source)
-            if found:
-                problems[f"{name} {size}"] = found
-            page.close()
+            start_axe(page, axe_source)
+            if checking is not None:
+                problems |= collect(*checking, size)
+            checking = (name, page)
+        if checking is not None:
+            problems |= collect(*checking, size)
         context.close()
     assert not problems, "\n".join(f"{k}: {v}" for k, vs in problems.items() for v in vs)
 
