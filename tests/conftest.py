@@ -104,7 +104,11 @@ class KeepAliveHandler(WSGIRequestHandler):
 @pytest.fixture
 def live_server(app) -> Iterator[LiveServer]:
     server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=KeepAliveHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # serve_forever looks for shutdown every poll_interval (0.5 s by default): each test's
+    # teardown would wait for it.
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     yield LiveServer(f"http://127.0.0.1:{server.server_port}")
     server.shutdown()

@@ -149,6 +149,9 @@ def test_no_pushed_turn_shows_hidden_cards(live_api, live_server, live_players, 
             mover = truth.to_move()[0]
             view = live_api.view(gid, four[mover])
             live_api.move(gid, four[mover], rng.choice(view["legal_moves"]), view["version"])
+        time.sleep(0.3)  # the last pushes in flight
+        for reader in readers:  # all at once: each ends at its next heartbeat (0.5 s)
+            reader.stopping.set()
         frames = [reader.stop() for reader in readers]
         assert sum(len(f) for f in frames) >= len(hidden_at) - 2  # nearly every turn pushed
         for seat, got in enumerate(frames):
@@ -185,7 +188,6 @@ class _TurnFrames:
                 self.frames.append(item.data)
 
     def stop(self) -> list[str]:
-        time.sleep(0.3)  # the last pushes in flight
         self.stopping.set()
         self.thread.join(5)
         self.response.close()

@@ -21,7 +21,7 @@ from tests.embed.conftest import app_game, make_app
 @pytest.fixture
 def pool(live_server) -> Iterator[BotPool]:
     bots = [BotSpec("concerto_signals", ("concerto",)), BotSpec("random", None)]
-    running = BotPool(live_server.url, ADMIN_TOKEN, bots=bots, seats=2, wait=1.0, seed=5)
+    running = BotPool(live_server.url, ADMIN_TOKEN, bots=bots, seats=2, wait=0.5, seed=5)
     running.start(timeout=10)
     yield running
     running.stop()

@@ -90,7 +90,9 @@ def receiver_factory() -> Iterator:
                 pass
 
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
         servers.append(server)
         receiver = Receiver(f"http://127.0.0.1:{server.server_port}/hook", fail_first)
         return receiver

@@ -260,7 +260,9 @@ class RestartableServer:
     def start(self) -> None:
         # A fresh app each time, as a restarted process would build: only Redis persists.
         self.server = make_server("127.0.0.1", self.port, create_app(self.config), threaded=True)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self.thread.start()
 
     def stop(self) -> None:
@@ -471,7 +473,9 @@ def without_turn_streams(app: Any) -> Any:
 
 def test_runners_fall_back_to_the_long_poll_without_turn_streams(app) -> None:
     server = make_server("127.0.0.1", 0, without_turn_streams(app), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         url = f"http://127.0.0.1:{server.server_port}"

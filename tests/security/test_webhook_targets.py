@@ -72,7 +72,9 @@ def receiver() -> Iterator[tuple[int, list[dict[str, str]]]]:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    ).start()
     yield server.server_port, seen
     server.shutdown()
     server.server_close()

@@ -27,7 +27,7 @@ def bots(url: str, players: list[Player], seed: int = 0) -> Iterator[None]:
         Runner(
             RandomBot(random.Random(seed + i)),
             Client(url, p.token),
-            wait=1.0,
+            wait=0.5,
             handle_signals=False,
             recheck_every=0.5,
         )

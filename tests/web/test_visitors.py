@@ -50,7 +50,7 @@ def test_unknown_pages_answer_an_html_404_and_the_api_keeps_json(live_server: Li
 def pool(live_server: LiveServer) -> Iterator[BotPool]:
     """The real bot pool: random bots for every game, as many as the pool makes by default."""
     running = BotPool(
-        live_server.url, ADMIN_TOKEN, bots=[BotSpec("random", None)], wait=1.0, seed=3
+        live_server.url, ADMIN_TOKEN, bots=[BotSpec("random", None)], wait=0.5, seed=3
     )
     running.start()
     yield running
