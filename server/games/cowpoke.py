@@ -274,7 +274,7 @@ class State(BaseState):
         "options", "num_seats", "seed", "presets", "deal_number", "dealer", "hands", "stack",
         "dummy_cards", "round", "phase", "drawn", "put_outs", "taken_by", "chooser", "takes",
         "out_of_play", "asked", "passes", "exposed", "_rounds", "deal_results", "scores",
-        "_outcome", "_order", "_strength",
+        "_outcome", "_order", "_strength", "_ranked",
     )  # fmt: skip
 
     def __init__(self, options: CowpokeOptions, seed: str, presets: list[dict[str, Any]]):
@@ -305,6 +305,7 @@ class State(BaseState):
         self._outcome: Outcome | None = None
         self._order = self.seats_from_left()
         self._strength = strength_table(options.suit_order)
+        self._ranked: list[int] = []  # owners by put-out strength, best first (the exchange)
 
     # -- small helpers -----------------------------------------------------------
     @property
@@ -327,10 +328,6 @@ class State(BaseState):
     def unserved(self) -> list[Seat]:
         """Players who have not yet received a card in this exchange."""
         return [s for s in range(self.num_seats) if s not in self.taken_by]
-
-    def _best_put_out(self, seats: Iterable[Seat]) -> Seat:
-        strength, put_outs = self._strength, self.put_outs
-        return max(seats, key=lambda s: strength[put_outs[s]])  # type: ignore[index]
 
     def _put_out(self, owner: int) -> Card:
         card = self.put_outs[owner]
@@ -355,13 +352,27 @@ class State(BaseState):
 
     def takeable(self, seat: Seat) -> list[Card]:
         """Table cards ``seat`` may take now, best first (W4, W5)."""
-        on_table = [o for o in range(self.owners) if self.taken_by[o] is None]
         # W5 (two players): the first chooser takes the opponent's or the dummy's
         # card; the other may take either remaining card, their own included.
-        # W4: nobody takes their own card while three or more are unserved.
-        may_take_own = bool(self.takes) if self.options.has_dummy else len(self.unserved()) <= 2
-        cards = [self._put_out(o) for o in on_table if may_take_own or o != seat]
-        return sorted(cards, key=self._strength.__getitem__, reverse=True)
+        # W4: nobody takes their own card while three or more are unserved
+        # (each take so far served one player).
+        takes = len(self.takes)
+        may_take_own = takes > 0 if self.options.has_dummy else self.num_seats - takes <= 2
+        put_outs, taken_by = self.put_outs, self.taken_by
+        return [
+            put_outs[o]  # type: ignore[misc]
+            for o in self._ranked
+            if taken_by[o] is None and (may_take_own or o != seat)
+        ]
+
+    def _rank_put_outs(self) -> None:
+        """The revealed put-outs' owners by strength, best first: the exchange's order."""
+        strength, put_outs = self._strength, self.put_outs
+        self._ranked = sorted(
+            range(self.owners),
+            key=lambda o: strength[put_outs[o]],  # type: ignore[index]
+            reverse=True,
+        )
 
     def legal_actions(self, seat: Seat | None) -> list[SimMove]:
         """The legal moves of ``seat`` (to move), compact: ``(type, card)`` or ``(type,)``."""
@@ -472,7 +483,9 @@ class State(BaseState):
             if card in self.exposed[s]:
                 self.exposed[s].remove(card)
         self.takes = []
-        self.chooser = self._best_put_out(range(self.num_seats))
+        self._rank_put_outs()
+        n = self.num_seats
+        self.chooser = next(o for o in self._ranked if o < n)  # the best put-out of a player
         if log is not None:
             data = {"round": self.round, "put_outs": self._put_outs_view(),
                     "chooser": self.chooser}  # fmt: skip
@@ -490,8 +503,8 @@ class State(BaseState):
 
     def _next_chooser(self, last_owner: int, log: list[Event] | None) -> None:
         """Who chooses next in the exchange (W4, W5), or the end of the exchange."""
-        unserved = self.unserved()
         if self.options.has_dummy:
+            unserved = self.unserved()
             # W5: the better put-out chose first; the other chooses next; the
             # last card goes out of play face up.
             if unserved:
@@ -504,14 +517,16 @@ class State(BaseState):
                 log.append(Event("out_of_play", data))
             self._end_exchange(log)
             return
+        taken_by = self.taken_by
+        unserved = [s for s in self._ranked if s not in taken_by]  # best put-out first
         if len(unserved) >= 3:
             # W4: the owner of the card just taken chooses next if not yet
             # served; otherwise (a broken chain) the unserved best put-out.
-            self.chooser = last_owner if last_owner in unserved else self._best_put_out(unserved)
+            self.chooser = last_owner if last_owner in unserved else unserved[0]
             return
         if len(unserved) == 2:
             # W4: two players, two cards: the better put-out picks either card.
-            self.chooser = self._best_put_out(unserved)
+            self.chooser = unserved[0]
             return
         if unserved:
             # W4: ... and the other gets the last.
@@ -764,6 +779,8 @@ class State(BaseState):
         s.exposed = [list(e) for e in d["exposed"]]
         s._rounds = [s._compact_round(r) for r in d["rounds"]]
         s._order = s.seats_from_left()
+        if s.phase == EXCHANGE:
+            s._rank_put_outs()
         s._outcome = None if d["outcome"] is None else Outcome.from_dict(d["outcome"])
         return s
 
@@ -789,6 +806,7 @@ class State(BaseState):
             self.presets,
         )
         s._outcome, s._order, s._strength = self._outcome, self._order, self._strength
+        s._ranked = self._ranked  # replaced at each reveal, never mutated
         s.deal_number, s.dealer, s.round, s.phase = (
             self.deal_number,
             self.dealer,
