@@ -378,10 +378,11 @@ class State(BaseState):
         """The legal moves of ``seat`` (to move), compact: ``(type, card)`` or ``(type,)``."""
         if seat is None:
             return []
-        if self.phase == PUT_OUT:
-            return [PUT_OUT_MOVES[c] for c in self.hands[seat]]
-        if self.phase == EXCHANGE:
-            return [TAKE_MOVES[c] for c in self.takeable(seat)]
+        phase = self.phase
+        if phase == PUT_OUT:
+            return list(map(PUT_OUT_MOVES.__getitem__, self.hands[seat]))
+        if phase == EXCHANGE:
+            return list(map(TAKE_MOVES.__getitem__, self.takeable(seat)))
         return [CALL_MOVE, PASS_MOVE]
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
@@ -447,7 +448,15 @@ class State(BaseState):
         """Play an action of :meth:`legal_actions` for ``seat``: no checks, no events (for
         search: take the actions from :meth:`legal_actions`)."""
         assert seat is not None
-        self._act(seat, move[0], move[1] if len(move) > 1 else None, None)
+        kind = move[0]
+        if kind == PUT_OUT:  # the usual two, dispatched at once: the simulations' hot path
+            self._put_out_card(seat, move[1], None)
+        elif kind == TAKE:
+            owner = self.put_outs.index(move[1])
+            self._receive(seat, owner, False, None)
+            self._next_chooser(owner, None)
+        else:
+            self._act(seat, kind, None, None)
 
     def _act(self, seat: Seat, kind: str, card: Card | None, log: list[Event] | None) -> None:
         """One move; its events go to ``log`` when one is kept."""
@@ -472,7 +481,7 @@ class State(BaseState):
         self.put_outs[seat] = card
         if log is not None:
             log.append(Event("put_out", {"seat": seat, "round": self.round}))
-        if None not in self.put_outs[: self.num_seats]:
+        if None not in self.put_outs:  # the dummy's, if any, is put out when the round starts
             self._reveal(log)
 
     def _reveal(self, log: list[Event] | None) -> None:
