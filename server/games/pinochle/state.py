@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict
 from typing import Any, ClassVar
@@ -20,7 +19,7 @@ from ..kit.base import (
 from ..kit.cards import PINOCHLE as PINOCHLE_PACK
 from ..kit.cards import SUITS, Card, derived_rng
 from ..packs import hand_order, shuffled
-from .melds import Meld, find_melds, shown_cards
+from .melds import Meld, find_melds, shown
 from .options import OPTIONS, PinochleOptions, deal_in_packets, parse_deals, parse_options
 from .rules import (
     BID_STEP,
@@ -315,7 +314,7 @@ class State(BaseState):
             find_melds(hand, self.trump, table, self.dixes[s]) for s, hand in enumerate(self.hands)
         ]
         self.melds = [[m.to_dict() for m in ms] for ms in melds]
-        self.exposed = [self._sorted(self._proof(s, ms).elements()) for s, ms in enumerate(melds)]
+        self.exposed = [self._proof(s, ms) for s, ms in enumerate(melds)]
         paid: list[dict[str, Any]] = []
         if self.checks is not None:
             for s, ms in enumerate(melds):  # P11: meld checks are paid when shown
@@ -332,25 +331,27 @@ class State(BaseState):
         if log is not None:
             log.append(self._melds_event(paid))
 
-    def _proof(self, seat: Seat, melds: list[Meld]) -> Counter[Card]:
+    def _proof(self, seat: Seat, melds: list[Meld]) -> list[Card]:
         """What the table knows ``seat`` holds once the melds are shown.
 
         The melds (the most of each card any class uses), the turned card
         still in the dealer's hand, and the exchange (P5): the exchanger holds
         the turned card and one dix fewer than shown; the dealer holds the dix
-        received besides any of its own, a different card.
+        received besides any of its own, a different card. Returned as the
+        player holds them (sorted).
         """
-        proof = shown_cards(melds)
+        proof = shown(melds)
         exchange = self.exchange
+        get = proof.get
         if exchange is not None:
             if seat == exchange["seat"]:
-                proof[exchange["gave"]] -= 1
-                proof[exchange["took"]] = max(proof[exchange["took"]], 1)
+                proof[exchange["gave"]] = get(exchange["gave"], 0) - 1
+                proof[exchange["took"]] = max(get(exchange["took"], 0), 1)
             if seat == self.dealer:
-                proof[exchange["gave"]] += 1
+                proof[exchange["gave"]] = get(exchange["gave"], 0) + 1
         elif seat == self.dealer and self.turn_up is not None:
-            proof[self.turn_up] = max(proof[self.turn_up], 1)
-        return +proof
+            proof[self.turn_up] = max(get(self.turn_up, 0), 1)
+        return self._sorted([c for c, n in proof.items() for _ in range(n)])
 
     def _melds_event(self, paid: list[dict[str, Any]]) -> Event:
         assert self.melds is not None
