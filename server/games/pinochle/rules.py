@@ -64,10 +64,14 @@ def trick_winner(cards: Sequence[Card], trump: str | None) -> int:
     >>> trick_winner(["AS", "9H", "AH", "9H"], "H")
     2
     """
-    best = 0
+    best, top = 0, cards[0]
     for i in range(1, len(cards)):
-        if beats(cards[i], cards[best], trump):
-            best = i
+        card = cards[i]  # beats(card, top, trump), written out: run at every play
+        if card[1] == top[1]:
+            if RANK_ORDER[card[0]] > RANK_ORDER[top[0]]:
+                best, top = i, card
+        elif card[1] == trump:
+            best, top = i, card
     return best
 
 
@@ -92,14 +96,19 @@ class HeadRule:
         led = trick[0][1]
         winning = trick[trick_winner(trick, trump)]
         follow = [c for c in hand if c[1] == led]
+        # A card of the winning card's suit beats it by rank alone (see beats).
+        rank = RANK_ORDER
         if follow:
             if led == trump or (self.heads_led_suit and winning[1] == led):
-                return [c for c in follow if beats(c, winning, trump)] or follow
+                # the winning card is of the led suit here (a trump when trumps were led)
+                top = rank[winning[0]]
+                return [c for c in follow if rank[c[0]] > top] or follow
             return follow
         trumps = [c for c in hand if c[1] == trump]
         if trumps:
             if self.overtrumps and winning[1] == trump:
-                return [c for c in trumps if beats(c, winning, trump)] or trumps
+                top = rank[winning[0]]
+                return [c for c in trumps if rank[c[0]] > top] or trumps
             return trumps
         return list(hand)
 

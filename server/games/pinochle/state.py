@@ -155,7 +155,7 @@ class State(BaseState):
             return []
         if self.phase == PLAY:
             cards = self.options.head.playable(self.hands[seat], self.trick, self.trump)
-            return [PLAY_MOVES[c] for c in dict.fromkeys(cards)]  # the hand is sorted
+            return list(map(PLAY_MOVES.__getitem__, dict.fromkeys(cards)))  # the hand is sorted
         if self.phase == AUCTION:
             auction = self.rules.auction
             assert auction is not None
@@ -235,7 +235,10 @@ class State(BaseState):
         """Play an action of :meth:`legal_actions` for ``seat``: no checks, no events (for
         search: take the actions from :meth:`legal_actions`)."""
         assert seat is not None
-        self._act(seat, move[0], move[1] if len(move) > 1 else None, None)
+        if move[0] == PLAY_CARD:  # the usual move, dispatched at once: the simulations' hot path
+            self._play(seat, move[1], None)  # type: ignore[arg-type]
+        else:
+            self._act(seat, move[0], move[1] if len(move) > 1 else None, None)
 
     def _act(self, seat: Seat, kind: str, arg: Any, log: list[Event] | None) -> None:
         """One move; its events go to ``log`` when one is kept."""
