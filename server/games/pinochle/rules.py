@@ -88,13 +88,21 @@ class HeadRule:
     """Void in the led suit, beat the best trump in the trick if able."""
 
     def playable(
-        self, hand: Sequence[Card], trick: Sequence[Card], trump: str | None
+        self,
+        hand: Sequence[Card],
+        trick: Sequence[Card],
+        trump: str | None,
+        winning: Card | None = None,
     ) -> list[Card]:
-        """The cards of ``hand`` that may be played to ``trick`` (with repeats)."""
+        """The cards of ``hand`` that may be played to ``trick`` (with repeats).
+
+        ``winning``, if given, is the trick's winning card so far (the state keeps it).
+        """
         if not trick:
             return list(hand)
         led = trick[0][1]
-        winning = trick[trick_winner(trick, trump)]
+        if winning is None:
+            winning = trick[trick_winner(trick, trump)]
         follow = [c for c in hand if c[1] == led]
         # A card of the winning card's suit beats it by rank alone (see beats).
         rank = RANK_ORDER

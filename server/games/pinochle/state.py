@@ -25,6 +25,7 @@ from .rules import (
     BID_STEP,
     MAX_BID,
     MIN_BID,
+    RANK_ORDER,
     Contract,
     Settlement,
     Variant,
@@ -97,7 +98,7 @@ class State(BaseState):
         "options", "seed", "presets", "num_seats", "deal_number", "dealer", "phase", "turn",
         "hands", "turn_up", "trump", "bids", "contract", "exchange", "dixes", "melds",
         "exposed", "leader", "trick", "_tricks", "tricks_won", "taken", "deal_results",
-        "scores", "checks", "check_log", "_outcome",
+        "scores", "checks", "check_log", "_outcome", "_top",
     )  # fmt: skip
 
     def __init__(self, options: PinochleOptions, seed: str, presets: list[dict[str, Any]]):
@@ -121,6 +122,7 @@ class State(BaseState):
         self.exposed: list[list[Card]] = [[] for _ in range(n)]  # public proof of holdings
         self.leader: Seat = 0
         self.trick: list[Card] = []  # cards of the trick being played, from the leader
+        self._top = 0  # the position in the trick of the card winning it so far
         self._tricks: list[CompactTrick] = []  # completed tricks of this deal
         self.tricks_won = [0, 0]  # per side, this deal
         self.taken = [0, 0]  # counters per side, this deal
@@ -154,7 +156,9 @@ class State(BaseState):
         if seat is None:
             return []
         if self.phase == PLAY:
-            cards = self.options.head.playable(self.hands[seat], self.trick, self.trump)
+            trick = self.trick
+            winning = trick[self._top] if trick else None
+            cards = self.options.head.playable(self.hands[seat], trick, self.trump, winning)
             return list(map(PLAY_MOVES.__getitem__, dict.fromkeys(cards)))  # the hand is sorted
         if self.phase == AUCTION:
             auction = self.rules.auction
@@ -373,7 +377,17 @@ class State(BaseState):
         exposed = self.exposed[seat]
         if card in exposed:  # a public proof is used up by a play
             exposed.remove(card)
-        self.trick.append(card)
+        trick = self.trick
+        if trick:  # does the card beat the winning one? (rules.beats, written out)
+            top = trick[self._top]
+            if card[1] == top[1]:
+                if RANK_ORDER[card[0]] > RANK_ORDER[top[0]]:
+                    self._top = len(trick)
+            elif card[1] == self.trump:
+                self._top = len(trick)
+        else:
+            self._top = 0
+        trick.append(card)
         if log is not None:
             number = len(self._tricks) + 1
             log.append(Event(PLAY_CARD, {"seat": seat, "card": card, "trick_number": number}))
@@ -385,7 +399,7 @@ class State(BaseState):
     def _complete_trick(self, log: list[Event] | None) -> None:
         """The highest trump wins, else the highest of the led suit; the first of two equals."""
         cards = tuple(self.trick)
-        winner = (self.leader + trick_winner(cards, self.trump)) % self.num_seats
+        winner = (self.leader + self._top) % self.num_seats  # trick_winner, kept up to date
         side = side_of(winner)
         points = self.options.counting.card_points(cards)
         last = len(self._tricks) + 1 == self.tricks_per_deal
@@ -667,6 +681,7 @@ class State(BaseState):
         s.bids = [list(b) for b in d["bids"]]
         s.exposed = [list(e) for e in d["exposed"]]
         s.trick = [c for _, c in d["trick"]]
+        s._top = trick_winner(s.trick, s.trump) if s.trick else 0
         s._tricks = [
             (t["leader"], tuple(p["card"] for p in t["cards"]), t["winner"], t["counters"],
              t["last"])
@@ -697,7 +712,7 @@ class State(BaseState):
         s.deal_results, s.check_log = self.deal_results[:], self.check_log[:]
         s.hands = [h[:] for h in self.hands]
         s.exposed = [e[:] for e in self.exposed]
-        s.trick, s._tricks = self.trick[:], self._tricks[:]
+        s.trick, s._tricks, s._top = self.trick[:], self._tricks[:], self._top
         s.checks = None if self.checks is None else self.checks[:]
         return s
 
