@@ -274,7 +274,7 @@ class State(BaseState):
         "options", "num_seats", "seed", "presets", "deal_number", "dealer", "hands", "stack",
         "dummy_cards", "round", "phase", "drawn", "put_outs", "taken_by", "chooser", "takes",
         "out_of_play", "asked", "passes", "exposed", "_rounds", "deal_results", "scores",
-        "_outcome", "_order", "_strength", "_ranked",
+        "_outcome", "_order", "_strength", "_ranked", "_waiting",
     )  # fmt: skip
 
     def __init__(self, options: CowpokeOptions, seed: str, presets: list[dict[str, Any]]):
@@ -306,6 +306,7 @@ class State(BaseState):
         self._order = self.seats_from_left()
         self._strength = strength_table(options.suit_order)
         self._ranked: list[int] = []  # owners by put-out strength, best first (the exchange)
+        self._waiting: list[Seat] = []  # seats yet to put out this round, from the dealer's left
 
     # -- small helpers -----------------------------------------------------------
     @property
@@ -336,11 +337,12 @@ class State(BaseState):
 
     # -- whose turn -----------------------------------------------------------
     def to_move(self) -> list[Seat]:
-        if self.phase == PUT_OUT:
-            return [s for s in self._order if self.put_outs[s] is None]
-        if self.phase == EXCHANGE:
+        phase = self.phase
+        if phase == PUT_OUT:
+            return self._waiting[:]
+        if phase == EXCHANGE:
             return [] if self.chooser is None else [self.chooser]
-        if self.phase == ASKING:
+        if phase == ASKING:
             return [] if self.asked is None else [self.asked]
         return []
 
@@ -479,6 +481,7 @@ class State(BaseState):
         """A card face down (W9: may be the card just drawn). Nobody learns which."""
         self.hands[seat].remove(card)
         self.put_outs[seat] = card
+        self._waiting.remove(seat)
         if log is not None:
             log.append(Event("put_out", {"seat": seat, "round": self.round}))
         if None not in self.put_outs:  # the dummy's, if any, is put out when the round starts
@@ -619,6 +622,7 @@ class State(BaseState):
         self.chooser = self.asked = self.out_of_play = None
         self.takes = []
         self.passes = []
+        self._waiting = self._order[:]
         if log is not None:
             log.append(Event("round", {"deal": self.deal_number, "round": self.round}))
         for s in self._order:
@@ -788,6 +792,7 @@ class State(BaseState):
         s.exposed = [list(e) for e in d["exposed"]]
         s._rounds = [s._compact_round(r) for r in d["rounds"]]
         s._order = s.seats_from_left()
+        s._waiting = [seat for seat in s._order if s.put_outs[seat] is None]
         if s.phase == EXCHANGE:
             s._rank_put_outs()
         s._outcome = None if d["outcome"] is None else Outcome.from_dict(d["outcome"])
@@ -816,6 +821,7 @@ class State(BaseState):
         )
         s._outcome, s._order, s._strength = self._outcome, self._order, self._strength
         s._ranked = self._ranked  # replaced at each reveal, never mutated
+        s._waiting = self._waiting[:]
         s.deal_number, s.dealer, s.round, s.phase = (
             self.deal_number,
             self.dealer,
