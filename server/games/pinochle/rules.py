@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar
 
 from ..kit.base import Seat
@@ -183,7 +184,12 @@ class Counting:
     keeps the total at 250 per pack, 500 with the double pack, as the variant requires)."""
 
     def card_points(self, cards: Iterable[Card]) -> int:
-        return sum(self.values.get(c[0], 0) for c in cards)
+        return sum(map(self.card_values.__getitem__, cards))
+
+    @cached_property
+    def card_values(self) -> dict[Card, int]:
+        """Each card's counter value, looked up once per trick card."""
+        return {c: self.values.get(c[0], 0) for c in PINOCHLE.cards()}
 
 
 @dataclass(frozen=True)

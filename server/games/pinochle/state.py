@@ -400,7 +400,7 @@ class State(BaseState):
         """The highest trump wins, else the highest of the led suit; the first of two equals."""
         cards = tuple(self.trick)
         winner = (self.leader + self._top) % self.num_seats  # trick_winner, kept up to date
-        side = side_of(winner)
+        side = winner % 2  # side_of, written out
         points = self.options.counting.card_points(cards)
         last = len(self._tricks) + 1 == self.tricks_per_deal
         if last:
