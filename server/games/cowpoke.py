@@ -210,6 +210,7 @@ TAKE_MOVES: dict[Card, SimMove] = {c: (TAKE, c) for c in STANDARD.cards()}
 CALL_MOVE, PASS_MOVE = (CALL,), (PASS,)
 HAND_ORDER = hand_order(STANDARD)
 """Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
+_HAND_PLACE = HAND_ORDER.__getitem__
 
 CompactRound = tuple[
     int, tuple[Card | None, ...], tuple[Seat | None, ...], tuple[dict[str, Any], ...], Card | None
@@ -506,9 +507,10 @@ class State(BaseState):
     def _receive(self, seat: Seat, owner: int, auto: bool, log: list[Event] | None) -> None:
         card = self._put_out(owner)
         self.taken_by[owner] = seat
-        insort(self.hands[seat], card, key=HAND_ORDER.__getitem__)
+        insort(self.hands[seat], card, key=_HAND_PLACE)
         self.exposed[seat].append(card)
-        record = {"seat": seat, "card": card, "from": self.owner_name(owner), "auto": auto}
+        source = owner if owner < self.num_seats else DUMMY  # owner_name, written out
+        record = {"seat": seat, "card": card, "from": source, "auto": auto}
         self.takes.append(record)
         if log is not None:
             log.append(Event("take", record))
@@ -617,8 +619,9 @@ class State(BaseState):
         """Each player draws the top card, in turn from the dealer's left (the dummy last)."""
         self.round += 1
         self.phase = PUT_OUT
-        self.put_outs = [None] * self.owners
-        self.taken_by = [None] * self.owners
+        owners = self.owners
+        self.put_outs = [None] * owners
+        self.taken_by = [None] * owners
         self.chooser = self.asked = self.out_of_play = None
         self.takes = []
         self.passes = []
@@ -628,7 +631,7 @@ class State(BaseState):
         for s in self._order:
             card = self.stack.pop(0)
             self.drawn[s] = card
-            insort(self.hands[s], card, key=HAND_ORDER.__getitem__)
+            insort(self.hands[s], card, key=_HAND_PLACE)
             if log is not None:
                 log.append(Event("draw", {"seat": s, "card": card}, frozenset({s})))
         if self.options.has_dummy:
