@@ -370,12 +370,8 @@ class State(BaseState):
 
     def _rank_put_outs(self) -> None:
         """The revealed put-outs' owners by strength, best first: the exchange's order."""
-        strength, put_outs = self._strength, self.put_outs
-        self._ranked = sorted(
-            range(self.owners),
-            key=lambda o: strength[put_outs[o]],  # type: ignore[index]
-            reverse=True,
-        )
+        strengths = list(map(self._strength.__getitem__, self.put_outs))  # type: ignore[arg-type]
+        self._ranked = sorted(range(len(strengths)), key=strengths.__getitem__, reverse=True)
 
     def legal_actions(self, seat: Seat | None) -> list[SimMove]:
         """The legal moves of ``seat`` (to move), compact: ``(type, card)`` or ``(type,)``."""
@@ -491,14 +487,15 @@ class State(BaseState):
     def _reveal(self, log: list[Event] | None) -> None:
         """All put-outs are turned up together; the best live put-out chooses first."""
         self.phase = EXCHANGE
-        for s in range(self.num_seats):
-            card = self._put_out(s)
-            if card in self.exposed[s]:
-                self.exposed[s].remove(card)
+        # the players' put-outs (with two players the dummy's is last and left out)
+        for exposed, card in zip(self.exposed, self.put_outs, strict=False):
+            if card in exposed:
+                exposed.remove(card)
         self.takes = []
         self._rank_put_outs()
-        n = self.num_seats
-        self.chooser = next(o for o in self._ranked if o < n)  # the best put-out of a player
+        best = self._ranked[0]
+        # the best put-out of a player (the dummy's may be better: then the next)
+        self.chooser = best if best < self.num_seats else self._ranked[1]
         if log is not None:
             data = {"round": self.round, "put_outs": self._put_outs_view(),
                     "chooser": self.chooser}  # fmt: skip
@@ -555,7 +552,7 @@ class State(BaseState):
              self.out_of_play)
         )  # fmt: skip
         self.chooser = None
-        held = min(len(h) for h in self.hands)
+        held = min(map(len, self.hands))
         if held >= MAX_CARDS:
             self._showdown(None, log)  # compulsory at ten cards
         elif held >= SHOWDOWN_FROM:
