@@ -156,9 +156,13 @@ class State(BaseState):
         if seat is None:
             return []
         if self.phase == PLAY:
-            trick = self.trick
-            winning = trick[self._top] if trick else None
-            cards = self.options.head.playable(self.hands[seat], trick, self.trump, winning)
+            trick, hand = self.trick, self.hands[seat]
+            # the lead may be any card (playable would copy the hand)
+            cards = (
+                self.options.head.playable(hand, trick, self.trump, trick[self._top])
+                if trick
+                else hand
+            )
             return list(map(PLAY_MOVES.__getitem__, dict.fromkeys(cards)))  # the hand is sorted
         if self.phase == AUCTION:
             auction = self.rules.auction
