@@ -262,7 +262,7 @@ class Replay:
         return None
 
 
-def floor(game_id: str, games: int = 300, repeats: int = 3) -> None:
+def floor(game_id: str, games: int = 300, repeats: int = 5) -> None:
     """Print the cost of a simulated move without the rules (µs per step, best of ``repeats``).
 
     The same steps as ``games`` kind-uniform games of the compact form: the
