@@ -79,7 +79,7 @@ from .kit.base import (
     check_options,
     game_record,
 )
-from .kit.cards import STANDARD, Card, derived_rng, sort_hand
+from .kit.cards import STANDARD, Card, derived_rng
 from .kit.deals import (
     HandShape,
     Preset,
@@ -89,7 +89,7 @@ from .kit.deals import (
     check_scheduled_dealer,
     read_hands,
 )
-from .kit.poker import best_five
+from .kit.poker import WIRE_NAMES, best_five
 from .packs import hand_order, shuffled
 
 DUMMY = "dummy"  # the owner name of the dummy's cards on the wire
@@ -637,12 +637,13 @@ class State(BaseState):
 
     def _showdown(self, called_by: Seat | None, log: list[Event] | None) -> None:
         """W7: the best five-card Poker hand wins; equal hands share. W8: 1 point each."""
-        best = [best_five(h) for h in self.hands]
+        best = list(map(best_five, self.hands))
         top = max((cat, key) for cat, key, _ in best)
         winners = [s for s, (cat, key, _) in enumerate(best) if (cat, key) == top]
-        points = [1 if s in winners else 0 for s in range(self.num_seats)]
+        points = [0] * self.num_seats
         for s in winners:
             self.scores[s] += 1
+            points[s] = 1
         result = {
             "deal": self.deal_number,
             "dealer": self.dealer,
@@ -650,7 +651,8 @@ class State(BaseState):
             "called_by": called_by,  # None: compulsory at ten cards
             "hands": [list(h) for h in self.hands],
             "best": [
-                {"cards": sort_hand(five), "combination": cat.wire_name} for cat, _, five in best
+                {"cards": sorted(five, key=_HAND_PLACE), "combination": WIRE_NAMES[cat]}
+                for cat, _, five in best
             ],
             "winners": winners,
             "points": points,

@@ -43,6 +43,10 @@ class Combination(enum.IntEnum):
         return self.name.lower()
 
 
+WIRE_NAMES = {c: c.wire_name for c in Combination}
+"""Each category's name on the wire, looked up (``wire_name`` computes it)."""
+
+
 def _straight_high(values: Sequence[int]) -> int | None:
     """The top card of the straight made by five distinct values, or None."""
     s = sorted(values)

@@ -287,8 +287,9 @@ def find_melds(
         if suit == trump or (king in count and queen in count):  # else no meld of the suit
             melds += _class_a(count, suit, trump, table)
     for rank, cards in _AROUND_CARDS.items():
-        units = min(get(cards[0], 0), get(cards[1], 0), get(cards[2], 0), get(cards[3], 0))
-        if units:
+        s, h, d, c = cards
+        if s in count and h in count and d in count and c in count:  # else no unit
+            units = min(count[s], count[h], count[d], count[c])
             melds += _melds_of(units, table.around[rank], CLASS_B, cards, table)
     melds += _melds_of(min(get("QS", 0), get("JD", 0)), table.pinochle, CLASS_C, _PINOCHLE, table)
     if trump is not None:
