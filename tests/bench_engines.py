@@ -23,6 +23,10 @@ median of each figure and, per round, its ratio to the first revision's
 figure on the moves' form: on a noisy shared host, the ratio measured in one
 run is the figure to trust.
 
+``python -m tests.bench_engines --floor GAME`` prints what a simulated move
+costs without the rules (:func:`floor`): the policy alone, the API's calls
+doing nothing, and the engine, per step of the same games.
+
 The driver only uses the public engine API (``new_state``, ``to_move``,
 ``legal_moves``/``apply`` or ``legal_actions``/``apply_action``, ``clone``,
 ``is_over``, the class's ``action_kinds``), so it is the same for every game;
@@ -239,12 +243,88 @@ def compare(game_id: str, revs: Sequence[str], seconds: float = 0.5, rounds: int
                     print(f"{line}: {ratio:.2f} × {revs[0]}", flush=True)
 
 
+class Replay:
+    """The engine API's shape without its rules: each call returns what the engine
+    returned at that step of recorded games (``to_move``, ``legal_actions``), or nothing."""
+
+    def __init__(self, steps: list[tuple[list[Any], list[Any]]]) -> None:
+        self.steps = steps
+        self.i = -1
+
+    def to_move(self) -> list[Any]:
+        self.i += 1
+        return self.steps[self.i][0] if self.i < len(self.steps) else []
+
+    def legal_actions(self, seat: Any) -> list[Any]:
+        return self.steps[self.i][1]
+
+    def apply_action(self, seat: Any, action: Any) -> None:
+        return None
+
+
+def floor(game_id: str, games: int = 300, repeats: int = 5) -> None:
+    """Print the cost of a simulated move without the rules (µs per step, best of ``repeats``).
+
+    The same steps as ``games`` kind-uniform games of the compact form: the
+    policy alone over the recorded lists of legal actions (uniform, then
+    kind-uniform); the API's three calls returning the recorded values and doing
+    nothing (:class:`Replay`), with each policy; then the engine itself.
+    """
+    new_state = REGISTRY[game_id].new_state
+    options = OPTION_SETS.get(game_id, [("default", {})])[0][1]
+    kinds = type(new_state(options, "probe")).action_kinds
+    kind: Kind = kinds.__getitem__ if kinds is not None else FIRST
+    steps: list[tuple[list[Any], list[Any]]] = []
+    rng = random.Random(1)
+    for g in range(games):
+        state = new_state(options, f"bench-{g}")
+        while to_move := state.to_move():
+            legal = state.legal_actions(to_move[0])
+            steps.append((to_move, legal))
+            state.apply_action(to_move[0], kind_uniform(rng, legal, kind))
+
+    def policy_only(policy: Policy) -> None:
+        for _, legal in steps:
+            policy(rng, legal, kind)
+
+    def shape(policy: Policy) -> None:
+        state = Replay(steps)
+        while to_move := state.to_move():
+            seat = to_move[0]
+            state.apply_action(seat, policy(rng, state.legal_actions(seat), kind))
+
+    def engine(policy: Policy) -> None:
+        for g in range(games):
+            state = new_state(options, f"bench-{g}")
+            while to_move := state.to_move():
+                seat = to_move[0]
+                state.apply_action(seat, policy(rng, state.legal_actions(seat), kind))
+
+    for what, run in (("policy alone", policy_only), ("API shape, no rules", shape),
+                      ("engine, compact form", engine)):  # fmt: skip
+        for policy_name, policy in POLICIES.items():
+            best = min(_cpu(run, policy) for _ in range(repeats))
+            print(f"{game_id} floor {what} {policy_name}: {1e6 * best / len(steps):.2f} µs/step")
+    print(f"{game_id} floor steps: {len(steps) / games:.1f} per game", flush=True)
+
+
+def _cpu(run: Callable[[Policy], None], policy: Policy) -> float:
+    start = time.process_time()
+    run(policy)
+    return time.process_time() - start
+
+
 def main(argv: Sequence[str] | None = None, seconds: float = 3.0) -> int:
+    """``GAME ...``, ``--against REV GAME ...`` (see the module) or ``--floor GAME ...``."""
     args = list(argv or [])
     revs = [args[i + 1] for i, a in enumerate(args) if a == "--against"]
+    floors = "--floor" in args
+    args = [a for a in args if a != "--floor"]
     games = [a for i, a in enumerate(args) if a != "--against" and args[i - 1 : i] != ["--against"]]
     for game_id in games or sorted(REGISTRY):
-        if revs:
+        if floors:
+            floor(game_id)
+        elif revs:
             compare(game_id, revs)
         else:
             bench_game(game_id, seconds)

@@ -79,7 +79,7 @@ from .kit.base import (
     check_options,
     game_record,
 )
-from .kit.cards import STANDARD, Card, derived_rng, sort_hand
+from .kit.cards import STANDARD, Card, derived_rng
 from .kit.deals import (
     HandShape,
     Preset,
@@ -89,7 +89,7 @@ from .kit.deals import (
     check_scheduled_dealer,
     read_hands,
 )
-from .kit.poker import best_five
+from .kit.poker import WIRE_NAMES, best_five
 from .packs import hand_order, shuffled
 
 DUMMY = "dummy"  # the owner name of the dummy's cards on the wire
@@ -210,6 +210,7 @@ TAKE_MOVES: dict[Card, SimMove] = {c: (TAKE, c) for c in STANDARD.cards()}
 CALL_MOVE, PASS_MOVE = (CALL,), (PASS,)
 HAND_ORDER = hand_order(STANDARD)
 """Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
+_HAND_PLACE = HAND_ORDER.__getitem__
 
 CompactRound = tuple[
     int, tuple[Card | None, ...], tuple[Seat | None, ...], tuple[dict[str, Any], ...], Card | None
@@ -274,7 +275,7 @@ class State(BaseState):
         "options", "num_seats", "seed", "presets", "deal_number", "dealer", "hands", "stack",
         "dummy_cards", "round", "phase", "drawn", "put_outs", "taken_by", "chooser", "takes",
         "out_of_play", "asked", "passes", "exposed", "_rounds", "deal_results", "scores",
-        "_outcome", "_order", "_strength",
+        "_outcome", "_order", "_strength", "_ranked", "_waiting",
     )  # fmt: skip
 
     def __init__(self, options: CowpokeOptions, seed: str, presets: list[dict[str, Any]]):
@@ -305,6 +306,8 @@ class State(BaseState):
         self._outcome: Outcome | None = None
         self._order = self.seats_from_left()
         self._strength = strength_table(options.suit_order)
+        self._ranked: list[int] = []  # owners by put-out strength, best first (the exchange)
+        self._waiting: list[Seat] = []  # seats yet to put out this round, from the dealer's left
 
     # -- small helpers -----------------------------------------------------------
     @property
@@ -328,10 +331,6 @@ class State(BaseState):
         """Players who have not yet received a card in this exchange."""
         return [s for s in range(self.num_seats) if s not in self.taken_by]
 
-    def _best_put_out(self, seats: Iterable[Seat]) -> Seat:
-        strength, put_outs = self._strength, self.put_outs
-        return max(seats, key=lambda s: strength[put_outs[s]])  # type: ignore[index]
-
     def _put_out(self, owner: int) -> Card:
         card = self.put_outs[owner]
         assert card is not None, "every owner has put out by the exchange"
@@ -339,11 +338,12 @@ class State(BaseState):
 
     # -- whose turn -----------------------------------------------------------
     def to_move(self) -> list[Seat]:
-        if self.phase == PUT_OUT:
-            return [s for s in self._order if self.put_outs[s] is None]
-        if self.phase == EXCHANGE:
+        phase = self.phase
+        if phase == PUT_OUT:
+            return self._waiting[:]
+        if phase == EXCHANGE:
             return [] if self.chooser is None else [self.chooser]
-        if self.phase == ASKING:
+        if phase == ASKING:
             return [] if self.asked is None else [self.asked]
         return []
 
@@ -355,22 +355,33 @@ class State(BaseState):
 
     def takeable(self, seat: Seat) -> list[Card]:
         """Table cards ``seat`` may take now, best first (W4, W5)."""
-        on_table = [o for o in range(self.owners) if self.taken_by[o] is None]
         # W5 (two players): the first chooser takes the opponent's or the dummy's
         # card; the other may take either remaining card, their own included.
-        # W4: nobody takes their own card while three or more are unserved.
-        may_take_own = bool(self.takes) if self.options.has_dummy else len(self.unserved()) <= 2
-        cards = [self._put_out(o) for o in on_table if may_take_own or o != seat]
-        return sorted(cards, key=self._strength.__getitem__, reverse=True)
+        # W4: nobody takes their own card while three or more are unserved
+        # (each take so far served one player).
+        takes = len(self.takes)
+        may_take_own = takes > 0 if self.options.has_dummy else self.num_seats - takes <= 2
+        put_outs, taken_by = self.put_outs, self.taken_by
+        return [
+            put_outs[o]  # type: ignore[misc]
+            for o in self._ranked
+            if taken_by[o] is None and (may_take_own or o != seat)
+        ]
+
+    def _rank_put_outs(self) -> None:
+        """The revealed put-outs' owners by strength, best first: the exchange's order."""
+        strengths = list(map(self._strength.__getitem__, self.put_outs))  # type: ignore[arg-type]
+        self._ranked = sorted(range(len(strengths)), key=strengths.__getitem__, reverse=True)
 
     def legal_actions(self, seat: Seat | None) -> list[SimMove]:
         """The legal moves of ``seat`` (to move), compact: ``(type, card)`` or ``(type,)``."""
         if seat is None:
             return []
-        if self.phase == PUT_OUT:
-            return [PUT_OUT_MOVES[c] for c in self.hands[seat]]
-        if self.phase == EXCHANGE:
-            return [TAKE_MOVES[c] for c in self.takeable(seat)]
+        phase = self.phase
+        if phase == PUT_OUT:
+            return list(map(PUT_OUT_MOVES.__getitem__, self.hands[seat]))
+        if phase == EXCHANGE:
+            return list(map(TAKE_MOVES.__getitem__, self.takeable(seat)))
         return [CALL_MOVE, PASS_MOVE]
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
@@ -436,7 +447,15 @@ class State(BaseState):
         """Play an action of :meth:`legal_actions` for ``seat``: no checks, no events (for
         search: take the actions from :meth:`legal_actions`)."""
         assert seat is not None
-        self._act(seat, move[0], move[1] if len(move) > 1 else None, None)
+        kind = move[0]
+        if kind == PUT_OUT:  # the usual two, dispatched at once: the simulations' hot path
+            self._put_out_card(seat, move[1], None)
+        elif kind == TAKE:
+            owner = self.put_outs.index(move[1])
+            self._receive(seat, owner, False, None)
+            self._next_chooser(owner, None)
+        else:
+            self._act(seat, kind, None, None)
 
     def _act(self, seat: Seat, kind: str, card: Card | None, log: list[Event] | None) -> None:
         """One move; its events go to ``log`` when one is kept."""
@@ -459,20 +478,24 @@ class State(BaseState):
         """A card face down (W9: may be the card just drawn). Nobody learns which."""
         self.hands[seat].remove(card)
         self.put_outs[seat] = card
+        self._waiting.remove(seat)
         if log is not None:
             log.append(Event("put_out", {"seat": seat, "round": self.round}))
-        if None not in self.put_outs[: self.num_seats]:
+        if None not in self.put_outs:  # the dummy's, if any, is put out when the round starts
             self._reveal(log)
 
     def _reveal(self, log: list[Event] | None) -> None:
         """All put-outs are turned up together; the best live put-out chooses first."""
         self.phase = EXCHANGE
-        for s in range(self.num_seats):
-            card = self._put_out(s)
-            if card in self.exposed[s]:
-                self.exposed[s].remove(card)
+        # the players' put-outs (with two players the dummy's is last and left out)
+        for exposed, card in zip(self.exposed, self.put_outs, strict=False):
+            if card in exposed:
+                exposed.remove(card)
         self.takes = []
-        self.chooser = self._best_put_out(range(self.num_seats))
+        self._rank_put_outs()
+        best = self._ranked[0]
+        # the best put-out of a player (the dummy's may be better: then the next)
+        self.chooser = best if best < self.num_seats else self._ranked[1]
         if log is not None:
             data = {"round": self.round, "put_outs": self._put_outs_view(),
                     "chooser": self.chooser}  # fmt: skip
@@ -481,17 +504,18 @@ class State(BaseState):
     def _receive(self, seat: Seat, owner: int, auto: bool, log: list[Event] | None) -> None:
         card = self._put_out(owner)
         self.taken_by[owner] = seat
-        insort(self.hands[seat], card, key=HAND_ORDER.__getitem__)
+        insort(self.hands[seat], card, key=_HAND_PLACE)
         self.exposed[seat].append(card)
-        record = {"seat": seat, "card": card, "from": self.owner_name(owner), "auto": auto}
+        source = owner if owner < self.num_seats else DUMMY  # owner_name, written out
+        record = {"seat": seat, "card": card, "from": source, "auto": auto}
         self.takes.append(record)
         if log is not None:
             log.append(Event("take", record))
 
     def _next_chooser(self, last_owner: int, log: list[Event] | None) -> None:
         """Who chooses next in the exchange (W4, W5), or the end of the exchange."""
-        unserved = self.unserved()
         if self.options.has_dummy:
+            unserved = self.unserved()
             # W5: the better put-out chose first; the other chooses next; the
             # last card goes out of play face up.
             if unserved:
@@ -504,14 +528,16 @@ class State(BaseState):
                 log.append(Event("out_of_play", data))
             self._end_exchange(log)
             return
+        taken_by = self.taken_by
+        unserved = [s for s in self._ranked if s not in taken_by]  # best put-out first
         if len(unserved) >= 3:
             # W4: the owner of the card just taken chooses next if not yet
             # served; otherwise (a broken chain) the unserved best put-out.
-            self.chooser = last_owner if last_owner in unserved else self._best_put_out(unserved)
+            self.chooser = last_owner if last_owner in unserved else unserved[0]
             return
         if len(unserved) == 2:
             # W4: two players, two cards: the better put-out picks either card.
-            self.chooser = self._best_put_out(unserved)
+            self.chooser = unserved[0]
             return
         if unserved:
             # W4: ... and the other gets the last.
@@ -526,7 +552,7 @@ class State(BaseState):
              self.out_of_play)
         )  # fmt: skip
         self.chooser = None
-        held = min(len(h) for h in self.hands)
+        held = min(map(len, self.hands))
         if held >= MAX_CARDS:
             self._showdown(None, log)  # compulsory at ten cards
         elif held >= SHOWDOWN_FROM:
@@ -590,17 +616,19 @@ class State(BaseState):
         """Each player draws the top card, in turn from the dealer's left (the dummy last)."""
         self.round += 1
         self.phase = PUT_OUT
-        self.put_outs = [None] * self.owners
-        self.taken_by = [None] * self.owners
+        owners = self.owners
+        self.put_outs = [None] * owners
+        self.taken_by = [None] * owners
         self.chooser = self.asked = self.out_of_play = None
         self.takes = []
         self.passes = []
+        self._waiting = self._order[:]
         if log is not None:
             log.append(Event("round", {"deal": self.deal_number, "round": self.round}))
         for s in self._order:
             card = self.stack.pop(0)
             self.drawn[s] = card
-            insort(self.hands[s], card, key=HAND_ORDER.__getitem__)
+            insort(self.hands[s], card, key=_HAND_PLACE)
             if log is not None:
                 log.append(Event("draw", {"seat": s, "card": card}, frozenset({s})))
         if self.options.has_dummy:
@@ -609,12 +637,13 @@ class State(BaseState):
 
     def _showdown(self, called_by: Seat | None, log: list[Event] | None) -> None:
         """W7: the best five-card Poker hand wins; equal hands share. W8: 1 point each."""
-        best = [best_five(h) for h in self.hands]
+        best = list(map(best_five, self.hands))
         top = max((cat, key) for cat, key, _ in best)
         winners = [s for s, (cat, key, _) in enumerate(best) if (cat, key) == top]
-        points = [1 if s in winners else 0 for s in range(self.num_seats)]
+        points = [0] * self.num_seats
         for s in winners:
             self.scores[s] += 1
+            points[s] = 1
         result = {
             "deal": self.deal_number,
             "dealer": self.dealer,
@@ -622,7 +651,8 @@ class State(BaseState):
             "called_by": called_by,  # None: compulsory at ten cards
             "hands": [list(h) for h in self.hands],
             "best": [
-                {"cards": sort_hand(five), "combination": cat.wire_name} for cat, _, five in best
+                {"cards": sorted(five, key=_HAND_PLACE), "combination": WIRE_NAMES[cat]}
+                for cat, _, five in best
             ],
             "winners": winners,
             "points": points,
@@ -764,6 +794,9 @@ class State(BaseState):
         s.exposed = [list(e) for e in d["exposed"]]
         s._rounds = [s._compact_round(r) for r in d["rounds"]]
         s._order = s.seats_from_left()
+        s._waiting = [seat for seat in s._order if s.put_outs[seat] is None]
+        if s.phase == EXCHANGE:
+            s._rank_put_outs()
         s._outcome = None if d["outcome"] is None else Outcome.from_dict(d["outcome"])
         return s
 
@@ -789,6 +822,8 @@ class State(BaseState):
             self.presets,
         )
         s._outcome, s._order, s._strength = self._outcome, self._order, self._strength
+        s._ranked = self._ranked  # replaced at each reveal, never mutated
+        s._waiting = self._waiting[:]
         s.deal_number, s.dealer, s.round, s.phase = (
             self.deal_number,
             self.dealer,

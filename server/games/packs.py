@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from .kit.cards import Card, Pack
+from .kit.cards import Card, Pack, shuffle
 
 
 @cache
@@ -38,7 +38,8 @@ def hand_order(pack: Pack) -> dict[Card, int]:
 
 
 def shuffled(pack: Pack, rng: random.Random) -> list[Card]:
-    """The pack in an order drawn from ``rng``: the kit's shuffle, without rebuilding the pack."""
+    """The pack in an order drawn from ``rng``: the kit's shuffle (the draws of
+    ``rng.shuffle``, without a method call per card), without rebuilding the pack."""
     cards = list(pack_cards(pack))
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     return cards

@@ -176,10 +176,10 @@ def trick_winner(cards: Sequence[Card]) -> int:
     1
     """
     led = cards[0][1]
-    followers = [i for i, c in enumerate(cards) if c[1] == led]
+    followers = [(RANK_ORDER[c], i) for i, c in enumerate(cards) if c[1] == led]
     if len(followers) >= 2:
-        by_rank = sorted(followers, key=lambda i: RANK_ORDER[cards[i]], reverse=True)
-        return by_rank[1]
+        followers.sort(reverse=True)  # by rank, highest first (no two are equal)
+        return followers[1][1]
     # S4: all three others void. Rank all four; the second place's rank wins …
     second_rank = sorted((RANK_ORDER[c] for c in cards), reverse=True)[1]
     holders = [i for i, c in enumerate(cards) if RANK_ORDER[c] == second_rank]
@@ -396,7 +396,7 @@ class State(BaseState):
             following = [PLAY_MOVES[c] for c in hand if SUIT_OF[c] == led]
             if following:
                 return following
-        return [PLAY_MOVES[c] for c in hand]
+        return list(map(PLAY_MOVES.__getitem__, hand))
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
         return [as_dict(m) for m in self.legal_actions(seat)]

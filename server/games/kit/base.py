@@ -90,6 +90,26 @@ class InvalidDeal(GameError):
         self.problems = list(problems)
 
 
+_PARSED_OPTIONS: dict[tuple[Any, ...], Any] = {}
+"""Parsed options by game class and raw options: a simulation starts thousands of games
+with the same options, and every game's parsed options are immutable (a frozen
+dataclass whose derived tables are built once per object), so states share them."""
+_PARSED_OPTIONS_MAX = 256
+
+
+def _options_key(cls: type, options: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
+    """A hashable key for ``options`` (each value with its type: ``True`` is not ``1``),
+    or None when they have none (unhashable values, keys that do not sort)."""
+    if not options:
+        return (cls,)
+    try:
+        key = (cls, *sorted((k, type(v), v) for k, v in options.items()))
+        hash(key)
+    except (TypeError, AttributeError):
+        return None
+    return key
+
+
 OptionSpec = Mapping[str, Any]
 """One option: ``default``, then ``choices`` or integer ``min``/``max``, and a ``doc``.
 An optional ``invalid`` replaces the generic message for a bad value."""
@@ -250,7 +270,12 @@ class BaseState:
             InvalidOptions: an unknown option or a bad value.
             InvalidDeal: a preset deal that is not a legal deal of the pack.
         """
-        parsed = cls.parse_options(options)
+        key = _options_key(cls, options)
+        parsed = _PARSED_OPTIONS.get(key) if key is not None else None
+        if parsed is None:
+            parsed = cls.parse_options(options)
+            if key is not None and len(_PARSED_OPTIONS) < _PARSED_OPTIONS_MAX:
+                _PARSED_OPTIONS[key] = parsed
         state = cls(parsed, seed, cls.parse_deals(deals, parsed))
         state._new_deal()
         return state

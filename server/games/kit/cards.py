@@ -95,7 +95,7 @@ def shuffled(pack: Pack, rng: random.Random) -> list[Card]:
     pay a method call per card.
     """
     cards = pack.cards()
-    _shuffle(cards, rng)
+    shuffle(cards, rng)
     return cards
 
 
@@ -107,7 +107,7 @@ def shuffled_order(size: int, rng: random.Random) -> list[int]:
     shuffles those directly, and deals the very same cards.
     """
     order = list(range(size))
-    _shuffle(order, rng)
+    shuffle(order, rng)
     return order
 
 
@@ -117,7 +117,7 @@ def _fisher_yates_steps(size: int) -> tuple[tuple[int, int], ...]:
     return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
-def _shuffle(items: list[T], rng: random.Random) -> None:
+def shuffle(items: list[T], rng: random.Random) -> None:
     """``rng.shuffle(items)``: the same draws, without a method call per item."""
     getrandbits = rng.getrandbits
     for i, k in _fisher_yates_steps(len(items)):

@@ -43,6 +43,10 @@ class Combination(enum.IntEnum):
         return self.name.lower()
 
 
+WIRE_NAMES = {c: c.wire_name for c in Combination}
+"""Each category's name on the wire, looked up (``wire_name`` computes it)."""
+
+
 def _straight_high(values: Sequence[int]) -> int | None:
     """The top card of the straight made by five distinct values, or None."""
     s = sorted(values)
@@ -95,14 +99,25 @@ def evaluate(cards: Sequence[Card]) -> tuple[Combination, tuple[int, ...]]:
 def best_five(cards: Sequence[Card]) -> tuple[Combination, tuple[int, ...], tuple[Card, ...]]:
     """The best five-card Poker hand among ``cards`` (5 to 10 cards).
 
-    Returns (category, tie-break key, the five cards). Among equal hands the
-    first found is returned, so the answer is deterministic.
+    Returns (category, tie-break key, the five cards), as :func:`evaluate`
+    ranks them. Among equal hands the first found is returned, so the answer is
+    deterministic. Each five is looked up in a table (see :func:`category`)
+    that gives its rank among all hands with its category and key.
     """
-    best: tuple[Combination, tuple[int, ...], tuple[Card, ...]] | None = None
+    if not _RANKED:
+        _build_tables()
+    plain, flush = _RANKED
+    p = _PRIME
+    top = -1
+    best = None
     for five in combinations(cards, 5):
-        cat, key = evaluate(five)
-        if best is None or (cat, key) > (best[0], best[1]):
-            best = (cat, key, five)
+        a, b, c, d, e = five
+        s = a[1]
+        table = flush if b[1] == s and c[1] == s and d[1] == s and e[1] == s else plain
+        entry = table[p[a[0]] * p[b[0]] * p[c[0]] * p[d[0]] * p[e[0]]]
+        if entry[0] > top:
+            top = entry[0]
+            best = (entry[1], entry[2], five)
     assert best is not None, "best_five needs at least five cards"
     return best
 
@@ -120,21 +135,31 @@ def is_three_pairs(cards: Sequence[Card]) -> bool:
 _PRIME = dict(zip("23456789TJQKA", (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41), strict=True))
 
 
-def _category_tables() -> tuple[dict[int, Combination], dict[int, Combination]]:
-    """The category of every multiset of five ranks, suits mixed and all of one suit.
+Ranked = tuple[int, Combination, tuple[int, ...]]
+"""A five-card hand's place among all hands (higher is better), its category and key."""
 
-    Built with :func:`evaluate` itself, so the look-up can never disagree with it.
+
+def _build_tables() -> None:
+    """The category, key and place of every multiset of five ranks, suits mixed and one suit.
+
+    Built with :func:`evaluate` itself, so a look-up can never disagree with it;
+    the place orders (category, key) as Poker compares hands.
     """
-    plain: dict[int, Combination] = {}
-    flush: dict[int, Combination] = {}
+    hands: list[tuple[int, bool, Combination, tuple[int, ...]]] = []
     for ranks in combinations_with_replacement("23456789TJQKA", 5):
         key = math.prod(_PRIME[r] for r in ranks)
-        plain[key] = evaluate([r + s for r, s in zip(ranks, "SHDCS", strict=True)])[0]
-        flush[key] = evaluate([r + "S" for r in ranks])[0]
-    return plain, flush
+        hands.append((key, False, *evaluate([r + s for r, s in zip(ranks, "SHDCS", strict=True)])))
+        hands.append((key, True, *evaluate([r + "S" for r in ranks])))
+    place = {value: i for i, value in enumerate(sorted({(cat, k) for _, _, cat, k in hands}))}
+    ranked: tuple[dict[int, Ranked], dict[int, Ranked]] = ({}, {})
+    for key, one_suit, cat, k in hands:
+        ranked[one_suit][key] = (place[cat, k], cat, k)
+    _RANKED.extend(ranked)
+    _TABLES.extend({key: r[1] for key, r in table.items()} for table in ranked)
 
 
 _TABLES: list[dict[int, Combination]] = []  # [suits mixed, one suit], built on first use
+_RANKED: list[dict[int, Ranked]] = []  # the same, with each hand's place and key
 
 
 def category(cards: Sequence[Card]) -> Combination:
@@ -144,7 +169,7 @@ def category(cards: Sequence[Card]) -> Combination:
     'STRAIGHT_FLUSH'
     """
     if not _TABLES:
-        _TABLES.extend(_category_tables())
+        _build_tables()
     a, b, c, d, e = cards
     p = _PRIME
     key = p[a[0]] * p[b[0]] * p[c[0]] * p[d[0]] * p[e[0]]

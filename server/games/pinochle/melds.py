@@ -46,8 +46,8 @@ The Appendix B examples (hearts trumps unless said otherwise):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..kit.cards import SUITS, Card
@@ -123,6 +123,9 @@ class MeldTable:
     pinochle: Groups
     dix: int = DIX
     copies: int = 2
+    memo: dict[tuple[Any, ...], list[Meld]] = field(default_factory=dict, compare=False, repr=False)
+    """The melds found so far for each count of units, built once per table: a hand's
+    melds depend only on a few counts, and :class:`Meld` objects are read-only."""
 
     @classmethod
     def single_deck(cls, values: Mapping[str, int] = VALUE_DEFAULTS) -> MeldTable:
@@ -184,14 +187,21 @@ def best_groups(units: int, groups: Groups) -> tuple[int, tuple[int, ...]]:
     return best[units]
 
 
-def _melds_of(units: int, groups: Groups, cls: str, unit_cards: Sequence[Card]) -> list[Meld]:
+def _melds_of(
+    units: int, groups: Groups, cls: str, unit_cards: tuple[Card, ...], table: MeldTable
+) -> list[Meld]:
+    """The best melds of ``units`` units of ``groups``; the list is the table's (read-only)."""
     if not units:
         return []
-    _, sizes = best_groups(units, groups)
-    melds = []
-    for size in sizes:
-        name, points = groups[size]
-        melds.append(Meld(name, cls, points, tuple(c for c in unit_cards for _ in range(size))))
+    key = (units, id(groups), unit_cards)  # groups: one of the table's own mappings
+    melds = table.memo.get(key)
+    if melds is None:
+        _, sizes = best_groups(units, groups)
+        melds = []
+        for size in sizes:
+            name, points = groups[size]
+            melds.append(Meld(name, cls, points, tuple(c for c in unit_cards for _ in range(size))))
+        table.memo[key] = melds
     return melds
 
 
@@ -209,10 +219,23 @@ def _class_a(count: Counter[Card], suit: str, trump: str | None, table: MeldTabl
     pair = _MARRIAGE_CARDS[suit]
     kings, queens = get(pair[0], 0), get(pair[1], 0)
     if suit != trump:
-        return _melds_of(min(kings, queens), table.marriage, CLASS_A, pair)
-    most_flushes = min(get(c, 0) for c in _FLUSH_CARDS[suit])
+        return _melds_of(min(kings, queens), table.marriage, CLASS_A, pair, table)
+    a, t, k, q, j = _FLUSH_CARDS[suit]
+    most_flushes = min(get(a, 0), get(t, 0), kings, queens, get(j, 0))
     if not most_flushes:
-        return _melds_of(min(kings, queens), table.royal_marriage, CLASS_A, pair)
+        return _melds_of(min(kings, queens), table.royal_marriage, CLASS_A, pair, table)
+    key = (suit, kings, queens, most_flushes)
+    found = table.memo.get(key)
+    if found is None:
+        found = table.memo[key] = _trump_sequences(suit, kings, queens, most_flushes, table)
+    return found
+
+
+def _trump_sequences(
+    suit: str, kings: int, queens: int, most_flushes: int, table: MeldTable
+) -> list[Meld]:
+    """The best split of the trump suit's units between flushes and royal marriages."""
+    pair = _MARRIAGE_CARDS[suit]
     best: tuple[int, int] | None = None  # (points, flushes)
     for f in range(most_flushes + 1):
         points = best_groups(f, table.flush)[0]
@@ -221,11 +244,12 @@ def _class_a(count: Counter[Card], suit: str, trump: str | None, table: MeldTabl
             best = (points, f)
     assert best is not None
     flushes = best[1]
-    return _melds_of(flushes, table.flush, CLASS_A, _FLUSH_CARDS[suit]) + _melds_of(
-        min(kings, queens) - flushes, table.royal_marriage, CLASS_A, pair
+    return _melds_of(flushes, table.flush, CLASS_A, _FLUSH_CARDS[suit], table) + _melds_of(
+        min(kings, queens) - flushes, table.royal_marriage, CLASS_A, pair, table
     )
 
 
+_PINOCHLE = ("QS", "JD")
 _CLASS_A_ORDER: dict[str | None, tuple[str, ...]] = {
     trump: tuple(sorted(SUITS, key=lambda s: (s != trump, SUITS.index(s))))
     for trump in (None, *SUITS)
@@ -263,12 +287,19 @@ def find_melds(
         if suit == trump or (king in count and queen in count):  # else no meld of the suit
             melds += _class_a(count, suit, trump, table)
     for rank, cards in _AROUND_CARDS.items():
-        units = min(get(cards[0], 0), get(cards[1], 0), get(cards[2], 0), get(cards[3], 0))
-        melds += _melds_of(units, table.around[rank], CLASS_B, cards)
-    melds += _melds_of(min(get("QS", 0), get("JD", 0)), table.pinochle, CLASS_C, ("QS", "JD"))
+        s, h, d, c = cards
+        if s in count and h in count and d in count and c in count:  # else no unit
+            units = min(count[s], count[h], count[d], count[c])
+            melds += _melds_of(units, table.around[rank], CLASS_B, cards, table)
+    melds += _melds_of(min(get("QS", 0), get("JD", 0)), table.pinochle, CLASS_C, _PINOCHLE, table)
     if trump is not None:
         n = get("9" + trump, 0) if dixes is None else dixes
-        melds += [Meld("dix", NO_CLASS, table.dix, ("9" + trump,)) for _ in range(n)]
+        if n:
+            key = ("dix", trump, n)
+            dix = table.memo.get(key)
+            if dix is None:
+                dix = table.memo[key] = [Meld("dix", NO_CLASS, table.dix, ("9" + trump,))] * n
+            melds += dix
     return melds
 
 
@@ -283,12 +314,25 @@ def shown_cards(melds: Iterable[Meld]) -> Counter[Card]:
     a different card; across classes the same card may serve again. The proof
     is therefore the largest count of each card over the classes.
     """
-    proof: Counter[Card] = Counter()
-    per_class: dict[str, Counter[Card]] = {}
+    return Counter(shown(melds))
+
+
+def shown(melds: Iterable[Meld]) -> dict[Card, int]:
+    """:func:`shown_cards` as a plain dict (each card shown, with its count)."""
+    per_class: dict[str, dict[Card, int]] = {}
     for meld in melds:
-        per_class.setdefault(meld.cls, Counter()).update(meld.cards)
+        counts = per_class.get(meld.cls)
+        if counts is None:
+            counts = per_class[meld.cls] = {}
+        for c in meld.cards:
+            counts[c] = counts.get(c, 0) + 1
+    if len(per_class) < 2:
+        return next(iter(per_class.values()), {})
+    proof: dict[Card, int] = {}
     for counts in per_class.values():
-        proof |= counts
+        for c, n in counts.items():
+            if n > proof.get(c, 0):
+                proof[c] = n
     return proof
 
 

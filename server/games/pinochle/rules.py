@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar
 
 from ..kit.base import Seat
@@ -64,10 +65,14 @@ def trick_winner(cards: Sequence[Card], trump: str | None) -> int:
     >>> trick_winner(["AS", "9H", "AH", "9H"], "H")
     2
     """
-    best = 0
+    best, top = 0, cards[0]
     for i in range(1, len(cards)):
-        if beats(cards[i], cards[best], trump):
-            best = i
+        card = cards[i]  # beats(card, top, trump), written out: run at every play
+        if card[1] == top[1]:
+            if RANK_ORDER[card[0]] > RANK_ORDER[top[0]]:
+                best, top = i, card
+        elif card[1] == trump:
+            best, top = i, card
     return best
 
 
@@ -84,22 +89,35 @@ class HeadRule:
     """Void in the led suit, beat the best trump in the trick if able."""
 
     def playable(
-        self, hand: Sequence[Card], trick: Sequence[Card], trump: str | None
+        self,
+        hand: Sequence[Card],
+        trick: Sequence[Card],
+        trump: str | None,
+        winning: Card | None = None,
     ) -> list[Card]:
-        """The cards of ``hand`` that may be played to ``trick`` (with repeats)."""
+        """The cards of ``hand`` that may be played to ``trick`` (with repeats).
+
+        ``winning``, if given, is the trick's winning card so far (the state keeps it).
+        """
         if not trick:
             return list(hand)
         led = trick[0][1]
-        winning = trick[trick_winner(trick, trump)]
+        if winning is None:
+            winning = trick[trick_winner(trick, trump)]
         follow = [c for c in hand if c[1] == led]
+        # A card of the winning card's suit beats it by rank alone (see beats).
+        rank = RANK_ORDER
         if follow:
             if led == trump or (self.heads_led_suit and winning[1] == led):
-                return [c for c in follow if beats(c, winning, trump)] or follow
+                # the winning card is of the led suit here (a trump when trumps were led)
+                top = rank[winning[0]]
+                return [c for c in follow if rank[c[0]] > top] or follow
             return follow
         trumps = [c for c in hand if c[1] == trump]
         if trumps:
             if self.overtrumps and winning[1] == trump:
-                return [c for c in trumps if beats(c, winning, trump)] or trumps
+                top = rank[winning[0]]
+                return [c for c in trumps if rank[c[0]] > top] or trumps
             return trumps
         return list(hand)
 
@@ -166,7 +184,12 @@ class Counting:
     keeps the total at 250 per pack, 500 with the double pack, as the variant requires)."""
 
     def card_points(self, cards: Iterable[Card]) -> int:
-        return sum(self.values.get(c[0], 0) for c in cards)
+        return sum(map(self.card_values.__getitem__, cards))
+
+    @cached_property
+    def card_values(self) -> dict[Card, int]:
+        """Each card's counter value, looked up once per trick card."""
+        return {c: self.values.get(c[0], 0) for c in PINOCHLE.cards()}
 
 
 @dataclass(frozen=True)

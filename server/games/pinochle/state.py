@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict
 from typing import Any, ClassVar
@@ -20,12 +19,13 @@ from ..kit.base import (
 from ..kit.cards import PINOCHLE as PINOCHLE_PACK
 from ..kit.cards import SUITS, Card, derived_rng
 from ..packs import hand_order, shuffled
-from .melds import Meld, find_melds, shown_cards
+from .melds import Meld, find_melds, shown
 from .options import OPTIONS, PinochleOptions, deal_in_packets, parse_deals, parse_options
 from .rules import (
     BID_STEP,
     MAX_BID,
     MIN_BID,
+    RANK_ORDER,
     Contract,
     Settlement,
     Variant,
@@ -98,7 +98,7 @@ class State(BaseState):
         "options", "seed", "presets", "num_seats", "deal_number", "dealer", "phase", "turn",
         "hands", "turn_up", "trump", "bids", "contract", "exchange", "dixes", "melds",
         "exposed", "leader", "trick", "_tricks", "tricks_won", "taken", "deal_results",
-        "scores", "checks", "check_log", "_outcome",
+        "scores", "checks", "check_log", "_outcome", "_top",
     )  # fmt: skip
 
     def __init__(self, options: PinochleOptions, seed: str, presets: list[dict[str, Any]]):
@@ -122,6 +122,7 @@ class State(BaseState):
         self.exposed: list[list[Card]] = [[] for _ in range(n)]  # public proof of holdings
         self.leader: Seat = 0
         self.trick: list[Card] = []  # cards of the trick being played, from the leader
+        self._top = 0  # the position in the trick of the card winning it so far
         self._tricks: list[CompactTrick] = []  # completed tricks of this deal
         self.tricks_won = [0, 0]  # per side, this deal
         self.taken = [0, 0]  # counters per side, this deal
@@ -155,8 +156,14 @@ class State(BaseState):
         if seat is None:
             return []
         if self.phase == PLAY:
-            cards = self.options.head.playable(self.hands[seat], self.trick, self.trump)
-            return [PLAY_MOVES[c] for c in dict.fromkeys(cards)]  # the hand is sorted
+            trick, hand = self.trick, self.hands[seat]
+            # the lead may be any card (playable would copy the hand)
+            cards = (
+                self.options.head.playable(hand, trick, self.trump, trick[self._top])
+                if trick
+                else hand
+            )
+            return list(map(PLAY_MOVES.__getitem__, dict.fromkeys(cards)))  # the hand is sorted
         if self.phase == AUCTION:
             auction = self.rules.auction
             assert auction is not None
@@ -236,7 +243,10 @@ class State(BaseState):
         """Play an action of :meth:`legal_actions` for ``seat``: no checks, no events (for
         search: take the actions from :meth:`legal_actions`)."""
         assert seat is not None
-        self._act(seat, move[0], move[1] if len(move) > 1 else None, None)
+        if move[0] == PLAY_CARD:  # the usual move, dispatched at once: the simulations' hot path
+            self._play(seat, move[1], None)  # type: ignore[arg-type]
+        else:
+            self._act(seat, move[0], move[1] if len(move) > 1 else None, None)
 
     def _act(self, seat: Seat, kind: str, arg: Any, log: list[Event] | None) -> None:
         """One move; its events go to ``log`` when one is kept."""
@@ -315,7 +325,7 @@ class State(BaseState):
             find_melds(hand, self.trump, table, self.dixes[s]) for s, hand in enumerate(self.hands)
         ]
         self.melds = [[m.to_dict() for m in ms] for ms in melds]
-        self.exposed = [self._sorted(self._proof(s, ms).elements()) for s, ms in enumerate(melds)]
+        self.exposed = [self._proof(s, ms) for s, ms in enumerate(melds)]
         paid: list[dict[str, Any]] = []
         if self.checks is not None:
             for s, ms in enumerate(melds):  # P11: meld checks are paid when shown
@@ -332,25 +342,27 @@ class State(BaseState):
         if log is not None:
             log.append(self._melds_event(paid))
 
-    def _proof(self, seat: Seat, melds: list[Meld]) -> Counter[Card]:
+    def _proof(self, seat: Seat, melds: list[Meld]) -> list[Card]:
         """What the table knows ``seat`` holds once the melds are shown.
 
         The melds (the most of each card any class uses), the turned card
         still in the dealer's hand, and the exchange (P5): the exchanger holds
         the turned card and one dix fewer than shown; the dealer holds the dix
-        received besides any of its own, a different card.
+        received besides any of its own, a different card. Returned as the
+        player holds them (sorted).
         """
-        proof = shown_cards(melds)
+        proof = shown(melds)
         exchange = self.exchange
+        get = proof.get
         if exchange is not None:
             if seat == exchange["seat"]:
-                proof[exchange["gave"]] -= 1
-                proof[exchange["took"]] = max(proof[exchange["took"]], 1)
+                proof[exchange["gave"]] = get(exchange["gave"], 0) - 1
+                proof[exchange["took"]] = max(get(exchange["took"], 0), 1)
             if seat == self.dealer:
-                proof[exchange["gave"]] += 1
+                proof[exchange["gave"]] = get(exchange["gave"], 0) + 1
         elif seat == self.dealer and self.turn_up is not None:
-            proof[self.turn_up] = max(proof[self.turn_up], 1)
-        return +proof
+            proof[self.turn_up] = max(get(self.turn_up, 0), 1)
+        return self._sorted([c for c, n in proof.items() for _ in range(n)])
 
     def _melds_event(self, paid: list[dict[str, Any]]) -> Event:
         assert self.melds is not None
@@ -369,7 +381,17 @@ class State(BaseState):
         exposed = self.exposed[seat]
         if card in exposed:  # a public proof is used up by a play
             exposed.remove(card)
-        self.trick.append(card)
+        trick = self.trick
+        if trick:  # does the card beat the winning one? (rules.beats, written out)
+            top = trick[self._top]
+            if card[1] == top[1]:
+                if RANK_ORDER[card[0]] > RANK_ORDER[top[0]]:
+                    self._top = len(trick)
+            elif card[1] == self.trump:
+                self._top = len(trick)
+        else:
+            self._top = 0
+        trick.append(card)
         if log is not None:
             number = len(self._tricks) + 1
             log.append(Event(PLAY_CARD, {"seat": seat, "card": card, "trick_number": number}))
@@ -381,8 +403,8 @@ class State(BaseState):
     def _complete_trick(self, log: list[Event] | None) -> None:
         """The highest trump wins, else the highest of the led suit; the first of two equals."""
         cards = tuple(self.trick)
-        winner = (self.leader + trick_winner(cards, self.trump)) % self.num_seats
-        side = side_of(winner)
+        winner = (self.leader + self._top) % self.num_seats  # trick_winner, kept up to date
+        side = winner % 2  # side_of, written out
         points = self.options.counting.card_points(cards)
         last = len(self._tricks) + 1 == self.tricks_per_deal
         if last:
@@ -663,6 +685,7 @@ class State(BaseState):
         s.bids = [list(b) for b in d["bids"]]
         s.exposed = [list(e) for e in d["exposed"]]
         s.trick = [c for _, c in d["trick"]]
+        s._top = trick_winner(s.trick, s.trump) if s.trick else 0
         s._tricks = [
             (t["leader"], tuple(p["card"] for p in t["cards"]), t["winner"], t["counters"],
              t["last"])
@@ -693,7 +716,7 @@ class State(BaseState):
         s.deal_results, s.check_log = self.deal_results[:], self.check_log[:]
         s.hands = [h[:] for h in self.hands]
         s.exposed = [e[:] for e in self.exposed]
-        s.trick, s._tricks = self.trick[:], self._tricks[:]
+        s.trick, s._tricks, s._top = self.trick[:], self._tricks[:], self._top
         s.checks = None if self.checks is None else self.checks[:]
         return s
 
