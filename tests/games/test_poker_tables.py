@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 from itertools import combinations
 
 from server.games.kit import poker
@@ -45,3 +46,26 @@ def test_best_five_ranks_categories_then_keys() -> None:
         poker.Combination.STRAIGHT_FLUSH,
         (6,),
     )
+
+
+def test_threads_that_ask_first_at_once_build_the_tables_once(monkeypatch) -> None:
+    """A server's threads may all need the tables first at the same moment: each must
+    get the whole tables, built once (two builds once left four tables behind, and
+    every later look-up failed)."""
+    monkeypatch.setattr(poker, "_TABLES", [])
+    monkeypatch.setattr(poker, "_RANKED", [])
+    hand = ["AS", "AH", "KD", "KC", "7S", "7H", "2D"]
+    start = threading.Barrier(8)
+    got: list[object] = []
+
+    def ask() -> None:
+        start.wait()
+        got.append(poker.best_five(hand)[0])
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(poker._TABLES) == 2 and len(poker._RANKED) == 2
+    assert got == [poker.Combination.TWO_PAIRS] * 8

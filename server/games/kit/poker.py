@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import math
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
@@ -143,8 +144,18 @@ def _build_tables() -> None:
     """The category, key and place of every multiset of five ranks, suits mixed and one suit.
 
     Built with :func:`evaluate` itself, so a look-up can never disagree with it;
-    the place orders (category, key) as Poker compares hands.
+    the place orders (category, key) as Poker compares hands. Built once, under a
+    lock, and published whole: the server's threads may all ask first at once.
     """
+    with _BUILDING:
+        if not (_TABLES and _RANKED):
+            ranked = _ranked_hands()
+            _TABLES[:] = [{key: r[1] for key, r in table.items()} for table in ranked]
+            _RANKED[:] = ranked
+
+
+def _ranked_hands() -> tuple[dict[int, Ranked], dict[int, Ranked]]:
+    """Every five ranks' product -> its place, category and key: suits mixed, one suit."""
     hands: list[tuple[int, bool, Combination, tuple[int, ...]]] = []
     for ranks in combinations_with_replacement("23456789TJQKA", 5):
         key = math.prod(_PRIME[r] for r in ranks)
@@ -154,10 +165,10 @@ def _build_tables() -> None:
     ranked: tuple[dict[int, Ranked], dict[int, Ranked]] = ({}, {})
     for key, one_suit, cat, k in hands:
         ranked[one_suit][key] = (place[cat, k], cat, k)
-    _RANKED.extend(ranked)
-    _TABLES.extend({key: r[1] for key, r in table.items()} for table in ranked)
+    return ranked
 
 
+_BUILDING = threading.Lock()
 _TABLES: list[dict[int, Combination]] = []  # [suits mixed, one suit], built on first use
 _RANKED: list[dict[int, Ranked]] = []  # the same, with each hand's place and key
 
