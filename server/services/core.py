@@ -115,10 +115,9 @@ class Core:
             sha256(token).encode(), self._admin_digest
         )
 
-    def _verify(
-        self, token: str, record: PlayerRecord | None, game_id: str | None = None
-    ) -> Caller:
-        """Check a player token against the record read for its id (constant time).
+    def verify(self, token: str, record: PlayerRecord | None, game_id: str | None = None) -> Caller:
+        """Check a player token against the record read for its id (constant time), where
+        that read rode with another (a move's game read, a turn stream's wait).
 
         A guest's token (an app's invitation) is bound to one game: anywhere
         else it is refused, and once expired it is unknown.
@@ -152,7 +151,7 @@ class Core:
         parts = split_token(token)
         if parts is None:
             raise Unauthorized("unknown token")
-        return self._verify(token, player_store.get(self.r, parts[0]))
+        return self.verify(token, player_store.get(self.r, parts[0]))
 
     def player(self, token: str | None) -> PlayerRecord:
         """The calling player (the admin is not one).
@@ -197,7 +196,7 @@ class Core:
         elif pid is None:
             caller = Caller(None, is_admin=True)
         else:
-            caller = self._verify(token, got.player, game_id)
+            caller = self.verify(token, got.player, game_id)
         if got.game is None:
             raise NotFound("no such game", {"game_id": game_id})
         return Read(caller, got.game, got.accepted)

@@ -24,10 +24,10 @@ before that truth, so a commit in between shows in both: a client drops a turn
 it has seen (same game and version). A wake-up without rendered turns (a game
 starts or ends; a clocked game's timeout) makes the stream read that game. A
 heartbeat with nothing pushed re-reads every game, so a lost wake-up delays a
-turn by one heartbeat at most. The token is checked again before a push when
-the last check is older than ``TOKEN_RECHECK`` seconds, so a revoked or
-expired token ends the stream within that time, and a busy bot's pushes do not
-each pay for a token lookup.
+turn by one heartbeat at most. The token is checked before every push, against
+the player's record read with the wait (one round trip for both) or, after a
+wait longer than ``TOKEN_RECHECK`` seconds, read anew: a revoked or expired
+token ends the stream within that time, and a push costs no lookup of its own.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from server.store import players as player_store
 log = logging.getLogger("server.services.turnstream")
 
 TOKEN_RECHECK = 1.0
-"""Seconds a stream trusts its last token check before pushing again."""
+"""Seconds a stream trusts the player's record read with its wait before a push."""
 
 
 class TurnStreams:
@@ -68,8 +68,7 @@ class TurnStreams:
     def _stream(
         self, token: str | None, player_id: str, heartbeat: float, max_seconds: float
     ) -> Iterator[bytes]:
-        ends = checked = time.monotonic()
-        ends += max_seconds
+        ends = time.monotonic() + max_seconds
         yield f"retry: {RETRY_MS}\n\n".encode()
         # An open stream is a bot waiting: available to ladders until the next
         # heartbeat, by which time the stream says so again (docs/ladder.md).
@@ -81,10 +80,14 @@ class TurnStreams:
             yield from self._truth(player_id, game_ids, sent)
             while (left := ends - time.monotonic()) > 0:
                 quiet = min(heartbeat, left, self.core.max_wait)  # the Redis read's limit
-                wakes = player_store.read_wakes(reader, player_id, last, int(1000 * quiet))
-                if time.monotonic() - checked > TOKEN_RECHECK:
+                waited = time.monotonic()
+                wakes, record = player_store.read_wakes_checked(
+                    reader, player_id, last, int(1000 * quiet)
+                )
+                if time.monotonic() - waited <= TOKEN_RECHECK:
+                    self.core.verify(token or "", record)  # read as the wait began
+                else:
                     self.core.player(token)
-                    checked = time.monotonic()
                 if not wakes:
                     ladder_store.seen(self.r, player_id, time.time() + heartbeat)
                     games = player_store.games(self.r, player_id)

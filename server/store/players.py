@@ -189,18 +189,44 @@ def wake_reader(r: Redis) -> Redis:
 def read_wakes(r: Redis, player_id: str, after: bytes, block_ms: int) -> list[Wake]:
     """The wake-ups newer than ``after``, oldest first, waiting up to ``block_ms``."""
     got: Any = r.xread({keys.player_wake(player_id): after}, block=max(1, block_ms))
+    return [_wake(wid, fields) for wid, fields in got[0][1]] if got else []
+
+
+def read_wakes_checked(
+    reader: Redis, player_id: str, after: bytes, block_ms: int
+) -> tuple[list[Wake], PlayerRecord | None]:
+    """:func:`read_wakes`, and the player's record (for the token check) read just before
+    the wait, in the same round trip: a turn stream checks its token at every push for
+    nothing. ``reader`` is a :func:`wake_reader` (on a cluster: two reads)."""
+    conn = getattr(reader, "connection", None)
+    if conn is None:
+        return read_wakes(reader, player_id, after, block_ms), get(reader, player_id)
+    wait = ("XREAD", "BLOCK", max(1, block_ms), "STREAMS", keys.player_wake(player_id), after)
+    conn.send_packed_command(
+        conn.pack_commands([("HMGET", keys.player(player_id), "name", "token_sha256"), wait])
+    )
+    try:
+        record, got = conn.read_response(), conn.read_response()
+    except BaseException:  # a reply may be left unread: the connection is no use now
+        conn.disconnect()
+        raise
     if not got:
-        return []
-    return [
-        Wake(
-            wid,
-            text(f.get(b"g", b"")),
-            int(f[b"v"]) if b"v" in f else None,
-            f.get(b"t"),
-            text(f[b"i"]) if b"i" in f else None,
-        )
-        for wid, f in got[0][1]
-    ]
+        return [], parse(player_id, record)
+    streams = got.values() if isinstance(got, dict) else (entries for _, entries in got)
+    entries = next(iter(streams))
+    wakes = [_wake(wid, dict(zip(flat[::2], flat[1::2], strict=True))) for wid, flat in entries]
+    return wakes, parse(player_id, record)
+
+
+def _wake(wid: bytes, f: dict[bytes, bytes]) -> Wake:
+    """A wake-up as :func:`queue_wake` and :func:`wake_invited` write it."""
+    return Wake(
+        wid,
+        text(f.get(b"g", b"")),
+        int(f[b"v"]) if b"v" in f else None,
+        f.get(b"t"),
+        text(f[b"i"]) if b"i" in f else None,
+    )
 
 
 def turn_snapshot(r: Redis, player_id: str) -> tuple[bytes, list[str]]:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import requests
 
+from server.services.turnstream import TOKEN_RECHECK
 from server.store import games as game_store
 from server.store import players as player_store
 from tests.api.helpers import Api, assert_error, cards_in
@@ -174,3 +175,29 @@ def test_an_unknown_token_is_refused_before_streaming(live_api, live_server) -> 
         assert response.status_code == 401
         assert response.json()["error"]["code"] in ("unauthorized", "invalid_token")
     assert_error(live_api.get("/v1/me/turns/stream", "nope"), 401, "unauthorized")
+
+
+def test_a_revoked_token_ends_the_stream_within_a_second(live_api, live_server, live_players):
+    """Every push is checked against the player's record as read with its wait, so a
+    token revoked while the stream is open ends it with an error frame once a wait
+    begins after the revocation: within a heartbeat, not at the stream's end."""
+    api = live_api
+    players = live_players.many(4)
+    gid = game_with(api, players)
+    (first,) = [p for p in players if listed(api, p, gid)]
+    reader = open_turns(live_server.url, first)
+    assert next_message(reader).event == "turns"  # the truth, on connecting
+    revoked = requests.delete(
+        f"{live_server.url}/v1/players/me/token",
+        headers={"Authorization": f"Bearer {first.token}"},
+        timeout=5,
+    )
+    assert revoked.status_code == 204
+    started = time.monotonic()
+    message = next_message(reader)
+    while message.event != "error":  # at most the heartbeats of the wait under way
+        assert message.event is None or message.event == "turns", message
+        message = next_message(reader)
+    assert time.monotonic() - started < 2 * HEARTBEAT + TOKEN_RECHECK + 1.0
+    assert "token" in message.json["message"]
+    assert reader.next() is None  # and the stream ends
