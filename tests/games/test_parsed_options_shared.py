@@ -28,3 +28,12 @@ def test_a_value_of_another_type_is_parsed_again() -> None:
 def test_unhashable_options_are_still_checked() -> None:
     with pytest.raises(InvalidOptions):
         REGISTRY["seconds"].new_state({"first_dealer": [1]}, "a")
+
+
+def test_options_still_shared_once_many_others_were_seen() -> None:
+    """The cache holds a bounded number of option sets: once full, the oldest makes
+    room, so options seen now are shared still (a full cache once stopped sharing)."""
+    new_state = REGISTRY["concerto"].new_state
+    for target in range(1, 600):  # more option sets than the cache holds
+        new_state({"target": target}, "x")
+    assert new_state({"target": 9999}, "a").options is new_state({"target": 9999}, "b").options

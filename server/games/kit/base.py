@@ -97,6 +97,15 @@ dataclass whose derived tables are built once per object), so states share them.
 _PARSED_OPTIONS_MAX = 256
 
 
+def _remember(key: tuple[Any, ...], parsed: Any) -> None:
+    """Keep ``parsed`` for ``key``; past the bound the oldest option sets make room (a
+    copy of the keys: other threads may be adding theirs)."""
+    excess = len(_PARSED_OPTIONS) + 1 - _PARSED_OPTIONS_MAX
+    for oldest in list(_PARSED_OPTIONS)[: max(0, excess)]:
+        _PARSED_OPTIONS.pop(oldest, None)
+    _PARSED_OPTIONS[key] = parsed
+
+
 def _options_key(cls: type, options: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
     """A hashable key for ``options`` (each value with its type: ``True`` is not ``1``),
     or None when they have none (unhashable values, keys that do not sort)."""
@@ -274,8 +283,8 @@ class BaseState:
         parsed = _PARSED_OPTIONS.get(key) if key is not None else None
         if parsed is None:
             parsed = cls.parse_options(options)
-            if key is not None and len(_PARSED_OPTIONS) < _PARSED_OPTIONS_MAX:
-                _PARSED_OPTIONS[key] = parsed
+            if key is not None:
+                _remember(key, parsed)
         state = cls(parsed, seed, cls.parse_deals(deals, parsed))
         state._new_deal()
         return state
