@@ -19,7 +19,7 @@ from ..kit.base import (
 from ..kit.cards import PINOCHLE as PINOCHLE_PACK
 from ..kit.cards import SUITS, Card, derived_rng
 from ..packs import hand_order, shuffled
-from .melds import Meld, find_melds, shown
+from .melds import Meld, find_melds, proof_of
 from .options import OPTIONS, PinochleOptions, deal_in_packets, parse_deals, parse_options
 from .rules import (
     BID_STEP,
@@ -351,8 +351,12 @@ class State(BaseState):
         received besides any of its own, a different card. Returned as the
         player holds them (sorted).
         """
-        proof = shown(melds)
+        counts, cards = proof_of(melds, self.options.meld_table)
         exchange = self.exchange
+        dealer_adjusts = seat == self.dealer and (exchange is not None or self.turn_up is not None)
+        if not dealer_adjusts and (exchange is None or seat != exchange["seat"]):
+            return list(cards)  # the melds alone
+        proof = dict(counts)
         get = proof.get
         if exchange is not None:
             if seat == exchange["seat"]:
