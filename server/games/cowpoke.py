@@ -219,6 +219,22 @@ CompactRound = tuple[
 card out of play. :attr:`State.rounds` builds the records the API shows from it."""
 
 
+CompactShowdown = tuple[
+    int,
+    Seat,
+    int,
+    Seat | None,
+    list[list[Card]],
+    list[tuple[Any, Any, tuple[Card, ...]]],
+    list[Seat],
+    list[int],
+    tuple[int, ...],
+]
+"""A showdown: the deal, dealer, round, who called it, the hands (never changed once shown:
+the next deal holds new lists), each hand's :func:`best_five`, the winners, the points and
+the scores after it. :attr:`State.deal_results` builds the records the API shows from it."""
+
+
 def as_dict(move: SimMove) -> Move:
     """A compact move as the API shows it."""
     return {"type": move[0], "card": move[1]} if len(move) > 1 else {"type": move[0]}
@@ -274,8 +290,8 @@ class State(BaseState):
     __slots__ = (
         "options", "num_seats", "seed", "presets", "deal_number", "dealer", "hands", "stack",
         "dummy_cards", "round", "phase", "drawn", "put_outs", "taken_by", "chooser", "takes",
-        "out_of_play", "asked", "passes", "exposed", "_rounds", "deal_results", "scores",
-        "_outcome", "_order", "_strength", "_ranked", "_waiting",
+        "out_of_play", "asked", "passes", "exposed", "_rounds", "_results", "_showdowns",
+        "scores", "_outcome", "_order", "_strength", "_ranked", "_waiting",
     )  # fmt: skip
 
     def __init__(self, options: CowpokeOptions, seed: str, presets: list[dict[str, Any]]):
@@ -301,7 +317,8 @@ class State(BaseState):
         self.passes: list[Seat] = []  # who declined a showdown this round
         self.exposed: list[list[Card]] = [[] for _ in range(n)]
         self._rounds: list[CompactRound] = []  # finished rounds of this deal
-        self.deal_results: list[dict[str, Any]] = []
+        self._results: list[dict[str, Any]] = []  # the showdowns' records built so far
+        self._showdowns: list[CompactShowdown] = []  # the later ones, not yet asked for
         self.scores = [0] * n
         self._outcome: Outcome | None = None
         self._order = self.seats_from_left()
@@ -644,24 +661,14 @@ class State(BaseState):
         for s in winners:
             self.scores[s] += 1
             points[s] = 1
-        result = {
-            "deal": self.deal_number,
-            "dealer": self.dealer,
-            "round": self.round,
-            "called_by": called_by,  # None: compulsory at ten cards
-            "hands": [list(h) for h in self.hands],
-            "best": [
-                {"cards": sorted(five, key=_HAND_PLACE), "combination": WIRE_NAMES[cat]}
-                for cat, _, five in best
-            ],
-            "winners": winners,
-            "points": points,
-            "scores": list(self.scores),
-        }
-        self.deal_results.append(result)
+        self._showdowns = [
+            *self._showdowns,
+            (self.deal_number, self.dealer, self.round, called_by, self.hands, best, winners,
+             points, tuple(self.scores)),
+        ]  # fmt: skip
         self.phase, self.asked = OVER, None
         if log is not None:
-            log.append(Event("showdown", result))
+            log.append(Event("showdown", self.deal_results[-1]))
         if self.deal_number < self.options.hands:
             self._deal(log)
             return
@@ -703,6 +710,19 @@ class State(BaseState):
             {"owner": self.owner_name(o), "card": cards[o], "taken_by": takers[o]}
             for o in reversed(owners)
         ]
+
+    @property
+    def deal_results(self) -> list[dict[str, Any]]:
+        """The records of the showdowns so far, each built from its compact form the first
+        time it is asked for, then kept."""
+        if self._showdowns:
+            self._results = [*self._results, *map(_showdown_record, self._showdowns)]
+            self._showdowns = []
+        return self._results
+
+    @deal_results.setter
+    def deal_results(self, records: list[dict[str, Any]]) -> None:
+        self._results, self._showdowns = records, []
 
     @property
     def rounds(self) -> list[dict[str, Any]]:
@@ -835,10 +855,30 @@ class State(BaseState):
         s.stack, s.drawn = self.stack[:], self.drawn[:]
         s.put_outs, s.taken_by = self.put_outs[:], self.taken_by[:]
         s.takes, s.passes, s._rounds = self.takes[:], self.passes[:], self._rounds[:]
-        s.deal_results, s.scores = self.deal_results[:], self.scores[:]
+        s._results, s._showdowns = self._results, self._showdowns  # replaced, never mutated
+        s.scores = self.scores[:]
         s.hands = [h[:] for h in self.hands]
         s.exposed = [e[:] for e in self.exposed]
         return s
+
+
+def _showdown_record(showdown: CompactShowdown) -> dict[str, Any]:
+    """The public record of a showdown, as views, ``showdown`` events and ``to_dict`` show it."""
+    deal, dealer, round_, called_by, hands, best, winners, points, scores = showdown
+    return {
+        "deal": deal,
+        "dealer": dealer,
+        "round": round_,
+        "called_by": called_by,  # None: compulsory at ten cards
+        "hands": [list(h) for h in hands],
+        "best": [
+            {"cards": sorted(five, key=_HAND_PLACE), "combination": WIRE_NAMES[cat]}
+            for cat, _, five in best
+        ],
+        "winners": winners,
+        "points": points,
+        "scores": list(scores),
+    }
 
 
 new_state = State.new
