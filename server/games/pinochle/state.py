@@ -414,21 +414,22 @@ class State(BaseState):
         if log is not None:
             number = len(self._tricks) + 1
             log.append(Event(PLAY_CARD, {"seat": seat, "card": card, "trick_number": number}))
-        if len(self.trick) < self.num_seats:
-            self.turn = (seat + 1) % self.num_seats
+        n = self.num_seats
+        if len(trick) < n:
+            self.turn = (seat + 1) % n
         else:
             self._complete_trick(log)
 
     def _complete_trick(self, log: list[Event] | None) -> None:
         """The highest trump wins, else the highest of the led suit; the first of two equals."""
-        cards = tuple(self.trick)
+        cards, options, tricks = tuple(self.trick), self.options, self._tricks
         winner = (self.leader + self._top) % self.num_seats  # trick_winner, kept up to date
         side = winner % 2  # side_of, written out
-        points = self.options.counting.card_points(cards)
-        last = len(self._tricks) + 1 == self.tricks_per_deal
+        points = options.counting.card_points(cards)
+        last = len(tricks) + 1 == options.cards_each  # tricks_per_deal
         if last:
-            points += self.options.counting.last_trick * self.rules.packs
-        self._tricks.append((self.leader, cards, winner, points, last))
+            points += options.counting.last_trick * options.rules.packs
+        tricks.append((self.leader, cards, winner, points, last))
         self.tricks_won[side] += 1
         self.taken[side] += points
         self.trick = []
