@@ -64,6 +64,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from itertools import permutations
 from typing import Any, ClassVar
 
@@ -132,8 +133,9 @@ class CowpokeOptions:
     hands: int = 5
     first_dealer: int = 0
 
-    @property
+    @cached_property
     def has_dummy(self) -> bool:
+        """Two players play with a dummy (W5); read at every take, so kept once known."""
         return self.players == 2
 
 
