@@ -521,7 +521,8 @@ class State(BaseState):
             log.append(Event("reveal", data))
 
     def _receive(self, seat: Seat, owner: int, auto: bool, log: list[Event] | None) -> None:
-        card = self._put_out(owner)
+        card = self.put_outs[owner]  # _put_out, written out
+        assert card is not None, "every owner has put out by the exchange"
         self.taken_by[owner] = seat
         insort(self.hands[seat], card, key=_HAND_PLACE)
         self.exposed[seat].append(card)
