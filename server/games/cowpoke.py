@@ -64,6 +64,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from itertools import permutations
 from typing import Any, ClassVar
 
@@ -132,8 +133,9 @@ class CowpokeOptions:
     hands: int = 5
     first_dealer: int = 0
 
-    @property
+    @cached_property
     def has_dummy(self) -> bool:
+        """Two players play with a dummy (W5); read at every take, so kept once known."""
         return self.players == 2
 
 
@@ -212,11 +214,29 @@ HAND_ORDER = hand_order(STANDARD)
 """Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
 _HAND_PLACE = HAND_ORDER.__getitem__
 
+CompactTake = tuple[Seat, Card, Seat | str, bool]
+"""A take: who took, the card, whose it was (a seat or the dummy), whether automatic."""
 CompactRound = tuple[
-    int, tuple[Card | None, ...], tuple[Seat | None, ...], tuple[dict[str, Any], ...], Card | None
+    int, tuple[Card | None, ...], tuple[Seat | None, ...], tuple[CompactTake, ...], Card | None
 ]
 """A finished round: its number, the put-outs and their takers by owner, the takes, the
 card out of play. :attr:`State.rounds` builds the records the API shows from it."""
+
+
+CompactShowdown = tuple[
+    int,
+    Seat,
+    int,
+    Seat | None,
+    list[list[Card]],
+    list[tuple[Any, Any, tuple[Card, ...]]],
+    list[Seat],
+    list[int],
+    tuple[int, ...],
+]
+"""A showdown: the deal, dealer, round, who called it, the hands (never changed once shown:
+the next deal holds new lists), each hand's :func:`best_five`, the winners, the points and
+the scores after it. :attr:`State.deal_results` builds the records the API shows from it."""
 
 
 def as_dict(move: SimMove) -> Move:
@@ -273,9 +293,9 @@ class State(BaseState):
 
     __slots__ = (
         "options", "num_seats", "seed", "presets", "deal_number", "dealer", "hands", "stack",
-        "dummy_cards", "round", "phase", "drawn", "put_outs", "taken_by", "chooser", "takes",
-        "out_of_play", "asked", "passes", "exposed", "_rounds", "deal_results", "scores",
-        "_outcome", "_order", "_strength", "_ranked", "_waiting",
+        "dummy_cards", "round", "phase", "drawn", "put_outs", "taken_by", "chooser", "_takes",
+        "out_of_play", "asked", "passes", "exposed", "_rounds", "_results", "_showdowns",
+        "scores", "_outcome", "_order", "_strength", "_ranked", "_waiting",
     )  # fmt: skip
 
     def __init__(self, options: CowpokeOptions, seed: str, presets: list[dict[str, Any]]):
@@ -295,13 +315,14 @@ class State(BaseState):
         self.put_outs: list[Card | None] = [None] * self.owners
         self.taken_by: list[Seat | None] = [None] * self.owners
         self.chooser: Seat | None = None
-        self.takes: list[dict[str, Any]] = []  # this round's exchange so far
+        self._takes: list[CompactTake] = []  # this round's exchange so far
         self.out_of_play: Card | None = None
         self.asked: Seat | None = None  # who is asked whether to call a showdown
         self.passes: list[Seat] = []  # who declined a showdown this round
         self.exposed: list[list[Card]] = [[] for _ in range(n)]
         self._rounds: list[CompactRound] = []  # finished rounds of this deal
-        self.deal_results: list[dict[str, Any]] = []
+        self._results: list[dict[str, Any]] = []  # the showdowns' records built so far
+        self._showdowns: list[CompactShowdown] = []  # the later ones, not yet asked for
         self.scores = [0] * n
         self._outcome: Outcome | None = None
         self._order = self.seats_from_left()
@@ -359,7 +380,7 @@ class State(BaseState):
         # card; the other may take either remaining card, their own included.
         # W4: nobody takes their own card while three or more are unserved
         # (each take so far served one player).
-        takes = len(self.takes)
+        takes = len(self._takes)
         may_take_own = takes > 0 if self.options.has_dummy else self.num_seats - takes <= 2
         put_outs, taken_by = self.put_outs, self.taken_by
         return [
@@ -491,7 +512,7 @@ class State(BaseState):
         for exposed, card in zip(self.exposed, self.put_outs, strict=False):
             if card in exposed:
                 exposed.remove(card)
-        self.takes = []
+        self._takes = []
         self._rank_put_outs()
         best = self._ranked[0]
         # the best put-out of a player (the dummy's may be better: then the next)
@@ -502,15 +523,15 @@ class State(BaseState):
             log.append(Event("reveal", data))
 
     def _receive(self, seat: Seat, owner: int, auto: bool, log: list[Event] | None) -> None:
-        card = self._put_out(owner)
+        card = self.put_outs[owner]  # _put_out, written out
+        assert card is not None, "every owner has put out by the exchange"
         self.taken_by[owner] = seat
         insort(self.hands[seat], card, key=_HAND_PLACE)
         self.exposed[seat].append(card)
         source = owner if owner < self.num_seats else DUMMY  # owner_name, written out
-        record = {"seat": seat, "card": card, "from": source, "auto": auto}
-        self.takes.append(record)
+        self._takes.append((seat, card, source, auto))
         if log is not None:
-            log.append(Event("take", record))
+            log.append(Event("take", _take_record((seat, card, source, auto))))
 
     def _next_chooser(self, last_owner: int, log: list[Event] | None) -> None:
         """Who chooses next in the exchange (W4, W5), or the end of the exchange."""
@@ -548,7 +569,7 @@ class State(BaseState):
     def _end_exchange(self, log: list[Event] | None) -> None:
         """Record the round; then ask about a showdown, force one, or start the next round."""
         self._rounds.append(
-            (self.round, tuple(self.put_outs), tuple(self.taken_by), tuple(self.takes),
+            (self.round, tuple(self.put_outs), tuple(self.taken_by), tuple(self._takes),
              self.out_of_play)
         )  # fmt: skip
         self.chooser = None
@@ -620,7 +641,7 @@ class State(BaseState):
         self.put_outs = [None] * owners
         self.taken_by = [None] * owners
         self.chooser = self.asked = self.out_of_play = None
-        self.takes = []
+        self._takes = []
         self.passes = []
         self._waiting = self._order[:]
         if log is not None:
@@ -644,24 +665,14 @@ class State(BaseState):
         for s in winners:
             self.scores[s] += 1
             points[s] = 1
-        result = {
-            "deal": self.deal_number,
-            "dealer": self.dealer,
-            "round": self.round,
-            "called_by": called_by,  # None: compulsory at ten cards
-            "hands": [list(h) for h in self.hands],
-            "best": [
-                {"cards": sorted(five, key=_HAND_PLACE), "combination": WIRE_NAMES[cat]}
-                for cat, _, five in best
-            ],
-            "winners": winners,
-            "points": points,
-            "scores": list(self.scores),
-        }
-        self.deal_results.append(result)
+        self._showdowns = [
+            *self._showdowns,
+            (self.deal_number, self.dealer, self.round, called_by, self.hands, best, winners,
+             points, tuple(self.scores)),
+        ]  # fmt: skip
         self.phase, self.asked = OVER, None
         if log is not None:
-            log.append(Event("showdown", result))
+            log.append(Event("showdown", self.deal_results[-1]))
         if self.deal_number < self.options.hands:
             self._deal(log)
             return
@@ -705,11 +716,34 @@ class State(BaseState):
         ]
 
     @property
+    def takes(self) -> list[dict[str, Any]]:
+        """The records of this round's takes so far, as views, events and ``to_dict`` show
+        them (built when asked for)."""
+        return list(map(_take_record, self._takes))
+
+    @takes.setter
+    def takes(self, records: list[dict[str, Any]]) -> None:
+        self._takes = list(map(_compact_take, records))
+
+    @property
+    def deal_results(self) -> list[dict[str, Any]]:
+        """The records of the showdowns so far, each built from its compact form the first
+        time it is asked for, then kept."""
+        if self._showdowns:
+            self._results = [*self._results, *map(_showdown_record, self._showdowns)]
+            self._showdowns = []
+        return self._results
+
+    @deal_results.setter
+    def deal_results(self, records: list[dict[str, Any]]) -> None:
+        self._results, self._showdowns = records, []
+
+    @property
     def rounds(self) -> list[dict[str, Any]]:
         """The records of this deal's finished rounds, built from the compact ones."""
         return [
             {"round": number, "put_outs": self._put_outs_view(put_outs, taken_by),
-             "takes": list(takes), "out_of_play": out}
+             "takes": list(map(_take_record, takes)), "out_of_play": out}
             for number, put_outs, taken_by, takes, out in self._rounds
         ]  # fmt: skip
 
@@ -738,7 +772,7 @@ class State(BaseState):
             "table": self._put_outs_view() if revealed else [],
             "chooser": self.chooser,
             "unserved": self.unserved() if revealed else [],
-            "takes": list(self.takes) if revealed else [],
+            "takes": self.takes if revealed else [],
             "asked": self.asked,
             "passes": list(self.passes),
             "exposed": [list(e) for e in self.exposed],
@@ -806,7 +840,8 @@ class State(BaseState):
         for p in record["put_outs"]:
             owner = self.options.players if p["owner"] == DUMMY else p["owner"]
             put_outs[owner], taken_by[owner] = p["card"], p["taken_by"]
-        return (record["round"], tuple(put_outs), tuple(taken_by), tuple(record["takes"]),
+        takes = tuple(map(_compact_take, record["takes"]))
+        return (record["round"], tuple(put_outs), tuple(taken_by), takes,
                 record["out_of_play"])  # fmt: skip
 
     def clone(self) -> State:
@@ -834,11 +869,41 @@ class State(BaseState):
         s.dummy_cards = self.dummy_cards  # replaced each deal, never mutated
         s.stack, s.drawn = self.stack[:], self.drawn[:]
         s.put_outs, s.taken_by = self.put_outs[:], self.taken_by[:]
-        s.takes, s.passes, s._rounds = self.takes[:], self.passes[:], self._rounds[:]
-        s.deal_results, s.scores = self.deal_results[:], self.scores[:]
+        s._takes, s.passes, s._rounds = self._takes[:], self.passes[:], self._rounds[:]
+        s._results, s._showdowns = self._results, self._showdowns  # replaced, never mutated
+        s.scores = self.scores[:]
         s.hands = [h[:] for h in self.hands]
         s.exposed = [e[:] for e in self.exposed]
         return s
+
+
+def _take_record(take: CompactTake) -> dict[str, Any]:
+    """The public record of a take."""
+    seat, card, source, auto = take
+    return {"seat": seat, "card": card, "from": source, "auto": auto}
+
+
+def _compact_take(record: Mapping[str, Any]) -> CompactTake:
+    return (record["seat"], record["card"], record["from"], record["auto"])
+
+
+def _showdown_record(showdown: CompactShowdown) -> dict[str, Any]:
+    """The public record of a showdown, as views, ``showdown`` events and ``to_dict`` show it."""
+    deal, dealer, round_, called_by, hands, best, winners, points, scores = showdown
+    return {
+        "deal": deal,
+        "dealer": dealer,
+        "round": round_,
+        "called_by": called_by,  # None: compulsory at ten cards
+        "hands": [list(h) for h in hands],
+        "best": [
+            {"cards": sorted(five, key=_HAND_PLACE), "combination": WIRE_NAMES[cat]}
+            for cat, _, five in best
+        ],
+        "winners": winners,
+        "points": points,
+        "scores": list(scores),
+    }
 
 
 new_state = State.new

@@ -50,7 +50,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..kit.cards import PINOCHLE as PINOCHLE_PACK
 from ..kit.cards import SUITS, Card
+from ..packs import hand_order
 
 # Option names of the meld values (docs/rules/pinochle.md, double-deck, defaults corrected
 # from the damaged scan, P3) and their defaults.
@@ -126,6 +128,11 @@ class MeldTable:
     memo: dict[tuple[Any, ...], list[Meld]] = field(default_factory=dict, compare=False, repr=False)
     """The melds found so far for each count of units, built once per table: a hand's
     melds depend only on a few counts, and :class:`Meld` objects are read-only."""
+    proofs: dict[tuple[int, ...], tuple[dict[Card, int], tuple[Card, ...]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """:func:`proof_of` each list of the table's melds found so far, by the melds' ids
+    (the table keeps every meld it made, so an id names one meld while it lives)."""
 
     @classmethod
     def single_deck(cls, values: Mapping[str, int] = VALUE_DEFAULTS) -> MeldTable:
@@ -209,7 +216,7 @@ _MARRIAGE_CARDS: dict[str, tuple[Card, Card]] = {s: ("K" + s, "Q" + s) for s in 
 _FLUSH_CARDS: dict[str, tuple[Card, ...]] = {s: tuple(r + s for r in FLUSH_RANKS) for s in SUITS}
 
 
-def _class_a(count: Counter[Card], suit: str, trump: str | None, table: MeldTable) -> list[Meld]:
+def _class_a(count: dict[Card, int], suit: str, trump: str | None, table: MeldTable) -> list[Meld]:
     """Flushes and marriages of one suit: the best split between them (P20).
 
     A K-Q pair used in a flush is not also a royal marriage, so each way of
@@ -249,6 +256,8 @@ def _trump_sequences(
     )
 
 
+_HAND_ORDER = hand_order(PINOCHLE_PACK)
+"""Cards as a player holds them: by suit (S H D C), high to low (A T K Q J 9)."""
 _PINOCHLE = ("QS", "JD")
 _CLASS_A_ORDER: dict[str | None, tuple[str, ...]] = {
     trump: tuple(sorted(SUITS, key=lambda s: (s != trump, SUITS.index(s))))
@@ -279,8 +288,10 @@ def find_melds(
         The melds in a fixed order: class A (trumps first, then S H D C),
         class B (aces, kings, queens, jacks), class C, then the dixes.
     """
-    count = Counter(hand)
+    count: dict[Card, int] = {}
     get = count.get
+    for card in hand:
+        count[card] = get(card, 0) + 1
     melds: list[Meld] = []
     for suit in _CLASS_A_ORDER[trump]:
         king, queen = _MARRIAGE_CARDS[suit]
@@ -315,6 +326,22 @@ def shown_cards(melds: Iterable[Meld]) -> Counter[Card]:
     is therefore the largest count of each card over the classes.
     """
     return Counter(shown(melds))
+
+
+def proof_of(melds: list[Meld], table: MeldTable) -> tuple[dict[Card, int], tuple[Card, ...]]:
+    """:func:`shown` of melds found by :func:`find_melds` with ``table``, and the same
+    cards as a player holds them (sorted); both kept by the table, read-only.
+
+    Every meld :func:`find_melds` returns is one of the table's own, so the same
+    melds (a few marriages, a pinochle …) are proved once per table.
+    """
+    key = tuple(map(id, melds))
+    found = table.proofs.get(key)
+    if found is None:
+        counts = shown(melds)
+        cards = [c for c, n in counts.items() for _ in range(n)]
+        found = table.proofs[key] = (counts, tuple(sorted(cards, key=_HAND_ORDER.__getitem__)))
+    return found
 
 
 def shown(melds: Iterable[Meld]) -> dict[Card, int]:

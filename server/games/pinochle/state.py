@@ -19,7 +19,7 @@ from ..kit.base import (
 from ..kit.cards import PINOCHLE as PINOCHLE_PACK
 from ..kit.cards import SUITS, Card, derived_rng
 from ..packs import hand_order, shuffled
-from .melds import Meld, find_melds, shown
+from .melds import Meld, find_melds, proof_of
 from .options import OPTIONS, PinochleOptions, deal_in_packets, parse_deals, parse_options
 from .rules import (
     BID_STEP,
@@ -96,9 +96,9 @@ class State(BaseState):
 
     __slots__ = (
         "options", "seed", "presets", "num_seats", "deal_number", "dealer", "phase", "turn",
-        "hands", "turn_up", "trump", "bids", "contract", "exchange", "dixes", "melds",
-        "exposed", "leader", "trick", "_tricks", "tricks_won", "taken", "deal_results",
-        "scores", "checks", "check_log", "_outcome", "_top",
+        "hands", "turn_up", "trump", "bids", "contract", "exchange", "dixes", "_melds",
+        "_meld_records", "exposed", "leader", "trick", "_tricks", "tricks_won", "taken",
+        "deal_results", "scores", "checks", "check_log", "_outcome", "_top",
     )  # fmt: skip
 
     def __init__(self, options: PinochleOptions, seed: str, presets: list[dict[str, Any]]):
@@ -118,7 +118,8 @@ class State(BaseState):
         self.contract: dict[str, Any] | None = None  # {"bidder", "amount"}
         self.exchange: dict[str, Any] | None = None  # {"seat", "gave", "took"}
         self.dixes = [0] * n  # dixes each seat held when trumps were fixed (secret until shown)
-        self.melds: list[list[dict[str, Any]]] | None = None
+        self._melds: list[list[Meld]] | None = None  # each seat's melds once shown
+        self._meld_records: list[list[dict[str, Any]]] | None = None  # their records, once built
         self.exposed: list[list[Card]] = [[] for _ in range(n)]  # public proof of holdings
         self.leader: Seat = 0
         self.trick: list[Card] = []  # cards of the trick being played, from the leader
@@ -324,7 +325,7 @@ class State(BaseState):
         melds: list[list[Meld]] = [
             find_melds(hand, self.trump, table, self.dixes[s]) for s, hand in enumerate(self.hands)
         ]
-        self.melds = [[m.to_dict() for m in ms] for ms in melds]
+        self._melds, self._meld_records = melds, None
         self.exposed = [self._proof(s, ms) for s, ms in enumerate(melds)]
         paid: list[dict[str, Any]] = []
         if self.checks is not None:
@@ -351,8 +352,12 @@ class State(BaseState):
         received besides any of its own, a different card. Returned as the
         player holds them (sorted).
         """
-        proof = shown(melds)
+        counts, cards = proof_of(melds, self.options.meld_table)
         exchange = self.exchange
+        dealer_adjusts = seat == self.dealer and (exchange is not None or self.turn_up is not None)
+        if not dealer_adjusts and (exchange is None or seat != exchange["seat"]):
+            return list(cards)  # the melds alone
+        proof = dict(counts)
         get = proof.get
         if exchange is not None:
             if seat == exchange["seat"]:
@@ -369,11 +374,25 @@ class State(BaseState):
         return Event("melds", {"trump": self.trump, "melds": self.melds,
                                "points": self.meld_points(), "checks": paid})  # fmt: skip
 
+    @property
+    def melds(self) -> list[list[dict[str, Any]]] | None:
+        """Each seat's melds this deal as the API shows them (None before they are shown),
+        built the first time a view, an event or ``to_dict`` asks, then kept."""
+        if self._meld_records is None and self._melds is not None:
+            self._meld_records = [[m.to_dict() for m in ms] for ms in self._melds]
+        return self._meld_records
+
+    @melds.setter
+    def melds(self, records: list[list[dict[str, Any]]] | None) -> None:
+        self._melds, self._meld_records = None, records
+
     def meld_points(self) -> list[int] | None:
         """Each seat's meld points this deal (None before they are shown)."""
-        if self.melds is None:
+        if self._melds is not None:
+            return [sum(m.points for m in ms) for ms in self._melds]
+        if self._meld_records is None:
             return None
-        return [sum(m["points"] for m in ms) for ms in self.melds]
+        return [sum(m["points"] for m in ms) for ms in self._meld_records]
 
     # -- tricks (P6) ------------------------------------------------------------
     def _play(self, seat: Seat, card: Card, log: list[Event] | None) -> None:
@@ -395,21 +414,22 @@ class State(BaseState):
         if log is not None:
             number = len(self._tricks) + 1
             log.append(Event(PLAY_CARD, {"seat": seat, "card": card, "trick_number": number}))
-        if len(self.trick) < self.num_seats:
-            self.turn = (seat + 1) % self.num_seats
+        n = self.num_seats
+        if len(trick) < n:
+            self.turn = (seat + 1) % n
         else:
             self._complete_trick(log)
 
     def _complete_trick(self, log: list[Event] | None) -> None:
         """The highest trump wins, else the highest of the led suit; the first of two equals."""
-        cards = tuple(self.trick)
+        cards, options, tricks = tuple(self.trick), self.options, self._tricks
         winner = (self.leader + self._top) % self.num_seats  # trick_winner, kept up to date
         side = winner % 2  # side_of, written out
-        points = self.options.counting.card_points(cards)
-        last = len(self._tricks) + 1 == self.tricks_per_deal
+        points = options.counting.card_points(cards)
+        last = len(tricks) + 1 == options.cards_each  # tricks_per_deal
         if last:
-            points += self.options.counting.last_trick * self.rules.packs
-        self._tricks.append((self.leader, cards, winner, points, last))
+            points += options.counting.last_trick * options.rules.packs
+        tricks.append((self.leader, cards, winner, points, last))
         self.tricks_won[side] += 1
         self.taken[side] += points
         self.trick = []
@@ -709,7 +729,8 @@ class State(BaseState):
         )
         s._outcome, s.deal_number, s.dealer = self._outcome, self.deal_number, self.dealer
         s.phase, s.turn, s.turn_up, s.trump = self.phase, self.turn, self.turn_up, self.trump
-        s.contract, s.exchange, s.melds = self.contract, self.exchange, self.melds
+        s.contract, s.exchange = self.contract, self.exchange
+        s._melds, s._meld_records = self._melds, self._meld_records  # replaced, never mutated
         s.leader, s.dixes = self.leader, self.dixes
         s.bids = self.bids[:]  # each bid is written once
         s.tricks_won, s.taken, s.scores = self.tricks_won[:], self.taken[:], self.scores[:]
