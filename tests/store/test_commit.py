@@ -189,36 +189,43 @@ def test_wake_ups_are_hints_kept_short(redis_client):
     assert not players.wait_wake(redis_client, "pz", newest, 100)
 
 
+def _first_move_waking(r, scripts, read: GameRecord, move: dict) -> tuple[int, int]:
+    """Commit ``move`` of the seat to move at version 0, waking player ``next`` with
+    turns that name the move (so a test sees which move a push came from)."""
+    state = REGISTRY["concerto"].from_dict(read.state)
+    seat = state.to_move()[0]
+    events = [e.to_dict() | {"version": 1} for e in state.apply(seat, move)]
+    return games.commit(
+        r,
+        scripts,
+        "g1",
+        expected_version=0,
+        state=state.to_dict(),
+        status="active",
+        move={"seat": seat, "move": move},
+        events=events,
+        wake=["next"],
+        turns={"next": orjson.dumps([{"played": move}])},
+    )
+
+
+def _first_moves(r) -> tuple[GameRecord, list[dict]]:
+    """A new game as read, and the legal moves of its seat to move."""
+    _new_game(r)
+    read = games.read(r, "g1").game
+    state = REGISTRY["concerto"].from_dict(read.state)
+    return read, state.legal_moves(state.to_move()[0])
+
+
 def test_a_commit_that_loses_the_race_pushes_no_turn(redis_client, scripts):
     """The next movers' turns ride in the commit's round trip; a commit that lost the
     race must not push the turns it rendered: they show a move that never happened
     (a card of the loser's hand). Two different moves of one seat from one version:
     only the winner's turns reach the next mover's wake-up stream."""
-    _new_game(redis_client)
-    read = games.read(redis_client, "g1").game
-    state = REGISTRY["concerto"].from_dict(read.state)
-    seat = state.to_move()[0]
-    first, second = state.legal_moves(seat)[:2]
-
-    def commit(move: dict) -> tuple[int, int]:
-        mine = REGISTRY["concerto"].from_dict(read.state)
-        events = [e.to_dict() | {"version": 1} for e in mine.apply(seat, move)]
-        return games.commit(
-            redis_client,
-            scripts,
-            "g1",
-            expected_version=0,
-            state=mine.to_dict(),
-            status="active",
-            move={"seat": seat, "move": move},
-            events=events,
-            wake=["next"],
-            turns={"next": orjson.dumps([{"played": move}])},
-        )
-
-    assert commit(first)[0] == 1
+    read, (first, second, *_) = _first_moves(redis_client)
+    assert _first_move_waking(redis_client, scripts, read, first)[0] == 1
     with pytest.raises(StaleVersion):
-        commit(second)
+        _first_move_waking(redis_client, scripts, read, second)
     pushed = [f[b"t"] for _, f in redis_client.xrange(keys.player_wake("next")) if b"t" in f]
     assert pushed == [orjson.dumps([{"played": first}])]
 
@@ -230,28 +237,13 @@ def test_a_redis_without_the_scripts_commits_and_wakes_once(redis_client, script
     woken once, with its turns."""
     from server.store.scripts import source
 
-    _new_game(redis_client)
-    read = games.read(redis_client, "g1").game
-    state = REGISTRY["concerto"].from_dict(read.state)
-    seat = state.to_move()[0]
-    move = state.legal_moves(seat)[0]
-    events = [e.to_dict() | {"version": 1} for e in state.apply(seat, move)]
+    read, (move, *_) = _first_moves(redis_client)
     redis_client.script_flush()
     for name in loaded:
         redis_client.script_load(source(name))
-    turns = orjson.dumps([{"played": move}])
-    got = games.commit(
-        redis_client,
-        scripts,
-        "g1",
-        expected_version=0,
-        state=state.to_dict(),
-        status="active",
-        move={"seat": seat, "move": move},
-        events=events,
-        wake=["next"],
-        turns={"next": turns},
-    )
-    assert got == (1, read.seq + len(events))
+    state = REGISTRY["concerto"].from_dict(read.state)
+    made = len(state.apply(state.to_move()[0], move))  # the events the move makes
+    assert _first_move_waking(redis_client, scripts, read, move) == (1, read.seq + made)
     woken = [f for _, f in redis_client.xrange(keys.player_wake("next"))]
-    assert woken == [{b"g": b"g1", b"t": turns, b"v": b"1"}]
+    assert woken == [{b"g": b"g1", b"t": orjson.dumps([{"played": move}]), b"v": b"1"}]
+    assert games.read(redis_client, "g1").game.version == 1  # committed once
