@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -14,6 +15,8 @@ from server.games import GameError
 from server.processes.scheduler import Runner
 from server.services.bundle import Services
 from server.services.errors import ServiceError
+from server.services.ladders import pool
+from server.store import keys
 from server.store.errors import StoreError
 
 
@@ -87,3 +90,15 @@ def play_rounds(runner: Runner, bots: HouseBots, done: Callable[[], bool]) -> No
             raise AssertionError("a scheduler pass started no game")
         while bots.step():
             pass
+
+
+def rated_per_player(r: Any, ladder_id: str, matches: dict[int, dict[str, Any]]) -> Counter:
+    """How many of ``matches`` each player was rated in (the rating pool's applied marks)."""
+    applied = {x.decode() for x in r.smembers(keys.ratings_applied(pool(ladder_id)))}
+    return Counter(
+        p
+        for n, m in matches.items()
+        if f"{ladder_id}:{n}" in applied
+        for side in m["sides"]
+        for p in side
+    )

@@ -16,7 +16,7 @@ from server.store import keys
 from server.store import ladders as ladder_store
 from server.store import ratings as rating_store
 from tests.conftest import ADMIN_TOKEN
-from tests.ladder.support import HouseBots
+from tests.ladder.support import HouseBots, rated_per_player
 from tests.ladder.test_ladder import make_ladder, rated
 from tests.scheduler.support import all_game_ids, register
 
@@ -62,14 +62,7 @@ def test_killed_at_random_steps_over_and_over(service):
         version = service.games.view(ADMIN_TOKEN, game_id)["version"]
         assert r.hlen(keys.game_moves(game_id)) == version
     assert set(all_game_ids(r)) == set(games.values())  # no game outside a match's tables
-    applied = {x.decode() for x in r.smembers(keys.ratings_applied(pool(ladder_id)))}
-    per_player = Counter(
-        p
-        for n, m in matches.items()
-        if f"{ladder_id}:{n}" in applied
-        for s in m["sides"]
-        for p in s
-    )
+    per_player = rated_per_player(r, ladder_id, matches)
     still_open = (ladder_store.read(r, ladder_id) or ladder_store.LadderRecord("", {}, 0)).open
     closed = [n for n in matches if n not in still_open]
     after = rating_store.after(r, pool(ladder_id), [f"{ladder_id}:{n}" for n in closed])

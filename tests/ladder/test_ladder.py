@@ -20,7 +20,7 @@ from server.services.ladders import pool
 from server.store import connect, keys
 from server.store import ladders as ladder_store
 from tests.conftest import ADMIN_TOKEN
-from tests.ladder.support import HouseBots, play_rounds, seeded_ids
+from tests.ladder.support import HouseBots, play_rounds, rated_per_player, seeded_ids
 from tests.scheduler.support import all_game_ids, register
 
 
@@ -246,14 +246,7 @@ def test_two_schedulers_at_once_create_each_game_and_rate_each_match_once(servic
             for p in seats
         )
         assert max(live.values()) <= 2
-    applied = {x.decode() for x in r.smembers(keys.ratings_applied(pool(ladder_id)))}
-    per_player = Counter(
-        p
-        for n, m in matches.items()
-        if f"{ladder_id}:{n}" in applied
-        for s in m["sides"]
-        for p in s
-    )
+    per_player = rated_per_player(r, ladder_id, matches)
     board = service.ladders.leaderboard(ladder_id)["leaderboard"]
     assert {row["player_id"]: row["games"] for row in board} == dict(per_player)
 
