@@ -14,7 +14,10 @@ line per figure:
   them (``legal_moves``, a dict per move, and ``apply`` with ``events=False``
   as a simulation does), and the compact form a searching bot would use
   (``legal_actions`` and ``apply_action``; suffix ``compact``). A game without
-  its own compact form gets the kit's default, its moves themselves.
+  its own compact form gets the kit's default, its moves themselves;
+* for ``kind-uniform``, also the compact form listed by kind
+  (``legal_actions_by_kind``; suffix ``by kind``): the same draws and so the same
+  games, without classifying every action at every step.
 
 ``python -m tests.bench_engines --against REV [--against REV ...] GAME`` measures
 the engines of the git revisions named (extracted to a temporary folder) and
@@ -96,6 +99,18 @@ def kind_uniform(rng: random.Random, moves: list[Any], kind: Kind) -> Any:
     return same[int(rng.random() * count)]
 
 
+def kind_uniform_by_kind(rng: random.Random, groups: list[list[Any]]) -> Any:
+    """:func:`kind_uniform` over the legal actions listed by kind: the same draws from
+    ``rng`` (kinds in the order they first appear), so the same choices."""
+    if len(groups) == 1:
+        group = groups[0]
+        return group[int(rng.random() * len(group))]
+    group = groups[int(rng.random() * len(groups))]
+    if len(group) == 1:
+        return group[0]
+    return group[int(rng.random() * len(group))]
+
+
 POLICIES: dict[str, Policy] = {"kind-uniform": kind_uniform, "uniform": uniform}
 TYPE: Kind = operator.itemgetter("type")
 FIRST: Kind = operator.itemgetter(0)
@@ -109,11 +124,13 @@ def play(
     *,
     clone: bool = False,
     compact: bool = False,
+    by_kind: bool = False,
 ) -> tuple[float, float]:
     """(games per second, µs per move) of seeded random games on one core.
 
     ``new_state`` is a game's ``new_state``: the registry's, or an older
-    engine's when comparing versions in one run.
+    engine's when comparing versions in one run. ``by_kind``: the compact form
+    listed by kind, with :func:`kind_uniform_by_kind` in place of ``policy``.
     """
     rng = random.Random(1)
     probe = new_state(options, "probe")
@@ -128,7 +145,16 @@ def play(
         state = new_state(options, seed)
         moves = 0
         # to_move() is empty once the game is over (the engine contract).
-        if compact:
+        if by_kind:
+            while to_move := state.to_move():
+                if clone:
+                    state.clone()
+                seat = to_move[0]
+                state.apply_action(
+                    seat, kind_uniform_by_kind(rng, state.legal_actions_by_kind(seat))
+                )
+                moves += 1
+        elif compact:
             while to_move := state.to_move():
                 if clone:
                     state.clone()
@@ -161,9 +187,11 @@ def random_games(
     policy: Policy,
     clone: bool,
     compact: bool = False,
+    by_kind: bool = False,
 ) -> tuple[float, float]:
     """:func:`play` for a game of the registry."""
-    return play(REGISTRY[game_id].new_state, options, seconds, policy, clone=clone, compact=compact)
+    new_state = REGISTRY[game_id].new_state
+    return play(new_state, options, seconds, policy, clone=clone, compact=compact, by_kind=by_kind)
 
 
 def has_compact_form(new_state: NewState) -> bool:
@@ -178,17 +206,19 @@ def bench_game(game_id: str, seconds: float = 3.0) -> None:
     The compact form is measured for games that have one of their own (for
     the others it is their moves, already measured).
     """
-    forms = (False, True) if has_compact_form(REGISTRY[game_id].new_state) else (False,)
+    forms = ["", "compact"] if has_compact_form(REGISTRY[game_id].new_state) else [""]
     for label, options in OPTION_SETS.get(game_id, [("default", {})]):
         name = game_id if label == "default" else f"{game_id} {label}"
-        for compact in forms:
+        for form in [*forms, "by kind"]:
             for policy_name, policy in POLICIES.items():
+                if form == "by kind" and policy is not kind_uniform:
+                    continue
                 for clone in (False, True):
-                    per_s, us = random_games(game_id, options, seconds, policy, clone, compact)
-                    what = (
-                        f"{name} {policy_name}{' with clone' if clone else ''}"
-                        f"{' compact' if compact else ''}"
+                    per_s, us = random_games(
+                        game_id, options, seconds, policy, clone, form != "", form == "by kind"
                     )
+                    what = f"{name} {policy_name}{' with clone' if clone else ''}"
+                    what += f" {form}" if form else ""
                     print(f"{what}: {per_s:.1f} games/s", flush=True)
                     print(f"{what}: {us:.2f} µs/move", flush=True)
 
@@ -214,23 +244,32 @@ def compare(game_id: str, revs: Sequence[str], seconds: float = 0.5, rounds: int
     Prints the median games/s and µs/move of each engine (and form), and the
     median over the rounds of its ratio to the first revision on the moves' form.
     """
-    engines: list[tuple[str, NewState, bool]] = []
+    # (label, new_state, compact, by kind)
+    engines: list[tuple[str, NewState, bool, bool]] = []
     for rev in revs:
         new_state = engines_at(rev)[game_id].new_state
-        engines.append((f"at {rev}", new_state, False))
+        engines.append((f"at {rev}", new_state, False, False))
     here = REGISTRY[game_id].new_state
-    engines.append(("here", here, False))
+    engines.append(("here", here, False, False))
     if has_compact_form(here):
-        engines.append(("here compact", here, True))
+        engines.append(("here compact", here, True, False))
+    engines.append(("here by kind", here, True, True))
     for label, options in OPTION_SETS.get(game_id, [("default", {})]):
         name = game_id if label == "default" else f"{game_id} {label}"
         for policy_name, policy in POLICIES.items():
+            measured = [e for e in engines if policy is kind_uniform or not e[3]]
             for clone in (False, True):
-                figures: dict[str, list[tuple[float, float]]] = {e[0]: [] for e in engines}
+                figures: dict[str, list[tuple[float, float]]] = {e[0]: [] for e in measured}
                 for _ in range(rounds):
-                    for what, new_state, compact in engines:
+                    for what, new_state, compact, by_kind in measured:
                         result = play(
-                            new_state, options, seconds, policy, clone=clone, compact=compact
+                            new_state,
+                            options,
+                            seconds,
+                            policy,
+                            clone=clone,
+                            compact=compact,
+                            by_kind=by_kind,
                         )
                         figures[what].append(result)
                 base = figures[engines[0][0]]
@@ -245,9 +284,10 @@ def compare(game_id: str, revs: Sequence[str], seconds: float = 0.5, rounds: int
 
 class Replay:
     """The engine API's shape without its rules: each call returns what the engine
-    returned at that step of recorded games (``to_move``, ``legal_actions``), or nothing."""
+    returned at that step of recorded games (``to_move``, ``legal_actions``,
+    ``legal_actions_by_kind``), or nothing."""
 
-    def __init__(self, steps: list[tuple[list[Any], list[Any]]]) -> None:
+    def __init__(self, steps: list[tuple[list[Any], list[Any], list[list[Any]]]]) -> None:
         self.steps = steps
         self.i = -1
 
@@ -258,6 +298,9 @@ class Replay:
     def legal_actions(self, seat: Any) -> list[Any]:
         return self.steps[self.i][1]
 
+    def legal_actions_by_kind(self, seat: Any) -> list[list[Any]]:
+        return self.steps[self.i][2]
+
     def apply_action(self, seat: Any, action: Any) -> None:
         return None
 
@@ -266,51 +309,67 @@ def floor(game_id: str, games: int = 300, repeats: int = 5) -> None:
     """Print the cost of a simulated move without the rules (µs per step, best of ``repeats``).
 
     The same steps as ``games`` kind-uniform games of the compact form: the
-    policy alone over the recorded lists of legal actions (uniform, then
-    kind-uniform); the API's three calls returning the recorded values and doing
-    nothing (:class:`Replay`), with each policy; then the engine itself.
+    policy alone over the recorded lists of legal actions (uniform, kind-uniform,
+    and kind-uniform over the actions listed by kind); the API's three calls
+    returning the recorded values and doing nothing (:class:`Replay`), with each
+    policy; then the engine itself.
     """
     new_state = REGISTRY[game_id].new_state
     options = OPTION_SETS.get(game_id, [("default", {})])[0][1]
     kinds = type(new_state(options, "probe")).action_kinds
     kind: Kind = kinds.__getitem__ if kinds is not None else FIRST
-    steps: list[tuple[list[Any], list[Any]]] = []
+    steps: list[tuple[list[Any], list[Any], list[list[Any]]]] = []
     rng = random.Random(1)
     for g in range(games):
         state = new_state(options, f"bench-{g}")
         while to_move := state.to_move():
             legal = state.legal_actions(to_move[0])
-            steps.append((to_move, legal))
+            steps.append((to_move, legal, state.legal_actions_by_kind(to_move[0])))
             state.apply_action(to_move[0], kind_uniform(rng, legal, kind))
+    by_kind = "kind-uniform by kind"
+    policies = [*POLICIES, by_kind]
 
-    def policy_only(policy: Policy) -> None:
-        for _, legal in steps:
+    def policy_only(policy_name: str) -> None:
+        if policy_name == by_kind:
+            for _, _, groups in steps:
+                kind_uniform_by_kind(rng, groups)
+            return
+        policy = POLICIES[policy_name]
+        for _, legal, _ in steps:
             policy(rng, legal, kind)
 
-    def shape(policy: Policy) -> None:
-        state = Replay(steps)
+    def moves(state: Any, policy_name: str) -> None:
+        """Play ``state`` to its end with the policy named."""
+        if policy_name == by_kind:
+            while to_move := state.to_move():
+                seat = to_move[0]
+                state.apply_action(
+                    seat, kind_uniform_by_kind(rng, state.legal_actions_by_kind(seat))
+                )
+            return
+        policy = POLICIES[policy_name]
         while to_move := state.to_move():
             seat = to_move[0]
             state.apply_action(seat, policy(rng, state.legal_actions(seat), kind))
 
-    def engine(policy: Policy) -> None:
+    def shape(policy_name: str) -> None:
+        moves(Replay(steps), policy_name)
+
+    def engine(policy_name: str) -> None:
         for g in range(games):
-            state = new_state(options, f"bench-{g}")
-            while to_move := state.to_move():
-                seat = to_move[0]
-                state.apply_action(seat, policy(rng, state.legal_actions(seat), kind))
+            moves(new_state(options, f"bench-{g}"), policy_name)
 
     for what, run in (("policy alone", policy_only), ("API shape, no rules", shape),
                       ("engine, compact form", engine)):  # fmt: skip
-        for policy_name, policy in POLICIES.items():
-            best = min(_cpu(run, policy) for _ in range(repeats))
+        for policy_name in policies:
+            best = min(_cpu(run, policy_name) for _ in range(repeats))
             print(f"{game_id} floor {what} {policy_name}: {1e6 * best / len(steps):.2f} µs/step")
     print(f"{game_id} floor steps: {len(steps) / games:.1f} per game", flush=True)
 
 
-def _cpu(run: Callable[[Policy], None], policy: Policy) -> float:
+def _cpu(run: Callable[[str], None], policy_name: str) -> float:
     start = time.process_time()
-    run(policy)
+    run(policy_name)
     return time.process_time() - start
 
 

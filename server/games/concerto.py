@@ -460,6 +460,23 @@ class State(BaseState):
             return hand + PASS_OR_FORCE
         return hand[:]
 
+    def legal_actions_by_kind(self, seat: Seat | None) -> list[list[Action]]:
+        """:meth:`legal_actions` grouped by kind, from the rules: the cards held, then
+        pass and force if allowed. The seat on turn always holds cards (C11 passes the
+        turn to the partner, and a side keeps at least six of its 26 cards).
+        """
+        if seat != self.turn or seat is None:
+            return []
+        hand = self.hands[seat]
+        if (
+            self.current
+            and self.forced_by is None
+            and self.passes < 2
+            and self.hands[PARTNER[seat]]
+        ):  # may_pass, written out as in legal_actions
+            return [hand[:], [PASS], [FORCE]]
+        return [hand[:]]
+
     def _is_legal_action(self, seat: Seat, action: Action) -> bool:
         """Exactly ``action in legal_actions(seat)`` for the seat on turn, without the list."""
         if action in (PASS, FORCE):

@@ -79,6 +79,7 @@ from .kit.base import (
     Termination,
     check_options,
     game_record,
+    split_leading_kind,
 )
 from .kit.cards import STANDARD, Card, derived_rng
 from .kit.deals import (
@@ -407,6 +408,10 @@ class State(BaseState):
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
         return [as_dict(m) for m in self.legal_actions(seat)]
+
+    def legal_actions_by_kind(self, seat: Seat | None) -> list[list[SimMove]]:
+        """:meth:`legal_actions` grouped by kind: one kind, or call then pass."""
+        return split_leading_kind(self.legal_actions(seat))
 
     def normalize_move(self, move: Any) -> Move:
         if not isinstance(move, Mapping):

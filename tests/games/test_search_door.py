@@ -10,17 +10,19 @@ exactly as ``apply`` does, so the two doors cannot drift apart.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from server.games import REGISTRY, cowpoke, pinochle, seconds
+from server.games import REGISTRY, concerto, cowpoke, pinochle, seconds
 from server.games.pinochle import state as pinochle_state
 
-AS_DICT = {
+AS_DICT: dict[str, Callable[[Any], dict[str, Any]]] = {
     "seconds": seconds.as_dict,
     "cowpoke": cowpoke.as_dict,
     "pinochle": pinochle_state.as_dict,
+    "concerto": concerto.move_of,
 }
 
 CASES = [
@@ -93,3 +95,37 @@ def test_compact_moves_are_shared_tuples() -> None:
     p = pinochle.new_state({"variant": "firehouse"}, "shared")
     seat = p.to_move()[0]
     assert p.legal_actions(seat)[-1] is p.clone().legal_actions(seat)[-1]
+
+
+BY_KIND_CASES = [
+    *CASES,
+    ("concerto", {"rules": "parlett-2013"}),
+    ("concerto", {"rules": "penguin"}),
+]
+
+
+@pytest.mark.parametrize(("game_id", "options"), BY_KIND_CASES)
+def test_actions_by_kind_are_the_legal_moves_grouped_by_type(
+    game_id: str, options: dict[str, Any]
+) -> None:
+    """``legal_actions_by_kind`` lists every legal move once, grouped by its ``type``: the
+    types in the order they first appear in ``legal_moves``, each group in that order."""
+    as_dict = AS_DICT[game_id]
+    kinds_seen: set[str] = set()
+    for seed in ("a", "b"):
+        state = REGISTRY[game_id].new_state(options, seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            seat = rng.choice(state.to_move())
+            expected: dict[str, list[dict[str, Any]]] = {}
+            for move in state.legal_moves(seat):
+                expected.setdefault(move["type"], []).append(move)
+            groups = state.legal_actions_by_kind(seat)  # type: ignore[attr-defined]
+            assert [[as_dict(a) for a in group] for group in groups] == list(expected.values())
+            kinds_seen.update(expected)
+            group = rng.choice(groups)  # a kind first, as the naive simulator's policy
+            action = rng.choice(group)
+            group.clear()  # the lists are the caller's: clearing one changes nothing
+            state.apply_action(seat, action)  # type: ignore[attr-defined]
+    if game_id != "seconds":  # Seconds has plays only; each other game more kinds
+        assert len(kinds_seen) > 1

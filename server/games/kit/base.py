@@ -341,13 +341,35 @@ class BaseState:
     # -- the compact form, for simulations -------------------------------------
     action_kinds: ClassVar[Mapping[Any, str] | None] = None
     """Each action's kind (the ``type`` of its move), for a policy that draws a kind
-    first; None when the actions are the moves themselves (the kind is their ``type``)."""
+    first; None when the kind is in the action itself: a move's ``type``, or the first
+    item of a tuple (Seconds, Cowpoke, Pinochle)."""
 
     def legal_actions(self, seat: Seat | None) -> list[Any]:
         """Every legal action of ``seat`` now, in the game's compact form; empty unless
         ``seat`` is to move. By default the actions are the moves of ``legal_moves``.
         """
         return self.legal_moves(seat)
+
+    def legal_actions_by_kind(self, seat: Seat | None) -> list[list[Any]]:
+        """:meth:`legal_actions` grouped by kind: one list per kind that is legal, the
+        kinds in the order they first appear there, each list's actions in their order.
+
+        For a policy that draws a kind of move first, then a move of that kind (the
+        naive simulator's, a searching bot's rollouts): it need not classify every
+        action at every step. A game may build the groups directly from its rules;
+        they must be exactly this grouping.
+        """
+        groups: dict[str, list[Any]] = {}
+        for action in self.legal_actions(seat):
+            groups.setdefault(self.action_kind(action), []).append(action)
+        return list(groups.values())
+
+    @classmethod
+    def action_kind(cls, action: Any) -> str:
+        """The kind (the move's ``type``) of one action of :meth:`legal_actions`."""
+        if cls.action_kinds is not None:
+            return cls.action_kinds[action]
+        return str(action["type"] if isinstance(action, Mapping) else action[0])
 
     def apply_action(self, seat: Seat | None, action: Any) -> None:
         """Apply one action of :meth:`legal_actions`, building no events.
@@ -516,6 +538,20 @@ def game_record(
         seat_option=seat_option,
         two_sides=two_sides,
     )
+
+
+def split_leading_kind(actions: list[tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
+    """Tuple actions grouped by kind (their first item), for a game whose every list of
+    legal actions is one kind, save perhaps a first action of another (Cowpoke's call
+    before pass, Pinochle's pass before the bids): :meth:`BaseState.legal_actions_by_kind`
+    without looking at every action.
+
+    >>> split_leading_kind([("pass",), ("bid", 250), ("bid", 260)])
+    [[('pass',)], [('bid', 250), ('bid', 260)]]
+    """
+    if len(actions) > 1 and actions[0][0] != actions[1][0]:
+        return [actions[:1], actions[1:]]
+    return [actions] if actions else []
 
 
 def redeal(

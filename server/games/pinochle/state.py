@@ -15,6 +15,7 @@ from ..kit.base import (
     Seat,
     Termination,
     game_record,
+    split_leading_kind,
 )
 from ..kit.cards import PINOCHLE as PINOCHLE_PACK
 from ..kit.cards import SUITS, Card, derived_rng
@@ -182,6 +183,11 @@ class State(BaseState):
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
         return [as_dict(m) for m in self.legal_actions(seat)]
+
+    def legal_actions_by_kind(self, seat: Seat | None) -> list[list[SimMove]]:
+        """:meth:`legal_actions` grouped by kind: one kind, or pass then the bids,
+        or exchanging the dix then keeping it."""
+        return split_leading_kind(self.legal_actions(seat))
 
     def normalize_move(self, move: Any) -> Move:
         kind = move.get("type") if isinstance(move, Mapping) else None
