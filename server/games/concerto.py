@@ -71,7 +71,7 @@ from .kit.deals import (
     read_dealer,
     read_hands,
 )
-from .kit.poker import RANK_VALUE, Combination, category, evaluate, is_three_pairs
+from .kit.poker import RANK_VALUE, Combination, category, is_three_pairs
 
 SIDE_NAMES = ("NS", "EW")
 HANDS_PER_DEAL = 8
@@ -246,8 +246,8 @@ def _tie_key(cards: Sequence[Card]) -> tuple[Combination, tuple[int, ...]]:
     """The best five of six left-overs for C17: category first, then descending ranks."""
     best = None
     for five in combinations(cards, CARDS_PER_HAND):
-        category = evaluate(five)[0]
-        key = (category, _descending_ranks(five, category))
+        kind = category(five)
+        key = (kind, _descending_ranks(five, kind))
         if best is None or key > best:
             best = key
     assert best is not None
