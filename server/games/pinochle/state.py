@@ -58,6 +58,7 @@ PASS_MOVE, EXCHANGE_MOVE, KEEP_MOVE = (PASS,), (EXCHANGE_DIX,), (KEEP,)
 BID_MOVES: dict[int, SimMove] = {a: (BID, a) for a in range(MIN_BID, MAX_BID + 1, BID_STEP)}
 TRUMP_MOVES: tuple[SimMove, ...] = tuple((NAME_TRUMP, suit) for suit in SUITS)
 PLAY_MOVES: dict[Card, SimMove] = {c: (PLAY_CARD, c) for c in PINOCHLE_PACK.cards()}
+PLAY_MOVE_OF = PLAY_MOVES.__getitem__
 MOVE_ARG = {BID: "amount", NAME_TRUMP: "suit", PLAY_CARD: "card"}
 HAND_ORDER = hand_order(PINOCHLE_PACK)
 """Position in the pack's order (both packs have the same cards): how a player holds them."""
@@ -165,7 +166,7 @@ class State(BaseState):
                 if trick
                 else hand
             )
-            return list(map(PLAY_MOVES.__getitem__, dict.fromkeys(cards)))  # the hand is sorted
+            return list(map(PLAY_MOVE_OF, dict.fromkeys(cards)))  # the hand is sorted
         if self.phase == AUCTION:
             auction = self.rules.auction
             assert auction is not None
@@ -185,9 +186,12 @@ class State(BaseState):
         return [as_dict(m) for m in self.legal_actions(seat)]
 
     def legal_actions_by_kind(self, seat: Seat | None) -> list[list[SimMove]]:
-        """:meth:`legal_actions` grouped by kind: one kind, or pass then the bids,
-        or exchanging the dix then keeping it."""
-        return split_leading_kind(self.legal_actions(seat))
+        """:meth:`legal_actions` grouped by kind: the cards (one kind), or pass then the
+        bids, or exchanging the dix then keeping it."""
+        actions = self.legal_actions(seat)
+        if self.phase == PLAY:  # most steps: no kind to look at
+            return [actions] if actions else []
+        return split_leading_kind(actions)
 
     def normalize_move(self, move: Any) -> Move:
         kind = move.get("type") if isinstance(move, Mapping) else None
