@@ -3,7 +3,7 @@
 Run as ``python -m tests.bench [section ...]``. Sections: ``engine`` (random
 play of every game on one core, two policies, with and without ``clone()`` at
 every step, through the moves and, where a game has one, its compact form of
-actions: :mod:`tests.bench_engines`), ``http`` (moves
+actions, also listed by kind: :mod:`tests.bench_engines`), ``http`` (moves
 through gunicorn against a one-round-trip ceiling, 32 clients), ``load`` (64
 and 256 bots against the same ceiling, and thousands of long-poll waiters) and
 ``par`` (Concerto bots as percent of the double-dummy par). Figures that
