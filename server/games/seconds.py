@@ -41,6 +41,7 @@ a deal.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
@@ -56,6 +57,7 @@ from .kit.base import (
     Termination,
     check_options,
     game_record,
+    redeal,
     split_leading_kind,
 )
 from .kit.cards import STANDARD, SUIT_NAMES, Card, deal_singly, derived_rng
@@ -622,6 +624,40 @@ class State(BaseState):
         s.tricks_won = self.tricks_won[:]
         s.deal_results = self.deal_results[:]
         s.scores = self.scores[:]
+        return s
+
+    def voids(self) -> list[set[str]]:
+        """The suits each seat has shown it lacks in this deal: the led suit, when it
+        did not follow ("Tricks": you must follow suit if you can). Public: every
+        played card is."""
+        void: list[set[str]] = [set() for _ in range(SEATS)]
+        tricks = [(leader, cards) for leader, cards, _ in self.tricks]
+        for leader, cards in [*tricks, (self.leader, tuple(self.trick))]:
+            for i, card in enumerate(cards[1:], 1):
+                if card[1] != cards[0][1]:
+                    void[(leader + i) % SEATS].add(cards[0][1])
+        return void
+
+    def determinize(self, seat: Seat, rng: random.Random) -> State:
+        """One world ``seat`` cannot tell from this one, for a searching bot.
+
+        The three other hands are pooled and dealt again, each keeping its number
+        of cards, and nobody gets a suit it has shown it lacks (:meth:`voids`), so
+        every card played so far was a legal play in the world too. The deals still
+        to come are secret as well: the copy gets a seed drawn from ``rng`` and no
+        preset deals beyond the current one.
+        """
+        void = self.voids()
+        s = self.clone()
+        s.hands = redeal(
+            self.hands,
+            (seat,),
+            rng,
+            lambda cards: sorted(cards, key=HAND_ORDER.__getitem__),
+            fits=lambda who, card: card[1] not in void[who],
+        )
+        s.seed = f"world-{rng.getrandbits(64):016x}"
+        s.presets = self.presets[: self.deal_number]
         return s
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self, TypeVar
 
@@ -559,6 +559,9 @@ def redeal(
     keep: Iterable[Seat],
     rng: random.Random,
     order: Callable[[list[Card]], list[Card]] = list,
+    *,
+    known: Sequence[Sequence[Card]] | None = None,
+    fits: Callable[[Seat, Card], bool] | None = None,
 ) -> list[list[Card]]:
     """The hands of the seats not in ``keep`` dealt again from their own cards together.
 
@@ -567,17 +570,83 @@ def redeal(
     ``order`` puts each new hand in the order the game holds cards in. This is
     the re-deal of a determinization: the cards a seat cannot see, drawn again.
 
+    ``known[seat]``, if given, are cards everybody has seen that seat hold (shown
+    melds): they stay with it. ``fits(seat, card)``, if given, says whether the
+    seat may hold the card given what it has shown (a void: it did not follow
+    suit), and every new hand fits. Such deals are drawn uniformly by dealing
+    again, up to :data:`REDEAL_TRIES` times; then one is built by a matching
+    that respects ``fits``, no longer uniform (the real hands fit, so one exists).
+
     >>> redeal([["AS"], ["KS", "QS"], ["JS"]], [1], random.Random(0))[1]
     ['KS', 'QS']
+    >>> void = ["S", "H"]  # seat 0 has shown it holds no spade, seat 1 no heart
+    >>> redeal([["AS", "KH"], ["QS", "JH"]], [], random.Random(0), sorted,
+    ...        fits=lambda seat, card: card[1] != void[seat])
+    [['JH', 'KH'], ['AS', 'QS']]
     """
     kept = set(keep)
-    pool = [c for s, h in enumerate(hands) if s not in kept for c in h]
-    rng.shuffle(pool)
-    new: list[list[Card]] = []
+    stay = [list(known[s]) if known is not None else [] for s in range(len(hands))]
+    pool: list[Card] = []
+    need: list[int] = []
     for s, h in enumerate(hands):
-        if s in kept:
-            new.append(list(h))
-        else:
-            new.append(order(pool[: len(h)]))
-            del pool[: len(h)]
-    return new
+        free = list(h)
+        for card in stay[s]:
+            free.remove(card)
+        need.append(0 if s in kept else len(free))
+        if s not in kept:
+            pool += free
+    rng.shuffle(pool)
+    dealt = _deal_in_turn(pool, need)
+    if fits is not None:
+        tries = 1
+        while not all(fits(s, c) for s, h in enumerate(dealt) for c in h):
+            if tries == REDEAL_TRIES:
+                dealt = _matching_deal(pool, need, fits, rng)
+                break
+            rng.shuffle(pool)
+            dealt = _deal_in_turn(pool, need)
+            tries += 1
+    return [list(h) if s in kept else order(stay[s] + dealt[s]) for s, h in enumerate(hands)]
+
+
+REDEAL_TRIES = 100
+"""Deals :func:`redeal` draws before it builds one that fits by a matching."""
+
+
+def _deal_in_turn(pool: list[Card], need: list[int]) -> list[list[Card]]:
+    """``pool`` cut into hands of ``need[seat]`` cards, in seat order."""
+    dealt, start = [], 0
+    for n in need:
+        dealt.append(pool[start : start + n])
+        start += n
+    return dealt
+
+
+def _matching_deal(
+    pool: list[Card], need: list[int], fits: Callable[[Seat, Card], bool], rng: random.Random
+) -> list[list[Card]]:
+    """A deal of ``pool`` in which every card fits its seat: each card takes a free place,
+    or one whose card can move to another place that fits (augmenting paths)."""
+    places = [s for s, n in enumerate(need) for _ in range(n)]
+    rng.shuffle(places)
+    holder: list[int | None] = [None] * len(places)  # place -> index of its card in pool
+
+    def place(card: int, tried: set[int]) -> bool:
+        for p, seat in enumerate(places):
+            if p in tried or not fits(seat, pool[card]):
+                continue
+            tried.add(p)
+            other = holder[p]
+            if other is None or place(other, tried):
+                holder[p] = card
+                return True
+        return False
+
+    for card in range(len(pool)):
+        if not place(card, set()):
+            raise ValueError("no deal of these cards fits what the seats have shown")
+    dealt: list[list[Card]] = [[] for _ in need]
+    for p, held in enumerate(holder):
+        assert held is not None
+        dealt[places[p]].append(pool[held])
+    return dealt
