@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self, TypeVar
 
+from .cards import shuffle
+
 Seat = int
 Card = str
 Move = dict[str, Any]
@@ -595,7 +597,7 @@ def redeal(
         need.append(0 if s in kept else len(free))
         if s not in kept:
             pool += free
-    rng.shuffle(pool)
+    shuffle(pool, rng)
     dealt = _deal_in_turn(pool, need)
     if fits is not None:
         tries = 1
@@ -603,7 +605,7 @@ def redeal(
             if tries == REDEAL_TRIES:
                 dealt = _matching_deal(pool, need, fits, rng)
                 break
-            rng.shuffle(pool)
+            shuffle(pool, rng)
             dealt = _deal_in_turn(pool, need)
             tries += 1
     return [list(h) if s in kept else order(stay[s] + dealt[s]) for s, h in enumerate(hands)]
@@ -628,7 +630,7 @@ def _matching_deal(
     """A deal of ``pool`` in which every card fits its seat: each card takes a free place,
     or one whose card can move to another place that fits (augmenting paths)."""
     places = [s for s, n in enumerate(need) for _ in range(n)]
-    rng.shuffle(places)
+    shuffle(places, rng)
     holder: list[int | None] = [None] * len(places)  # place -> index of its card in pool
 
     def place(card: int, tried: set[int]) -> bool:
