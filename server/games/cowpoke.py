@@ -903,7 +903,7 @@ class State(BaseState):
         places = [h + [c] if c else list(h) for h, c in zip(self.hands, face_down, strict=False)]
         places += [self.stack, self.dummy_cards, [c for c in face_down[n:] if c]]
         dealt = redeal(places, (seat,), rng, known=[*self.exposed, [], [], []])
-        tabled = {c for r in self._rounds for c in r[1]}  # turned up earlier this deal
+        tabled = {c for r in self._rounds if r[0] < self.round for c in r[1]}  # earlier rounds
         s = self.clone()
         for p in range(n):
             if p == seat:
