@@ -61,6 +61,7 @@ Choices where the rules are silent, as a careful player expects them:
 
 from __future__ import annotations
 
+import random
 from bisect import insort
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -79,6 +80,7 @@ from .kit.base import (
     Termination,
     check_options,
     game_record,
+    redeal,
     split_leading_kind,
 )
 from .kit.cards import STANDARD, Card, derived_rng
@@ -879,6 +881,47 @@ class State(BaseState):
         s.scores = self.scores[:]
         s.hands = [h[:] for h in self.hands]
         s.exposed = [e[:] for e in self.exposed]
+        return s
+
+    def determinize(self, seat: Seat, rng: random.Random) -> State:
+        """One world ``seat`` cannot tell from this one, for a searching bot.
+
+        Hidden from ``seat`` (docs/rules/cowpoke.md, "What each player sees"): the
+        others' hands and face-down put-outs, the stack and its order, the dummy's
+        dead card and face-down put-out, the others' latest draws, the deals to come.
+        Those cards are pooled and dealt again by :func:`redeal`, each place keeping
+        its size; the stack is one more place, its order the shuffle's. What all have
+        seen stays: the table once turned up, the takes, and ``exposed`` cards, which
+        stay with their taker (``known``). A face-down put-out is dealt as part of its
+        owner's holding and then drawn from it at random, so an exposed card may be
+        the one put out: the seat cannot tell. Each other player's latest draw is one
+        of its cards never seen before this round: not exposed, not on an earlier table.
+        The deals to come are secret: a seed drawn from ``rng``, no later presets.
+        """
+        n = self.num_seats
+        face_down = self.put_outs if self.phase == PUT_OUT else [None] * self.owners
+        places = [h + [c] if c else list(h) for h, c in zip(self.hands, face_down, strict=False)]
+        places += [self.stack, self.dummy_cards, [c for c in face_down[n:] if c]]
+        dealt = redeal(places, (seat,), rng, known=[*self.exposed, [], [], []])
+        tabled = {c for r in self._rounds if r[0] < self.round for c in r[1]}  # earlier rounds
+        s = self.clone()
+        for p in range(n):
+            if p == seat:
+                continue
+            cards = dealt[p]
+            if face_down[p]:
+                s.put_outs[p] = cards.pop(rng.randrange(len(cards)))
+            s.hands[p] = sorted(cards, key=_HAND_PLACE)
+            drawable = [c for c in cards if c not in self.exposed[p]]  # never seen before
+            put_out = s.put_outs[p]
+            if put_out is not None and put_out not in tabled:
+                drawable.append(put_out)
+            s.drawn[p] = rng.choice(drawable)
+        s.stack, s.dummy_cards = dealt[n], dealt[n + 1]
+        if dealt[n + 2]:  # the dummy's put-out, still face down
+            s.put_outs[n] = dealt[n + 2][0]
+        s.seed = f"world-{rng.getrandbits(64):016x}"
+        s.presets = self.presets[: self.deal_number]
         return s
 
 
