@@ -801,14 +801,14 @@ class State(BaseState):
         for leader, cards in self._deal_tricks():
             for i in range(1, len(cards)):
                 plays[(leader + i) % n].append((cards[i], cards[:i]))
-        known: dict[tuple[Seat, Card], bool] = {}
+        verdicts: dict[tuple[Seat, Card], bool] = {}  # the same cards are asked again and again
 
         def fits(who: Seat, card: Card) -> bool:
-            if (who, card) not in known:
-                known[who, card] = all(
+            if (who, card) not in verdicts:
+                verdicts[who, card] = all(
                     c in head.playable((c, card), before, trump) for c, before in plays[who]
                 )
-            return known[who, card]
+            return verdicts[who, card]
 
         return fits
 
@@ -828,14 +828,11 @@ class State(BaseState):
                 found = find_melds(held[s], self.trump, self.options.meld_table, self.dixes[s])
                 if [m.to_dict() for m in found] != records[s]:
                     return False
-            if auction is not None:
-                for i, (bidder, amount) in enumerate(self.bids):
-                    if (
-                        bidder == s
-                        and amount is not None
-                        and amount not in auction.amounts(self.bids[:i], self.dealer, s, held[s])
-                    ):
-                        return False
+            bids = ((i, a) for i, (b, a) in enumerate(self.bids) if b == s and a is not None)
+            if auction is not None and any(
+                a not in auction.amounts(self.bids[:i], self.dealer, s, held[s]) for i, a in bids
+            ):
+                return False
         return True
 
 
