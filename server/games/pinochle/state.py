@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import random
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict
 from typing import Any, ClassVar
 
@@ -15,6 +16,7 @@ from ..kit.base import (
     Seat,
     Termination,
     game_record,
+    redeal,
     split_leading_kind,
 )
 from ..kit.cards import PINOCHLE as PINOCHLE_PACK
@@ -66,6 +68,10 @@ HAND_ORDER = hand_order(PINOCHLE_PACK)
 # A completed trick, kept compact: (leader, cards in playing order, winner, counters, last).
 # The records the API shows (:meth:`State.tricks`) are built from it when asked for.
 CompactTrick = tuple[Seat, tuple[Card, ...], Seat, int, bool]
+
+WORLD_TRIES = 20
+"""Worlds :meth:`State.determinize` draws looking for one whose hands would have shown
+the same melds and made the same bids; past that it keeps the last one drawn."""
 
 
 def as_dict(move: SimMove) -> Move:
@@ -750,6 +756,84 @@ class State(BaseState):
         s.trick, s._tricks, s._top = self.trick[:], self._tricks[:], self._top
         s.checks = None if self.checks is None else self.checks[:]
         return s
+
+    # -- worlds for searching bots ---------------------------------------------------
+    def determinize(self, seat: Seat, rng: random.Random) -> State:
+        """One world ``seat`` cannot tell from this one, for a searching bot.
+
+        The other hands are pooled and dealt again, each keeping its number of
+        cards. What the table has seen a seat hold (``exposed``: meld proofs not
+        yet played, the turned card in the dealer's hand) stays with it, and
+        nobody gets a card that would have made one of its plays illegal (P6,
+        :meth:`_fits`). Up to :data:`WORLD_TRIES` deals are drawn to find one in
+        which every seat would also have shown the same melds and been allowed
+        its bids (P15, :meth:`_agrees`); past that the last one is kept, so such
+        a world may be off on melds or bids, never on the view or the plays.
+        The deals still to come are secret too: the copy gets a seed drawn from
+        ``rng`` and no preset deals beyond the current one.
+        """
+        fits = self._fits()
+        s = self.clone()
+        for _ in range(WORLD_TRIES):
+            s.hands = redeal(self.hands, (seat,), rng, self._sorted, known=self.exposed,
+                             fits=fits)  # fmt: skip
+            if self._agrees(s.hands, seat):
+                break
+        if s.phase == EXCHANGE:  # the dixes held, secret until the melds show them
+            s.dixes = [h.count(s._dix()) for h in s.hands]
+        s.seed = f"world-{rng.getrandbits(64):016x}"
+        s.presets = self.presets[: self.deal_number]
+        return s
+
+    def _deal_tricks(self) -> list[tuple[Seat, tuple[Card, ...]]]:
+        """This deal's tricks so far, the one being played included: (leader, cards)."""
+        return [(t[0], t[1]) for t in self._tricks] + [(self.leader, tuple(self.trick))]
+
+    def _fits(self) -> Callable[[Seat, Card], bool]:
+        """Whether a seat may hold a card, given its plays this deal (P6).
+
+        Each card a seat played to a trick was legal with every card it held, so
+        a card fits only if, held beside each of those plays, it would not have
+        forbidden it (the head rule picks the cards that must be played by their
+        own suit and rank, so one card at a time tells)."""
+        head, trump, n = self.options.head, self.trump, self.num_seats
+        plays: list[list[tuple[Card, tuple[Card, ...]]]] = [[] for _ in range(n)]
+        for leader, cards in self._deal_tricks():
+            for i in range(1, len(cards)):
+                plays[(leader + i) % n].append((cards[i], cards[:i]))
+        verdicts: dict[tuple[Seat, Card], bool] = {}  # the same cards are asked again and again
+
+        def fits(who: Seat, card: Card) -> bool:
+            if (who, card) not in verdicts:
+                verdicts[who, card] = all(
+                    c in head.playable((c, card), before, trump) for c, before in plays[who]
+                )
+            return verdicts[who, card]
+
+        return fits
+
+    def _agrees(self, hands: list[list[Card]], seat: Seat) -> bool:
+        """Would every seat but ``seat``, holding ``hands``, have shown the melds it showed
+        and been allowed the bids it made? It melded and bid with the cards it holds now
+        and those it has played since (P15: a bid in Check needs a marriage)."""
+        n, auction, records = self.num_seats, self.rules.auction, self.melds
+        held = [list(h) for h in hands]
+        for leader, cards in self._deal_tricks():
+            for i, card in enumerate(cards):
+                held[(leader + i) % n].append(card)
+        for s in range(n):
+            if s == seat:
+                continue
+            if records is not None:
+                found = find_melds(held[s], self.trump, self.options.meld_table, self.dixes[s])
+                if [m.to_dict() for m in found] != records[s]:
+                    return False
+            bids = ((i, a) for i, (b, a) in enumerate(self.bids) if b == s and a is not None)
+            if auction is not None and any(
+                a not in auction.amounts(self.bids[:i], self.dealer, s, held[s]) for i, a in bids
+            ):
+                return False
+        return True
 
 
 new_state = State.new
