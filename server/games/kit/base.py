@@ -468,7 +468,9 @@ class BaseState:
         """A copy in which what ``seat`` cannot see is drawn anew, consistent with its view.
 
         For searching bots: each copy is one "world" the seat cannot tell from
-        the real one (see :func:`redeal`). Games that support it override this.
+        the real one (see :func:`redeal`), in which every move made so far was
+        legal; the deals still to come get a new seed. Every game of the registry
+        has one (docs/engines.md, "Determinization").
         """
         raise NotImplementedError
 
