@@ -660,6 +660,67 @@ class State(BaseState):
         s.presets = self.presets[: self.deal_number]
         return s
 
+    @classmethod
+    def from_view(
+        cls, options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat, rng: random.Random
+    ) -> State:
+        """A state ``seat`` cannot tell from the game whose options and view (as JSON)
+        these are: a world for a bot that plays over HTTP and searches.
+
+        The public fields are read from the view and the options, and what the
+        rules fix is worked out again (the dealer and partners of the deal, each
+        trick's winner, whose turn it is); the view of the state must then be
+        ``view`` itself. The cards ``seat`` cannot see are dealt to the other hands
+        anyhow, and :meth:`determinize` draws them anew, as it draws any world.
+
+        Raises:
+            ValueError: ``view`` is not ``seat``'s view of a game of Seconds.
+        """
+        try:
+            s = cls._public_part(parse_options(options), view, seat)
+            same = s.view(seat) == view
+        except (LookupError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a view of a game of Seconds: {exc!r}") from exc
+        if not same:
+            raise ValueError("the view does not agree with the rules of Seconds")
+        return s.determinize(seat, rng)
+
+    @classmethod
+    def _public_part(cls, options: SecondsOptions, view: Mapping[str, Any], seat: Seat) -> State:
+        """:meth:`from_view`'s state before the draw: the unseen cards dealt in pack order."""
+        public = view["state"]
+        s = cls(options, "", [])
+        s.deal_number = public["deal_number"]
+        if seat not in range(SEATS) or s.deal_number not in range(1, DEALS + 1):
+            raise ValueError(f"seat {seat!r} or deal {s.deal_number!r} is not one of Seconds")
+        s.dealer = dealer_of_deal(s.deal_number, options.first_dealer)
+        s.partners = partners_in_deal(s.deal_number, options.first_dealer)
+        s.leader = public["leader"]
+        s.trick = [p["card"] for p in public["current_trick"]]
+        for record in public["tricks"]:
+            cards = tuple(p["card"] for p in record["cards"])
+            winner = (record["leader"] + trick_winner(cards)) % SEATS
+            s.tricks.append((record["leader"], cards, winner))
+            s.tricks_won[winner] += 1
+        s.deal_results = list(public["deal_results"])
+        s.scores = list(view["scores"])
+        s._outcome = None if view["result"] is None else Outcome.from_dict(view["result"])
+        s.turn = None if s._outcome else (s.leader + len(s.trick)) % SEATS
+        seen = [*view["hand"], *s.trick, *(c for _, cards, _ in s.tricks for c in cards)]
+        known = set(seen)
+        unseen = [c for c in HAND_ORDER if c not in known]
+        if len(known) < len(seen) or len(known) + len(unseen) > len(HAND_ORDER):
+            raise ValueError("the cards the view shows are not cards of one pack")
+        sizes = public["cards_left"]
+        if len(unseen) != sum(sizes) - sizes[seat]:
+            raise ValueError("the hands' sizes do not add up to the cards not shown")
+        for other in range(SEATS):
+            if other == seat:
+                s.hands[other] = list(view["hand"])
+            else:
+                s.hands[other], unseen = unseen[: sizes[other]], unseen[sizes[other] :]
+        return s
+
 
 new_state = State.new
 
