@@ -688,11 +688,13 @@ class State(BaseState):
     @classmethod
     def _public_part(cls, options: SecondsOptions, view: Mapping[str, Any], seat: Seat) -> State:
         """:meth:`from_view`'s state before the draw: the unseen cards dealt in pack order."""
+        if seat not in range(SEATS):
+            raise ValueError(f"{seat!r} is not a seat of Seconds (0 to {SEATS - 1})")
         public = view["state"]
         s = cls(options, "", [])
         s.deal_number = public["deal_number"]
-        if seat not in range(SEATS) or s.deal_number not in range(1, DEALS + 1):
-            raise ValueError(f"seat {seat!r} or deal {s.deal_number!r} is not one of Seconds")
+        if s.deal_number not in range(1, DEALS + 1):
+            raise ValueError(f"{s.deal_number!r} is not a deal of Seconds (1 to {DEALS})")
         s.dealer = dealer_of_deal(s.deal_number, options.first_dealer)
         s.partners = partners_in_deal(s.deal_number, options.first_dealer)
         s.leader = public["leader"]
