@@ -981,15 +981,14 @@ class State(BaseState):
         if seat not in range(4):
             raise ValueError(f"not a seat of a Concerto game: {seat!r}")
         try:
-            d = _dict_of_view(parse_options(options), view, seat)
-            world = cls.from_dict(d).determinize(seat, rng)
-            seen = world.view(seat)
+            state = cls.from_dict(_dict_of_view(parse_options(options), view, seat))
+            seen = state.view(seat)
         except (KeyError, IndexError, TypeError, AttributeError) as e:
             raise ValueError(f"not a view of a Concerto game: {type(e).__name__} {e}") from e
         wrong = sorted(k for k in seen.keys() | view.keys() if seen.get(k) != view.get(k))
         if wrong:
             raise ValueError(f"not a view of a Concerto game: {', '.join(wrong)} disagree")
-        return world
+        return state.determinize(seat, rng)
 
 
 def _log_of(record: Mapping[str, Any]) -> HandLog:
@@ -1030,7 +1029,7 @@ def _dict_of_view(options: ConcertoOptions, view: Mapping[str, Any], seat: Seat)
     forced = st["forced"]
     match_scores = st["match_scores"] or st["game_scores"]
     return {
-        "options": asdict(options),
+        "options": vars(options),
         "seed": "",
         "presets": [],
         "deal_index": st["game_number"] - 1 + st["deal_number"],
