@@ -93,7 +93,7 @@ def test_a_world_from_the_view_is_one_the_seat_cannot_tell_from_the_game(
     options: dict[str, Any], seed: str
 ) -> None:
     rng = random.Random(seed)
-    seen: Counter[str] = Counter()
+    covered: Counter[str] = Counter()
     for n, sample in enumerate(samples(options, seed)):
         state = sample.state
         for seat in (n % 4, (n + 1) % 4):
@@ -120,18 +120,18 @@ def test_a_world_from_the_view_is_one_the_seat_cannot_tell_from_the_game(
             assert replay.hands == world.hands
             assert replay.state_view() == world.state_view()
 
-            seen["differs"] += world.hands != state.hands
+            covered["differs"] += world.hands != state.hands
         st = state.state_view()
-        seen["hand starts"] += not st["current_hand"]
-        seen["mid-hand"] += bool(st["current_hand"])
-        seen["passes"] += st["passes"] > 0
-        seen["forced"] += st["forced"] is not None
-        seen["left-overs revealed"] += any(r["leftovers"] for r in st["deal_results"])
-        seen["later games"] += st["game_number"] > 1
-        seen["over, final hands"] += st["final_hands"] is not None
+        covered["hand starts"] += not st["current_hand"]
+        covered["mid-hand"] += bool(st["current_hand"])
+        covered["passes"] += st["passes"] > 0
+        covered["forced"] += st["forced"] is not None
+        covered["left-overs revealed"] += any(r["leftovers"] for r in st["deal_results"])
+        covered["later games"] += st["game_number"] > 1
+        covered["over, final hands"] += st["final_hands"] is not None
     wanted = {"differs", "hand starts", "mid-hand", "passes", "forced", "left-overs revealed"}
     wanted |= {"over, final hands"} | ({"later games"} if "match_target" in options else set())
-    assert wanted <= {k for k, v in seen.items() if v}, seen
+    assert wanted <= {k for k, v in covered.items() if v}, covered
 
 
 def test_once_the_game_is_over_the_world_holds_the_final_hands() -> None:
@@ -147,7 +147,8 @@ def test_a_world_plays_on_to_the_end_and_the_same_generator_makes_the_same_world
     options: dict[str, Any],
 ) -> None:
     for sample in samples(options, "on")[::6]:
-        state, seat = sample.state, sample.state.to_move()[0] if sample.state.to_move() else 0
+        state = sample.state
+        seat = (state.to_move() or [0])[0]
         before = state.to_dict()
         world = world_of(state, seat, random.Random(7))
         assert world.to_dict() == world_of(state, seat, random.Random(7)).to_dict()
@@ -210,7 +211,7 @@ def test_a_broken_view_or_one_of_another_game_is_refused_with_a_value_error() ->
             pytest.fail(f"{name}: accepted")
     for bad in (None, [], "view", {}):
         with pytest.raises(ValueError, match="Concerto"):
-            concerto.State.from_view(options, bad, seat, random.Random(0))  # type: ignore[arg-type]
+            concerto.State.from_view(options, bad, seat, random.Random(0))
     with pytest.raises(ValueError, match="seat"):
         concerto.State.from_view(options, view, 4, random.Random(0))
     with pytest.raises(ValueError, match="unknown option"):
@@ -218,7 +219,7 @@ def test_a_broken_view_or_one_of_another_game_is_refused_with_a_value_error() ->
     for game in ("seconds", "cowpoke", "pinochle"):
         other = REGISTRY[game].new_state({}, "other")
         other_view = as_received(other.view(0))
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="Concerto"):
             concerto.State.from_view(options, other_view, 0, random.Random(0))
         with pytest.raises(ValueError):
             concerto.State.from_view(
