@@ -974,6 +974,8 @@ class State(BaseState):
         the cards nobody has shown are dealt to the other seats by ``cards_left``
         and :meth:`determinize` draws them again, with a secret seed for the
         deals to come. Once the game is over its final hands are public, and kept.
+        The public records (completed hands, deal results, games) are the view's
+        own, shared as :meth:`from_dict` shares its input's: treat them as read-only.
 
         Raises:
             ValueError: the options or the view are not those of a Concerto game.
@@ -1006,9 +1008,10 @@ def _log_of(record: Mapping[str, Any]) -> HandLog:
 def _dict_of_view(options: ConcertoOptions, view: Mapping[str, Any], seat: Seat) -> dict[str, Any]:
     """The stored form (:meth:`State.to_dict`) of a state agreeing with ``view``.
 
-    The cards nobody has shown are dealt in pack order; the deals before this
-    game of a match are counted one each, at least as many as there were
-    (only the seed reads the count, and a world's seed is drawn afresh).
+    The cards nobody has shown are dealt in pack order, for determinize to draw
+    again. The view does not tell how many deals the earlier games of a match
+    had: each counts as one (it had at least one), as only the seed reads the
+    count and a world's seed is drawn afresh.
     """
     st = view["state"]
     hand = list(view["hand"])
@@ -1023,7 +1026,7 @@ def _dict_of_view(options: ConcertoOptions, view: Mapping[str, Any], seat: Seat)
         left = st["cards_left"]
         if len(shown) != len(hand) + len(played) or not shown <= DECK:
             raise ValueError("not a view of a Concerto game: cards repeated or not cards")
-        if len(shown) + sum(left) - left[seat] != len(PACK):
+        if len(left) != 4 or len(shown) + sum(left) - left[seat] != len(PACK):
             raise ValueError("not a view of a Concerto game: cards_left does not add up")
         hands = [hand if s == seat else list(islice(unseen, n)) for s, n in enumerate(left)]
     forced = st["forced"]

@@ -189,6 +189,7 @@ def broken_views(view: dict[str, Any], seat: int) -> list[tuple[str, dict[str, A
         ("not a card", changed("hand", ["1X", *view["hand"][1:]])),
         ("a card missing", changed("hand", view["hand"][1:])),
         ("cards left wrong", changed(f"state.cards_left.{other}", 3)),
+        ("a fifth seat", changed("state.cards_left", [*view["state"]["cards_left"], 0])),
         ("a score changed", changed("state.game_scores.NS", 999)),
         ("another seat's turn", changed("to_move", [other])),
         ("no such combination", changed("state.completed_hands.0.combination", "royal")),
