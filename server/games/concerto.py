@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from itertools import combinations
+from itertools import combinations, islice
 from typing import Any, ClassVar
 
 from .kit.base import (
@@ -953,13 +953,44 @@ class State(BaseState):
         seat keeping its number of cards (public: ``cards_left``); the cards
         played so far are public and stay. The deals still to come are secret
         too (docs/rules/concerto.md, "What each player sees"): the copy gets a seed drawn
-        from ``rng`` and no preset deals beyond the current one.
+        from ``rng`` and no preset deals beyond the current one. Once the game is
+        over every hand is public (its final hands) and stays.
         """
         s = self.clone()
-        s.hands = redeal(self.hands, (seat,), rng, sort_hand)
+        keep = (seat,) if self.final_hands is None else range(4)  # once over, all are public
+        s.hands = redeal(self.hands, keep, rng, sort_hand)
         s.seed = f"world-{rng.getrandbits(64):016x}"
         s.presets = self.presets[: self.deal_index]
         return s
+
+    @classmethod
+    def from_view(
+        cls, options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat, rng: random.Random
+    ) -> State:
+        """A world ``seat`` cannot tell from the game whose options and view these are.
+
+        For a bot that holds only its view (as JSON). Every public field comes
+        from the view and the options, the seat's hand from ``view["hand"]``;
+        the cards nobody has shown are dealt to the other seats by ``cards_left``
+        and :meth:`determinize` draws them again, with a secret seed for the
+        deals to come. Once the game is over its final hands are public, and kept.
+        The public records (completed hands, deal results, games) are the view's
+        own, shared as :meth:`from_dict` shares its input's: treat them as read-only.
+
+        Raises:
+            ValueError: the options or the view are not those of a Concerto game.
+        """
+        if seat not in range(4):
+            raise ValueError(f"not a seat of a Concerto game: {seat!r}")
+        try:
+            state = cls.from_dict(_dict_of_view(parse_options(options), view, seat))
+            seen = state.view(seat)
+        except (KeyError, IndexError, TypeError, AttributeError) as e:
+            raise ValueError(f"not a view of a Concerto game: {type(e).__name__} {e}") from e
+        wrong = sorted(k for k in seen.keys() | view.keys() if seen.get(k) != view.get(k))
+        if wrong:
+            raise ValueError(f"not a view of a Concerto game: {', '.join(wrong)} disagree")
+        return state.determinize(seat, rng)
 
 
 def _log_of(record: Mapping[str, Any]) -> HandLog:
@@ -972,6 +1003,53 @@ def _log_of(record: Mapping[str, Any]) -> HandLog:
         Combination[record["combination"].upper()],
         record["points"],
     )
+
+
+def _dict_of_view(options: ConcertoOptions, view: Mapping[str, Any], seat: Seat) -> dict[str, Any]:
+    """The stored form (:meth:`State.to_dict`) of a state agreeing with ``view``.
+
+    The cards nobody has shown are dealt in pack order, for determinize to draw
+    again. The view does not tell how many deals the earlier games of a match
+    had: each counts as one (it had at least one), as only the seed reads the
+    count and a world's seed is drawn afresh.
+    """
+    st = view["state"]
+    hand = list(view["hand"])
+    if st["final_hands"] is not None:  # the game is over: every hand is public
+        hands = [list(h) for h in st["final_hands"]]
+    else:
+        this_deal = [r for r in st["completed_hands"] if r["deal"] == st["deal_number"]]
+        played = [c["card"] for r in this_deal for c in r["cards"]]
+        played += [c["card"] for c in st["current_hand"]]
+        shown = {*hand, *played}
+        unseen = iter([c for c in PACK if c not in shown])
+        left = st["cards_left"]
+        if len(shown) != len(hand) + len(played) or not shown <= DECK:
+            raise ValueError("not a view of a Concerto game: cards repeated or not cards")
+        if len(left) != 4 or len(shown) + sum(left) - left[seat] != len(PACK):
+            raise ValueError("not a view of a Concerto game: cards_left does not add up")
+        hands = [hand if s == seat else list(islice(unseen, n)) for s, n in enumerate(left)]
+    forced = st["forced"]
+    match_scores = st["match_scores"] or st["game_scores"]
+    return {
+        "options": vars(options),
+        "seed": "",
+        "presets": [],
+        "deal_index": st["game_number"] - 1 + st["deal_number"],
+        **{k: st[k] for k in ("game_number", "deal_number", "dealer", "hand_number", "passes")},
+        "hands": hands,
+        "current": [(c["seat"], c["card"]) for c in st["current_hand"]],
+        "turn": view["to_move"][0] if view["to_move"] else None,
+        "forced_by": None if forced is None else forced["by"],
+        "completed_hands": st["completed_hands"],
+        "deal_hand_points": [st["deal_hand_points"][n] for n in SIDE_NAMES],
+        "deal_results": st["deal_results"],
+        "game_scores": [st["game_scores"][n] for n in SIDE_NAMES],
+        "totals": [match_scores[n] for n in SIDE_NAMES],
+        "games": st["games"],
+        "final_hands": st["final_hands"],
+        "outcome": view["result"],
+    }
 
 
 def _copy_hands(hands: list[list[Card]] | None) -> list[list[Card]] | None:
