@@ -987,7 +987,7 @@ class State(BaseState):
             seen = state.view(seat)
         except (KeyError, IndexError, TypeError, AttributeError) as e:
             raise ValueError(f"not a view of a Concerto game: {type(e).__name__} {e}") from e
-        wrong = sorted(k for k in seen.keys() | view.keys() if seen.get(k) != view.get(k))
+        wrong = sorted(k for k in seen if seen[k] != view.get(k))  # the API adds fields
         if wrong:
             raise ValueError(f"not a view of a Concerto game: {', '.join(wrong)} disagree")
         return state.determinize(seat, rng)

@@ -670,7 +670,7 @@ class State(BaseState):
         The public fields are read from the view and the options, and what the
         rules fix is worked out again (the dealer and partners of the deal, each
         trick's winner, whose turn it is); the view of the state must then be
-        ``view`` itself. The cards ``seat`` cannot see are dealt to the other hands
+        ``view`` itself (the API's view adds fields of its own: ``id``, ``seats``...). The cards ``seat`` cannot see are dealt to the other hands
         anyhow, and :meth:`determinize` draws them anew, as it draws any world.
 
         Raises:
@@ -678,7 +678,7 @@ class State(BaseState):
         """
         try:
             s = cls._public_part(parse_options(options), view, seat)
-            same = s.view(seat) == view
+            same = all(view[k] == v for k, v in s.view(seat).items())  # the API adds fields
         except (LookupError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a view of a game of Seconds: {exc!r}") from exc
         if not same:
