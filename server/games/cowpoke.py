@@ -946,7 +946,9 @@ class State(BaseState):
             raise ValueError(f"seat {seat!r} is not a seat of this game")
         try:
             state = cls.from_dict(_stored_from_view(parsed, view, seat))
-            if state.state_view(seat) != view["state"] or state.hands[seat] != view["hand"]:
+            shown = state.view(seat)  # to_move and legal_moves follow from the body
+            compared = ["scores", "state", "hand"] + (["result"] if state.is_over() else [])
+            if any(shown[k] != view[k] for k in compared):
                 raise ValueError("the view does not follow the rules of Cowpoke")
             return state.determinize(seat, rng)
         except (KeyError, IndexError, TypeError, AttributeError) as e:
@@ -963,6 +965,22 @@ def _compact_take(record: Mapping[str, Any]) -> CompactTake:
     return (record["seat"], record["card"], record["from"], record["auto"])
 
 
+def _check_frame(options: CowpokeOptions, view: Mapping[str, Any]) -> None:
+    """The view is of a Cowpoke game with these options, in one of its phases."""
+    n, v = options.players, view["state"]
+    shown = (v["players"], v["suit_order"], v["dummy"], v["deals"])
+    if shown != (n, options.suit_order, options.has_dummy, options.hands):
+        raise ValueError("the view is not of a Cowpoke game with these options")
+    if v["dealer"] != dealer_of_deal(v["deal_number"], options):
+        raise ValueError("the dealer is not the one the options and the deal number give")
+    if v["phase"] not in (PUT_OUT, EXCHANGE, ASKING, OVER):
+        raise ValueError(f"{v['phase']!r} is not a phase of Cowpoke")
+    if v["phase"] == OVER and (v["deal_number"] != options.hands or view["result"] is None):
+        raise ValueError("a game is over after its last deal, with a result")
+    if len(v["cards_held"]) != n or len(v["exposed"]) != n:
+        raise ValueError(f"the view does not show {n} players' cards")
+
+
 def _stored_from_view(
     options: CowpokeOptions, view: Mapping[str, Any], seat: Seat
 ) -> dict[str, Any]:
@@ -972,15 +990,9 @@ def _stored_from_view(
     The round's put-outs are the table in the exchange; after it (asking, the game's
     end) the last finished round, whose takes and card out of play stay with them.
     """
+    _check_frame(options, view)
     v = view["state"]
     n, phase, rounds = options.players, v["phase"], v["rounds"]
-    shown = (v["players"], v["suit_order"], v["dummy"], v["deals"])
-    if shown != (n, options.suit_order, options.has_dummy, options.hands):
-        raise ValueError("the view is not of a Cowpoke game with these options")
-    if v["dealer"] != dealer_of_deal(v["deal_number"], options):
-        raise ValueError("the dealer is not the one the options and the deal number give")
-    if phase not in (PUT_OUT, EXCHANGE, ASKING, OVER):
-        raise ValueError(f"{phase!r} is not a phase of Cowpoke")
     table, takes, out = v["table"], v["takes"], None
     if phase in (ASKING, OVER):
         table, takes, out = rounds[-1]["put_outs"], rounds[-1]["takes"], rounds[-1]["out_of_play"]
@@ -1003,8 +1015,6 @@ def _stored_from_view(
         return cards
 
     held, exposed = v["cards_held"], v["exposed"]
-    if len(held) != n or len(exposed) != n:
-        raise ValueError(f"the view does not show {n} players' cards")
     hands = [
         list(view["hand"]) if p == seat else [*exposed[p], *deal(held[p] - len(exposed[p]))]
         for p in range(n)
@@ -1020,14 +1030,15 @@ def _stored_from_view(
         raise ValueError("the view's cards do not make up one pack")
     drawn: list[Card | None] = [None] * n
     drawn[seat] = v["drawn"]
-    result = view["result"] if phase == OVER else None
+    results = v["deal_results"]
     return {
         "options": asdict(options), "seed": "view", "presets": [],
         **{name: v[name] for name in ("deal_number", "dealer", "round", "phase", "chooser",
                                       "asked", "passes", "exposed", "rounds", "deal_results")},
         "out_of_play": out, "takes": takes, "put_outs": put_outs, "taken_by": taken_by,
         "hands": hands, "stack": stack, "dummy_cards": dummy_cards, "drawn": drawn,
-        "scores": view["scores"], "outcome": result,
+        "scores": results[-1]["scores"] if results else [0] * n,
+        "outcome": view["result"] if phase == OVER else None,
     }  # fmt: skip
 
 
