@@ -113,6 +113,17 @@ def test_a_world_plays_on_to_the_end_and_one_seed_gives_one_world(players: int) 
             random_move(w, rng)  # apply checks every move
 
 
+def test_the_servers_envelope_around_the_view_is_read_past() -> None:
+    """``GET /v1/games/{id}`` adds the game's record around the engine's view, and a
+    forfeit gives a result before the game's end: a world only reads the engine's part."""
+    state = cowpoke.new_state({"players": 4}, "http")
+    view = as_json(state.view(2))
+    forfeit = {"termination": "forfeit", "scores": [0, 0, 0, 0], "winners": [], "forfeit": 1}
+    got = {"id": "g1", "game": "cowpoke", "you": 2, "deadline": None, **view, "result": forfeit}
+    w = cowpoke.State.from_view(as_json(state.public_options()), got, 2, random.Random(0))
+    assert w.view(2) == view and not w.is_over()
+
+
 def test_at_the_start_a_world_deals_every_card_but_the_seats_own_two() -> None:
     """Three players, before anyone moves: seat 0 sees its set-up card and its draw;
     the others hold two cards each and the stack the other 46 (docs/rules/cowpoke.md)."""
