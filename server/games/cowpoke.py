@@ -924,6 +924,36 @@ class State(BaseState):
         s.presets = self.presets[: self.deal_number]
         return s
 
+    @classmethod
+    def from_view(
+        cls, options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat, rng: random.Random
+    ) -> State:
+        """A state ``seat`` cannot tell from the game whose options and view (as JSON) these
+        are: a world for a bot that plays over HTTP and searches.
+
+        Everything public is read from the view (and the options), and so are the seat's
+        hand, latest draw and put-out. The cards the view does not show are dealt anyhow
+        into the places the seat cannot see, each of the size the view gives (the dummy's
+        dead card is one), and :meth:`determinize` then draws them as in any world, with
+        its constraints and a secret seed. Determinizing the result again gives more
+        worlds of the same kind, for less.
+
+        Raises:
+            ValueError: options or a view that are not of one Cowpoke game.
+        """
+        parsed = parse_options(options)  # InvalidOptions is a ValueError
+        if not (isinstance(seat, int) and 0 <= seat < parsed.players):
+            raise ValueError(f"seat {seat!r} is not a seat of this game")
+        try:
+            state = cls.from_dict(_stored_from_view(parsed, view, seat))
+            shown = state.view(seat)  # to_move and legal_moves follow from the body
+            compared = ["scores", "state", "hand"] + (["result"] if state.is_over() else [])
+            if any(shown[k] != view[k] for k in compared):
+                raise ValueError("the view does not follow the rules of Cowpoke")
+            return state.determinize(seat, rng)
+        except (KeyError, IndexError, TypeError, AttributeError) as e:
+            raise ValueError(f"not a view of a Cowpoke game ({type(e).__name__}: {e})") from e
+
 
 def _take_record(take: CompactTake) -> dict[str, Any]:
     """The public record of a take."""
@@ -933,6 +963,83 @@ def _take_record(take: CompactTake) -> dict[str, Any]:
 
 def _compact_take(record: Mapping[str, Any]) -> CompactTake:
     return (record["seat"], record["card"], record["from"], record["auto"])
+
+
+def _check_frame(options: CowpokeOptions, view: Mapping[str, Any]) -> None:
+    """The view is of a Cowpoke game with these options, in one of its phases."""
+    n, v = options.players, view["state"]
+    shown = (v["players"], v["suit_order"], v["dummy"], v["deals"])
+    if shown != (n, options.suit_order, options.has_dummy, options.hands):
+        raise ValueError("the view is not of a Cowpoke game with these options")
+    if v["dealer"] != dealer_of_deal(v["deal_number"], options):
+        raise ValueError("the dealer is not the one the options and the deal number give")
+    if v["phase"] not in (PUT_OUT, EXCHANGE, ASKING, OVER):
+        raise ValueError(f"{v['phase']!r} is not a phase of Cowpoke")
+    if v["phase"] == OVER and (v["deal_number"] != options.hands or view["result"] is None):
+        raise ValueError("a game is over after its last deal, with a result")
+    if len(v["cards_held"]) != n or len(v["exposed"]) != n:
+        raise ValueError(f"the view does not show {n} players' cards")
+
+
+def _stored_from_view(
+    options: CowpokeOptions, view: Mapping[str, Any], seat: Seat
+) -> dict[str, Any]:
+    """The state as :meth:`State.to_dict` stores it, rebuilt from ``seat``'s view: the
+    public fields as shown, the unseen cards dealt anyhow (for ``determinize`` to redraw).
+
+    The round's put-outs are the table in the exchange; after it (asking, the game's
+    end) the last finished round, whose takes and card out of play stay with them.
+    """
+    _check_frame(options, view)
+    v = view["state"]
+    n, phase, rounds = options.players, v["phase"], v["rounds"]
+    table, takes, out = v["table"], v["takes"], None
+    if phase in (ASKING, OVER):
+        table, takes, out = rounds[-1]["put_outs"], rounds[-1]["takes"], rounds[-1]["out_of_play"]
+    put_outs: list[Card | None] = [None] * (n + options.has_dummy)
+    taken_by: list[Seat | None] = [None] * len(put_outs)
+    for p in table:
+        owner = n if p["owner"] == DUMMY else p["owner"]
+        put_outs[owner], taken_by[owner] = p["card"], p["taken_by"]
+    if phase == PUT_OUT:
+        put_outs[seat] = v["put_out"]
+    seen = {*view["hand"], *put_outs, *(c for e in v["exposed"] for c in e)}
+    seen |= {r["out_of_play"] for r in rounds}
+    unseen = [c for c in STANDARD.cards() if c not in seen]
+
+    def deal(k: int) -> list[Card]:
+        if not 0 <= k <= len(unseen):
+            raise ValueError("the view's cards do not make up one pack")
+        cards = unseen[:k]
+        del unseen[:k]
+        return cards
+
+    held, exposed = v["cards_held"], v["exposed"]
+    hands = [
+        list(view["hand"]) if p == seat else [*exposed[p], *deal(held[p] - len(exposed[p]))]
+        for p in range(n)
+    ]
+    if phase == PUT_OUT:  # the face-down put-outs, the dummy's always
+        for p, done in enumerate(v["put_out_done"]):
+            if done and p != seat:
+                put_outs[p] = deal(1)[0]
+        if options.has_dummy:
+            put_outs[n] = deal(1)[0]
+    stack, dummy_cards = deal(v["stack_size"]), deal(1 if options.has_dummy else 0)
+    if unseen:
+        raise ValueError("the view's cards do not make up one pack")
+    drawn: list[Card | None] = [None] * n
+    drawn[seat] = v["drawn"]
+    results = v["deal_results"]
+    return {
+        "options": asdict(options), "seed": "view", "presets": [],
+        **{name: v[name] for name in ("deal_number", "dealer", "round", "phase", "chooser",
+                                      "asked", "passes", "exposed", "rounds", "deal_results")},
+        "out_of_play": out, "takes": takes, "put_outs": put_outs, "taken_by": taken_by,
+        "hands": hands, "stack": stack, "dummy_cards": dummy_cards, "drawn": drawn,
+        "scores": results[-1]["scores"] if results else [0] * n,
+        "outcome": view["result"] if phase == OVER else None,
+    }  # fmt: skip
 
 
 def _showdown_record(showdown: CompactShowdown) -> dict[str, Any]:
