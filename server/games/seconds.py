@@ -670,8 +670,9 @@ class State(BaseState):
         The public fields are read from the view and the options, and what the
         rules fix is worked out again (the dealer and partners of the deal, each
         trick's winner, whose turn it is); the view of the state must then be
-        ``view`` itself (the API's view adds fields of its own: ``id``, ``seats``...). The cards ``seat`` cannot see are dealt to the other hands
-        anyhow, and :meth:`determinize` draws them anew, as it draws any world.
+        ``view`` itself, save the fields the API adds around it (``id``, ``seats``...).
+        The cards ``seat`` cannot see are dealt to the other hands anyhow, and
+        :meth:`determinize` draws them anew, as it draws any world.
 
         Raises:
             ValueError: ``view`` is not ``seat``'s view of a game of Seconds.
