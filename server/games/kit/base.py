@@ -474,6 +474,23 @@ class BaseState:
         """
         raise NotImplementedError
 
+    @classmethod
+    def from_view(
+        cls, options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat, rng: random.Random
+    ) -> Self:
+        """A world built from what a bot over HTTP holds: the game's public options and
+        ``seat``'s view as JSON (``GET /v1/games/{id}`` gives both; the fields the API
+        adds around the engine's view are ignored).
+
+        The public part is read from the view, the rest drawn as :meth:`determinize`
+        draws it; the world's view for ``seat`` is ``view``. Every game of the
+        registry has one (docs/engines.md, "A world from a view").
+
+        Raises:
+            ValueError: the options or the view are not those of a game of this kind.
+        """
+        raise NotImplementedError
+
     def __eq__(self, other: object) -> bool:
         """Two states are equal when they would be stored identically."""
         return (
@@ -511,6 +528,8 @@ class Game:
     new_state: NewState[BaseState]
     """``new_state(options, seed, deals=None)``: raises InvalidOptions / InvalidDeal."""
     from_dict: Callable[[Mapping[str, Any]], BaseState]
+    from_view: Callable[[Mapping[str, Any], Mapping[str, Any], Seat, random.Random], BaseState]
+    """A world from a bot's view (:meth:`BaseState.from_view`), for bots that search."""
     opening_events: Callable[[Any], list[Event]]
     """The events a new state starts with (the first deal), for the game's feed."""
     seat_option: str | None = None
@@ -538,6 +557,7 @@ def game_record(
         options=options,
         new_state=state.new,
         from_dict=state.from_dict,
+        from_view=state.from_view,
         opening_events=state.opening_events,
         seat_option=seat_option,
         two_sides=two_sides,
