@@ -847,7 +847,7 @@ class State(BaseState):
             del unseen[:n]
         return {
             **{name: public[name] for name in VIEW_FIELDS},
-            "options": asdict(options),
+            "options": {name: getattr(options, name) for name in OPTIONS},
             "seed": "",
             "presets": [],
             "turn": view["to_move"][0] if view["to_move"] else None,
