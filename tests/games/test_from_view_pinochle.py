@@ -20,7 +20,13 @@ import pytest
 
 from server.games import cowpoke
 from server.games.pinochle import State, new_state
-from tests.games.test_determinize_pinochle import VARIANTS, plays_were_legal, unseen
+from tests.games.test_determinize_pinochle import (
+    CHECK_HANDS,
+    VARIANTS,
+    has_marriage,
+    plays_were_legal,
+    unseen,
+)
 
 SECRET = {"hands", "seed", "presets"}
 """What a world may store differently from the real game: the hidden cards, the seed of
@@ -96,6 +102,19 @@ def test_the_dixes_are_those_the_melds_showed() -> None:
                 assert world_of(state, 2, rng).dixes == state.dixes
                 checked += 1
     assert checked > 0
+
+
+def test_a_check_bidder_holds_a_marriage_in_every_world_from_a_view() -> None:
+    """P15: seat 1 bid 200, so it holds a K-Q of one suit; seat 3, seeing none of seat
+    1's cards but clubs, draws worlds in which it does (dealt at random, often not)."""
+    state = new_state(
+        {"variant": "check"}, "p15", [{"dealer": 0, "hands": [h.split() for h in CHECK_HANDS]}]
+    )
+    state.apply(1, {"type": "bid", "amount": 200})
+    state.apply(2, {"type": "pass"})
+    rng = random.Random(15)
+    for _ in range(20):
+        assert has_marriage(world_of(state, 3, rng).hands[1])
 
 
 @pytest.mark.parametrize("options", [options for options, _ in VARIANTS], ids=str)

@@ -824,10 +824,16 @@ class State(BaseState):
     ) -> dict[str, Any]:
         """What :meth:`to_dict` would store for a game showing ``seat`` this view, the cards
         it cannot see dealt anyhow (the tricks and what the table has seen each seat hold
-        set aside). The dixes each seat held when trumps were fixed are those its melds
-        showed (P5); before the melds they are secret, and determinize counts them."""
+        set aside).
+
+        The dixes each seat held when trumps were fixed are the dix melds it showed (P5);
+        none are counted before trumps are fixed, and in the exchange, where they are
+        secret, determinize counts them in the hands it draws."""
         public = view["state"]
         melds, exposed, sizes = public["melds"], public["exposed"], public["cards_left"]
+        dixes = [0] * options.players
+        if melds is not None:
+            dixes = [sum(m["name"] == "dix" for m in ms) for ms in melds]
         played = [p["card"] for t in public["tricks"] for p in t["cards"]]
         played += [p["card"] for p in public["current_trick"]]
         seen = Counter(view["hand"]) + Counter(played)
@@ -856,9 +862,7 @@ class State(BaseState):
             "exposed": exposed,
             "trick": [[p["seat"], p["card"]] for p in public["current_trick"]],
             "taken": public["counters"],
-            "dixes": [0] * options.players
-            if melds is None
-            else [sum(m["name"] == "dix" for m in ms) for ms in melds],
+            "dixes": dixes,
             "check_log": public["check_log"] or [],
             "outcome": view["result"],
         }
