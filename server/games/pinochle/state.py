@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict
 from typing import Any, ClassVar
@@ -68,6 +69,11 @@ HAND_ORDER = hand_order(PINOCHLE_PACK)
 # A completed trick, kept compact: (leader, cards in playing order, winner, counters, last).
 # The records the API shows (:meth:`State.tricks`) are built from it when asked for.
 CompactTrick = tuple[Seat, tuple[Card, ...], Seat, int, bool]
+
+VIEW_FIELDS = ("deal_number", "dealer", "phase", "turn_up", "trump", "contract", "exchange",
+               "melds", "leader", "tricks", "tricks_won", "deal_results", "scores",
+               "checks")  # fmt: skip
+"""The fields a view shows as :meth:`State.to_dict` stores them (:meth:`State.from_view`)."""
 
 WORLD_TRIES = 20
 """Worlds :meth:`State.determinize` draws looking for one whose hands would have shown
@@ -784,6 +790,82 @@ class State(BaseState):
         s.seed = f"world-{rng.getrandbits(64):016x}"
         s.presets = self.presets[: self.deal_number]
         return s
+
+    @classmethod
+    def from_view(
+        cls, options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat, rng: random.Random
+    ) -> State:
+        """A world ``seat`` cannot tell from the game whose options and view (as JSON) these
+        are: :meth:`determinize` for a bot that plays over HTTP and holds only its view.
+
+        The game is rebuilt as stored (:meth:`from_dict`) from the public view, the seat's
+        own hand and the unseen cards dealt anyhow (:meth:`_view_record`); determinize then
+        draws those cards again under its constraints and gives the deals to come a seed
+        drawn from ``rng``. The world's own view must be the one given.
+
+        Raises:
+            ValueError: the options or the view are not those of a Pinochle game.
+        """
+        try:
+            record = cls._view_record(parse_options(options), view, seat)
+            world = cls.from_dict(record).determinize(seat, rng)
+            same = world.view(seat) == view
+        except (KeyError, TypeError, IndexError, AttributeError) as e:
+            raise ValueError(f"not a view of a pinochle game ({type(e).__name__}: {e})") from None
+        if not same:
+            raise ValueError(
+                "not a view of this pinochle game: the game it describes shows another"
+            )
+        return world
+
+    @staticmethod
+    def _view_record(
+        options: PinochleOptions, view: Mapping[str, Any], seat: Seat
+    ) -> dict[str, Any]:
+        """What :meth:`to_dict` would store for a game showing ``seat`` this view, the cards
+        it cannot see dealt anyhow (the tricks and what the table has seen each seat hold
+        set aside).
+
+        The dixes each seat held when trumps were fixed are the dix melds it showed (P5);
+        none are counted before trumps are fixed, and in the exchange, where they are
+        secret, determinize counts them in the hands it draws."""
+        public = view["state"]
+        melds, exposed, sizes = public["melds"], public["exposed"], public["cards_left"]
+        dixes = [0] * options.players
+        if melds is not None:
+            dixes = [sum(m["name"] == "dix" for m in ms) for ms in melds]
+        played = [p["card"] for t in public["tricks"] for p in t["cards"]]
+        played += [p["card"] for p in public["current_trick"]]
+        seen = Counter(view["hand"]) + Counter(played)
+        seen += Counter(c for s, cards in enumerate(exposed) if s != seat for c in cards)
+        pack = Counter(options.rules.pack.cards())
+        if seen - pack:
+            raise ValueError("not a view of a pinochle game: it shows cards the pack does not hold")
+        unseen = list((pack - seen).elements())
+        hidden = [0 if s == seat else sizes[s] - len(exposed[s]) for s in range(options.players)]
+        if min(hidden) < 0 or sum(hidden) != len(unseen):
+            raise ValueError(
+                "not a view of a pinochle game: its hands do not hold the unseen cards"
+            )
+        hands = []
+        for s, n in enumerate(hidden):
+            hands.append(list(view["hand"]) if s == seat else [*exposed[s], *unseen[:n]])
+            del unseen[:n]
+        return {
+            **{name: public[name] for name in VIEW_FIELDS},
+            "options": {name: getattr(options, name) for name in OPTIONS},
+            "seed": "",
+            "presets": [],
+            "turn": view["to_move"][0] if view["to_move"] else None,
+            "hands": hands,
+            "bids": [[b["seat"], b["amount"]] for b in public["bids"]],
+            "exposed": exposed,
+            "trick": [[p["seat"], p["card"]] for p in public["current_trick"]],
+            "taken": public["counters"],
+            "dixes": dixes,
+            "check_log": public["check_log"] or [],
+            "outcome": view["result"],
+        }
 
     def _deal_tricks(self) -> list[tuple[Seat, tuple[Card, ...]]]:
         """This deal's tricks so far, the one being played included: (leader, cards)."""
