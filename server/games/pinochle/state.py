@@ -801,7 +801,8 @@ class State(BaseState):
         The game is rebuilt as stored (:meth:`from_dict`) from the public view, the seat's
         own hand and the unseen cards dealt anyhow (:meth:`_view_record`); determinize then
         draws those cards again under its constraints and gives the deals to come a seed
-        drawn from ``rng``. The world's own view must be the one given.
+        drawn from ``rng``. The world's own view must be the one given (the fields the API
+        adds around it aside).
 
         Raises:
             ValueError: the options or the view are not those of a Pinochle game.
@@ -809,7 +810,7 @@ class State(BaseState):
         try:
             record = cls._view_record(parse_options(options), view, seat)
             world = cls.from_dict(record).determinize(seat, rng)
-            same = world.view(seat) == view
+            same = all(view[k] == v for k, v in world.view(seat).items())  # the API adds fields
         except (KeyError, TypeError, IndexError, AttributeError) as e:
             raise ValueError(f"not a view of a pinochle game ({type(e).__name__}: {e})") from None
         if not same:
