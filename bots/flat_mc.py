@@ -68,7 +68,9 @@ def margin(scores: Sequence[int], seat: int, two_sides: bool) -> int:
     >>> margin([5, 9, 7], 0, False), margin([10, 4, 10, 4], 2, True)
     (-4, 6)
     """
-    others = [s for j, s in enumerate(scores) if j != seat and not (two_sides and j % 2 == seat % 2)]
+    others = [
+        s for j, s in enumerate(scores) if j != seat and not (two_sides and j % 2 == seat % 2)
+    ]
     return scores[seat] - max(others)
 
 
