@@ -101,6 +101,7 @@ class FlatMCBot(Bot):
         deadline = time.perf_counter() + self.budget_ms / 1000
         game = REGISTRY[view["game"]]
         seat = view["you"]
+        assert seat is not None  # a view with legal moves is a seated player's
         base = game.from_view(view["options"], view, seat, self.rng)
         actions = base.legal_actions(seat)
         deal = getattr(base, "deal_number", None)
