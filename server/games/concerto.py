@@ -964,33 +964,19 @@ class State(BaseState):
         return s
 
     @classmethod
-    def from_view(
-        cls, options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat, rng: random.Random
+    def _public_from_view(
+        cls, options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat
     ) -> State:
-        """A world ``seat`` cannot tell from the game whose options and view these are.
-
-        For a bot that holds only its view (as JSON). Every public field comes
-        from the view and the options, the seat's hand from ``view["hand"]``;
-        the cards nobody has shown are dealt to the other seats by ``cards_left``
-        and :meth:`determinize` draws them again, with a secret seed for the
-        deals to come. Once the game is over its final hands are public, and kept.
-        The public records (completed hands, deal results, games) are the view's
-        own, shared as :meth:`from_dict` shares its input's: treat them as read-only.
-
-        Raises:
-            ValueError: the options or the view are not those of a Concerto game.
+        """The kit's :meth:`from_view` before the draw: every public field from the view
+        and the options, the seat's hand from ``view["hand"]``, the cards nobody has
+        shown dealt to the other seats by ``cards_left`` (once the game is over, its
+        final hands are public, and kept). The public records (completed hands, deal
+        results, games) are the view's own, shared as :meth:`from_dict` shares its
+        input's: treat them as read-only.
         """
         if seat not in range(4):
-            raise ValueError(f"not a seat of a Concerto game: {seat!r}")
-        try:
-            state = cls.from_dict(_dict_of_view(parse_options(options), view, seat))
-            seen = state.view(seat)
-        except (KeyError, IndexError, TypeError, AttributeError) as e:
-            raise ValueError(f"not a view of a Concerto game: {type(e).__name__} {e}") from e
-        wrong = sorted(k for k in seen if seen[k] != view.get(k))  # the API adds fields
-        if wrong:
-            raise ValueError(f"not a view of a Concerto game: {', '.join(wrong)} disagree")
-        return state.determinize(seat, rng)
+            raise ValueError(f"not a seat of a concerto game: {seat!r}")
+        return cls.from_dict(_dict_of_view(parse_options(options), view, seat))
 
 
 def _log_of(record: Mapping[str, Any]) -> HandLog:

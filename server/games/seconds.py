@@ -661,34 +661,14 @@ class State(BaseState):
         return s
 
     @classmethod
-    def from_view(
-        cls, options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat, rng: random.Random
+    def _public_from_view(
+        cls, raw_options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat
     ) -> State:
-        """A state ``seat`` cannot tell from the game whose options and view (as JSON)
-        these are: a world for a bot that plays over HTTP and searches.
-
-        The public fields are read from the view and the options, and what the
-        rules fix is worked out again (the dealer and partners of the deal, each
-        trick's winner, whose turn it is); the view of the state must then be
-        ``view`` itself, save the fields the API adds around it (``id``, ``seats``...).
-        The cards ``seat`` cannot see are dealt to the other hands anyhow, and
-        :meth:`determinize` draws them anew, as it draws any world.
-
-        Raises:
-            ValueError: ``view`` is not ``seat``'s view of a game of Seconds.
-        """
-        try:
-            s = cls._public_part(parse_options(options), view, seat)
-            same = all(view[k] == v for k, v in s.view(seat).items())  # the API adds fields
-        except (LookupError, TypeError, AttributeError) as exc:
-            raise ValueError(f"not a view of a game of Seconds: {exc!r}") from exc
-        if not same:
-            raise ValueError("the view does not agree with the rules of Seconds")
-        return s.determinize(seat, rng)
-
-    @classmethod
-    def _public_part(cls, options: SecondsOptions, view: Mapping[str, Any], seat: Seat) -> State:
-        """:meth:`from_view`'s state before the draw: the unseen cards dealt in pack order."""
+        """The kit's :meth:`from_view` before the draw: the public fields read from the view
+        and the options, what the rules fix worked out again (the dealer and partners of
+        the deal, each trick's winner, whose turn it is), the unseen cards dealt in pack
+        order."""
+        options = parse_options(raw_options)
         if seat not in range(SEATS):
             raise ValueError(f"{seat!r} is not a seat of Seconds (0 to {SEATS - 1})")
         public = view["state"]

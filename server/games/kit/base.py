@@ -479,16 +479,38 @@ class BaseState:
         cls, options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat, rng: random.Random
     ) -> Self:
         """A world built from what a bot over HTTP holds: the game's public options and
-        ``seat``'s view as JSON (``GET /v1/games/{id}`` gives both; the fields the API
-        adds around the engine's view are ignored).
+        ``seat``'s view as JSON (``GET /v1/games/{id}`` gives both).
 
-        The public part is read from the view, the rest drawn as :meth:`determinize`
-        draws it; the world's view for ``seat`` is ``view``. Every game of the
-        registry has one (docs/engines.md, "A world from a view").
+        The game rebuilds its public state from them, the cards the seat cannot see
+        dealt anyhow (:meth:`_public_from_view`); that state must show ``seat`` this
+        very view (the fields the API adds around the engine's view aside, and a
+        result the engine did not reach: a forfeit); then :meth:`determinize` draws
+        what the seat cannot see, as in any world. Every game of the registry has one
+        (docs/engines.md, "A world from a view").
 
         Raises:
             ValueError: the options or the view are not those of a game of this kind.
         """
+        what = f"not a view of a {cls.game.capitalize()} game"
+        try:
+            state = cls._public_from_view(options, view, seat)
+            shown = state.view(seat)
+            wrong = sorted(
+                k for k, v in shown.items() if v != view[k] and (k != "result" or state.is_over())
+            )
+            if not wrong:
+                return state.determinize(seat, rng)
+        except (LookupError, TypeError, AttributeError) as e:  # a malformed view
+            raise ValueError(f"{what}: {type(e).__name__} {e}") from e
+        raise ValueError(f"{what}: its {', '.join(wrong)} disagree with its rules")
+
+    @classmethod
+    def _public_from_view(
+        cls, options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat
+    ) -> Self:
+        """:meth:`from_view`'s state before the draw: the public part read from the view
+        and the options, the seat's hand, the unseen cards dealt anyhow. May raise
+        ValueError, or a lookup or type error on a malformed view."""
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:

@@ -792,32 +792,13 @@ class State(BaseState):
         return s
 
     @classmethod
-    def from_view(
-        cls, options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat, rng: random.Random
+    def _public_from_view(
+        cls, options: Mapping[str, Any], view: Mapping[str, Any], seat: Seat
     ) -> State:
-        """A world ``seat`` cannot tell from the game whose options and view (as JSON) these
-        are: :meth:`determinize` for a bot that plays over HTTP and holds only its view.
-
-        The game is rebuilt as stored (:meth:`from_dict`) from the public view, the seat's
-        own hand and the unseen cards dealt anyhow (:meth:`_view_record`); determinize then
-        draws those cards again under its constraints and gives the deals to come a seed
-        drawn from ``rng``. The world's own view must be the one given (the fields the API
-        adds around it aside).
-
-        Raises:
-            ValueError: the options or the view are not those of a Pinochle game.
-        """
-        try:
-            record = cls._view_record(parse_options(options), view, seat)
-            world = cls.from_dict(record).determinize(seat, rng)
-            same = all(view[k] == v for k, v in world.view(seat).items())  # the API adds fields
-        except (KeyError, TypeError, IndexError, AttributeError) as e:
-            raise ValueError(f"not a view of a pinochle game ({type(e).__name__}: {e})") from None
-        if not same:
-            raise ValueError(
-                "not a view of this pinochle game: the game it describes shows another"
-            )
-        return world
+        """The kit's :meth:`from_view` before the draw: the game as stored (:meth:`from_dict`)
+        from the public view, the seat's own hand and the unseen cards dealt anyhow
+        (:meth:`_view_record`)."""
+        return cls.from_dict(cls._view_record(parse_options(options), view, seat))
 
     @staticmethod
     def _view_record(
