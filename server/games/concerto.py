@@ -959,8 +959,7 @@ class State(BaseState):
         s = self.clone()
         keep = (seat,) if self.final_hands is None else range(4)  # once over, all are public
         s.hands = redeal(self.hands, keep, rng, sort_hand)
-        s.seed = f"world-{rng.getrandbits(64):016x}"
-        s.presets = self.presets[: self.deal_index]
+        s._hide_the_deals_to_come(rng, self.deal_index)
         return s
 
     @classmethod

@@ -920,8 +920,7 @@ class State(BaseState):
         s.stack, s.dummy_cards = dealt[n], dealt[n + 1]
         if dealt[n + 2]:  # the dummy's put-out, still face down
             s.put_outs[n] = dealt[n + 2][0]
-        s.seed = f"world-{rng.getrandbits(64):016x}"
-        s.presets = self.presets[: self.deal_number]
+        s._hide_the_deals_to_come(rng, self.deal_number)
         return s
 
     @classmethod

@@ -656,8 +656,7 @@ class State(BaseState):
             lambda cards: sorted(cards, key=HAND_ORDER.__getitem__),
             fits=lambda who, card: card[1] not in void[who],
         )
-        s.seed = f"world-{rng.getrandbits(64):016x}"
-        s.presets = self.presets[: self.deal_number]
+        s._hide_the_deals_to_come(rng, self.deal_number)
         return s
 
     @classmethod

@@ -32,19 +32,21 @@ VARIANTS: list[tuple[dict[str, Any], set[str]]] = [
 ]
 
 
-def sampled_steps(options: dict[str, Any], seed: str) -> list[State]:
+def sampled_steps(
+    options: dict[str, Any], seed: str, every: int = 5, finished: bool = False
+) -> list[State]:
     """States along one random game of two deals: every step before the tricks, every
-    fifth step of trick play."""
+    ``every``-th step of trick play, and with ``finished`` the finished game."""
     state = new_state({**options, "max_deals": 2}, seed)
     rng = random.Random(seed)
     out, step = [], 0
     while not state.is_over():
-        if state.phase != "play" or step % 5 == 0:
+        if state.phase != "play" or step % every == 0:
             out.append(state.clone())
         step += 1
         seat = state.to_move()[0]
         state.apply(seat, rng.choice(state.legal_moves(seat)), events=False)
-    return out
+    return [*out, state] if finished else out
 
 
 def beats(card: str, best: str, trump: str | None) -> bool:

@@ -27,6 +27,7 @@ from tests.games.test_determinize_pinochle import (
     plays_were_legal,
     unseen,
 )
+from tests.games.test_determinize_pinochle import sampled_steps as determinize_steps
 
 SECRET = {"hands", "seed", "presets"}
 """What a world may store differently from the real game: the hidden cards, the seed of
@@ -38,18 +39,8 @@ def as_json(value: Any) -> Any:
 
 
 def sampled_steps(options: dict[str, Any], seed: str) -> list[State]:
-    """States along one random game of two deals: every step before the tricks, every
-    seventh step of trick play, and the finished game."""
-    state = new_state({**options, "max_deals": 2}, seed)
-    rng = random.Random(seed)
-    out, step = [], 0
-    while not state.is_over():
-        if state.phase != "play" or step % 7 == 0:
-            out.append(state.clone())
-        step += 1
-        seat = state.to_move()[0]
-        state.apply(seat, rng.choice(state.legal_moves(seat)), events=False)
-    return [*out, state]
+    """The determinize tests' states, every seventh trick step, and the finished game."""
+    return determinize_steps(options, seed, every=7, finished=True)
 
 
 def world_of(state: State, seat: int, rng: random.Random) -> State:

@@ -254,6 +254,10 @@ class BaseState:
     """The game's options, every default filled in (a frozen dataclass)."""
     hands: list[list[str]]
     """Each seat's hand, private to that seat."""
+    seed: str
+    """Secret: the deals still to come are drawn from it."""
+    presets: list[dict[str, Any]]
+    """Secret: the preset deals, those still to come included."""
 
     @staticmethod
     def parse_options(raw: Mapping[str, Any] | None) -> Any:
@@ -473,6 +477,12 @@ class BaseState:
         has one (docs/engines.md, "Determinization").
         """
         raise NotImplementedError
+
+    def _hide_the_deals_to_come(self, rng: random.Random, dealt: int) -> None:
+        """In a world, the deals still to come are secret too: a seed drawn from ``rng``
+        and no preset deals beyond the ``dealt`` ones (for :meth:`determinize`)."""
+        self.seed = f"world-{rng.getrandbits(64):016x}"
+        self.presets = self.presets[:dealt]
 
     @classmethod
     def from_view(

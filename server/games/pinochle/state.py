@@ -787,8 +787,7 @@ class State(BaseState):
                 break
         if s.phase == EXCHANGE:  # the dixes held, secret until the melds show them
             s.dixes = [h.count(s._dix()) for h in s.hands]
-        s.seed = f"world-{rng.getrandbits(64):016x}"
-        s.presets = self.presets[: self.deal_number]
+        s._hide_the_deals_to_come(rng, self.deal_number)
         return s
 
     @classmethod
