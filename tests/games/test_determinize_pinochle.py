@@ -116,6 +116,17 @@ def unseen(state: State, seat: int) -> Counter[str]:
     return Counter(c for s, hand in enumerate(state.hands) if s != seat for c in hand)
 
 
+def assert_dealt_like(world: State, state: State, seat: int) -> None:
+    """``world`` deals ``state``'s unseen cards back: the same sizes and cards, the seat's
+    own hand and every shown card kept in place, every play of the deal legal."""
+    assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+    assert unseen(world, seat) == unseen(state, seat)
+    assert world.hands[seat] == state.hands[seat]
+    for s in range(state.num_seats):
+        assert Counter(world.hands[s]) >= Counter(state.exposed[s])
+    assert plays_were_legal(world)
+
+
 def has_marriage(hand: list[str]) -> bool:
     return any("K" + s in hand and "Q" + s in hand for s in SUITS)
 
@@ -136,12 +147,7 @@ def test_a_world_looks_the_same_to_the_seat_and_its_plays_are_legal(
                 for _ in range(2):
                     world = state.determinize(seat, rng)
                     assert world.view(seat) == view
-                    assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
-                    assert unseen(world, seat) == unseen(state, seat)
-                    assert world.hands[seat] == state.hands[seat]
-                    for s in range(n):
-                        assert Counter(world.hands[s]) >= Counter(state.exposed[s])
-                    assert plays_were_legal(world)
+                    assert_dealt_like(world, state, seat)
                     assert world.seed != state.seed
                     assert world.presets == state.presets[: state.deal_number]
                     differed += world.hands != state.hands
