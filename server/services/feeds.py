@@ -53,6 +53,8 @@ LAST_EVENT = 2**64 - 1
 RETRY_MS = 2000
 """What the stream tells ``EventSource`` to wait before reconnecting."""
 OVER = ("finished", "aborted")
+START_POLL = 0.5
+"""Seconds between a waiting game's status reads while a long-poll waits for its start."""
 
 
 def check_after(after: int) -> None:
@@ -94,20 +96,35 @@ class Feeds:
     ) -> dict[str, Any]:
         """Events numbered above ``after`` that the caller may see, long-polled up to ``wait``.
 
+        While the game waits for its players, everyone reads it as a spectator, and the
+        feed holds back the seats' own cards until the start (:meth:`_before_start`).
+
         Raises:
             InvalidRequest: ``after`` is not an event number (0..:data:`LAST_EVENT`).
         """
         check_after(after)
-        got = self.core.read(token, game_id, required=False)
-        self._may_read(got)
-        player = got.caller.player if got.caller else None
-        if player is not None:  # a seat's events or stream: waiting too (docs/ladder.md)
-            ladder_store.seen(self.r, player.id, time.time())
-        mine = views.seats_of(got.game, player.id) if player else []
-        if seat is not None and seat not in mine:
-            raise Forbidden("you hold no such seat in this game")
-        you = seat if seat is not None else (mine[0] if mine else None)
         deadline = time.monotonic() + min(wait, self.core.max_wait)
+        first = True
+        while True:  # while the game waits: until it starts, or the wait ends
+            got = self.core.read(token, game_id, required=False)
+            self._may_read(got)
+            player = got.caller.player if got.caller else None
+            if player is not None:  # a seat's events or stream: waiting too (docs/ladder.md)
+                ladder_store.seen(self.r, player.id, time.time())
+            mine = views.seats_of(got.game, player.id) if player else []
+            if seat is not None and seat not in mine:
+                if not first:  # the seat was left during the wait: that ends the wait
+                    return {"events": [], "last": after}
+                raise Forbidden("you hold no such seat in this game")
+            if got.game.status != "waiting":
+                break
+            page = self._before_start(game_id, after)
+            left = deadline - time.monotonic()
+            if page["events"] or left <= 0:
+                return page
+            time.sleep(min(START_POLL, left))
+            first = False
+        you = seat if seat is not None else (mine[0] if mine else None)
         last = after
         while True:
             block_ms = int(max(0.0, deadline - time.monotonic()) * 1000)
@@ -118,6 +135,18 @@ class Feeds:
             shown = [views.event_out(n, e) for n, e in found if visible(Event.from_dict(e), you)]
             if shown or block_ms <= 0:
                 return {"events": shown, "last": last}
+
+    def _before_start(self, game_id: str, after: int) -> dict[str, Any]:
+        """A waiting game's events after ``after``: the public ones, up to the first that
+        is some seat's own (its cards, dealt but not to be seen before the start), where
+        ``last`` stops, so the feed resumes there once the game starts (docs/api.md)."""
+        shown, last = [], after
+        for n, e in game_store.events(self.r, game_id, after):
+            if not visible(Event.from_dict(e), None):
+                break
+            shown.append(views.event_out(n, e))
+            last = n
+        return {"events": shown, "last": last}
 
     def _may_read(self, got: Read) -> None:
         """Who may read a game's events: anyone, except at a table of an unfinished

@@ -20,7 +20,7 @@ from typing import Any
 from server.games import REGISTRY, BaseState, GameError, GameOver
 from server.services import boards, notifications, views
 from server.services.bots import resolve_bots
-from server.services.core import Core, deal_commitment, to_wake
+from server.services.core import Caller, Core, deal_commitment, to_wake
 from server.services.errors import (
     DeadlinePassed,
     Forbidden,
@@ -328,6 +328,7 @@ class Games:
         num_seats = record.meta["num_seats"]
         if seat is not None and not 0 <= seat < num_seats:
             raise InvalidRequest("no such seat", {"seat": [f"seats are 0..{num_seats - 1}"]})
+        seat = self._seat_of_app_game(got.caller, record, seat)
         player_store.add_game(self.r, [player.id], game_id)
         try:
             taken, status = game_store.join(
@@ -348,6 +349,25 @@ class Games:
         if status == "active":
             self.core.wake_to_move(record, state)
         return views.view(record, state, taken)
+
+    @staticmethod
+    def _seat_of_app_game(
+        caller: Caller | None, record: GameRecord, seat: int | None
+    ) -> int | None:
+        """The seat a join may take in an app's game: its seats are the app's to give, so
+        only the guest bound to a seat takes it (back); anyone may join any other game.
+
+        Raises:
+            Forbidden: a guest asks for another seat, or a stranger for an app's seat.
+        """
+        guest = caller.guest if caller else None
+        if guest is None and not record.meta.get("app"):
+            return seat
+        if guest is None or (seat is not None and seat != guest.seat):
+            raise Forbidden(
+                "the seats of an app's game are the app's to give: a guest takes its own only"
+            )
+        return guest.seat
 
     def leave(self, token: str | None, game_id: str, seat: int) -> dict[str, Any]:
         """Free the caller's ``seat`` (any seat, for the admin) of a game still waiting.

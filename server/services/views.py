@@ -141,10 +141,15 @@ def view(
 ) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator's): the engine's view plus the game's record.
 
+    While the game waits for its players, ``seat`` is only ``you``: the view
+    shown is the spectator's (docs/api.md, "Before the start").
+
     ``deadline`` (clocked games): the seat's own deadline when it is to
     move, else the earliest deadline of the seats to move; null otherwise.
     """
-    shown = state.view(seat)
+    # Nobody learns a card of the deal before every seat of it is final: while a game
+    # waits, seats change hands, so every seat sees what a spectator sees.
+    shown = state.view(None if record.status == "waiting" else seat)
     if record.status in ("waiting", "aborted"):
         shown["to_move"], shown["legal_moves"] = [], []  # nobody moves: not started, or stopped
     shown["result"] = result(record, state, clock)

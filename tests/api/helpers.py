@@ -70,6 +70,12 @@ class Api:
         r = self.client.post(path, data=data, headers=headers)
         return Reply(r.status_code, r.get_json(), r.get_data(as_text=True), dict(r.headers))
 
+    def delete(self, path: str, who=None) -> Reply:
+        if self.session is not None:
+            return self.session.request("DELETE", path, None, _auth(who))
+        r = self.client.delete(path, headers=_auth(who))
+        return Reply(r.status_code, r.get_json(), r.get_data(as_text=True), dict(r.headers))
+
     # -- shortcuts -----------------------------------------------------------------
     def create(self, who, seats: list[str | None], **extra: Any) -> dict[str, Any]:
         reply = self.post("/v1/games", {"game": "concerto", "seats": seats, **extra}, who)

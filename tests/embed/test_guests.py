@@ -115,7 +115,9 @@ def test_a_guest_token_acts_only_in_its_own_seat_of_its_own_game(api, players):
     assert_error(api.move(gid, idle, mine["legal_moves"][0]), 409, "not_your_turn")
     body = {"move": mine["legal_moves"][0], "seat": (first + 1) % 4}
     assert_error(api.post(f"/v1/games/{gid}/moves", body, mover), 403, "forbidden")
-    assert_error(api.post(f"/v1/games/{gid}/join", {"seat": 0}, mover), 409, "already_seated")
+    assert_error(api.post(f"/v1/games/{gid}/join", {"seat": first}, mover), 409, "already_seated")
+    other_seat = {"seat": (first + 1) % 4}  # bound to its seat (docs/api.md, before the start)
+    assert_error(api.post(f"/v1/games/{gid}/join", other_seat, mover), 403, "forbidden")
 
     # Any other game: refused, whatever the seat.
     for game_id in (other["game"]["id"], plain["id"]):

@@ -188,7 +188,7 @@ def test_each_typed_exception_for_its_documented_error(live_server) -> None:
 
     waiting = a.games.create("concerto", SHORT, [ann["id"], None, None, None])
     with pytest.raises(GameNotStarted):
-        a.games.move(waiting["id"], {"type": "play", "card": waiting["hand"][0]})
+        a.games.move(waiting["id"], {"type": "play", "card": "AS"})
     with pytest.raises(AlreadySeated):
         a.games.join(waiting["id"])
     with pytest.raises(SeatTaken):
