@@ -34,11 +34,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import orjson
 from redis.exceptions import RedisError
 
 from server.games import Event, visible
-from server.services import boards, views
+from server.services import boards, views, wire
 from server.services.core import Core, Read
 from server.services.errors import BoardInPlay, Forbidden, InvalidRequest, ServiceError
 from server.store import clocks as clock_store
@@ -67,13 +66,13 @@ def check_after(after: int) -> None:
         )
 
 
-def frame(event: dict) -> str:
-    """One event as an SSE message whose id is the event's ``seq``.
+def frame(event: dict) -> bytes:
+    """One event as an SSE message whose id is the event's ``seq`` (:mod:`.wire`).
 
     >>> frame({"seq": 3, "version": 1, "kind": "pass", "data": {"seat": 0}})
-    'id: 3\\ndata: {"seq":3,"version":1,"kind":"pass","data":{"seat":0}}\\n\\n'
+    b'id: 3\\ndata: {"seq":3,"version":1,"kind":"pass","data":{"seat":0}}\\n\\n'
     """
-    return f"id: {event['seq']}\ndata: {orjson.dumps(event).decode()}\n\n"
+    return wire.message(wire.dumps(event), id=int(event["seq"]))
 
 
 class Feeds:
@@ -180,10 +179,10 @@ class Feeds:
         return None if game is None else game.status
 
     @staticmethod
-    def _end(status: str | None) -> str:
+    def _end(status: str | None) -> bytes:
         """The stream's last message: the game is over (or, at a duplicate board's table
         over before its twin, everything it may send was sent)."""
-        return f"event: end\ndata: {orjson.dumps({'status': status}).decode()}\n\n"
+        return wire.message(wire.dumps({"status": status}), event="end")
 
     def open_stream(
         self,
@@ -194,7 +193,7 @@ class Feeds:
         seat: int | None = None,
         heartbeat: float = 15.0,
         max_seconds: float = 300.0,
-    ) -> Iterator[str] | None:
+    ) -> Iterator[bytes] | None:
         """Check the caller now, then return the stream's generator (None: nothing more, ever).
 
         Every error the caller should see as a status (401, 403, 404) is raised
@@ -219,9 +218,9 @@ class Feeds:
         seat: int | None,
         heartbeat: float,
         max_seconds: float,
-    ) -> Iterator[str]:
+    ) -> Iterator[bytes]:
         ends = time.monotonic() + max_seconds
-        yield f"retry: {RETRY_MS}\n\n"
+        yield f"retry: {RETRY_MS}\n\n".encode()
         try:
             while True:
                 for event in page["events"]:
@@ -241,11 +240,10 @@ class Feeds:
                     token, game_id, after=page["last"], wait=min(heartbeat, left), seat=seat
                 )
                 if not page["events"]:
-                    yield ": heartbeat\n\n"
+                    yield b": heartbeat\n\n"
         except BoardInPlay:  # this table ended while its board plays on: the rest waits
             yield self._end(self.status(game_id))
         except ServiceError as exc:  # e.g. the guest token expired: say so, and stop
-            body = {"message": exc.message}
-            yield f"event: error\ndata: {orjson.dumps(body).decode()}\n\n"
+            yield wire.message(wire.dumps({"message": exc.message}), event="error")
         except RedisError as exc:  # the client reconnects and resumes
             log.warning("game %s: stream stopped: %s", game_id, exc)
