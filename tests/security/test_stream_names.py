@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import logging
 import random
+import shutil
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
 
+from client_sdk import Client
 from client_sdk.runner import Runner
 from server.processes.botpool import BotPool, BotSpec
 from tests.api.helpers import Api
@@ -171,3 +175,25 @@ def test_the_visitor_name_reaches_the_bots_streams_escaped(
     assert b"a\\u0085b\\u2028c\\u2029d" in raw
     for bad in ("\u0085", "\u2028", "\u2029"):
         assert bad.encode() not in raw
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_javascript_example_bot_plays_a_player_named_data_x(live_server: LiveServer) -> None:
+    """bots/examples/random_bot.js split a message at ``"data: "``: a name holding it cut
+    every turn, and the bot reconnected for ever. Here the name is in all four seats."""
+    url = live_server.url
+    player = Client(url).players.register("data: x\u2028\u0085")
+    client = Client(url, player["token"])
+    game = client.games.create(
+        "concerto", {"deals": 1}, [player["id"]] * 4, allow_multiple_seats=True
+    )
+    assert game["seats"][0]["name"] == "data: x\u2028\u0085"
+    proc = subprocess.run(
+        ["node", str(Path("bots/examples/random_bot.js").resolve()), "--server", url,
+         "--token", player["token"], "--games", "1", "--wait", "1"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    final = client.games.view(game["id"])
+    assert final["status"] == "finished"
+    assert f"{final['version']} moves, 1 games finished" in proc.stdout
