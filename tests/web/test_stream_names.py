@@ -1,0 +1,44 @@
+"""Issue 34: the browser's readers with hostile names — the web table and EventSource.
+
+The web table reads JSON answers (``fetch``, long-polled events), never a stream by
+hand; the embedding example (bots/examples/embed) reads the game stream with the
+browser's ``EventSource``, which follows the SSE spec. Both are checked on a game
+whose players' names hold every character some reader takes for a line end.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tests.web.conftest import Seats, Web, play_random
+
+NAMES = ["a\u2028b", "c\u2029d", "data: x\u0085", 'q"\\e\x0b\x1c']
+
+
+def test_the_table_shows_hostile_names_and_event_source_reads_the_stream(
+    web: Web, seats: Seats
+) -> None:
+    players = [seats.register(name) for name in NAMES]
+    game_id = seats.game("concerto", players, {"deals": 1})["id"]
+    play_random(seats, game_id, players, random.Random(3), limit=9)
+    me = players[0]
+
+    page = web.open(f"/table/{game_id}#token={me.token}")
+    shown = page.evaluate("document.body.textContent")
+    assert all(name in shown for name in NAMES), [n for n in NAMES if n not in shown]
+
+    expected = seats.call("get", f"/v1/games/{game_id}/events?after=0&seat=0", token=me.token)
+    got = page.evaluate(
+        """([gameId, token, count]) => new Promise((resolve, reject) => {
+            const url = `/v1/games/${gameId}/stream?seat=0&token=${encodeURIComponent(token)}`;
+            const source = new EventSource(url), got = [];
+            const timer = setTimeout(() => { source.close(); reject(new Error("timeout")); }, 8000);
+            source.onmessage = (e) => {
+                got.push({id: e.lastEventId, data: JSON.parse(e.data)});
+                if (got.length === count) { clearTimeout(timer); source.close(); resolve(got); }
+            };
+        })""",
+        [game_id, me.token, len(expected["events"])],
+    )
+    assert [g["data"] for g in got] == expected["events"]
+    assert [int(g["id"]) for g in got] == [e["seq"] for e in expected["events"]]
