@@ -7,7 +7,7 @@ and what this does:
 * A line ends at CR LF, a lone CR or a lone LF, and nowhere else: not at
   U+0085, U+2028, U+2029 or the other characters ``str.splitlines`` breaks on
   (reading a stream with ``requests.iter_lines`` did, and a player's name cut
-  a frame in two: issue 34). A CR that ends one chunk and an LF that starts the
+  a frame in two). A CR that ends one chunk and an LF that starts the
   next are one line end.
 * ``field: value``: the field's name runs to the first colon, then one space is
   dropped if there is one; a line with no colon is a field with an empty value.

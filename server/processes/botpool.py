@@ -7,7 +7,9 @@ bot — it imports ``client_sdk`` and ``bots`` and nothing of the server
 (``tests/embed`` checks): the only privileged thing it does is one admin call,
 ``POST /v1/bots``, which creates (once) the pool's player identities and hands
 back their tokens. Each identity is then driven by a :class:`~client_sdk.runner.Runner`
-in a thread, long-polling ``GET /v1/me/turns`` for every game it sits in.
+in a thread, taking the turns of every game it sits in from ``GET /v1/me/turns/stream``.
+A runner that fails is logged and run again after a pause (1 s, doubling to a minute),
+so no game that names a house bot waits for it for ever.
 
 ``parlour serve`` starts one pool beside the API (like the scheduler). Several
 pools may run against one server: the tokens are derived on the server, so
@@ -160,7 +162,7 @@ class BotPool:
         """Run one identity until the pool stops; a runner that fails is run again.
 
         A house bot that stays down stalls every visitor and app game that names it
-        (issue 34: one hostile name used to end a runner for good). Whose turn it is
+        (one hostile name used to end a runner for good). Whose turn it is
         lives on the server, so a restarted runner picks up every game where it left.
         """
         failures = 0

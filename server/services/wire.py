@@ -5,7 +5,7 @@ SEPARATOR) and U+2029 (PARAGRAPH SEPARATOR) as themselves, which is valid JSON,
 but many readers treat them as line ends: Python's ``str.splitlines`` (and so
 ``requests.iter_lines``), some log shippers, JavaScript before ES2019 inside a
 ``<script>``. A player's name holding one then cut a stream's JSON line in two,
-and the SDK's runner died on the half (issue 34). Every JSON the server writes,
+and the SDK's runner died on the half. Every JSON the server writes,
 streamed or not, therefore carries those three as ``\\u0085``, ``\\u2028`` and
 ``\\u2029``: still the same JSON, and now ASCII-safe for any line splitter. The
 characters JSON itself must escape (below U+0020, so CR and LF) orjson already

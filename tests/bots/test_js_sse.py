@@ -1,7 +1,7 @@
 """The JavaScript examples' server-sent events reader, fuzzed under node like the SDK's.
 
 ``sseMessages`` of bots/examples/random_bot.js (the tutorial's bot.mjs holds the
-same function, checked here) reads the turn stream. Before issue 34 both split a
+same function, checked here) reads the turn stream. Before, both split a
 message at ``"data: "``, so an opponent named ``data: x`` cut every turn and the
 bot reconnected for ever. One node process answers every example: it reads a case
 per line (the stream's chunks, base64) and writes back the messages it parsed.
@@ -132,7 +132,7 @@ def test_every_frame_decodes_to_the_json_sent(node: Node, frames, points, escape
     for event, payload in frames:
         if escaped:  # as the server writes it
             stream += wire.message(wire.dumps(payload), event=event)
-        else:  # as it did before issue 34: U+0085, U+2028, U+2029 raw
+        else:  # as it did before: U+0085, U+2028, U+2029 raw
             stream += (f"event: {event}\n" if event else "").encode()
             stream += b"data: " + orjson.dumps(payload) + b"\n\n"
         stream += b": heartbeat\n\n"

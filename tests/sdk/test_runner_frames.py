@@ -4,7 +4,7 @@ whatever the names in it, and a frame it cannot read never ends it.
 A small stdlib HTTP server writes a turn stream the way the server does
 (server/services/wire.py), in HTTP chunks cut at random places (so a CR and its
 LF, or a UTF-8 character, may arrive apart), and answers each move with the game
-over. Issue 34: a name holding U+0085 cut a frame for ``requests.iter_lines`` and
+over. Once, a name holding U+0085 cut a frame for ``requests.iter_lines`` and
 the runner died.
 """
 
@@ -135,7 +135,7 @@ def test_the_runner_plays_every_turn_whatever_the_names(
     for one in turns:
         if escaped:  # as the server writes it now
             stream += wire.message(wire.dumps([one]), event="turns")
-        else:  # as it did before issue 34: U+0085, U+2028, U+2029 raw
+        else:  # as it did before: U+0085, U+2028, U+2029 raw
             stream += b"event: turns\ndata: " + orjson.dumps([one]) + b"\n\n"
         stream += b": heartbeat\n\n"
     server = TurnServer([cut(stream, points)])

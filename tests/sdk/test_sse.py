@@ -150,7 +150,7 @@ def test_every_frame_decodes_to_the_json_sent(frames, points, escaped: bool) -> 
     for i, (event, payload) in enumerate(frames):
         if escaped:  # as the server writes it
             stream += wire.message(wire.dumps(payload), event=event, id=None if event else i)
-        else:  # as a server before issue 34 did: U+0085, U+2028, U+2029 raw
+        else:  # as the server did before: U+0085, U+2028, U+2029 raw
             head = f"event: {event}\n" if event else f"id: {i}\n"
             stream += head.encode() + b"data: " + orjson.dumps(payload) + b"\n\n"
         stream += b": heartbeat\n\n"

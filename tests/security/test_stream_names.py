@@ -1,4 +1,4 @@
-"""Issue 34, finding 3: a name can kill bots.
+"""A name could kill bots (an outside probe's finding).
 
 orjson leaves U+0085, U+2028 and U+2029 unescaped, and the SDK split its stream
 with ``str.splitlines``: a visitor named ``v\\x85isitor`` cut a turn frame in two,

@@ -1,4 +1,4 @@
-"""Issue 34: the browser's readers with hostile names — the web table and EventSource.
+"""The browser's readers with hostile names — the web table and EventSource.
 
 The web table reads JSON answers (``fetch``, long-polled events), never a stream by
 hand; the embedding example (bots/examples/embed) reads the game stream with the
