@@ -66,13 +66,13 @@ def check_after(after: int) -> None:
         )
 
 
-def frame(event: dict) -> bytes:
+def frame(event: dict) -> str:
     """One event as an SSE message whose id is the event's ``seq`` (:mod:`.wire`).
 
     >>> frame({"seq": 3, "version": 1, "kind": "pass", "data": {"seat": 0}})
-    b'id: 3\\ndata: {"seq":3,"version":1,"kind":"pass","data":{"seat":0}}\\n\\n'
+    'id: 3\\ndata: {"seq":3,"version":1,"kind":"pass","data":{"seat":0}}\\n\\n'
     """
-    return wire.message(wire.dumps(event), id=int(event["seq"]))
+    return wire.message(wire.dumps(event), id=int(event["seq"])).decode()
 
 
 class Feeds:
@@ -179,10 +179,10 @@ class Feeds:
         return None if game is None else game.status
 
     @staticmethod
-    def _end(status: str | None) -> bytes:
+    def _end(status: str | None) -> str:
         """The stream's last message: the game is over (or, at a duplicate board's table
         over before its twin, everything it may send was sent)."""
-        return wire.message(wire.dumps({"status": status}), event="end")
+        return wire.message(wire.dumps({"status": status}), event="end").decode()
 
     def open_stream(
         self,
@@ -193,7 +193,7 @@ class Feeds:
         seat: int | None = None,
         heartbeat: float = 15.0,
         max_seconds: float = 300.0,
-    ) -> Iterator[bytes] | None:
+    ) -> Iterator[str] | None:
         """Check the caller now, then return the stream's generator (None: nothing more, ever).
 
         Every error the caller should see as a status (401, 403, 404) is raised
@@ -218,9 +218,9 @@ class Feeds:
         seat: int | None,
         heartbeat: float,
         max_seconds: float,
-    ) -> Iterator[bytes]:
+    ) -> Iterator[str]:
         ends = time.monotonic() + max_seconds
-        yield f"retry: {RETRY_MS}\n\n".encode()
+        yield f"retry: {RETRY_MS}\n\n"
         try:
             while True:
                 for event in page["events"]:
@@ -240,10 +240,10 @@ class Feeds:
                     token, game_id, after=page["last"], wait=min(heartbeat, left), seat=seat
                 )
                 if not page["events"]:
-                    yield b": heartbeat\n\n"
+                    yield ": heartbeat\n\n"
         except BoardInPlay:  # this table ended while its board plays on: the rest waits
             yield self._end(self.status(game_id))
         except ServiceError as exc:  # e.g. the guest token expired: say so, and stop
-            yield wire.message(wire.dumps({"message": exc.message}), event="error")
+            yield wire.message(wire.dumps({"message": exc.message}), event="error").decode()
         except RedisError as exc:  # the client reconnects and resumes
             log.warning("game %s: stream stopped: %s", game_id, exc)
