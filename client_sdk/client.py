@@ -23,6 +23,7 @@ from typing import Any, cast
 from urllib.parse import quote
 
 import requests
+import urllib3
 
 from .errors import (
     BadFrame,
@@ -46,6 +47,7 @@ _TRANSPORT_ERRORS = (
     requests.ConnectionError,
     requests.Timeout,
     requests.exceptions.ChunkedEncodingError,
+    urllib3.exceptions.HTTPError,  # read from the raw response: a stream's bytes
 )
 
 
@@ -226,7 +228,7 @@ class Requestor:
                 raise _error_of(response)
             parser = SseParser()
             try:
-                for chunk in response.iter_content(chunk_size=None):
+                for chunk in _arriving(response):
                     comments = parser.comments
                     for message in parser.feed(chunk):
                         yield _event_of(path, message)
@@ -280,6 +282,21 @@ def _decode(response: requests.Response) -> Any:
             status=response.status_code,
             code="invalid_response",
         ) from exc
+
+
+def _arriving(response: requests.Response) -> Iterator[bytes]:
+    """A streamed body's bytes as they arrive.
+
+    ``read1`` (urllib3 2) returns what has come, whatever the framing;
+    ``iter_content(chunk_size=None)`` waits for a whole HTTP chunk, and for the end
+    of a body that is not chunked (behind some proxies), so it is only the fallback.
+    """
+    read1 = getattr(response.raw, "read1", None)
+    if read1 is None:
+        yield from response.iter_content(chunk_size=None)
+        return
+    while chunk := read1(65536, decode_content=True):
+        yield chunk
 
 
 def _event_of(path: str, message: SseMessage) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -170,3 +171,33 @@ def test_a_frame_the_runner_cannot_read_is_logged_and_its_turns_long_polled(
     assert runner.stats.bad_frames == 2 and server.polls == 2
     warned = [r.getMessage() for r in caplog.records if r.name == "client_sdk.runner"]
     assert any("not JSON" in w for w in warned) and any("another shape" in w for w in warned)
+
+
+def test_a_stream_that_is_not_chunked_is_read_as_it_arrives() -> None:
+    """Behind some proxies a stream is one body ended by closing the connection, not HTTP
+    chunks: each message must still come out when it arrives, not at the end."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    read_in_time: list[bool] = []
+    first_read = threading.Event()
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n\r\n")
+            conn.sendall(b'event: turns\r\ndata: ["v\xc2\x85isitor"]\r\n\r\n')
+            read_in_time.append(first_read.wait(5))
+            conn.sendall(b"event: over\ndata: {}\n\n")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        client = Client(f"http://127.0.0.1:{listener.getsockname()[1]}", "t", max_retries=0)
+        stream = client.requestor.stream("/v1/me/turns/stream")
+        assert next(stream) == {"event": "turns", "data": ["v\x85isitor"]}
+        first_read.set()
+        assert list(stream) == [{"event": "over", "data": {}}]
+    finally:
+        thread.join(5)
+        listener.close()
+    assert read_in_time == [True]
