@@ -123,7 +123,7 @@ def test_the_spec_cases(node: Node) -> None:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(
-    frames=st.lists(st.tuples(EVENTS, PAYLOADS), min_size=1, max_size=4),
+    frames=st.lists(st.tuples(EVENTS, PAYLOADS), min_size=1, max_size=3),
     points=st.lists(st.integers(0, 1000), max_size=20),
     escaped=st.booleans(),
 )

@@ -123,12 +123,12 @@ PAYLOADS = st.lists(
         {
             "game_id": st.text(max_size=10),
             "view": st.fixed_dictionaries(
-                {"seats": st.lists(st.fixed_dictionaries({"name": NAMES}), max_size=4)}
+                {"seats": st.lists(st.fixed_dictionaries({"name": NAMES}), max_size=3)}
             ),
         }
     ),
     min_size=1,
-    max_size=4,
+    max_size=3,
 )
 EVENTS = st.sampled_from(["turns", "over", "invitation", None])
 
@@ -141,7 +141,7 @@ def cut(stream: bytes, points: list[int]) -> list[bytes]:
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    frames=st.lists(st.tuples(EVENTS, PAYLOADS), min_size=1, max_size=4),
+    frames=st.lists(st.tuples(EVENTS, PAYLOADS), min_size=1, max_size=3),
     points=st.lists(st.integers(0, 1000), max_size=20),
     escaped=st.booleans(),
 )
