@@ -18,6 +18,9 @@ Wire format (``text/event-stream``)::
     event: end                      the game is over and everything was sent
     data: {"status": "finished"}
 
+Every message is built by :func:`server.services.wire.message` (SSE framing, JSON
+with U+0085, U+2028 and U+2029 escaped).
+
 Resuming: a browser's ``EventSource`` reconnects by itself and sends
 ``Last-Event-ID``; the stream then starts after that event, so nothing is lost
 and nothing repeats. A reconnect to a game that is over with nothing left to

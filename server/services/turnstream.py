@@ -18,6 +18,9 @@ Wire format (``text/event-stream``)::
     data: {"id": ...}               (``GET /v1/me/invitations``)
     : heartbeat                     nothing happened for a while
 
+Every message is built by :func:`server.services.wire.message`: framed by the SSE
+spec, its JSON with U+0085, U+2028 and U+2029 escaped, whatever a name holds.
+
 Nothing is lost. The stream sends the truth first (the game states, as
 ``/v1/me/turns`` reads them), then the pushes newer than a wake-up id read
 before that truth, so a commit in between shows in both: a client drops a turn

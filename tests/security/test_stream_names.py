@@ -197,3 +197,15 @@ def test_the_javascript_example_bot_plays_a_player_named_data_x(live_server: Liv
     final = client.games.view(game["id"])
     assert final["status"] == "finished"
     assert f"{final['version']} moves, 1 games finished" in proc.stdout
+
+
+def test_json_answers_escape_the_line_separators_too(client) -> None:
+    """Cheap insurance for embedders that put an answer into a page's script or a log line:
+    the API's answers carry the same escapes as the streams, and decode to the same name."""
+    made = client.post("/v1/players", json={"name": "a\u0085b\u2028c\u2029d"})
+    assert made.status_code == 201
+    raw = made.get_data()
+    assert b"a\\u0085b\\u2028c\\u2029d" in raw
+    assert not any(c.encode() in raw for c in "\u0085\u2028\u2029")
+    me = client.get("/v1/players/me", headers={"Authorization": f"Bearer {made.json['token']}"})
+    assert me.json["name"] == "a\u0085b\u2028c\u2029d"
