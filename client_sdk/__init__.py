@@ -20,6 +20,7 @@ from .errors import (
     ERRORS_BY_CODE,
     AlreadyEntered,
     AlreadySeated,
+    BadFrame,
     CannotStart,
     Conflict,
     ConnectionError,
@@ -46,7 +47,7 @@ from .errors import (
 from .runner import Runner, RunStats, run
 
 __all__ = [
-    "AlreadySeated", "GameNotStarted", "NoOpenSeat", "AlreadyEntered", "CannotStart",
+    "AlreadySeated", "BadFrame", "GameNotStarted", "NoOpenSeat", "AlreadyEntered", "CannotStart",
     "DeadlinePassed", "EntriesClosed", "GameNotFinished", "TournamentConflict", "WrongEntrySize",
     "Bot", "Client", "Requestor", "Runner", "RunStats", "run", "ERRORS_BY_CODE",
     "Conflict", "ConnectionError", "Forbidden", "GameOver", "IllegalMove", "InvalidRequest",

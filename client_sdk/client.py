@@ -23,14 +23,18 @@ from typing import Any, cast
 from urllib.parse import quote
 
 import requests
+import urllib3
 
 from .errors import (
+    BadFrame,
     ConnectionError,
     ParlourError,
     RateLimited,
     error_from_body,
     parse_retry_after,
 )
+from .sse import Message as SseMessage
+from .sse import SseParser
 from .types import EventsPage, Move, NewPlayer, Player, Replay, TurnsPage, View
 
 log = logging.getLogger("client_sdk")
@@ -43,6 +47,7 @@ _TRANSPORT_ERRORS = (
     requests.ConnectionError,
     requests.Timeout,
     requests.exceptions.ChunkedEncodingError,
+    urllib3.exceptions.HTTPError,  # read from the raw response: a stream's bytes
 )
 
 
@@ -191,15 +196,19 @@ class Requestor:
     ) -> Iterator[dict[str, Any]]:
         """Read a server-sent events stream; yield ``{"id", "event", "data"}`` per event.
 
-        ``data`` is decoded JSON. Heartbeat comments are skipped, or with
-        ``heartbeats`` yielded as ``{"event": "heartbeat"}`` (a reader's chance to
-        do its idle work without a timer of its own). The stream is
-        not retried here: reconnect with the last ``id`` seen as
-        ``last_event_id`` and nothing is lost or repeated (the server resumes
-        after it).
+        The stream is parsed by the spec (:mod:`client_sdk.sse`): lines end only at
+        CR, LF or CRLF, so no character inside a JSON string can cut a message.
+        ``event`` is the message's type (``"message"`` when it names none), ``id``
+        the last event id when there is one, ``data`` the decoded JSON. Heartbeat
+        comments are skipped, or with ``heartbeats`` yielded as ``{"event":
+        "heartbeat"}`` (a reader's chance to do its idle work without a timer of its
+        own). The stream is not retried here: reconnect with the last ``id`` seen as
+        ``last_event_id`` and nothing is lost or repeated (the server resumes after it).
 
         Raises:
             ConnectionError: the connection failed or dropped.
+            BadFrame: a message's data is not JSON (a :class:`ConnectionError`: the
+                stream is closed; reconnect, or read the same thing another way).
             ParlourError: the server refused the stream (as :meth:`request`).
         """
         headers = self._headers("text/event-stream")
@@ -217,25 +226,14 @@ class Requestor:
         with response:
             if response.status_code >= 300:
                 raise _error_of(response)
-            event: dict[str, Any] = {}
+            parser = SseParser()
             try:
-                for raw in response.iter_lines(decode_unicode=True):
-                    # str once requests knows the charset (text/* always has one)
-                    line = raw if isinstance(raw, str) else raw.decode()
-                    if not line:  # a blank line ends an event
-                        if "data" in event:
-                            event["data"] = jsonlib.loads(event["data"])
-                            yield event
-                        event = {}
-                    elif line.startswith(":"):  # ":" starts a heartbeat comment
-                        if heartbeats:
-                            yield {"event": "heartbeat"}
-                    else:
-                        name, _, value = line.partition(":")
-                        value = value.removeprefix(" ")
-                        if name == "data" and "data" in event:  # multi-line data
-                            value = event["data"] + "\n" + value
-                        event[name] = value
+                for chunk in _arriving(response):
+                    comments = parser.comments
+                    for message in parser.feed(chunk):
+                        yield _event_of(path, message)
+                    if heartbeats and parser.comments > comments:
+                        yield {"event": "heartbeat"}
             except _TRANSPORT_ERRORS as exc:
                 raise ConnectionError(
                     f"GET {path}: stream dropped", code="connection_error"
@@ -284,6 +282,42 @@ def _decode(response: requests.Response) -> Any:
             status=response.status_code,
             code="invalid_response",
         ) from exc
+
+
+def _arriving(response: requests.Response) -> Iterator[bytes]:
+    """A streamed body's bytes as they arrive.
+
+    ``read1`` (urllib3 2) returns what has come, whatever the framing;
+    ``iter_content(chunk_size=None)`` waits for a whole HTTP chunk, and for the end
+    of a body that is not chunked (behind some proxies), so it is only the fallback.
+    """
+    read1 = getattr(response.raw, "read1", None)
+    if read1 is None:
+        yield from response.iter_content(chunk_size=None)
+        return
+    while chunk := read1(65536, decode_content=True):
+        yield chunk
+
+
+def _event_of(path: str, message: SseMessage) -> dict[str, Any]:
+    """One parsed message as :meth:`Requestor.stream` yields it.
+
+    Raises:
+        BadFrame: its data is not JSON.
+    """
+    try:
+        data = jsonlib.loads(message.data)
+    except ValueError as exc:
+        raise BadFrame(
+            f"GET {path}: a {message.event!r} message whose data is not JSON: "
+            f"{message.data[:200]!r}",
+            code="bad_frame",
+            details={"event": message.event, "data": message.data[:2000]},
+        ) from exc
+    event: dict[str, Any] = {"event": message.event, "data": data}
+    if message.id:
+        event["id"] = message.id
+    return event
 
 
 def _error_of(response: requests.Response) -> ParlourError:

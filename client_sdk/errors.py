@@ -69,6 +69,15 @@ class ConnectionError(ParlourError, builtins.ConnectionError):
     """
 
 
+class BadFrame(ConnectionError):
+    """A server-sent event whose data is not JSON; the stream was closed.
+
+    A :class:`ConnectionError`, so a reader that reconnects on a dropped stream
+    also reconnects on this. ``details`` holds the ``event`` and (the start of)
+    its ``data``.
+    """
+
+
 class ServerError(ParlourError):
     """A 5xx answer (retried for idempotent calls before this is raised)."""
 

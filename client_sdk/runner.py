@@ -39,6 +39,7 @@ from typing import Any
 from .bot import Bot
 from .client import Client
 from .errors import (
+    BadFrame,
     Conflict,
     ConnectionError,
     GameOver,
@@ -79,6 +80,8 @@ class RunStats:
     """Invitations accepted under the runner's :class:`AcceptPolicy`."""
     outages: int = 0
     """Times the server could not be reached after the SDK's own retries."""
+    bad_frames: int = 0
+    """Turn-stream messages the runner could not read (logged, then read by long-poll)."""
     finished_games: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_GAMES))
     """The ids of the last ``RECENT_GAMES`` games finished, oldest first (bounded: a bot
     pool runs for weeks)."""
@@ -125,6 +128,34 @@ class AcceptPolicy:
 class _Game:
     seat: int | None
     last_check: float = 0.0
+
+
+def _turns_of(data: Any) -> list[Turn]:
+    """A ``turns`` message's data, checked: a list of turns, each naming its game and view.
+
+    Raises:
+        BadFrame: another shape.
+    """
+    if isinstance(data, list) and all(
+        isinstance(t, dict)
+        and isinstance(t.get("game_id"), str)
+        and isinstance(t.get("view"), dict)
+        for t in data
+    ):
+        return data
+    raise BadFrame(f"a turns message of another shape: {str(data)[:200]!r}", code="bad_frame")
+
+
+def _over_of(data: Any) -> str:
+    """An ``over`` message's game id.
+
+    Raises:
+        BadFrame: no game id in it.
+    """
+    game_id = data.get("game_id") if isinstance(data, dict) else None
+    if isinstance(game_id, str):
+        return game_id
+    raise BadFrame(f"an over message of another shape: {str(data)[:200]!r}", code="bad_frame")
 
 
 class Runner:
@@ -268,17 +299,28 @@ class Runner:
                 # a heartbeat at least every `wait` s: the loop notices a stop that soon
                 for event in self.client.turns.stream(heartbeat=max(0.5, self.wait)):
                     if event["event"] == "turns":
-                        yield event["data"]
+                        yield _turns_of(event["data"])
                     elif event["event"] == "over":
-                        self._check_game(event["data"]["game_id"])
+                        self._check_game(_over_of(event["data"]))
                     elif event["event"] == "invitation":
                         self._answer_invitations()
                     elif event["event"] == "heartbeat":
                         yield []
                     elif event["event"] == "error":
-                        log.warning("turn stream: %s", event["data"].get("message"))
+                        data = event["data"]
+                        log.warning(
+                            "turn stream: %s",
+                            data.get("message", data) if isinstance(data, dict) else data,
+                        )
                         return
                 return  # the server ended the stream (it bounds each one): reconnect
+            except BadFrame as exc:
+                # Never the end of the bot: the same turns, read as one JSON answer, then
+                # the stream again (a frame that fails once may well fail on reconnecting).
+                self.stats.bad_frames += 1
+                log.warning("turn stream: %s; long-polling once, then reconnecting", exc)
+                yield self.client.turns.wait(0).get("turns", [])
+                return
             except NotFound:
                 log.info("the server has no turn streams; long-polling instead")
                 self.push = False

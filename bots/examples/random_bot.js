@@ -21,10 +21,6 @@ const server = (args.server || process.env.PARLOUR_SERVER || "http://127.0.0.1:8
 const token = args.token || process.env.PARLOUR_TOKEN;
 const maxGames = args.games ? Number(args.games) : Infinity;
 const wait = args.wait ? Number(args.wait) : 20;
-if (!token) {
-  console.error("a token is needed: --token T or PARLOUR_TOKEN");
-  process.exit(2);
-}
 
 let stopping = false;
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => { stopping = true; });
@@ -48,6 +44,34 @@ async function api(method, path, body, timeoutSeconds = 10) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Server-sent events as the spec reads them (WHATWG HTML): a line ends at CR, LF or
+// CRLF and nowhere else (a name may hold U+2028 or "data: "), "field: value" drops one
+// space, "data" lines join with "\n", a blank line ends a message, ":" starts a comment.
+// Yields {event, data} per message and {event: "comment"} per comment.
+async function* sseMessages(body) {
+  const decoder = new TextDecoder();
+  let line = "", data = [], event = "", afterCR = false;
+  for await (const chunk of body) {
+    let text = decoder.decode(chunk, { stream: true });
+    if (afterCR && text.startsWith("\n")) text = text.slice(1);  // the LF of a CRLF
+    if (text) afterCR = text.endsWith("\r");
+    const lines = (line + text).split(/\r\n|\r|\n/);
+    line = lines.pop();  // not ended yet
+    for (const l of lines) {
+      const colon = l.indexOf(":");
+      const name = colon < 0 ? l : l.slice(0, colon);
+      const value = colon < 0 ? "" : l.slice(colon + (l[colon + 1] === " " ? 2 : 1));
+      if (l === "") {
+        if (data.length) yield { event: event || "message", data: data.join("\n") };
+        data = [];
+        event = "";
+      } else if (colon === 0) yield { event: "comment" };
+      else if (name === "data") data.push(value);
+      else if (name === "event") event = value;
+    }
+  }
+}
+
 // Pages of turns: pushed on the turn stream, or one long-poll where there is none.
 // An empty page is a quiet moment (a heartbeat, a game's end, a poll that timed out).
 let pushing = true;
@@ -63,15 +87,9 @@ async function* turnPages() {
       error.status = response.status;
       throw error;
     } else {
-      const decoder = new TextDecoder();
-      let buffer = "";
-      for await (const chunk of response.body) {
-        buffer += decoder.decode(chunk, { stream: true });
-        for (let end; (end = buffer.indexOf("\n\n")) >= 0; buffer = buffer.slice(end + 2)) {
-          const block = buffer.slice(0, end);
-          if (block.startsWith("event: turns")) yield JSON.parse(block.split("data: ")[1]);
-          else if (!block.startsWith("retry:")) yield [];
-        }
+      for await (const { event, data } of sseMessages(response.body)) {
+        if (event === "turns") yield JSON.parse(data);
+        else yield [];  // a heartbeat, a game over, an invitation: a quiet moment
         if (stopping) return;
       }
       return;  // the server ended this stream (it bounds each one): the caller reconnects
@@ -82,6 +100,10 @@ async function* turnPages() {
 }
 
 async function main() {
+  if (!token) {
+    console.error("a token is needed: --token T or PARLOUR_TOKEN");
+    process.exit(2);
+  }
   const playing = new Set();
   const played = new Map();  // game id -> the newest version played
   let moves = 0, finished = 0;
@@ -122,4 +144,8 @@ async function main() {
   process.exit(0);
 }
 
-main().catch((error) => { console.error(error.message); process.exit(1); });
+if (require.main === module) {
+  main().catch((error) => { console.error(error.message); process.exit(1); });
+} else {
+  module.exports = { sseMessages };  // for tests/bots/test_js_sse.py
+}

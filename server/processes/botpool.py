@@ -7,7 +7,9 @@ bot — it imports ``client_sdk`` and ``bots`` and nothing of the server
 (``tests/embed`` checks): the only privileged thing it does is one admin call,
 ``POST /v1/bots``, which creates (once) the pool's player identities and hands
 back their tokens. Each identity is then driven by a :class:`~client_sdk.runner.Runner`
-in a thread, long-polling ``GET /v1/me/turns`` for every game it sits in.
+in a thread, taking the turns of every game it sits in from ``GET /v1/me/turns/stream``.
+A runner that fails is logged and run again after a pause (1 s, doubling to a minute),
+so no game that names a house bot waits for it for ever.
 
 ``parlour serve`` starts one pool beside the API (like the scheduler). Several
 pools may run against one server: the tokens are derived on the server, so
@@ -65,6 +67,9 @@ class BotPool:
             be filled.
         wait: long-poll seconds (also how long :meth:`stop` may take).
         seed: seeds the bots' random choices (reproducible tests); None: random.
+        restart_pause: seconds before a runner that failed is run again; doubled after
+            each failure in a row, up to ``max_restart_pause`` (a run that lasted that
+            long starts the count again).
     """
 
     def __init__(
@@ -76,6 +81,8 @@ class BotPool:
         seats: int | None = None,
         wait: float = 20.0,
         seed: int | None = None,
+        restart_pause: float = 1.0,
+        max_restart_pause: float = 60.0,
     ) -> None:
         self.server = server.rstrip("/")
         self.admin_token = admin_token
@@ -84,8 +91,13 @@ class BotPool:
         self._tables: dict[str, int] | None = None  # game -> its largest table, once asked
         self.wait = wait
         self._rng = random.Random(seed)
+        self.restart_pause = restart_pause
+        self.max_restart_pause = max_restart_pause
+        self.restarts = 0
+        """Times a failed runner was run again (all bots)."""
         self.runners: list[Runner] = []
         self._threads: list[threading.Thread] = []
+        self._stopped = threading.Event()
 
     def register(self, timeout: float = 30.0) -> list[dict[str, Any]]:
         """``POST /v1/bots`` until the server answers (it may still be starting).
@@ -146,17 +158,43 @@ class BotPool:
             "bot pool: %d players of %d bots on %s", len(self.runners), len(self.bots), self.server
         )
 
-    @staticmethod
-    def _run(runner: Runner, name: str) -> None:
+    def _run(self, runner: Runner, name: str) -> None:
+        """Run one identity until the pool stops; a runner that fails is run again.
+
+        A house bot that stays down stalls every visitor and app game that names it
+        (one hostile name used to end a runner for good). Whose turn it is
+        lives on the server, so a restarted runner picks up every game where it left.
+        """
+        failures = 0
         try:
-            runner.run()
-        except Exception:  # noqa: BLE001 - one bot's failure must not stop the others
-            log.exception("bot %s stopped", name)
+            while not runner.stopping:
+                began = time.monotonic()
+                try:
+                    runner.run()
+                    return  # asked to stop
+                except Exception:  # noqa: BLE001 - a bot's failure must not stop its seats
+                    if time.monotonic() - began >= self.max_restart_pause:
+                        failures = 0
+                    pause = min(self.max_restart_pause, self.restart_pause * 2**failures)
+                    failures += 1
+                    log.warning(
+                        "bot %s failed (%d in a row); restarting in %.1fs",
+                        name,
+                        failures,
+                        pause,
+                        exc_info=True,
+                    )
+                until = time.monotonic() + pause
+                while not runner.stopping and (left := until - time.monotonic()) > 0:
+                    self._stopped.wait(min(left, 0.1))
+                if not runner.stopping:
+                    self.restarts += 1
         finally:
             runner.client.close()
 
     def stop(self, timeout: float | None = None) -> None:
         """Ask every runner to stop after its move in hand; wait for them."""
+        self._stopped.set()
         for runner in self.runners:
             runner.stop()
         for thread in self._threads:

@@ -18,6 +18,9 @@ Wire format (``text/event-stream``)::
     event: end                      the game is over and everything was sent
     data: {"status": "finished"}
 
+Every message is built by :func:`server.services.wire.message` (SSE framing, JSON
+with U+0085, U+2028 and U+2029 escaped).
+
 Resuming: a browser's ``EventSource`` reconnects by itself and sends
 ``Last-Event-ID``; the stream then starts after that event, so nothing is lost
 and nothing repeats. A reconnect to a game that is over with nothing left to
@@ -34,11 +37,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import orjson
 from redis.exceptions import RedisError
 
 from server.games import Event, visible
-from server.services import boards, views
+from server.services import boards, views, wire
 from server.services.core import Core, Read
 from server.services.errors import BoardInPlay, Forbidden, InvalidRequest, ServiceError
 from server.store import clocks as clock_store
@@ -70,12 +72,12 @@ def check_after(after: int) -> None:
 
 
 def frame(event: dict) -> str:
-    """One event as an SSE message whose id is the event's ``seq``.
+    """One event as an SSE message whose id is the event's ``seq`` (:mod:`.wire`).
 
     >>> frame({"seq": 3, "version": 1, "kind": "pass", "data": {"seat": 0}})
     'id: 3\\ndata: {"seq":3,"version":1,"kind":"pass","data":{"seat":0}}\\n\\n'
     """
-    return f"id: {event['seq']}\ndata: {orjson.dumps(event).decode()}\n\n"
+    return wire.message(wire.dumps(event), id=int(event["seq"])).decode()
 
 
 class Feeds:
@@ -212,7 +214,7 @@ class Feeds:
     def _end(status: str | None) -> str:
         """The stream's last message: the game is over (or, at a duplicate board's table
         over before its twin, everything it may send was sent)."""
-        return f"event: end\ndata: {orjson.dumps({'status': status}).decode()}\n\n"
+        return wire.message(wire.dumps({"status": status}), event="end").decode()
 
     def open_stream(
         self,
@@ -274,7 +276,6 @@ class Feeds:
         except BoardInPlay:  # this table ended while its board plays on: the rest waits
             yield self._end(self.status(game_id))
         except ServiceError as exc:  # e.g. the guest token expired: say so, and stop
-            body = {"message": exc.message}
-            yield f"event: error\ndata: {orjson.dumps(body).decode()}\n\n"
+            yield wire.message(wire.dumps({"message": exc.message}), event="error").decode()
         except RedisError as exc:  # the client reconnects and resumes
             log.warning("game %s: stream stopped: %s", game_id, exc)

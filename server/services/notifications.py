@@ -38,10 +38,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-import orjson
 from redis import Redis
 
 from server.games import BaseState
+from server.services import wire
 from server.store import apps as app_store
 from server.store import webhooks as webhook_store
 from server.store.games import GameRecord
@@ -268,7 +268,7 @@ def queue(r: Redis, app_id: str, notes: Sequence[dict[str, Any]]) -> int:
             "app": app_id,
             "hook": hook["id"],
             "event": note["type"],
-            "body": orjson.dumps(note).decode(),
+            "body": wire.dumps(note).decode(),
             "attempts": 0,
             "created": now,
         }

@@ -18,6 +18,9 @@ Wire format (``text/event-stream``)::
     data: {"id": ...}               (``GET /v1/me/invitations``)
     : heartbeat                     nothing happened for a while
 
+Every message is built by :func:`server.services.wire.message`: framed by the SSE
+spec, its JSON with U+0085, U+2028 and U+2029 escaped, whatever a name holds.
+
 Nothing is lost. The stream sends the truth first (the game states, as
 ``/v1/me/turns`` reads them), then the pushes newer than a wake-up id read
 before that truth, so a commit in between shows in both: a client drops a turn
@@ -37,9 +40,9 @@ import logging
 import time
 from collections.abc import Iterator
 
-import orjson
 from redis.exceptions import RedisError
 
+from server.services import wire
 from server.services.core import Core
 from server.services.errors import ServiceError
 from server.services.feeds import RETRY_MS, Feeds
@@ -98,18 +101,17 @@ class TurnStreams:
                 bare = []
                 for wake in wakes:
                     if wake.invitation is not None:
-                        body = orjson.dumps({"id": wake.invitation})
-                        yield b"event: invitation\ndata: " + body + b"\n\n"
+                        body = wire.dumps({"id": wake.invitation})
+                        yield wire.message(body, event="invitation")
                     elif wake.turns is None or wake.version is None:
                         bare.append(wake.game_id)
                     elif wake.version > sent.get(wake.game_id, -1):
                         sent[wake.game_id] = wake.version
-                        yield b"event: turns\ndata: " + wake.turns + b"\n\n"
+                        yield wire.message(wake.turns, event="turns")  # escaped here too
                 if bare:
                     yield from self._truth(player_id, sorted(set(bare)), sent, over=True)
         except ServiceError as exc:  # the token was revoked or expired: say so, and stop
-            body = orjson.dumps({"message": exc.message})
-            yield b"event: error\ndata: " + body + b"\n\n"
+            yield wire.message(wire.dumps({"message": exc.message}), event="error")
         except RedisError as exc:  # the client reconnects and gets the truth again
             log.warning("player %s: turn stream stopped: %s", player_id, exc)
         finally:  # gone (or going): last seen now, not at the next heartbeat
@@ -130,11 +132,11 @@ class TurnStreams:
                 by_game.setdefault(turn["game_id"], []).append(turn)
         for game_id, turns_here in by_game.items():
             sent[game_id] = turns_here[0]["version"]
-            yield b"event: turns\ndata: " + orjson.dumps(turns_here) + b"\n\n"
+            yield wire.message(wire.dumps(turns_here), event="turns")
         for game_id in done:
             sent.pop(game_id, None)
         if over:
             for game_id in done:
                 status = self.feeds.status(game_id)
-                body = orjson.dumps({"game_id": game_id, "status": status})
-                yield b"event: over\ndata: " + body + b"\n\n"
+                body = wire.dumps({"game_id": game_id, "status": status})
+                yield wire.message(body, event="over")

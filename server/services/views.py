@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from server.games import REGISTRY, BaseState, Event, Game, MalformedMove
+from server.services import wire
 from server.services.errors import Forbidden
 from server.store.clocks import Clock
 from server.store.games import GameRecord
@@ -192,4 +191,4 @@ def rendered_turns(
     for seat in state.to_move():
         if (player := holder(record, seat)) is not None:
             mine.setdefault(player, []).append(turn(record, state, seat, clock))
-    return {player: orjson.dumps(turns) for player, turns in mine.items()}
+    return {player: wire.dumps(turns) for player, turns in mine.items()}
