@@ -46,6 +46,12 @@ def presented_token() -> str | None:
     return request.args.get("token") or None
 
 
+def client_address() -> str | None:
+    """The client's address: the socket's peer, or behind ``PARLOUR_TRUSTED_PROXIES``
+    proxies the one they saw (server/api/ratelimit.py installs werkzeug's ``ProxyFix``)."""
+    return request.remote_addr
+
+
 def requires_token(view: Callable[..., Any]) -> Callable[..., Any]:
     """Answer 401 before reading the body when no token was sent at all.
 

@@ -52,6 +52,7 @@ from server.services.errors import (
     StaleVersion,
     StorageTimeout,
     StorageUnavailable,
+    TooManyStreams,
     TournamentMissing,
     Unauthorized,
     WrongEntrySize,
@@ -160,6 +161,7 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     IllegalMove: (422, "illegal_move", lambda e: {"legal_moves": e.legal_moves}),
     UnplayableFormat: (422, "unplayable_format", lambda e: e.details),
     RateLimited: (429, "rate_limited", lambda e: e.details),
+    TooManyStreams: (429, "too_many_streams", lambda e: e.details),
     StorageUnavailable: (503, "unavailable", _none),
     StorageTimeout: (503, "unavailable", _none),
 }

@@ -8,7 +8,7 @@ from flask import Blueprint, Response, current_app, g, request
 from server.services.errors import Unauthorized
 
 from . import schemas
-from .context import requires_token, services
+from .context import client_address, requires_token, services
 
 bp = Blueprint("me", __name__)
 
@@ -17,7 +17,7 @@ bp = Blueprint("me", __name__)
 @requires_token
 def turns():
     query = schemas.wait_query.load(request.args)
-    return schemas.turns.dump(services().feeds.turns(g.token, **query))
+    return schemas.turns.dump(services().feeds.turns(g.token, **query, client=client_address()))
 
 
 @bp.get("/v1/me/turns/stream")

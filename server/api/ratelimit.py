@@ -24,7 +24,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from server.services.errors import RateLimited
 
-from .context import presented_token, services
+from .context import client_address, presented_token, services
 
 __all__ = ["RateLimited", "check_rate", "register"]
 
@@ -37,7 +37,7 @@ def check_rate() -> None:
     if request.endpoint in UNCOUNTED:
         return
     config = current_app.config
-    token, address = presented_token(), request.remote_addr
+    token, address = presented_token(), client_address()
     limits = services().ratelimits
     limits.check(
         token,

@@ -18,7 +18,7 @@ from server.services.errors import InvalidRequest
 from server.services.feeds import LAST_EVENT
 
 from . import schemas
-from .context import services
+from .context import client_address, services
 
 bp = Blueprint("stream", __name__)
 
@@ -54,6 +54,7 @@ def stream(game_id: str):
         seat=query["seat"],
         heartbeat=current_app.config["SSE_HEARTBEAT"],
         max_seconds=current_app.config["SSE_MAX_SECONDS"],
+        client=client_address(),
     )
     if events is None:
         return Response(status=204)
