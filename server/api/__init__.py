@@ -33,6 +33,7 @@ from . import (
     cors,
     errors,
     games,
+    headers,
     health,
     invitations,
     ladders,
@@ -136,6 +137,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         per_address=app.config["STREAMS_PER_ADDRESS"],
     )
     errors.register(app)
+    headers.register(app)  # every response, errors and unknown URLs too
     app.before_request(load_token)
     ratelimit.register(app)  # after load_token: it counts per token
     for module in (players, rules, games, me, tournaments, ratings, ladders, invitations):

@@ -199,12 +199,14 @@ def handle(exc: Exception):
     """Map any exception to the envelope; unknown ones become a generic 500."""
     if isinstance(exc, HTTPException):
         status = exc.code or 500
-        return envelope(
+        body, status = envelope(
             status,
             _HTTP_CODES.get(status, "http_error"),
             exc.name.lower() if exc.name else "error",
             {},
         )
+        allowed = getattr(exc, "valid_methods", None)  # a 405 says what the URL takes
+        return (body, status, {"Allow": ", ".join(allowed)}) if allowed else (body, status)
     for cls in type(exc).__mro__:
         if cls in ERRORS:
             status, code, details = ERRORS[cls]

@@ -22,9 +22,12 @@ def turns():
 
 @bp.get("/v1/me/turns/stream")
 def turn_stream():
-    """Server-sent events (see :mod:`server.services.turnstream` for the format)."""
+    """Server-sent events (see :mod:`server.services.turnstream` for the format).
+
+    The token comes in the ``Authorization`` header only (a ``?token=`` is refused
+    by :func:`.context.load_token`): bots can send headers."""
     query = schemas.turn_stream_query.load(request.args)
-    token = g.token if g.token is not None else query["token"]
+    token = g.token
     if token is None:
         raise Unauthorized("missing bearer token")
     most = current_app.config["SSE_HEARTBEAT"]  # a client may ask for more, not fewer

@@ -2,7 +2,7 @@
 
 ``PARLOUR_RATE_LIMIT`` requests per ``PARLOUR_RATE_PERIOD`` seconds (default
 1) per token, counted in Redis so the limit holds across every API process;
-a token counts however it is sent (``Authorization`` or the stream's
+a token counts however it is sent (``Authorization`` or the game stream's
 ``?token=``). Requests without a token, or with a made-up one, count per client address
 (``PARLOUR_ANON_RATE_LIMIT``, default the same limit), and registrations
 (``POST /v1/players``) also in a stricter bucket per address

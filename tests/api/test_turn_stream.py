@@ -32,16 +32,10 @@ def app_config(app_config: dict[str, Any]) -> dict[str, Any]:
     return {**app_config, "SSE_HEARTBEAT": HEARTBEAT}
 
 
-def open_turns(base_url: str, who: Player, *, in_query: bool = False) -> SseReader:
-    headers = {"Accept": "text/event-stream"}
-    params = {}
-    if in_query:
-        params["token"] = who.token
-    else:
-        headers["Authorization"] = f"Bearer {who.token}"
+def open_turns(base_url: str, who: Player) -> SseReader:
+    headers = {"Accept": "text/event-stream", "Authorization": f"Bearer {who.token}"}
     response = requests.get(
         f"{base_url}/v1/me/turns/stream",
-        params=params,
         headers=headers,
         stream=True,
         timeout=(5, 10),
@@ -74,9 +68,7 @@ def test_every_pushed_turn_is_what_me_turns_lists(live_api, live_server, live_pl
     api = live_api
     players = live_players.many(4)
     gid = game_with(api, players)
-    readers = {
-        p.id: open_turns(live_server.url, p, in_query=(i == 0)) for i, p in enumerate(players)
-    }
+    readers = {p.id: open_turns(live_server.url, p) for p in players}
     rng = random.Random(5)
     for _ in range(40):
         (mover,) = [p for p in players if listed(api, p, gid)]

@@ -12,6 +12,7 @@ client go.
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -249,7 +250,8 @@ def test_the_caps_follow_the_environment(monkeypatch, redis_server):
 
 def test_the_cap_holds_across_gunicorn_workers(redis_server, redis_client, tmp_path):
     """``parlour serve`` with two gevent workers: the count lives in Redis, so the cap
-    is one cap whichever worker each stream lands on."""
+    is one cap whichever worker each stream lands on; a chunked body over the limit is
+    a 413 there too (gunicorn hands werkzeug a terminated input)."""
     from tests.faults.procs import ApiProc
 
     env = {
@@ -274,5 +276,10 @@ def test_the_cap_holds_across_gunicorn_workers(redis_server, redis_client, tmp_p
         for s in (again, streams[1]):
             s.close()
         eventually(lambda: held(redis_client, f"p:{ann['id']}") == 0)
+
+        big = json.dumps({"name": "x" * (70 * 1024)}).encode()
+        chunks = (big[i : i + 4096] for i in range(0, len(big), 4096))
+        r = requests.post(url + "/v1/players", data=chunks, timeout=10)
+        assert r.status_code == 413, r.text[:200]
     finally:
         api.stop()
