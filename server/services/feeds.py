@@ -283,9 +283,13 @@ class Feeds:
                 left = ends - time.monotonic()
                 if left <= 0:
                     return
-                wait = min(heartbeat, left)
                 page = self.events(
-                    token, game_id, after=page["last"], wait=wait, seat=seat, leased=False
+                    token,
+                    game_id,
+                    after=page["last"],
+                    wait=min(heartbeat, left),
+                    seat=seat,
+                    leased=False,
                 )
                 if not page["events"]:
                     yield ": heartbeat\n\n"
