@@ -76,7 +76,7 @@ def test_a_parked_long_poll_of_turns_answers_401_after_a_rotation(
     url = live_server.url
     gid, mover, others = a_game(live_api, live_players.many(4))
     with ThreadPoolExecutor(3) as pool:
-        polls = [pool.submit(get, url, "/v1/me/turns", p, wait=3) for p in others]
+        polls = [pool.submit(get, url, "/v1/me/turns", p, wait=2) for p in others]
         time.sleep(PARKED)
         for p in others:
             kill(url, p, how)
