@@ -195,7 +195,8 @@ class IllegalMove(ParlourError):
 
 
 class RateLimited(ParlourError):
-    """429: slow down. ``retry_after`` is how long the server asked you to wait."""
+    """429: slow down (too many requests, or too many streams and long-polls open at once).
+    ``retry_after`` is how long the server asked you to wait."""
 
     @property
     def retry_after(self) -> float | None:
@@ -233,6 +234,7 @@ ERRORS_BY_CODE: dict[str, type[ParlourError]] = {
     "illegal_move": IllegalMove,
     "unplayable_format": InvalidRequest,  # 422: a tournament format its game cannot be played in
     "rate_limited": RateLimited,
+    "too_many_streams": RateLimited,  # 429: too many open streams and long-polls at once
 }
 """The one place an API error code becomes an exception class."""
 

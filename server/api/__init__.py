@@ -7,9 +7,12 @@ The use cases live in ``app.extensions["parlour"]``, a
 (``REDIS_URL``, ``PARLOUR_ADMIN_TOKEN``, ``PARLOUR_MAX_WAIT``,
 ``PARLOUR_OPEN_REGISTRATION``, ``PARLOUR_SEED_SECRET``,
 ``PARLOUR_REDIS_MAX_CONNECTIONS``, ``PARLOUR_INVITATION_TTL``, ``PARLOUR_MAX_BODY``: the
-largest request body in bytes, 64 KiB by default; a larger one is answered 413 before
-it is read). The app keeps no state between requests: everything shared lives in
-Redis, so any number of workers can serve any request.
+largest request body in bytes, 64 KiB by default; a larger one is answered 413, before it
+is read when it states its length, once past the limit when chunked;
+``PARLOUR_STREAMS_PER_PLAYER`` and ``PARLOUR_STREAMS_PER_ADDRESS``: the caps on open
+streams and long-polls, see :mod:`server.services.slots`). The app keeps no state
+between requests: everything shared lives in Redis, so any number of workers can serve
+any request.
 """
 
 from __future__ import annotations
@@ -24,12 +27,14 @@ from flask.json.provider import JSONProvider
 
 from server.services import wire
 from server.services.bundle import Services
+from server.services.slots import PER_ADDRESS, PER_PLAYER
 
 from . import (
     apps,
     cors,
     errors,
     games,
+    headers,
     health,
     invitations,
     ladders,
@@ -104,6 +109,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         VISITORS_MAX_LIVE=int(os.environ.get("PARLOUR_VISITORS_MAX_LIVE", "50")),
         VISITORS_PER_CLIENT=int(os.environ.get("PARLOUR_VISITORS_PER_CLIENT", "10")),
         VISITORS_PERIOD=float(os.environ.get("PARLOUR_VISITORS_PERIOD", "3600")),
+        # Open streams and long-polls at once: see server/services/slots.py.
+        STREAMS_PER_PLAYER=int(os.environ.get("PARLOUR_STREAMS_PER_PLAYER", str(PER_PLAYER))),
+        STREAMS_PER_ADDRESS=int(os.environ.get("PARLOUR_STREAMS_PER_ADDRESS", str(PER_ADDRESS))),
     )
     if config:
         app.config.update(config)
@@ -126,7 +134,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         per_client=app.config["VISITORS_PER_CLIENT"],
         period=app.config["VISITORS_PERIOD"],
     )
+    app.extensions["parlour"].slots.configure(
+        per_player=app.config["STREAMS_PER_PLAYER"],
+        per_address=app.config["STREAMS_PER_ADDRESS"],
+    )
     errors.register(app)
+    headers.register(app)  # every response, errors and unknown URLs too
     app.before_request(load_token)
     ratelimit.register(app)  # after load_token: it counts per token
     for module in (players, rules, games, me, tournaments, ratings, ladders, invitations):

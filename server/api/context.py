@@ -9,7 +9,7 @@ from typing import Any
 from flask import current_app, g, request
 
 from server.services.bundle import Services
-from server.services.errors import Unauthorized
+from server.services.errors import InvalidRequest, Unauthorized
 
 
 def services() -> Services:
@@ -18,12 +18,29 @@ def services() -> Services:
     return bundle
 
 
+QUERY_TOKEN_ENDPOINTS = frozenset({"stream.stream"})
+"""Where a token may come as ``?token=``: only the game stream, which a browser's
+``EventSource`` opens and which cannot set headers (server/api/stream.py)."""
+
+
 def load_token() -> None:
     """Set ``g.token`` from ``Authorization: Bearer <token>`` (None when absent).
 
     Only the header is parsed here; the service checks the token, pipelined with
-    the request's own read where it can (one round trip for a move).
+    the request's own read where it can (one round trip for a move). A ``?token=``
+    is refused (400) everywhere but the game stream: a URL ends up in logs,
+    history and ``Referer`` headers, so a token stays out of it wherever a client
+    can send a header.
+
+    Raises:
+        InvalidRequest: a ``?token=`` where none is taken.
     """
+    if "token" in request.args and request.endpoint not in QUERY_TOKEN_ENDPOINTS:
+        raise InvalidRequest(
+            "send the token in the Authorization header; only the game stream "
+            "(GET /v1/games/{id}/stream) takes ?token=",
+            {"token": ["not accepted in the query here"]},
+        )
     header = request.headers.get("Authorization")
     if header is None:
         g.token = None
@@ -35,15 +52,22 @@ def load_token() -> None:
 
 
 def presented_token() -> str | None:
-    """The token the request carries, wherever: ``g.token`` (the header), else the
-    ``?token=`` a browser's ``EventSource`` must use for the stream (server/api/stream.py).
+    """The token the request carries: ``g.token`` (the header), else on the game stream
+    the ``?token=`` a browser's ``EventSource`` must use (server/api/stream.py).
 
-    For counting requests (server/api/ratelimit.py) only: no other endpoint
-    accepts a token in its query.
+    For counting requests (server/api/ratelimit.py) only.
     """
     if g.get("token") is not None:
         return str(g.token)
-    return request.args.get("token") or None
+    if request.endpoint in QUERY_TOKEN_ENDPOINTS:
+        return request.args.get("token") or None
+    return None
+
+
+def client_address() -> str | None:
+    """The client's address: the socket's peer, or behind ``PARLOUR_TRUSTED_PROXIES``
+    proxies the one they saw (server/api/ratelimit.py installs werkzeug's ``ProxyFix``)."""
+    return request.remote_addr
 
 
 def requires_token(view: Callable[..., Any]) -> Callable[..., Any]:

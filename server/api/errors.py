@@ -52,6 +52,7 @@ from server.services.errors import (
     StaleVersion,
     StorageTimeout,
     StorageUnavailable,
+    TooManyStreams,
     TournamentMissing,
     Unauthorized,
     WrongEntrySize,
@@ -160,6 +161,7 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     IllegalMove: (422, "illegal_move", lambda e: {"legal_moves": e.legal_moves}),
     UnplayableFormat: (422, "unplayable_format", lambda e: e.details),
     RateLimited: (429, "rate_limited", lambda e: e.details),
+    TooManyStreams: (429, "too_many_streams", lambda e: e.details),
     StorageUnavailable: (503, "unavailable", _none),
     StorageTimeout: (503, "unavailable", _none),
 }
@@ -197,12 +199,14 @@ def handle(exc: Exception):
     """Map any exception to the envelope; unknown ones become a generic 500."""
     if isinstance(exc, HTTPException):
         status = exc.code or 500
-        return envelope(
+        body, status = envelope(
             status,
             _HTTP_CODES.get(status, "http_error"),
             exc.name.lower() if exc.name else "error",
             {},
         )
+        allowed = getattr(exc, "valid_methods", None)  # a 405 says what the URL takes
+        return (body, status, {"Allow": ", ".join(allowed)}) if allowed else (body, status)
     for cls in type(exc).__mro__:
         if cls in ERRORS:
             status, code, details = ERRORS[cls]

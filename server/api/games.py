@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, g, request
 
 from . import schemas
-from .context import requires_token, services
+from .context import client_address, requires_token, services
 from .schemas import load_json
 
 bp = Blueprint("games", __name__)
@@ -54,7 +54,8 @@ def move(game_id: str):
 @bp.get("/v1/games/<game_id>/events")
 def events(game_id: str):
     query = schemas.events_query.load(request.args)
-    return schemas.events.dump(services().feeds.events(g.token, game_id, **query))
+    events = services().feeds.events(g.token, game_id, **query, client=client_address())
+    return schemas.events.dump(events)
 
 
 @bp.get("/v1/games/<game_id>/replay")

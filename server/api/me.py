@@ -8,7 +8,7 @@ from flask import Blueprint, Response, current_app, g, request
 from server.services.errors import Unauthorized
 
 from . import schemas
-from .context import requires_token, services
+from .context import client_address, requires_token, services
 
 bp = Blueprint("me", __name__)
 
@@ -17,14 +17,17 @@ bp = Blueprint("me", __name__)
 @requires_token
 def turns():
     query = schemas.wait_query.load(request.args)
-    return schemas.turns.dump(services().feeds.turns(g.token, **query))
+    return schemas.turns.dump(services().feeds.turns(g.token, **query, client=client_address()))
 
 
 @bp.get("/v1/me/turns/stream")
 def turn_stream():
-    """Server-sent events (see :mod:`server.services.turnstream` for the format)."""
+    """Server-sent events (see :mod:`server.services.turnstream` for the format).
+
+    The token comes in the ``Authorization`` header only (a ``?token=`` is refused
+    by :func:`.context.load_token`): bots can send headers."""
     query = schemas.turn_stream_query.load(request.args)
-    token = g.token if g.token is not None else query["token"]
+    token = g.token
     if token is None:
         raise Unauthorized("missing bearer token")
     most = current_app.config["SSE_HEARTBEAT"]  # a client may ask for more, not fewer

@@ -2,7 +2,7 @@
 
 ``PARLOUR_RATE_LIMIT`` requests per ``PARLOUR_RATE_PERIOD`` seconds (default
 1) per token, counted in Redis so the limit holds across every API process;
-a token counts however it is sent (``Authorization`` or the stream's
+a token counts however it is sent (``Authorization`` or the game stream's
 ``?token=``). Requests without a token, or with a made-up one, count per client address
 (``PARLOUR_ANON_RATE_LIMIT``, default the same limit), and registrations
 (``POST /v1/players``) also in a stricter bucket per address
@@ -24,7 +24,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from server.services.errors import RateLimited
 
-from .context import presented_token, services
+from .context import client_address, presented_token, services
 
 __all__ = ["RateLimited", "check_rate", "register"]
 
@@ -37,7 +37,7 @@ def check_rate() -> None:
     if request.endpoint in UNCOUNTED:
         return
     config = current_app.config
-    token, address = presented_token(), request.remote_addr
+    token, address = presented_token(), client_address()
     limits = services().ratelimits
     limits.check(
         token,

@@ -21,6 +21,7 @@ from marshmallow import (
     validate,
     validates_schema,
 )
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from server.services.games import InvalidRequest
 
@@ -43,10 +44,24 @@ class Boolean(fields.Boolean):
 def load_json() -> Any:
     """The request body as JSON (an empty body reads as ``{}``).
 
+    A body that states its length over the limit is refused before it is read
+    (werkzeug); a chunked one is read up to the limit and no further, and refused
+    if more follows (werkzeug's read stops quietly at the limit).
+
     Raises:
         InvalidRequest: the body is not JSON.
+        RequestEntityTooLarge: the body is over ``MAX_CONTENT_LENGTH`` (413).
     """
     raw = request.get_data(cache=True)
+    limit = request.max_content_length
+    chunked = request.content_length is None
+    if (
+        chunked
+        and limit is not None
+        and len(raw) >= limit
+        and request.environ["wsgi.input"].read(1)
+    ):
+        raise RequestEntityTooLarge()  # one byte past the limit: too long
     if not raw.strip():
         return {}
     try:
@@ -491,9 +506,8 @@ invitation_list = Invitations()
 
 
 class TurnStreamQuery(_Query):
-    """``GET /v1/me/turns/stream``: the token may come as ``?token=`` (EventSource)."""
+    """``GET /v1/me/turns/stream``: the token comes in the header only (bots can send one)."""
 
-    token = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
     heartbeat = fields.Float(validate=validate.Range(min=0.5, max=3600), load_default=None)
 
 

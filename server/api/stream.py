@@ -5,7 +5,9 @@ The token may come in the ``Authorization`` header or, because a browser's
 tradeoff: a URL can end up in server and proxy logs, browser history and
 ``Referer`` headers. Prefer the header where the client can set it (a
 fetch-based reader); guest tokens, bound to one seat and expiring with their
-game, keep the exposure small. ``parlour serve`` writes no access log.
+game, keep the exposure small. ``parlour serve`` writes no access log. This is the
+only endpoint that takes ``?token=``: :func:`.context.load_token` refuses it
+everywhere else.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from server.services.errors import InvalidRequest
 from server.services.feeds import LAST_EVENT
 
 from . import schemas
-from .context import services
+from .context import client_address, services
 
 bp = Blueprint("stream", __name__)
 
@@ -54,6 +56,7 @@ def stream(game_id: str):
         seat=query["seat"],
         heartbeat=current_app.config["SSE_HEARTBEAT"],
         max_seconds=current_app.config["SSE_MAX_SECONDS"],
+        client=client_address(),
     )
     if events is None:
         return Response(status=204)

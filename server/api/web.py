@@ -28,6 +28,7 @@ from flask import Blueprint, Response, request, send_from_directory
 from werkzeug.exceptions import NotFound as HTTPNotFound
 
 from . import errors
+from .headers import SECURITY_HEADERS
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
 DOCS_ROOT = WEB_ROOT.parent.parent / "docs"
@@ -37,15 +38,6 @@ RULES_ROOT = DOCS_ROOT / "rules"
 GAMES = ("concerto", "seconds", "cowpoke", "pinochle")
 
 bp = Blueprint("web", __name__, static_folder=str(WEB_ROOT), static_url_path="/web")
-
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    ),
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-}
 
 
 def _shell() -> Response:

@@ -25,6 +25,7 @@ from server.services.players import Players
 from server.services.ratelimit import RateLimits
 from server.services.ratings import Ratings
 from server.services.replays import Replays
+from server.services.slots import Slots
 from server.services.tournaments import Tournaments
 from server.services.turnstream import TurnStreams
 from server.services.visitors import Visitors
@@ -70,7 +71,8 @@ class Services:
         self.invitations = Invitations(self.core, ttl=invitation_ttl)
         self.games = Games(self.core, self.invitations)
         self.clocks = Clocks(self.core)
-        self.feeds = Feeds(self.core)
+        self.slots = Slots(self.core)
+        self.feeds = Feeds(self.core, self.slots)
         self.turn_streams = TurnStreams(self.core, self.feeds)
         self.replays = Replays(self.core)
         self.lobby = Lobby(self.core)

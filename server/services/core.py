@@ -153,6 +153,22 @@ class Core:
             raise Unauthorized("unknown token")
         return self.verify(token, player_store.get(self.r, parts[0]))
 
+    def claimed_player(self, token: str | None) -> str:
+        """The player id a token claims, before its record is read and checked
+        (:meth:`verify`): for a read that carries the token check with it.
+
+        Raises:
+            Unauthorized: no token, or not a player token's shape; Forbidden: the admin's.
+        """
+        if token is None:
+            raise Unauthorized("missing bearer token")
+        if self.is_admin(token):
+            raise Forbidden("the admin token is not a player")
+        parts = split_token(token)
+        if parts is None:
+            raise Unauthorized("unknown token")
+        return parts[0]
+
     def player(self, token: str | None) -> PlayerRecord:
         """The calling player (the admin is not one).
 

@@ -151,3 +151,16 @@ class InvitationsPending(ServiceError):
 
 class InvitationExpired(ServiceError):
     """The invitation expired before it was accepted; its seat or entry was freed (409)."""
+
+
+class TooManyStreams(ServiceError):
+    """The caller already holds as many open streams and long-polls as it may (429,
+    ``too_many_streams``); ``retry_after`` in whole seconds, at least one."""
+
+    def __init__(self, cap: int, retry_after: float) -> None:
+        seconds = max(1, math.ceil(retry_after))
+        super().__init__(
+            f"too many open streams and long-polls: at most {cap} at once; close one first",
+            {"limit": cap, "retry_after": seconds},
+        )
+        self.retry_after = seconds

@@ -43,6 +43,7 @@ from server.games import Event, visible
 from server.services import boards, views, wire
 from server.services.core import Core, Read
 from server.services.errors import BoardInPlay, Forbidden, InvalidRequest, ServiceError
+from server.services.slots import NO_LEASE, Lease, Slots
 from server.store import clocks as clock_store
 from server.store import games as game_store
 from server.store import ladders as ladder_store
@@ -83,9 +84,10 @@ def frame(event: dict) -> str:
 class Feeds:
     """Long-polls and streams, over the shared :class:`Core`."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, slots: Slots | None = None) -> None:
         self.core = core
         self.r = core.r
+        self.slots = slots if slots is not None else Slots(core)
 
     # -- long-polls -------------------------------------------------------------------
     def events(
@@ -95,48 +97,71 @@ class Feeds:
         after: int = 0,
         wait: float = 0.0,
         seat: int | None = None,
+        *,
+        client: str | None = None,
+        leased: bool = True,
     ) -> dict[str, Any]:
         """Events numbered above ``after`` that the caller may see, long-polled up to ``wait``.
 
         While the game waits for its players, everyone reads it as a spectator, and the
         feed holds back the seats' own cards until the start (:meth:`_before_start`).
 
+        A player's token is checked again once a wait is over, in the wait's own
+        round trip: a token rotated or revoked while the poll waited gets no answer.
+        A wait holds one of the caller's slots (:mod:`server.services.slots`; the
+        address ``client`` for a caller without a token), except with ``leased``
+        off (a stream's pages: the stream holds one).
+
         Raises:
             InvalidRequest: ``after`` is not an event number (0..:data:`LAST_EVENT`).
+            TooManyStreams: a wait past the caller's cap of open streams and long-polls.
         """
         check_after(after)
         deadline = time.monotonic() + min(wait, self.core.max_wait)
-        first = True
-        while True:  # while the game waits: until it starts, or the wait ends
-            got = self.core.read(token, game_id, required=False)
-            self._may_read(got)
-            player = got.caller.player if got.caller else None
-            if player is not None:  # a seat's events or stream: waiting too (docs/ladder.md)
-                ladder_store.seen(self.r, player.id, time.time())
-            mine = views.seats_of(got.game, player.id) if player else []
-            if seat is not None and seat not in mine:
-                if not first:  # the seat was left during the wait: that ends the wait
-                    return {"events": [], "last": after}
-                raise Forbidden("you hold no such seat in this game")
-            if got.game.status != "waiting":
-                break
-            page = self._before_start(game_id, after)
-            left = deadline - time.monotonic()
-            if page["events"] or left <= 0:
-                return page
-            time.sleep(min(START_POLL, left))
-            first = False
-        you = seat if seat is not None else (mine[0] if mine else None)
-        last = after
-        while True:
-            block_ms = int(max(0.0, deadline - time.monotonic()) * 1000)
-            found = game_store.events(self.r, game_id, last, block_ms)
-            if found:
-                last = found[-1][0]
-                self._still_may_read(got)
-            shown = [views.event_out(n, e) for n, e in found if visible(Event.from_dict(e), you)]
-            if shown or block_ms <= 0:
-                return {"events": shown, "last": last}
+        lease, first = NO_LEASE, True
+        try:
+            while True:  # while the game waits: until it starts, or the wait ends
+                got = self.core.read(token, game_id, required=False)
+                self._may_read(got)
+                player = got.caller.player if got.caller else None
+                if player is not None:  # a seat's events or stream: waiting too (docs/ladder.md)
+                    ladder_store.seen(self.r, player.id, time.time())
+                mine = views.seats_of(got.game, player.id) if player else []
+                if seat is not None and seat not in mine:
+                    if not first:  # the seat was left during the wait: that ends it
+                        return {"events": [], "last": after}
+                    raise Forbidden("you hold no such seat in this game")
+                if first and leased:  # the caller is known good: its wait counts
+                    lease = self.slots.poll(token, client, wait)
+                if got.game.status != "waiting":
+                    break
+                page = self._before_start(game_id, after)
+                left = deadline - time.monotonic()
+                if page["events"] or left <= 0:
+                    return page
+                time.sleep(min(START_POLL, left))
+                first = False
+            you = seat if seat is not None else (mine[0] if mine else None)
+            last = after
+            while True:
+                block_ms = int(max(0.0, deadline - time.monotonic()) * 1000)
+                if player is None or block_ms <= 0:
+                    found = game_store.events(self.r, game_id, last, block_ms)
+                else:  # the token again, read as the wait ends: none for a rotated one
+                    found, record = game_store.events_checked(
+                        self.r, game_id, last, block_ms, player.id
+                    )
+                    self.core.verify(token or "", record, game_id)
+                if found:
+                    last = found[-1][0]
+                    self._still_may_read(got)
+                shown = [
+                    views.event_out(n, e) for n, e in found if visible(Event.from_dict(e), you)
+                ]
+                if shown or block_ms <= 0:
+                    return {"events": shown, "last": last}
+        finally:
+            lease.release()
 
     def _before_start(self, game_id: str, after: int) -> dict[str, Any]:
         """A waiting game's events after ``after``: the public ones, up to the first that
@@ -160,21 +185,35 @@ class Feeds:
         (:func:`server.services.boards.still_live`)."""
         boards.still_live(self.core, got.caller, got.game)
 
-    def turns(self, token: str | None, wait: float = 0.0) -> dict[str, Any]:
+    def turns(
+        self, token: str | None, wait: float = 0.0, *, client: str | None = None
+    ) -> dict[str, Any]:
         """Every game where the caller is to act, long-polled up to ``wait`` seconds.
 
         The truth comes from the game states; a wake-up only ends the wait early.
+        The token is checked with every read of the player's games (one round trip
+        for both), so after every wait too: a token rotated or revoked while the
+        poll waited gets no answer. A wait holds one of the player's slots
+        (:mod:`server.services.slots`).
         """
-        player = self.core.player(token)
-        ladder_store.seen(self.r, player.id, time.time())  # available to ladders (docs/ladder.md)
+        player_id = self.core.claimed_player(token)
         deadline = time.monotonic() + min(wait, self.core.max_wait)
-        while True:
-            last_wake, game_ids = player_store.turn_snapshot(self.r, player.id)
-            turns = self._turns(player.id, game_ids)
-            block_ms = int(max(0.0, deadline - time.monotonic()) * 1000)
-            if turns or block_ms <= 0:
-                return {"turns": turns}
-            player_store.wait_wake(self.r, player.id, last_wake, block_ms)
+        lease: Lease | None = None
+        try:
+            while True:
+                last_wake, game_ids, record = player_store.turn_snapshot_checked(self.r, player_id)
+                self.core.verify(token or "", record)
+                if lease is None:  # the first pass: the token is known now
+                    ladder_store.seen(self.r, player_id, time.time())  # for ladders
+                    lease = self.slots.poll(token, client, wait)
+                turns = self._turns(player_id, game_ids)
+                block_ms = int(max(0.0, deadline - time.monotonic()) * 1000)
+                if turns or block_ms <= 0:
+                    return {"turns": turns}
+                player_store.wait_wake(self.r, player_id, last_wake, block_ms)
+        finally:
+            if lease is not None:
+                lease.release()
 
     def _turns(self, player_id: str, game_ids: list[str]) -> list[dict[str, Any]]:
         """The player's seats to move in ``game_ids``, each with its view; games found
@@ -225,11 +264,14 @@ class Feeds:
         seat: int | None = None,
         heartbeat: float = 15.0,
         max_seconds: float = 300.0,
+        client: str | None = None,
     ) -> Iterator[str] | None:
         """Check the caller now, then return the stream's generator (None: nothing more, ever).
 
-        Every error the caller should see as a status (401, 403, 404) is raised
-        here, before anything is streamed.
+        Every error the caller should see as a status (401, 403, 404, 429) is raised
+        here, before anything is streamed. The stream holds one of the caller's
+        slots (:mod:`server.services.slots`; the address ``client`` for a caller
+        without a token) until it is closed.
 
         Args:
             after: the last event the client has (``Last-Event-ID``), 0 for all.
@@ -240,7 +282,10 @@ class Feeds:
         first = self.events(token, game_id, after=after, wait=0, seat=seat)
         if not first["events"] and self.status(game_id) in OVER:
             return None
-        return self._stream(token, game_id, first, seat, heartbeat, max_seconds)
+        lease = self.slots.stream(token, client)  # the token was checked above
+        return self.slots.hold(
+            self._stream(token, game_id, first, seat, heartbeat, max_seconds), lease
+        )
 
     def _stream(
         self,
@@ -260,7 +305,9 @@ class Feeds:
                 status = self.status(game_id)
                 if status in OVER:
                     # Its last events may have landed after the read above: send them too.
-                    rest = self.events(token, game_id, after=page["last"], wait=0, seat=seat)
+                    rest = self.events(
+                        token, game_id, after=page["last"], wait=0, seat=seat, leased=False
+                    )
                     for event in rest["events"]:
                         yield frame(event)
                     yield self._end(status)
@@ -269,7 +316,12 @@ class Feeds:
                 if left <= 0:
                     return
                 page = self.events(
-                    token, game_id, after=page["last"], wait=min(heartbeat, left), seat=seat
+                    token,
+                    game_id,
+                    after=page["last"],
+                    wait=min(heartbeat, left),
+                    seat=seat,
+                    leased=False,
                 )
                 if not page["events"]:
                     yield ": heartbeat\n\n"

@@ -28,9 +28,10 @@ it has seen (same game and version). A wake-up without rendered turns (a game
 starts or ends; a clocked game's timeout) makes the stream read that game. A
 heartbeat with nothing pushed re-reads every game, so a lost wake-up delays a
 turn by one heartbeat at most. The token is checked before every push, against
-the player's record read with the wait (one round trip for both) or, after a
-wait longer than ``TOKEN_RECHECK`` seconds, read anew: a revoked or expired
-token ends the stream within that time, and a push costs no lookup of its own.
+the player's record read as the wait ends, in the wait's own round trip (and
+with the first read of the player's games): a rotated or revoked token gets no
+push after its rotation, and a push costs no lookup of its own. An open stream
+holds one of the player's slots (:mod:`server.services.slots`) until it closes.
 """
 
 from __future__ import annotations
@@ -51,9 +52,6 @@ from server.store import players as player_store
 
 log = logging.getLogger("server.services.turnstream")
 
-TOKEN_RECHECK = 1.0
-"""Seconds a stream trusts the player's record read with its wait before a push."""
-
 
 class TurnStreams:
     """Per-player turn streams, over the shared :class:`Core` and the :class:`Feeds`."""
@@ -64,9 +62,11 @@ class TurnStreams:
         self.feeds = feeds
 
     def open(self, token: str | None, *, heartbeat: float, max_seconds: float) -> Iterator[bytes]:
-        """Check the caller now (401 before anything is streamed), then the stream."""
+        """Check the caller now (401, or 429 past its cap of open streams, before
+        anything is streamed), then the stream, holding its slot until closed."""
         player = self.core.player(token)
-        return self._stream(token, player.id, heartbeat, max_seconds)
+        lease = self.feeds.slots.stream(token, None)
+        return self.feeds.slots.hold(self._stream(token, player.id, heartbeat, max_seconds), lease)
 
     def _stream(
         self, token: str | None, player_id: str, heartbeat: float, max_seconds: float
@@ -79,18 +79,15 @@ class TurnStreams:
         reader = player_store.wake_reader(self.r)
         try:
             sent: dict[str, int] = {}  # game -> the newest version of turns sent
-            last, game_ids = player_store.turn_snapshot(self.r, player_id)
+            last, game_ids, record = player_store.turn_snapshot_checked(self.r, player_id)
+            self.core.verify(token or "", record)
             yield from self._truth(player_id, game_ids, sent)
             while (left := ends - time.monotonic()) > 0:
                 quiet = min(heartbeat, left, self.core.max_wait)  # the Redis read's limit
-                waited = time.monotonic()
                 wakes, record = player_store.read_wakes_checked(
                     reader, player_id, last, int(1000 * quiet)
                 )
-                if time.monotonic() - waited <= TOKEN_RECHECK:
-                    self.core.verify(token or "", record)  # read as the wait began
-                else:
-                    self.core.player(token)
+                self.core.verify(token or "", record)  # read as the wait ended
                 if not wakes:
                     ladder_store.seen(self.r, player_id, time.time() + heartbeat)
                     games = player_store.games(self.r, player_id)

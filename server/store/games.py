@@ -365,6 +365,27 @@ def events(r: Redis, game_id: str, after: int, block_ms: int = 0) -> list[tuple[
     return [(int(eid.split(b"-")[1]), orjson.loads(f[b"e"])) for eid, f in reply[0][1]]
 
 
+def events_checked(
+    r: Redis, game_id: str, after: int, block_ms: int, player_id: str
+) -> tuple[list[tuple[int, dict]], players.PlayerRecord | None]:
+    """:func:`events`, and the player's record (the token check) read once the wait is
+    over, in the same round trip: the ``HMGET`` queued behind the blocking ``XREAD``
+    runs when the events came (Redis runs a connection's commands in order). On a
+    cluster the two keys live apart: two reads, the record second."""
+    if isinstance(r, RedisCluster):
+        return events(r, game_id, after, block_ms), players.get(r, player_id)
+    pipe = r.pipeline(transaction=False)
+    pipe.xread({keys.game_events(game_id): f"0-{after}"}, block=block_ms if block_ms > 0 else None)
+    players.queue_get(pipe, player_id)
+    reply, record = pipe.execute()
+    found = (
+        [(int(eid.split(b"-")[1]), orjson.loads(f[b"e"])) for eid, f in reply[0][1]]
+        if reply
+        else []
+    )
+    return found, players.parse(player_id, record)
+
+
 def all_events(r: Redis, game_id: str) -> list[tuple[int, dict]]:
     """Every event of the game, oldest first (replays)."""
     stored: Any = r.xrange(keys.game_events(game_id))

@@ -192,3 +192,10 @@ def metrics_waiting() -> str:
 def rate_window(subject: str, window: int) -> str:
     """Requests of one caller (a hash of its token) in one fixed window of time."""
     return f"rl:{{{subject}}}:{window}"
+
+
+# -- open streams and long-polls (server/services/slots.py) ------------------------------
+def slots(subject: str) -> str:
+    """Sorted set: the leases of one caller's open streams and long-polls (a player id or
+    a client address), each a random id scored by when it lapses (epoch milliseconds)."""
+    return f"slots:{{{subject}}}"

@@ -195,18 +195,20 @@ def read_wakes(r: Redis, player_id: str, after: bytes, block_ms: int) -> list[Wa
 def read_wakes_checked(
     reader: Redis, player_id: str, after: bytes, block_ms: int
 ) -> tuple[list[Wake], PlayerRecord | None]:
-    """:func:`read_wakes`, and the player's record (for the token check) read just before
-    the wait, in the same round trip: a turn stream checks its token at every push for
-    nothing. ``reader`` is a :func:`wake_reader` (on a cluster: two reads)."""
+    """:func:`read_wakes`, and the player's record (for the token check) read just after
+    the wait ends, in the same round trip: Redis runs a connection's commands in order,
+    so the ``HMGET`` queued behind the blocking ``XREAD`` runs once the wake-ups came.
+    A turn stream checks its token at every push, after a rotation too, for nothing.
+    ``reader`` is a :func:`wake_reader` (on a cluster: two reads, the record second)."""
     conn = getattr(reader, "connection", None)
     if conn is None:
         return read_wakes(reader, player_id, after, block_ms), get(reader, player_id)
     wait = ("XREAD", "BLOCK", max(1, block_ms), "STREAMS", keys.player_wake(player_id), after)
     conn.send_packed_command(
-        conn.pack_commands([("HMGET", keys.player(player_id), "name", "token_sha256"), wait])
+        conn.pack_commands([wait, ("HMGET", keys.player(player_id), "name", "token_sha256")])
     )
     try:
-        record, got = conn.read_response(), conn.read_response()
+        got, record = conn.read_response(), conn.read_response()
     except BaseException:  # a reply may be left unread: the connection is no use now
         conn.disconnect()
         raise
@@ -242,6 +244,18 @@ def turn_snapshot(r: Redis, player_id: str) -> tuple[bytes, list[str]]:
     newest, members = pipe.execute()
     last = newest[0][0] if newest else b"0-0"
     return last, sorted(m.decode() for m in members)
+
+
+def turn_snapshot_checked(r: Redis, player_id: str) -> tuple[bytes, list[str], PlayerRecord | None]:
+    """:func:`turn_snapshot` and the player's record (the token check), in the same round
+    trip: a long-poll of turns checks its token after every wait for nothing."""
+    pipe = r.pipeline(transaction=False)
+    pipe.xrevrange(keys.player_wake(player_id), count=1)
+    pipe.smembers(keys.player_games(player_id))
+    queue_get(pipe, player_id)
+    newest, members, record = pipe.execute()
+    last = newest[0][0] if newest else b"0-0"
+    return last, sorted(m.decode() for m in members), parse(player_id, record)
 
 
 def wait_wake(r: Redis, player_id: str, after: bytes, block_ms: int) -> bool:

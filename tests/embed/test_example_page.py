@@ -55,6 +55,7 @@ def deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
         "PARLOUR_WEBHOOK_BACKOFF": "0.1",
         "PARLOUR_WEBHOOK_ALLOW": "127.0.0.0/8",  # the backend's /webhook is local
         "PARLOUR_SSE_HEARTBEAT": "1",
+        "PARLOUR_STREAMS_PER_PLAYER": "0",  # one seat's 30 streams: no cap here
     }
     saved = {k: os.environ.get(k) for k in settings}
     os.environ.update(settings)  # the served child inherits them

@@ -98,6 +98,7 @@ API_ERRORS = [
     (422, "illegal_move", IllegalMove),
     (422, "unplayable_format", InvalidRequest),
     (429, "rate_limited", RateLimited),
+    (429, "too_many_streams", RateLimited),
 ]
 
 
