@@ -638,8 +638,8 @@ class Game:
     * ``id``, ``title``, ``options``: what ``GET /v1/rules`` serves (each option
       name maps to its spec: ``default`` and ``choices`` or ``min``/``max``, and a
       ``doc``);
-    * ``seats``, ``seat_option``: the table sizes it is played by, and the option
-      that sets the size, if any (:attr:`min_seats`, :attr:`max_seats`);
+    * ``seats``, ``seat_option``: every table size it is played by (ascending: the
+      smallest first, the largest last), and the option that sets the size, if any;
     * ``two_sides``: the sides, through :meth:`side_size`;
     * ``variant_option``: the option that names its edition or variant;
     * ``house_bots``: the bots of the house that play it, best first (the bot pool
@@ -672,16 +672,6 @@ class Game:
     """The house bots made for this game, the one that plays it best first: entry-point
     names of the ``parlour.bots`` group (names only: the engines import no bot).
     :data:`ANY_GAME_BOTS` come after them."""
-
-    @property
-    def min_seats(self) -> int:
-        """The smallest table the game is played by."""
-        return min(self.seats)
-
-    @property
-    def max_seats(self) -> int:
-        """The largest table the game is played by."""
-        return max(self.seats)
 
     def side_size(self, seats: int) -> int:
         """Players per side at a table of ``seats``: half the table when the game is played
