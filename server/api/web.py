@@ -28,14 +28,13 @@ from flask import Blueprint, Response, request, send_from_directory
 from werkzeug.exceptions import NotFound as HTTPNotFound
 
 from . import errors
+from .context import services
 from .headers import SECURITY_HEADERS
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
 DOCS_ROOT = WEB_ROOT.parent.parent / "docs"
 """The docs site's sources, in a source checkout (``docs/`` beside ``server/``)."""
 RULES_ROOT = DOCS_ROOT / "rules"
-
-GAMES = ("concerto", "seconds", "cowpoke", "pinochle")
 
 bp = Blueprint("web", __name__, static_folder=str(WEB_ROOT), static_url_path="/web")
 
@@ -83,7 +82,7 @@ def ladder_player(ladder_id: str, player_id: str) -> Response:
 @bp.get("/rules")
 def rules_index() -> Response:
     items = "".join(
-        f'<li><a href="/rules/{g}">{g.capitalize()}</a></li>' for g in GAMES if _rules_file(g)
+        f'<li><a href="/rules/{g}">{g.capitalize()}</a></li>' for g in _games() if _rules_file(g)
     )
     body = f"<h1>Rules</h1><ul>{items}</ul>" if items else _NO_DOCS
     return _page("Rules", body, status=200 if items else 404)
@@ -92,9 +91,10 @@ def rules_index() -> Response:
 @bp.get("/rules/<game>")
 def rules(game: str) -> Response:
     """A game's rules, rendered from ``docs/rules/<game>.md`` (anchors such as ``#c17`` kept)."""
-    source = _rules_file(game) if game in GAMES else None
+    known = game in _games()
+    source = _rules_file(game) if known else None
     if source is None:
-        why = _NO_DOCS if game in GAMES else f"<p>No game is called {html.escape(game)}.</p>"
+        why = _NO_DOCS if known else f"<p>No game is called {html.escape(game)}.</p>"
         return _page("No such rules page", "<h1>No such rules page</h1>" + why, status=404)
     return _page(f"{game.capitalize()} rules", _render(str(source)))
 
@@ -132,6 +132,11 @@ _NO_DOCS = (
 )
 
 
+def _games() -> list[str]:
+    """The registered games' ids: each has a rules page, ``docs/rules/<id>.md``."""
+    return [g["id"] for g in services().lobby.rules()["games"]]
+
+
 def _rules_file(game: str) -> Path | None:
     path = RULES_ROOT / f"{game}.md"
     return path if path.is_file() else None
@@ -148,7 +153,7 @@ def _render(path: str) -> str:
 
 def _sibling_link(found: re.Match[str]) -> str:
     name, anchor = found.group(1), found.group(2) or ""
-    if name in GAMES:
+    if name in _games():
         return f'href="/rules/{name}{anchor}"'
     return found.group(0)
 

@@ -1,10 +1,13 @@
 """Pure rules engines: no I/O, no clock, no global randomness.
 
-The registry is explicit: a game is playable exactly when it is listed here.
+The registry is explicit: a game is playable exactly when it is listed here. Its
+:class:`Game` record carries every fact the rest of the server needs about it (seats,
+sides, house bots), so that code outside ``server.games`` names no game.
 """
 
 from . import concerto, cowpoke, pinochle, seconds
 from .kit.base import (
+    ANY_GAME_BOTS,
     BaseState,
     Event,
     Game,
@@ -34,6 +37,7 @@ def find_game(game_id: str) -> Game:
 
 
 __all__ = [
+    "ANY_GAME_BOTS",
     "REGISTRY",
     "find_game",
     "BaseState",

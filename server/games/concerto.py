@@ -50,14 +50,12 @@ from .kit.base import (
     Event,
     GameOver,
     IllegalMove,
-    InvalidOptions,
     MalformedMove,
     Move,
     NotYourTurn,
     Outcome,
     Seat,
     Termination,
-    check_options,
     game_record,
     redeal,
 )
@@ -294,18 +292,6 @@ class ConcertoOptions:
         return EDITIONS[self.rules]
 
 
-def parse_options(raw: Mapping[str, Any] | None) -> ConcertoOptions:
-    """Check every option and fill in the defaults.
-
-    Raises:
-        InvalidOptions: naming every unknown option and every bad value.
-    """
-    problems, values = check_options(raw, OPTIONS)
-    if problems:
-        raise InvalidOptions(problems)
-    return ConcertoOptions(**values)
-
-
 HANDS = HandShape(players=4, size=13, hands_text="four hands")
 
 
@@ -375,7 +361,8 @@ class State(BaseState):
     num_seats = 4
     action_kinds = ACTION_KINDS
     options: ConcertoOptions
-    parse_options = staticmethod(parse_options)
+    option_specs = OPTIONS
+    options_type = ConcertoOptions
     parse_deals = staticmethod(parse_deals)
 
     __slots__ = (
@@ -477,16 +464,9 @@ class State(BaseState):
             return [hand[:], [PASS], [FORCE]]
         return [hand[:]]
 
-    def _is_legal_action(self, seat: Seat, action: Action) -> bool:
-        """Exactly ``action in legal_actions(seat)`` for the seat on turn, without the list."""
-        if action in (PASS, FORCE):
-            return self.may_pass(seat)
-        return action in self.hands[seat]
-
-    def apply_action(
-        self, seat: Seat | None, action: Action, out: list[Event] | None = None
-    ) -> None:
-        """Apply one action of :meth:`legal_actions`; ``out``, if given, collects its events.
+    def apply_action(self, seat: Seat | None, action: Action) -> None:
+        """Apply one action of :meth:`legal_actions`, building no events, with the checks
+        of :meth:`apply` in one step (the kit's default would go through the moves).
 
         Raises:
             GameOver, NotYourTurn, IllegalMove: as :meth:`apply` (state unchanged).
@@ -494,9 +474,9 @@ class State(BaseState):
         if seat != self.turn or seat is None:
             raise GameOver() if self.turn is None else NotYourTurn(seat)
         if action in self.hands[seat]:
-            self._play(seat, action, out)
+            self._play(seat, action, None)
         elif action in (PASS, FORCE) and self.may_pass(seat):
-            self._act(seat, action, out)
+            self._act(seat, action, None)
         else:
             move = move_of(action) if isinstance(action, str) and action in ACTION_KINDS else {}
             reason = self._explain_illegal(seat, move) if move else f"{action!r} is not a move"
@@ -514,23 +494,11 @@ class State(BaseState):
     def _legal_moves(self, seat: Seat) -> list[Move]:
         return self.legal_moves(seat)
 
-    def apply(self, seat: Seat | None, move: Any, *, events: bool = True) -> list[Event]:
-        """The kit's :meth:`BaseState.apply` on the compact form: the same checks in the
-        same order (game over, turn, the move's shape, legality), then the action's rules.
-        """
-        if seat != self.turn or seat is None:
-            raise GameOver() if self.turn is None else NotYourTurn(seat)
-        action = action_of(self.normalize_move(move))
-        if not events:
-            self.apply_action(seat, action)
-            return []
-        out: list[Event] = []
-        self.apply_action(seat, action, out)
-        return out
-
     def _is_legal(self, seat: Seat, move: Move) -> bool:
         """Exactly ``move in _legal_moves(seat)``, without building the list."""
-        return self._is_legal_action(seat, action_of(move))
+        if move["type"] == PLAY:
+            return move["card"] in self.hands[seat]
+        return self.may_pass(seat)
 
     def normalize_move(self, move: Any) -> Move:
         if type(move) is dict:  # the usual shapes, already canonical, checked at once
@@ -575,6 +543,13 @@ class State(BaseState):
         out: list[Event] = []
         self._act(seat, action_of(move), out)
         return out
+
+    def _apply_quietly(self, seat: Seat, move: Move) -> None:
+        """``_apply`` building no events: the hot path of ``apply(..., events=False)``."""
+        if move["type"] == PLAY:
+            self._play(seat, move["card"], None)
+        else:
+            self._act(seat, move["type"], None)
 
     def _act(self, seat: Seat, action: Action, out: list[Event] | None) -> None:
         if action == PASS:
@@ -975,7 +950,7 @@ class State(BaseState):
         """
         if seat not in range(4):
             raise ValueError(f"not a seat of a concerto game: {seat!r}")
-        return cls.from_dict(_dict_of_view(parse_options(options), view, seat))
+        return cls.from_dict(_dict_of_view(cls.parse_options(options), view, seat))
 
 
 def _log_of(record: Mapping[str, Any]) -> HandLog:
@@ -1047,4 +1022,16 @@ def _by_side(values: Sequence[int]) -> dict[str, int]:
 
 new_state = State.new
 
-GAME = game_record(State, title="Concerto", seats=(4,), options=OPTIONS, two_sides=True)
+parse_options = State.parse_options
+"""Options as a client sent them → the game's options (the kit's one parser)."""
+
+
+GAME = game_record(
+    State,
+    title="Concerto",
+    seats=(4,),
+    options=OPTIONS,
+    two_sides=True,
+    variant_option="rules",
+    house_bots=("concerto_signals", "concerto_greedy"),
+)

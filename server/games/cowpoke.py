@@ -72,13 +72,11 @@ from typing import Any, ClassVar
 from .kit.base import (
     BaseState,
     Event,
-    InvalidOptions,
     MalformedMove,
     Move,
     Outcome,
     Seat,
     Termination,
-    check_options,
     game_record,
     redeal,
     split_leading_kind,
@@ -142,19 +140,11 @@ class CowpokeOptions:
         return self.players == 2
 
 
-def parse_options(raw: Mapping[str, Any] | None) -> CowpokeOptions:
-    """Check every option and fill in the defaults.
-
-    Raises:
-        InvalidOptions: naming every unknown option and every bad value.
-    """
-    problems, values = check_options(raw, OPTIONS)
+def check_options_together(problems: dict[str, str], values: dict[str, Any]) -> None:
+    """The first dealer is a seat of the table."""
     players, first = values["players"], values["first_dealer"]
     if "players" not in problems and "first_dealer" not in problems and first >= players:
         problems["first_dealer"] = f"must be a seat 0..{players - 1}"
-    if problems:
-        raise InvalidOptions(problems)
-    return CowpokeOptions(**values)
 
 
 def dealer_of_deal(deal_number: int, options: CowpokeOptions) -> Seat:
@@ -291,7 +281,9 @@ class State(BaseState):
 
     game: ClassVar[str] = "cowpoke"
     options: CowpokeOptions
-    parse_options = staticmethod(parse_options)
+    option_specs = OPTIONS
+    options_type = CowpokeOptions
+    _check_options_together = staticmethod(check_options_together)
     parse_deals = staticmethod(parse_deals)
 
     __slots__ = (
@@ -932,7 +924,7 @@ class State(BaseState):
         the view does not show dealt anyhow into the places the seat cannot see, each of
         the size the view gives (the dummy's dead card is one). Determinizing the world
         again gives more worlds of the same kind, for less."""
-        parsed = parse_options(options)  # InvalidOptions is a ValueError
+        parsed = cls.parse_options(options)  # InvalidOptions is a ValueError
         if not (isinstance(seat, int) and 0 <= seat < parsed.players):
             raise ValueError(f"seat {seat!r} is not a seat of this game")
         return cls.from_dict(_stored_from_view(parsed, view, seat))
@@ -1046,6 +1038,15 @@ def _showdown_record(showdown: CompactShowdown) -> dict[str, Any]:
 
 new_state = State.new
 
+parse_options = State.parse_options
+"""Options as a client sent them → the game's options (the kit's one parser)."""
+
+
 GAME = game_record(
-    State, title="Cowpoke", seats=(2, 3, 4, 5), options=OPTIONS, seat_option="players"
+    State,
+    title="Cowpoke",
+    seats=(2, 3, 4, 5),
+    options=OPTIONS,
+    seat_option="players",
+    house_bots=("cowpoke",),
 )

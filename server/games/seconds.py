@@ -49,13 +49,11 @@ from typing import Any, ClassVar
 from .kit.base import (
     BaseState,
     Event,
-    InvalidOptions,
     MalformedMove,
     Move,
     Outcome,
     Seat,
     Termination,
-    check_options,
     game_record,
     redeal,
     split_leading_kind,
@@ -249,18 +247,6 @@ class SecondsOptions:
     winner: str = "second-highest"
 
 
-def parse_options(raw: Mapping[str, Any] | None) -> SecondsOptions:
-    """Check every option and fill in the defaults.
-
-    Raises:
-        InvalidOptions: naming every unknown option and every bad value.
-    """
-    problems, values = check_options(raw, OPTIONS)
-    if problems:
-        raise InvalidOptions(problems)
-    return SecondsOptions(**values)
-
-
 def parse_deals(raw: Iterable[Any] | None, options: SecondsOptions) -> list[dict[str, Any]]:
     """Check preset deals, reporting every problem.
 
@@ -348,7 +334,8 @@ class State(BaseState):
 
     game: ClassVar[str] = "seconds"
     options: SecondsOptions
-    parse_options = staticmethod(parse_options)
+    option_specs = OPTIONS
+    options_type = SecondsOptions
     parse_deals = staticmethod(parse_deals)
     num_seats = SEATS
 
@@ -667,7 +654,7 @@ class State(BaseState):
         and the options, what the rules fix worked out again (the dealer and partners of
         the deal, each trick's winner, whose turn it is), the unseen cards dealt in pack
         order."""
-        options = parse_options(raw_options)
+        options = cls.parse_options(raw_options)
         if seat not in range(SEATS):
             raise ValueError(f"{seat!r} is not a seat of Seconds (0 to {SEATS - 1})")
         public = view["state"]
@@ -706,4 +693,8 @@ class State(BaseState):
 
 new_state = State.new
 
-GAME = game_record(State, title="Seconds", seats=(SEATS,), options=OPTIONS)
+parse_options = State.parse_options
+"""Options as a client sent them → the game's options (the kit's one parser)."""
+
+
+GAME = game_record(State, title="Seconds", seats=(SEATS,), options=OPTIONS, house_bots=("seconds",))

@@ -3,8 +3,9 @@
 An app that embeds Parlour names bots in a game's seats (``[null,
 "bot:concerto_signals", ...]``) and runs no bot process of its own: this pool
 plays them. It is an ordinary client of the HTTP API, exactly like an outside
-bot — it imports ``client_sdk`` and ``bots`` and nothing of the server
-(``tests/embed`` checks): the only privileged thing it does is one admin call,
+bot — it imports ``client_sdk``, ``bots`` and, of the server, only the pure engines'
+registry, whose Game records name each game's house bots (``tests/test_architecture.py``
+checks): the only privileged thing it does is one admin call,
 ``POST /v1/bots``, which creates (once) the pool's player identities and hands
 back their tokens. Each identity is then driven by a :class:`~client_sdk.runner.Runner`
 in a thread, taking the turns of every game it sits in from ``GET /v1/me/turns/stream``.
@@ -24,7 +25,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,7 @@ from client_sdk import Client
 from client_sdk.cli import load_bot
 from client_sdk.errors import ConnectionError, ServerError
 from client_sdk.runner import Runner
+from server.games import ANY_GAME_BOTS, REGISTRY, Game
 from server.processes.daemon import log_as, orphaned, stop_on_signals
 
 log = logging.getLogger("botpool")
@@ -45,12 +47,24 @@ class BotSpec:
     games: tuple[str, ...] | None
 
 
-POOL = (
-    BotSpec("random", None),
-    BotSpec("concerto_greedy", ("concerto",)),
-    BotSpec("concerto_signals", ("concerto",)),
-)
-"""The bots a default pool plays."""
+def house_pool(registry: Mapping[str, Game] = REGISTRY) -> tuple[BotSpec, ...]:
+    """Each game's house bots (its :attr:`Game.house_bots`), each for the games that list
+    it, then the bots that play every game (``random``), in the registry's order.
+
+    >>> [(b.name, b.games) for b in house_pool()][-2:]
+    [('pinochle', ('pinochle',)), ('random', None)]
+    """
+    games: dict[str, list[str]] = {}
+    for game in registry.values():
+        for name in game.house_bots:
+            games.setdefault(name, []).append(game.id)
+    own = [BotSpec(name, tuple(ids)) for name, ids in games.items() if name not in ANY_GAME_BOTS]
+    return (*own, *(BotSpec(name, None) for name in ANY_GAME_BOTS))
+
+
+POOL = house_pool()
+"""The bots a default pool plays: every game's house bots, then ``random``, so a visitor
+of any game is seated with the bot that plays it best."""
 
 
 class BotPool:
@@ -215,8 +229,8 @@ def serve_forever(server: str, *, parent_pid: int | None = None, wait: float = 3
     the requests in flight, and a poll parked in Redis ends only when its wait is
     over (a wake-up ends it only if it finds a turn). ``parlour serve`` stops the
     pool before its workers, and with short polls it stops in 2.5 s, as without
-    a pool (7 s otherwise). The cost: about 5 cheap requests a second while the
-    pool is idle (16 identities); a bot's turn still wakes its poll at once.
+    a pool (7 s otherwise). The cost: about 11 cheap requests a second while the
+    pool is idle (33 identities); a bot's turn still wakes its poll at once.
 
     ``PARLOUR_BOTPOOL_SEATS`` sets the identities per bot (default: the largest
     table of its games).

@@ -32,13 +32,28 @@ from client_sdk import Client
 from client_sdk.cli import load_bot
 from client_sdk.organise import leaderboard_table, organise, standings_table, wait_finished
 from client_sdk.runner import Runner
-from server.games import REGISTRY
+from server.games import ANY_GAME_BOTS, REGISTRY, Game
 from server.processes.served import Served, free_port
 
 # Four partnerships: (bot, bot). The same program may back both seats of a
 # side, but each seat is its own player with its own token and view.
 LINE_UP = [("concerto_signals", "concerto_signals"), ("concerto_greedy", "concerto_greedy"),
            ("random", "random"), ("concerto_signals", "concerto_greedy")]  # fmt: skip
+
+
+def game_of(line_up: Sequence[Sequence[str]]) -> Game:
+    """The game the line-up plays: the one whose house bots (its Game record's) include
+    every bot of the line-up that is not a bot of every game.
+
+    >>> game_of(LINE_UP).title
+    'Concerto'
+    """
+    named = {bot for pair in line_up for bot in pair} - set(ANY_GAME_BOTS)
+    (game,) = (g for g in REGISTRY.values() if named <= set(g.house_bots))
+    return game
+
+
+GAME = game_of(LINE_UP)
 
 
 def score_sheet(view: Mapping[str, Any]) -> str:
@@ -133,13 +148,13 @@ def run_demo(args: argparse.Namespace) -> int:
                 threads.append(thread)
 
             print(
-                f"Organising a {args.format} Concerto tournament "
+                f"Organising a {args.format} {GAME.title} tournament "
                 f"({args.deals} deals a game, {args.move_seconds} s a move) ...",
                 flush=True,
             )
             tournament = organise(
                 admin,
-                game="concerto",
+                game=GAME.id,
                 format=args.format,
                 entries=entries,
                 options={"deals": args.deals},
@@ -158,7 +173,7 @@ def run_demo(args: argparse.Namespace) -> int:
             print("\nStandings")
             print(standings_table(page))
             print("\nRatings (openskill, ordinal = mu - 3 sigma)")
-            print(leaderboard_table(admin.ratings.get("concerto")))
+            print(leaderboard_table(admin.ratings.get(GAME.id)))
             first = _first_game(page["rounds"])
             if first is not None:
                 view = admin.games.view(first)

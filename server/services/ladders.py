@@ -42,9 +42,6 @@ from server.tournaments import ladder as matching
 from server.tournaments import ratings as rating_model
 from server.tournaments.clock import iso
 
-PARTNERSHIPS = {"concerto": 2, "pinochle": 2}
-"""Players per side of the partnership games (every other game: one)."""
-
 DEFAULTS: dict[str, Any] = {
     "clock": {"move_seconds": 30.0},
     "timeout_policy": {"kind": "default_move"},
@@ -137,7 +134,9 @@ class Ladders:
 
         Args:
             table_size: seats per table (games with a variable number of players).
-            side_size: players per side (partners); default 2 in partnership games.
+            side_size: players per side (partners); default the game's
+                (:meth:`Game.side_size <server.games.Game.side_size>`: half the table
+                in a two-sided game, e.g. three for six-player Pinochle; else one).
             duplicate: two-sided partnership games play duplicate boards (default True).
             sides: ``"solo"`` (default: entries paired per board) or ``"fixed"`` (pairs
                 entered together; two players a side only).
@@ -160,7 +159,7 @@ class Ladders:
         seats = engine.new_state(options, "probe").num_seats  # checks the options
         if table_size is not None and table_size != seats:
             raise InvalidRequest("this game cannot seat that", {"table_size": [f"{seats} seats"]})
-        side_size = side_size or PARTNERSHIPS.get(engine.id, 1)
+        side_size = side_size or engine.side_size(seats)
         if side_size < 1 or seats % side_size or seats // side_size < 2:
             raise InvalidRequest(
                 "sides must split the table", {"side_size": [f"a divisor of {seats}, at most half"]}

@@ -30,7 +30,11 @@ class Lobby:
                     "id": game.id,
                     "title": game.title,
                     "seats": list(game.seats),
-                    "variants": list(game.options.get("rules", {}).get("choices", [])),
+                    "variants": (
+                        list(game.options[game.variant_option]["choices"])
+                        if game.variant_option
+                        else []
+                    ),
                     "options": {name: dict(spec) for name, spec in game.options.items()},
                 }
                 for game in REGISTRY.values()

@@ -40,9 +40,6 @@ LIVE_KEY = "visitors:live"
 
 LIVE_STATUSES = ("waiting", "active")
 
-PREFERRED_BOTS = {"concerto": ("concerto_signals", "concerto_greedy")}
-"""Bots tried first per game; any other pool bot that plays the game comes after."""
-
 
 class VisitorsOff(Forbidden):
     """The operator turned visitor games off (403)."""
@@ -170,9 +167,11 @@ class Visitors:
             raise InvalidRequest("invalid options", {"options": [str(exc)]}) from exc
 
     def _bots(self, game: str, count: int) -> list[str]:
-        """``count`` distinct pool identities that play ``game``, preferred bots first."""
+        """``count`` distinct pool identities that play ``game``: the game's house bots,
+        the best first (its :attr:`Game.house_bots <server.games.Game.house_bots>`, then
+        those of every game), then any other pool bot that plays it."""
         pool = app_store.bot_pool(self.r)
-        names = [n for n in PREFERRED_BOTS.get(game, ()) if n in pool]
+        names = [n for n in REGISTRY[game].bots() if n in pool]
         names += sorted(n for n in pool if n not in names)
         found: list[str] = []
         for name in names:

@@ -26,6 +26,10 @@ def test_rules_list_concerto_with_defaults(api):
     assert concerto["options"]["deals"]["default"] == 4
     assert concerto["options"]["target"]["default"] == 100
     assert concerto["options"]["match_target"]["default"] is None
+    # every game's variants are the choices of the option that names them (its record's)
+    variants = {g["id"]: g["variants"] for g in body["games"]}
+    assert variants["pinochle"] == ["partnership", "firehouse", "check", "double-deck"]
+    assert variants["seconds"] == variants["cowpoke"] == []
 
 
 def test_register_and_profile(api, players):

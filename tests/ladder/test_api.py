@@ -67,3 +67,15 @@ def test_a_ladder_for_every_game_as_the_demo_defines_them(live_server):
         "seconds": (1, False),
         "cowpoke": (1, False),
     }
+
+
+def test_a_big_pinochle_table_defaults_to_two_sides_seated_alternately(client, players):
+    """Double-deck Pinochle for six or eight is two teams seated alternately
+    (docs/rules/pinochle.md P2): three or four a side by default, not three or four
+    sides of two, which would put players who are not partners on one side."""
+    api = Api(client=client)
+    for seats, side in ((4, 2), (6, 3), (8, 4)):
+        made = api.post("/v1/ladders", {"game": "pinochle", "table_size": seats}, who="admin")
+        assert made.status == 201, made.body
+        body = made.body
+        assert (body["table_size"], body["side_size"], body["duplicate"]) == (seats, side, True)

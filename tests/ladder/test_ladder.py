@@ -313,3 +313,26 @@ def test_a_pass_reads_the_open_matches_only_not_the_history(service):
     assert set(record.results) <= open_slots
     _, results = ladder_store.all_results(service.core.r, ladder_id)
     assert len(results) >= 2 * 6 > len(record.results)  # the history is all still there
+
+
+def test_a_six_player_pinochle_ladder_seats_the_game_s_two_teams(service):
+    """Double-deck Pinochle for six is two teams of three seated alternately (pinochle.md
+    P2): the ladder's default sides are those teams, each contest two duplicate tables
+    with one team on the even seats, and it is rated."""
+    players = register(service, 6)
+    ladder_id = make_ladder(
+        service,
+        players,
+        game="pinochle",
+        options={"variant": "double-deck", "max_deals": 1},
+        table_size=6,
+        clock={"move_seconds": 5},
+        rematch_seconds=0.0,
+    )
+    bots = HouseBots(service, players, [uniform.make_bot] * 6, seed=6)
+    run_until(Runner(service), bots, lambda: rated(service, ladder_id) >= 1, timeout=60)
+    match = next(iter(ladder_store.all_matches(service.core.r, ladder_id).values()))
+    teams = [set(side) for side in match["sides"]]
+    assert sorted(map(len, teams)) == [3, 3] and len(match["tables"]) == 2
+    for table in match["tables"]:
+        assert {frozenset(table[0::2]), frozenset(table[1::2])} == {frozenset(t) for t in teams}

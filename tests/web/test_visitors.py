@@ -10,7 +10,8 @@ import pytest
 import requests
 from playwright.sync_api import Locator
 
-from server.processes.botpool import BotPool, BotSpec
+from server.games import REGISTRY
+from server.processes.botpool import POOL, BotPool, BotSpec
 from tests.api.helpers import cards_in
 from tests.conftest import ADMIN_TOKEN, LiveServer
 from tests.web.conftest import Web
@@ -195,11 +196,19 @@ def test_a_visitor_plays_a_whole_deal_against_the_bots(
 def test_the_default_pool_fills_the_largest_table_of_each_bot_s_games(
     web: Web, live_server: LiveServer
 ) -> None:
-    """Pinochle's largest table is double-deck for eight (docs/rules/pinochle.md): the
-    default pool's ``random`` bot, which plays every game, gets eight identities, the
-    Concerto-only bots four; so the lobby offers double-deck with nothing greyed out."""
+    """The default pool is every game's house bots and ``random``, each with as many
+    identities as its games' largest table: Pinochle's is double-deck for eight
+    (docs/rules/pinochle.md), Cowpoke's five; so the lobby offers double-deck with
+    nothing greyed out."""
     made = {b["name"]: len(b["players"]) for b in BotPool(live_server.url, ADMIN_TOKEN).register()}
-    assert made == {"random": 8, "concerto_greedy": 4, "concerto_signals": 4}
+    assert made == {
+        "concerto_signals": 4,
+        "concerto_greedy": 4,
+        "seconds": 4,
+        "cowpoke": 5,
+        "pinochle": 8,
+        "random": 8,
+    }
     bots = requests.get(f"{web.url}/v1/visitors", timeout=10).json()["bots"]
     assert bots["pinochle"] >= 5 and bots["concerto"] >= 3
     page = web.open("/")
@@ -207,6 +216,8 @@ def test_the_default_pool_fills_the_largest_table_of_each_bot_s_games(
     assert select.locator("option[value='double-deck']").is_enabled()
     assert select.locator("option:disabled").count() == 0
     assert page.locator("form.offer button.play-bots").count() == 4
+    intro = page.locator("#way-in p.intro").inner_text()
+    assert "play Concerto, Seconds, Cowpoke and Pinochle at the same tables" in intro
 
 
 def test_visitors_are_limited_per_address_capped_and_can_be_turned_off(app, client) -> None:
@@ -242,3 +253,31 @@ def test_visitors_are_limited_per_address_capped_and_can_be_turned_off(app, clie
     off = client.post("/v1/visitors/games", json=body, environ_base={"REMOTE_ADDR": "10.0.0.8"})
     assert off.status_code == 403 and "turned off" in off.json["error"]["message"]
     assert client.get("/v1/visitors").json["enabled"] is False
+
+
+def test_visitors_are_seated_with_the_best_house_bot_of_their_game(app, client) -> None:
+    """Every seat but the visitor's goes to the first of the game's house bots (its Game
+    record's ``house_bots``), whatever else the pool holds: ``random`` plays every game
+    and is registered first here, yet a Seconds visitor meets the ``seconds`` bot."""
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    specs = [BotSpec("random", None), *reversed(POOL)]  # the best of each game comes last
+    asked = [
+        {"name": b.name, "games": None if b.games is None else list(b.games), "count": 8}
+        for b in specs
+    ]
+    made = client.post("/v1/bots", json={"bots": asked}, headers=admin)
+    assert made.status_code == 200, made.json
+    bot_of = {p["id"]: b["name"] for b in made.json["bots"] for p in b["players"]}
+    app.extensions["parlour"].visitors.configure(
+        enabled=True, max_live=50, per_client=0, period=3600
+    )
+    for game, options in (
+        ("concerto", {}),
+        ("seconds", {}),
+        ("cowpoke", {"players": 5}),
+        ("pinochle", {"variant": "double-deck", "players": 8}),
+    ):
+        reply = client.post("/v1/visitors/games", json={"game": game, "options": options})
+        assert reply.status_code == 201, reply.json
+        seats = [s["player_id"] for s in reply.json["game"]["seats"]][1:]
+        assert {bot_of[p] for p in seats} == {REGISTRY[game].house_bots[0]}, game

@@ -166,6 +166,37 @@ def check_options(
     return problems, values
 
 
+OptionsCheck = Callable[[dict[str, str], dict[str, Any]], None]
+"""A game's checks across options: adds to the problems, may fill in the values of options
+whose default depends on others."""
+
+OptionsT = TypeVar("OptionsT")
+
+
+def read_options(
+    raw: Mapping[str, Any] | None,
+    spec: Mapping[str, OptionSpec],
+    make: Callable[..., OptionsT],
+    check: OptionsCheck | None = None,
+) -> OptionsT:
+    """The one options parser of every game: :func:`check_options` against the game's
+    ``spec``, then its ``check`` across options, then ``make(**values)`` (its options
+    dataclass).
+
+    Raises:
+        InvalidOptions: naming every unknown option and every bad value.
+
+    >>> read_options({"deals": 2}, {"deals": {"default": 4, "min": 1, "max": 20}}, dict)
+    {'deals': 2}
+    """
+    problems, values = check_options(raw, spec)
+    if check is not None:
+        check(problems, values)
+    if problems:
+        raise InvalidOptions(problems)
+    return make(**values)
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, with its own audience.
@@ -239,16 +270,44 @@ class Outcome:
 class BaseState:
     """Template for a game state. Subclasses implement the rules only.
 
-    Subclasses provide the rules (``to_move``, ``outcome``, ``_legal_moves``,
-    ``_apply``, ``_explain_illegal``), the next deal (``_new_deal``), the
-    hidden-information-filtered body of a view (``state_view``), each seat's
-    score (``seat_scores``), persistence (``to_dict``/``from_dict``, ``clone``)
-    and, as static methods, the game's ``parse_options`` and ``parse_deals``.
-    The base class builds the rest from them: a new game (:meth:`new`), the
-    view envelope (:meth:`view`) and the checks before a move (:meth:`apply`).
+    The base class builds the rest from them, once for every game: the options
+    (:meth:`parse_options`), a new game (:meth:`new`), the checks before a move
+    (:meth:`apply`: game over, turn, shape, legality, in that order), the view envelope
+    (:meth:`view`) and a default compact form for simulations (:meth:`legal_actions`,
+    :meth:`apply_action`). A game does not override the first four; one that wants
+    speed overrides the hooks below that say it may.
+
+    Must implement (each raises ``NotImplementedError`` here):
+
+    * class attributes ``game`` (the id), ``option_specs`` (the options' specs) and
+      ``options_type`` (the frozen dataclass they are parsed into); ``parse_deals``
+      (a static method: preset deals → presets, raises InvalidDeal);
+    * ``__init__(options, seed, presets)``, ``_new_deal`` and ``opening_events``;
+    * the rules: ``to_move``, ``outcome``, ``normalize_move``, ``_legal_moves`` and
+      ``_apply`` (the move's rules, with its events);
+    * what may be seen: ``state_view`` (fails closed: no default), ``seat_scores``,
+      ``reveal``;
+    * persistence and worlds: ``to_dict``, ``from_dict``, ``clone``, ``determinize``
+      and ``_public_from_view`` (for :meth:`from_view`).
+
+    May override (documented defaults):
+
+    * ``_check_options_together``: checks across options (default: none);
+    * ``_explain_illegal``: why a move is refused (default: a generic sentence);
+    * ``is_over``: default ``outcome() is not None``;
+    * fast paths that must agree with the rules above: ``_is_legal`` (default:
+      membership in ``_legal_moves``), ``_apply_quietly`` (default: ``_apply``, its
+      events dropped), ``legal_actions``/``apply_action``/``action_kinds``/
+      ``legal_actions_by_kind`` (default: the moves themselves, with :meth:`apply`'s
+      checks) and ``public_options`` (default: the options dataclass as a dict).
+      ``tests/games/test_engine_fast_paths.py`` holds each fast path to its rule.
     """
 
     game: ClassVar[str]
+    option_specs: ClassVar[Mapping[str, OptionSpec]]
+    """Each option's spec (:data:`OptionSpec`), as ``GET /v1/rules`` serves them."""
+    options_type: ClassVar[Callable[..., Any]]
+    """Builds the parsed options from every option's value (a frozen dataclass)."""
     num_seats: int
     options: Any
     """The game's options, every default filled in (a frozen dataclass)."""
@@ -259,10 +318,19 @@ class BaseState:
     presets: list[dict[str, Any]]
     """Secret: the preset deals, those still to come included."""
 
+    @classmethod
+    def parse_options(cls, raw: Mapping[str, Any] | None) -> Any:
+        """Options as a client sent them → the game's options (:func:`read_options` with
+        the game's ``option_specs``, ``options_type`` and ``_check_options_together``).
+
+        Raises:
+            InvalidOptions: naming every unknown option and every bad value.
+        """
+        return read_options(raw, cls.option_specs, cls.options_type, cls._check_options_together)
+
     @staticmethod
-    def parse_options(raw: Mapping[str, Any] | None) -> Any:
-        """Options as a client sent them → the game's options; raises InvalidOptions."""
-        raise NotImplementedError
+    def _check_options_together(problems: dict[str, str], values: dict[str, Any]) -> None:
+        """May override: the game's checks across options (:data:`OptionsCheck`); none here."""
 
     @staticmethod
     def parse_deals(raw: Iterable[Any] | None, options: Any) -> list[dict[str, Any]]:
@@ -270,6 +338,7 @@ class BaseState:
         raise NotImplementedError
 
     def __init__(self, options: Any, seed: str, presets: list[dict[str, Any]]) -> None:
+        """Must implement: the state before the first deal (:meth:`new` then deals it)."""
         raise NotImplementedError
 
     @classmethod
@@ -309,6 +378,7 @@ class BaseState:
         raise NotImplementedError
 
     def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
         raise NotImplementedError
 
     def is_over(self) -> bool:
@@ -397,6 +467,8 @@ class BaseState:
         raise NotImplementedError
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
+        """Every legal move of ``seat``, which is to move in a game not over: the one
+        source of truth for legality."""
         raise NotImplementedError
 
     def _is_legal(self, seat: Seat, move: Move) -> bool:
@@ -408,6 +480,8 @@ class BaseState:
         return move in self._legal_moves(seat)
 
     def _apply(self, seat: Seat, move: Move) -> list[Event]:
+        """The rules of a legal, normalized ``move`` of ``seat``: change the state and
+        return the events it caused (:meth:`apply` has checked everything)."""
         raise NotImplementedError
 
     def _apply_quietly(self, seat: Seat, move: Move) -> None:
@@ -459,13 +533,16 @@ class BaseState:
 
     # -- persistence ----------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data, secrets included (the store keeps it)."""
         raise NotImplementedError
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Self:
+        """The state :meth:`to_dict` wrote."""
         raise NotImplementedError
 
     def clone(self) -> BaseState:
+        """An independent copy (equal to this state, sharing nothing that changes)."""
         raise NotImplementedError
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:
@@ -545,12 +622,29 @@ class NewState(Protocol[S_co]):
     ) -> S_co: ...
 
 
+ANY_GAME_BOTS: tuple[str, ...] = ("random",)
+"""House bots that play every game (legal moves drawn at random): after each game's own
+:attr:`Game.house_bots` wherever a bot is chosen for a game."""
+
+
 @dataclass(frozen=True)
 class Game:
     """A game as the registry lists it: an explicit record, no import side effects.
 
-    ``options`` maps each option name to its spec (``default`` and ``choices``
-    or ``min``/``max``, and a ``doc``), served by ``GET /v1/rules``.
+    Every fact about a game that code outside ``server.games`` needs is here (as
+    OpenSpiel's ``GameType``/``GameInfo``), so that the services, the API, the
+    processes and the lobby read it from the registry and name no game:
+
+    * ``id``, ``title``, ``options``: what ``GET /v1/rules`` serves (each option
+      name maps to its spec: ``default`` and ``choices`` or ``min``/``max``, and a
+      ``doc``);
+    * ``seats``, ``seat_option``: every table size it is played by (ascending: the
+      smallest first, the largest last), and the option that sets the size, if any;
+    * ``two_sides``: the sides, through :meth:`side_size`;
+    * ``variant_option``: the option that names its edition or variant;
+    * ``house_bots``: the bots of the house that play it, best first (the bot pool
+      runs them, visitors are seated with the first);
+    * the constructors: ``new_state``, ``from_dict``, ``from_view``, ``opening_events``.
     """
 
     id: str
@@ -568,8 +662,31 @@ class Game:
     """The option that sets the number of players, if the game has one (Cowpoke's
     ``players``). The service fills it in from the seats a creator lists."""
     two_sides: bool = False
-    """Whether the seats always form two fixed sides (partnerships), as a duplicate
-    match needs: it compares the two sides' scores over the same boards."""
+    """Whether the seats always form two fixed sides (partnerships), seated alternately
+    (seats 0, 2, … against 1, 3, …), as a duplicate match needs: it compares the two
+    sides' scores over the same boards. Otherwise every player is a side of one."""
+    variant_option: str | None = None
+    """The option that names the game's edition or variant, if any (Concerto's ``rules``,
+    Pinochle's ``variant``): ``GET /v1/rules`` lists its choices as the game's variants."""
+    house_bots: tuple[str, ...] = ()
+    """The house bots made for this game, the one that plays it best first: entry-point
+    names of the ``parlour.bots`` group (names only: the engines import no bot).
+    :data:`ANY_GAME_BOTS` come after them."""
+
+    def side_size(self, seats: int) -> int:
+        """Players per side at a table of ``seats``: half the table when the game is played
+        by two sides (Pinochle for six: three a side), else one.
+
+        >>> from server.games import REGISTRY
+        >>> [REGISTRY["pinochle"].side_size(n) for n in (4, 6, 8)], REGISTRY["cowpoke"].side_size(4)
+        ([2, 3, 4], 1)
+        """
+        return seats // 2 if self.two_sides else 1
+
+    def bots(self) -> tuple[str, ...]:
+        """Every house bot that plays the game, the best first: its own, then
+        :data:`ANY_GAME_BOTS`."""
+        return self.house_bots + tuple(b for b in ANY_GAME_BOTS if b not in self.house_bots)
 
 
 def game_record(
@@ -580,6 +697,8 @@ def game_record(
     options: Mapping[str, Any],
     seat_option: str | None = None,
     two_sides: bool = False,
+    variant_option: str | None = None,
+    house_bots: tuple[str, ...] = (),
 ) -> Game:
     """The registry's record of the game whose states are ``state``."""
     return Game(
@@ -593,6 +712,8 @@ def game_record(
         opening_events=state.opening_events,
         seat_option=seat_option,
         two_sides=two_sides,
+        variant_option=variant_option,
+        house_bots=house_bots,
     )
 
 

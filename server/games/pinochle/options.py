@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ..kit.base import InvalidOptions, check_options
+from ..kit.base import check_options, read_options
 from ..kit.deals import (
     HandShape,
     Preset,
@@ -165,21 +165,21 @@ def parse_options(raw: Mapping[str, Any] | None) -> PinochleOptions:
     >>> sorted(parse_options_problems({"variant": "firehouse", "players": 6, "x": 1}))
     ['players', 'x']
     """
-    problems, values = _parse(raw)
-    if problems:
-        raise InvalidOptions(problems)
-    return PinochleOptions(**values)
+    return read_options(raw, OPTIONS, PinochleOptions, check_options_together)
 
 
 def parse_options_problems(raw: Mapping[str, Any] | None) -> dict[str, str]:
     """The problems :func:`parse_options` would report (empty if none)."""
-    return _parse(raw)[0]
-
-
-def _parse(raw: Mapping[str, Any] | None) -> tuple[dict[str, str], dict[str, Any]]:
     problems, values = check_options(raw, OPTIONS)
+    check_options_together(problems, values)
+    return problems
+
+
+def check_options_together(problems: dict[str, str], values: dict[str, Any]) -> None:
+    """The variant, the players and the counting decide each other's defaults; the
+    players, the check table and the first dealer must suit the variant."""
     if "variant" in problems:
-        return problems, values
+        return
     if values["variant"] is None:
         many = values["players"] in DoubleDeck.players and "players" not in problems
         values["variant"] = DoubleDeck.name if many else Partnership.name
@@ -198,7 +198,6 @@ def _parse(raw: Mapping[str, Any] | None) -> tuple[dict[str, str], dict[str, Any
     checkable = "first_dealer" not in problems and "players" not in problems
     if first is not None and checkable and first >= players:
         problems["first_dealer"] = f"must be a seat 0..{players - 1}"
-    return problems, values
 
 
 def parse_deals(raw: Iterable[Any] | None, options: PinochleOptions) -> list[dict[str, Any]]:

@@ -24,7 +24,13 @@ from ..kit.cards import PINOCHLE as PINOCHLE_PACK
 from ..kit.cards import SUITS, Card, derived_rng
 from ..packs import hand_order, shuffled
 from .melds import Meld, find_melds, proof_of
-from .options import OPTIONS, PinochleOptions, deal_in_packets, parse_deals, parse_options
+from .options import (
+    OPTIONS,
+    PinochleOptions,
+    check_options_together,
+    deal_in_packets,
+    parse_deals,
+)
 from .rules import (
     BID_STEP,
     MAX_BID,
@@ -105,7 +111,9 @@ class State(BaseState):
 
     game: ClassVar[str] = "pinochle"
     options: PinochleOptions
-    parse_options = staticmethod(parse_options)
+    option_specs = OPTIONS
+    options_type = PinochleOptions
+    _check_options_together = staticmethod(check_options_together)
     parse_deals = staticmethod(parse_deals)
 
     __slots__ = (
@@ -797,7 +805,7 @@ class State(BaseState):
         """The kit's :meth:`from_view` before the draw: the game as stored (:meth:`from_dict`)
         from the public view, the seat's own hand and the unseen cards dealt anyhow
         (:meth:`_view_record`)."""
-        return cls.from_dict(cls._view_record(parse_options(options), view, seat))
+        return cls.from_dict(cls._view_record(cls.parse_options(options), view, seat))
 
     @staticmethod
     def _view_record(
@@ -908,4 +916,6 @@ GAME = game_record(
     options=OPTIONS,
     seat_option="players",
     two_sides=True,  # seats alternate between two sides in every variant (rules.side_of)
+    variant_option="variant",
+    house_bots=("pinochle",),
 )

@@ -2,7 +2,7 @@
 
 import {api, setToken} from './api.js';
 import {crumbs, h, labelled, replace, when, words} from './dom.js';
-import {rendererFor} from './games/index.js';
+import {OFFERS, rendererFor} from './games/index.js';
 
 const REFRESH_MS = 10000;
 
@@ -12,12 +12,9 @@ function seatList(game) {
     `${r.seatLabel(s.seat, game.seats.length)}: `, s.name ?? h('em', {}, 'open')));
 }
 
-// The option that names a game's variant, per game: what the lobby shows after its title.
-const VARIANT_OPTION = {concerto: 'rules', pinochle: 'variant'};
-
 /** "firehouse", "Penguin book edition": a game's variant in words, or null for a plain game. */
 export function variantOf(game) {
-  const option = VARIANT_OPTION[game.game];
+  const option = rendererFor(game.game).variantOption; // what the lobby shows after the title
   const value = option && game.options ? game.options[option] : null;
   if (value === null || value === undefined) return null;
   const offer = OFFERS.find((o) => o.game === game.game);
@@ -91,20 +88,6 @@ function leaderboard(board, title) {
       : h('p', {class: 'muted'}, 'No rated games yet.'));
 }
 
-// What the lobby offers to play against the bots: per game, its main options.
-const OFFERS = [
-  {game: 'concerto', blurb: 'Partners build Poker hands from their two hands.', fixed: {deals: 1},
-    choices: [{option: 'rules', label: 'Edition', values: [['parlett-2013', 'Parlett 2013'], ['penguin', 'Penguin book']]}]},
-  {game: 'seconds', blurb: 'Tricks where the second-best card wins.', fixed: {}, choices: []},
-  {game: 'cowpoke', blurb: 'Draft Poker: draw, put out, share, show down.', fixed: {},
-    choices: [{option: 'players', label: 'Players', values: [[3, '3', 3], [4, '4', 4], [5, '5', 5]]}]},
-  {game: 'pinochle', blurb: 'Partners meld, then take tricks worth counters.', fixed: {max_deals: 1},
-    choices: [{option: 'variant', label: 'Variant', values: [['partnership', 'Partnership (4)'],
-      ['firehouse', 'Firehouse (4)'], ['check', 'Check (4)'], ['double-deck', 'Double-deck (6)', 6]]}]},
-];
-
-export const GAME_TITLES = {concerto: 'Concerto', seconds: 'Seconds', cowpoke: 'Cowpoke', pinochle: 'Pinochle'};
-
 /** Create a game against the server's bots, keep the guest token, and open the table. */
 async function playAgainstBots(game, options, say) {
   say('Dealing…', 'info');
@@ -118,15 +101,14 @@ async function playAgainstBots(game, options, say) {
 }
 
 function offerCard(offer, enabled, bots) {
-  const seatsFor = {concerto: 4, seconds: 4, cowpoke: 4, pinochle: 4};
   const have = bots ? bots[offer.game] ?? 0 : null; // bot seats the pool can fill (null: unknown)
   const idle = have === 0; // no bot of the pool plays this game: say so instead of a dead button
-  const title = GAME_TITLES[offer.game];
+  const title = rendererFor(offer.game).title;
   const selects = offer.choices.map((c) => {
     const id = `offer-${offer.game}-${c.option}`;
     return h('label', {for: id}, `${c.label} `, h('select', {id, name: c.option, dataset: {option: c.option}},
       c.values.map(([value, text, seats]) => h('option', {value: String(value),
-        disabled: have > 0 && have < (seats || seatsFor[offer.game]) - 1},
+        disabled: have > 0 && have < (seats || offer.seats) - 1},
       text))));
   });
   const note = h('p', {class: 'message', role: 'status'});
@@ -149,12 +131,16 @@ function offerCard(offer, enabled, bots) {
   return form;
 }
 
+/** "A, B and C". */
+const inWords = (items) => (items.length < 2 ? items.join('')
+  : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
+
 function wayIn(settings) {
   const enabled = settings && settings.enabled;
   return h('section', {id: 'way-in', 'aria-labelledby': 'way-in-title'},
     h('h2', {id: 'way-in-title'}, 'Play'),
-    h('p', {class: 'intro'}, 'Parlour is a card-game server where people and bots play Concerto, ',
-      'Seconds, Cowpoke and Pinochle at the same tables.'),
+    h('p', {class: 'intro'}, 'Parlour is a card-game server where people and bots play ',
+      `${inWords(OFFERS.map((o) => rendererFor(o.game).title))} at the same tables.`),
     enabled ? h('p', {}, 'Pick a game and play against the server\'s bots at once: no account needed. ',
       'Your seat\'s token stays in this tab only.')
       : h('p', {class: 'muted'}, 'Playing against bots without an account is turned off on this server.'),

@@ -27,6 +27,11 @@ function actions(view, events) {
 
 export const concerto = extend({
   title: 'Concerto',
+  variantOption: 'rules', // the option that names the edition, shown after the title
+  // What the lobby offers to play against the bots: a blurb, fixed options, the choices
+  // shown (value, text, seats when not `seats`), and the table size by default.
+  offer: {blurb: 'Partners build Poker hands from their two hands.', fixed: {deals: 1}, seats: 4,
+    choices: [{option: 'rules', label: 'Edition', values: [['parlett-2013', 'Parlett 2013'], ['penguin', 'Penguin book']]}]},
   sideScores: true, // scores are shown once per side, beside the table
 
   publicHand(view, seat) {

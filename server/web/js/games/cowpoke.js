@@ -9,6 +9,10 @@ const ownerShort = (o, ctx) => (o === 'dummy' ? 'D' : ctx.short(o));
 
 export const cowpoke = extend({
   title: 'Cowpoke',
+  // What the lobby offers to play against the bots: a blurb, fixed options, the choices
+  // shown (value, text, seats when not `seats`), and the table size by default.
+  offer: {blurb: 'Draft Poker: draw, put out, share, show down.', fixed: {}, seats: 4,
+    choices: [{option: 'players', label: 'Players', values: [[3, '3', 3], [4, '4', 4], [5, '5', 5]]}]},
 
   hidden(view, seat) {
     return view.state.cards_held[seat];

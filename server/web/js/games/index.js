@@ -16,3 +16,6 @@ const RENDERERS = {concerto, seconds, cowpoke, pinochle};
 export function rendererFor(game) {
   return RENDERERS[game] || generic;
 }
+
+/** What the lobby offers to play against the bots, per game that has an offer, in order. */
+export const OFFERS = Object.entries(RENDERERS).filter(([, r]) => r.offer).map(([game, r]) => ({game, ...r.offer}));

@@ -14,6 +14,12 @@ function trick(cards, ctx) {
 
 export const pinochle = extend({
   title: 'Pinochle',
+  variantOption: 'variant', // the option that names the variant, shown after the title
+  // What the lobby offers to play against the bots: a blurb, fixed options, the choices
+  // shown (value, text, seats when not `seats`), and the table size by default.
+  offer: {blurb: 'Partners meld, then take tricks worth counters.', fixed: {max_deals: 1}, seats: 4,
+    choices: [{option: 'variant', label: 'Variant', values: [['partnership', 'Partnership (4)'],
+      ['firehouse', 'Firehouse (4)'], ['check', 'Check (4)'], ['double-deck', 'Double-deck (6)', 6]]}]},
   sideScores: true, // scores are shown once per side, beside the table
 
   seatExtras(view, seat, ctx) {

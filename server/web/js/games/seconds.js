@@ -22,6 +22,9 @@ export function lastOf(events, kind) {
 
 export const seconds = extend({
   title: 'Seconds',
+  // What the lobby offers to play against the bots: a blurb, fixed options, the choices
+  // shown (value, text, seats when not `seats`), and the table size by default.
+  offer: {blurb: 'Tricks where the second-best card wins.', fixed: {}, seats: 4, choices: []},
 
   seatExtras(view, seat, ctx) {
     const s = view.state;
