@@ -131,7 +131,9 @@ def has_marriage(hand: list[str]) -> bool:
     return any("K" + s in hand and "Q" + s in hand for s in SUITS)
 
 
-@pytest.mark.parametrize(("options", "phases"), VARIANTS, ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    ("options", "phases"), VARIANTS, ids=lambda v: str(sorted(v)) if isinstance(v, set) else str(v)
+)
 def test_a_world_looks_the_same_to_the_seat_and_its_plays_are_legal(
     options: dict[str, Any], phases: set[str]
 ) -> None:

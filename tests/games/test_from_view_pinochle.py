@@ -47,7 +47,9 @@ def world_of(state: State, seat: int, rng: random.Random) -> State:
     return State.from_view(options, view, seat, rng)
 
 
-@pytest.mark.parametrize(("options", "phases"), VARIANTS, ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    ("options", "phases"), VARIANTS, ids=lambda v: str(sorted(v)) if isinstance(v, set) else str(v)
+)
 def test_a_world_from_a_view_is_the_game_with_the_unseen_cards_drawn_again(
     options: dict[str, Any], phases: set[str]
 ) -> None:
