@@ -132,7 +132,8 @@ def test_fixed_pairs_avoid_the_pair_a_member_just_met():
 
 
 def test_fixed_pairs_make_teams_of_two_pairs_for_a_duplicate_board():
-    pairs = [(c(f"{x}1", mu), c(f"{x}2", mu)) for x, mu in zip("pqrs", (30, 29, 21, 20))]
+    mus = {"p": 30, "q": 29, "r": 21, "s": 20}
+    pairs = [(c(f"{x}1", mu), c(f"{x}2", mu)) for x, mu in mus.items()]
     (match,) = make_pair_matches(pairs, sides=2, pairs_per_side=2)
     # two pairs a team, balanced: p+s (50) against q+r (50); each team's players pair by pair
     assert match == (("p1", "p2", "s1", "s2"), ("q1", "q2", "r1", "r2"))
