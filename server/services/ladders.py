@@ -553,7 +553,7 @@ class Ladders:
         player: str,
     ) -> dict[str, Any]:
         side = next(i for i, s in enumerate(match["sides"]) if player in s)
-        table = next((seats for seats in match["tables"] if player in seats), [])
+        table: list[str] = next((seats for seats in match["tables"] if player in seats), [])
         outcome = None if ranks is None else _outcome(ranks, ranks[side])
         ids = [games.get(store.slot(n, t)) for t in range(len(match["tables"]))]
         return {

@@ -413,7 +413,8 @@ def standings(snapshot: TournamentSnapshot) -> list[Standing]:
     3. **head-to-head** — among the entries still tied after 1-2 only: the
        points from their games against each other (pairwise at bigger tables).
     4. **score difference** — the sum over games of own score minus the
-       opponents' mean (duplicate: its net minus the mean net of its direction).
+       opponents' mean (duplicate: its net minus the mean net of the
+       other entries of its direction).
     5. **seed** — the entry order of the snapshot, so the order is total.
     """
     ids = snapshot.entry_ids
