@@ -34,6 +34,27 @@ def start_board(api: Api, app, people: list[Player]) -> list[str]:
     return [t["game_id"] for t in tables]
 
 
+def start_ladder_board(api: Api, app, people: list[Player]) -> list[str]:
+    """A duplicate board of a Concerto ladder (eight entries, all seen waiting: one board
+    of two teams); returns its two tables' game ids."""
+    assert len(people) == 8
+    body = {"game": "concerto", "options": {"deals": 1}, "seen_seconds": 600}
+    reply = api.post("/v1/ladders", body, "admin")
+    assert reply.status == 201, reply.body
+    lid = reply.body["id"]
+    for p in people:
+        assert api.post(f"/v1/ladders/{lid}/entries", {}, p).status in (200, 201)
+        assert api.get("/v1/me/turns", p).status == 200  # seen waiting
+    Runner(app.extensions["parlour"]).tick()
+    games = [
+        g["game_id"]
+        for row in api.get(f"/v1/ladders/{lid}/entries/{people[0].id}").body["history"]
+        for g in row["games"]
+    ]
+    assert len(games) == 2 and all(games)
+    return games
+
+
 def start_tournament(api: Api, people: list[Player], **settings: Any) -> str:
     """A started duplicate Concerto tournament of one round, the players in pairs
     (``people[i]`` with ``people[i + n/2]``); returns its id."""

@@ -1,7 +1,8 @@
 """Hidden information at a duplicate board: no response shows a caller a card it may not see.
 
-Both tables of a board are played at random, one move at a time, the first
-table ending while its twin still plays. At bounded checkpoints (the start,
+Both tables of a board (of a tournament, and of a ladder) are played at
+random, one move at a time, the first table ending while its twin still
+plays. At bounded checkpoints (the start,
 every few moves, the move that ends each table) every caller reads every
 resource of both tables: no token, each of the eight players (each holds one
 seat at one table, none at both), a player seated at neither, and the admin. The cards a
@@ -26,6 +27,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from tests.api.helpers import cards_in
 from tests.security.support import (
     CONCERTO,
@@ -34,6 +37,7 @@ from tests.security.support import (
     seated,
     snapshot,
     start_board,
+    start_ladder_board,
     step,
     truth,
 )
@@ -89,10 +93,11 @@ def _scan(api, redis_client, tables: list[str], callers: list, people) -> None:
     assert snapshot(redis_client, tables) == before  # reading changed nothing
 
 
-def test_no_reply_shows_a_card_of_a_board_in_play(api, app, players, redis_client):
+@pytest.mark.parametrize("start", [start_board, start_ladder_board], ids=["tournament", "ladder"])
+def test_no_reply_shows_a_card_of_a_board_in_play(api, app, players, redis_client, start):
     people = players.many(9)
     callers = [None, *people, "admin"]  # people[8] is seated at neither table
-    x, y = start_board(api, app, people[:8])
+    x, y = start(api, app, people[:8])
     rng = random.Random(20261124)
     # before a card is played, each player may see over both tables its own hand only
     for who in people[:8]:
