@@ -348,7 +348,8 @@ class Ladders:
             found += [(match, True) for match in boards]
             used = {p for match in boards for side in match for p in side}
             candidates = [c for c in candidates if c.player not in used]
-        found += [(match, False) for match in self._match(record, candidates, idle)]
+        if len(candidates) >= meta["table_size"]:
+            found += [(match, False) for match in self._match(record, candidates, idle)]
         return [
             {
                 "sides": [list(side) for side in match],
