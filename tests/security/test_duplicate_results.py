@@ -1,7 +1,7 @@
 """A duplicate board's table shows no result anywhere until every table of its board is over.
 
 The tables of a board hold the same cards: a finished table's score (``33 : 2``)
-tells of the deal its twin is still playing (issue 34, finding 4). The lobby
+tells of the deal its twin is still playing. The lobby
 hides it; so must the tournament resource (``GET /v1/tournaments/{id}``, each
 round's tables) and its web page, which draws that resource. Once the twin is
 over too, both results show.
@@ -13,7 +13,7 @@ import random
 
 from server.processes.scheduler import Runner
 from tests.security.support import play_out, start_tournament, step
-from tests.web.conftest import Web, browser, playwright, web  # noqa: F401  (fixtures)
+from tests.web.conftest import Web, web  # noqa: F401  (the page fixture)
 
 
 def _tables(api, tid: str) -> dict[str, dict]:

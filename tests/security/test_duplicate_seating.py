@@ -2,7 +2,7 @@
 
 Every table of a duplicate board is dealt the same cards in the same seats. A
 player seated at two of them would hold, at one, the hand its opponent holds
-at the other, from the first move (issue 34, finding 2). So, for every board,
+at the other, from the first move. So, for every board,
 the sets of players at its tables are pairwise disjoint (docs/api.md#duplicate-boards,
 docs/ladder.md): tournaments play a pairs event (every table of a round plays
 the round's boards, each seating other entries), ladders play team boards
