@@ -174,6 +174,7 @@ def test_an_entry_that_times_out_is_paused_and_resumes_when_it_plays_again(servi
         pause_after=2,
         pause_seconds=PAUSE,
         rematch_seconds=0.0,
+        max_games=1,  # one game at a time (five entries: ordinary games, no boards)
     )
     bots = HouseBots(service, players, [uniform.make_bot] * 5, seed=2)
     slow = players[0]["id"]
