@@ -95,8 +95,8 @@ class Forbidden(ParlourError):
 
 
 class BoardInPlay(Forbidden):
-    """403: a table of a duplicate board whose other table is still played; it opens
-    once both are over (docs/api.md#duplicate-boards)."""
+    """403: a table of a duplicate board another table of which is still played; it
+    opens once every table of the board is over (docs/api.md#duplicate-boards)."""
 
 
 class NotFound(ParlourError):

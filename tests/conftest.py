@@ -52,6 +52,24 @@ def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
+def playwright() -> Iterator[Any]:
+    """Playwright, once per session (the web tests' ``browser``; imported only when used)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any) -> Iterator[Any]:
+    """One headless system Chromium per session, for browser tests in any directory
+    (``tests/web/conftest.py``'s ``web`` fixture opens pages in it)."""
+    from tests.web.conftest import launch_browser
+
+    yield from launch_browser(playwright)
+
+
+@pytest.fixture(scope="session")
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
     with EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False) as server:
         yield server

@@ -263,10 +263,10 @@ class Runner:
     ) -> str:
         """Create (once) the game of table ``t`` of round ``index``; returns its id.
 
-        Both tables of a duplicate board are dealt from the board's seed, so
-        they get the same cards in the same seats, and the entries swap seats
-        between them (``pairing.duplicate``). Each knows its twin, so that its
-        replay reveals the hands only once both are over.
+        Every table of a duplicate board is dealt from the board's seed, so
+        they get the same cards in the same seats, each seating other entries
+        (``pairing.duplicate``). Each knows its twins (the board's other
+        tables), so that its cards open only once all are over.
         """
         meta = record.meta
         engine = REGISTRY[meta["game"]]
@@ -274,14 +274,14 @@ class Runner:
         if engine.seat_option:  # the seats decide: a table may be smaller than the largest
             options.pop(engine.seat_option, None)
         game_id = table_game_id(record.id, index, t)
-        seed = twin = None
-        if table.board is not None:  # the other table of the board: same seed, seats swapped
+        seed, twins = None, None
+        if table.board is not None:  # the board's other tables: same seed, other entries
             seed = self.services.core.board_seed(record.id, table.board)
-            twin = next(
+            twins = [
                 table_game_id(record.id, index, u)
                 for u, other in enumerate(snap.rounds[-1].round.tables)
                 if other.board == table.board and u != t
-            )
+            ]
         self.checkpoint("create")
         self.services.games.create_tournament_game(
             game_id=game_id,
@@ -298,7 +298,7 @@ class Runner:
                 "round": index,
                 "table": t,
                 "board": table.board,
-                "twin": twin,
+                "twins": twins,
             },
         )
         return game_id
@@ -414,19 +414,20 @@ class Runner:
     def _create_ladder_game(
         self, record: ladder_store.LadderRecord, n: int, t: int, match: dict[str, Any]
     ) -> str:
-        """Create (once) table ``t`` of match ``n``; both tables of a duplicate board are
-        dealt from the match's board seed, each knowing its twin (hands hidden in replays
-        until both are over). Every seat joined the ladder itself: that is its consent."""
+        """Create (once) table ``t`` of match ``n``; both tables of a duplicate board (other
+        players at each) are dealt from the match's board seed, each knowing its twin
+        (its cards hidden until both are over). Every seat joined the ladder itself: that
+        is its consent."""
         meta = record.meta
         engine = REGISTRY[meta["game"]]
         options = dict(meta["options"])
         if engine.seat_option:
             options[engine.seat_option] = meta["table_size"]
         game_id = table_game_id(f"ladder:{record.id}", n, t)
-        seed = twin = None
+        seed, twins = None, None
         if len(match["tables"]) == 2:
             seed = self.services.core.board_seed(f"ladder:{record.id}", n)
-            twin = table_game_id(f"ladder:{record.id}", n, 1 - t)
+            twins = [table_game_id(f"ladder:{record.id}", n, 1 - t)]
         seats = list(match["tables"][t])
         self.checkpoint("create")
         self.services.games.create_tournament_game(
@@ -445,7 +446,7 @@ class Runner:
                 "match": n,
                 "table": t,
                 "board": n if seed else None,
-                "twin": twin,
+                "twins": twins,
                 "consent": {"kind": "ladder_entry", "players": sorted(set(seats))},
             },
         )

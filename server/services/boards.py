@@ -1,8 +1,9 @@
 """Duplicate boards: who may learn a table's cards while its board is unfinished.
 
-A duplicate board is two tables of a tournament dealt the same cards in the
-same seats (each game's record names its ``twin``). Until both tables are over,
-whatever one table shows of its deal is the other's deal too. So while a board
+A duplicate board is two or more tables of a tournament or ladder dealt the same
+cards in the same seats, each seating different players (each game's record
+names the board's other tables, its ``twins``). Until every table is over,
+whatever one table shows of its deal is the others' deal too. So while a board
 is unfinished (docs/api.md#duplicate-boards):
 
 - the admin sees every table as any game;
@@ -14,7 +15,7 @@ is unfinished (docs/api.md#duplicate-boards):
   and the lobby lists the table without whose turn, scores or result.
 
 A twin that is not stored counts as unfinished: games are never deleted, so it
-is a twin the scheduler has not created yet. Once both tables are over,
+is a twin the scheduler has not created yet. Once every table is over,
 everything is public as for any game.
 """
 
@@ -32,32 +33,40 @@ from server.store.games import GameRecord
 OVER = ("finished", "aborted")
 
 
-def twin_of(record: GameRecord) -> str | None:
-    """The id of the game's duplicate twin, or None for a game of no board."""
-    twin = (record.meta.get("tournament") or {}).get("twin")
-    return twin if isinstance(twin, str) else None
+def twins_of(record: GameRecord) -> list[str]:
+    """The ids of the other tables of the game's duplicate board (empty: no board).
+
+    Games record ``twins`` (a list); games made before read as their one ``twin``."""
+    meta = record.meta.get("tournament") or {}
+    twins = meta.get("twins")
+    if isinstance(twins, list):
+        return [t for t in twins if isinstance(t, str)]
+    twin = meta.get("twin")
+    return [twin] if isinstance(twin, str) else []
 
 
 def in_play(core: Core, record: GameRecord) -> bool:
     """Whether ``record`` is a table of a board that is not over yet (one read at most)."""
-    twin = twin_of(record)
-    if twin is None:
+    twins = twins_of(record)
+    if not twins:
         return False
     if record.status not in OVER:
         return True
-    found = core.game(twin)
-    return found is None or found.status not in OVER
+    found = {g.id: g.status for g in game_store.read_many(core.r, twins)}
+    return any(found.get(t) not in OVER for t in twins)
 
 
 def in_play_among(core: Core, records: Iterable[GameRecord]) -> set[str]:
     """The ids of ``records`` that are tables of an unfinished board (one round trip)."""
     records = list(records)
-    twins = {r.id: t for r in records if (t := twin_of(r)) is not None}
-    found = {g.id: g.status for g in game_store.read_many(core.r, sorted(set(twins.values())))}
+    twins = {r.id: t for r in records if (t := twins_of(r))}
+    wanted = sorted({t for ts in twins.values() for t in ts})
+    found = {g.id: g.status for g in game_store.read_many(core.r, wanted)}
     return {
         r.id
         for r in records
-        if r.id in twins and (r.status not in OVER or found.get(twins[r.id]) not in OVER)
+        if r.id in twins
+        and (r.status not in OVER or any(found.get(t) not in OVER for t in twins[r.id]))
     }
 
 
@@ -71,7 +80,7 @@ def refusal(record: GameRecord) -> BoardInPlay:
     return BoardInPlay(
         "this table's board is still in play: its cards open to everyone once every "
         "table of the board is over",
-        {"tables": sorted({record.id, twin_of(record) or record.id})},
+        {"tables": sorted({record.id, *twins_of(record)})},
     )
 
 
@@ -82,7 +91,7 @@ def check(core: Core, caller: Caller | None, record: GameRecord) -> None:
     Raises:
         BoardInPlay: the caller may learn nothing of this table's deal now.
     """
-    if twin_of(record) is None or (caller is not None and caller.is_admin):
+    if not twins_of(record) or (caller is not None and caller.is_admin):
         return
     if _seated(caller, record) and record.status not in OVER:
         return
@@ -119,7 +128,7 @@ def still_live(core: Core, caller: Caller | None, record: GameRecord) -> None:
     Raises:
         BoardInPlay: the table is over now and its twin is not.
     """
-    if twin_of(record) is None or (caller is not None and caller.is_admin):
+    if not twins_of(record) or (caller is not None and caller.is_admin):
         return
     now = core.game(record.id)
     if now is not None and now.status in OVER and in_play(core, now):

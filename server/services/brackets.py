@@ -101,8 +101,19 @@ def min_table_problem(
 
 
 def round_out(record: TournamentRecord, data: dict[str, Any]) -> dict[str, Any]:
-    """One round as shown: its byes, and each table with its game, status and result."""
+    """One round as shown: its byes, and each table with its game, status and result.
+
+    A table of a duplicate board shows its result only once every table of its
+    board is over: until then its scores tell of the deal the others are playing
+    (docs/api.md#duplicate-boards), so it is shown ``finished`` (even when
+    forfeited) with ``result`` null.
+    """
     rnd = Round.from_dict(data)
+    open_boards = {
+        table.board
+        for t, table in enumerate(rnd.tables)
+        if table.board is not None and store.slot(rnd.index, t) not in record.results
+    }
     tables = []
     for t, table in enumerate(rnd.tables):
         name = store.slot(rnd.index, t)
@@ -111,6 +122,8 @@ def round_out(record: TournamentRecord, data: dict[str, Any]) -> dict[str, Any]:
         result = None
         if stored is None:
             status = "playing" if game_id else "pending"
+        elif table.board in open_boards:
+            status = "finished"
         else:
             status = "forfeited" if stored.get("forfeit") else "finished"
             result = {

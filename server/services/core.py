@@ -230,7 +230,7 @@ class Core:
         return hmac.new(self._seed_secret.encode(), name.encode(), hashlib.sha256).hexdigest()
 
     def board_seed(self, tournament_id: str, board: int) -> str:
-        """The deal seed of a duplicate board: both of its tables are dealt from it.
+        """The deal seed of a duplicate board: every one of its tables is dealt from it.
 
         Derived like a game's seed, from a name no game id can take (game ids
         are hex), so it is as secret and as fixed.

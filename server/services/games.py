@@ -146,7 +146,7 @@ class Games:
 
         Args:
             game_id: the derived id.
-            seed: the deal seed (a duplicate board's, shared by its two tables), or
+            seed: the deal seed (a duplicate board's, shared by all its tables), or
                 None for the usual seed from the server secret and the game id.
             clock: ``{"move_seconds", "timeout_policy"}``.
             tournament: ``{"id", "round", "table", "board"}``, kept in the game's meta.

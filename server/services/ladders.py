@@ -137,7 +137,9 @@ class Ladders:
             side_size: players per side (partners); default the game's
                 (:meth:`Game.side_size <server.games.Game.side_size>`: half the table
                 in a two-sided game, e.g. three for six-player Pinochle; else one).
-            duplicate: two-sided partnership games play duplicate boards (default True).
+            duplicate: two-sided partnership games play duplicate boards (default True):
+                twice a table's players at two tables, nobody at both; an ordinary game
+                when fewer entries are available.
             sides: ``"solo"`` (default: entries paired per board) or ``"fixed"`` (pairs
                 entered together; two players a side only).
             settings: ``clock``, ``timeout_policy``, ``max_games`` (concurrent games per
@@ -174,7 +176,7 @@ class Ladders:
         if duplicate and side_count != 2:
             raise InvalidRequest("duplicate boards need two sides", {"duplicate": ["two sides"]})
         meta = DEFAULTS | {k: v for k, v in settings.items() if v is not None}
-        if int(meta["max_games"]) < (2 if duplicate else 1):
+        if int(meta["max_games"]) < 1:
             raise InvalidRequest("max_games too low", {"max_games": ["a match needs more"]})
         ladder_id = secrets.token_hex(8)
         meta |= {
@@ -323,13 +325,11 @@ class Ladders:
                 if store.slot(n, t) not in record.results:
                     for p in seats:
                         busy[p] += 1
-        per_match = 2 if meta["duplicate"] else 1
         seen = store.last_seen(self.r, list(record.entries), enrol=True)
         free = [
             p
             for p in record.entries
-            if seen.get(p, 0) >= now - meta["seen_seconds"]
-            and busy[p] + per_match <= meta["max_games"]
+            if seen.get(p, 0) >= now - meta["seen_seconds"] and busy[p] < meta["max_games"]
         ]
         if len(free) < meta["table_size"]:
             return []  # nobody to match: spare the reading of every result
@@ -342,33 +342,45 @@ class Ladders:
             if stats[p]["status"] != "paused"
         ]
         idle = {p: now - t for p, t in tally.last.items()}
-        out = []
-        for found in self._match(record, candidates, idle):
-            out.append(
-                {
-                    "sides": [list(side) for side in found],
-                    "tables": matching.tables(found, duplicate_board=meta["duplicate"]),
-                    "created": now,
-                }
-            )
-        return out
+        found: list[tuple[matching.Match, bool]] = []
+        if meta["duplicate"]:  # boards first; whoever is left plays an ordinary game
+            boards = self._match(record, candidates, idle, teams=True)
+            found += [(match, True) for match in boards]
+            used = {p for match in boards for side in match for p in side}
+            candidates = [c for c in candidates if c.player not in used]
+        if len(candidates) >= meta["table_size"]:
+            found += [(match, False) for match in self._match(record, candidates, idle)]
+        return [
+            {
+                "sides": [list(side) for side in match],
+                "tables": matching.tables(match, duplicate_board=board),
+                "created": now,
+            }
+            for match, board in found
+        ]
 
     def _match(
         self,
         record: LadderRecord,
         candidates: list[matching.Candidate],
         idle: dict[str, float],
+        *,
+        teams: bool = False,
     ) -> list[matching.Match]:
-        """Solo entries paired per board, or accepted fixed pairs (both members free)."""
+        """Solo entries paired per board, or accepted fixed pairs (both members free).
+
+        ``teams``: a duplicate board's sides are teams of two sides each (twice the
+        players; see :func:`server.tournaments.ladder.tables`)."""
         meta = record.meta
         sides = meta["table_size"] // meta["side_size"]
+        per_side = 2 if teams else 1
         recent, partners = self._recent(record)
         wait = meta.get("rematch_seconds", 0.0)
         if not _fixed(record):
             return matching.make_matches(
                 candidates,
                 sides=sides,
-                seats_per_side=meta["side_size"],
+                seats_per_side=meta["side_size"] * per_side,
                 recent=recent,
                 partners=partners,
                 idle=idle,
@@ -381,7 +393,12 @@ class Ladders:
             if (q := _pair_of(record, c.player)) in by_player and c.player < q
         ]
         return matching.make_pair_matches(
-            pairs, sides=sides, recent=recent, idle=idle, rematch_wait=wait
+            pairs,
+            sides=sides,
+            pairs_per_side=per_side,
+            recent=recent,
+            idle=idle,
+            rematch_wait=wait,
         )
 
     @staticmethod
@@ -537,12 +554,14 @@ class Ladders:
         player: str,
     ) -> dict[str, Any]:
         side = next(i for i, s in enumerate(match["sides"]) if player in s)
+        table: list[str] = next((seats for seats in match["tables"] if player in seats), [])
         outcome = None if ranks is None else _outcome(ranks, ranks[side])
         ids = [games.get(store.slot(n, t)) for t in range(len(match["tables"]))]
         return {
             "match": n,
             "created": iso(match["created"]),
-            "partners": [p for p in match["sides"][side] if p != player],
+            "partners": [p for p in match["sides"][side] if p != player and p in table],
+            "teammates": [p for p in match["sides"][side] if p != player and p not in table],
             "opponents": [p for i, s in enumerate(match["sides"]) if i != side for p in s],
             "outcome": outcome,
             "games": [

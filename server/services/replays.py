@@ -1,7 +1,7 @@
 """Replays: a game's record (everything, hands and seed, once it is finished), its
 frames (every seat's view at every step), and each deal's par (``par`` below).
 
-A table of a duplicate board (same cards as its twin, seats swapped) is refused
+A table of a duplicate board (same cards as its twins, other players) is refused
 to all but the admin and, while it is played, its seated players, until its twin
 is over too (:mod:`server.services.boards`); its seated players get its public
 record only, as for any game in play.

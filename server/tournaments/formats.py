@@ -14,19 +14,24 @@ Formats (``Format``):
   ``ceil(log2(n))`` rounds by default.
 * ``knockout`` — :func:`.pairing.knockout.knockout` on the seeds and each round's
   winners, until one entry is left.
-* ``duplicate`` — a round robin of *matches* between two entries (sides of a
-  partnership game); each match is ``boards_per_match`` boards, each board
-  played at two tables with the seats swapped (:func:`.pairing.duplicate.duplicate`).
+* ``duplicate`` — a pairs event (:func:`.pairing.duplicate.board_tables`): each
+  round is a round-robin round of tables between two entries (sides of a
+  partnership game), and every table of the round plays the round's
+  ``boards_per_match`` boards, so each board is played at every table of the
+  round by different entries; nobody sits at two tables of a board. It needs
+  at least 4 entries (two tables).
 
 Scoring one table (a *contest*): entries are ranked winners first, then by
 score (equal keys share a place); an entry earns ``(entries placed below it
 + ½ × entries tied with it) / (table entries − 1)`` points — 1, ½, 0 for a
-win, draw and loss at two. A duplicate match is one contest: each entry's
-score is its total over all tables of the match, so the difference of the
-two totals is exactly the sum of the per-board differences (see
-:func:`board_difference`), and the match is won by the side with the
-positive difference. That raw point difference is the duplicate score
-(IMP-like, without the IMP scale).
+win, draw and loss at two. In duplicate an entry is compared with the entries
+that held the same cards: a round's contests are its two *directions* (the
+entries at position 0 of its tables, and those at position 1), each entry's
+score being its *net* over the round's boards — its points minus its
+opponent's at each of its tables (:func:`net_scores`). So an entry at a table
+of two scores as if the round's direction were one table of all the entries
+that held its cards (matchpoints, the raw nets as the difference: IMP-like,
+without the IMP scale). A round's contests count once all its tables are over.
 
 A bye (:data:`BYE_POINTS`) scores 1 point in swiss (the chess convention: the
 bye goes to the lowest-ranked, and it is not the entry's fault), ½ in a round
@@ -47,7 +52,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .pairing.duplicate import duplicate
+from .pairing.duplicate import board_tables
 from .pairing.knockout import knockout
 from .pairing.round_robin import round_robin, round_robin_cycle
 from .pairing.swiss import swiss
@@ -274,18 +279,15 @@ def next_round(snapshot: TournamentSnapshot, rng: random.Random | None = None) -
 
 
 def _duplicate_round(snapshot: TournamentSnapshot, history: Sequence[Round]) -> Round:
-    """A round robin of matches, each match ``boards_per_match`` fresh boards, numbered on
-    from the last board played."""
+    """A round-robin round of tables, every table playing the round's ``boards_per_match``
+    fresh boards (numbered on from the last board played): a pairs event's round."""
     index = len(history)
     seats = snapshot.seats_per_entry
-    matches = round_robin(snapshot.entry_ids, index, 2, seats_per_entry=seats)
-    board = 1 + max((t.board for r in history for t in r.tables if t.board is not None), default=-1)
-    tables: list[Table] = []
-    for match in matches.tables:
-        boards = range(board, board + snapshot.boards_per_match)
-        tables += duplicate(match.entries, boards, seats_per_entry=seats)
-        board += snapshot.boards_per_match
-    return Round(index, tuple(tables), matches.byes)
+    pairings = round_robin(snapshot.entry_ids, index, 2, seats_per_entry=seats)
+    first = 1 + max((t.board for r in history for t in r.tables if t.board is not None), default=-1)
+    boards = range(first, first + snapshot.boards_per_match)
+    tables = board_tables([t.entries for t in pairings.tables], boards, seats_per_entry=seats)
+    return Round(index, tables, pairings.byes)
 
 
 def _advancing(
@@ -315,7 +317,7 @@ def _knockout_winners(snapshot: TournamentSnapshot, played: PlayedRound) -> set[
 
 @dataclass(frozen=True)
 class Contest:
-    """One scored game for the standings: a table, or a whole duplicate match."""
+    """One scored game for the standings: a table, or a direction of a duplicate round."""
 
     round_index: int
     entries: tuple[EntryId, ...]
@@ -334,33 +336,31 @@ class Contest:
         return self.scores[i] - sum(others) / len(others)
 
 
-def board_difference(
-    tables: Sequence[Table], results: Sequence[TableResult], entry: EntryId
-) -> float:
-    """``entry``'s board difference: its points minus its opponent's, over both tables.
+def net_scores(
+    tables: Sequence[Table], results: Sequence[TableResult]
+) -> dict[int, dict[EntryId, float]]:
+    """Per direction (table position), each entry's net over ``tables``: at every table,
+    its points minus its opponent's, summed (a duplicate round's tables, two entries each).
 
-    At table X entry A scored ``a_x`` and B ``b_x``; at the swapped table Y,
-    ``a_y`` and ``b_y``. A's difference is ``(a_x - b_y) + (a_y - b_x)`` —
-    A's result with each set of cards minus B's result with the same cards —
-    which is ``(a_x + a_y) - (b_x + b_y)``. Zero-sum: B's is its negative.
+    Entries of one direction held the same cards at every board, so their nets
+    compare them on equal cards.
 
-    >>> t = (Table(("A", "B", "A", "B"), 0), Table(("B", "A", "B", "A"), 0))
-    >>> board_difference(t, (TableResult((120, 40)), TableResult((90, 60))), "A")
-    50.0
+    >>> t = (Table(("A", "B", "A", "B"), 0), Table(("C", "D", "C", "D"), 0))
+    >>> net_scores(t, (TableResult((120, 40)), TableResult((90, 60))))
+    {0: {'A': 80.0, 'C': 30.0}, 1: {'B': -80.0, 'D': -30.0}}
     """
-    own = other = 0.0
+    out: dict[int, dict[EntryId, float]] = {0: {}, 1: {}}
     for table, result in zip(tables, results, strict=True):
         for p, e in enumerate(table.entries):
-            if e == entry:
-                own += result.scores[p]
-            else:
-                other += result.scores[p]
-    return own - other
+            net = float(result.scores[p] - result.scores[1 - p])
+            out[p][e] = out[p].get(e, 0.0) + net
+    return out
 
 
 def contests(snapshot: TournamentSnapshot) -> list[Contest]:
-    """Every finished game that counts: each finished table; for duplicate,
-    each match whose tables are all finished (a half-played match says nothing)."""
+    """Every finished game that counts: each finished table; for duplicate, each
+    direction of each round whose tables are all finished (a half-played round
+    says nothing, and its nets would tell of boards still in play)."""
     out: list[Contest] = []
     for played in snapshot.rounds:
         r = played.round.index
@@ -370,18 +370,13 @@ def contests(snapshot: TournamentSnapshot) -> list[Contest]:
                 if result is not None:
                     out.append(Contest(r, table.entries, result.scores, result.ranks()))
             continue
-        matches: dict[frozenset[EntryId], list[tuple[Table, TableResult | None]]] = {}
-        for table, result in pairs:
-            matches.setdefault(frozenset(table.entries), []).append((table, result))
-        for match in matches.values():
-            if any(result is None for _, result in match):
-                continue
-            entries = match[0][0].entries
-            totals = tuple(
-                sum(res.scores[t.position_of(e)] for t, res in match if res is not None)
-                for e in entries
-            )
-            out.append(Contest(r, entries, totals, TableResult(totals).ranks()))
+        if not played.is_finished:
+            continue
+        results = [res for _, res in pairs if res is not None]
+        for nets in net_scores(played.round.tables, results).values():
+            if len(nets) > 1:
+                entries, scores = tuple(nets), tuple(nets.values())
+                out.append(Contest(r, entries, scores, TableResult(scores).ranks()))
     return out
 
 
@@ -418,7 +413,8 @@ def standings(snapshot: TournamentSnapshot) -> list[Standing]:
     3. **head-to-head** — among the entries still tied after 1-2 only: the
        points from their games against each other (pairwise at bigger tables).
     4. **score difference** — the sum over games of own score minus the
-       opponents' mean (duplicate: the total board difference).
+       opponents' mean (duplicate: its net minus the mean net of the
+       other entries of its direction).
     5. **seed** — the entry order of the snapshot, so the order is total.
     """
     ids = snapshot.entry_ids
@@ -541,7 +537,8 @@ def _head_to_head(done: Sequence[Contest], tied: Sequence[EntryId]) -> dict[Entr
 class RatingEvent:
     """One rated game: teams of player ids and their places (0 = first, ties share).
 
-    ``key`` is stable (``r<round>:t<table>`` or ``r<round>:b<board>``) so the
+    ``key`` is stable (``r<round>:t<table>``, or ``r<round>:b<board>:p<position>``
+    for a direction of a duplicate board) so the
     runner can apply each event exactly once, whatever restarts happen.
     """
 
@@ -551,12 +548,13 @@ class RatingEvent:
 
 
 def rating_events(snapshot: TournamentSnapshot) -> list[RatingEvent]:
-    """The rated games so far: one per finished table, or per finished duplicate board.
+    """The rated games so far: one per finished table, or per direction of a finished
+    duplicate board.
 
-    A duplicate board is rated by its board difference, not by the raw
-    scores of either table: the entry with the positive difference won the
-    board, zero is a draw (the luck of the cards is what duplicate removes,
-    so it must not leak back in through the ratings). Each team is the
+    A duplicate board is rated by comparison, never by the raw scores of a
+    table: the entries of one direction (who held the same cards at the
+    board's tables) are ranked by their nets (:func:`net_scores`), so the luck
+    of the cards does not leak back in through the ratings. Each team is an
     entry's players. Within a round, duplicate boards come out as a prefix in
     board order (see below), so every run applies them in the same order.
     """
@@ -577,17 +575,19 @@ def rating_events(snapshot: TournamentSnapshot) -> list[RatingEvent]:
             boards.setdefault(table.board if table.board is not None else -1, []).append(
                 (table, result)
             )
-        for board, pair in sorted(boards.items()):
-            if any(res is None for _, res in pair):
+        for board, group in sorted(boards.items()):
+            if any(res is None for _, res in group):
                 # Boards are rated in board order, never a later one first: the same
-                # players sit at every board of a match, and openskill's updates do
-                # not commute, so rating in finishing order would make the final
-                # ratings depend on which table happened to be quicker.
+                # entries play every board of a round, and openskill's updates do not
+                # commute, so rating in finishing order would make the final ratings
+                # depend on which table happened to be quicker.
                 break
-            tables = [t for t, _ in pair]
-            results = [res for _, res in pair if res is not None]
-            a, b = tables[0].entries
-            diff = board_difference(tables, results, a)
-            ranks = (0, 0) if diff == 0 else (0, 1) if diff > 0 else (1, 0)
-            events.append(RatingEvent(f"r{r}:b{board}", (players[a], players[b]), ranks))
+            tables = [t for t, _ in group]
+            results = [res for _, res in group if res is not None]
+            for p, nets in sorted(net_scores(tables, results).items()):
+                if len(nets) < 2:
+                    continue
+                ranks = TableResult(tuple(nets.values())).ranks()
+                teams = tuple(players[e] for e in nets)
+                events.append(RatingEvent(f"r{r}:b{board}:p{p}", teams, ranks))
     return events

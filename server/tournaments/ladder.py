@@ -3,10 +3,13 @@
 A ladder pairs continuously: each scheduler pass hands :func:`make_matches`
 the entries that are available now (seen waiting for a turn, not paused, and
 below their cap of concurrent games) with their ratings, and gets back the
-matches to start. A match is one contest: a table, or for partnership games
-with two sides a duplicate board (the same deal at two tables, the sides
-swapped: :func:`server.tournaments.pairing.duplicate.duplicate`), rated as one
-result (:func:`contest_ranks`).
+matches to start. A match is one contest: a table, or on a duplicate ladder a
+duplicate board, rated as one result (:func:`contest_ranks`). A duplicate board
+is a team event (:func:`server.tournaments.pairing.duplicate.team_board`): two
+teams of two sides, the same deal at two tables, each team's first side at
+position 0 of table 1 and its second at position 1 of table 2, so nobody sits
+at both tables. It needs twice a table's players; when fewer are available the
+ladder plays ordinary games instead (``services.ladders``).
 
 Choices, in order:
 
@@ -19,7 +22,8 @@ Choices, in order:
   sides' summed ``mu``, avoiding the last match's partners, so the contest is
   informative and partners rotate;
 * on a ladder of fixed pairs (:func:`make_pair_matches`) each pair is one
-  entry, rated by its members' mean ``mu`` and larger ``sigma``, and one side.
+  entry, rated by its members' mean ``mu`` and larger ``sigma``, and one side
+  (a duplicate team: two pairs).
 
 >>> cands = [Candidate("a", 30, 2), Candidate("b", 20, 2), Candidate("c", 29, 8)]
 >>> make_matches(cands, sides=2, seats_per_side=1)
@@ -36,7 +40,7 @@ from typing import Any
 
 from .clock import forfeit_result
 from .formats import TableResult
-from .pairing.duplicate import duplicate
+from .pairing.duplicate import team_board
 from .pairing.tables import Table
 
 REMATCH_PENALTY = 10.0
@@ -110,11 +114,13 @@ def make_pair_matches(
     pairs: Sequence[tuple[Candidate, Candidate]],
     *,
     sides: int,
+    pairs_per_side: int = 1,
     recent: Mapping[str, frozenset[str]] | None = None,
     idle: Mapping[str, float] | None = None,
     rematch_wait: float = 0.0,
 ) -> list[Match]:
-    """The matches to start among fixed ``pairs``, each pair one side (used at most once).
+    """The matches to start among fixed ``pairs``, each side ``pairs_per_side`` pairs (its
+    players pair by pair; 2 for a duplicate board's teams), each pair used at most once.
 
     Each pair is matched as one entry by :func:`make_matches`: its ``mu`` the mean of
     its members', its ``sigma`` the larger, so it is as uncertain as its newest member;
@@ -145,13 +151,14 @@ def make_pair_matches(
     found = make_matches(
         units,
         sides=sides,
-        seats_per_side=1,
+        seats_per_side=pairs_per_side,
         recent=met,
         idle=unit_idle,
         rematch_wait=rematch_wait,
     )
     return [
-        tuple((members[u][0].player, members[u][1].player) for (u,) in match) for match in found
+        tuple(tuple(m.player for u in side for m in members[u]) for side in match)
+        for match in found
     ]
 
 
@@ -204,29 +211,42 @@ def _splits(players: Sequence[str], sides: int, size: int) -> list[Match]:
 def tables(match: Match, *, duplicate_board: bool) -> list[list[str]]:
     """The seats (player per seat) of the match's table(s).
 
-    Side ``p`` of ``k`` holds seats ``p, p+k, …`` (``Table.of``), its players in
-    order. A duplicate board is two tables with the sides swapped.
+    One table: side ``p`` of ``k`` holds seats ``p, p+k, …`` (``Table.of``), its
+    players in order. A duplicate board: each side of the match is a team, its
+    first half one side of the table and its second half another; the two tables
+    of :func:`~server.tournaments.pairing.duplicate.team_board` seat them, so no
+    player is at both tables.
 
-    >>> tables((("a", "b"), ("c", "d")), duplicate_board=True)
-    [['a', 'c', 'b', 'd'], ['c', 'a', 'd', 'b']]
+    >>> tables((("a", "b"), ("c", "d")), duplicate_board=False)
+    [['a', 'c', 'b', 'd']]
+    >>> tables((("a", "b", "c", "d"), ("e", "f", "g", "h")), duplicate_board=True)
+    [['a', 'e', 'b', 'f'], ['g', 'c', 'h', 'd']]
     """
-    names = [f"s{i}" for i in range(len(match))]
-    per_side = len(match[0])
-    if duplicate_board:
-        layout = list(duplicate(names, [0], seats_per_entry=per_side))
+    if not duplicate_board:
+        per_side = len(match[0])
+        halves = {f"s{i}": tuple(side) for i, side in enumerate(match)}
+        layout: list[Table] = [Table.of(list(halves), per_side)]
     else:
-        layout = [Table.of(names, per_side)]
-    return [seat_players(match, table) for table in layout]
+        if len(match) != 2 or any(len(side) % 2 for side in match):
+            raise ValueError("a duplicate board is two teams of two equal halves")
+        k = len(match[0]) // 2
+        halves = {
+            f"s{i}.{h}": tuple(side[h * k : (h + 1) * k])
+            for i, side in enumerate(match)
+            for h in (0, 1)
+        }
+        layout = list(team_board(("s0.0", "s0.1"), ("s1.0", "s1.1"), 0, seats_per_entry=k))
+    return [seat_players(halves, table) for table in layout]
 
 
-def seat_players(match: Match, table: Table) -> list[str]:
-    """The player in each seat of ``table`` (whose seats name sides ``s0``, ``s1``…)."""
+def seat_players(halves: Mapping[str, Side], table: Table) -> list[str]:
+    """The player in each seat of ``table``, whose seats name the sides in ``halves``."""
     taken: dict[str, int] = {}
     out = []
     for side in table.seats:
         n = taken.get(side, 0)
         taken[side] = n + 1
-        out.append(match[int(side[1:])][n])
+        out.append(halves[side][n])
     return out
 
 
@@ -237,11 +257,13 @@ def contest_ranks(
 
     ``finals[t]`` is table ``t``'s ``{"scores": per seat, "winners": seats,
     "forfeit": seat or None}``. One table: places as a tournament table
-    (``TableResult.ranks``; a forfeit loses). A duplicate board (two tables):
-    the board difference decides, never the raw scores; a side that forfeited
-    either table loses.
+    (``TableResult.ranks``; a forfeit loses). A duplicate board (two tables, a
+    team of the match at each position once): the board difference decides —
+    the sum of the team's net scores at its two tables, i.e. its two sides
+    compared with the sides that held the same cards — never the raw scores;
+    a team whose player forfeited either table loses.
 
-    >>> m = (("a", "b"), ("c", "d"))
+    >>> m = (("a", "b", "c", "d"), ("e", "f", "g", "h"))
     >>> seats = tables(m, duplicate_board=True)
     >>> won = {"scores": [5, 3, 5, 3], "winners": [0, 2], "forfeit": None}
     >>> lost = {"scores": [4, 2, 4, 2], "winners": [0, 2], "forfeit": None}

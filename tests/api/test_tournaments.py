@@ -271,13 +271,13 @@ def test_games_of_a_running_tournament_show_each_seat_only_its_own_cards(api, pl
 
 def test_organise_and_wait_over_http(live_server, live_players, redis_server):
     """What ``make demo`` uses: organise, then wait with a progress callback."""
-    people = live_players.many(4)
+    people = live_players.many(8)
     admin = Client(live_server.url, token=ADMIN)
     runner = Runner(Services(connect(redis_server.url), admin_token=None), interval=0.02)
     stop = threading.Event()
     threads = [threading.Thread(target=runner.run, args=(stop,), daemon=True)]
 
-    def bots() -> None:  # four random bots on their own tokens, over HTTP
+    def bots() -> None:  # eight random bots on their own tokens, over HTTP
         api, rng = Api(base_url=live_server.url), random.Random(9)
         while not stop.is_set():
             if not _move_randomly(api, people, rng):
@@ -293,8 +293,9 @@ def test_organise_and_wait_over_http(live_server, live_players, redis_server):
             game="concerto",
             format="duplicate",
             options=SHORT,
-            entries=[[people[0].id, people[2].id], [people[1].id, people[3].id]],
+            entries=[[people[i].id, people[i + 4].id] for i in range(4)],
             boards_per_match=2,
+            rounds=1,
             clock={"move_seconds": 20},
             name="demo",
         )
@@ -317,7 +318,7 @@ def test_organise_and_wait_over_http(live_server, live_players, redis_server):
     table = organise.standings_table(page)
     assert table.splitlines()[1].split()[1] == page["standings"][0]["entry"]
     board = admin.ratings.get("concerto")
-    assert len(organise.leaderboard_table(board).splitlines()) == 5
+    assert len(organise.leaderboard_table(board).splitlines()) == 9
     with pytest.raises(CannotStart):
         organise.organise(
             admin, game="concerto", format="swiss", entries=[[people[0].id, people[2].id]]

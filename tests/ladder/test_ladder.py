@@ -24,6 +24,11 @@ from tests.ladder.support import HouseBots, play_rounds, rated_per_player, seede
 from tests.scheduler.support import all_game_ids, register
 
 
+def _players(match: dict) -> set[str]:
+    """Every player of a ladder match (a duplicate board seats other players at each table)."""
+    return {p for side in match["sides"] for p in side}
+
+
 def make_ladder(service: Services, players, **settings) -> str:
     settings = {"game": "concerto", "options": {"deals": 1}} | settings
     ladder = service.ladders.create(ADMIN_TOKEN, **settings)
@@ -90,7 +95,8 @@ def arrangements(counts: Sequence[int], most: int) -> int:
 def test_house_bots_of_known_strength_rank_in_tiers(redis_client, redis_server, monkeypatch):
     """Sixteen house bots, four of each kind (search, signals, greedy, random), on a
     Concerto ladder of solo entries (partners formed board by board), 32 duplicate
-    boards of one deal played in rounds (:func:`play_rounds`). Seeds fixed: the player
+    boards of one deal (two teams of two pairs, eight players a board, nobody at both
+    tables) played in rounds (:func:`play_rounds`). Seeds fixed: the player
     and ladder ids (so the pairings and the deals), the seed secret and the bots; two
     runs give the same leaderboard.
 
@@ -121,7 +127,7 @@ def test_house_bots_of_known_strength_rank_in_tiers(redis_client, redis_server, 
     tiers = [tier[kind[row["player_id"]]] for row in board]
     assert arrangements([8, 4, 4], 16) / 900_900 < 0.01
     assert inversions(tiers) <= 16, [(kind[r["player_id"]], r["ordinal"]) for r in board]
-    assert all(row["games"] == 8 for row in board)  # four entries a board, every round
+    assert all(row["games"] == 16 for row in board)  # two boards of eight, every round
     assert bots.refused == 0
 
 
@@ -141,7 +147,7 @@ def test_an_entry_that_stops_polling_is_not_paired_until_it_comes_back(service):
     bots.asleep.add(away)
     run_until(runner, bots, lambda: rated(service, ladder_id) >= 3)
     matches = ladder_store.all_matches(service.core.r, ladder_id)
-    assert all(away not in m["tables"][0] for m in matches.values())  # never seen: never paired
+    assert all(away not in _players(m) for m in matches.values())  # never seen: never paired
     assert service.ladders.entry(ladder_id, away)["status"] == "away"
 
     bots.asleep = {players[1]["id"]}  # one leaves its loop, the other comes back
@@ -150,8 +156,8 @@ def test_an_entry_that_stops_polling_is_not_paired_until_it_comes_back(service):
     run_until(runner, bots, lambda: rated(service, ladder_id) >= before + 3)
     matches = ladder_store.all_matches(service.core.r, ladder_id)
     later = [m for n, m in matches.items() if m["created"] > stopped + 0.3 + 0.05]
-    assert later and all(players[1]["id"] not in m["tables"][0] for m in later)
-    assert any(away in m["tables"][0] for m in later)  # back, and paired again
+    assert later and all(players[1]["id"] not in _players(m) for m in later)
+    assert any(away in _players(m) for m in later)  # back, and paired again
 
 
 PAUSE = 8.0
@@ -168,6 +174,7 @@ def test_an_entry_that_times_out_is_paused_and_resumes_when_it_plays_again(servi
         pause_after=2,
         pause_seconds=PAUSE,
         rematch_seconds=0.0,
+        max_games=1,  # one game at a time (five entries: ordinary games, no boards)
     )
     bots = HouseBots(service, players, [uniform.make_bot] * 5, seed=2)
     slow = players[0]["id"]
@@ -188,12 +195,12 @@ def test_an_entry_that_times_out_is_paused_and_resumes_when_it_plays_again(servi
 
     def others_matched() -> bool:  # the others go on without it while it is paused
         found = ladder_store.all_matches(service.core.r, ladder_id).values()
-        return any(m["created"] >= paused_at and slow not in m["tables"][0] for m in found)
+        return any(m["created"] >= paused_at and slow not in _players(m) for m in found)
 
     run_until(runner, bots, others_matched)  # (their last board with it may end late)
     matches = ladder_store.all_matches(service.core.r, ladder_id)
     while_paused = [m for m in matches.values() if paused_at <= m["created"] < until]
-    assert while_paused and all(slow not in m["tables"][0] for m in while_paused)
+    assert while_paused and all(slow not in _players(m) for m in while_paused)
 
     bots.silent.clear()  # it plays again: after the pause it is paired, and playing in time
     run_until(
@@ -235,7 +242,7 @@ def test_two_schedulers_at_once_create_each_game_and_rate_each_match_once(servic
     for game_id in games.values():  # each created once: one move record per version
         view = service.games.view(ADMIN_TOKEN, game_id)  # a board still in play: admin only
         assert r.hlen(keys.game_moves(game_id)) == view["version"]
-    # concurrent games of one player never exceed the cap (2: one duplicate board)
+    # concurrent games of one player never exceed the cap (2: a table of two boards)
     for n, m in matches.items():
         live = Counter(
             p
@@ -257,7 +264,7 @@ def test_response_times_and_refused_moves_are_shown_per_entry(service):
     bots = HouseBots(service, players, [uniform.make_bot] * 4, seed=4)
     runner = Runner(service)
     bots.step()
-    runner.tick()  # the four are seen waiting: one duplicate board starts
+    runner.tick()  # the four are seen waiting: too few for a duplicate board, one game starts
     turns = {p["id"]: service.feeds.turns(p["token"])["turns"] for p in players}
     mover = next(p for p in players if turns[p["id"]])
     turn = turns[mover["id"]][0]
@@ -312,14 +319,16 @@ def test_a_pass_reads_the_open_matches_only_not_the_history(service):
     assert set(record.games) <= open_slots
     assert set(record.results) <= open_slots
     _, results = ladder_store.all_results(service.core.r, ladder_id)
-    assert len(results) >= 2 * 6 > len(record.results)  # the history is all still there
+    assert len(results) >= 6 > len(record.results)  # the history is all still there
 
 
 def test_a_six_player_pinochle_ladder_seats_the_game_s_two_teams(service):
     """Double-deck Pinochle for six is two teams of three seated alternately (pinochle.md
-    P2): the ladder's default sides are those teams, each contest two duplicate tables
-    with one team on the even seats, and it is rated."""
-    players = register(service, 6)
+    P2): the ladder's default sides are those teams. A duplicate board seats twelve
+    players at two tables, nobody at both: each of the board's two teams is two such
+    sides, one on the even seats of one table and one on the odd seats of the other;
+    the board is rated."""
+    players = register(service, 12)
     ladder_id = make_ladder(
         service,
         players,
@@ -329,10 +338,15 @@ def test_a_six_player_pinochle_ladder_seats_the_game_s_two_teams(service):
         clock={"move_seconds": 5},
         rematch_seconds=0.0,
     )
-    bots = HouseBots(service, players, [uniform.make_bot] * 6, seed=6)
+    bots = HouseBots(service, players, [uniform.make_bot] * 12, seed=6)
     run_until(Runner(service), bots, lambda: rated(service, ladder_id) >= 1, timeout=60)
     match = next(iter(ladder_store.all_matches(service.core.r, ladder_id).values()))
-    teams = [set(side) for side in match["sides"]]
-    assert sorted(map(len, teams)) == [3, 3] and len(match["tables"]) == 2
-    for table in match["tables"]:
-        assert {frozenset(table[0::2]), frozenset(table[1::2])} == {frozenset(t) for t in teams}
+    teams = [tuple(side) for side in match["sides"]]
+    assert sorted(map(len, teams)) == [6, 6] and len(match["tables"]) == 2
+    x, y = match["tables"]
+    assert not set(x) & set(y)  # nobody at both tables of the board
+    halves = {frozenset(team[h * 3 : h * 3 + 3]) for team in teams for h in (0, 1)}
+    for table in (x, y):  # each table: a half of each team, seated alternately
+        assert {frozenset(table[0::2]), frozenset(table[1::2])} <= halves
+    first, second = frozenset(teams[0][:3]), frozenset(teams[0][3:])
+    assert frozenset(x[0::2]) == first and frozenset(y[1::2]) == second  # team 0 at both

@@ -48,28 +48,33 @@ def test_partnerships_balance_the_sides_and_rotate():
     assert form_sides(group, 2, 2, partners) == (("a", "c"), ("b", "d"))
 
 
-def test_duplicate_board_swaps_the_sides_between_its_tables():
-    match = (("a", "b"), ("c", "d"))
-    assert tables(match, duplicate_board=True) == [["a", "c", "b", "d"], ["c", "a", "d", "b"]]
-    assert tables(match, duplicate_board=False) == [["a", "c", "b", "d"]]
+def test_duplicate_board_seats_each_team_once_at_each_table():
+    # team (a, b, c, d): a-b North-South at table 0, c-d East-West at table 1
+    match = (("a", "b", "c", "d"), ("e", "f", "g", "h"))
+    t0, t1 = tables(match, duplicate_board=True)
+    assert (t0, t1) == (["a", "e", "b", "f"], ["g", "c", "h", "d"])
+    assert not set(t0) & set(t1)  # nobody at both tables of the board
+    assert tables((("a", "b"), ("c", "d")), duplicate_board=False) == [["a", "c", "b", "d"]]
+    # sides of one player: a team is two players, one at each table
+    assert tables((("a", "b"), ("c", "d")), duplicate_board=True) == [["a", "c"], ["d", "b"]]
 
 
 def test_duplicate_board_is_won_on_the_difference_not_the_raw_scores():
-    match = (("a", "b"), ("c", "d"))
+    match = (("a", "b", "c", "d"), ("e", "f", "g", "h"))
     seats = tables(match, duplicate_board=True)
-    # table 0: a-b (seats 0, 2) make 100 v 40; table 1: a-b (seats 1, 3) make 10 v 60
+    # table 0: a-b (seats 0, 2) make 100 v 40; table 1: c-d (seats 1, 3) make 10 v 60
     t0 = {"scores": [100, 40, 100, 40], "winners": [0, 2], "forfeit": None}
     t1 = {"scores": [60, 10, 60, 10], "winners": [0, 2], "forfeit": None}
-    assert contest_ranks(match, seats, [t0, t1]) == (0, 1)  # +60 - 50 = +10 for a-b
+    assert contest_ranks(match, seats, [t0, t1]) == (0, 1)  # +60 - 50 = +10 for the team
     t1_big = {"scores": [130, 10, 130, 10], "winners": [0, 2], "forfeit": None}
     assert contest_ranks(match, seats, [t0, t1_big]) == (1, 0)  # +60 - 120 = -60
 
 
 def test_a_forfeit_loses_the_contest():
-    match = (("a", "b"), ("c", "d"))
+    match = (("a", "b", "c", "d"), ("e", "f", "g", "h"))
     seats = tables(match, duplicate_board=True)
     t0 = {"scores": [100, 0, 100, 0], "winners": [0, 2], "forfeit": None}
-    t1 = {"scores": [0, 0, 0, 0], "winners": [], "forfeit": 1}  # seat 1 of table 1 is a
+    t1 = {"scores": [0, 0, 0, 0], "winners": [], "forfeit": 1}  # seat 1 of table 1 is c
     assert contest_ranks(match, seats, [t0, t1]) == (1, 0)
 
 
@@ -124,3 +129,13 @@ def test_fixed_pairs_avoid_the_pair_a_member_just_met():
     # b met d last time: (c, d) costs the rematch penalty (10) against (e, f)'s 2
     found = make_pair_matches([ab, cd, ef], sides=2, recent={"b": frozenset({"d", "x"})})
     assert found == [(("a", "b"), ("e", "f"))]
+
+
+def test_fixed_pairs_make_teams_of_two_pairs_for_a_duplicate_board():
+    mus = {"p": 30, "q": 29, "r": 21, "s": 20}
+    pairs = [(c(f"{x}1", mu), c(f"{x}2", mu)) for x, mu in mus.items()]
+    (match,) = make_pair_matches(pairs, sides=2, pairs_per_side=2)
+    # two pairs a team, balanced: p+s (50) against q+r (50); each team's players pair by pair
+    assert match == (("p1", "p2", "s1", "s2"), ("q1", "q2", "r1", "r2"))
+    t0, t1 = tables(match, duplicate_board=True)
+    assert (t0, t1) == (["p1", "q1", "p2", "q2"], ["r1", "s1", "r2", "s2"])

@@ -53,15 +53,33 @@ def test_a_held_pair_is_not_matched_an_accepted_one_is_one_side(service):
     [match] = plan_now(service, ladder_id, p)
     pairs = {frozenset((p[0]["id"], p[1]["id"])), frozenset((p[2]["id"], p[3]["id"]))}
     assert {frozenset(side) for side in match["sides"]} == pairs
-    # Concerto partners sit across (seats 0 and 2, 1 and 3) at both tables of the board
-    assert len(match["tables"]) == 2
-    for seats in match["tables"]:
-        assert {frozenset((seats[0], seats[2])), frozenset((seats[1], seats[3]))} == pairs
+    # two pairs cannot fill a duplicate board's two tables with other players: one
+    # ordinary game, Concerto partners sitting across (seats 0 and 2, 1 and 3)
+    [seats] = match["tables"]
+    assert {frozenset((seats[0], seats[2])), frozenset((seats[1], seats[3]))} == pairs
+
+
+def test_four_pairs_play_a_duplicate_board_as_two_teams(service):
+    p = register(service, 8)
+    ladder_id = fixed_ladder(service)
+    for i in range(0, 8, 2):
+        pair_up(service, ladder_id, p[i], p[i + 1])
+    [match] = plan_now(service, ladder_id, p)
+    pairs = {frozenset((p[i]["id"], p[i + 1]["id"])) for i in range(0, 8, 2)}
+    x, y = match["tables"]
+    assert not set(x) & set(y)  # nobody at both tables of the board
+    for seats in (x, y):  # each pair whole at one table, partners across
+        assert {frozenset((seats[0], seats[2])), frozenset((seats[1], seats[3]))} <= pairs
+    for team in match["sides"]:  # a team: one pair North-South at one table, one East-West
+        assert frozenset(team[:2]) in pairs and frozenset(team[2:]) in pairs
+        assert {x[0], x[2]} == set(team[:2]) or {x[1], x[3]} == set(team[:2])
+        at_y = {y[0], y[2]} if {x[1], x[3]} == set(team[:2]) else {y[1], y[3]}
+        assert at_y == set(team[2:])
 
 
 def test_a_pair_is_rated_as_a_team(service):
     p = register(service, 4)
-    ladder_id = fixed_ladder(service, max_games=2)
+    ladder_id = fixed_ladder(service, max_games=1)  # one game at a time: the first is rated first
     pair_up(service, ladder_id, p[0], p[1])
     pair_up(service, ladder_id, p[2], p[3])
     bots = HouseBots(service, p, [uniform.make_bot] * 4, seed=2)

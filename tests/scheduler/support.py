@@ -173,23 +173,25 @@ def entry_points_from_games(service: Services, shown: dict) -> dict[str, float]:
     """Points per entry worked from each game's own result (its view), independently of the
     scheduler's records, for tables of two entries: the winning side 1, a draw ½ each, a
     forfeit 0 for the entry that forfeited; a bye in a round robin or duplicate ½
-    (formats.BYE_POINTS). In duplicate, the contest is the match: each entry's scores
-    summed over all its tables, the higher total winning."""
+    (formats.BYE_POINTS). In duplicate, the contests of a round are its two directions:
+    the entries that held the same cards (the same table position) at its tables,
+    ranked by their nets (own score minus the opponent's) summed over the round's
+    boards; an entry gets (beaten + ½ tied) / (others in its direction)."""
     points: Counter[str] = Counter()
     for rd in shown["rounds"]:
         for e in rd["byes"]:
             points[e] += 0.5
         if shown["format"] == "duplicate":
-            totals: dict[frozenset, Counter[str]] = {}
+            nets: list[Counter[str]] = [Counter(), Counter()]
             for t in rd["tables"]:
                 scores = service.games.view(None, t["game_id"])["result"]["scores"]
-                match = totals.setdefault(frozenset(t["entries"]), Counter())
                 for seat in range(2):
-                    match[t["seats"][seat]] += scores[seat]
-            for match in totals.values():
-                (a, x), (b, y) = match.items()
-                points[a] += 1 if x > y else 0.5 if x == y else 0
-                points[b] += 1 if y > x else 0.5 if x == y else 0
+                    nets[seat][t["seats"][seat]] += scores[seat] - scores[1 - seat]
+            for field in nets:
+                for e, net in field.items():
+                    others = [n for o, n in field.items() if o != e]
+                    beaten = sum(1 for n in others if n < net) + 0.5 * others.count(net)
+                    points[e] += beaten / len(others)
             continue
         for t in rd["tables"]:
             result = service.games.view(None, t["game_id"])["result"]

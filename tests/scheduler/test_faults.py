@@ -56,7 +56,7 @@ class DyingRunner(Runner):
 
 
 def test_killed_at_random_steps_over_and_over(service, tours):
-    players = register(service, 6)
+    players = register(service, 8)
     tid = make_tournament(
         tours,
         players,

@@ -202,19 +202,21 @@ def test_knockout_champion_is_the_only_undefeated(n: int, seed: int) -> None:
 # --------------------------------------------------------------------------- duplicate
 
 
-def test_duplicate_match_by_hand() -> None:
-    snap = snapshot(Format.DUPLICATE, "AB", seats=2, boards_per_match=2)
+def test_duplicate_round_by_hand() -> None:
+    """A pairs event: both tables of a round play its boards, with other entries; an entry
+    is compared with the one that held the same cards at the other table."""
+    snap = snapshot(Format.DUPLICATE, "ABCD", seats=2, boards_per_match=2)
     rnd = next_round(snap)
     assert rnd is not None
     assert rnd.tables == (
-        Table(("A", "B", "A", "B"), 0),
-        Table(("B", "A", "B", "A"), 0),
-        Table(("A", "B", "A", "B"), 1),
-        Table(("B", "A", "B", "A"), 1),
+        Table(("A", "D", "A", "D"), 0),
+        Table(("B", "C", "B", "C"), 0),
+        Table(("A", "D", "A", "D"), 1),
+        Table(("B", "C", "B", "C"), 1),
     )
-    assert seat_players(snap, rnd.tables[1]) == ("b0", "a0", "b1", "a1")
-    # Board 0: A 120 as N-S vs B 90 with those cards; A 60 as E-W vs B 40: A +50.
-    # Board 1: A wins its table 100-20 but B makes 150-10 with A's cards: A -60.
+    assert seat_players(snap, rnd.tables[1]) == ("b0", "c0", "b1", "c1")
+    # Board 0: A (N-S) +80 against D; B (N-S, same cards) +30 against C: A +50 on B.
+    # Board 1: A +80; B +140 with the same cards: B +60 on A.
     snap = play(
         snap,
         TableResult((120, 40), (0,)),
@@ -222,21 +224,35 @@ def test_duplicate_match_by_hand() -> None:
         TableResult((100, 20), (0,)),
         TableResult((150, 10), (0,)),
     )
-    # The match: A 290, B 300 -> B wins by 10, though each side won two tables.
+    # The round: N-S nets A 160, B 170 -> B beats A by 10, though A won both its tables;
+    # E-W nets D -160, C -170 -> D beats C.
     table = standings(snap)
-    assert [(s.entry, s.points, s.score_difference) for s in table] == [("B", 1, 10), ("A", 0, -10)]
+    assert [(s.entry, s.points, s.score_difference) for s in table] == [
+        ("B", 1, 10),
+        ("D", 1, 10),
+        ("A", 0, -10),
+        ("C", 0, -10),
+    ]
     events = rating_events(snap)
     assert [(e.key, e.teams, e.ranks) for e in events] == [
-        ("r0:b0", (("a0", "a1"), ("b0", "b1")), (0, 1)),
-        ("r0:b1", (("a0", "a1"), ("b0", "b1")), (1, 0)),
+        ("r0:b0:p0", (("a0", "a1"), ("b0", "b1")), (0, 1)),
+        ("r0:b0:p1", (("d0", "d1"), ("c0", "c1")), (1, 0)),
+        ("r0:b1:p0", (("a0", "a1"), ("b0", "b1")), (1, 0)),
+        ("r0:b1:p1", (("d0", "d1"), ("c0", "c1")), (0, 1)),
     ]
-    assert next_round(snap) is None
+    after = next_round(snap)
+    assert after is not None and {t.board for t in after.tables} == {2, 3}
+
+
+def test_duplicate_needs_two_tables_of_other_entries() -> None:
+    with pytest.raises(PairingError, match="at least 4 entries"):
+        next_round(snapshot(Format.DUPLICATE, "ABC", seats=2))
 
 
 def test_duplicate_boards_are_rated_in_board_order_whatever_finishes_first() -> None:
     """Board 1 finishing before board 0 waits: the same players are at both boards,
     and rating updates do not commute, so the order must not be the finishing order."""
-    snap = snapshot(Format.DUPLICATE, "AB", seats=2, boards_per_match=2)
+    snap = snapshot(Format.DUPLICATE, "ABCD", seats=2, boards_per_match=2)
     rnd = next_round(snap)
     assert rnd is not None
     b1_first = (None, None, TableResult((100, 20), (0,)), TableResult((150, 10), (0,)))
@@ -244,11 +260,16 @@ def test_duplicate_boards_are_rated_in_board_order_whatever_finishes_first() -> 
     assert rating_events(snap_b1) == []
     both = (TableResult((120, 40), (0,)), TableResult((90, 60), (0,)), *b1_first[2:])
     snap_both = replace(snap, rounds=(PlayedRound(rnd, both),))
-    assert [e.key for e in rating_events(snap_both)] == ["r0:b0", "r0:b1"]
+    assert [e.key for e in rating_events(snap_both)] == [
+        "r0:b0:p0",
+        "r0:b0:p1",
+        "r0:b1:p0",
+        "r0:b1:p1",
+    ]
 
 
 def test_half_played_duplicate_board_is_not_rated() -> None:
-    snap = snapshot(Format.DUPLICATE, "AB", seats=2)
+    snap = snapshot(Format.DUPLICATE, "ABCD", seats=2)
     rnd = next_round(snap)
     assert rnd is not None
     snap = replace(snap, rounds=(PlayedRound(rnd, (TableResult((5, 1), (0,)), None)),))
@@ -257,7 +278,7 @@ def test_half_played_duplicate_board_is_not_rated() -> None:
 
 
 @PROPERTY
-@given(n=st.integers(2, 7), boards=st.integers(1, 3), seed=st.integers(0, 10**6))
+@given(n=st.integers(4, 9), boards=st.integers(1, 3), seed=st.integers(0, 10**6))
 def test_duplicate_round_robin_properties(n: int, boards: int, seed: int) -> None:
     rng = random.Random(seed)
     ids = [f"E{i}" for i in range(n)]
@@ -269,22 +290,23 @@ def test_duplicate_round_robin_properties(n: int, boards: int, seed: int) -> Non
         by_board: dict[int | None, list[Table]] = {}
         for t in played.round.tables:
             by_board.setdefault(t.board, []).append(t)
-        for board, (x, y) in by_board.items():  # exactly two tables per board ...
-            assert board is not None
-            assert x.seats_of(x.entries[0]) == y.seats_of(x.entries[1])  # ... seats swapped
-            assert x.entries == y.entries[::-1]
+        pairings = {frozenset(t.entries) for t in played.round.tables}
+        for board, group in by_board.items():  # every pairing of the round plays the board
+            assert board is not None and len(group) == len(pairings) >= 2
+            seated = [e for t in group for e in t.entries]
+            assert len(seated) == len(set(seated))  # nobody at two tables of a board ...
+            players = [p for t in group for p in seat_players(snap, t)]
+            assert len(players) == len(set(players))  # ... nor any of its players
             all_boards[board] += 1
-        for pair in {frozenset(t.entries) for t in played.round.tables}:
+        for pair in pairings:
             matches[pair] += 1
-            per_match = [t for t in played.round.tables if frozenset(t.entries) == pair]
-            assert len(per_match) == 2 * boards
-        seated = [e for pair in {frozenset(t.entries) for t in played.round.tables} for e in pair]
+        seated = [e for pair in pairings for e in pair]
         assert sorted(seated + list(played.round.byes)) == sorted(ids)
     assert set(all_boards.values()) == {1}  # a board number is never reused
     assert len(matches) == n * (n - 1) // 2 and set(matches.values()) == {1}
-    # zero-sum: board differences cancel, and every board is rated once
+    # zero-sum within each direction, and every board is rated once per direction
     assert sum(s.score_difference for s in standings(snap)) == pytest.approx(0)
-    assert len(rating_events(snap)) == len(all_boards)
+    assert len(rating_events(snap)) == 2 * len(all_boards)
 
 
 # --------------------------------------------------------------------------- the rest

@@ -22,7 +22,7 @@ from server.tournaments.pairing import round_robin as round_robin_module
 from server.tournaments.pairing import seating
 from server.tournaments.pairing import swiss as swiss_module
 from server.tournaments.pairing import tables as tables_module
-from server.tournaments.pairing.duplicate import duplicate
+from server.tournaments.pairing.duplicate import board_tables, disjoint, team_board
 from server.tournaments.pairing.knockout import knockout
 from server.tournaments.pairing.round_robin import round_robin, round_robin_cycle
 from server.tournaments.pairing.swiss import swiss
@@ -134,9 +134,12 @@ def test_table_sizes() -> None:
         (lambda: round_robin(["A", "B"], -1), "round_index"),
         (lambda: swiss([("A", 0.0)], [], 2), "cannot fill"),
         (lambda: knockout(["A"]), "at least 2"),
-        (lambda: duplicate(["A", "B", "C"], [0]), "2 entries"),
-        (lambda: duplicate(["A", "B"], []), "distinct boards"),
-        (lambda: duplicate(["A", "B"], [1, 1]), "distinct boards"),
+        (lambda: board_tables([["A", "B"]], [0]), "at least 4 entries"),
+        (lambda: board_tables([["A", "B", "C"], ["D", "E"]], [0]), "2 entries"),
+        (lambda: board_tables([["A", "B"], ["A", "C"]], [0]), "distinct"),
+        (lambda: board_tables([["A", "B"], ["C", "D"]], []), "distinct boards"),
+        (lambda: board_tables([["A", "B"], ["C", "D"]], [1, 1]), "distinct boards"),
+        (lambda: team_board(["A", "B"], ["B", "C"], 0), "distinct"),
     ],
 )
 def test_bad_input_is_a_pairing_error(call, message: str) -> None:
@@ -409,12 +412,16 @@ def test_knockout_properties(n: int, seed: int) -> None:
 
 
 def test_duplicate_two_boards_by_hand() -> None:
-    tables = duplicate(["A", "B"], [3, 4])
+    tables = board_tables([["A", "B"], ["C", "D"]], [3, 4])
     assert tables == (
         Table(("A", "B", "A", "B"), 3),
-        Table(("B", "A", "B", "A"), 3),
+        Table(("C", "D", "C", "D"), 3),
         Table(("A", "B", "A", "B"), 4),
-        Table(("B", "A", "B", "A"), 4),
+        Table(("C", "D", "C", "D"), 4),
+    )
+    assert team_board(["A", "B"], ["C", "D"], 5, seats_per_entry=2) == (
+        Table(("A", "C", "A", "C"), 5),
+        Table(("D", "B", "D", "B"), 5),
     )
 
 
@@ -422,14 +429,18 @@ def test_duplicate_two_boards_by_hand() -> None:
 @given(
     boards=st.lists(st.integers(0, 100), min_size=1, max_size=6, unique=True),
     seats=st.integers(1, 3),
+    n=st.integers(4, 9),
 )
-def test_duplicate_each_board_twice_with_seats_swapped(boards: list[int], seats: int) -> None:
-    tables = duplicate(["A", "B"], boards, seats_per_entry=seats)
-    by_board: dict[int, list[Table]] = {}
+def test_duplicate_every_board_at_every_table_nobody_twice(
+    boards: list[int], seats: int, n: int
+) -> None:
+    pairings = [[f"e{i}", f"e{i + 1}"] for i in range(0, n - 1, 2)]
+    tables = board_tables(pairings, boards, seats_per_entry=seats)
+    by_board: dict[int | None, list[Table]] = {}
     for t in tables:
         by_board.setdefault(t.board, []).append(t)
-    assert sorted(by_board) == sorted(boards)
-    for x, y in by_board.values():
-        # every seat changes hands: A holds at one table exactly B's seats at the other
-        assert x.seats_of("A") == y.seats_of("B") and x.seats_of("B") == y.seats_of("A")
-        assert len(x.seats) == 2 * seats
+    assert sorted(by_board) == sorted(boards)  # type: ignore[type-var]
+    for group in by_board.values():
+        # every pairing plays the board once, and no entry sits at two of its tables
+        assert [list(t.entries) for t in group] == pairings and disjoint(group)
+        assert all(len(t.seats) == 2 * seats for t in group)

@@ -77,9 +77,11 @@ RatedGame = tuple[list[list[str]], list[int]]
 def _rated_games(service, shown: dict) -> list[list[RatedGame]]:
     """Per round, the rated games worked from the games alone.
 
-    Each game (each duplicate board, by its board difference) is one rated
-    game between two teams: the players on the even seats and those on the
-    odd seats, placed by the game's winners (the board's totals).
+    Each game is one rated game between two teams: the players on the even
+    seats and those on the odd seats, placed by the game's winners. A
+    duplicate board is one rated game per direction: the teams that held the
+    same seats' cards at its tables, placed by their nets (own score minus the
+    opponents').
     """
     rounds = []
     for rd in shown["rounds"]:
@@ -89,16 +91,20 @@ def _rated_games(service, shown: dict) -> list[list[RatedGame]]:
             boards.setdefault(key, []).append(t)
         games: list[RatedGame] = []
         for tables in boards.values():
-            totals: Counter[tuple[str, ...]] = Counter()
+            fields: list[Counter[tuple[str, ...]]] = [Counter(), Counter()]
             for t in tables:
                 view = service.games.view(None, t["game_id"])
+                scores = view["result"]["scores"]
                 for side in (0, 1):
                     team = tuple(s["player_id"] for s in view["seats"][side::2])
                     won = any(w % 2 == side for w in view["result"]["winners"])
-                    # one table: the winners decide; a board: the totals over its tables
-                    totals[team] += view["result"]["scores"][side] if len(tables) > 1 else won
-            (a, x), (b, y) = totals.items()
-            games.append(([list(a), list(b)], [0, 0] if x == y else [0, 1] if x > y else [1, 0]))
+                    # one table: the winners decide; a board: the nets of each direction
+                    net = scores[side] - scores[1 - side]
+                    fields[side if len(tables) > 1 else 0][team] += net if len(tables) > 1 else won
+            for totals in fields if len(tables) > 1 else fields[:1]:
+                (a, x), (b, y) = totals.items()
+                ranks = [0, 0] if x == y else [0, 1] if x > y else [1, 0]
+                games.append(([list(a), list(b)], ranks))
         rounds.append(games)
     return rounds
 
@@ -177,10 +183,11 @@ def test_swiss(service, tours, options, size):
 
 @pytest.mark.parametrize(("options", "size"), SIDES)
 def test_duplicate(service, tours, options, size):
-    """Two entries, two boards: each board dealt alike at two tables with the sides swapped."""
-    players = register(service, 2 * size)
+    """Four entries, one round of two boards: each board dealt alike at two tables, each
+    seating other entries (and players); an entry compared with the one that held its cards."""
+    players = register(service, 4 * size)
     tid = make_tournament(tours, players, seats_per_entry=size, game="pinochle",
-                          format="duplicate", boards_per_match=2,
+                          format="duplicate", boards_per_match=2, rounds=1,
                           options=options | ONE_DEAL)  # fmt: skip
     with scheduler(service):
         play_out(tours, tid, Movers(service, players, seed=20 + size))
@@ -192,16 +199,21 @@ def test_duplicate(service, tours, options, size):
     assert sorted(boards) == [0, 1] and all(len(b) == 2 for b in boards.values())
     difference: Counter[str] = Counter()
     for x, y in boards.values():
-        a, b = x["entries"]
-        assert x["seats"] == [a, b] * size and y["seats"] == [b, a] * size
+        assert not set(x["entries"]) & set(y["entries"])
         views = [service.games.view(None, t["game_id"]) for t in (x, y)]
+        seated = [{s["player_id"] for s in view["seats"]} for view in views]
+        assert not seated[0] & seated[1]  # nobody at both tables of the board
         assert views[0]["deal_commitment"] == views[1]["deal_commitment"]
         assert _dealt(service, x["game_id"]) == _dealt(service, y["game_id"])
+        net = {}
         for t, view in zip((x, y), views, strict=True):
+            scores = view["result"]["scores"]
             for side in (0, 1):
-                sign = 1 if t["seats"][side] == a else -1
-                difference[a] += sign * view["result"]["scores"][side]
-        difference[b] = -difference[a]
+                net[t["seats"][side]] = scores[side] - scores[1 - side]
+        for side in (0, 1):
+            a, b = x["seats"][side], y["seats"][side]
+            difference[a] += net[a] - net[b]
+            difference[b] += net[b] - net[a]
     got = {s["entry"]: s["score_difference"] for s in shown["standings"]}
     assert got == pytest.approx(dict(difference))
     _check_seating(service, shown, size)

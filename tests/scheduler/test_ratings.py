@@ -100,11 +100,13 @@ def test_board_difference_decides_not_the_raw_score() -> None:
 
 
 def test_duplicate_results_feed_ratings_by_board() -> None:
-    # A wins its own table 100-20, but B scores 150-10 with A's cards: B won the board.
-    entries = (Entry("A", ("a0", "a1")), Entry("B", ("b0", "b1")))
+    # A wins its own table 100-20, but B scores 150-10 at the other table with the
+    # same cards as A (both sit North-South): B beat A on the board.
+    entries = tuple(Entry(e, (f"{e.lower()}0", f"{e.lower()}1")) for e in "ABCD")
     snap = TournamentSnapshot(Format.DUPLICATE, entries, seats_per_entry=2)
     rnd = next_round(snap)
     assert rnd is not None
+    assert [t.entries for t in rnd.tables] == [("A", "D"), ("B", "C")]
     results = (TableResult((100, 20), (0,)), TableResult((150, 10), (0,)))
     snap = replace(snap, rounds=(PlayedRound(rnd, results),))
     pool: dict[str, Rating] = {}

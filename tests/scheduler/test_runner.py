@@ -172,8 +172,8 @@ def test_knockout_over_cowpoke_with_byes(service, tours):
     assert table[1]["eliminated_in"] == 2  # the other finalist
 
 
-def test_duplicate_concerto_both_tables_get_the_same_deal_seats_swapped(service, tours):
-    players = register(service, 6)
+def test_duplicate_concerto_every_table_of_a_board_gets_the_same_deal_other_players(service, tours):
+    players = register(service, 8)
     tid = make_tournament(
         tours, players, seats_per_entry=2, game="concerto", format="duplicate", options=SHORT
     )
@@ -182,44 +182,58 @@ def test_duplicate_concerto_both_tables_get_the_same_deal_seats_swapped(service,
     assert_exactly_once(service, tours, tid)
     boards: dict[int, list[dict]] = {}
     for rd in shown["rounds"]:
-        assert len(rd["tables"]) == 2 and len(rd["byes"]) == 1  # three entries: one sits out
+        assert len(rd["tables"]) == 2 and rd["byes"] == []  # four entries, two tables
         for t in rd["tables"]:
             boards.setdefault(t["board"], []).append(t)
     assert len(boards) == 3
     difference: Counter[str] = Counter()
     for x, y in boards.values():
-        a, b = x["entries"]
-        assert x["seats"] == [a, b, a, b] and y["seats"] == [b, a, b, a]  # seats swapped
+        assert not set(x["entries"]) & set(y["entries"])  # other entries at each table ...
+        views = [service.games.view(None, t["game_id"]) for t in (x, y)]
+        seated = [{s["player_id"] for s in view["seats"]} for view in views]
+        assert len(seated[0]) == len(seated[1]) == 4 and not seated[0] & seated[1]  # ... players
         hands_x, hands_y = (_dealt_hands(service, t["game_id"]) for t in (x, y))
         assert hands_x == hands_y  # the same cards in the same seats at both tables
-        views = [service.games.view(None, t["game_id"]) for t in (x, y)]
         assert views[0]["deal_commitment"] == views[1]["deal_commitment"]
-        # board difference by hand: A's score with each set of cards minus B's with the same
-        score = {}
+        # by hand: each entry's net minus the net of the entry that held its cards
+        net = {}
         for t, view in zip((x, y), views, strict=True):
+            scores = view["result"]["scores"]
             for seat in (0, 1):
-                score[t["seats"][seat], t["game_id"]] = view["result"]["scores"][seat]
-        d = sum(score[a, t["game_id"]] - score[b, t["game_id"]] for t in (x, y))
-        difference[a] += d
-        difference[b] -= d
+                net[t["seats"][seat]] = scores[seat] - scores[1 - seat]
+        for seat in (0, 1):
+            a, b = x["seats"][seat], y["seats"][seat]
+            difference[a] += net[a] - net[b]
+            difference[b] += net[b] - net[a]
     got = {s["entry"]: s["score_difference"] for s in shown["standings"]}
     assert got == pytest.approx(dict(difference))
-    # ratings: one rated game per board per player (by board difference, not per table)
-    assert all(row["games"] == 2 for row in service.ratings.leaderboard("concerto")["leaderboard"])
+    # ratings: one rated game per board per player (compared within its direction)
+    assert all(row["games"] == 3 for row in service.ratings.leaderboard("concerto")["leaderboard"])
 
 
 def test_a_duplicate_table_reveals_nothing_until_its_twin_is_over(service, tours):
-    players = register(service, 4)
+    players = register(service, 8)
     tid = make_tournament(
-        tours, players, seats_per_entry=2, game="concerto", format="duplicate", options=SHORT
+        tours,
+        players,
+        seats_per_entry=2,
+        game="concerto",
+        format="duplicate",
+        options=SHORT,
+        rounds=1,
     )
     runner = Runner(service)
     runner.tick()
     x, y = (t["game_id"] for t in tours.show(tid)["rounds"][0]["tables"])
+    at = {
+        gid: {s["player_id"] for s in service.games.view(ADMIN_TOKEN, gid)["seats"]}
+        for gid in (x, y)
+    }
+    token = {p["id"]: p["token"] for p in players}
     _play_to_the_end(service, players, x)
-    for token in (None, players[0]["token"]):  # not even its players: docs/api.md
+    for caller in (None, token[min(at[x])], token[min(at[y])]):  # not even its players
         with pytest.raises(BoardInPlay):
-            service.replays.replay(token, x)
+            service.replays.replay(caller, x)
     _play_to_the_end(service, players, y)
     assert service.replays.replay(None, x)["revealed"] is not None
     runner.tick()

@@ -1,16 +1,19 @@
 """Hidden information at a duplicate board: no response shows a caller a card it may not see.
 
-Both tables of a board are played at random, one move at a time, the first
-table ending while its twin still plays. At bounded checkpoints (the start,
+Both tables of a board (of a tournament, and of a ladder) are played at
+random, one move at a time, the first table ending while its twin still
+plays. At bounded checkpoints (the start,
 every few moves, the move that ends each table) every caller reads every
-resource of both tables: no token, each of the four players (each holds one
-seat at each table), a player seated at neither, and the admin. The cards a
+resource of both tables: no token, each of the eight players (each holds one
+seat at one table, none at both), a player seated at neither, and the admin. The cards a
 caller may see in a table's replies, from docs/api.md#duplicate-boards:
 
 - the admin, or anyone once both tables are over: every card;
 - a player seated at a table still played: its seat's hand and the cards
   played there (the other seats' unplayed cards, and so the twin's deal, stay
-  hidden);
+  hidden); at the twin, where the same cards lie in other players' hands,
+  nothing — so over the whole board a player learns its own seat's hand and
+  the cards played at its own table, never an opponent's hand;
 - anyone else, and even a seated player once its table is over before the
   twin: no card at all.
 
@@ -24,19 +27,23 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from tests.api.helpers import cards_in
 from tests.security.support import (
     CONCERTO,
     DECK,
     OVER,
+    seated,
     snapshot,
     start_board,
+    start_ladder_board,
     step,
     truth,
 )
 
 RESOURCES = ("", "/events", "/stream", "/replay")
-EVERY = 17  # moves between checkpoints: ~12 scans of 7 callers x 2 tables x 6 reads
+EVERY = 26  # moves between checkpoints: ~8 scans of 11 callers x 2 tables x 6 reads
 
 
 def _may_see(redis_client, gid: str, who, people, board_over: bool) -> set[str]:
@@ -51,6 +58,11 @@ def _may_see(redis_client, gid: str, who, people, board_over: bool) -> set[str]:
         return set()
     unplayed = {c for hand in state.hands for c in hand}
     return (DECK - unplayed) | set(state.hands[seats[0]])
+
+
+def _seats(redis_client, gid: str, who) -> list[int]:
+    record, _ = truth(redis_client, gid)
+    return [s for s, v in record.seats.items() if v["player_id"] == who.id]
 
 
 def _scan(api, redis_client, tables: list[str], callers: list, people) -> None:
@@ -81,11 +93,17 @@ def _scan(api, redis_client, tables: list[str], callers: list, people) -> None:
     assert snapshot(redis_client, tables) == before  # reading changed nothing
 
 
-def test_no_reply_shows_a_card_of_a_board_in_play(api, app, players, redis_client):
-    people = players.many(5)
-    callers = [None, *people, "admin"]  # people[4] is seated at neither table
-    x, y = start_board(api, app, people[:4])
+@pytest.mark.parametrize("start", [start_board, start_ladder_board], ids=["tournament", "ladder"])
+def test_no_reply_shows_a_card_of_a_board_in_play(api, app, players, redis_client, start):
+    people = players.many(9)
+    callers = [None, *people, "admin"]  # people[8] is seated at neither table
+    x, y = start(api, app, people[:8])
     rng = random.Random(20261124)
+    # before a card is played, each player may see over both tables its own hand only
+    for who in people[:8]:
+        allowed = [_may_see(redis_client, gid, who, people, False) for gid in (x, y)]
+        own = [seat for gid in (x, y) for seat in _seats(redis_client, gid, who)]
+        assert len(own) == 1 and len(allowed[0] | allowed[1]) == 13
     _scan(api, redis_client, [x, y], callers, people)
     moves = 0
     while truth(redis_client, x)[0].status not in OVER:
@@ -96,7 +114,7 @@ def test_no_reply_shows_a_card_of_a_board_in_play(api, app, players, redis_clien
             _scan(api, redis_client, [x, y], callers, people)
     assert truth(redis_client, y)[0].status == "active"
     # the seated players of x: its result but nothing of the deal, on every read
-    for p in people[:4]:
+    for p in seated(api, x, people):
         view = api.view(x, p)
         assert view["result"] is not None and view["state"] is None
     while truth(redis_client, y)[0].status not in OVER:
@@ -115,7 +133,7 @@ def test_no_reply_shows_a_card_of_a_board_in_play(api, app, players, redis_clien
 def test_a_seated_players_stream_ends_without_the_last_cards(api, app, players, redis_client):
     """A stream opened while its table is played, that sees the table end before its twin,
     ends with ``event: end`` and without the move that ended it nor the left-overs."""
-    people = players.many(4)
+    people = players.many(8)
     x, y = start_board(api, app, people)
     rng = random.Random(7)
     step(api, y, people, rng)
@@ -129,7 +147,7 @@ def test_a_seated_players_stream_ends_without_the_last_cards(api, app, players, 
             break
         assert api.move(x, _holder(record, seat, people), last).status == 200
     mover = _holder(record, seat, people)
-    reader = next(p for p in people if p is not mover)
+    reader = next(p for p in seated(api, x, people) if p is not mover)
     allowed = _may_see(redis_client, x, reader, people, board_over=False)
     stream = app.extensions["parlour"].feeds.open_stream(
         reader.token, x, heartbeat=5, max_seconds=30

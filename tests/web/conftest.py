@@ -6,7 +6,8 @@ It starts headless with a fresh profile (Playwright gives every launch a new
 temporary ``--user-data-dir``) and with the flags this machine's closed network
 needs. These tests skip only when no Chromium is installed.
 
-* ``browser``: one Chromium per session.
+* ``browser``: one Chromium per session (defined in ``tests/conftest.py``, so that a
+  browser test outside ``tests/web`` shares it; launched by :func:`launch_browser`).
 * ``web``: a fresh context and page on the ``live_server`` app; it records every
   ``/v1`` response the page received (``web.responses``) and fails the test on
   any JavaScript error or console error.
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright
 
 from tests.api.helpers import Connections
 from tests.conftest import ADMIN_TOKEN, LiveServer, Player
@@ -46,14 +47,8 @@ def chromium_path() -> str | None:
     return found
 
 
-@pytest.fixture(scope="session")
-def playwright() -> Iterator[Playwright]:
-    with sync_playwright() as pw:
-        yield pw
-
-
-@pytest.fixture(scope="session")
-def browser(playwright: Playwright) -> Iterator[Browser]:
+def launch_browser(playwright: Playwright) -> Iterator[Browser]:
+    """The system Chromium, headless (the root conftest's session-wide ``browser``)."""
     path = chromium_path()
     if path is None:
         pytest.skip(

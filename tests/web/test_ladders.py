@@ -19,15 +19,17 @@ from tests.web.test_table import assert_page_holds_none_of
 
 
 def played_ladder(service: Services, contests: int) -> tuple[str, list[dict[str, str]]]:
-    """A Concerto ladder of five entries with at least ``contests`` rated duplicate boards,
-    and one more board in play."""
-    players = [service.players.register(None, name) for name in ("ann", "ben", "cat", "dan", "eve")]
+    """A Concerto ladder of eight entries (a duplicate board's two tables seat eight
+    players, nobody at both) with at least ``contests`` rated boards, and one more board
+    in play."""
+    names = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal")
+    players = [service.players.register(None, name) for name in names]
     ladder = service.ladders.create(
         ADMIN_TOKEN, game="concerto", options={"deals": 1}, name="Evening", rematch_seconds=0.0
     )
     for p in players:
         service.ladders.join(p["token"], ladder["id"])
-    bots = HouseBots(service, players, [uniform.make_bot] * 5, seed=3)
+    bots = HouseBots(service, players, [uniform.make_bot] * 8, seed=3)
     runner = Runner(service)
     deadline = time.monotonic() + 30
     while service.core.r.scard(keys.ratings_applied(pool(ladder["id"]))) < contests:

@@ -34,7 +34,7 @@ class Table:
     """One game of a round: the entry in each seat, and the board if duplicate.
 
     ``seats[s]`` is the entry holding seat ``s``. ``board`` names the preset deal
-    of a duplicate board (see :func:`.duplicate.duplicate`); ``None`` means a fresh deal.
+    of a duplicate board (see :mod:`.duplicate`); ``None`` means a fresh deal.
     """
 
     seats: tuple[EntryId, ...]
@@ -87,8 +87,9 @@ class Round:
     """One round: its index (0-based, explicit), its tables and its byes.
 
     An entry sits at most at one table per round; an entry of the tournament
-    that is at no table is in ``byes`` (explicitly, not inferred). Exception:
-    a duplicate round seats each entry at two tables per board (:func:`.duplicate.duplicate`).
+    that is at no table is in ``byes`` (explicitly, not inferred). A duplicate
+    round has a table per pairing and board (:func:`.duplicate.board_tables`): an
+    entry sits at one table of each board.
     """
 
     index: int
