@@ -1,4 +1,4 @@
-"""The HTTP edges (issue 34, finding 9): a chunked body over the limit is a 413, every
+"""The HTTP edges: a chunked body over the limit is a 413, every
 response carries the security headers (unknown URLs and werkzeug's own errors
 too), a 405 says what is allowed, and a token in the URL is taken only by the game
 stream. Over a real socket: chunked bodies and werkzeug's errors are the HTTP

@@ -1,5 +1,5 @@
 """A token rotated or revoked while a long-poll or a stream waits gets no more answers
-(issue 34, finding 5).
+(docs/api.md, tokens).
 
 Long-polls and streams check the token again when their wait ends, in the wait's
 own Redis round trip: the poll parked before the rotation answers 401, never 200

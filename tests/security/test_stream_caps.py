@@ -1,5 +1,5 @@
 """Open streams and long-polls are capped per player and per anonymous address
-(issue 34, finding 7).
+(docs/operations.md, security settings).
 
 Each open stream (``/v1/me/turns/stream``, ``/v1/games/{id}/stream``) and each
 long-poll with ``wait`` holds a lease counted in Redis; past the cap the answer
