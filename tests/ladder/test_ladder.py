@@ -339,8 +339,10 @@ def test_a_six_player_pinochle_ladder_seats_the_game_s_two_teams(service):
         rematch_seconds=0.0,
     )
     bots = HouseBots(service, players, [uniform.make_bot] * 12, seed=6)
+    bots.step()  # all twelve seen waiting before the first pass: one board, no ordinary game
     run_until(Runner(service), bots, lambda: rated(service, ladder_id) >= 1, timeout=60)
-    match = next(iter(ladder_store.all_matches(service.core.r, ladder_id).values()))
+    matches = ladder_store.all_matches(service.core.r, ladder_id).values()
+    match = next(m for m in matches if len(m["tables"]) == 2)
     teams = [tuple(side) for side in match["sides"]]
     assert sorted(map(len, teams)) == [6, 6] and len(match["tables"]) == 2
     x, y = match["tables"]
