@@ -104,6 +104,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         VISITORS_MAX_LIVE=int(os.environ.get("PARLOUR_VISITORS_MAX_LIVE", "50")),
         VISITORS_PER_CLIENT=int(os.environ.get("PARLOUR_VISITORS_PER_CLIENT", "10")),
         VISITORS_PERIOD=float(os.environ.get("PARLOUR_VISITORS_PERIOD", "3600")),
+        # Abuse: see server/services/invitations.py, lobby.py and core.py (house bots).
+        INVITATIONS_PER_INVITER=int(os.environ.get("PARLOUR_INVITATIONS_PER_INVITER", "50")),
+        INVITATIONS_PER_INVITEE=int(os.environ.get("PARLOUR_INVITATIONS_PER_INVITEE", "50")),
+        LOBBY_PER_CREATOR=int(os.environ.get("PARLOUR_LOBBY_PER_CREATOR", "5")),
+        HOUSE_BOTS=os.environ.get("PARLOUR_HOUSE_BOTS", "visitors,apps,games,ladders"),
     )
     if config:
         app.config.update(config)
@@ -119,6 +124,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         guest_grace=app.config["GUEST_GRACE"],
         invitation_ttl=app.config["INVITATION_TTL"],
         webhook_allow=app.config["WEBHOOK_ALLOW"],
+        invitations_per_inviter=app.config["INVITATIONS_PER_INVITER"],
+        invitations_per_invitee=app.config["INVITATIONS_PER_INVITEE"],
+        lobby_per_creator=app.config["LOBBY_PER_CREATOR"],
+        house_bots=app.config["HOUSE_BOTS"],
     )
     app.extensions["parlour"].visitors.configure(
         enabled=app.config["VISITORS"],
