@@ -51,7 +51,8 @@ class Services:
         webhook_allow: CIDR list of internal ranges webhooks may target all the same.
         invitations_per_inviter: open invitations one player or app may have sent.
         invitations_per_invitee: open invitations one player may hold.
-        lobby_per_creator: live games of one player the lobby's list shows at most.
+        lobby_per_creator: live games (and tournaments) of one player the lobby's lists
+            show at most.
         house_bots: where house bots may play, a comma list of
             :data:`server.services.core.HOUSE_BOTS_PLACES`.
     """
@@ -95,7 +96,7 @@ class Services:
         self.turn_streams = TurnStreams(self.core, self.feeds)
         self.replays = Replays(self.core)
         self.lobby = Lobby(self.core, per_creator=lobby_per_creator)
-        self.tournaments = Tournaments(self.core, self.invitations)
+        self.tournaments = Tournaments(self.core, self.invitations, per_creator=lobby_per_creator)
         self.ratings = Ratings(self.core)
         self.ladders = Ladders(self.core)
         self.apps = Apps(

@@ -43,6 +43,7 @@ from server.services.errors import (
     NotFound,
 )
 from server.services.invitations import Invitations, needs_invitation, new_id
+from server.services.lobby import PER_CREATOR, capped
 from server.services.names import MAX_TITLE_LENGTH, clean_name
 from server.store import lobby as lobby_store
 from server.store import players as player_store
@@ -65,11 +66,14 @@ class UnplayableFormat(InvalidRequest):
 class Tournaments:
     """The tournament use cases, over the shared :class:`Core`."""
 
-    def __init__(self, core: Core, invitations: Invitations) -> None:
+    def __init__(
+        self, core: Core, invitations: Invitations, *, per_creator: int = PER_CREATOR
+    ) -> None:
         self.core = core
         self.r = core.r
         self.scripts = core.scripts
         self.invitations = invitations
+        self.per_creator = per_creator
 
     # -- create, enter, start ------------------------------------------------------
     def create(
@@ -338,13 +342,23 @@ class Tournaments:
     def list_tournaments(self, limit: int = 20) -> dict[str, Any]:
         """The lobby's list: the newest tournaments, each with its leader(s) once one has played.
 
-        Public like :meth:`show` (names, points, game ids; never a card).
+        Public like :meth:`show` (names, points, game ids; never a card). Fair like the
+        games' list: at most ``per_creator`` tournaments of any one player, read from
+        at most three times ``limit`` of the newest.
         """
-        out = []
-        for tournament_id in lobby_store.tournaments(self.r, limit):
+        out: list[dict[str, Any]] = []
+        shown: dict[str, int] = {}
+        for tournament_id in lobby_store.tournaments(self.r, limit * 3):
+            if len(out) >= limit:
+                break
             record = store.read(self.r, tournament_id)
             if record is None:
                 continue
+            creator = str(record.meta.get("created_by", ""))
+            if capped(creator):
+                if shown.get(creator, 0) >= self.per_creator:
+                    continue
+                shown[creator] = shown.get(creator, 0) + 1
             names = self._names(record)
             table = brackets.standings_out(brackets.snapshot(record), names)
             out.append(

@@ -180,3 +180,12 @@ def test_the_lobby_shows_a_few_games_of_each_creator(api, players):
     everything_of_spammer = api.get("/v1/games", limit=100, created_by=spammer.id).body["games"]
     assert [g["id"] for g in everything_of_spammer] == burst[::-1]
     assert [g["id"] for g in api.get("/v1/games", created_by=quiet.id).body["games"]] == [mine]
+
+
+def test_the_tournament_list_shows_a_few_of_each_creator(api, players):
+    quiet, spammer = players.register("quiet"), players.register("spammer")
+    body = {"game": "concerto", "format": "round_robin", "options": {"deals": 1}}
+    mine = api.post("/v1/tournaments", body, quiet).body["id"]
+    burst = [api.post("/v1/tournaments", body, spammer).body["id"] for _ in range(8)]
+    ids = [t["id"] for t in api.get("/v1/tournaments", limit=5).body["tournaments"]]
+    assert ids == [*burst[::-1][:3], mine]  # three of the burst, and the quiet one
