@@ -1,4 +1,4 @@
-"""Invitation spam (issue 34, finding 8): limits, pages, blocks and a fair lobby.
+"""Invitation spam: limits, pages, blocks and a fair lobby.
 
 One player created 300 games naming a victim in 2 s: 300 open invitations in one
 unpaginated list, each pushed on the victim's stream, and the spammer's games

@@ -1,4 +1,4 @@
-"""Names and house bots (issue 34, finding 9: names, impersonation, rating farming).
+"""Names and house bots: look-alikes, impersonation, rating farming.
 
 Names held NUL, right-to-left overrides, only whitespace, or a house bot's name
 ("random #1"). Every name now goes through one validator

@@ -1,4 +1,4 @@
-"""Webhooks refuse IPv6 forms of internal IPv4 addresses (issue 34, finding 6).
+"""Webhooks refuse IPv6 forms of internal IPv4 addresses.
 
 Python's ``is_global`` calls NAT64, IPv4-compatible, 6to4 and SIIT addresses
 global whatever IPv4 address they carry; behind NAT64/DNS64 or a 6to4 relay
