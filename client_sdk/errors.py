@@ -185,6 +185,16 @@ class InvitationExpired(Conflict):
     """409 ``invitation_expired``: too late to accept; the seat or entry was freed."""
 
 
+class TooManyInvitations(Conflict):
+    """409 ``too_many_invitations``: you have as many open invitations as the server
+    allows (docs/api.md#limits-on-invitations); nothing was created."""
+
+
+class InvitationRefused(Conflict):
+    """409 ``invitation_refused``: a player you named cannot take your invitation now;
+    nothing was created."""
+
+
 class IllegalMove(ParlourError):
     """422: a well-formed move the rules do not allow now."""
 
@@ -231,6 +241,8 @@ ERRORS_BY_CODE: dict[str, type[ParlourError]] = {
     "cannot_start": CannotStart,
     "invitations_pending": InvitationsPending,
     "invitation_expired": InvitationExpired,
+    "too_many_invitations": TooManyInvitations,
+    "invitation_refused": InvitationRefused,
     "illegal_move": IllegalMove,
     "unplayable_format": InvalidRequest,  # 422: a tournament format its game cannot be played in
     "rate_limited": RateLimited,

@@ -16,11 +16,13 @@ Status = Literal["waiting", "active", "finished", "aborted"]
 
 
 class SeatInfo(TypedDict):
-    """One seat of a game: ``player_id`` and ``name`` are ``None`` while it is open."""
+    """One seat of a game: ``player_id`` and ``name`` are ``None`` while it is open;
+    ``house`` (always true) marks one of the server's own bots."""
 
     seat: int
     name: str | None
     player_id: str | None
+    house: NotRequired[Literal[True]]
 
 
 class Result(TypedDict):

@@ -112,6 +112,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # Open streams and long-polls at once: see server/services/slots.py.
         STREAMS_PER_PLAYER=int(os.environ.get("PARLOUR_STREAMS_PER_PLAYER", str(PER_PLAYER))),
         STREAMS_PER_ADDRESS=int(os.environ.get("PARLOUR_STREAMS_PER_ADDRESS", str(PER_ADDRESS))),
+        # Abuse: see server/services/invitations.py, lobby.py and core.py (house bots).
+        INVITATIONS_PER_INVITER=int(os.environ.get("PARLOUR_INVITATIONS_PER_INVITER", "50")),
+        INVITATIONS_PER_INVITEE=int(os.environ.get("PARLOUR_INVITATIONS_PER_INVITEE", "50")),
+        LOBBY_PER_CREATOR=int(os.environ.get("PARLOUR_LOBBY_PER_CREATOR", "5")),
+        HOUSE_BOTS=os.environ.get("PARLOUR_HOUSE_BOTS", "visitors,apps,games,ladders"),
     )
     if config:
         app.config.update(config)
@@ -127,6 +132,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         guest_grace=app.config["GUEST_GRACE"],
         invitation_ttl=app.config["INVITATION_TTL"],
         webhook_allow=app.config["WEBHOOK_ALLOW"],
+        invitations_per_inviter=app.config["INVITATIONS_PER_INVITER"],
+        invitations_per_invitee=app.config["INVITATIONS_PER_INVITEE"],
+        lobby_per_creator=app.config["LOBBY_PER_CREATOR"],
+        house_bots=app.config["HOUSE_BOTS"],
     )
     app.extensions["parlour"].visitors.configure(
         enabled=app.config["VISITORS"],

@@ -6,6 +6,8 @@ from __future__ import annotations
 from flask import Blueprint, g, request
 from marshmallow import EXCLUDE, Schema, fields, validate
 
+from server.services.names import MAX_TITLE_LENGTH
+
 from . import schemas
 from .context import requires_token, services
 from .schemas import load_json
@@ -19,7 +21,7 @@ class LadderCreate(Schema):
     table_size = fields.Integer(strict=True, validate=validate.Range(min=2, max=8))
     side_size = fields.Integer(strict=True, validate=validate.Range(min=1, max=4))
     duplicate = schemas.Boolean()
-    name = fields.String(validate=validate.Length(min=1, max=100))
+    name = schemas.Name(max_length=MAX_TITLE_LENGTH)
     clock = fields.Nested(schemas.Clock)
     timeout_policy = fields.Nested(schemas.TimeoutPolicy)
     max_games = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))

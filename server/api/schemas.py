@@ -23,6 +23,7 @@ from marshmallow import (
 )
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from server.services import names
 from server.services.games import InvalidRequest
 
 CARD = validate.Regexp(r"^[AKQJT98765432][SHDC]$", error="not a card (rank then suit, e.g. 'TS')")
@@ -71,8 +72,25 @@ def load_json() -> Any:
 
 
 # -- request bodies ------------------------------------------------------------------
+class Name(fields.String):
+    """A display name: :func:`server.services.names.clean_name` (NFC, stripped; no control,
+    bidi or invisible characters; not blank; at most ``max_length``); the error names
+    the class."""
+
+    def __init__(self, max_length: int = names.MAX_LENGTH, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.max_length = max_length
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return names.clean_name(text, max_length=self.max_length)
+        except InvalidRequest as exc:
+            raise ValidationError(exc.details["name"][0]) from None
+
+
 class PlayerCreate(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = Name(required=True)
 
 
 class MoveShape(Schema):
@@ -144,7 +162,7 @@ class TournamentCreate(Schema):
     )
     clock = fields.Nested(Clock, load_default=None)
     timeout_policy = fields.Nested(TimeoutPolicy, load_default=None)
-    name = fields.String(validate=validate.Length(min=1, max=100), load_default=None)
+    name = Name(max_length=names.MAX_TITLE_LENGTH, load_default=None)
 
 
 class EntryCreate(Schema):
@@ -190,6 +208,15 @@ class WaitQuery(_Query):
 class GamesQuery(_Query):
     status = fields.String(validate=validate.OneOf(["live", "finished"]), load_default="live")
     limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=50)
+    created_by = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+
+
+class PageQuery(_Query):
+    """A page of a list: ``limit`` items after ``cursor`` (the previous page's
+    ``next_cursor``; none: from the start)."""
+
+    limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+    cursor = fields.String(validate=validate.Length(min=1, max=100), load_default=None)
 
 
 class TournamentsQuery(_Query):
@@ -387,7 +414,7 @@ class _Url(fields.String):
 
 
 class AppCreate(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = Name(required=True)
     invite_url = _Url(load_default=None)
 
 
@@ -409,7 +436,7 @@ class AppGameCreate(Schema):
         validate=validate.Length(min=1, max=16),
     )
     guest_names = fields.List(
-        fields.String(validate=validate.Length(min=1, max=64)),
+        Name(),
         validate=validate.Length(max=16),
         load_default=None,
     )
@@ -499,10 +526,25 @@ class Invitation(Schema):
 
 class Invitations(Schema):
     invitations = fields.List(fields.Nested(Invitation))
+    next_cursor = fields.String(allow_none=True)
+
+
+class Block(Schema):
+    player_id = fields.String()
+    name = fields.String(allow_none=True)
+    since = fields.String()
+
+
+class Blocks(Schema):
+    blocks = fields.List(fields.Nested(Block))
+    next_cursor = fields.String(allow_none=True)
 
 
 invitation = Invitation()
 invitation_list = Invitations()
+page_query = PageQuery()
+block = Block()
+block_list = Blocks()
 
 
 class TurnStreamQuery(_Query):

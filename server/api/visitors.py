@@ -11,6 +11,9 @@ from __future__ import annotations
 from flask import Blueprint, request
 from marshmallow import Schema, fields, validate
 
+from server.services import names
+
+from . import schemas
 from .context import services
 from .schemas import View, load_json
 
@@ -20,7 +23,7 @@ bp = Blueprint("visitors", __name__)
 class VisitorGameCreate(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
     options = fields.Dict(keys=fields.String(), load_default=None)
-    name = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
+    name = schemas.Name(max_length=names.MAX_VISITOR_LENGTH, load_default=None)
 
 
 class VisitorGame(Schema):

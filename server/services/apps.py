@@ -27,7 +27,7 @@ import time
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from server.services import notifications
+from server.services import names, notifications
 from server.services.bots import resolve_bots
 from server.services.core import Core, sha256, split_token
 from server.services.errors import Forbidden, InvalidRequest, NotFound, Unauthorized
@@ -139,6 +139,7 @@ class Apps:
     ) -> dict[str, Any]:
         """A new app and its token, shown this once (admin only)."""
         self._admin(token)
+        name = names.clean_name(name)
         _check_url(invite_url, "invite_url")
         app_id = APP_PREFIX + secrets.token_hex(8)
         secret = secrets.token_urlsafe(32)
@@ -235,19 +236,20 @@ class Apps:
         """
         app = self._app(token, app_id)
         seats = resolve_bots(self.r, game, seats) or []
+        self.core.admit_house_bots("apps", seats)
         registered = [p for p in seats if p is not None]  # the guests made below need none
         open_seats = [i for i, s in enumerate(seats) if s is None]
-        names = list(guest_names or [])
-        if len(names) > len(open_seats):
+        shown = self._guest_names(guest_names or [])
+        if len(shown) > len(open_seats):
             raise InvalidRequest(
                 "more guest names than open seats",
                 {"guest_names": [f"{len(open_seats)} open seats"]},
             )
-        names += ["Guest"] * (len(open_seats) - len(names))
+        shown += ["Guest"] * (len(open_seats) - len(shown))
         game_id = secrets.token_hex(8)
         expires = time.time() + self.guest_ttl
         guests, invitations = [], []
-        for seat, name in zip(open_seats, names, strict=True):
+        for seat, name in zip(open_seats, shown, strict=True):
             guest_id = GUEST_PREFIX + secrets.token_hex(8)
             guest_token = f"{guest_id}.{secrets.token_urlsafe(32)}"
             guests.append(
@@ -279,6 +281,23 @@ class Apps:
             registered=registered,
         )
         return {"game": view, "invitations": invitations}
+
+    def _guest_names(self, given: list[str]) -> list[str]:
+        """The guests' names as stored (:func:`server.services.names.clean_player_name`).
+
+        Raises:
+            InvalidRequest: ``details.guest_names`` maps each refused name's index to why.
+        """
+        pool = app_store.bot_pool(self.r)
+        shown, problems = [], {}
+        for i, name in enumerate(given):
+            try:
+                shown.append(names.clean_player_name(name, pool))
+            except InvalidRequest as exc:
+                problems[str(i)] = exc.details["name"]
+        if problems:
+            raise InvalidRequest("this name cannot be used", {"guest_names": problems})
+        return shown
 
     # -- the bot pool ------------------------------------------------------------------
     def bots(self) -> dict[str, Any]:

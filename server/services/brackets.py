@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from server.games import Game
+from server.services.views import is_house
 from server.store import tournaments as store
 from server.store.tournaments import TournamentRecord
 from server.tournaments.formats import (
@@ -147,7 +148,8 @@ def round_out(record: TournamentRecord, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def standings_out(snap: TournamentSnapshot | None, names: dict[str, str]) -> list[dict]:
-    """The standings as shown (best first), with the entries' players and their names."""
+    """The standings as shown (best first), with the entries' players and their names
+    (``"house": true`` on an entry with a house bot)."""
     if snap is None:
         return []
     players = {e.id: e.players for e in snap.entries}
@@ -164,6 +166,7 @@ def standings_out(snap: TournamentSnapshot | None, names: dict[str, str]) -> lis
             "score_difference": s.score_difference,
             "buchholz": s.buchholz,
             "eliminated_in": s.eliminated_in,
+            **({"house": True} if any(is_house(p) for p in players[s.entry]) else {}),
         }
         for s in standings(snap)
     ]

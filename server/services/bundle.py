@@ -14,12 +14,17 @@ from redis import Redis
 from server.services import notifications
 from server.services.apps import Apps
 from server.services.clocks import Clocks
-from server.services.core import Core
+from server.services.core import Core, house_bot_places
 from server.services.feeds import Feeds
 from server.services.games import Games
-from server.services.invitations import DEFAULT_TTL, Invitations
+from server.services.invitations import (
+    DEFAULT_PER_INVITEE,
+    DEFAULT_PER_INVITER,
+    DEFAULT_TTL,
+    Invitations,
+)
 from server.services.ladders import Ladders
-from server.services.lobby import Lobby
+from server.services.lobby import PER_CREATOR, Lobby
 from server.services.metrics import Metrics
 from server.services.players import Players
 from server.services.ratelimit import RateLimits
@@ -45,6 +50,12 @@ class Services:
         guest_grace: seconds a guest token may still read its game once it ended.
         invitation_ttl: seconds an invitation to a seat or an entry stays open.
         webhook_allow: CIDR list of internal ranges webhooks may target all the same.
+        invitations_per_inviter: open invitations one player or app may have sent.
+        invitations_per_invitee: open invitations one player may hold.
+        lobby_per_creator: live games (and tournaments) of one player the lobby's lists
+            show at most.
+        house_bots: where house bots may play, a comma list of
+            :data:`server.services.core.HOUSE_BOTS_PLACES`.
     """
 
     def __init__(
@@ -59,6 +70,10 @@ class Services:
         guest_grace: float = 3600.0,
         invitation_ttl: float = DEFAULT_TTL,
         webhook_allow: str = "",
+        invitations_per_inviter: int = DEFAULT_PER_INVITER,
+        invitations_per_invitee: int = DEFAULT_PER_INVITEE,
+        lobby_per_creator: int = PER_CREATOR,
+        house_bots: str | None = None,
     ) -> None:
         self.core = Core(
             r,
@@ -68,15 +83,22 @@ class Services:
             seed_secret=seed_secret,
         )
         self.players = Players(self.core)
-        self.invitations = Invitations(self.core, ttl=invitation_ttl)
+        if house_bots is not None:
+            self.core.house_bots_in = house_bot_places(house_bots)
+        self.invitations = Invitations(
+            self.core,
+            ttl=invitation_ttl,
+            per_inviter=invitations_per_inviter,
+            per_invitee=invitations_per_invitee,
+        )
         self.games = Games(self.core, self.invitations)
         self.clocks = Clocks(self.core)
         self.slots = Slots(self.core)
         self.feeds = Feeds(self.core, self.slots)
         self.turn_streams = TurnStreams(self.core, self.feeds)
         self.replays = Replays(self.core)
-        self.lobby = Lobby(self.core)
-        self.tournaments = Tournaments(self.core, self.invitations)
+        self.lobby = Lobby(self.core, per_creator=lobby_per_creator)
+        self.tournaments = Tournaments(self.core, self.invitations, per_creator=lobby_per_creator)
         self.ratings = Ratings(self.core)
         self.ladders = Ladders(self.core)
         self.apps = Apps(

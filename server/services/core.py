@@ -35,6 +35,28 @@ from server.store.games import GameRecord
 from server.store.players import PlayerRecord
 from server.store.scripts import Scripts
 
+HOUSE_BOTS_PLACES = ("visitors", "apps", "games", "ladders", "tournaments")
+"""Where house bots may be seated: visitors' games, apps' and players' (unrated) games,
+ladders and tournaments (both rated)."""
+HOUSE_BOTS_DEFAULT = frozenset({"visitors", "apps", "games", "ladders"})
+"""Where they may by default: everywhere but tournaments."""
+
+
+def house_bot_places(spec: str) -> frozenset[str]:
+    """The operator's ``PARLOUR_HOUSE_BOTS``: a comma list of :data:`HOUSE_BOTS_PLACES`.
+
+    >>> sorted(house_bot_places("visitors, games"))
+    ['games', 'visitors']
+
+    Raises:
+        ValueError: a place that is not one of :data:`HOUSE_BOTS_PLACES`.
+    """
+    places = frozenset(p.strip() for p in spec.split(",") if p.strip())
+    unknown = places - set(HOUSE_BOTS_PLACES)
+    if unknown:
+        raise ValueError(f"PARLOUR_HOUSE_BOTS: {sorted(unknown)} not in {HOUSE_BOTS_PLACES}")
+    return places
+
 
 @dataclass(frozen=True, slots=True)
 class Caller:
@@ -107,6 +129,28 @@ class Core:
         self.max_wait = max_wait
         self.open_registration = open_registration
         self._seed_secret = seed_secret
+        self.house_bots_in = HOUSE_BOTS_DEFAULT
+
+    # -- house bots ---------------------------------------------------------------------
+    def admit_house_bots(self, where: str, player_ids: Any) -> None:
+        """Refuse (403) house bots where the operator does not let them play.
+
+        ``where`` is one of :data:`HOUSE_BOTS_PLACES`; the operator's setting
+        (``PARLOUR_HOUSE_BOTS``, :attr:`house_bots_in`) lists where they may.
+        By default not in tournaments: a tournament's games are rated, and a
+        player entering the server's bots would farm rating off them.
+
+        Raises:
+            Forbidden: ``player_ids`` names a house bot and ``where`` is not allowed.
+        """
+        if where in self.house_bots_in:
+            return
+        bots = [p for p in player_ids if p is not None and views.is_house(p)]
+        if bots:
+            raise Forbidden(
+                f"the server's house bots do not play in {where} here",
+                {"players": bots, "house_bots_play_in": sorted(self.house_bots_in)},
+            )
 
     # -- callers ----------------------------------------------------------------------
     def is_admin(self, token: str) -> bool:

@@ -50,6 +50,7 @@ __all__ = [
     "GameStarted",
     "InvalidRequest",
     "InvitationExpired",
+    "InvitationRefused",
     "InvitationsPending",
     "NoOpenSeat",
     "NotFound",
@@ -66,6 +67,7 @@ __all__ = [
     "TournamentMissing",
     "Unauthorized",
     "UnknownBot",
+    "TooManyInvitations",
     "WrongEntrySize",
 ]
 
@@ -164,3 +166,15 @@ class TooManyStreams(ServiceError):
             {"limit": cap, "retry_after": seconds},
         )
         self.retry_after = seconds
+
+
+class TooManyInvitations(ServiceError):
+    """The inviter has as many open invitations as the server allows (409
+    ``too_many_invitations``); nothing was created. They free up as they are answered
+    or expire."""
+
+
+class InvitationRefused(ServiceError):
+    """A named player cannot take this invitation now (409 ``invitation_refused``):
+    their inbox is full, or they do not take invitations from this inviter. The two
+    are told apart to nobody; nothing was created and nothing reached that player."""

@@ -74,6 +74,7 @@ class Games:
         """
         caller = self.core.caller(token)
         seats = resolve_bots(self.r, game, seats)  # "bot:<name>" seats
+        self.core.admit_house_bots("games", seats or [])
         admin_only = [name for name, value in (("deals", deals), ("seed", seed)) if value]
         if admin_only and not caller.is_admin:
             raise Forbidden("only the admin may preset deals or the seed", {"fields": admin_only})
@@ -232,17 +233,26 @@ class Games:
             clock_fields = clock_store.initial(
                 clock["move_seconds"], clock["timeout_policy"], state.to_move(), now
             )
-        player_store.add_game(
-            self.r, [p for p in seats if p is not None and p not in holds], game_id
-        )
-        events = [views.event(e, 0) for e in engine.opening_events(state)]
-        seq = game_store.create(self.r, record, events, clock=clock_fields, only_new=exclusive)
+        invitations = self._invitations(record, holds, inviter, now)
+        if invitations and inviter is not None:  # first: a refusal leaves nothing behind
+            self.invitations.reserve(inviter["id"], invitations)
+        try:
+            player_store.add_game(
+                self.r, [p for p in seats if p is not None and p not in holds], game_id
+            )
+            events = [views.event(e, 0) for e in engine.opening_events(state)]
+            seq = game_store.create(self.r, record, events, clock=clock_fields, only_new=exclusive)
+        except BaseException:
+            if invitations and inviter is not None:
+                self.invitations.cancel(inviter["id"], invitations)
+            raise
         if seq is None:
+            if invitations and inviter is not None:
+                self.invitations.cancel(inviter["id"], invitations)
             return None
         record.seq = seq
-        if holds and inviter is not None:
-            self._invite(record, holds, inviter, now)
-        lobby_store.add_live(self.r, game_id, time.time())
+        self.invitations.deliver(invitations)
+        lobby_store.add_live(self.r, game_id, time.time(), created_by)
         self.core.wake_to_move(record, state)
         if clock and clock_fields:
             first = now + clock["move_seconds"] if state.to_move() else None
@@ -261,29 +271,33 @@ class Games:
             return {}
         return {"pending": True, "invitation": invitation_id, "expires": now + self.invitations.ttl}
 
-    def _invite(
-        self, record: GameRecord, holds: dict[str, str], inviter: dict[str, Any], now: float
-    ) -> None:
-        """Send each held player their invitation (the holds are stored already)."""
-        self.invitations.send(
-            [
-                (
-                    pid,
-                    self.invitations.record(
-                        iid,
-                        kind="game",
-                        inviter=inviter,
-                        target={
-                            "game_id": record.id,
-                            "game": record.meta["game"],
-                            "seats": [s for s, v in record.seats.items() if v["player_id"] == pid],
-                        },
-                        now=now,
-                    ),
-                )
-                for pid, iid in holds.items()
-            ]
-        )
+    def _invitations(
+        self,
+        record: GameRecord,
+        holds: dict[str, str],
+        inviter: dict[str, Any] | None,
+        now: float,
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """Each held player's invitation, to store before the game (under the limits)."""
+        if not holds or inviter is None:
+            return []
+        return [
+            (
+                pid,
+                self.invitations.record(
+                    iid,
+                    kind="game",
+                    inviter=inviter,
+                    target={
+                        "game_id": record.id,
+                        "game": record.meta["game"],
+                        "seats": [s for s, v in record.seats.items() if v["player_id"] == pid],
+                    },
+                    now=now,
+                ),
+            )
+            for pid, iid in holds.items()
+        ]
 
     def _seated(
         self, game: str, num_seats: int, seats: list[str | None], allow_multiple: bool

@@ -18,6 +18,15 @@ app's own guests need no invitation: they exist only to play what they are
 seated in. A tournament started with every entry accepted records it
 (``consented``); only such tournaments' games are rated
 (:mod:`server.services.ratings`). See docs/api.md#consent-and-invitations.
+
+**Limits** (docs/api.md#limits-on-invitations). An inviter (a player or an
+app) holds at most ``per_inviter`` open invitations and a player at most
+``per_invitee``; a player may block an inviter, whose invitations it then never
+gets. An invitation past a limit or to a player blocking the inviter refuses
+the whole request (409) before anything is created, and nothing reaches the
+invited player's stream. The invitations are stored (under both limits, in one
+script per invited player) *before* the game or the entry holding their seats,
+and taken back if that fails; only then is anyone woken.
 """
 
 from __future__ import annotations
@@ -28,13 +37,26 @@ from typing import Any
 
 from server.services import views
 from server.services.core import Core
-from server.services.errors import InvitationExpired, NotFound
+from server.services.errors import (
+    InvalidRequest,
+    InvitationExpired,
+    InvitationRefused,
+    NotFound,
+    TooManyInvitations,
+)
 from server.store import apps as app_store
 from server.store import invitations as store
 from server.store import players as player_store
 from server.tournaments.clock import iso
 
 DEFAULT_TTL = 86400.0
+DEFAULT_PER_INVITER = 50
+"""Open invitations one player or app may have sent (``PARLOUR_INVITATIONS_PER_INVITER``)."""
+DEFAULT_PER_INVITEE = 50
+"""Open invitations one player may hold (``PARLOUR_INVITATIONS_PER_INVITEE``)."""
+PAGE = 50
+"""Invitations (or blocks) per page of a list, unless ``limit`` says otherwise."""
+MAX_PAGE = 200
 
 
 def needs_invitation(player_id: str, caller_id: str | None) -> bool:
@@ -58,10 +80,19 @@ class Invitations:
         ttl: seconds an invitation stays open.
     """
 
-    def __init__(self, core: Core, *, ttl: float = DEFAULT_TTL) -> None:
+    def __init__(
+        self,
+        core: Core,
+        *,
+        ttl: float = DEFAULT_TTL,
+        per_inviter: int = DEFAULT_PER_INVITER,
+        per_invitee: int = DEFAULT_PER_INVITEE,
+    ) -> None:
         self.core = core
         self.r = core.r
         self.ttl = ttl
+        self.per_inviter = per_inviter
+        self.per_invitee = per_invitee
 
     # -- making them (for games, tournaments and apps) ---------------------------------
     def record(
@@ -83,23 +114,145 @@ class Invitations:
             **target,
         }
 
-    def send(self, invitations: list[tuple[str, dict[str, Any]]]) -> None:
-        """Store ``(player_id, invitation)`` pairs, once their holds are stored."""
-        store.put_many(self.r, invitations)
+    def reserve(self, sender: str, invitations: list[tuple[str, dict[str, Any]]]) -> None:
+        """Store ``(player_id, invitation)`` pairs from ``sender``, all or none, before
+        the holds they answer are stored (then :meth:`deliver`, or :meth:`cancel`).
+
+        Raises:
+            TooManyInvitations: ``sender`` would pass its limit of open invitations.
+            InvitationRefused: an invited player holds its limit, or blocks ``sender``
+                (which of the two is not told).
+        """
+        if not invitations:
+            return
+        now = time.time()
+        members = [store.sent_member(pid, inv["id"]) for pid, inv in invitations]
+        ok, count = store.reserve_sent(
+            self.r,
+            self.core.scripts,
+            sender,
+            members,
+            expires=max(inv["expires"] for _, inv in invitations),
+            now=now,
+            cap=self.per_inviter,
+        )
+        if not ok:
+            raise TooManyInvitations(
+                "too many open invitations: wait until some are answered or expire",
+                {"open": count, "limit": self.per_inviter},
+            )
+        stored: list[tuple[str, dict[str, Any]]] = []
+        for pid, inv in invitations:
+            done = store.put_capped(
+                self.r,
+                self.core.scripts,
+                pid,
+                inv,
+                sender=sender,
+                now=now,
+                cap=self.per_invitee,
+            )
+            if done != store.STORED:
+                self.cancel(sender, invitations)
+                raise InvitationRefused(
+                    "this player cannot take your invitation now", {"players": [pid]}
+                )
+            stored.append((pid, inv))
+
+    def cancel(self, sender: str, invitations: list[tuple[str, dict[str, Any]]]) -> None:
+        """Take back invitations :meth:`reserve` stored (their game or entry was not made)."""
+        for pid, inv in invitations:
+            if (store.get(self.r, pid, inv["id"]) or {}).get("from", {}).get("id") == sender:
+                store.drop(self.r, pid, inv["id"])
+        store.unreserve_sent(
+            self.r, sender, [store.sent_member(pid, inv["id"]) for pid, inv in invitations]
+        )
+
+    def deliver(self, invitations: list[tuple[str, dict[str, Any]]], rewrite: bool = False) -> None:
+        """Wake the invited players' turn streams, once the holds are stored; ``rewrite``
+        stores the invitations again first (a tournament's now names its entry)."""
+        if rewrite:
+            for pid, inv in invitations:
+                store.put(self.r, pid, inv)
         player_store.wake_invited(self.r, [(pid, inv["id"]) for pid, inv in invitations])
 
     # -- a player's use cases ------------------------------------------------------------
-    def mine(self, token: str | None) -> dict[str, Any]:
-        """The caller's open invitations, oldest first; expired ones are freed on the way."""
+    def mine(
+        self, token: str | None, limit: int = PAGE, cursor: str | None = None
+    ) -> dict[str, Any]:
+        """One page of the caller's open invitations, oldest first; expired ones are freed
+        on the way. ``next_cursor`` (None on the last page) asks for the next page.
+
+        Raises:
+            InvalidRequest: a cursor this list did not give.
+        """
         player = self.core.player(token)
+        after = _cursor_key(cursor)
         now = time.time()
         out = []
         for inv in store.of_player(self.r, player.id):
             if inv["expires"] < now:
                 self._free(player.id, inv, now)
                 continue
-            out.append(_out(inv))
-        return {"invitations": out}
+            if inv.get("kind") == "tournament" and inv.get("entry_id") is None:
+                continue  # its entry is being made (Tournaments.enter)
+            if after is None or (inv["created"], inv["id"]) > after:
+                out.append(inv)
+        page = out[:limit]
+        more = len(out) > limit
+        return {
+            "invitations": [_out(inv) for inv in page],
+            "next_cursor": _cursor(page[-1]["created"], page[-1]["id"]) if more else None,
+        }
+
+    # -- blocks -------------------------------------------------------------------------
+    def block(self, token: str | None, other: str) -> dict[str, Any]:
+        """The caller refuses ``other``'s invitations from now on; ``other``'s open
+        invitations to the caller are declined at once. Repeatable.
+
+        Raises:
+            Unauthorized, Forbidden (the admin), InvalidRequest (oneself), NotFound.
+        """
+        player = self.core.player(token)
+        if other == player.id:
+            raise InvalidRequest("you cannot block yourself", {"player_id": [other]})
+        found = player_store.get(self.r, other)
+        if found is None:
+            raise NotFound("no such player", {"player_id": other})
+        now = time.time()
+        store.block(self.r, player.id, other, now)
+        for inv in store.of_player(self.r, player.id):
+            if (inv.get("from") or {}).get("id") == other:
+                self._free(player.id, inv, now)
+        since = dict(store.blocks(self.r, player.id)).get(other, now)
+        return {"player_id": other, "name": found.name, "since": iso(since)}
+
+    def unblock(self, token: str | None, other: str) -> None:
+        """Lift the caller's block of ``other`` (nothing if there was none)."""
+        player = self.core.player(token)
+        store.unblock(self.r, player.id, other)
+
+    def blocks(
+        self, token: str | None, limit: int = PAGE, cursor: str | None = None
+    ) -> dict[str, Any]:
+        """One page of the players the caller blocks, oldest block first."""
+        player = self.core.player(token)
+        after = _cursor_key(cursor)
+        rows = [(at, pid) for pid, at in store.blocks(self.r, player.id)]
+        rows = [row for row in sorted(rows) if after is None or row > after]
+        page = rows[:limit]
+        found = player_store.get_many(self.r, [pid for _, pid in page])
+        return {
+            "blocks": [
+                {
+                    "player_id": pid,
+                    "name": rec.name if (rec := found.get(pid)) else None,
+                    "since": iso(at),
+                }
+                for at, pid in page
+            ],
+            "next_cursor": _cursor(*page[-1]) if len(rows) > limit else None,
+        }
 
     def accept(self, token: str | None, invitation_id: str) -> dict[str, Any]:
         """Take the held seat(s) or confirm the place in the held entry.
@@ -168,7 +321,7 @@ class Invitations:
 
     def _open(self, player_id: str, invitation_id: str) -> dict[str, Any]:
         inv = store.get(self.r, player_id, invitation_id)
-        if inv is None:
+        if inv is None or (inv["kind"] == "tournament" and inv.get("entry_id") is None):
             raise NotFound("no such open invitation", {"invitation": invitation_id})
         return inv
 
@@ -189,7 +342,9 @@ class Invitations:
 
     def _free(self, player_id: str, inv: dict[str, Any], now: float) -> None:
         """Decline (or expire) one invitation: free its hold, forget it."""
-        if inv["kind"] == "game":
+        if inv["kind"] == "tournament" and inv.get("entry_id") is None:
+            pass  # its entry was never made: nothing is held
+        elif inv["kind"] == "game":
             store.settle_seats(self.r, inv["game_id"], inv["id"], accept=False, now=now)
         else:
             entry = store.settle_entry(
@@ -204,3 +359,26 @@ class Invitations:
 def _out(inv: dict[str, Any]) -> dict[str, Any]:
     """An invitation as the API shows it (times as ISO 8601)."""
     return {**inv, "created": iso(inv["created"]), "expires": iso(inv["expires"])}
+
+
+def _cursor(at: float, key: str) -> str:
+    """An opaque page cursor: the sort key of the last item shown."""
+    return f"{at!r}_{key}"
+
+
+def _cursor_key(cursor: str | None) -> tuple[float, str] | None:
+    """The sort key a cursor stands for (None: from the start).
+
+    Raises:
+        InvalidRequest: not a cursor this server gave.
+    """
+    if cursor is None:
+        return None
+    at, _, key = cursor.partition("_")
+    try:
+        value = float(at)
+    except ValueError:
+        value = float("nan")
+    if not key or value != value:
+        raise InvalidRequest("not a cursor from this list", {"cursor": [cursor[:40]]})
+    return value, key

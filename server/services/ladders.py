@@ -32,8 +32,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games import REGISTRY
+from server.services import views
 from server.services.core import Core
 from server.services.errors import Forbidden, InvalidRequest, NotFound
+from server.services.names import MAX_TITLE_LENGTH, clean_name
 from server.store import ladders as store
 from server.store import players as player_store
 from server.store import ratings as rating_store
@@ -178,6 +180,8 @@ class Ladders:
         meta = DEFAULTS | {k: v for k, v in settings.items() if v is not None}
         if int(meta["max_games"]) < 1:
             raise InvalidRequest("max_games too low", {"max_games": ["a match needs more"]})
+        if name is not None:
+            name = clean_name(name, max_length=MAX_TITLE_LENGTH)
         ladder_id = secrets.token_hex(8)
         meta |= {
             "name": name or f"{engine.title} ladder",
@@ -226,6 +230,7 @@ class Ladders:
         for p in wanted:
             if known[p] is None:
                 raise NotFound("no such player", {"player_id": p})
+        self.core.admit_house_bots("ladders", wanted)
         if partner:
             self._check_pair(record, player_id, partner)
         store.join(self.r, ladder_id, player_id, time.time(), partner)
@@ -294,6 +299,7 @@ class Ladders:
                     "rank": row.rank,
                     "player_id": row.player,
                     "name": names.get(row.player),
+                    **views.house(row.player),
                     "ordinal": round(row.ordinal, 3),
                     "mu": round(row.mu, 3),
                     "sigma": round(row.sigma, 3),
@@ -444,7 +450,9 @@ class Ladders:
         names = self._names(everyone)
         moves = store.move_health(self.r, record.id, everyone)
         out = {
-            p: self._entry_out(record, p, tally, seen, now, moves[p]) | {"name": names.get(p)}
+            p: self._entry_out(record, p, tally, seen, now, moves[p])
+            | {"name": names.get(p)}
+            | views.house(p)
             for p in everyone
         }
         if history_of in out:

@@ -19,29 +19,27 @@ Notifications are queued in Redis after the commit (a repeatable step, like
 wake-ups); :mod:`server.processes.webhooks` delivers them.
 
 **Targets.** A webhook may not reach the server's own network: loopback,
-private, link-local, multicast, unspecified and reserved addresses are refused
-at registration and again at delivery, after the name is resolved (see
-:func:`check_target`), unless the operator allows their ranges
-(``PARLOUR_WEBHOOK_ALLOW``, parsed by :func:`allowlist`).
+private, link-local, multicast, unspecified and reserved addresses, and IPv6
+forms that carry such an IPv4 address (mapped, compatible, SIIT, NAT64, 6to4,
+Teredo), are refused at registration and again at delivery, after the name is
+resolved, unless the operator allows their ranges (``PARLOUR_WEBHOOK_ALLOW``).
+The guard is :mod:`server.services.targets`, re-exported here.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import logging
 import secrets
-import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit
 
 from redis import Redis
 
 from server.games import BaseState
-from server.services import wire
+from server.services import targets, wire
 from server.store import apps as app_store
 from server.store import webhooks as webhook_store
 from server.store.games import GameRecord
@@ -85,88 +83,16 @@ def verify(
     return hmac.compare_digest(expected, parts.get("v1", ""))
 
 
-# -- where a webhook may go ------------------------------------------------------------
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-Resolver = Callable[[str, int], list[str]]
-
-
-class TargetRefused(Exception):
-    """A webhook URL names (or resolves to) an address the server must not reach."""
-
-
-def allowlist(spec: str | None) -> tuple[Network, ...]:
-    """The operator's allowed ranges: a comma-separated CIDR list (bare addresses too).
-
-    >>> allowlist("127.0.0.1/8, ::1")
-    (IPv4Network('127.0.0.0/8'), IPv6Network('::1/128'))
-
-    Raises:
-        ValueError: an entry is not an address or a network.
-    """
-    return tuple(
-        ipaddress.ip_network(part.strip(), strict=False)
-        for part in (spec or "").split(",")
-        if part.strip()
-    )
-
-
-def refused(address: str, allow: Sequence[Network] = ()) -> bool:
-    """Whether a webhook must not connect to ``address`` (an IP literal).
-
-    Anything but a global unicast address is refused (loopback, private,
-    link-local, shared, multicast, unspecified, reserved, documentation),
-    unless a range of ``allow`` holds it. An IPv4-mapped IPv6 address is
-    judged as the IPv4 address it carries.
-
-    >>> refused("127.0.0.1"), refused("93.184.216.34"), refused("::ffff:10.0.0.1")
-    (True, False, True)
-    """
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    if any(ip in net for net in allow if net.version == ip.version):
-        return False
-    return not ip.is_global or ip.is_multicast
-
-
-def resolve(host: str, port: int) -> list[str]:
-    """Every address ``host`` resolves to (TCP), in the resolver's order."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    return list(dict.fromkeys(str(info[4][0]) for info in infos))
-
-
-def target(url: str) -> tuple[str, int]:
-    """The host and port a webhook URL connects to."""
-    parts = urlsplit(url)
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    return parts.hostname or "", port
-
-
-def check_target(
-    url: str, allow: Sequence[Network] = (), resolver: Resolver = resolve
-) -> list[str]:
-    """The addresses a delivery to ``url`` may connect to: all of them checked.
-
-    An IP literal is checked as is; a name is resolved and *every* address it
-    resolves to must pass (the connection is then made to one of these, never
-    to a fresh resolution, so the name cannot be rebound in between).
-
-    Raises:
-        TargetRefused: an address is refused (the message names it: for logs only).
-        OSError: the name does not resolve.
-    """
-    host, port = target(url)
-    try:
-        addresses = [str(ipaddress.ip_address(host.split("%", 1)[0]))]
-    except ValueError:
-        if host.lower().rstrip(".").split(".")[-1] == "localhost":
-            addresses = ["127.0.0.1", "::1"]  # RFC 6761: never sent to a resolver
-        else:
-            addresses = resolver(host, port)
-    bad = [a for a in addresses if refused(a, allow)]
-    if bad or not addresses:
-        raise TargetRefused(f"{host} resolves to a refused address: {bad}")
-    return addresses
+# -- where a webhook may go: the shared outbound guard ----------------------------------
+# (re-exported: the deliverer and the apps' use cases reach it through this module)
+Network = targets.Network
+Resolver = targets.Resolver
+TargetRefused = targets.TargetRefused
+allowlist = targets.allowlist
+refused = targets.refused
+resolve = targets.resolve
+target = targets.target
+check_target = targets.check_target
 
 
 # -- what a commit notifies ------------------------------------------------------------

@@ -14,9 +14,10 @@ import secrets
 from typing import Any
 
 from server.games import REGISTRY
-from server.services import views
+from server.services import names, views
 from server.services.core import Core, sha256
 from server.services.errors import Forbidden, NotFound, Unauthorized
+from server.store import apps as app_store
 from server.store import players as player_store
 from server.store import ratings as rating_store
 from server.store.players import PlayerRecord
@@ -32,11 +33,16 @@ class Players:
     def register(self, token: str | None, name: str) -> dict[str, Any]:
         """A new player and its token, shown this once.
 
+        The name is checked by :func:`server.services.names.clean_player_name` (NFC,
+        no control, bidi or invisible characters, not blank, not a house bot's).
+
         Raises:
             Forbidden: registration is closed and the caller is not the admin.
+            InvalidRequest: the name is refused (``details.name`` names the class).
         """
         if not self.core.open_registration and not self.core.caller(token).is_admin:
             raise Forbidden("registration is closed")
+        name = names.clean_player_name(name, app_store.bot_pool(self.r))
         player_id = secrets.token_hex(8)
         token = f"{player_id}.{secrets.token_urlsafe(32)}"
         record = PlayerRecord(player_id, name, sha256(token.partition(".")[2]))

@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from server.games import REGISTRY
+from server.services import views
 from server.services.core import Core
 from server.services.errors import Contention, NotFound
 from server.services.views import rating_out
@@ -56,6 +57,7 @@ class Ratings:
                     "rank": row.rank,
                     "player_id": row.player,
                     "name": rec.name if (rec := found.get(row.player)) else None,
+                    **views.house(row.player),
                     **rating_out(pool[row.player]),
                 }
                 for row in rows

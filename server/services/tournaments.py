@@ -33,7 +33,7 @@ import time
 from typing import Any
 
 from server.games import REGISTRY
-from server.services import brackets
+from server.services import brackets, views
 from server.services.core import Core
 from server.services.errors import (
     CannotStart,
@@ -43,6 +43,8 @@ from server.services.errors import (
     NotFound,
 )
 from server.services.invitations import Invitations, needs_invitation, new_id
+from server.services.lobby import PER_CREATOR, capped
+from server.services.names import MAX_TITLE_LENGTH, clean_name
 from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store import tournaments as store
@@ -64,11 +66,14 @@ class UnplayableFormat(InvalidRequest):
 class Tournaments:
     """The tournament use cases, over the shared :class:`Core`."""
 
-    def __init__(self, core: Core, invitations: Invitations) -> None:
+    def __init__(
+        self, core: Core, invitations: Invitations, *, per_creator: int = PER_CREATOR
+    ) -> None:
         self.core = core
         self.r = core.r
         self.scripts = core.scripts
         self.invitations = invitations
+        self.per_creator = per_creator
 
     # -- create, enter, start ------------------------------------------------------
     def create(
@@ -94,6 +99,8 @@ class Tournaments:
             game without two fixed sides); the engine's InvalidOptions.
         """
         caller = self.core.caller(token)
+        if name is not None:
+            name = clean_name(name, max_length=MAX_TITLE_LENGTH)
         engine = REGISTRY.get(game)
         if engine is None:
             raise InvalidRequest("unknown game", {"game": [f"one of {sorted(REGISTRY)}"]})
@@ -152,7 +159,8 @@ class Tournaments:
         """Enter one entry (one player per seat of a side) while the tournament is open.
 
         Raises:
-            Unauthorized, Forbidden (see the module docstring), NotFound (the
+            Unauthorized, Forbidden (see the module docstring; a house bot where the
+            operator does not let them play, by default in any tournament), NotFound (the
             tournament or a player), InvalidRequest (a player twice, a size the
             game cannot seat), and the store's EntriesClosed, AlreadyEntered,
             WrongEntrySize (409).
@@ -177,29 +185,39 @@ class Tournaments:
         missing = {str(i): "no such player" for i, p in enumerate(players) if found[p] is None}
         if missing:
             raise NotFound("no such player", {"players": missing})
+        self.core.admit_house_bots("tournaments", players)
         inviter = caller.player.id if caller.player else None
         pending = [p for p in players if needs_invitation(p, inviter)]
-        entry_id = store.add_entry(self.r, self.scripts, tournament_id, players, pending)
-        if pending and caller.player is not None:
-            self._invite(record, entry_id, players, pending, caller.player)
+        sent: list[tuple[str, dict[str, Any]]] = []
+        if pending and caller.player is not None:  # first: a refusal leaves nothing behind
+            invitation = self._invitation(record, players, caller.player)
+            sent = [(p, invitation) for p in pending]
+            self.invitations.reserve(caller.player.id, sent)
+        try:
+            entry_id = store.add_entry(self.r, self.scripts, tournament_id, players, pending)
+        except BaseException:
+            if sent and caller.player is not None:
+                self.invitations.cancel(caller.player.id, sent)
+            raise
+        if sent:
+            invitation = {**sent[0][1], "entry_id": entry_id}
+            self.invitations.deliver([(p, invitation) for p in pending], rewrite=True)
         return {
             "id": entry_id,
             "seed": int(entry_id[1:]),
-            "players": [{"id": p, "name": rec.name} for p in players if (rec := found[p])],
+            "players": [
+                {"id": p, "name": rec.name} | views.house(p) for p in players if (rec := found[p])
+            ],
             "pending": pending,
         }
 
-    def _invite(
-        self,
-        record: TournamentRecord,
-        entry_id: str,
-        players: list[str],
-        pending: list[str],
-        inviter: PlayerRecord,
-    ) -> None:
-        """Send the held entry's invitation (one id, shared by its invited players)."""
+    def _invitation(
+        self, record: TournamentRecord, players: list[str], inviter: PlayerRecord
+    ) -> dict[str, Any]:
+        """The held entry's invitation (one id, shared by its invited players); its
+        ``entry_id`` is None until the entry is made."""
         now = time.time()
-        invitation = self.invitations.record(
+        return self.invitations.record(
             new_id(),
             kind="tournament",
             inviter={"kind": "player", "id": inviter.id, "name": inviter.name},
@@ -207,12 +225,11 @@ class Tournaments:
                 "tournament_id": record.id,
                 "tournament": record.meta["name"],
                 "game": record.meta["game"],
-                "entry_id": entry_id,
+                "entry_id": None,
                 "players": players,
             },
             now=now,
         )
-        self.invitations.send([(p, invitation) for p in pending])
 
     def start(self, token: str | None, tournament_id: str) -> dict[str, Any]:
         """Close the entries and hand the tournament to the scheduler.
@@ -313,7 +330,7 @@ class Tournaments:
                 {
                     "id": eid,
                     "seed": i + 1,
-                    "players": [{"id": p, "name": names.get(p)} for p in players],
+                    "players": [{"id": p, "name": names.get(p)} | views.house(p) for p in players],
                     "pending": list(record.pending.get(eid, ())),
                 }
                 for i, (eid, players) in enumerate(record.entries)
@@ -325,13 +342,23 @@ class Tournaments:
     def list_tournaments(self, limit: int = 20) -> dict[str, Any]:
         """The lobby's list: the newest tournaments, each with its leader(s) once one has played.
 
-        Public like :meth:`show` (names, points, game ids; never a card).
+        Public like :meth:`show` (names, points, game ids; never a card). Fair like the
+        games' list: at most ``per_creator`` tournaments of any one player, read from
+        at most three times ``limit`` of the newest.
         """
-        out = []
-        for tournament_id in lobby_store.tournaments(self.r, limit):
+        out: list[dict[str, Any]] = []
+        shown: dict[str, int] = {}
+        for tournament_id in lobby_store.tournaments(self.r, limit * 3):
+            if len(out) >= limit:
+                break
             record = store.read(self.r, tournament_id)
             if record is None:
                 continue
+            creator = str(record.meta.get("created_by", ""))
+            if capped(creator):
+                if shown.get(creator, 0) >= self.per_creator:
+                    continue
+                shown[creator] = shown.get(creator, 0) + 1
             names = self._names(record)
             table = brackets.standings_out(brackets.snapshot(record), names)
             out.append(

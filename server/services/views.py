@@ -12,6 +12,7 @@ from typing import Any
 from server.games import REGISTRY, BaseState, Event, Game, MalformedMove
 from server.services import wire
 from server.services.errors import Forbidden
+from server.store.apps import BOT_PREFIX
 from server.store.clocks import Clock
 from server.store.games import GameRecord
 from server.tournaments import clock as clock_policy
@@ -62,16 +63,30 @@ def seats_of(record: GameRecord, player_id: str) -> list[int]:
     return sorted(s for s in record.seats if holder(record, s) == player_id)
 
 
+def is_house(player_id: str | None) -> bool:
+    """Whether ``player_id`` is one of the server's house bots (the bot pool's players).
+
+    Their ids, and only theirs, start with ``bot``: the admin's ``POST /v1/bots``
+    makes them; every other player's id is hexadecimal, so no one can become one."""
+    return player_id is not None and player_id.startswith(BOT_PREFIX)
+
+
+def house(player_id: str | None) -> dict[str, Any]:
+    """``{"house": True}`` for a house bot's row (a seat, an entry, a leaderboard row),
+    else nothing: a house bot's name cannot be passed off by anyone else."""
+    return {"house": True} if is_house(player_id) else {}
+
+
 def seats(record: GameRecord) -> list[dict[str, Any]]:
-    """Every seat with its player's id and name (None for an open seat)."""
-    return [
-        {
-            "seat": s,
-            "player_id": record.seats.get(s, {}).get("player_id"),
-            "name": record.seats.get(s, {}).get("name"),
-        }
-        for s in range(record.meta["num_seats"])
-    ]
+    """Every seat with its player's id and name (None for an open seat); a house bot's
+    seat says ``"house": true``."""
+    out = []
+    for s in range(record.meta["num_seats"]):
+        pid = record.seats.get(s, {}).get("player_id")
+        out.append(
+            {"seat": s, "player_id": pid, "name": record.seats.get(s, {}).get("name")} | house(pid)
+        )
+    return out
 
 
 def pick_seat(state: BaseState, mine: list[int], wanted: int | None = None) -> int | None:

@@ -22,6 +22,7 @@ import time
 from typing import Any
 
 from server.games import REGISTRY, GameError
+from server.services import names
 from server.services.core import Core, sha256
 from server.services.errors import Forbidden, InvalidRequest, RateLimited
 from server.services.games import Games
@@ -129,9 +130,14 @@ class Visitors:
         """
         if not self.enabled:
             raise VisitorsOff("playing against bots without an account is turned off here")
+        shown = "You"
+        if name is not None:
+            pool = app_store.bot_pool(self.r)
+            shown = names.clean_player_name(name, pool, max_length=names.MAX_VISITOR_LENGTH)
         options = dict(options or {})
         seats = self._seat_count(game, options)
         bots = self._bots(game, seats - 1)
+        self.core.admit_house_bots("visitors", bots)
         now = time.time()
         self._make_room(now)  # first: a refusal for a full house costs no rate
         self._limit(client)
@@ -139,9 +145,7 @@ class Visitors:
         guest_id = GUEST_PREFIX + secrets.token_hex(8)
         token = f"{guest_id}.{secrets.token_urlsafe(32)}"
         expires = now + self.guest_ttl
-        record = PlayerRecord(
-            guest_id, (name or "You").strip()[:40] or "You", sha256(token.partition(".")[2])
-        )
+        record = PlayerRecord(guest_id, shown, sha256(token.partition(".")[2]))
         app_store.create_guests(
             self.r, [(record, GuestBinding(guest_id, game_id, 0, VISITOR_APP, expires))]
         )

@@ -27,6 +27,8 @@ from redis import Redis
 from redis.exceptions import WatchError
 
 from . import keys
+from .replies import text
+from .scripts import Scripts
 
 RETRIES = 20
 
@@ -47,16 +49,6 @@ def put(r: Redis, player_id: str, invitation: dict[str, Any]) -> None:
     r.hset(player_invitations(player_id), invitation["id"], orjson.dumps(invitation))
 
 
-def put_many(r: Redis, invitations: list[tuple[str, dict[str, Any]]]) -> None:
-    """Add ``(player_id, invitation)`` pairs in one round trip."""
-    if not invitations:
-        return
-    pipe = r.pipeline(transaction=False)
-    for player_id, invitation in invitations:
-        pipe.hset(player_invitations(player_id), invitation["id"], orjson.dumps(invitation))
-    pipe.execute()
-
-
 def of_player(r: Redis, player_id: str) -> list[dict[str, Any]]:
     """Every invitation of the player, oldest first."""
     stored: Any = r.hgetall(player_invitations(player_id))
@@ -71,8 +63,86 @@ def get(r: Redis, player_id: str, invitation_id: str) -> dict[str, Any] | None:
 
 
 def drop(r: Redis, player_id: str, invitation_id: str) -> None:
-    """Forget one invitation (answered, expired or stale)."""
+    """Forget one invitation (answered, expired or stale), and its place in the sender's
+    count of open invitations."""
+    raw: Any = r.hget(player_invitations(player_id), invitation_id)
     r.hdel(player_invitations(player_id), invitation_id)
+    if raw is not None:
+        sender = (orjson.loads(raw).get("from") or {}).get("id")
+        if sender:
+            r.zrem(keys.player_sent_invitations(sender), sent_member(player_id, invitation_id))
+
+
+# -- caps and blocks (docs/api.md#limits-on-invitations) --------------------------------
+def sent_member(player_id: str, invitation_id: str) -> str:
+    """The member of the sender's :func:`keys.player_sent_invitations` for one invitation."""
+    return f"{player_id}|{invitation_id}"
+
+
+def reserve_sent(
+    r: Redis,
+    scripts: Scripts,
+    sender: str,
+    members: list[str],
+    *,
+    expires: float,
+    now: float,
+    cap: int,
+) -> tuple[bool, int]:
+    """Count ``members`` (:func:`sent_member`) as the sender's open invitations, unless that
+    passes ``cap``. Returns (added?, open invitations without them if refused, else with)."""
+    if not members:
+        return True, 0
+    ok, count = scripts.reserve_sent(
+        keys=[keys.player_sent_invitations(sender)], args=[repr(now), cap, repr(expires), *members]
+    )
+    return bool(ok), int(count)
+
+
+def unreserve_sent(r: Redis, sender: str, members: list[str]) -> None:
+    """Undo :func:`reserve_sent` (the invitations were not sent after all)."""
+    if members:
+        r.zrem(keys.player_sent_invitations(sender), *members)
+
+
+STORED, FULL, BLOCKED = 1, 0, -1
+"""What :func:`put_capped` did."""
+
+
+def put_capped(
+    r: Redis,
+    scripts: Scripts,
+    player_id: str,
+    invitation: dict[str, Any],
+    *,
+    sender: str,
+    now: float,
+    cap: int,
+) -> int:
+    """Store one invitation unless ``player_id`` blocks ``sender`` (:data:`BLOCKED`) or
+    holds ``cap`` open invitations already (:data:`FULL`); :data:`STORED` otherwise."""
+    return int(
+        scripts.put_invitation(
+            keys=[player_invitations(player_id), keys.player_blocks(player_id)],
+            args=[repr(now), cap, sender, invitation["id"], orjson.dumps(invitation)],
+        )
+    )
+
+
+def block(r: Redis, player_id: str, other: str, now: float) -> None:
+    """``player_id`` refuses ``other``'s invitations from now on (repeatable)."""
+    r.zadd(keys.player_blocks(player_id), {other: now}, nx=True)
+
+
+def unblock(r: Redis, player_id: str, other: str) -> bool:
+    """Lift a block; whether there was one."""
+    return bool(r.zrem(keys.player_blocks(player_id), other))
+
+
+def blocks(r: Redis, player_id: str) -> list[tuple[str, float]]:
+    """Whom ``player_id`` blocks, ``(id, since)``, oldest first."""
+    rows: Any = r.zrange(keys.player_blocks(player_id), 0, -1, withscores=True)
+    return [(text(pid), float(at)) for pid, at in rows]
 
 
 # -- held seats of a game --------------------------------------------------------------

@@ -50,6 +50,25 @@ def player_wake(player_id: str) -> str:
     return f"p:{{{player_id}}}:wake"
 
 
+def player_sent_invitations(player_id: str) -> str:
+    """Sorted set of the invitations a player (or an app) sent that are still open:
+    ``"<invited player id>|<invitation id>"`` -> expiry (epoch seconds). Counts the
+    inviter's open invitations against its cap (:mod:`server.store.invitations`)."""
+    return f"p:{{{player_id}}}:sent"
+
+
+def player_blocks(player_id: str) -> str:
+    """Sorted set: the ids of players whose invitations this player refuses -> when
+    blocked. Beside the player's invitations, in its slot, so one script checks both."""
+    return f"p:{{{player_id}}}:blocks"
+
+
+def lobby_creators() -> str:
+    """Hash: live game id -> who created it (a player id, an app id, ``admin``,
+    ``scheduler``), for the lobby's cap of rows per creator."""
+    return "lobby:games:creators"
+
+
 def server_secret() -> str:
     """String: the secret deal seeds are derived from (with the game id)."""
     return "parlour:secret"

@@ -36,6 +36,8 @@ class Scripts:
     start_tournament: Script
     apply_rating: Script
     wake_committed: Script
+    reserve_sent: Script
+    put_invitation: Script
 
     @classmethod
     def register(cls, r: Redis) -> Scripts:

@@ -193,7 +193,7 @@ def test_responses_match_the_spec(client, spec, players, app):
         (m, p)
         for p, item in document["paths"].items()
         for m in item
-        if m in ("get", "post", "delete")
+        if m in ("get", "post", "put", "delete")
     }
     routes = {
         (m.lower(), template(r.rule))
@@ -238,6 +238,16 @@ def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -
         assert call("post", f"/v1/invitations/{inv}/accept", {}, tokens[i])[0] == 200
         assert call("post", f"/v1/invitations/{inv}/decline", {}, tokens[i])[0] == 404
     assert call("get", "/v1/me/invitations")[0] == 401
+    assert call("get", "/v1/me/invitations", None, tokens[1], {"cursor": "x"})[0] == 400
+    # blocks (docs/api.md#limits-on-invitations)
+    blocks = f"/v1/me/blocks/{four[0]['id']}"
+    assert call("put", blocks, {}, tokens[1])[0] == 200
+    status, page = call("get", "/v1/me/blocks", None, tokens[1], {"limit": 1})
+    assert status == 200 and [b["player_id"] for b in page["blocks"]] == [four[0]["id"]]
+    assert call("put", f"/v1/me/blocks/{four[1]['id']}", {}, tokens[1])[0] == 400
+    assert call("put", "/v1/me/blocks/nobody", {}, tokens[1])[0] == 404
+    assert call("delete", blocks, None, tokens[1])[0] == 204
+    assert call("get", "/v1/me/blocks")[0] == 401
     assert call("post", entries, {"players": [four[1]["id"], four[3]["id"]]}, ADMIN_TOKEN)[0] == 409
     assert call("post", entries, {"players": []}, tokens[0])[0] == 400
     assert call("post", entries, {"players": [four[0]["id"]]})[0] == 401

@@ -33,6 +33,7 @@ from client_sdk.errors import (
     IllegalMove,
     InvalidRequest,
     InvitationExpired,
+    InvitationRefused,
     InvitationsPending,
     NoOpenSeat,
     NotFound,
@@ -44,6 +45,7 @@ from client_sdk.errors import (
     SeatTaken,
     ServerError,
     StaleVersion,
+    TooManyInvitations,
     Unauthorized,
     WrongEntrySize,
 )
@@ -95,6 +97,8 @@ API_ERRORS = [
     (409, "cannot_start", CannotStart),
     (409, "invitations_pending", InvitationsPending),
     (409, "invitation_expired", InvitationExpired),
+    (409, "too_many_invitations", TooManyInvitations),
+    (409, "invitation_refused", InvitationRefused),
     (422, "illegal_move", IllegalMove),
     (422, "unplayable_format", InvalidRequest),
     (429, "rate_limited", RateLimited),
@@ -323,6 +327,9 @@ CALLS = [
     (lambda c: c.visitors.settings(), "GET", "/v1/visitors", None),
     (lambda c: c.visitors.play("seconds"), "POST", "/v1/visitors/games", {"game": "seconds"}),
     (lambda c: c.invitations.mine(), "GET", "/v1/me/invitations", None),
+    (lambda c: c.invitations.block("P"), "PUT", "/v1/me/blocks/{player_id}", {}),
+    (lambda c: c.invitations.unblock("P"), "DELETE", "/v1/me/blocks/{player_id}", None),
+    (lambda c: c.invitations.blocks(), "GET", "/v1/me/blocks", None),
     (lambda c: c.invitations.accept("I"), "POST", "/v1/invitations/{invitation_id}/accept", {}),
     (lambda c: c.invitations.decline("I"), "POST", "/v1/invitations/{invitation_id}/decline", {}),
     # tokens: rotate and revoke
@@ -355,6 +362,7 @@ def _template(path: str) -> str:
             .replace("/players/P/", "/players/{player_id}/")
             .replace("/ladders/L", "/ladders/{ladder_id}")
             .replace("/entries/P", "/entries/{player_id}")
+            .replace("/blocks/P", "/blocks/{player_id}")
             .replace("/seats/1", "/seats/{seat}"))  # fmt: skip
 
 

@@ -113,6 +113,9 @@ def test_hostile_visitor_names_play_whole_games_and_no_house_bot_stops(
         assert final["status"] == "finished", name
     # the repro of the issue, in Seconds: the game needs the same three bots again
     made = api.post("/v1/visitors/games", {"game": "seconds", "name": "v\u0085isitor"})
+    if made.status == 400:  # names refuse control characters now: one stored before
+        made = api.post("/v1/visitors/games", {"game": "seconds", "name": "visitor"})
+        legacy_name(redis_client, made.body["game"]["id"], [0], "v\u0085isitor")
     assert made.status == 201, made.body
     assert api.get(f"/v1/games/{made.body['game']['id']}").body["version"] >= 0
     stopped = [r.getMessage() for r in caplog.records if "stopped" in r.getMessage()]
@@ -163,7 +166,7 @@ def test_a_house_bot_whose_runner_dies_is_started_again(
 
 
 def test_the_visitor_name_reaches_the_bots_streams_escaped(
-    live_server: LiveServer, app, pool: BotPool
+    live_server: LiveServer, app, redis_client, pool: BotPool
 ) -> None:
     """On the wire the bots' frames hold no raw U+0085/U+2028/U+2029: ``\\u0085`` etc."""
     app.extensions["parlour"].visitors.configure(
@@ -172,7 +175,11 @@ def test_the_visitor_name_reaches_the_bots_streams_escaped(
     pool.stop(timeout=5)  # read a bot's stream ourselves, nobody moves
     tokens = {p["id"]: p["token"] for b in pool.register() for p in b["players"]}
     api = Api(base_url=live_server.url)
-    made = api.post("/v1/visitors/games", {"game": "concerto", "name": "a\u0085b\u2028c\u2029d"})
+    hostile = "a\u0085b\u2028c\u2029d"
+    made = api.post("/v1/visitors/games", {"game": "concerto", "name": hostile})
+    if made.status == 400:  # names refuse control characters now: one stored before
+        made = api.post("/v1/visitors/games", {"game": "concerto", "name": "visitor"})
+        legacy_name(redis_client, made.body["game"]["id"], [0], hostile)
     assert made.status == 201, made.body
     game_id, guest = made.body["game"]["id"], made.body["token"]
     while (view := api.view(game_id, guest))["legal_moves"]:  # until a bot is to move
@@ -223,13 +230,17 @@ def test_the_javascript_example_bot_plays_a_player_named_data_x(
     assert f"{final['version']} moves, 1 games finished" in proc.stdout
 
 
-def test_json_answers_escape_the_line_separators_too(client) -> None:
+def test_json_answers_escape_the_line_separators_too(client, redis_client) -> None:
     """Cheap insurance for embedders that put an answer into a page's script or a log line:
     the API's answers carry the same escapes as the streams, and decode to the same name."""
-    made = client.post("/v1/players", json={"name": "a\u0085b\u2028c\u2029d"})
+    hostile = "a\u0085b\u2028c\u2029d"
+    made = client.post("/v1/players", json={"name": hostile})
+    if made.status_code == 400:  # names refuse control characters now: one stored before
+        made = client.post("/v1/players", json={"name": "ab"})
+        redis_client.hset(keys.player(made.json["id"]), "name", hostile)
     assert made.status_code == 201
-    raw = made.get_data()
+    me = client.get("/v1/players/me", headers={"Authorization": f"Bearer {made.json['token']}"})
+    raw = me.get_data()
     assert b"a\\u0085b\\u2028c\\u2029d" in raw
     assert not any(c.encode() in raw for c in "\u0085\u2028\u2029")
-    me = client.get("/v1/players/me", headers={"Authorization": f"Bearer {made.json['token']}"})
-    assert me.json["name"] == "a\u0085b\u2028c\u2029d"
+    assert me.json["name"] == hostile

@@ -1,0 +1,18 @@
+-- Store one invitation for the invited player, unless that player blocks the inviter or
+-- already holds as many open (unexpired) invitations as the cap allows.
+-- KEYS[1] p:{invited}:invitations   KEYS[2] p:{invited}:blocks
+-- ARGV[1] now   ARGV[2] the cap   ARGV[3] the inviter's id   ARGV[4] the invitation id
+-- ARGV[5] the invitation JSON
+-- returns  1   stored
+--          0   refused: the invited player's cap
+--         -1   refused: the invited player blocks the inviter
+if redis.call('ZSCORE', KEYS[2], ARGV[3]) then return -1 end
+local now = tonumber(ARGV[1])
+local open = 0
+for _, raw in ipairs(redis.call('HVALS', KEYS[1])) do
+  local ok, inv = pcall(cjson.decode, raw)
+  if ok and tonumber(inv['expires']) and tonumber(inv['expires']) >= now then open = open + 1 end
+end
+if open >= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[4], ARGV[5])
+return 1
