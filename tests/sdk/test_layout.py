@@ -1,20 +1,25 @@
-"""The client's layout: one module per namespace, and the old import paths.
+"""The client's layout: one module per namespace, the old import paths, the reference.
 
 ``Client`` gathers namespaces (``client.games``, ``client.players``, ...), each a class
 of its own module ``client_sdk.namespaces.<attribute>``. Bots, tutorials and tests
 import ``Client``, ``Requestor`` and the namespace classes from ``client_sdk`` and
-``client_sdk.client``: those paths stay.
+``client_sdk.client``: those paths stay. docs/sdk.md documents every namespace, so
+one added to ``Client`` must be added to the reference too.
 """
 
 from __future__ import annotations
 
 import importlib
+import re
+from pathlib import Path
 
 import pytest
 
 import client_sdk
 import client_sdk.client
 from client_sdk import Client
+
+SDK_DOC = Path(__file__).resolve().parents[2] / "docs" / "sdk.md"
 
 
 def _namespaces() -> dict[str, type]:
@@ -56,3 +61,8 @@ def test_every_name_importable_before_the_split_still_is() -> None:
     assert set(client_sdk.client.__all__) == {
         "Client", "Requestor", "USER_AGENT", *(c.__name__ for c in _namespaces().values())
     }  # fmt: skip
+
+
+def test_the_reference_documents_every_namespace() -> None:
+    documented = set(re.findall(r"^::: client_sdk\.namespaces\.(\w+)$", SDK_DOC.read_text(), re.M))
+    assert documented == {cls.__name__ for cls in _namespaces().values()}
