@@ -1,0 +1,50 @@
+"""``client.tokens``: rotate and revoke tokens.
+
+See docs/api.md#tokens-rotate-and-revoke.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from ..types import NewPlayer
+from .base import _Namespace, _q
+
+
+class Tokens(_Namespace):
+    """Rotating and revoking tokens (docs/api.md#tokens-rotate-and-revoke).
+
+    A rotated or revoked token stops working at once. Rotating the client's own
+    token (the player's, or the app's) makes the client use the new one.
+    Never retried after a lost answer: a repeat would kill the token it returned.
+    """
+
+    def rotate(self) -> NewPlayer:
+        """``POST /v1/players/me/token``: a new token for the caller (shown once)."""
+        new = cast(NewPlayer, self._r.request("POST", "/v1/players/me/token"))
+        self._r.token = new.get("token", self._r.token)
+        return new
+
+    def revoke(self) -> None:
+        """``DELETE /v1/players/me/token``: the caller's token stops working."""
+        self._r.request("DELETE", "/v1/players/me/token")
+        self._r.token = None
+
+    def rotate_player(self, player_id: str) -> NewPlayer:
+        """``POST /v1/players/{id}/token`` (admin): a new token for any player."""
+        return cast(NewPlayer, self._r.request("POST", f"/v1/players/{_q(player_id)}/token"))
+
+    def revoke_player(self, player_id: str) -> None:
+        """``DELETE /v1/players/{id}/token`` (admin): that player's token stops working."""
+        self._r.request("DELETE", f"/v1/players/{_q(player_id)}/token")
+
+    def rotate_app(self, app_id: str) -> dict[str, Any]:
+        """``POST /v1/apps/{id}/token`` (the app or the admin): a new app token."""
+        new = cast(dict[str, Any], self._r.request("POST", f"/v1/apps/{_q(app_id)}/token"))
+        if (self._r.token or "").startswith(f"{app_id}."):
+            self._r.token = new.get("token", self._r.token)
+        return new
+
+    def revoke_app(self, app_id: str) -> None:
+        """``DELETE /v1/apps/{id}/token`` (the app or the admin): the app token stops working."""
+        self._r.request("DELETE", f"/v1/apps/{_q(app_id)}/token")
