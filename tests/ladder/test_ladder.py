@@ -160,7 +160,7 @@ def test_an_entry_that_stops_polling_is_not_paired_until_it_comes_back(service):
     assert any(away in _players(m) for m in later)  # back, and paired again
 
 
-PAUSE = 8.0
+PAUSE = 15.0
 """Seconds a timed-out entry is paused: long enough for the others' last board with
 it to end and a board without it to start, even on a loaded host."""
 

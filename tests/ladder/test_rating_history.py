@@ -14,11 +14,12 @@ from tests.scheduler.support import register
 
 
 def test_history_ratings_change_contest_by_contest_and_end_at_the_leaderboards(service):
-    """Four entries at a four-seat table with ``max_games`` 2 (one duplicate board each
-    at a time): every match seats all four, one after the other, so the newest rated
-    row is the last rating applied and must equal the leaderboard's."""
+    """Four entries at a four-seat table, one game each at a time (too few players for
+    a duplicate board: ordinary games): every match seats all four, one after the
+    other, so the newest rated row is the last rating applied and must equal the
+    leaderboard's."""
     players = register(service, 4)
-    ladder_id = make_ladder(service, players, max_games=2, rematch_seconds=0.0)
+    ladder_id = make_ladder(service, players, max_games=1, rematch_seconds=0.0)
     bots = HouseBots(service, players, [uniform.make_bot] * 4, seed=3)
     runner = Runner(service)
     run_until(runner, bots, lambda: rated(service, ladder_id) >= 4)
