@@ -22,7 +22,7 @@ import pytest
 from client_sdk import Bot, Client
 from client_sdk.runner import Runner
 from server.games import REGISTRY
-from server.processes.botpool import ladder_name
+from server.processes.botpool import ladder_name, lineup
 from server.processes.served import Served, free_port
 
 FIRST_CONTEST = 30.0
@@ -63,6 +63,14 @@ def _when(text: str) -> float:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 
 
+def test_each_ladder_has_the_best_house_bot_and_the_weakest():
+    for game in REGISTRY.values():
+        three = lineup(game, 3)
+        assert three[0] == game.bots()[0] and three[-1] == "random", three
+    assert lineup(REGISTRY["concerto"], 3) == ["concerto_signals", "concerto_greedy", "random"]
+    assert lineup(REGISTRY["seconds"], 1) == ["seconds"]
+
+
 def test_serve_defines_one_ladder_per_game_with_house_bots(served):
     ladders = _ladders(served.url)
     assert sorted(ladders) == sorted(REGISTRY)
@@ -88,7 +96,7 @@ def test_a_new_bot_gets_a_rated_contest_against_house_bots(served, game, caplog)
         me = anyone.players.register(f"newcomer-{game}")
     client = Client(served.url, me["token"])
     runner = Runner(
-        FirstLegal(), client, ladder=ladder["id"], max_games=1, wait=1.0, handle_signals=False
+        FirstLegal(), client, ladder=ladder["id"], max_games=1, wait=20.0, handle_signals=False
     )
     ended: list[float] = []
 
