@@ -151,6 +151,7 @@ def _run(bot: Bot, args: argparse.Namespace) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
+    logging.getLogger("client_sdk.progress").setLevel(logging.INFO)  # joined, left, each game
     with Client(args.server, args.token) as client:
         try:
             stats = run(

@@ -17,6 +17,10 @@ or, from a server without turn streams or with ``push=False``, long-polled by
 * **Graceful stop.** The first Ctrl-C / SIGTERM lets the move in hand finish
   and then returns, taking no new game; a second one stops at once.
 
+What it says: one line (logger ``client_sdk.progress``, INFO; ``parlour-bot run``
+shows it) when it joins or leaves a ladder and per game finished, with the result
+and, on a ladder, the rating change once the contest is rated (:meth:`Runner.report`).
+
 Invitations (docs/api.md#consent-and-invitations): a seat or tournament entry
 that another player names the bot in is held until the bot accepts. The
 runner accepts per its :class:`AcceptPolicy` (``--accept-invitations``): ``none``
@@ -54,6 +58,12 @@ from .errors import (
 from .types import Turn, View
 
 log = logging.getLogger("client_sdk.runner")
+progress = logging.getLogger("client_sdk.progress")
+"""One line per ladder joined or left and per game finished (INFO): what a person
+running a bot wants to see; the rest (conflicts, retries) is :data:`log`'s."""
+
+RATING_WAIT = 0.8
+"""Seconds the runner, done with its last game, waits for the ladder to rate it."""
 
 FINISHED = ("finished", "aborted")
 
@@ -128,6 +138,55 @@ class AcceptPolicy:
 class _Game:
     seat: int | None
     last_check: float = 0.0
+
+
+def outcome_text(result: Mapping[str, Any] | None, seat: int | None) -> str:
+    """A finished game's result for ``seat``, in words.
+
+    >>> outcome_text({"scores": [6, 25, 6, 25], "winners": [1, 3]}, 0)
+    'lost (scores 6 · 25 · 6 · 25)'
+    >>> outcome_text({"termination": "forfeit", "scores": [0, 0], "winners": [], "forfeit": 1}, 0)
+    'forfeited by seat 1 (scores 0 · 0)'
+    """
+    if not result:
+        return "aborted"
+    scores = " · ".join(str(x) for x in result.get("scores", []))
+    winners = result.get("winners") or []
+    if result.get("termination") == "forfeit":
+        word = f"forfeited by seat {result.get('forfeit')}"
+    elif not winners:
+        word = "drawn"
+    else:
+        word = "won" if seat in winners else "lost"
+    return f"{word} (scores {scores})" if scores else word
+
+
+def rating_change(history: list[Mapping[str, Any]], game_id: str) -> str | None:
+    """The rating change of the contest ``game_id`` was part of, from an entry's history
+    (newest first): the ordinal (mu - 3 sigma) before and after, the first contest
+    counted from 0 (the default rating's ordinal); None while it is not rated, ``""``
+    when the game is no contest of the ladder.
+
+    >>> rows = [{"games": [{"game_id": "g2"}], "outcome": "won", "rating": {"ordinal": 1.5}},
+    ...         {"games": [{"game_id": "g1"}], "outcome": "lost", "rating": {"ordinal": 0.25}}]
+    >>> rating_change(rows, "g2")
+    'contest won, rating 0.25 -> 1.50 (+1.25)'
+    >>> rating_change(rows, "g3")
+    ''
+    """
+    for i, row in enumerate(history):
+        if any(g.get("game_id") == game_id for g in row.get("games", [])):
+            after = (row.get("rating") or {}).get("ordinal")
+            if row.get("outcome") is None or after is None:
+                return None
+            before = next(
+                (r["rating"]["ordinal"] for r in history[i + 1 :] if r.get("rating")), 0.0
+            )
+            return (
+                f"contest {row['outcome']}, rating {before:.2f} -> {after:.2f} "
+                f"({after - before:+.2f})"
+            )
+    return ""
 
 
 def _turns_of(data: Any) -> list[Turn]:
@@ -215,6 +274,8 @@ class Runner:
         self._outage_streak = 0
         self.push = push
         self._seen: dict[tuple[str, int | None], int] = {}  # (game, seat) -> newest version
+        self._unrated: dict[str, str] = {}  # ladder game finished -> its result, in words
+        self._me: str | None = None  # the player's id, once asked (to read its ladder entry)
 
     # -- control ---------------------------------------------------------------
     def stop(self) -> None:
@@ -240,12 +301,19 @@ class Runner:
             Forbidden, NotFound, InvalidRequest: likewise, bugs or bad setup.
         """
         if self.ladder is not None:
-            self.client.ladders.join(self.ladder)
-            log.info("joined ladder %s", self.ladder)
+            entry = self.client.ladders.join(self.ladder)
+            self._me = entry.get("player_id")
+            progress.info(
+                "joined ladder %s as %s (status %s)",
+                self.ladder,
+                entry.get("name") or self._me,
+                entry.get("status"),
+            )
         try:
             self._loop()
         finally:
             if self.ladder is not None:
+                self._report_ratings(wait=RATING_WAIT if not self.stopping else 0.0)
                 self._leave_ladder()
         return self.stats
 
@@ -254,7 +322,9 @@ class Runner:
         assert self.ladder is not None
         try:
             self.client.ladders.leave(self.ladder)
-            log.info("left ladder %s", self.ladder)
+            progress.info(
+                "left ladder %s after %d games finished", self.ladder, self.stats.games_finished
+            )
         except (ConnectionError, ParlourError) as exc:
             log.warning("could not leave ladder %s: %s", self.ladder, exc)
 
@@ -302,9 +372,12 @@ class Runner:
                         yield _turns_of(event["data"])
                     elif event["event"] == "over":
                         self._check_game(_over_of(event["data"]))
+                        if self._done():
+                            return  # the last game: out at once, not at the next heartbeat
                     elif event["event"] == "invitation":
                         self._answer_invitations()
                     elif event["event"] == "heartbeat":
+                        self._report_ratings()
                         yield []
                     elif event["event"] == "error":
                         data = event["data"]
@@ -436,14 +509,46 @@ class Runner:
                 self._busy = False
 
     def _finish(self, game_id: str, view: View) -> None:
-        if self._games.pop(game_id, None) is None:
+        game = self._games.pop(game_id, None)
+        if game is None:
             return
         for key in [k for k in self._seen if k[0] == game_id]:
             del self._seen[key]
         self.stats.games_finished += 1
         self.stats.finished_games.append(game_id)
-        log.info("game %s finished: %s", game_id, view.get("result"))
+        seat = view["you"] if isinstance(view.get("you"), int) else game.seat
+        said = outcome_text(view.get("result"), seat)
+        if self.ladder is not None:
+            self._unrated[game_id] = said  # said once the ladder rated it (_report_ratings)
+        else:
+            progress.info("game %s finished: %s", game_id, said)
         self.bot.on_game_over(view)
+
+    def _report_ratings(self, wait: float = 0.0) -> None:
+        """Say how each ladder game finished, with its rating change once the ladder
+        rated its contest (asked at quiet moments; on the way out for up to ``wait`` s,
+        then said without it)."""
+        if not self._unrated or self.ladder is None or self._me is None:
+            return
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                history = self.client.ladders.entry(self.ladder, self._me).get("history", [])
+            except (ConnectionError, ParlourError) as exc:
+                log.info("ladder %s: entry not read: %s", self.ladder, exc)
+                history = []
+            for game_id, said in list(self._unrated.items()):
+                change = rating_change(history, game_id) if history else None
+                if change is not None:
+                    progress.info("game %s finished: %s%s", game_id, said, change and "; " + change)
+                    del self._unrated[game_id]
+            if not self._unrated or time.monotonic() >= deadline:
+                break
+            time.sleep(0.1)
+        if wait:
+            for game_id, said in self._unrated.items():
+                progress.info("game %s finished: %s; not rated yet", game_id, said)
+            self._unrated.clear()
 
     def _pause(self, exc: Exception) -> None:
         """Wait before trying again while the server is down or overloaded."""

@@ -16,6 +16,17 @@ so no game that names a house bot waits for it for ever.
 pools may run against one server: the tokens are derived on the server, so
 every pool gets the same ones, and a move sent twice is answered, not applied
 twice.
+
+**House ladders.** Unless told not to (``--no-ladders``, ``PARLOUR_HOUSE_LADDERS=off``),
+the pool also makes sure that each game's main edition has a ladder (found by its
+name, ``"<title> ladder"``, else defined with :data:`LADDER_OPTIONS`: a restart
+defines none again) and enters
+on it, as the admin, a table less one of its identities: the game's best house bot
+first, its weakest (``random``) last, the best again in between (:func:`lineup`).
+Those entries never fill a table among themselves, so they play only with the bots
+that join, and a bot that joins alone is matched at its first scheduler pass. The
+pool's runners take those games like any other (their turn stream is what keeps
+the entries "seen waiting").
 """
 
 from __future__ import annotations
@@ -31,7 +42,7 @@ from typing import Any
 
 from client_sdk import Client
 from client_sdk.cli import load_bot
-from client_sdk.errors import ConnectionError, ServerError
+from client_sdk.errors import ConnectionError, Forbidden, ServerError
 from client_sdk.runner import Runner
 from server.games import ANY_GAME_BOTS, REGISTRY, Game
 from server.processes.daemon import log_as, orphaned, stop_on_signals
@@ -67,6 +78,33 @@ POOL = house_pool()
 of any game is seated with the bot that plays it best."""
 
 
+LADDER_OPTIONS: dict[str, dict[str, Any]] = {"concerto": {"deals": 1}}
+"""A house ladder's options where not the game's defaults: Concerto's games are one
+deal, as the house bots' strengths were measured (docs/ladder.md) and a contest comes
+four times sooner."""
+
+
+def ladder_name(game: Game) -> str:
+    """The name a house ladder is found by (the demo's too): ``"Concerto ladder"``."""
+    return f"{game.title} ladder"
+
+
+def lineup(game: Game, entries: int) -> list[str]:
+    """The house bots entered on ``game``'s ladder: its best first, its weakest last,
+    the best again in between.
+
+    >>> from server.games import REGISTRY
+    >>> lineup(REGISTRY["concerto"], 3)
+    ['concerto_signals', 'concerto_greedy', 'random']
+    >>> lineup(REGISTRY["seconds"], 3)
+    ['seconds', 'seconds', 'random']
+    """
+    bots = list(game.bots())  # best first; random, the weakest, last
+    if entries <= len(bots):
+        return [*bots[: entries - 1], bots[-1]] if entries > 1 else bots[:1]
+    return [bots[0]] * (entries - len(bots) + 1) + bots[1:]
+
+
 class BotPool:
     """Registers the pool's identities through the admin API, then plays them.
 
@@ -84,6 +122,8 @@ class BotPool:
         restart_pause: seconds before a runner that failed is run again; doubled after
             each failure in a row, up to ``max_restart_pause`` (a run that lasted that
             long starts the count again).
+        ladders: define the house ladders and enter the pool's identities on them
+            (see the module doc); :attr:`ladders` then maps each game to its ladder id.
     """
 
     def __init__(
@@ -97,6 +137,7 @@ class BotPool:
         seed: int | None = None,
         restart_pause: float = 1.0,
         max_restart_pause: float = 60.0,
+        ladders: bool = False,
     ) -> None:
         self.server = server.rstrip("/")
         self.admin_token = admin_token
@@ -112,6 +153,9 @@ class BotPool:
         self.runners: list[Runner] = []
         self._threads: list[threading.Thread] = []
         self._stopped = threading.Event()
+        self.house_ladders = ladders
+        self.ladders: dict[str, str] = {}
+        """Each game's house ladder id, once :meth:`start` entered the pool on it."""
 
     def register(self, timeout: float = 30.0) -> list[dict[str, Any]]:
         """``POST /v1/bots`` until the server answers (it may still be starting).
@@ -149,8 +193,12 @@ class BotPool:
         }
 
     def start(self, timeout: float = 30.0) -> None:
-        """Register, then run every identity in its own thread."""
-        for bot in self.register(timeout):
+        """Register, enter the house ladders (if asked), then run every identity in its
+        own thread."""
+        registered = self.register(timeout)
+        if self.house_ladders:
+            self.ladders = self.enter_ladders(registered)
+        for bot in registered:
             for player in bot["players"]:
                 rng = random.Random(self._rng.random())
                 runner = Runner(
@@ -171,6 +219,47 @@ class BotPool:
         log.info(
             "bot pool: %d players of %d bots on %s", len(self.runners), len(self.bots), self.server
         )
+
+    def enter_ladders(self, registered: list[dict[str, Any]]) -> dict[str, str]:
+        """Find or define each game's house ladder, then enter its :func:`lineup` of the
+        pool's identities (joining twice is harmless). Returns game -> ladder id.
+
+        The ladders are defined all the same, but nothing is entered, where the
+        operator keeps house bots off ladders (``PARLOUR_HOUSE_BOTS`` without
+        ``ladders``: the server answers 403)."""
+        players = {bot["name"]: [p["id"] for p in bot["players"]] for bot in registered}
+        out: dict[str, str] = {}
+        allowed = True
+        with Client(self.server, self.admin_token) as admin:
+            known = {(lad["game"], lad["name"]): lad for lad in admin.ladders.list()["ladders"]}
+            for game in REGISTRY.values():
+                name = ladder_name(game)
+                ladder = known.get((game.id, name)) or admin.ladders.create(
+                    game.id, options=LADDER_OPTIONS.get(game.id), name=name
+                )
+                out[game.id] = ladder["id"]
+                used: dict[str, int] = {}
+                entered = []
+                for bot in lineup(game, int(ladder["table_size"]) - 1) if allowed else []:
+                    ids = players.get(bot, [])
+                    n = used.get(bot, 0)
+                    if n >= len(ids):
+                        continue  # fewer identities than the line-up (PARLOUR_BOTPOOL_SEATS)
+                    used[bot] = n + 1
+                    try:
+                        admin.ladders.join(ladder["id"], ids[n])
+                    except Forbidden as exc:  # the operator keeps them off ladders
+                        log.info("house ladders: %s; no house bot entered", exc.message)
+                        allowed = False
+                        break
+                    entered.append(bot)
+                log.info(
+                    "ladder %s (%s): house bots %s",
+                    ladder["id"],
+                    name,
+                    ", ".join(entered) or "none",
+                )
+        return out
 
     def _run(self, runner: Runner, name: str) -> None:
         """Run one identity until the pool stops; a runner that fails is run again.
@@ -220,7 +309,9 @@ class BotPool:
         return sum(r.stats.moves for r in self.runners)
 
 
-def serve_forever(server: str, *, parent_pid: int | None = None, wait: float = 3.0) -> int:
+def serve_forever(
+    server: str, *, parent_pid: int | None = None, wait: float = 3.0, ladders: bool = True
+) -> int:
     """``parlour botpool``: run the default pool until SIGINT/SIGTERM (or the parent exits).
 
     The admin token comes from ``PARLOUR_ADMIN_TOKEN``; ``parlour serve`` sets it.
@@ -233,9 +324,11 @@ def serve_forever(server: str, *, parent_pid: int | None = None, wait: float = 3
     pool is idle (33 identities); a bot's turn still wakes its poll at once.
 
     ``PARLOUR_BOTPOOL_SEATS`` sets the identities per bot (default: the largest
-    table of its games).
+    table of its games). ``ladders`` (``parlour serve --no-ladders`` turns it off, as
+    does ``PARLOUR_HOUSE_LADDERS=off``): enter the house ladders (the module doc).
     """
     log_as("botpool")
+    logging.getLogger("client_sdk.progress").setLevel(logging.WARNING)  # a line a game: no
     token = os.environ.get("PARLOUR_ADMIN_TOKEN")
     if not token:
         log.error("parlour botpool needs PARLOUR_ADMIN_TOKEN")
@@ -244,7 +337,17 @@ def serve_forever(server: str, *, parent_pid: int | None = None, wait: float = 3
     if seats and not (seats.isdigit() and 1 <= int(seats) <= 16):
         log.error("PARLOUR_BOTPOOL_SEATS must be a number from 1 to 16, not %r", seats)
         return 2
-    pool = BotPool(server, token, wait=wait, seats=int(seats) if seats else None)
+    setting = os.environ.get("PARLOUR_HOUSE_LADDERS", "on").strip().lower()
+    if setting not in ("on", "off"):
+        log.error("PARLOUR_HOUSE_LADDERS must be on or off, not %r", setting)
+        return 2
+    pool = BotPool(
+        server,
+        token,
+        wait=wait,
+        seats=int(seats) if seats else None,
+        ladders=ladders and setting == "on",
+    )
 
     def stop_runners() -> None:
         for runner in pool.runners:  # at once: no new long-poll

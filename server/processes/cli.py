@@ -38,7 +38,9 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
 def cmd_botpool(args: argparse.Namespace) -> int:
     from server.processes.botpool import serve_forever  # a client of the API: client_sdk + bots
 
-    return serve_forever(args.server, parent_pid=args.parent_pid, wait=args.wait)
+    return serve_forever(
+        args.server, parent_pid=args.parent_pid, wait=args.wait, ladders=not args.no_ladders
+    )
 
 
 def cmd_webhooks(args: argparse.Namespace) -> int:
@@ -82,6 +84,11 @@ def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
         help='do not run the server\'s bot pool (the "bot:<name>" seats)',
     )
     serve.add_argument(
+        "--no-ladders",
+        action="store_true",
+        help="define no house ladder and enter no house bot on one (PARLOUR_HOUSE_LADDERS=off)",
+    )
+    serve.add_argument(
         "--no-webhooks",
         action="store_true",
         help="do not run the webhook deliverer alongside the API",
@@ -114,6 +121,11 @@ def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
         type=float,
         default=3.0,
         help="long-poll seconds (short: serve's stop waits for them)",
+    )
+    botpool.add_argument(
+        "--no-ladders",
+        action="store_true",
+        help="define no house ladder and enter no house bot on one (PARLOUR_HOUSE_LADDERS=off)",
     )
     botpool.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
     botpool.set_defaults(func=cmd_botpool)

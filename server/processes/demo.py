@@ -13,8 +13,9 @@
    printed, and everything is stopped.
 
 The server also starts with one ladder per game (its main edition, default
-options) defined, so ``parlour bot run NAME --ladder ID`` has somewhere to go
-(docs/ladder.md); the demo's own bots play the tournament only.
+options), house bots entered on each by its bot pool, so ``parlour bot run NAME
+--ladder ID`` is matched at once (docs/ladder.md; as on ``make serve``, whose
+ladders outlive a restart); the demo's own bots play the tournament only.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from client_sdk.cli import load_bot
 from client_sdk.organise import leaderboard_table, organise, standings_table, wait_finished
 from client_sdk.runner import Runner
 from server.games import ANY_GAME_BOTS, REGISTRY, Game
+from server.processes.botpool import LADDER_OPTIONS, ladder_name
 from server.processes.served import Served, free_port
 
 # Four partnerships: (bot, bot). The same program may back both seats of a
@@ -101,10 +103,22 @@ def _progress_printer():
     return show
 
 
-def define_ladders(admin: Client) -> list[dict[str, Any]]:
-    """One ladder per game's main edition (its default options), printed with their ids."""
-    ladders = [admin.ladders.create(game, name=f"{engine.title} ladder")
-               for game, engine in sorted(REGISTRY.items())]  # fmt: skip
+def define_ladders(admin: Client, timeout: float = 0.0) -> list[dict[str, Any]]:
+    """The server's ladders, one per game's main edition, printed with their ids.
+
+    The server's bot pool defines them (``"<title> ladder"``) and enters house bots on
+    them; they are waited for up to ``timeout`` s, and any still missing defined here
+    (a server without a pool)."""
+    deadline = time.monotonic() + timeout
+    wanted = {(game, ladder_name(engine)) for game, engine in REGISTRY.items()}
+    while True:
+        found = {(lad["game"], lad["name"]): lad for lad in admin.ladders.list()["ladders"]}
+        if wanted <= set(found) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    ladders = [found.get(key) or admin.ladders.create(
+                   key[0], options=LADDER_OPTIONS.get(key[0]), name=key[1])
+               for key in sorted(wanted)]  # fmt: skip
     for ladder in ladders:
         print(f"  ladder {ladder['id']}: {ladder['name']}", flush=True)
     return ladders
@@ -124,7 +138,7 @@ def run_demo(args: argparse.Namespace) -> int:
         threads: list[threading.Thread] = []
         try:
             admin = Client(server.url, token=server.admin_token)
-            define_ladders(admin)
+            define_ladders(admin, timeout=30.0)
             entries: list[list[str]] = []
             for n, pair in enumerate(LINE_UP, start=1):
                 entry = []

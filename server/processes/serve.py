@@ -7,7 +7,9 @@ server however many workers serve requests. It watches its parent and stops
 if the server dies without stopping it. The server's bot pool (``parlour
 botpool``, playing ``"bot:<name>"`` seats over HTTP) and the webhook deliverer
 (``parlour webhooks``) run beside it the same way (``--no-botpool``,
-``--no-webhooks``).
+``--no-webhooks``). The pool also defines one ladder per game's main edition and
+enters house bots on each (``--no-ladders``, ``PARLOUR_HOUSE_LADDERS=off``: not;
+docs/ladder.md), so a bot that joins one is matched at once.
 
 Worker class: **gevent**. Long-polls (``events?wait=``, ``me/turns?wait=``)
 hold a request open in a blocking Redis call for up to 30 s; a sync worker
@@ -205,6 +207,12 @@ def stop_scheduler(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None
         proc.wait(timeout)
 
 
+def botpool_args(args: argparse.Namespace) -> list[str]:
+    """The bot pool's command line: this server's address, ``--no-ladders`` if asked."""
+    out = ["--server", local_url(args.host, args.port)]
+    return out + (["--no-ladders"] if getattr(args, "no_ladders", False) else [])
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run until stopped (SIGINT/SIGTERM); the embedded Redis stops with it."""
     raise_open_files_limit()
@@ -222,7 +230,7 @@ def serve(args: argparse.Namespace) -> int:
         scheduler = start_scheduler(getattr(args, "scheduler_interval", 0.1))
     children = []  # the server's bot pool and webhook deliverer
     if not getattr(args, "no_botpool", False):
-        children.append(start_child("botpool", "--server", local_url(args.host, args.port)))
+        children.append(start_child("botpool", *botpool_args(args)))
     if not getattr(args, "no_webhooks", False):
         children.append(start_child("webhooks"))
 

@@ -21,6 +21,9 @@ Health, computed from the stored results (never stored apart, so it cannot
 drift): an entry whose last ``pause_after`` games each ran out its clock is
 paused, with the reason shown, until it is seen waiting again
 ``pause_seconds`` after its last timeout; one game played in time clears it.
+House bots (the server's bot pool, the ladder's anchors) are never paused: a
+timeout of theirs is the server's load, and pausing them would leave the bots
+that joined with nobody to play.
 """
 
 from __future__ import annotations
@@ -520,7 +523,7 @@ class Ladders:
             status = "left"
         elif partner and _pair_of(record, p) is None:
             status = "held"
-        elif streak >= meta["pause_after"]:
+        elif streak >= meta["pause_after"] and not views.is_house(p):
             until = max(e for e, x in tally.timeouts[p] if x) + meta["pause_seconds"]
             if seen.get(p, 0) < until:
                 status = "paused"

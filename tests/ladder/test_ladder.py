@@ -352,3 +352,37 @@ def test_a_six_player_pinochle_ladder_seats_the_game_s_two_teams(service):
         assert {frozenset(table[0::2]), frozenset(table[1::2])} <= halves
     first, second = frozenset(teams[0][:3]), frozenset(teams[0][3:])
     assert frozenset(x[0::2]) == first and frozenset(y[1::2]) == second  # team 0 at both
+
+
+def test_a_house_bot_that_times_out_is_never_paused(service):
+    """House bots are the ladder's anchors: a timeout of theirs is the server's load, and
+    pausing them would leave the bots that joined with nobody to play (docs/ladder.md)."""
+    (pool_bot,) = service.apps.ensure_bots(
+        ADMIN_TOKEN, [{"name": "random", "games": None, "count": 4}]
+    )["bots"]
+    house = pool_bot["players"]
+    ladder_id = make_ladder(
+        service,
+        house,
+        clock={"move_seconds": 0.1},
+        pause_after=2,
+        pause_seconds=60.0,
+        rematch_seconds=0.0,
+        max_games=1,
+    )
+    bots = HouseBots(service, house, [uniform.make_bot] * 4, seed=3)
+    slow = house[0]["id"]
+    bots.silent.add(slow)
+    runner = Runner(service)
+    run_until(
+        runner,
+        bots,
+        lambda: service.ladders.entry(ladder_id, slow)["health"]["timeout_streak"] >= 3,
+    )
+    entry = service.ladders.entry(ladder_id, slow)
+    assert entry["house"] is True
+    assert entry["status"] != "paused" and entry["paused_reason"] is None
+    before = ladder_store.read(service.core.r, ladder_id).matches_count
+    run_until(  # and it is matched again at once
+        runner, bots, lambda: ladder_store.read(service.core.r, ladder_id).matches_count > before
+    )

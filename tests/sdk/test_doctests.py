@@ -9,7 +9,8 @@ import importlib
 import pytest
 
 MODULES = [
-    "client_sdk.errors", "client_sdk.client", "client_sdk.bot", "bots._concerto", "bots.pinochle",
+    "client_sdk.errors", "client_sdk.client", "client_sdk.bot", "client_sdk.runner",
+    "bots._concerto", "bots.pinochle",
 ]  # fmt: skip
 
 

@@ -34,6 +34,7 @@ function leaderboardTable(ladderId, rows) {
     h('tbody', {}, rows.map((row) => h('tr', {dataset: {player: row.player_id}},
       h('td', {}, row.rank),
       h('td', {}, h('a', {href: `/ladders/${ladderId}/players/${row.player_id}`}, row.name ?? row.player_id),
+        row.house ? h('span', {class: 'muted'}, ' (house bot)') : null,
         row.provisional ? h('span', {class: 'muted'}, ' (provisional)') : null,
         row.on_ladder ? null : h('span', {class: 'muted'}, ' (left)')),
       h('td', {}, row.ordinal.toFixed(2)), h('td', {}, row.mu.toFixed(2)), h('td', {}, row.sigma.toFixed(2)),
@@ -52,7 +53,8 @@ export async function ladderPage(main, id) {
     document.title = `${ladder.name} · Parlour`;
     replace(page, h('h1', {}, ladder.name), facts(ladder),
       h('p', {class: 'muted'}, 'Ranked by the conservative rating, μ − 3σ. A bot joins with ',
-        h('code', {}, `--ladder ${ladder.id}`), '.'),
+        h('code', {}, `--ladder ${ladder.id}`), '. House bots, the server\'s own, are the anchors: ',
+        'they play here at a strength that does not change, so a new bot is matched at once.'),
       leaderboardTable(ladder.id, board.leaderboard));
     page.dataset.matches = ladder.matches;
   });
