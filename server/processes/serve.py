@@ -94,7 +94,10 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
         # socket and its Redis connection): see raise_open_files_limit
         "worker_connections": int(os.environ.get("PARLOUR_WORKER_CONNECTIONS", "4000")),
         "timeout": 60,
-        "graceful_timeout": 5,
+        # A stop waits this long for requests in flight, then ends them. A move takes
+        # milliseconds; what is still open then is a parked long-poll or a stream, which
+        # its client repeats or resumes with nothing lost (docs/operations.md).
+        "graceful_timeout": int(os.environ.get("PARLOUR_GRACEFUL_TIMEOUT", "1")),
         "keepalive": 30,
         "preload_app": False,
         "accesslog": None,
