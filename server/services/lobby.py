@@ -1,4 +1,4 @@
-"""The lobby: the list of live and ended games, the rules of every game, and a ping."""
+"""The lobby: the list of live and ended games, and the rules of every game."""
 
 from __future__ import annotations
 
@@ -160,11 +160,3 @@ class Lobby:
                 "table": tournament.get("table"),
             },
         }
-
-    def ping(self, round_trips: int = 1, reply_bytes: int = 0) -> dict[str, Any]:
-        """Redis round trips, one after the other: readiness, and the stack's ceiling
-        in benchmarks (one trip), or the floor under a move (two trips, read then
-        commit, and ``reply_bytes`` of padding: a view's size, with no work)."""
-        for _ in range(round_trips):
-            self.r.ping()
-        return {"ok": True, "padding": "." * reply_bytes} if reply_bytes else {"ok": True}
