@@ -55,7 +55,8 @@ def presented_token() -> str | None:
     """The token the request carries: ``g.token`` (the header), else on the game stream
     the ``?token=`` a browser's ``EventSource`` must use (server/api/stream.py).
 
-    For counting requests (server/api/ratelimit.py) only.
+    Read before any view runs, to count the request against its token
+    (server/api/ratelimit.py); the stream view itself reads its validated query.
     """
     if g.get("token") is not None:
         return str(g.token)

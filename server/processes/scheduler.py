@@ -1,7 +1,9 @@
-"""The tournament scheduler: the process that plays started tournaments to the end.
+"""The scheduler: the process that runs move clocks out, plays started tournaments to the
+end and drives ladders.
 
-Each pass (:meth:`Runner.tick`) does two things, reading and writing only
-through ``server.store`` and the use cases of ``server.services`` (never Flask):
+Each pass (:meth:`Runner.tick`) does three things, reading and writing only
+through the functions of ``server.store`` and the use cases of ``server.services``
+(never a Redis command of its own, never Flask):
 
 1. **Clocks.** Every game whose indexed deadline has come gets
    :meth:`~server.services.clocks.Clocks.timeout` (a default move or a forfeit).

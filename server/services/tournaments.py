@@ -41,6 +41,7 @@ from server.services.errors import (
     InvalidRequest,
     InvitationsPending,
     NotFound,
+    UnplayableFormat,
 )
 from server.services.invitations import Invitations, needs_invitation, new_id
 from server.services.lobby import PER_CREATOR, capped
@@ -56,11 +57,6 @@ from server.tournaments.pairing.tables import PairingError
 
 DEFAULT_CLOCK = {"move_seconds": 60.0}
 DEFAULT_POLICY = {"kind": "default_move"}
-
-
-class UnplayableFormat(InvalidRequest):
-    """A format the game cannot be played in (422 ``unplayable_format``): refused when the
-    tournament is created, rather than failing or meaning nothing once it runs."""
 
 
 class Tournaments:

@@ -1,5 +1,8 @@
 """Every Redis key name Parlour uses, built here and nowhere else (docs/architecture.md).
 
+tests/store/test_keys.py reads the prefixes of the functions below and fails on a
+string of another module of ``server/`` that starts with one (or carries a hash tag).
+
 The keys of one game share the hash tag ``{<game_id>}`` and the keys of one
 player share ``{<player_id>}``, so every multi-key operation (a Lua script, a
 MULTI/EXEC) stays inside one cluster slot and the code runs unchanged against
