@@ -46,12 +46,12 @@ from server.services.errors import (
 from server.services.invitations import Invitations, needs_invitation, new_id
 from server.services.lobby import PER_CREATOR, capped
 from server.services.names import MAX_TITLE_LENGTH, clean_name
+from server.services.wire import iso
 from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store import tournaments as store
 from server.store.players import PlayerRecord
 from server.store.tournaments import EntriesChanged, TournamentRecord
-from server.tournaments.clock import iso
 from server.tournaments.formats import Format, next_round
 from server.tournaments.pairing.tables import PairingError
 

@@ -26,13 +26,13 @@ from server.services import names
 from server.services.core import Core, sha256
 from server.services.errors import Forbidden, InvalidRequest, RateLimited
 from server.services.games import Games
+from server.services.wire import iso
 from server.store import apps as app_store
 from server.store import games as game_store
 from server.store import ratelimit as ratelimit_store
 from server.store import visitors as visitor_store
 from server.store.apps import GUEST_PREFIX, GuestBinding
 from server.store.players import PlayerRecord
-from server.tournaments import clock as clock_policy
 
 VISITOR_APP = "visitors"
 """The app id visitor games and their guests carry (an app with no record and no webhook)."""
@@ -155,7 +155,7 @@ class Visitors:
             app={"id": VISITOR_APP, "guest_grace": self.guest_grace},
         )
         visitor_store.add(self.r, game_id, now)
-        return {"game": view, "seat": 0, "token": token, "expires": clock_policy.iso(expires)}
+        return {"game": view, "seat": 0, "token": token, "expires": iso(expires)}
 
     # -- helpers -------------------------------------------------------------------------
     @staticmethod
