@@ -173,7 +173,7 @@ def _parts(games: int) -> dict[str, float]:
             client.get("/v1/_ping_redis?round_trips=2&reply_bytes=2500")
 
         def floor_service() -> None:
-            orjson.dumps(bundle.lobby.ping(2, 2500))
+            orjson.dumps(bundle.health.ping(2, 2500))
 
         cpu_per_call(moves("warm")[:100], service)  # the Lua scripts, the poker tables
         cpu_per_call([()] * 100, floor)

@@ -58,8 +58,26 @@ def test_the_engines_import_nothing_of_the_project() -> None:
     assert forbids("server.games", others | {"flask", "redis"})
 
 
-def test_the_api_reaches_redis_only_through_the_services() -> None:
-    assert forbids("server.api", {"server.store", "redis"}, directly_only=True)
+def test_the_api_reaches_redis_and_the_engines_only_through_the_services() -> None:
+    """The error table maps engine errors too, re-exported by ``server.services.errors``."""
+    pure = {"server.games", "server.analysis", "server.tournaments"}
+    assert forbids("server.api", {"server.store", "redis"} | pure, directly_only=True)
+
+
+STORE_PROCESSES = {"server.processes.scheduler", "server.processes.webhooks"}
+"""The processes allowed to import the store (docs/architecture.md, "Arrows on purpose")."""
+
+
+def test_only_the_scheduler_and_the_webhook_deliverer_reach_the_store() -> None:
+    """Every other process module is named by a contract that keeps it off the store, so
+    a new process module fails here until it is listed there (or allowed above)."""
+    processes = {
+        f"server.processes.{p.stem}"
+        for p in (ROOT / "server" / "processes").glob("*.py")
+        if p.stem != "__init__"
+    }
+    for module in sorted(processes - STORE_PROCESSES):
+        assert forbids(module, {"server.store", "redis"}, directly_only=True), module
 
 
 @pytest.mark.parametrize("domain", ["server.analysis", "server.tournaments"])

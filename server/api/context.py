@@ -1,4 +1,5 @@
-"""Per-request context: the app's services and the caller's bearer token."""
+"""Per-request context: the app's services, the caller's bearer token and address, and
+the request's JSON body (:func:`load_json`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from flask import current_app, g, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from server.services.bundle import Services
 from server.services.errors import InvalidRequest, Unauthorized
@@ -55,7 +58,8 @@ def presented_token() -> str | None:
     """The token the request carries: ``g.token`` (the header), else on the game stream
     the ``?token=`` a browser's ``EventSource`` must use (server/api/stream.py).
 
-    For counting requests (server/api/ratelimit.py) only.
+    Read before any view runs, to count the request against its token
+    (server/api/ratelimit.py); the stream view itself reads its validated query.
     """
     if g.get("token") is not None:
         return str(g.token)
@@ -84,3 +88,32 @@ def requires_token(view: Callable[..., Any]) -> Callable[..., Any]:
         return view(*args, **kwargs)
 
     return wrapper
+
+
+def load_json() -> Any:
+    """The request body as JSON (an empty body reads as ``{}``).
+
+    A body that states its length over the limit is refused before it is read
+    (werkzeug); a chunked one is read up to the limit and no further, and refused
+    if more follows (werkzeug's read stops quietly at the limit).
+
+    Raises:
+        InvalidRequest: the body is not JSON.
+        RequestEntityTooLarge: the body is over ``MAX_CONTENT_LENGTH`` (413).
+    """
+    raw = request.get_data(cache=True)
+    limit = request.max_content_length
+    chunked = request.content_length is None
+    if (
+        chunked
+        and limit is not None
+        and len(raw) >= limit
+        and request.environ["wsgi.input"].read(1)
+    ):
+        raise RequestEntityTooLarge()  # one byte past the limit: too long
+    if not raw.strip():
+        return {}
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise InvalidRequest("malformed JSON", {"body": ["not valid JSON"]}) from None

@@ -17,14 +17,6 @@ from flask import Flask
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from server.games import (
-    GameOver,
-    IllegalMove,
-    InvalidDeal,
-    InvalidOptions,
-    MalformedMove,
-    NotYourTurn,
-)
 from server.services.errors import (
     AlreadyEntered,
     AlreadySeated,
@@ -37,13 +29,19 @@ from server.services.errors import (
     GameMissing,
     GameNotFinished,
     GameNotStarted,
+    GameOver,
     GameStarted,
+    IllegalMove,
+    InvalidDeal,
+    InvalidOptions,
     InvalidRequest,
     InvitationExpired,
     InvitationRefused,
     InvitationsPending,
+    MalformedMove,
     NoOpenSeat,
     NotFound,
+    NotYourTurn,
     RateLimited,
     SeatHeld,
     SeatNotYours,
@@ -57,9 +55,9 @@ from server.services.errors import (
     TooManyStreams,
     TournamentMissing,
     Unauthorized,
+    UnplayableFormat,
     WrongEntrySize,
 )
-from server.services.tournaments import UnplayableFormat
 
 from . import schemas
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, g, request
 
 from . import schemas
-from .context import client_address, requires_token, services
-from .schemas import load_json
+from .context import client_address, load_json, requires_token, services
 
 bp = Blueprint("games", __name__)
 

@@ -20,10 +20,10 @@ bp = Blueprint("health", __name__)
 
 @bp.get("/healthz")
 def healthz():
-    return schemas.status.dump(services().lobby.ping())
+    return schemas.status.dump(services().health.ping())
 
 
 @bp.get("/v1/_ping_redis")
 def ping_redis():
     query = schemas.ping_query.load(request.args)
-    return schemas.status.dump(services().lobby.ping(**query))
+    return schemas.status.dump(services().health.ping(**query))

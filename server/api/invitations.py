@@ -7,8 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, g, request
 
 from . import schemas
-from .context import requires_token, services
-from .schemas import load_json
+from .context import load_json, requires_token, services
 
 bp = Blueprint("invitations", __name__)
 

@@ -9,8 +9,7 @@ from marshmallow import EXCLUDE, Schema, fields, validate
 from server.services.names import MAX_TITLE_LENGTH
 
 from . import schemas
-from .context import requires_token, services
-from .schemas import load_json
+from .context import load_json, requires_token, services
 
 bp = Blueprint("ladders", __name__)
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-from flask import request
 from marshmallow import (
     EXCLUDE,
     INCLUDE,
@@ -21,10 +19,9 @@ from marshmallow import (
     validate,
     validates_schema,
 )
-from werkzeug.exceptions import RequestEntityTooLarge
 
 from server.services import names
-from server.services.games import InvalidRequest
+from server.services.errors import InvalidRequest
 
 CARD = validate.Regexp(r"^[AKQJT98765432][SHDC]$", error="not a card (rank then suit, e.g. 'TS')")
 
@@ -40,35 +37,6 @@ class Boolean(fields.Boolean):
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
-
-
-def load_json() -> Any:
-    """The request body as JSON (an empty body reads as ``{}``).
-
-    A body that states its length over the limit is refused before it is read
-    (werkzeug); a chunked one is read up to the limit and no further, and refused
-    if more follows (werkzeug's read stops quietly at the limit).
-
-    Raises:
-        InvalidRequest: the body is not JSON.
-        RequestEntityTooLarge: the body is over ``MAX_CONTENT_LENGTH`` (413).
-    """
-    raw = request.get_data(cache=True)
-    limit = request.max_content_length
-    chunked = request.content_length is None
-    if (
-        chunked
-        and limit is not None
-        and len(raw) >= limit
-        and request.environ["wsgi.input"].read(1)
-    ):
-        raise RequestEntityTooLarge()  # one byte past the limit: too long
-    if not raw.strip():
-        return {}
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        raise InvalidRequest("malformed JSON", {"body": ["not valid JSON"]}) from None
 
 
 # -- request bodies ------------------------------------------------------------------

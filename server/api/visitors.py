@@ -14,8 +14,8 @@ from marshmallow import Schema, fields, validate
 from server.services import names
 
 from . import schemas
-from .context import services
-from .schemas import View, load_json
+from .context import load_json, services
+from .schemas import View
 
 bp = Blueprint("visitors", __name__)
 

@@ -1,7 +1,9 @@
-"""The tournament scheduler: the process that plays started tournaments to the end.
+"""The scheduler: the process that runs move clocks out, plays started tournaments to the
+end and drives ladders.
 
-Each pass (:meth:`Runner.tick`) does two things, reading and writing only
-through ``server.store`` and the use cases of ``server.services`` (never Flask):
+Each pass (:meth:`Runner.tick`) does three things, reading and writing only
+through the functions of ``server.store`` and the use cases of ``server.services``
+(never a Redis command of its own, never Flask):
 
 1. **Clocks.** Every game whose indexed deadline has come gets
    :meth:`~server.services.clocks.Clocks.timeout` (a default move or a forfeit).
@@ -32,7 +34,7 @@ lock or lease could only save work, never prevent a duplicate:
 * a ladder's matches are numbered; new ones are written in a MULTI/EXEC that
   WATCHes the ladder's matches, so of two schedulers pairing at once one writes
   and the other, having read a stale ladder, writes nothing
-  (``store.ladders.put_matches``); each match's games and rating then follow the
+  (:func:`server.store.ladders.put_matches`); each match's games and rating then follow the
   rules above (derived game ids, HSETNX results, keyed rating events); the
   ratings a match's rating wrote are kept as the match's by the same write, so
   no other rating of its players can come in between.
@@ -324,24 +326,21 @@ class Runner:
         if record is None:
             return 0
         self._drive_ladder(record)
-        with self.r.pipeline() as pipe:
-            pipe.watch(ladder_store.matches_key(ladder_id))
-            record = ladder_store.read(self.r, ladder_id, client=pipe)
-            if record is None:
-                return 0
-            now = time.time() if now is None else now  # after the read: what it saw is older
-            planned = self.services.ladders.plan(record, now)
-            if not planned:
-                return 0
-            self.checkpoint("match")
-            if not ladder_store.put_matches(
-                self.r, ladder_id, record.matches_count, planned, pipe=pipe
-            ):
-                return 0  # another scheduler matched first: pair again next pass
+
+        def plan(record: ladder_store.LadderRecord) -> list[dict[str, Any]]:
+            at = time.time() if now is None else now  # after the read: what it saw is older
+            planned = self.services.ladders.plan(record, at)
+            if planned:
+                self.checkpoint("match")
+            return planned
+
+        started = ladder_store.put_matches(self.r, ladder_id, plan)
+        if not started:
+            return 0  # nothing to pair, or another scheduler matched first: again next pass
         fresh = ladder_store.read(self.r, ladder_id)
         if fresh is not None:
             self._drive_ladder(fresh)
-        return len(planned)
+        return started
 
     def _drive_ladder(self, record: ladder_store.LadderRecord) -> None:
         """Create the open matches' missing games, record results, rate finished matches."""

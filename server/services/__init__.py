@@ -1,12 +1,21 @@
 """The use cases, one module per feature. They know no HTTP: the API calls them,
 and so do the processes. They orchestrate the pure layers (games, analysis,
-tournaments) and the store.
+tournaments) and reach Redis only through the functions of ``server.store``
+(they send no Redis command and build no key: tests/store/test_keys.py).
 
 Each feature is a small class over one shared :class:`~server.services.core.Core`
-(the Redis client, its scripts, the secrets, who is calling):
-``players``, ``games``, ``clocks``, ``feeds``, ``replays``, ``lobby``,
-``tournaments``, ``ratings``, ``apps``, ``ratelimit`` and ``metrics``;
-:class:`~server.services.bundle.Services` builds them all. ``errors`` holds
-every exception a caller may have to map; ``views`` builds what callers see of
-a game, ``brackets`` what they see of a tournament.
+(the Redis client, its scripts, the secrets, who is calling), and
+:class:`~server.services.bundle.Services` builds them all, as ``players``,
+``invitations``, ``games``, ``clocks``, ``slots``, ``feeds``, ``turn_streams``
+(``turnstream``), ``replays``, ``lobby``, ``health``, ``tournaments``,
+``ratings``, ``ladders``, ``apps``, ``ratelimits`` (``ratelimit``), ``metrics``
+and ``visitors``.
+
+The other modules are shared by the features: ``errors`` holds every exception
+the API maps to a status (the engines' and the store's re-exported); ``views``
+builds what callers see of a game, ``boards`` what a duplicate board's tables may
+see, ``brackets`` what they see of a tournament; ``bots`` resolves ``"bot:<name>"``
+seats, ``names`` validates display names, ``notifications`` makes webhook
+deliveries, ``targets`` guards outbound addresses, ``wire`` encodes JSON and
+server-sent events.
 """

@@ -33,13 +33,13 @@ from server.services.core import Core, sha256, split_token
 from server.services.errors import Forbidden, InvalidRequest, NotFound, Unauthorized
 from server.services.games import Games
 from server.services.notifications import EVENTS
+from server.services.wire import iso
 from server.store import apps as app_store
 from server.store import games as game_store
 from server.store import players as player_store
 from server.store import webhooks as webhook_store
 from server.store.apps import APP_PREFIX, BOT_PREFIX, GUEST_PREFIX, AppRecord, GuestBinding
 from server.store.players import PlayerRecord
-from server.tournaments import clock as clock_policy
 
 
 def _check_url(url: str | None, field: str) -> None:
@@ -263,7 +263,7 @@ class Apps:
                 {
                     "seat": seat,
                     "token": guest_token,
-                    "expires": clock_policy.iso(expires),
+                    "expires": iso(expires),
                     "url": None
                     if app.invite_url is None
                     else app.invite_url

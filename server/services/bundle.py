@@ -17,6 +17,7 @@ from server.services.clocks import Clocks
 from server.services.core import Core, house_bot_places
 from server.services.feeds import Feeds
 from server.services.games import Games
+from server.services.health import Health
 from server.services.invitations import (
     DEFAULT_PER_INVITEE,
     DEFAULT_PER_INVITER,
@@ -98,6 +99,7 @@ class Services:
         self.turn_streams = TurnStreams(self.core, self.feeds)
         self.replays = Replays(self.core)
         self.lobby = Lobby(self.core, per_creator=lobby_per_creator)
+        self.health = Health(self.core)
         self.tournaments = Tournaments(self.core, self.invitations, per_creator=lobby_per_creator)
         self.ratings = Ratings(self.core)
         self.ladders = Ladders(self.core)

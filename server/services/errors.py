@@ -1,10 +1,13 @@
 """Every error a use case can raise, in one place for the API's error table.
 
-The use-case errors are defined here. The store's typed outcomes that a caller
-must see as such (a stale version, a taken seat, closed entries...) pass through
-the services unchanged and are re-exported here, as are the Redis client's
+The use-case errors are defined here (a feature may subclass one for its own
+message, such as ``visitors.TablesFull``, a :class:`RateLimited`: the API's
+table is looked up along the class hierarchy). The engines' refusals (an illegal
+move, bad options...) and the store's typed outcomes that a caller must see as
+such (a stale version, a taken seat, closed entries...) pass through the
+services unchanged and are re-exported here, as are the Redis client's
 connection errors (``StorageUnavailable``, ``StorageTimeout``): so the API maps
-every exception to a status without importing the store or Redis itself.
+every exception to a status without importing the engines, the store or Redis.
 Messages and ``details`` never name hidden cards.
 """
 
@@ -16,6 +19,14 @@ from typing import Any
 from redis.exceptions import ConnectionError as StorageUnavailable
 from redis.exceptions import TimeoutError as StorageTimeout
 
+from server.games import (
+    GameOver,
+    IllegalMove,
+    InvalidDeal,
+    InvalidOptions,
+    MalformedMove,
+    NotYourTurn,
+)
 from server.store.errors import (
     AlreadySeated,
     GameMissing,
@@ -67,6 +78,13 @@ __all__ = [
     "TournamentMissing",
     "Unauthorized",
     "UnknownBot",
+    "UnplayableFormat",
+    "GameOver",
+    "IllegalMove",
+    "InvalidDeal",
+    "InvalidOptions",
+    "MalformedMove",
+    "NotYourTurn",
     "TooManyInvitations",
     "WrongEntrySize",
 ]
@@ -83,6 +101,11 @@ class ServiceError(Exception):
 
 class InvalidRequest(ServiceError):
     """Well-formed JSON whose content the service cannot accept (400)."""
+
+
+class UnplayableFormat(InvalidRequest):
+    """A format the game cannot be played in (422 ``unplayable_format``): refused when the
+    tournament is created, rather than failing or meaning nothing once it runs."""
 
 
 class UnknownBot(InvalidRequest):

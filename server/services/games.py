@@ -30,6 +30,7 @@ from server.services.errors import (
     NotFound,
 )
 from server.services.invitations import Invitations, needs_invitation, new_id
+from server.services.wire import iso
 from server.store import clocks as clock_store
 from server.store import games as game_store
 from server.store import ladders as ladder_store
@@ -38,7 +39,6 @@ from server.store import players as player_store
 from server.store.errors import AlreadySeated, StaleVersion, StoreError
 from server.store.games import GameRecord
 from server.store.players import PlayerRecord
-from server.tournaments import clock as clock_policy
 
 
 class Games:
@@ -478,7 +478,7 @@ class Games:
             if deadline is not None and now > deadline and picked in state.to_move():
                 raise DeadlinePassed(
                     "your deadline for this move has passed",
-                    {"deadline": clock_policy.iso(deadline)},
+                    {"deadline": iso(deadline)},
                 )
         shown = self._commit(token, record, state, picked, move, clock)
         return boards.view(self.core, got.caller, record, shown)  # the last move of a board table

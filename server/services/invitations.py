@@ -44,10 +44,10 @@ from server.services.errors import (
     NotFound,
     TooManyInvitations,
 )
+from server.services.wire import iso
 from server.store import apps as app_store
 from server.store import invitations as store
 from server.store import players as player_store
-from server.tournaments.clock import iso
 
 DEFAULT_TTL = 86400.0
 DEFAULT_PER_INVITER = 50

@@ -39,13 +39,13 @@ from server.services import views
 from server.services.core import Core
 from server.services.errors import Forbidden, InvalidRequest, NotFound
 from server.services.names import MAX_TITLE_LENGTH, clean_name
+from server.services.wire import iso
 from server.store import ladders as store
 from server.store import players as player_store
 from server.store import ratings as rating_store
 from server.store.ladders import LadderRecord
 from server.tournaments import ladder as matching
 from server.tournaments import ratings as rating_model
-from server.tournaments.clock import iso
 
 DEFAULTS: dict[str, Any] = {
     "clock": {"move_seconds": 30.0},

@@ -1,4 +1,4 @@
-"""The lobby: the list of live and ended games, the rules of every game, and a ping."""
+"""The lobby: the list of live and ended games, and the rules of every game."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 from server.games import REGISTRY
 from server.services import boards, views
 from server.services.core import Core
+from server.services.wire import iso
 from server.store import games as game_store
 from server.store import lobby as lobby_store
 from server.store.games import GameRecord
-from server.tournaments import clock as clock_policy
 
 PER_CREATOR = 5
 """Live games of one player the lobby's list shows at most (``PARLOUR_LOBBY_PER_CREATOR``)."""
@@ -150,8 +150,8 @@ class Lobby:
             "to_move": public["to_move"] if record.status == "active" and public else [],
             "scores": public.get("scores"),
             "result": None if sealed else views.result(record, state, clock),
-            "created": None if over else clock_policy.iso(at),
-            "ended": clock_policy.iso(at) if over else None,
+            "created": None if over else iso(at),
+            "ended": iso(at) if over else None,
             "tournament": None
             if tournament is None
             else {
@@ -160,11 +160,3 @@ class Lobby:
                 "table": tournament.get("table"),
             },
         }
-
-    def ping(self, round_trips: int = 1, reply_bytes: int = 0) -> dict[str, Any]:
-        """Redis round trips, one after the other: readiness, and the stack's ceiling
-        in benchmarks (one trip), or the floor under a move (two trips, read then
-        commit, and ``reply_bytes`` of padding: a view's size, with no work)."""
-        for _ in range(round_trips):
-            self.r.ping()
-        return {"ok": True, "padding": "." * reply_bytes} if reply_bytes else {"ok": True}

@@ -41,26 +41,22 @@ from server.services.errors import (
     InvalidRequest,
     InvitationsPending,
     NotFound,
+    UnplayableFormat,
 )
 from server.services.invitations import Invitations, needs_invitation, new_id
 from server.services.lobby import PER_CREATOR, capped
 from server.services.names import MAX_TITLE_LENGTH, clean_name
+from server.services.wire import iso
 from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store import tournaments as store
 from server.store.players import PlayerRecord
 from server.store.tournaments import EntriesChanged, TournamentRecord
-from server.tournaments.clock import iso
 from server.tournaments.formats import Format, next_round
 from server.tournaments.pairing.tables import PairingError
 
 DEFAULT_CLOCK = {"move_seconds": 60.0}
 DEFAULT_POLICY = {"kind": "default_move"}
-
-
-class UnplayableFormat(InvalidRequest):
-    """A format the game cannot be played in (422 ``unplayable_format``): refused when the
-    tournament is created, rather than failing or meaning nothing once it runs."""
 
 
 class Tournaments:

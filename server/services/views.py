@@ -15,7 +15,6 @@ from server.services.errors import Forbidden
 from server.store.apps import BOT_PREFIX
 from server.store.clocks import Clock
 from server.store.games import GameRecord
-from server.tournaments import clock as clock_policy
 
 
 def engine(record: GameRecord) -> Game:
@@ -177,7 +176,7 @@ def view(
     return {
         **header(record),
         "you": seat,
-        "deadline": clock_policy.iso(deadline),
+        "deadline": wire.iso(deadline),
         **shown,
     }
 

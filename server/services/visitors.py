@@ -26,18 +26,16 @@ from server.services import names
 from server.services.core import Core, sha256
 from server.services.errors import Forbidden, InvalidRequest, RateLimited
 from server.services.games import Games
+from server.services.wire import iso
 from server.store import apps as app_store
 from server.store import games as game_store
 from server.store import ratelimit as ratelimit_store
+from server.store import visitors as visitor_store
 from server.store.apps import GUEST_PREFIX, GuestBinding
 from server.store.players import PlayerRecord
-from server.tournaments import clock as clock_policy
 
 VISITOR_APP = "visitors"
 """The app id visitor games and their guests carry (an app with no record and no webhook)."""
-
-LIVE_KEY = "visitors:live"
-"""A sorted set: visitor game id -> creation time, pruned as games end or expire."""
 
 LIVE_STATUSES = ("waiting", "active")
 
@@ -156,8 +154,8 @@ class Visitors:
             seats=[guest_id, *bots],
             app={"id": VISITOR_APP, "guest_grace": self.guest_grace},
         )
-        self.r.zadd(LIVE_KEY, {game_id: now})
-        return {"game": view, "seat": 0, "token": token, "expires": clock_policy.iso(expires)}
+        visitor_store.add(self.r, game_id, now)
+        return {"game": view, "seat": 0, "token": token, "expires": iso(expires)}
 
     # -- helpers -------------------------------------------------------------------------
     @staticmethod
@@ -199,16 +197,11 @@ class Visitors:
 
     def _make_room(self, now: float) -> None:
         """Forget ended and expired visitor games; refuse when the rest fill every table."""
-        self.r.zremrangebyscore(LIVE_KEY, "-inf", now - self.guest_ttl)
-        ids: list[str] = [
-            i.decode() if isinstance(i, bytes) else str(i)
-            for i in self.r.zrange(LIVE_KEY, 0, -1)  # type: ignore[union-attr]
-        ]
+        ids = visitor_store.live(self.r, now - self.guest_ttl)
         if len(ids) < self.max_live:
             return
         live = {g.id for g in game_store.read_many(self.r, ids) if g.status in LIVE_STATUSES}
         gone = [i for i in ids if i not in live]
-        if gone:
-            self.r.zrem(LIVE_KEY, *gone)
+        visitor_store.drop(self.r, gone)
         if len(ids) - len(gone) >= self.max_live:
             raise TablesFull(self.max_live)

@@ -1,4 +1,5 @@
-"""JSON and server-sent events on the wire: one encoder for every stream and response.
+"""JSON and server-sent events on the wire: one encoder for every stream and response,
+and one form for every time in them (:func:`iso`).
 
 Why escape more than JSON asks: orjson writes U+0085 (NEXT LINE), U+2028 (LINE
 SEPARATOR) and U+2029 (PARAGRAPH SEPARATOR) as themselves, which is valid JSON,
@@ -20,6 +21,7 @@ JSON text) goes out as several ``data`` lines, which a reader joins with LF.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -84,3 +86,14 @@ def message(data: bytes, *, event: str | None = None, id: str | int | None = Non
         head += name.encode() + b": " + text + b"\n"
     lines = _LINE_END.split(escape(data))
     return head + b"".join(b"data: " + line + b"\n" for line in lines) + b"\n"
+
+
+def iso(epoch: float | None) -> str | None:
+    """An epoch time as ISO-8601 UTC with milliseconds (None stays None).
+
+    >>> iso(0.25)
+    '1970-01-01T00:00:00.250+00:00'
+    """
+    if epoch is None:
+        return None
+    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds")

@@ -94,3 +94,8 @@ def connect(url: str, *, max_connections: int = 4000, block_timeout: float = 30.
         **common,
     )
     return cast(Redis, cluster)
+
+
+def ping(r: Redis) -> None:
+    """One round trip to Redis (raises when it does not answer)."""
+    r.ping()

@@ -33,11 +33,6 @@ from .scripts import Scripts
 RETRIES = 20
 
 
-def player_invitations(player_id: str) -> str:
-    """Hash: invitation id -> JSON of the invitation (kind, target, inviter, expiry)."""
-    return f"p:{{{player_id}}}:invitations"
-
-
 def tournament_consented_field() -> str:
     """The field of ``t:{id}`` set to ``1`` by a start whose every entry was accepted."""
     return "consented"
@@ -46,27 +41,27 @@ def tournament_consented_field() -> str:
 # -- the invited player's index ------------------------------------------------------
 def put(r: Redis, player_id: str, invitation: dict[str, Any]) -> None:
     """Add (or rewrite) one invitation of ``player_id``."""
-    r.hset(player_invitations(player_id), invitation["id"], orjson.dumps(invitation))
+    r.hset(keys.player_invitations(player_id), invitation["id"], orjson.dumps(invitation))
 
 
 def of_player(r: Redis, player_id: str) -> list[dict[str, Any]]:
     """Every invitation of the player, oldest first."""
-    stored: Any = r.hgetall(player_invitations(player_id))
+    stored: Any = r.hgetall(keys.player_invitations(player_id))
     found = [orjson.loads(v) for v in stored.values()]
     return sorted(found, key=lambda inv: (inv["created"], inv["id"]))
 
 
 def get(r: Redis, player_id: str, invitation_id: str) -> dict[str, Any] | None:
     """One invitation of the player, or None."""
-    raw: Any = r.hget(player_invitations(player_id), invitation_id)
+    raw: Any = r.hget(keys.player_invitations(player_id), invitation_id)
     return None if raw is None else orjson.loads(raw)
 
 
 def drop(r: Redis, player_id: str, invitation_id: str) -> None:
     """Forget one invitation (answered, expired or stale), and its place in the sender's
     count of open invitations."""
-    raw: Any = r.hget(player_invitations(player_id), invitation_id)
-    r.hdel(player_invitations(player_id), invitation_id)
+    raw: Any = r.hget(keys.player_invitations(player_id), invitation_id)
+    r.hdel(keys.player_invitations(player_id), invitation_id)
     if raw is not None:
         sender = (orjson.loads(raw).get("from") or {}).get("id")
         if sender:
@@ -123,7 +118,7 @@ def put_capped(
     holds ``cap`` open invitations already (:data:`FULL`); :data:`STORED` otherwise."""
     return int(
         scripts.put_invitation(
-            keys=[player_invitations(player_id), keys.player_blocks(player_id)],
+            keys=[keys.player_invitations(player_id), keys.player_blocks(player_id)],
             args=[repr(now), cap, sender, invitation["id"], orjson.dumps(invitation)],
         )
     )

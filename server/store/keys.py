@@ -1,5 +1,8 @@
 """Every Redis key name Parlour uses, built here and nowhere else (docs/architecture.md).
 
+tests/store/test_keys.py reads the prefixes of the functions below and fails on a
+string of another module of ``server/`` that starts with one (or carries a hash tag).
+
 The keys of one game share the hash tag ``{<game_id>}`` and the keys of one
 player share ``{<player_id>}``, so every multi-key operation (a Lua script, a
 MULTI/EXEC) stays inside one cluster slot and the code runs unchanged against
@@ -218,3 +221,84 @@ def slots(subject: str) -> str:
     """Sorted set: the leases of one caller's open streams and long-polls (a player id or
     a client address), each a random id scored by when it lapses (epoch milliseconds)."""
     return f"slots:{{{subject}}}"
+
+
+# -- invitations ------------------------------------------------------------------------
+def player_invitations(player_id: str) -> str:
+    """Hash: invitation id -> JSON of the invitation (kind, target, inviter, expiry)."""
+    return f"p:{{{player_id}}}:invitations"
+
+
+# -- rating history -----------------------------------------------------------------------
+def ratings_after(game: str) -> str:
+    """Hash: rating event id -> JSON ``{player: {"mu", "sigma"}}``, the ratings the event
+    wrote (same slot as :func:`ratings`, so one script writes both)."""
+    return f"r:{{{game}}}:after"
+
+
+# -- ladders (server/store/ladders.py; a ladder's keys share the tag ``{L<id>}``) ---------
+def ladder(ladder_id: str) -> str:
+    """Hash: ``meta`` (JSON), ``created``.
+
+    >>> ladder("x1")
+    'L:{Lx1}'
+    """
+    return f"L:{{L{ladder_id}}}"
+
+
+def ladder_entries(ladder_id: str) -> str:
+    """Hash: player id -> JSON ``{"joined"[, "partner"]}``."""
+    return f"L:{{L{ladder_id}}}:entries"
+
+
+def ladder_matches(ladder_id: str) -> str:
+    """Hash: match number -> JSON of the match; the key a pairing scheduler WATCHes."""
+    return f"L:{{L{ladder_id}}}:matches"
+
+
+def ladder_open(ladder_id: str) -> str:
+    """Set of the match numbers not rated yet."""
+    return f"L:{{L{ladder_id}}}:open"
+
+
+def ladder_games(ladder_id: str) -> str:
+    """Hash: ``<match>:<table>`` -> game id."""
+    return f"L:{{L{ladder_id}}}:games"
+
+
+def ladder_results(ladder_id: str) -> str:
+    """Hash: ``<match>:<table>`` -> the table's result (HSETNX)."""
+    return f"L:{{L{ladder_id}}}:results"
+
+
+def ladder_after(ladder_id: str) -> str:
+    """Hash: match number -> ratings after the match, as earlier schedulers kept them
+    (read only)."""
+    return f"L:{{L{ladder_id}}}:after"
+
+
+def ladder_response_times(ladder_id: str, player_id: str) -> str:
+    """List: the player's latest response times (seconds) in the ladder's games."""
+    return f"L:{{L{ladder_id}}}:rt:{player_id}"
+
+
+def ladder_refused(ladder_id: str) -> str:
+    """Hash: player id -> how many of its moves the engine refused in the ladder's games."""
+    return f"L:{{L{ladder_id}}}:refused"
+
+
+def ladders() -> str:
+    """Sorted set: every ladder id -> its creation time."""
+    return "ladders"
+
+
+def ladder_waiting() -> str:
+    """Sorted set: player id (of players on some ladder) -> when it was last seen waiting
+    for a turn (epoch seconds; 0: not yet)."""
+    return "ladder:waiting"
+
+
+# -- visitors (server/services/visitors.py) ----------------------------------------------
+def visitors_live() -> str:
+    """Sorted set: visitor game id -> creation time, pruned as games end or expire."""
+    return "visitors:live"

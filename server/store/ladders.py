@@ -1,6 +1,7 @@
 """Ladders in Redis: the record, entries, matches, their games and results, "seen waiting".
 
-Layout (a ladder's keys share the hash tag ``{L<ladder_id>}``):
+Layout (a ladder's keys share the hash tag ``{L<ladder_id>}``; every name is built by
+:mod:`server.store.keys`):
 
 * ``L:{id}``          hash ``meta`` (JSON), ``created``;
 * ``L:{id}:entries``  hash player id -> JSON ``{"joined": epoch}`` (who joined, themselves),
@@ -30,7 +31,7 @@ HSETNX; a match's rating is applied once by its key (``store.ratings.apply``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,15 +39,11 @@ import orjson
 from redis import Redis
 from redis.exceptions import WatchError
 
+from . import keys
 from .replies import text
 
-
-def _k(ladder_id: str, part: str = "") -> str:
-    return f"L:{{L{ladder_id}}}{':' + part if part else ''}"
-
-
-SEEN = "ladder:waiting"
-INDEX = "ladders"
+SEEN = keys.ladder_waiting()
+INDEX = keys.ladders()
 
 
 def slot(match: int, table: int) -> str:
@@ -71,7 +68,7 @@ class LadderRecord:
 
 def create(r: Redis, ladder_id: str, meta: dict[str, Any], now: float) -> None:
     """Store a new ladder (ids are random: no existence check needed)."""
-    r.hset(_k(ladder_id), mapping={"meta": orjson.dumps(meta), "created": repr(now)})
+    r.hset(keys.ladder(ladder_id), mapping={"meta": orjson.dumps(meta), "created": repr(now)})
     r.zadd(INDEX, {ladder_id: now})
 
 
@@ -90,17 +87,17 @@ def read(r: Redis, ladder_id: str, *, client: Any = None) -> LadderRecord | None
     WATCH mode (its commands run immediately).
     """
     c = client if client is not None else r
-    head = c.hgetall(_k(ladder_id))
+    head = c.hgetall(keys.ladder(ladder_id))
     if b"meta" not in head:
         return None
-    entries = c.hgetall(_k(ladder_id, "entries"))
-    count = int(c.hlen(_k(ladder_id, "matches")))
-    numbers = sorted(int(x) for x in c.smembers(_k(ladder_id, "open")))
-    stored = c.hmget(_k(ladder_id, "matches"), [str(n) for n in numbers]) if numbers else []
+    entries = c.hgetall(keys.ladder_entries(ladder_id))
+    count = int(c.hlen(keys.ladder_matches(ladder_id)))
+    numbers = sorted(int(x) for x in c.smembers(keys.ladder_open(ladder_id)))
+    stored = c.hmget(keys.ladder_matches(ladder_id), [str(n) for n in numbers]) if numbers else []
     open_ = {n: orjson.loads(m) for n, m in zip(numbers, stored, strict=True) if m}
     slots = [slot(n, t) for n, m in open_.items() for t in range(len(m["tables"]))]
-    games = c.hmget(_k(ladder_id, "games"), slots) if slots else []
-    results = c.hmget(_k(ladder_id, "results"), slots) if slots else []
+    games = c.hmget(keys.ladder_games(ladder_id), slots) if slots else []
+    results = c.hmget(keys.ladder_results(ladder_id), slots) if slots else []
     return LadderRecord(
         id=ladder_id,
         meta=orjson.loads(head[b"meta"]),
@@ -117,13 +114,13 @@ def matches(r: Redis, ladder_id: str, numbers: Sequence[int]) -> dict[int, dict[
     """Some stored matches by number (absent ones left out)."""
     if not numbers:
         return {}
-    raw = r.hmget(_k(ladder_id, "matches"), [str(n) for n in numbers])
+    raw = r.hmget(keys.ladder_matches(ladder_id), [str(n) for n in numbers])
     return {n: orjson.loads(m) for n, m in zip(numbers, raw, strict=True) if m}
 
 
 def all_matches(r: Redis, ladder_id: str) -> dict[int, dict[str, Any]]:
     """Every match of the ladder (for the leaderboard and histories)."""
-    raw = r.hgetall(_k(ladder_id, "matches"))
+    raw = r.hgetall(keys.ladder_matches(ladder_id))
     return {int(k): orjson.loads(v) for k, v in raw.items()}
 
 
@@ -134,7 +131,7 @@ def join(r: Redis, ladder_id: str, player_id: str, now: float, partner: str | No
     if partner is not None:
         entry["partner"] = partner
     pipe = r.pipeline()
-    pipe.hsetnx(_k(ladder_id, "entries"), player_id, orjson.dumps(entry))
+    pipe.hsetnx(keys.ladder_entries(ladder_id), player_id, orjson.dumps(entry))
     pipe.zadd(SEEN, {player_id: 0}, nx=True)  # kept as seen waiting from now on
     return bool(pipe.execute()[0])
 
@@ -143,41 +140,46 @@ def leave(r: Redis, ladder_id: str, player_id: str, *also: str) -> bool:
     """Take the player out, and ``also`` these (its pair); its games go on, it is not
     paired again. False if the player was not in."""
     pipe = r.pipeline()  # MULTI/EXEC: a pair leaves together
-    pipe.hdel(_k(ladder_id, "entries"), player_id)
+    pipe.hdel(keys.ladder_entries(ladder_id), player_id)
     if also:
-        pipe.hdel(_k(ladder_id, "entries"), *also)
+        pipe.hdel(keys.ladder_entries(ladder_id), *also)
     return bool(pipe.execute()[0])
 
 
 def put_matches(
-    r: Redis, ladder_id: str, expected: int, new: Sequence[dict[str, Any]], *, pipe: Any
-) -> bool:
-    """Write ``new`` matches numbered from ``expected`` in one transaction.
+    r: Redis, ladder_id: str, plan: Callable[[LadderRecord], Sequence[dict[str, Any]]]
+) -> int:
+    """Pair: read the ladder, ask ``plan`` for its new matches, and write them numbered
+    on from the matches it read, in one transaction; returns how many were written.
 
-    ``pipe`` must have WATCHed :func:`matches_key` before the ladder was read,
-    so the transaction fails if any match was written meanwhile (by another
-    scheduler): then nothing is written and this returns False.
+    The ladder is read with its matches hash WATCHed, so the transaction fails if any
+    match was written meanwhile (by another scheduler): then nothing is written and
+    this returns 0, as it does when ``plan`` has nothing or the ladder is gone.
     """
-    try:
-        pipe.multi()
-        for i, match in enumerate(new):
-            pipe.hset(_k(ladder_id, "matches"), str(expected + i), orjson.dumps(match))
-            pipe.sadd(_k(ladder_id, "open"), str(expected + i))
-        pipe.execute()
-    except WatchError:
-        return False
-    return True
-
-
-def matches_key(ladder_id: str) -> str:
-    """The key a scheduler WATCHes while it pairs (see :func:`put_matches`)."""
-    return _k(ladder_id, "matches")
+    with r.pipeline() as pipe:
+        pipe.watch(keys.ladder_matches(ladder_id))
+        record = read(r, ladder_id, client=pipe)
+        if record is None:
+            return 0
+        new = plan(record)
+        if not new:
+            return 0
+        try:
+            pipe.multi()
+            for i, match in enumerate(new):
+                number = str(record.matches_count + i)
+                pipe.hset(keys.ladder_matches(ladder_id), number, orjson.dumps(match))
+                pipe.sadd(keys.ladder_open(ladder_id), number)
+            pipe.execute()
+        except WatchError:
+            return 0
+        return len(new)
 
 
 def set_games(r: Redis, ladder_id: str, games: dict[str, str]) -> None:
     """Record the game id of tables (``slot`` -> id)."""
     if games:
-        r.hset(_k(ladder_id, "games"), mapping=dict[Any, Any](games))
+        r.hset(keys.ladder_games(ladder_id), mapping=dict[Any, Any](games))
 
 
 def put_results(r: Redis, ladder_id: str, results: dict[str, dict[str, Any]]) -> int:
@@ -186,21 +188,21 @@ def put_results(r: Redis, ladder_id: str, results: dict[str, dict[str, Any]]) ->
         return 0
     pipe = r.pipeline(transaction=False)
     for name, result in results.items():
-        pipe.hsetnx(_k(ladder_id, "results"), name, orjson.dumps(result))
+        pipe.hsetnx(keys.ladder_results(ladder_id), name, orjson.dumps(result))
     return sum(pipe.execute())
 
 
 def close(r: Redis, ladder_id: str, numbers: Sequence[int]) -> None:
     """Matches rated: the scheduler stops driving them."""
     if numbers:
-        r.srem(_k(ladder_id, "open"), *[str(n) for n in numbers])
+        r.srem(keys.ladder_open(ladder_id), *[str(n) for n in numbers])
 
 
 def all_results(r: Redis, ladder_id: str) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
     """Every table's game id and every stored result."""
     pipe = r.pipeline(transaction=False)
-    pipe.hgetall(_k(ladder_id, "games"))
-    pipe.hgetall(_k(ladder_id, "results"))
+    pipe.hgetall(keys.ladder_games(ladder_id))
+    pipe.hgetall(keys.ladder_results(ladder_id))
     games, results = pipe.execute()
     return (
         {text(k): text(v) for k, v in games.items()},
@@ -214,7 +216,7 @@ def after(r: Redis, ladder_id: str, numbers: Sequence[int]) -> dict[int, dict[st
     (``store.ratings.after``), and only matches rated before are read here."""
     if not numbers:
         return {}
-    raw = r.hmget(_k(ladder_id, "after"), [str(n) for n in numbers])
+    raw = r.hmget(keys.ladder_after(ladder_id), [str(n) for n in numbers])
     return {n: orjson.loads(v) for n, v in zip(numbers, raw, strict=True) if v}
 
 
@@ -246,7 +248,7 @@ def forget(r: Redis, players: Sequence[str]) -> None:
     pipe = r.pipeline(transaction=False)
     for p in players:
         for ladder_id in ladders:
-            pipe.hexists(_k(ladder_id, "entries"), p)
+            pipe.hexists(keys.ladder_entries(ladder_id), p)
     found, n = pipe.execute(), len(ladders)
     gone = [p for i, p in enumerate(players) if not any(found[i * n : (i + 1) * n])]
     if gone:
@@ -267,7 +269,7 @@ def moved(r: Redis, meta: dict[str, Any], player_id: str, seconds: float) -> Non
     ladder_id = _ladder_of(meta)
     if ladder_id is None:
         return
-    key = _k(ladder_id, f"rt:{player_id}")
+    key = keys.ladder_response_times(ladder_id, player_id)
     pipe = r.pipeline(transaction=False)
     pipe.lpush(key, f"{max(seconds, 0.0):.4f}")
     pipe.ltrim(key, 0, RESPONSE_SAMPLES - 1)
@@ -278,7 +280,7 @@ def refused(r: Redis, meta: dict[str, Any], player_id: str) -> None:
     """A ladder game's engine refused a move of the player (illegal, malformed, not its turn)."""
     ladder_id = _ladder_of(meta)
     if ladder_id is not None:
-        r.hincrby(_k(ladder_id, "refused"), player_id, 1)
+        r.hincrby(keys.ladder_refused(ladder_id), player_id, 1)
 
 
 def move_health(
@@ -289,8 +291,8 @@ def move_health(
         return {}
     pipe = r.pipeline(transaction=False)
     for p in players:
-        pipe.lrange(_k(ladder_id, f"rt:{p}"), 0, -1)
-    pipe.hmget(_k(ladder_id, "refused"), list(players))
+        pipe.lrange(keys.ladder_response_times(ladder_id, p), 0, -1)
+    pipe.hmget(keys.ladder_refused(ladder_id), list(players))
     *times, counts = pipe.execute()
     return {
         p: ([float(x) for x in t], int(c or 0))

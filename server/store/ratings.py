@@ -42,11 +42,6 @@ def read(r: Redis, game: str, players: Sequence[str]) -> list[bytes | None]:
     return raw
 
 
-def after_key(game: str) -> str:
-    """Hash: event id -> JSON ``{player: {"mu", "sigma"}}``, the ratings the event wrote."""
-    return f"r:{{{game}}}:after"
-
-
 def apply(
     r: Redis,
     scripts: Scripts,
@@ -71,7 +66,7 @@ def apply(
     args += [orjson.dumps(x) for x in new]
     names = [keys.ratings(game), keys.ratings_applied(game)]
     if keep_after:
-        names.append(after_key(game))
+        names.append(keys.ratings_after(game))
         kept = {p: {"mu": x["mu"], "sigma": x["sigma"]} for p, x in zip(players, new, strict=True)}
         args.append(orjson.dumps(kept))
     code = scripts.apply_rating(keys=names, args=args, client=r)
@@ -91,7 +86,7 @@ def after(r: Redis, game: str, event_ids: Sequence[str]) -> dict[str, dict[str, 
     """The ratings each of ``event_ids`` wrote, where recorded (``apply(keep_after=True)``)."""
     if not event_ids:
         return {}
-    raw = r.hmget(after_key(game), list(event_ids))
+    raw = r.hmget(keys.ratings_after(game), list(event_ids))
     return {e: orjson.loads(v) for e, v in zip(event_ids, raw, strict=True) if v}
 
 

@@ -19,7 +19,6 @@ scores every view shows. No I/O, no clock reads (the caller passes ``now``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from .formats import TableResult
@@ -101,14 +100,3 @@ def forfeit_result(table: Table, seat_scores: Sequence[float], seat: int) -> Tab
     scores[loser] = min(scores[loser], lowest_other - 1)
     winners = tuple(p for p in range(len(entries)) if p != loser)
     return TableResult(tuple(scores), winners)
-
-
-def iso(epoch: float | None) -> str | None:
-    """An epoch time as ISO-8601 UTC with milliseconds (None stays None).
-
-    >>> iso(0.25)
-    '1970-01-01T00:00:00.250+00:00'
-    """
-    if epoch is None:
-        return None
-    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds")

@@ -7,6 +7,7 @@ import orjson
 from bots import uniform
 from server.processes.scheduler import Runner
 from server.services.ladders import pool
+from server.store import keys
 from server.store import ratings as rating_store
 from tests.ladder.support import HouseBots
 from tests.ladder.test_ladder import make_ladder, rated, run_until
@@ -60,7 +61,7 @@ def test_ratings_kept_apart_by_earlier_schedulers_are_still_shown(service):
     bots = HouseBots(service, players, [uniform.make_bot] * 4, seed=3)
     run_until(Runner(service), bots, lambda: rated(service, ladder_id) >= 1)
     r, first = service.core.r, players[0]["id"]
-    r.delete(rating_store.after_key(pool(ladder_id)))  # as an earlier scheduler left it:
+    r.delete(keys.ratings_after(pool(ladder_id)))  # as an earlier scheduler left it:
     r.hset(f"L:{{L{ladder_id}}}:after", "0", orjson.dumps({first: {"mu": 30, "sigma": 7}}))
     [row] = [x for x in service.ladders.entry(ladder_id, first)["history"] if x["match"] == 0]
     assert row["rating"] == {"mu": 30, "sigma": 7, "ordinal": 9}
