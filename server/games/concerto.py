@@ -1034,4 +1034,5 @@ GAME = game_record(
     two_sides=True,
     variant_option="rules",
     house_bots=("concerto_signals", "concerto_greedy"),
+    ladder_options={"deals": 1},
 )

@@ -19,7 +19,7 @@ twice.
 
 **House ladders.** Unless told not to (``--no-ladders``, ``PARLOUR_HOUSE_LADDERS=off``),
 the pool also makes sure that each game's main edition has a ladder (found by its
-name, ``"<title> ladder"``, else defined with :data:`LADDER_OPTIONS`: a restart
+name, ``"<title> ladder"``, else defined with :attr:`~server.games.Game.ladder_options`: a restart
 defines none again) and enters
 on it, as the admin, a table less one of its identities: the game's best house bot
 first, its weakest (``random``) last, the best again in between (:func:`lineup`).
@@ -76,12 +76,6 @@ def house_pool(registry: Mapping[str, Game] = REGISTRY) -> tuple[BotSpec, ...]:
 POOL = house_pool()
 """The bots a default pool plays: every game's house bots, then ``random``, so a visitor
 of any game is seated with the bot that plays it best."""
-
-
-LADDER_OPTIONS: dict[str, dict[str, Any]] = {"concerto": {"deals": 1}}
-"""A house ladder's options where not the game's defaults: Concerto's games are one
-deal, as the house bots' strengths were measured (docs/ladder.md) and a contest comes
-four times sooner."""
 
 
 def ladder_name(game: Game) -> str:
@@ -235,7 +229,7 @@ class BotPool:
             for game in REGISTRY.values():
                 name = ladder_name(game)
                 ladder = known.get((game.id, name)) or admin.ladders.create(
-                    game.id, options=LADDER_OPTIONS.get(game.id), name=name
+                    game.id, options=dict(game.ladder_options) or None, name=name
                 )
                 out[game.id] = ladder["id"]
                 used: dict[str, int] = {}

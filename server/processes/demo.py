@@ -34,7 +34,7 @@ from client_sdk.cli import load_bot
 from client_sdk.organise import leaderboard_table, organise, standings_table, wait_finished
 from client_sdk.runner import Runner
 from server.games import ANY_GAME_BOTS, REGISTRY, Game
-from server.processes.botpool import LADDER_OPTIONS, ladder_name
+from server.processes.botpool import ladder_name
 from server.processes.served import Served, free_port
 
 # Four partnerships: (bot, bot). The same program may back both seats of a
@@ -117,7 +117,7 @@ def define_ladders(admin: Client, timeout: float = 0.0) -> list[dict[str, Any]]:
             break
         time.sleep(0.2)
     ladders = [found.get(key) or admin.ladders.create(
-                   key[0], options=LADDER_OPTIONS.get(key[0]), name=key[1])
+                   key[0], options=dict(REGISTRY[key[0]].ladder_options) or None, name=key[1])
                for key in sorted(wanted)]  # fmt: skip
     for ladder in ladders:
         print(f"  ladder {ladder['id']}: {ladder['name']}", flush=True)

@@ -644,6 +644,7 @@ class Game:
     * ``variant_option``: the option that names its edition or variant;
     * ``house_bots``: the bots of the house that play it, best first (the bot pool
       runs them, visitors are seated with the first);
+    * ``ladder_options``: the options of its house ladder, where not the defaults;
     * the constructors: ``new_state``, ``from_dict``, ``from_view``, ``opening_events``.
     """
 
@@ -672,6 +673,9 @@ class Game:
     """The house bots made for this game, the one that plays it best first: entry-point
     names of the ``parlour.bots`` group (names only: the engines import no bot).
     :data:`ANY_GAME_BOTS` come after them."""
+    ladder_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """The options of the ladder ``parlour serve`` defines for the game, where not its
+    defaults (Concerto's one deal a game, as its house bots' strengths were measured)."""
 
     def side_size(self, seats: int) -> int:
         """Players per side at a table of ``seats``: half the table when the game is played
@@ -699,6 +703,7 @@ def game_record(
     two_sides: bool = False,
     variant_option: str | None = None,
     house_bots: tuple[str, ...] = (),
+    ladder_options: Mapping[str, Any] | None = None,
 ) -> Game:
     """The registry's record of the game whose states are ``state``."""
     return Game(
@@ -714,6 +719,7 @@ def game_record(
         two_sides=two_sides,
         variant_option=variant_option,
         house_bots=house_bots,
+        ladder_options=dict(ladder_options or {}),
     )
 
 
