@@ -25,7 +25,7 @@ test: $(STAMP) browser ## run the whole test suite (real Redis, real sockets, re
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 browser: ## install Debian's chromium for tests/web where we may (root + apt-get); never fails
 	@if command -v chromium >/dev/null 2>&1; then :; \
