@@ -256,9 +256,3 @@ def serve(args: argparse.Namespace) -> int:
             embedded.stop()
             os.environ.pop("REDIS_URL", None)
     return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    from server.processes.cli import main
-
-    sys.exit(main(["serve", *sys.argv[1:]]))
