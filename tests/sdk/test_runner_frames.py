@@ -14,7 +14,7 @@ import json
 import logging
 import socket
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
 import orjson
@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from client_sdk import Bot, Client
 from client_sdk.runner import Runner
 from server.services import wire
+from tests.sdk.stub_server import JsonHandler
 from tests.sdk.test_sse import NAMES, cut
 
 
@@ -44,20 +45,7 @@ class TurnServer:
         self.polls = 0
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def _json(self, body: Any) -> None:
-                payload = orjson.dumps(body)
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
+        class Handler(JsonHandler):
             def do_GET(self) -> None:
                 if self.path.startswith("/v1/me/turns/stream"):
                     chunks = outer.streams.pop(0) if outer.streams else [b": heartbeat\n\n"]

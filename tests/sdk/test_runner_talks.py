@@ -15,7 +15,7 @@ import json
 import logging
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
 import orjson
@@ -23,6 +23,7 @@ import orjson
 from client_sdk import Bot, Client
 from client_sdk.runner import Runner
 from server.services import wire
+from tests.sdk.stub_server import JsonHandler
 
 HELD = 8.0
 """Seconds the stream stays open after saying the game is over."""
@@ -52,20 +53,7 @@ class LadderServer:
         self.calls: list[str] = []
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def _json(self, body: Any) -> None:
-                payload = orjson.dumps(body)
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
+        class Handler(JsonHandler):
             def do_GET(self) -> None:
                 outer.calls.append(f"GET {self.path}")
                 if self.path.startswith("/v1/me/turns/stream"):
