@@ -164,8 +164,22 @@ class RateLimited(ServiceError):
 
     def __init__(self, retry_after: float) -> None:
         seconds = max(1, math.ceil(retry_after))
-        super().__init__("too many requests: slow down", {"retry_after": seconds})
+        super().__init__(
+            f"too many requests: try again in {wait_in_words(seconds)}", {"retry_after": seconds}
+        )
         self.retry_after = seconds
+
+
+def wait_in_words(seconds: int) -> str:
+    """How long to wait, as a person reads it (the web shows error messages as they are).
+
+    >>> wait_in_words(1), wait_in_words(45), wait_in_words(445), wait_in_words(3600)
+    ('1 second', '45 seconds', '8 minutes', '60 minutes')
+    """
+    if seconds < 60:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 # -- consent (docs/api.md#consent-and-invitations) -----------------------------------------
