@@ -16,7 +16,7 @@ import pytest
 from server.processes.webhooks import Deliverer
 from server.services.notifications import allowlist, check_target, refused
 from server.store import webhooks as webhook_store
-from tests.api.helpers import Api, assert_error
+from tests.api.helpers import assert_error
 from tests.embed.conftest import app_game, make_app
 
 # (address, refused?, why)
@@ -77,11 +77,6 @@ def test_the_allowlist_still_admits_what_the_operator_names():
 @pytest.fixture
 def app_config(app_config: dict[str, Any]) -> dict[str, Any]:
     return app_config | {"WEBHOOK_ALLOW": ""}
-
-
-@pytest.fixture
-def api(client) -> Api:
-    return Api(client=client)
 
 
 REFUSED_URLS = [f"http://[{a}]:8080/hook" for a, bad, _ in TABLE if bad and ":" in a]
