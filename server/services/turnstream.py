@@ -104,7 +104,7 @@ class TurnStreams:
                         bare.append(wake.game_id)
                     elif wake.version > sent.get(wake.game_id, -1):
                         sent[wake.game_id] = wake.version
-                        yield wire.message(wake.turns, event="turns")  # escaped here too
+                        yield wire.message(wake.turns, event="turns")  # rendered by wire.dumps
                 if bare:
                     yield from self._truth(player_id, sorted(set(bare)), sent, over=True)
         except ServiceError as exc:  # the token was revoked or expired: say so, and stop

@@ -64,9 +64,10 @@ def dumps(obj: Any, option: int | None = None) -> bytes:
 def message(data: bytes, *, event: str | None = None, id: str | int | None = None) -> bytes:
     """One SSE message: optional ``event`` and ``id`` fields, then ``data``, then a blank line.
 
-    ``data`` is JSON (from :func:`dumps`, or rendered earlier with it); it is escaped
-    again here, so bytes rendered by an older server are safe too. A raw line end in
-    it (never in JSON) starts another ``data`` line rather than ending the field.
+    ``data`` is JSON from :func:`dumps` (now, or at a commit, as a pushed turn is), so
+    its line separators are escaped already: it is not escaped twice on the push path.
+    A raw line end in it (never in JSON) starts another ``data`` line rather than
+    ending the field.
 
     >>> message(b'{"a":1}', event="turns")
     b'event: turns\\ndata: {"a":1}\\n\\n'
@@ -84,7 +85,7 @@ def message(data: bytes, *, event: str | None = None, id: str | int | None = Non
         if _LINE_END.search(text):
             raise ValueError(f"an SSE {name} cannot hold a line end: {value!r}")
         head += name.encode() + b": " + text + b"\n"
-    lines = _LINE_END.split(escape(data))
+    lines = _LINE_END.split(data)
     return head + b"".join(b"data: " + line + b"\n" for line in lines) + b"\n"
 
 
