@@ -64,20 +64,26 @@ def test_the_api_reaches_redis_and_the_engines_only_through_the_services() -> No
     assert forbids("server.api", {"server.store", "redis"} | pure, directly_only=True)
 
 
-STORE_PROCESSES = {"server.processes.scheduler", "server.processes.webhooks"}
-"""The processes allowed to import the store (docs/architecture.md, "Arrows on purpose")."""
+PROCESSES = sorted(
+    f"server.processes.{p.stem}"
+    for p in (ROOT / "server" / "processes").glob("*.py")
+    if p.stem != "__init__"
+)
 
 
-def test_only_the_scheduler_and_the_webhook_deliverer_reach_the_store() -> None:
-    """Every other process module is named by a contract that keeps it off the store, so
-    a new process module fails here until it is listed there (or allowed above)."""
-    processes = {
-        f"server.processes.{p.stem}"
-        for p in (ROOT / "server" / "processes").glob("*.py")
-        if p.stem != "__init__"
-    }
-    for module in sorted(processes - STORE_PROCESSES):
-        assert forbids(module, {"server.store", "redis"}, directly_only=True), module
+def test_the_processes_are_loops_over_the_services() -> None:
+    """No process module reaches the store or Redis itself (docs/architecture.md): the
+    scheduler and the webhook deliverer call service methods, like every other process.
+    The contract names the whole package, so a new process module is covered too."""
+    assert forbids("server.processes", {"server.store", "redis"}, directly_only=True)
+    graph = grimp.build_graph("server", include_external_packages=True)
+    for module in PROCESSES:
+        reached = {
+            m
+            for m in graph.find_modules_directly_imported_by(module)
+            if m in ("server.store", "redis") or m.startswith(("server.store.", "redis."))
+        }
+        assert not reached, (module, reached)
 
 
 @pytest.mark.parametrize("domain", ["server.analysis", "server.tournaments"])

@@ -30,13 +30,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
-from redis import Redis
 
 from server.processes.daemon import log_as, orphaned, stop_on_signals
 from server.services import notifications
-from server.services.notifications import SIGNATURE_HEADER, signature
-from server.store import connect
-from server.store import webhooks as webhook_store
+from server.services.bundle import Services
+from server.services.notifications import SIGNATURE_HEADER, Deliveries, signature
 
 log = logging.getLogger("server.processes.webhooks")
 
@@ -87,10 +85,12 @@ def post(url: str, address: str, body: bytes, headers: dict[str, str], timeout: 
 
 
 class Deliverer:
-    """Sends queued deliveries; several may run at once (claims are leased).
+    """Sends queued deliveries; several may run at once (claims are leased). A loop over
+    the queue's use cases (:class:`~server.services.notifications.Deliveries`): the
+    HTTP is this process's, the records are the services'.
 
     Args:
-        r: the server's Redis.
+        deliveries: the queue's use cases over the server's Redis.
         backoff: delay before the first retry, in seconds; doubles per attempt
             (with jitter: between half and all of it), up to ``max_backoff``.
         max_attempts: give up (and log ``failed``) after this many attempts.
@@ -104,7 +104,7 @@ class Deliverer:
 
     def __init__(
         self,
-        r: Redis,
+        deliveries: Deliveries,
         *,
         backoff: float = 1.0,
         max_backoff: float = 600.0,
@@ -116,8 +116,7 @@ class Deliverer:
         allow: str | Sequence[notifications.Network] = "",
         resolve: notifications.Resolver = notifications.resolve,
     ) -> None:
-        self.r = r
-        self.queue = webhook_store.Queue(r)
+        self.queue = deliveries
         self.backoff, self.max_backoff, self.max_attempts = backoff, max_backoff, max_attempts
         self.timeout = timeout
         self.lease = max(lease, timeout * 2)
@@ -142,7 +141,7 @@ class Deliverer:
 
     def send(self, delivery: dict[str, Any]) -> bool:
         """One attempt; then done, or due again after the backoff. True on success."""
-        hook = webhook_store.get(self.r, delivery["app"], delivery["hook"])
+        hook = self.queue.hook(delivery["app"], delivery["hook"])
         outcome = {
             "delivery": delivery["id"],
             "event": delivery["event"],
@@ -232,7 +231,7 @@ def serve_forever(redis_url: str, *, interval: float = 0.1, parent_pid: int | No
     log_as("webhooks")
     stop = stop_on_signals()
     deliverer = Deliverer(
-        connect(redis_url),
+        Services.connect(redis_url, admin_token=None).deliveries,
         backoff=float(os.environ.get("PARLOUR_WEBHOOK_BACKOFF", "1")),
         max_attempts=int(os.environ.get("PARLOUR_WEBHOOK_MAX_ATTEMPTS", "8")),
         allow=os.environ.get("PARLOUR_WEBHOOK_ALLOW", ""),

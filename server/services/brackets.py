@@ -3,7 +3,7 @@ formats, each round's randomness, the plan, and the tables and standings as show
 
 No Redis here: plain functions of a :class:`~server.store.tournaments.TournamentRecord`
 and of :mod:`server.tournaments`, shared by :mod:`server.services.tournaments` and the
-scheduler (:mod:`server.processes.scheduler`).
+scheduler's use case (:mod:`server.services.rounds`).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from server.services.invitations import (
     DEFAULT_TTL,
     Invitations,
 )
+from server.services.ladder_play import LadderPlay
 from server.services.ladders import Ladders
 from server.services.lobby import PER_CREATOR, Lobby
 from server.services.metrics import Metrics
@@ -31,6 +32,7 @@ from server.services.players import Players
 from server.services.ratelimit import RateLimits
 from server.services.ratings import Ratings
 from server.services.replays import Replays
+from server.services.rounds import Rounds
 from server.services.slots import Slots
 from server.services.tournaments import Tournaments
 from server.services.turnstream import TurnStreams
@@ -103,6 +105,10 @@ class Services:
         self.tournaments = Tournaments(self.core, self.invitations, per_creator=lobby_per_creator)
         self.ratings = Ratings(self.core)
         self.ladders = Ladders(self.core)
+        self.rounds = Rounds(self.core, self.games, self.clocks, self.ratings)
+        self.ladder_play = LadderPlay(
+            self.core, self.games, self.clocks, self.ratings, self.ladders
+        )
         self.apps = Apps(
             self.core,
             self.games,
@@ -111,6 +117,7 @@ class Services:
             webhook_allow=notifications.allowlist(webhook_allow),
         )
         self.ratelimits = RateLimits(self.core)
+        self.deliveries = notifications.Deliveries(r)
         self.metrics = Metrics(self.core)
         self.visitors = Visitors(
             self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace

@@ -1,4 +1,5 @@
-"""What the scheduler asks of games: apply a passed move deadline, read final results.
+"""What the scheduler asks of games: the games due, apply a passed move deadline, read
+final results and timeouts, keep unfinished games watched.
 
 A clocked game's move checks its seat's deadline itself
 (:meth:`server.services.games.Games.move`); when nobody moves in time, the
@@ -26,6 +27,20 @@ class Clocks:
     def __init__(self, core: Core) -> None:
         self.core = core
         self.r = core.r
+
+    def due(self, now: float) -> list[str]:
+        """Ids of the games whose indexed deadline has come by ``now``, earliest first."""
+        return clock_store.due(self.r, now)
+
+    def watch(self, game_ids: list[str], now: float) -> None:
+        """Index as due now those of ``game_ids`` missing from the deadline index: the
+        safety net for a crash between a game's creation or commit and its indexing."""
+        clock_store.ensure_indexed(self.r, game_ids, now)
+
+    def timeouts(self, game_ids: list[str]) -> dict[str, dict[str, int]]:
+        """Per clocked game of ``game_ids``: seat (as a string) -> timeouts it ran out."""
+        clocks = clock_store.read_many(self.r, game_ids)
+        return {g: {str(s): n for s, n in c.timeouts.items()} for g, c in clocks.items()}
 
     def timeout(self, game_id: str, now: float | None = None) -> str:
         """Apply the move clock to one game whose indexed deadline has come.

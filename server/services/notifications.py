@@ -16,7 +16,8 @@ HMAC-SHA256 under the webhook's secret of ``"<t>.<raw body>"`` (Stripe's
 scheme: the timestamp stops replays of an old body). See :func:`verify`.
 
 Notifications are queued in Redis after the commit (a repeatable step, like
-wake-ups); :mod:`server.processes.webhooks` delivers them.
+wake-ups); :mod:`server.processes.webhooks` delivers them, through the queue's use
+cases here (:class:`Deliveries`).
 
 **Targets.** A webhook may not reach the server's own network: loopback,
 private, link-local, multicast, unspecified and reserved addresses, and IPv6
@@ -203,3 +204,30 @@ def queue(r: Redis, app_id: str, notes: Sequence[dict[str, Any]]) -> int:
         if note["type"] in hook["events"]
     ]
     return webhook_store.enqueue(r, deliveries, now)
+
+
+class Deliveries:
+    """The webhook deliverer's use cases over the queue: claim the deliveries due (each
+    leased to one deliverer), read a delivery's webhook, record an outcome or a retry."""
+
+    def __init__(self, r: Redis) -> None:
+        self.r = r
+        self.queue = webhook_store.Queue(r)
+
+    def claim(self, now: float, lease: float, limit: int) -> list[dict[str, Any]]:
+        """Up to ``limit`` deliveries due by ``now``, hidden from other deliverers for
+        ``lease`` seconds."""
+        return self.queue.claim(now, lease, limit)
+
+    def hook(self, app_id: str, hook_id: str) -> dict[str, Any] | None:
+        """The app's webhook, or None if it was removed since the delivery was queued."""
+        return webhook_store.get(self.r, app_id, hook_id)
+
+    def done(self, delivery: dict[str, Any], outcome: dict[str, Any]) -> None:
+        """The delivery is over (delivered, refused, dropped or failed): its ``outcome``
+        is what the app sees."""
+        self.queue.done(delivery, outcome)
+
+    def retry(self, delivery: dict[str, Any], due: float) -> None:
+        """Try the delivery again at ``due``."""
+        self.queue.retry(delivery, due)

@@ -64,6 +64,10 @@ class Ratings:
             ],
         }
 
+    def applied(self, pool: str, event_ids: list[str]) -> list[bool]:
+        """Whether each rating event of the pool was applied already (one round trip)."""
+        return rating_store.applied(self.r, pool, event_ids)
+
     def rate(
         self,
         game: str,

@@ -1,8 +1,8 @@
 """Tournament use cases: create, enter, start, show, list, standings.
 
 Like the other services, plain values in, plain dicts out, typed errors
-(:mod:`server.services.errors`). The scheduler (:mod:`server.processes.scheduler`)
-drives a started tournament; what it shares with these use cases (the snapshot
+(:mod:`server.services.errors`). The scheduler drives a started tournament through
+:mod:`server.services.rounds`; what that shares with these use cases (the snapshot
 of a stored tournament, each round's randomness) is :mod:`server.services.brackets`,
 and rating a game exactly once is :meth:`server.services.ratings.Ratings.rate`.
 

@@ -9,6 +9,7 @@
 * ``clock`` — what a move timeout does, and how a forfeit scores a table.
 
 None of them does I/O, reads the clock or uses global randomness:
-``server/processes/scheduler.py`` reads the store, calls them, and persists
+the scheduler's use cases (``server/services/rounds.py``,
+``server/services/ladder_play.py``) read the store, call them, and persist
 what they return.
 """

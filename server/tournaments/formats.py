@@ -1,6 +1,6 @@
 """Tournament formats: from an immutable snapshot to the next round and the standings.
 
-The runner (``server/processes/scheduler.py``) reads a :class:`TournamentSnapshot`
+The scheduler's use case (``server/services/rounds.py``) reads a :class:`TournamentSnapshot`
 from the store (entries in seed order, every round so far with the results of
 its finished tables), calls :func:`next_round` and persists what comes back; it
 calls :func:`standings` for the table and :func:`rating_events` for the

@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from server.processes.webhooks import Deliverer
-from server.services.notifications import verify
+from server.services.notifications import Deliveries, verify
 from tests.api.helpers import assert_error, cards_in
 from tests.api.play import play_random_moves
 from tests.conftest import Player
@@ -106,7 +106,7 @@ def receiver_factory() -> Iterator:
 @pytest.fixture
 def deliverer(redis_client) -> Iterator[Deliverer]:
     d = Deliverer(
-        redis_client,
+        Deliveries(redis_client),
         backoff=0.05,
         max_attempts=4,
         timeout=2,

@@ -9,9 +9,10 @@ import time
 from collections import Counter
 
 from bots import uniform
-from server.processes.scheduler import Runner, table_game_id
+from server.processes.scheduler import Runner
 from server.services.bundle import Services
 from server.services.ladders import pool
+from server.services.rounds import table_game_id
 from server.store import keys
 from server.store import ladders as ladder_store
 from server.store import ratings as rating_store

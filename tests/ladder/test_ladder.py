@@ -14,9 +14,10 @@ import pytest
 
 from bots import concerto_greedy, concerto_search, concerto_signals, uniform
 from server.games import GameError
-from server.processes.scheduler import Runner, table_game_id
+from server.processes.scheduler import Runner
 from server.services.bundle import Services
 from server.services.ladders import pool
+from server.services.rounds import table_game_id
 from server.store import connect, keys
 from server.store import ladders as ladder_store
 from tests.conftest import ADMIN_TOKEN

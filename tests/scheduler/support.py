@@ -14,10 +14,11 @@ from typing import Any
 from redis import Redis
 
 from server.games import GameError
-from server.processes.scheduler import Runner, table_game_id
+from server.processes.scheduler import Runner
 from server.services.brackets import snapshot
 from server.services.bundle import Services
 from server.services.errors import ServiceError
+from server.services.rounds import table_game_id
 from server.services.tournaments import Tournaments
 from server.store import keys
 from server.store.errors import StoreError

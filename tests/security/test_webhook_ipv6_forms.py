@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from server.processes.webhooks import Deliverer
-from server.services.notifications import allowlist, check_target, refused
+from server.services.notifications import Deliveries, allowlist, check_target, refused
 from server.store import webhooks as webhook_store
 from tests.api.helpers import assert_error
 from tests.embed.conftest import app_game, make_app
@@ -108,7 +108,7 @@ def test_delivery_refuses_a_name_resolving_to_an_ipv6_form(api, redis_client, ad
     )
     app_game(api, app, [None, None, None, None])
     d = Deliverer(
-        redis_client,
+        Deliveries(redis_client),
         backoff=0.01,
         max_attempts=2,
         timeout=2,

@@ -19,6 +19,7 @@ import pytest
 
 from server.api import create_app
 from server.processes.webhooks import Deliverer
+from server.services.notifications import Deliveries
 from server.store import webhooks as webhook_store
 from tests.api.helpers import Api, assert_error
 from tests.embed.conftest import app_game, make_app
@@ -119,7 +120,7 @@ def _hook(redis_client, app_id: str, url: str) -> None:
 
 def _deliver(redis_client, resolve, allow: str) -> Deliverer:
     d = Deliverer(
-        redis_client,
+        Deliveries(redis_client),
         backoff=0.01,
         max_attempts=2,
         timeout=2,

@@ -1,0 +1,178 @@
+"""A ladder's part in play: its matches driven to their ratings (the scheduler's use
+case).
+
+**Driving** (:meth:`LadderPlay.advance`, called by the scheduler,
+:mod:`server.processes.scheduler`, for every ladder on each pass): create the
+games of its open matches, record their results, rate the matches whose tables
+are all over, then match the entries available now
+(:meth:`server.services.ladders.Ladders.plan`).
+
+Exactly once without a lock: a ladder's matches are numbered; new ones are
+written in a MULTI/EXEC that WATCHes the ladder's matches, so of two schedulers
+pairing at once one writes and the other, having read a stale ladder, writes
+nothing (:func:`server.store.ladders.put_matches`); each match's games and
+rating then follow the tournaments' rules (:mod:`server.services.rounds`:
+derived game ids, HSETNX results, keyed rating events); the ratings a match's
+rating wrote are kept as the match's by the same write, so no other rating of
+its players can come in between. ``checkpoint`` marks the step boundaries.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from server.games import REGISTRY
+from server.services.clocks import Clocks
+from server.services.core import Core
+from server.services.games import Games
+from server.services.ladders import Ladders, pool
+from server.services.ratings import Ratings
+from server.services.rounds import Checkpoint, no_checkpoint, table_game_id
+from server.store import ladders as store
+from server.store.ladders import LadderRecord
+from server.tournaments.ladder import contest_ranks
+
+
+class LadderPlay:
+    """Ladders in play, over the shared :class:`Core` and the use cases they drive."""
+
+    def __init__(
+        self, core: Core, games: Games, clocks: Clocks, ratings: Ratings, ladders: Ladders
+    ) -> None:
+        self.core = core
+        self.r = core.r
+        self.games = games
+        self.clocks = clocks
+        self.ratings = ratings
+        self.ladders = ladders
+
+    # -- driving (the scheduler's pass) ------------------------------------------------
+    def ids(self) -> list[str]:
+        """Every ladder id, oldest first."""
+        return store.ids(self.r)
+
+    def advance(
+        self, ladder_id: str, now: float | None = None, checkpoint: Checkpoint = no_checkpoint
+    ) -> int:
+        """Drive the ladder's open matches, then start new ones; returns how many started."""
+        record = store.read(self.r, ladder_id)
+        if record is None:
+            return 0
+        self._drive(record, checkpoint)
+
+        def plan(record: LadderRecord) -> list[dict[str, Any]]:
+            at = time.time() if now is None else now  # after the read: what it saw is older
+            planned = self.ladders.plan(record, at)
+            if planned:
+                checkpoint("match")
+            return planned
+
+        started = store.put_matches(self.r, ladder_id, plan)
+        if not started:
+            return 0  # nothing to pair, or another scheduler matched first: again next pass
+        fresh = store.read(self.r, ladder_id)
+        if fresh is not None:
+            self._drive(fresh, checkpoint)
+        return started
+
+    def _drive(self, record: LadderRecord, checkpoint: Checkpoint) -> None:
+        """Create the open matches' missing games, record results, rate finished matches."""
+        created: dict[str, str] = {}
+        for n, match in record.open.items():
+            for t in range(len(match["tables"])):
+                name = store.slot(n, t)
+                if name not in record.games:
+                    created[name] = self._create_game(record, n, t, match, checkpoint)
+        if created:
+            checkpoint("games")
+            store.set_games(self.r, record.id, created)
+        games = record.games | created
+        pending = {
+            name: games[name]
+            for n, match in record.open.items()
+            for t in range(len(match["tables"]))
+            if (name := store.slot(n, t)) not in record.results
+        }
+        finals = self.clocks.final_results(list(pending.values()))
+        timeouts = self.clocks.timeouts(list(finals))
+        results = {
+            name: finals[game_id]
+            | {"game_id": game_id, "ended": time.time(), "timeouts": timeouts.get(game_id, {})}
+            for name, game_id in pending.items()
+            if game_id in finals
+        }
+        self.clocks.watch([g for g in pending.values() if g not in finals], time.time())
+        if results:
+            checkpoint("results")
+            store.put_results(self.r, record.id, results)
+            record = store.read(self.r, record.id) or record
+        self._rate(record, checkpoint)
+
+    def _rate(self, record: LadderRecord, checkpoint: Checkpoint) -> None:
+        """Rate each match whose tables are all over, once (a duplicate board is one contest)."""
+        done: dict[int, tuple[int, ...]] = {}
+        for n, match in record.open.items():
+            names = [store.slot(n, t) for t in range(len(match["tables"]))]
+            if all(name in record.results for name in names):
+                sides = tuple(tuple(s) for s in match["sides"])
+                finals = [record.results[name] for name in names]
+                done[n] = contest_ranks(sides, match["tables"], finals)
+        if not done:
+            return
+        rating_pool = pool(record.id)
+        ids = [f"{record.id}:{n}" for n in done]
+        for (n, ranks), event_id, applied in zip(
+            done.items(), ids, self.ratings.applied(rating_pool, ids), strict=True
+        ):
+            teams = tuple(tuple(s) for s in record.open[n]["sides"])
+            if not applied:
+                checkpoint("rate")
+                # every entry joined the ladder itself: consent (docs/ladder.md); the
+                # ratings written are kept as the match's, in the same write
+                self.ratings.rate(
+                    rating_pool, event_id, teams, ranks, consented=True, keep_after=True
+                )
+        checkpoint("close")
+        store.close(self.r, record.id, list(done))
+
+    def _create_game(
+        self, record: LadderRecord, n: int, t: int, match: dict[str, Any], checkpoint: Checkpoint
+    ) -> str:
+        """Create (once) table ``t`` of match ``n``; both tables of a duplicate board (other
+        players at each) are dealt from the match's board seed, each knowing its twin
+        (its cards hidden until both are over). Every seat joined the ladder itself: that
+        is its consent."""
+        meta = record.meta
+        engine = REGISTRY[meta["game"]]
+        options = dict(meta["options"])
+        if engine.seat_option:
+            options[engine.seat_option] = meta["table_size"]
+        game_id = table_game_id(f"ladder:{record.id}", n, t)
+        seed, twins = None, None
+        if len(match["tables"]) == 2:
+            seed = self.core.board_seed(f"ladder:{record.id}", n)
+            twins = [table_game_id(f"ladder:{record.id}", n, 1 - t)]
+        seats = list(match["tables"][t])
+        checkpoint("create")
+        self.games.create_tournament_game(
+            game_id=game_id,
+            game=meta["game"],
+            options=options,
+            seats=seats,
+            seed=seed,
+            clock={
+                "move_seconds": meta["clock"]["move_seconds"],
+                "timeout_policy": meta["timeout_policy"],
+            },
+            tournament={
+                "id": None,
+                "ladder": record.id,
+                "match": n,
+                "table": t,
+                "board": n if seed else None,
+                "twins": twins,
+                "consent": {"kind": "ladder_entry", "players": sorted(set(seats))},
+            },
+        )
+        return game_id
