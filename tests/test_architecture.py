@@ -86,6 +86,19 @@ def test_the_processes_are_loops_over_the_services() -> None:
         assert not reached, (module, reached)
 
 
+PLAY_CODE = ("games", "feeds", "turnstream")
+"""The services of play: creating, moving, the feeds and the turn streams."""
+
+
+@pytest.mark.parametrize("name", PLAY_CODE)
+def test_play_code_names_no_ladder(name: str) -> None:
+    """Ladders keep their books through the play hook (``Core.subscribe``, which
+    ``services.ladder_play`` subscribes to): play code neither imports nor mentions them."""
+    source = (ROOT / "server" / "services" / f"{name}.py").read_text()
+    lines = [n for n, line in enumerate(source.splitlines(), 1) if "ladder" in line.lower()]
+    assert not lines, f"server/services/{name}.py mentions ladders at lines {lines}"
+
+
 @pytest.mark.parametrize("domain", ["server.analysis", "server.tournaments"])
 def test_the_pure_domains_know_no_services_or_processes(domain: str) -> None:
     assert forbids(domain, {"server.services", "server.processes", "server.store", "server.api"})

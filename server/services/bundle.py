@@ -109,6 +109,7 @@ class Services:
         self.ladder_play = LadderPlay(
             self.core, self.games, self.clocks, self.ratings, self.ladders
         )
+        self.core.subscribe(self.ladder_play)  # the ladders keep books on play
         self.apps = Apps(
             self.core,
             self.games,

@@ -8,6 +8,13 @@ builds them all over the same core.
 Clocked games (tournament games, see :mod:`server.tournaments.clock`) re-arm
 their deadlines after each commit (:meth:`Core.arm`), a repeatable step like
 the wake-ups.
+
+Two hooks tell other features about play, so that the play code (games, feeds,
+turn streams) names none of them: after each commit, the app notifications
+(:func:`server.services.notifications.after_commit`); and, for the features that
+keep books on how players play, the :class:`PlayHook` subscribers
+(:meth:`Core.subscribe`): a move accepted or refused, a player seen waiting for
+a turn. The ladders subscribe (:class:`server.services.ladder_play.LadderPlay`).
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from redis import Redis
 
@@ -77,6 +84,25 @@ class Read:
     accepted: dict[str, Any] | None
 
 
+class PlayHook(Protocol):
+    """A feature told about play by the play code (:meth:`Core.subscribe`).
+
+    Each call comes after the fact it reports (a refused move is refused all the
+    same), from the request that saw it.
+    """
+
+    def waiting(self, player_id: str, until: float) -> None:
+        """The player is waiting for a turn (a long-poll of its turns or of a seat's
+        events, an open turn stream), and counts as waiting until ``until`` (epoch)."""
+
+    def moved(self, record: GameRecord, player_id: str, seconds: float) -> None:
+        """A clocked game's move of the player was accepted ``seconds`` after its
+        seat's turn began."""
+
+    def refused(self, record: GameRecord, player_id: str) -> None:
+        """The engine refused a move of the player (illegal, malformed, not its turn)."""
+
+
 def sha256(text: str) -> str:
     """SHA-256 hex of ``text``: how tokens and secrets are stored."""
     return hashlib.sha256(text.encode()).hexdigest()
@@ -130,6 +156,7 @@ class Core:
         self.open_registration = open_registration
         self._seed_secret = seed_secret
         self.house_bots_in = HOUSE_BOTS_DEFAULT
+        self.hooks: list[PlayHook] = []
 
     # -- house bots ---------------------------------------------------------------------
     def admit_house_bots(self, where: str, player_ids: Any) -> None:
@@ -349,6 +376,26 @@ class Core:
         elif not woken:
             self.wake_to_move(record, state)
         notifications.after_commit(self.r, record, state)  # an app's game: webhooks, guests
+
+    # -- the play hook ------------------------------------------------------------------
+    def subscribe(self, hook: PlayHook) -> None:
+        """Tell ``hook`` about play from now on (see :class:`PlayHook`)."""
+        self.hooks.append(hook)
+
+    def waiting(self, player_id: str, until: float) -> None:
+        """The player waits for a turn until ``until``: told to every subscriber."""
+        for hook in self.hooks:
+            hook.waiting(player_id, until)
+
+    def moved(self, record: GameRecord, player_id: str, seconds: float) -> None:
+        """A clocked move accepted ``seconds`` into its turn: told to every subscriber."""
+        for hook in self.hooks:
+            hook.moved(record, player_id, seconds)
+
+    def refused(self, record: GameRecord, player_id: str) -> None:
+        """A move of the player refused by the engine: told to every subscriber."""
+        for hook in self.hooks:
+            hook.refused(record, player_id)
 
 
 def to_wake(record: GameRecord, state: BaseState) -> list[str]:

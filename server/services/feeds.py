@@ -46,7 +46,6 @@ from server.services.errors import BoardInPlay, Forbidden, InvalidRequest, Servi
 from server.services.slots import NO_LEASE, Lease, Slots
 from server.store import clocks as clock_store
 from server.store import games as game_store
-from server.store import ladders as ladder_store
 from server.store import players as player_store
 
 log = logging.getLogger("server.services.feeds")
@@ -124,8 +123,8 @@ class Feeds:
                 got = self.core.read(token, game_id, required=False)
                 self._may_read(got)
                 player = got.caller.player if got.caller else None
-                if player is not None:  # a seat's events or stream: waiting too (docs/ladder.md)
-                    ladder_store.seen(self.r, player.id, time.time())
+                if player is not None:  # a seat's events or stream: waiting too (Core.waiting)
+                    self.core.waiting(player.id, time.time())
                 mine = views.seats_of(got.game, player.id) if player else []
                 if seat is not None and seat not in mine:
                     if not first:  # the seat was left during the wait: that ends it
@@ -204,7 +203,7 @@ class Feeds:
                 last_wake, game_ids, record = player_store.turn_snapshot_checked(self.r, player_id)
                 self.core.verify(token or "", record)
                 if lease is None:  # the first pass: the token is known now
-                    ladder_store.seen(self.r, player_id, time.time())  # for ladders
+                    self.core.waiting(player_id, time.time())  # told to the play hook
                     lease = self.slots.poll(token, client, wait)
                 turns = self._turns(player_id, game_ids)
                 block_ms = int(max(0.0, deadline - time.monotonic()) * 1000)

@@ -33,7 +33,6 @@ from server.services.invitations import Invitations, needs_invitation, new_id
 from server.services.wire import iso
 from server.store import clocks as clock_store
 from server.store import games as game_store
-from server.store import ladders as ladder_store
 from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store.errors import AlreadySeated, StaleVersion, StoreError
@@ -496,8 +495,8 @@ class Games:
         steps (wake-ups, the clock). A duplicate that lost the race answers the view."""
         try:
             events = state.apply(seat, move)
-        except GameError:  # counted against a ladder entry's health (docs/ladder.md)
-            ladder_store.refused(self.r, record.meta, record.seats[seat]["player_id"])
+        except GameError:  # told to the play hook's subscribers (Core.refused)
+            self.core.refused(record, record.seats[seat]["player_id"])
             raise
         normalized = state.normalize_move(move)  # shape only: as accepted, for safe retries
         status = "finished" if state.is_over() else "active"
@@ -524,11 +523,9 @@ class Games:
             raise
         record.status = status
         self.core.after_commit(record, state, woken=True)
-        if clock is not None and (turn := clock.deadlines.get(seat)) is not None:  # docs/ladder.md
-            since = turn - clock.move_seconds
-            ladder_store.moved(
-                self.r, record.meta, record.seats[seat]["player_id"], time.time() - since
-            )
+        if clock is not None and (turn := clock.deadlines.get(seat)) is not None:
+            since = turn - clock.move_seconds  # when the seat's turn began: the response time
+            self.core.moved(record, record.seats[seat]["player_id"], time.time() - since)
         if clock is not None:
             clock = self.core.arm(record, state, clock, mover=seat)
             self.core.wake_to_move(record, state, clock)

@@ -1,5 +1,5 @@
 """A ladder's part in play: its matches driven to their ratings (the scheduler's use
-case).
+case), and the books it keeps on how its entries play (a play hook subscriber).
 
 **Driving** (:meth:`LadderPlay.advance`, called by the scheduler,
 :mod:`server.processes.scheduler`, for every ladder on each pass): create the
@@ -15,6 +15,13 @@ rating then follow the tournaments' rules (:mod:`server.services.rounds`:
 derived game ids, HSETNX results, keyed rating events); the ratings a match's
 rating wrote are kept as the match's by the same write, so no other rating of
 its players can come in between. ``checkpoint`` marks the step boundaries.
+
+**Books** (the :class:`~server.services.core.PlayHook` methods; the play code
+tells :class:`~server.services.core.Core`, which tells its subscribers): when
+each entry was last seen waiting for a turn (who is available to be matched),
+and, in the ladder's own games, each entry's response times and refused moves
+(its health, docs/ladder.md). Which games are a ladder's is decided here, from
+the game's ``meta.tournament.ladder``.
 """
 
 from __future__ import annotations
@@ -30,8 +37,14 @@ from server.services.ladders import Ladders, pool
 from server.services.ratings import Ratings
 from server.services.rounds import Checkpoint, no_checkpoint, table_game_id
 from server.store import ladders as store
+from server.store.games import GameRecord
 from server.store.ladders import LadderRecord
 from server.tournaments.ladder import contest_ranks
+
+
+def ladder_of(record: GameRecord) -> str | None:
+    """The id of the ladder whose game this is, or None (any other game)."""
+    return (record.meta.get("tournament") or {}).get("ladder")
 
 
 class LadderPlay:
@@ -46,6 +59,23 @@ class LadderPlay:
         self.clocks = clocks
         self.ratings = ratings
         self.ladders = ladders
+
+    # -- the play hook (Core.subscribe) -------------------------------------------------
+    def waiting(self, player_id: str, until: float) -> None:
+        """Seen waiting for a turn: kept only for a player on some ladder."""
+        store.seen(self.r, player_id, until)
+
+    def moved(self, record: GameRecord, player_id: str, seconds: float) -> None:
+        """A response time, in a ladder's game only."""
+        ladder_id = ladder_of(record)
+        if ladder_id is not None:
+            store.moved(self.r, ladder_id, player_id, seconds)
+
+    def refused(self, record: GameRecord, player_id: str) -> None:
+        """A refused move, in a ladder's game only."""
+        ladder_id = ladder_of(record)
+        if ladder_id is not None:
+            store.refused(self.r, ladder_id, player_id)
 
     # -- driving (the scheduler's pass) ------------------------------------------------
     def ids(self) -> list[str]:

@@ -47,7 +47,6 @@ from server.services import wire
 from server.services.core import Core
 from server.services.errors import ServiceError
 from server.services.feeds import RETRY_MS, Feeds
-from server.store import ladders as ladder_store
 from server.store import players as player_store
 
 log = logging.getLogger("server.services.turnstream")
@@ -73,9 +72,9 @@ class TurnStreams:
     ) -> Iterator[bytes]:
         ends = time.monotonic() + max_seconds
         yield f"retry: {RETRY_MS}\n\n".encode()
-        # An open stream is a bot waiting: available to ladders until the next
-        # heartbeat, by which time the stream says so again (docs/ladder.md).
-        ladder_store.seen(self.r, player_id, time.time() + heartbeat)
+        # An open stream is a bot waiting, until the next heartbeat, by which time
+        # the stream says so again (told to the play hook: Core.waiting).
+        self.core.waiting(player_id, time.time() + heartbeat)
         reader = player_store.wake_reader(self.r)
         try:
             sent: dict[str, int] = {}  # game -> the newest version of turns sent
@@ -89,7 +88,7 @@ class TurnStreams:
                 )
                 self.core.verify(token or "", record)  # read as the wait ended
                 if not wakes:
-                    ladder_store.seen(self.r, player_id, time.time() + heartbeat)
+                    self.core.waiting(player_id, time.time() + heartbeat)
                     games = player_store.games(self.r, player_id)
                     frames = list(self._truth(player_id, games, sent))
                     yield from frames or [b": heartbeat\n\n"]
@@ -115,7 +114,7 @@ class TurnStreams:
             if reader is not self.r:
                 reader.close()
             with contextlib.suppress(RedisError):
-                ladder_store.seen(self.r, player_id, time.time())
+                self.core.waiting(player_id, time.time())
 
     def _truth(
         self, player_id: str, game_ids: list[str], sent: dict[str, int], over: bool = False

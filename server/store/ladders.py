@@ -255,20 +255,14 @@ def forget(r: Redis, players: Sequence[str]) -> None:
         r.zrem(SEEN, *gone)
 
 
-# -- per-entry move health (hooked in the move path; only for ladder games) ------------
+# -- per-entry move health (told by the ladders' play hook: services.ladder_play) -------
 RESPONSE_SAMPLES = 500
 """Response times kept per entry (the latest ones): enough for a p99."""
 
 
-def _ladder_of(meta: dict[str, Any]) -> str | None:
-    return (meta.get("tournament") or {}).get("ladder")
-
-
-def moved(r: Redis, meta: dict[str, Any], player_id: str, seconds: float) -> None:
-    """A ladder game's move was accepted ``seconds`` after its seat's turn began."""
-    ladder_id = _ladder_of(meta)
-    if ladder_id is None:
-        return
+def moved(r: Redis, ladder_id: str, player_id: str, seconds: float) -> None:
+    """A move of the player in one of the ladder's games was accepted ``seconds`` after
+    its seat's turn began."""
     key = keys.ladder_response_times(ladder_id, player_id)
     pipe = r.pipeline(transaction=False)
     pipe.lpush(key, f"{max(seconds, 0.0):.4f}")
@@ -276,11 +270,10 @@ def moved(r: Redis, meta: dict[str, Any], player_id: str, seconds: float) -> Non
     pipe.execute()
 
 
-def refused(r: Redis, meta: dict[str, Any], player_id: str) -> None:
-    """A ladder game's engine refused a move of the player (illegal, malformed, not its turn)."""
-    ladder_id = _ladder_of(meta)
-    if ladder_id is not None:
-        r.hincrby(keys.ladder_refused(ladder_id), player_id, 1)
+def refused(r: Redis, ladder_id: str, player_id: str) -> None:
+    """The engine refused a move of the player (illegal, malformed, not its turn) in one
+    of the ladder's games."""
+    r.hincrby(keys.ladder_refused(ladder_id), player_id, 1)
 
 
 def move_health(
