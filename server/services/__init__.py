@@ -8,14 +8,17 @@ Each feature is a small class over one shared :class:`~server.services.core.Core
 :class:`~server.services.bundle.Services` builds them all, as ``players``,
 ``invitations``, ``games``, ``clocks``, ``slots``, ``feeds``, ``turn_streams``
 (``turnstream``), ``replays``, ``lobby``, ``health``, ``tournaments``,
-``ratings``, ``ladders``, ``apps``, ``ratelimits`` (``ratelimit``), ``metrics``
-and ``visitors``.
+``ratings``, ``ladders``, ``rounds`` (a running tournament driven, for the
+scheduler), ``ladder_play`` (a ladder's matches driven, for the scheduler, and its
+books on play, through the play hook of ``core``), ``apps``, ``ratelimits``
+(``ratelimit``), ``metrics``, ``visitors`` and ``deliveries`` (the webhook queue,
+in ``notifications``, for the webhook deliverer).
 
 The other modules are shared by the features: ``errors`` holds every exception
 the API maps to a status (the engines' and the store's re-exported); ``views``
 builds what callers see of a game, ``boards`` what a duplicate board's tables may
 see, ``brackets`` what they see of a tournament; ``bots`` resolves ``"bot:<name>"``
 seats, ``names`` validates display names, ``notifications`` makes webhook
-deliveries, ``targets`` guards outbound addresses, ``wire`` encodes JSON and
-server-sent events.
+deliveries and holds the queue's use cases, ``targets`` guards outbound
+addresses, ``wire`` encodes JSON and server-sent events.
 """

@@ -1,7 +1,7 @@
 """Ladder use cases: define, list, show, join, leave, the leaderboard, an entry's history.
 
 A ladder is a standing competition: a bot joins once, and the scheduler
-(:mod:`server.processes.scheduler`) matches it whenever it is available and
+(:mod:`server.services.ladder_play`, on each pass) matches it whenever it is available and
 rates every contest, for as long as it plays (docs/ladder.md). The matchmaking
 is pure (:mod:`server.tournaments.ladder`); :meth:`Ladders.plan` feeds it what
 Redis holds.
