@@ -48,11 +48,15 @@ def test_step_through_a_finished_game_with_every_hand(web: Web, seats: Seats) ->
     page.wait_for_selector(".board[data-version='2']")
     page.click("button[data-step=last]")
     page.wait_for_selector(f".board[data-version='{last}']")
-    assert "Game over" in page.locator(".status").inner_text()
+    status = page.locator(".status").inner_text()
+    ns, ew = replay["result"]["scores"][:2]  # Concerto: each seat has its side's score
+    assert status.startswith("Game over. ")
     assert (
-        page.locator(".status")
-        .inner_text()
-        .endswith("Scores: " + " · ".join(map(str, replay["result"]["scores"])))
+        f"North–South won, {ns} to {ew}." in status
+        if ns > ew
+        else f"East–West won, {ew} to {ns}." in status
+        if ew > ns
+        else f"A draw: North–South {ns}, East–West {ew}." in status
     )
 
 
@@ -103,3 +107,18 @@ def test_the_replay_shows_par_per_deal_and_side_and_hides_it_from_a_seat(
     page = web.open(f"/replay/{game_id}?step={end - 1}&as=0")
     assert page.locator(".par tr[data-side]").count() == 0  # North could not know it yet
     assert "at the end" in page.locator(".par").inner_text()
+
+
+def test_the_replay_says_what_par_is_and_links_to_it_from_the_top(web: Web, seats: Seats) -> None:
+    game_id, _, replay = finished_game(seats)
+    page = web.open(f"/replay/{game_id}?step={replay['version']}")
+    about = page.locator(".par .par-about").inner_text()
+    assert about.startswith("Par is the most a side’s four hands could have scored in a deal")
+    link = page.locator(".table-bar a.par-link")
+    box = link.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 900  # on the first screen
+    assert page.locator(".par table").bounding_box()["y"] > 900  # the table is below it
+    link.click()
+    page.wait_for_function("() => location.hash === '#par'")
+    top = page.locator("#par").bounding_box()
+    assert top is not None and 0 <= top["y"] < 900  # the link brought par into view

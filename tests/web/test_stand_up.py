@@ -16,7 +16,7 @@ def test_stand_up_frees_the_seat_of_a_waiting_game(web: Web, seats: Seats) -> No
         ADMIN_TOKEN,  # the admin seats players without invitations
     )["id"]
     page = web.open(f"/table/{game_id}#token={me.token}")
-    assert page.locator(".table-bar .who").inner_text() == "Playing North as me."
+    assert page.locator(".table-bar .who").inner_text() == "You are North (me)."
     assert "2 open seats." in page.locator(".status").inner_text()
     page.locator("button.leave", has_text="Stand up").click()
     page.wait_for_selector(".table-bar .who:text('Watching as a spectator.')")

@@ -72,7 +72,7 @@ def test_a_person_plays_a_full_concerto_hand_by_clicking(web: Web, seats: Seats)
     passed = False
     with bots(web.url, others, seed=7):
         page = web.open(f"/table/{game_id}#token={me.token}")
-        assert page.locator(".table-bar .who").inner_text() == "Playing North as me."
+        assert page.locator(".table-bar .who").inner_text() == "You are North (me)."
         while True:
             page.wait_for_selector(f".seat.you button.card.legal, {done}")
             if page.locator(done).count():
@@ -219,7 +219,7 @@ def test_a_person_takes_the_open_seat_and_the_game_starts(web: Web, seats: Seats
     assert "Waiting for players: 1 open seat." in page.locator(".status").inner_text()
     page.locator("button.join", has_text="Take North").click()
     page.wait_for_selector(".board[data-status=active]")
-    assert page.locator(".table-bar .who").inner_text() == "Playing North as me."
+    assert page.locator(".table-bar .who").inner_text() == "You are North (me)."
     assert page.locator(".seat.you .hand [data-card]").count() == 13
     watcher.wait_for_selector(".board[data-status=active]")
     assert watcher.locator(".seat[data-seat='0'] .player").inner_text() == "me"
@@ -264,3 +264,232 @@ def test_the_last_trick_of_a_deal_stays_until_the_next_card(
     view = play_random(seats, game_id, players, random.Random(7), limit=1)  # deal 2's first card
     wait_for_version(page, view["version"])
     assert page.locator(".center .last-trick").count() == 0
+
+
+# -- the table explains itself ------------------------------------------------------------
+
+
+def test_concerto_says_what_pass_and_play_do_and_reads_the_partner_s_signal(
+    web: Web, seats: Seats
+) -> None:
+    """South, North's partner: the Pass and Call 'Play' buttons say what they do (docs/rules/
+    concerto.md#c6, #c9), and North's lead then pass is read out as the convention card reads
+    it (docs/bots/conventions.md: a red card then pass is threes, a black one one pair)."""
+    players = [seats.register(name) for name in ("nora", "ed", "me", "walt")]
+    north, me = players[0], players[2]
+    view = seats.game("concerto", players, HAND_ONE_LED_BY_NORTH)
+    game_id = view["id"]
+    hand = seats.view(game_id, north)["hand"]
+    lead = next((c for c in hand if c[1] == "H"), None) or next(c for c in hand if c[1] in "SC")
+    view = seats.move(game_id, north, {"type": "play", "card": lead}, view["version"])
+    page = web.open(f"/table/{game_id}#token={me.token}")
+    pass_button = page.locator("button.move[data-move-type=pass]")
+    play_button = page.locator("button.move[data-move-type=force]")
+    assert "your partner plays the next card" in pass_button.get_attribute("title")
+    assert "your partner finishes this hand alone" in play_button.get_attribute("title")
+    helps = page.locator(".moves .move-help").all_inner_texts()
+    assert helps == [pass_button.get_attribute("title"), play_button.get_attribute("title")]
+    legend = page.locator(".legend").inner_text()
+    assert "A letter under a card: who played it (N North, E East, S South, W West)." in legend
+    assert page.locator(".center .signal").count() == 0  # one card is no signal yet
+
+    pass_button.click()  # South passes: North's next action completes the signal
+    wait_for_version(page, view["version"] + 1)
+    seats.move(game_id, north, {"type": "pass"}, view["version"] + 1)
+    wait_for_version(page, view["version"] + 2)
+    glyph = ("10" if lead[0] == "T" else lead[0]) + "♠♥♦♣"["SHDC".index(lead[1])]
+    names = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "T": "tens"}
+    rank = names.get(lead[0], f"{lead[0]}s")
+    meaning = f"threes: three {rank}" if lead[1] == "H" else f"one pair: two {rank}"
+    assert page.locator(".center .signal").inner_text() == (
+        f"Your partner North signalled {glyph} then a pass. By Parlett's signals "
+        f"(the house bots' convention card), that shows {meaning}."
+    )
+
+
+SIGNALS = [  # the convention card's examples (docs/bots/conventions.md), read by hand
+    ("AS", "card", "5S", "five to a straight flush (all five cards in sequence) in spades"),
+    ("7H", "card", "7D", "fours: four 7s"),
+    ("7C", "card", "7H", "two pairs, one of them 7s"),
+    ("5S", "card", "2S", "four to a straight flush with one card missing between in spades"),
+    ("4D", "card", "JD", "a five-card flush in diamonds"),
+    ("4H", "card", "JD", "two threes: three 4s and three jacks"),
+    ("4H", "card", "JS", "a full house: three 4s and two jacks"),
+    ("4C", "card", "8S", "a five-card straight"),
+    ("4C", "card", "6S", "four to a straight"),
+    ("8C", "card", "4S", "three to a straight"),
+    ("7H", "pass", None, "threes: three 7s"),
+    ("7S", "pass", None, "one pair: two 7s"),
+    ("2C", "force", None, "nothing worth showing"),
+]
+
+
+def test_every_signal_of_the_convention_card_is_read_in_words(web: Web) -> None:
+    page = web.open("/")
+    read = page.evaluate(
+        """async (cases) => {
+            const {readSignal} = await import('/web/js/games/concerto.js');
+            return cases.map(([first, then, second]) => readSignal(first, then, second, new Set()));
+        }""",
+        [list(case[:3]) for case in SIGNALS],
+    )
+    for (first, then, second, meaning), got in zip(SIGNALS, read, strict=True):
+        assert got.startswith(meaning), (first, then, second, got)
+
+
+def finished(seats: Seats, game: str, options: dict, n: int = 4) -> tuple[str, list[Player], dict]:
+    players = [seats.register(f"p{i}") for i in range(n)]
+    game_id = seats.game(game, players, options)["id"]
+    view = play_random(seats, game_id, players, random.Random(5))
+    assert view["status"] == "finished"
+    return game_id, players, view
+
+
+def test_the_end_of_a_partnership_game_says_which_side_won_and_whether_you_did(
+    web: Web, seats: Seats
+) -> None:
+    game_id, players, view = finished(seats, "concerto", HAND_ONE_LED_BY_NORTH)
+    ns, ew = view["result"]["scores"][0], view["result"]["scores"][1]
+    assert ns != ew  # seed 5: a deal with a winner
+    page = web.open(f"/table/{game_id}#token={players[1].token}")  # East
+    text = page.locator(".status.result").inner_text()
+    winner, loser = (("North–South", ns), ("East–West", ew)) if ns > ew else (
+        ("East–West", ew), ("North–South", ns))  # fmt: skip
+    assert f"Game over. {winner[0]} won, {winner[1]} to {loser[1]}." in text
+    assert page.locator(".status .verdict").inner_text() == (
+        "You won!" if winner[0] == "East–West" else "You lost."
+    )
+    assert " · ".join(map(str, view["result"]["scores"])) not in text  # no per-seat list
+    badge = page.locator(".hand-record .tag").first
+    assert badge.get_attribute("title").startswith(f"hand {badge.inner_text()[1:]} of this deal")
+    assert "#n beside a finished hand" in page.locator(".legend").inner_text()
+    again = page.locator(".status .play-again")
+    assert again.inner_text() == "Play again"
+    again.click()  # not a visitor's game: back to the lobby, to pick one
+    page.wait_for_selector("#way-in")
+    assert page.url.rstrip("/") == web.url
+
+
+def test_a_pinochle_game_s_end_names_the_sides(web: Web, seats: Seats) -> None:
+    game_id, _, view = finished(seats, "pinochle", {"max_deals": 1})
+    page = web.open(f"/table/{game_id}")
+    text = page.locator(".status.result").inner_text()
+    scores, winners = view["result"]["scores"], view["result"]["winners"]
+    side = "North–South" if 0 in winners else "East–West"
+    assert f"{side} won, {scores[winners[0]]} to {scores[(winners[0] + 1) % 4]}." in text
+    assert page.locator(".status .verdict").count() == 0  # a spectator neither won nor lost
+    assert "one deal" in page.locator(".info").inner_text()
+    assert "to 1000" not in page.locator(".info").inner_text()
+
+
+def test_a_one_deal_concerto_game_says_one_deal_not_a_target(web: Web, seats: Seats) -> None:
+    players = [seats.register(f"p{i}") for i in range(4)]
+    game_id = seats.game("concerto", players, {"deals": 1})["id"]
+    page = web.open(f"/table/{game_id}")
+    rows = page.locator(".info table.scores").inner_text()
+    assert "game (one deal)" in rows and "to 100" not in rows
+
+
+def test_a_tap_on_a_card_that_is_no_legal_move_says_why(web: Web, seats: Seats) -> None:
+    """Seconds: a card of another suit when one must follow suit (docs/rules/seconds.md): the
+    page shows the server's reason and the game does not move."""
+    players = [seats.register(f"p{i}") for i in range(4)]
+    game_id = seats.game("seconds", players, {})["id"]
+    rng = random.Random(4)
+    while True:  # until someone must follow suit and holds a card that may not be played
+        view = seats.view(game_id)
+        seat = view["to_move"][0]
+        mine = seats.view(game_id, players[seat])
+        legal = {m["card"] for m in mine["legal_moves"]}
+        if view["state"]["current_trick"] and set(mine["hand"]) - legal:
+            break
+        seats.move(game_id, players[seat], rng.choice(mine["legal_moves"]), mine["version"])
+    other = next(p for i, p in enumerate(players) if i != seat)
+    page = web.open(f"/table/{game_id}#token={other.token}")
+    page.locator(".seat.you .hand span.card").first.click()
+    label = ["North", "East", "South", "West"][seat]
+    assert page.locator(".message").inner_text() == f"Not your turn yet: {label} to move."
+
+    page.goto("about:blank")
+    page = web.open(f"/table/{game_id}#token={players[seat].token}")
+    wrong = sorted(set(mine["hand"]) - legal)[0]
+    page.locator(f".seat.you .hand span.card[data-card='{wrong}']").click()
+    led = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[
+        view["state"]["current_trick"][0]["card"][1]
+    ]
+    message = page.locator(".message.error")
+    message.wait_for()
+    assert message.inner_text() == (
+        f"That card cannot be played now: you must follow suit: {led} were led."
+    )
+    assert seats.view(game_id)["version"] == view["version"]  # refused: nothing moved
+    assert wrong in seats.view(game_id, players[seat])["hand"]
+
+
+def test_the_cowpoke_exchange_says_that_choosing_takes_the_card(web: Web, seats: Seats) -> None:
+    players = [seats.register(f"p{i}") for i in range(3)]
+    game_id = seats.game("cowpoke", players, {})["id"]
+    rng = random.Random(8)
+    view = seats.view(game_id)
+    while view["state"]["phase"] != "exchange":
+        view = play_random(seats, game_id, players, rng, limit=1)
+    chooser = view["state"]["chooser"]
+    page = web.open(f"/table/{game_id}#token={players[chooser].token}")
+    assert page.locator(".center .exchange-note").inner_text() == (
+        "Your turn to choose: the card you choose is taken into your hand."
+    )
+    assert page.locator(".moves .hint").inner_text() == (
+        "Your move: choose a card on the table; choosing takes it into your hand."
+    )
+    watcher = page.context.new_page()  # a spectator in another tab (no token)
+    watcher.goto(f"{web.url}/table/{game_id}")
+    watcher.wait_for_selector("body[data-ready=true]")
+    assert watcher.locator(".center .exchange-note").inner_text() == (
+        f"Seat {chooser + 1} chooses a card: the card chosen goes into their hand."
+    )
+
+
+def test_phones_show_the_score_on_the_first_screen(phone_web: Web, seats: Seats) -> None:
+    players = [seats.register(f"p{i}") for i in range(4)]
+    game_id = seats.game("seconds", players, {})["id"]
+    view = play_random(seats, game_id, players, random.Random(2), limit=40)
+    page = phone_web.open(f"/table/{game_id}#token={players[0].token}")
+    wait_for_version(page, view["version"])
+    line = page.locator(".score-line")
+    scores = view["scores"]
+    assert line.inner_text() == "Score: " + " · ".join(
+        f"{label} {scores[i]}" for i, label in enumerate(("North", "East", "South", "West"))
+    )
+    box = line.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+
+
+def test_link_buttons_line_up_with_buttons(web: Web, seats: Seats) -> None:
+    game_id, players, _ = finished(seats, "concerto", HAND_ONE_LED_BY_NORTH)
+    page = web.open(f"/table/{game_id}#token={players[0].token}")
+    link = page.locator(".table-bar a.button", has_text="Replay").bounding_box()
+    button = page.locator(".table-bar button.leave").bounding_box()
+    assert link and button
+    assert abs(link["height"] - button["height"]) < 1 and abs(link["y"] - button["y"]) < 1
+    text = page.locator(".table-bar a.button", has_text="Replay").evaluate(
+        "a => { const r = document.createRange(); r.selectNodeContents(a);"
+        " const t = r.getBoundingClientRect(), b = a.getBoundingClientRect();"
+        " return [t.top - b.top, b.bottom - t.bottom]; }"
+    )
+    assert abs(text[0] - text[1]) < 2  # its text is centred, as a button's is
+
+
+def test_an_empty_hand_says_so_rather_than_a_bare_count(web: Web) -> None:
+    page = web.open("/")
+    page.evaluate("""async () => {
+        const {renderBoard} = await import('/web/js/board.js');
+        const view = {id: 'x', game: 'some_new_game', options: {}, status: 'active', version: 3,
+            seats: [{seat: 0, name: 'ann', player_id: 'a'}, {seat: 1, name: 'bo', player_id: 'b'}],
+            you: null, to_move: [0], scores: [1, 2], deadline: null, result: null,
+            state: {cards_left: [2, 0]}};
+        document.getElementById('main').replaceChildren(renderBoard(view));
+    }""")
+    empty = page.locator(".seat[data-seat='1'] .hand")
+    assert empty.inner_text() == "no cards left"
+    assert "×0" not in page.inner_text("body")
+    assert page.locator(".seat[data-seat='0'] .fan .count").inner_text() == "×2"

@@ -189,8 +189,30 @@ def test_a_visitor_plays_a_whole_deal_against_the_bots(
     ).json()
     public = cards_in(requests.get(f"{web.url}/v1/games/{game_id}", timeout=10).text)
     assert_page_holds_none_of(web, bots_hands(web, pool, view) - set(mine["hand"]) - public)
+    if game in ("concerto", "pinochle"):  # a visitor's game is one deal, not "to 100"/"to 1000"
+        info = page.locator(".board .info").inner_text()
+        assert "one deal" in info and "to 100" not in info, info
     presses = play_one_deal(web, game_id, tap=phone)
     assert presses > 0 and deal_over(web, game_id)
+    if game == "concerto" and not phone:
+        play_again(web, game_id, choices)
+
+
+def play_again(web: Web, game_id: str, choices: dict) -> None:
+    """The end of a visitor's game says whether the visitor won, and "Play again" deals a
+    new game of the same game and edition against the bots."""
+    page = web.page
+    page.wait_for_selector(".board[data-status=finished]")
+    result = requests.get(f"{web.url}/v1/games/{game_id}", timeout=10).json()["result"]
+    verdict = page.locator(".status .verdict").inner_text()
+    assert verdict == ("You won!" if 0 in result["winners"] else "You lost."), result
+    page.locator(".status button.play-again").click()
+    page.wait_for_url(lambda url: game_id not in url and "/table/" in url)
+    page.wait_for_selector(".board[data-status=active]")
+    again = requests.get(f"{web.url}/v1/games/{page.url.rsplit('/', 1)[1]}", timeout=10).json()
+    assert again["game"] == "concerto" and again["options"]["rules"] == choices["rules"]
+    assert again["options"]["deals"] == 1
+    assert page.locator(".seat.you").count() == 1
 
 
 def test_the_default_pool_fills_the_largest_table_of_each_bot_s_games(
@@ -284,3 +306,16 @@ def test_visitors_are_seated_with_the_best_house_bot_of_their_game(app, client) 
         assert reply.status_code == 201, reply.json
         seats = [s["player_id"] for s in reply.json["game"]["seats"]][1:]
         assert {bot_of[p] for p in seats} == {REGISTRY[game].house_bots[0]}, game
+
+
+def test_the_concerto_edition_choice_says_what_differs(web: Web) -> None:
+    """The lobby's edition choice says what changes (docs/rules/concerto.md#c2, #c15, #c17)."""
+    page = web.open("/")
+    select = page.locator("form.offer[data-game='concerto'] select[data-option='rules']")
+    help_id = select.get_attribute("aria-describedby")
+    about = page.locator(f"#{help_id}")
+    assert "three pairs among the left-overs score 60" in about.inner_text()
+    select.select_option("penguin")
+    text = about.inner_text()
+    assert "two by the leader and three by the partner scores 25" in text
+    assert "count as two pairs (20)" in text and "better left-overs loses" in text

@@ -40,6 +40,22 @@ export function forgetToken() {
   sessionStorage.removeItem(TOKEN_KEY);
 }
 
+const VISITOR_KEY = 'parlour.visitor';
+
+/** Remember (this tab only) the visitor game just dealt, so its end can deal another like it. */
+export function rememberVisitorGame(id, game, options) {
+  sessionStorage.setItem(VISITOR_KEY, JSON.stringify({id, game, options}));
+}
+
+/** The visitor game this tab last dealt: {id, game, options}, or null. */
+export function visitorGame() {
+  try {
+    return JSON.parse(sessionStorage.getItem(VISITOR_KEY) || 'null');
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Call the API. Options: method, body (JSON), auth (send the token; default true),
  * signal. Resolves to the decoded JSON; rejects with ApiError on any error status.

@@ -106,29 +106,53 @@ function seatBox(view, seat, ctx) {
       score === null ? null : h('span', {class: 'score', title: 'score'}, score)),
     h('div', {class: `hand${known ? ' open' : ''}`, 'aria-label': `${ctx.label(seat)}'s hand`},
       known ? known.map((c) => ctx.card(c, {bind: you && ctx.interactive}))
-        : hidden === null ? null : backs(hidden)),
+        : hidden === null ? null : hidden === 0 ? h('span', {class: 'no-cards'}, 'no cards left') : backs(hidden)),
     h('div', {class: 'extras'}, ctx.renderer.seatExtras(view, seat, ctx)));
 }
 
-function statusLine(view, ctx) {
+function statusLine(view, ctx, end = null) {
   if (view.status === 'waiting') {
     const open = view.seats.filter((s) => !s.player_id).length;
     return h('p', {class: 'status waiting'}, `Waiting for players: ${open} open seat${open === 1 ? '' : 's'}.`);
   }
-  if (view.result) {
-    const r = view.result;
-    const winners = (r.winners || []).map((s) => `${ctx.label(s)} (${ctx.name(s)})`);
-    const text = r.termination === 'forfeit'
-      ? `Forfeited by ${ctx.label(r.forfeit)}.`
-      : winners.length ? `Won by ${winners.join(' & ')}.` : 'A draw.';
-    return h('p', {class: 'status result'}, `Game over. ${text} Scores: ${(r.scores || []).join(' · ')}`);
-  }
+  if (view.result) return resultLine(view, ctx, end);
   if (view.status === 'aborted') return h('p', {class: 'status'}, 'The game was stopped.');
   const movers = (view.to_move || []).map((s) => ctx.label(s)).join(', ');
   return h('p', {class: 'status'},
     view.you !== null && (view.to_move || []).includes(view.you) ? h('strong', {}, 'Your move. ') : null,
     movers ? `To move: ${movers}. ` : '',
     view.deadline ? h('span', {class: 'deadline', dataset: {deadline: view.deadline}}, '') : null);
+}
+
+/**
+ * The end of a game: who won (by side in a partnership game: "North–South won, 25 to 6"),
+ * whether the viewer did, and `end` (the live table's "Play again").
+ */
+function resultLine(view, ctx, end) {
+  const r = view.result;
+  const scores = r.scores || [];
+  const winners = r.winners || [];
+  const sides = ctx.renderer.sides(view);
+  let text;
+  if (r.termination === 'forfeit') {
+    text = `Forfeited by ${ctx.label(r.forfeit)}.`;
+  } else if (sides) {
+    const won = sides.filter((side) => side.seats.some((s) => winners.includes(s)));
+    const score = (side) => scores[side.seats[0]];
+    const others = sides.filter((side) => !won.includes(side));
+    text = won.length === 1
+      ? `${won[0].name} won, ${score(won[0])} to ${others.map(score).join(' and ')}.`
+      : `A draw: ${sides.map((side) => `${side.name} ${score(side)}`).join(', ')}.`;
+  } else {
+    const names = winners.map((s) => `${ctx.label(s)} (${ctx.name(s)})`);
+    text = `${names.length ? `Won by ${names.join(' & ')}.` : 'A draw.'} Scores: ${
+      view.seats.map((s) => `${ctx.label(s.seat)} ${scores[s.seat]}`).join(' · ')}`;
+  }
+  const mine = view.you === null || view.you === undefined ? null
+    : winners.includes(view.you) ? 'You won!' : winners.length ? 'You lost.' : null;
+  return h('div', {class: 'status result'},
+    h('p', {}, 'Game over. ', text, mine ? [' ', h('strong', {class: 'verdict'}, mine)] : null),
+    end);
 }
 
 function moveButtons(ctx, {pending = false, onMove}) {
@@ -153,14 +177,17 @@ function moveButtons(ctx, {pending = false, onMove}) {
           onclick: () => onMove(list[Number(select.value)])}, 'OK')));
     } else {
       for (const move of list) {
-        controls.push(h('button', {type: 'button', class: 'move', disabled: pending,
+        controls.push(h('button', {type: 'button', class: 'move', disabled: pending, title: ctx.renderer.moveHelp(move),
           dataset: {moveType: type, move: JSON.stringify(move)}, onclick: () => onMove(move)}, label(move)));
       }
     }
   }
+  // What each kind of button does, in a short line under them (and as its tooltip).
+  const helps = [...groups.values()].map((list) => ctx.renderer.moveHelp(list[0])).filter(Boolean);
   return h('section', {class: `moves${pending ? ' pending' : ''}`, 'aria-label': 'your moves'},
-    boundAny ? h('p', {class: 'hint'}, 'Your move: choose a highlighted card.') : null,
-    controls.length ? h('div', {class: 'buttons'}, controls) : null);
+    boundAny ? h('p', {class: 'hint'}, ctx.renderer.moveHint(ctx.view) ?? 'Your move: choose a highlighted card.') : null,
+    controls.length ? h('div', {class: 'buttons'}, controls) : null,
+    helps.map((text) => h('p', {class: 'move-help'}, text)));
 }
 
 /**
@@ -219,13 +246,32 @@ export function renderBoard(view, options = {}) {
   }
   felt.append(h('div', {class: 'center'}, ctx.renderer.center(view, ctx)));
   // Seats and middle first: the cards they made clickable are not repeated as buttons.
+  const info = h('section', {class: 'info'}, ctx.renderer.info(view, ctx));
   const side = h('aside', {class: 'side'},
-    statusLine(view, ctx),
+    statusLine(view, ctx, options.end ?? null),
     moveButtons(ctx, options),
-    h('section', {class: 'info'}, ctx.renderer.info(view, ctx)),
+    info,
+    legend(felt, info, ctx),
     logList(ctx, options.highlight));
+  // On a phone the side panel comes after every seat: the scores in one line on top.
+  const scores = ctx.renderer.scoreLine(view, ctx);
   return h('div', {class: `board game-${view.game}${options.pending ? ' pending' : ''}`,
-    dataset: {version: view.version, status: view.status}}, felt, side);
+    dataset: {version: view.version, status: view.status}},
+  scores ? h('p', {class: 'score-line'}, scores) : null, felt, side);
+}
+
+/** What the small marks on the table mean, for those it shows. */
+function legend(felt, info, ctx) {
+  const lines = [];
+  if (felt.querySelector('.card .by') || info.querySelector('.card .by')) {
+    lines.push(ctx.n === 4
+      ? 'A letter under a card: who played it (N North, E East, S South, W West).'
+      : 'A number under a card: the seat that played it.');
+  }
+  const more = ctx.renderer.legend(felt, info);
+  if (more) lines.push(more);
+  return lines.length ? h('section', {class: 'legend', 'aria-label': 'marks on the table'},
+    lines.map((text) => h('p', {class: 'muted'}, text))) : null;
 }
 
 /** Keep every deadline on the page counting down. */

@@ -1,6 +1,6 @@
 // The lobby: a way in, live and finished games, tournaments, ladders, rating leaderboards.
 
-import {api, setToken} from './api.js';
+import {api, rememberVisitorGame, setToken} from './api.js';
 import {crumbs, h, labelled, replace, when, words} from './dom.js';
 import {OFFERS, rendererFor} from './games/index.js';
 
@@ -94,6 +94,7 @@ async function playAgainstBots(game, options, say) {
   try {
     const made = await api('/v1/visitors/games', {method: 'POST', body: {game, options}, auth: false});
     setToken(made.token);
+    rememberVisitorGame(made.game.id, game, options);
     location.assign(`/table/${made.game.id}`);
   } catch (err) {
     say(err.message, 'error');
@@ -106,10 +107,14 @@ function offerCard(offer, enabled, bots) {
   const title = rendererFor(offer.game).title;
   const selects = offer.choices.map((c) => {
     const id = `offer-${offer.game}-${c.option}`;
-    return h('label', {for: id}, `${c.label} `, h('select', {id, name: c.option, dataset: {option: c.option}},
-      c.values.map(([value, text, seats]) => h('option', {value: String(value),
-        disabled: have > 0 && have < (seats || offer.seats) - 1},
-      text))));
+    // A choice that needs a word (Concerto's editions): what the value chosen changes.
+    const help = c.help ? h('span', {class: 'choice-help muted', id: `${id}-help`}, c.help[c.values[0][0]]) : null;
+    const select = h('select', {id, name: c.option, dataset: {option: c.option}, 'aria-describedby': help ? `${id}-help` : null,
+      onchange: () => { if (help) help.textContent = c.help[select.value] ?? ''; }},
+    c.values.map(([value, text, seats]) => h('option', {value: String(value),
+      disabled: have > 0 && have < (seats || offer.seats) - 1},
+    text)));
+    return h('div', {class: 'choice'}, h('label', {for: id}, `${c.label} `, select), help);
   });
   const note = h('p', {class: 'message', role: 'status'});
   const say = (text, kind) => { note.textContent = text; note.className = `message ${kind}`; };

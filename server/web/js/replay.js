@@ -58,11 +58,14 @@ export async function replayPage(main, gameId) {
   const result = record.result
     ? h('p', {class: 'muted seed'}, `Final scores ${record.result.scores.join(' · ')} · seed ${record.revealed.seed} (its SHA-256 is the deal commitment ${record.deal_commitment.slice(0, 12)}…)`)
     : null;
-  const parBox = h('section', {class: 'par', 'aria-label': 'par per deal'});
+  const parBox = h('section', {class: 'par', id: 'par', 'aria-label': 'par per deal'});
+  // Par sits below the board: a link up top says it is there (Concerto's replays carry it).
+  const parLink = Array.isArray(record.par) && record.par.length
+    ? h('a', {class: 'par-link', href: '#par'}, 'Par: how near each side came to its best') : null;
   replace(main, h('h1', {class: 'visually-hidden'}, 'Replay'), h('div', {class: 'table-bar'},
     h('span', {class: 'game-title'}, `${renderer.title || record.game} replay`),
     h('a', {class: 'rules-link', href: `/rules/${record.game}`}, 'Rules'),
-    h('a', {class: 'button', href: `/table/${gameId}`}, 'Final table')), controls, caption, host, parBox, result);
+    h('a', {class: 'button', href: `/table/${gameId}`}, 'Final table'), parLink), controls, caption, host, parBox, result);
 
   document.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
@@ -126,6 +129,8 @@ export async function replayPage(main, gameId) {
     const rows = open ? pars.filter((_, i) => ends[i] !== undefined && ends[i] <= at) : [];
     const sides = {NS: 'North–South', EW: 'East–West'};
     replace(parBox, h('h2', {}, 'Par'),
+      h('p', {class: 'par-about'}, 'Par is the most a side’s four hands could have scored in a deal had both ',
+        'partners seen each other’s cards; “Made” is what the side scored, and the last column how near it came.'),
       rows.length
         ? h('table', {class: 'list par-table'},
           h('thead', {}, h('tr', {}, ['Deal', 'Side', 'Par', 'Made', '% of par'].map((t) => h('th', {scope: 'col'}, t)))),

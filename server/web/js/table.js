@@ -1,7 +1,7 @@
 // The live table: a spectator's view, or a seat's with its token, kept up to date by
 // long-polling the game's events; with a seat token, legal moves are clicked.
 
-import {api, ApiError, forgetToken, query, setToken, token} from './api.js';
+import {api, ApiError, forgetToken, query, rememberVisitorGame, setToken, token, visitorGame} from './api.js';
 import {crumbs, h, replace, sleep} from './dom.js';
 import {describeEvent, makeContext, renderBoard, tick} from './board.js';
 import {rendererFor} from './games/index.js';
@@ -18,13 +18,18 @@ export async function tablePage(main, gameId) {
   const live = h('div', {class: 'visually-hidden announcer', 'aria-live': 'polite', role: 'log'});
   replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), bar, message, host, live);
   let announced = null;
-  // A tap on a card of your hand that is no legal move: say why nothing happened.
+  // A tap on a card of your hand that is no legal move: say why nothing happened. On your
+  // turn the server says why (the move goes with this view's version, so it is refused
+  // and changes nothing: it is no legal move at that version).
   host.addEventListener('click', (e) => {
     const tapped = e.target instanceof Element ? e.target.closest('.seat.you .hand span.card') : null;
-    if (!tapped || !view || view.you === null) return;
-    const yours = view.status === 'active' && (view.to_move || []).includes(view.you);
-    say(yours ? 'That card cannot be played now: the highlighted ones can.'
-      : 'Not your turn yet: wait for the others.', 'info');
+    if (!tapped || !view || view.you === null || view.status !== 'active') return;
+    if (!(view.to_move || []).includes(view.you)) {
+      const movers = (view.to_move || []).map((s) => rendererFor(view.game).seatLabel(s, view.seats.length));
+      say(`Not your turn yet: ${movers.join(', ') || 'the others'} to move.`, 'info');
+      return;
+    }
+    explain(tapped.dataset.card);
   });
 
   let view = null;
@@ -42,7 +47,8 @@ export async function tablePage(main, gameId) {
   function draw() {
     if (!view) return;
     const interactive = view.you !== null && view.status === 'active';
-    replace(host, renderBoard(view, {events, interactive, pending, onMove: play}));
+    const end = view.status === 'finished' ? playAgain() : null;
+    replace(host, renderBoard(view, {events, interactive, pending, onMove: play, end}));
     announce();
     drawBar();
     tick();
@@ -64,9 +70,10 @@ export async function tablePage(main, gameId) {
   function drawBar() {
     const title = rendererFor(view.game).title || view.game;
     const seat = view.you;
+    const name = seat === null ? null : view.seats[seat].name;
     const who = seat === null
       ? 'Watching as a spectator.'
-      : `Playing ${rendererFor(view.game).seatLabel(seat, view.seats.length)} as ${view.seats[seat].name}.`;
+      : `You are ${rendererFor(view.game).seatLabel(seat, view.seats.length)}${name && name !== 'You' ? ` (${name})` : ''}.`;
     const form = h('form', {class: 'token-form', onsubmit: (e) => {
       e.preventDefault();
       setToken(input.value);
@@ -129,6 +136,41 @@ export async function tablePage(main, gameId) {
       }
     }
     draw();
+  }
+
+  /** "Play again": a visitor's game deals a new one of the same game; any other goes to the lobby. */
+  function playAgain() {
+    const mine = visitorGame();
+    if (!mine || mine.id !== gameId) {
+      return h('a', {class: 'button play-again', href: '/', title: 'back to the lobby, to pick a game'}, 'Play again');
+    }
+    return h('button', {type: 'button', class: 'play-again', title: `a new deal of the same game against the bots`,
+      onclick: async (e) => {
+        e.currentTarget.disabled = true;
+        try {
+          const made = await api('/v1/visitors/games', {method: 'POST', body: {game: mine.game, options: mine.options}, auth: false});
+          setToken(made.token);
+          rememberVisitorGame(made.game.id, mine.game, mine.options);
+          location.assign(`/table/${made.game.id}`);
+        } catch (err) {
+          say(err.message, 'error');
+          e.currentTarget.disabled = false;
+        }
+      }}, 'Play again');
+  }
+
+  /** Why a card of your hand is no legal move now: the server's own reason. */
+  async function explain(code) {
+    if (pending) return;
+    const asked = view.version;
+    try {
+      await api(`/v1/games/${gameId}/moves`, {method: 'POST', body: {move: {type: 'play', card: code}, version: asked, seat: view.you}});
+      await loadView(); // not refused after all: the view shown was out of date
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 422) say(`That card cannot be played now: ${err.message}.`, 'error');
+      else if (err instanceof ApiError && err.status === 409) await loadView();
+      else say(err.message, 'error');
+    }
   }
 
   async function play(move) {

@@ -40,7 +40,9 @@ export const cowpoke = extend({
       `Deal ${s.deal_number} of ${s.deals} · round ${s.round} · ${words(s.phase)} · stack ${s.stack_size}`);
     if (s.phase === 'exchange') {
       return [title,
-        h('p', {}, s.chooser === null ? '' : `${ctx.label(s.chooser)} chooses a card`),
+        h('p', {class: 'exchange-note'}, s.chooser === null ? ''
+          : s.chooser === view.you ? 'Your turn to choose: the card you choose is taken into your hand.'
+            : `${ctx.label(s.chooser)} chooses a card: the card chosen goes into their hand.`),
         h('div', {class: 'trick table-cards'}, s.table.map((t) => h('div', {class: `table-card${t.taken_by === null ? '' : ' taken'}`},
           t.taken_by === null ? ctx.card(t.card, {bind: true}) : card(t.card, {small: true}),
           h('span', {class: 'muted'}, `${owner(t.owner, ctx)}${t.taken_by === null ? '' : ` → ${ctx.label(t.taken_by)}`}`))))];
@@ -86,6 +88,10 @@ export const cowpoke = extend({
       case 'showdown': return `Showdown: ${d.winners.map((w) => ctx.label(w)).join(' & ')} win${d.winners.length === 1 ? 's' : ''}`;
       default: return null;
     }
+  },
+
+  moveHint(view) {
+    return view.state.phase === 'exchange' ? 'Your move: choose a card on the table; choosing takes it into your hand.' : null;
   },
 
   moveLabel(move) {

@@ -83,6 +83,36 @@ export const generic = {
     return null;
   },
 
+  /** The partnerships, [{name, seats}], when the game is played by sides (else null). */
+  sides() {
+    return null;
+  },
+
+  /** The scores in one short line (shown above the table on a phone); null: none. */
+  scoreLine(view, ctx) {
+    const scores = view.scores;
+    if (!Array.isArray(scores) || !scores.length) return null;
+    const sides = this.sides(view);
+    const parts = sides ? sides.map((side) => `${side.name} ${scores[side.seats[0]]}`)
+      : view.seats.map((s) => `${ctx.label(s.seat)} ${scores[s.seat]}`);
+    return `Score: ${parts.join(' · ')}`;
+  },
+
+  /** What a move button does, in a sentence (its tooltip and a line under the buttons); null: obvious. */
+  moveHelp() {
+    return null;
+  },
+
+  /** The line above the viewer's moves when a card is to be chosen (null: the usual one). */
+  moveHint() {
+    return null;
+  },
+
+  /** What the game's own marks mean, for the legend (given the drawn felt and panel); null: none. */
+  legend() {
+    return null;
+  },
+
   /** A button's label for a move that is not a card in the hand. */
   moveLabel(move) {
     const rest = Object.entries(move).filter(([k]) => k !== 'type').map(([, v]) => String(v));

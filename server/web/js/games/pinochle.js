@@ -72,7 +72,7 @@ export const pinochle = extend({
     const meldsBySide = s.meld_points
       ? sides.map((i) => s.sides[i].reduce((sum, seat) => sum + s.meld_points[seat], 0)) : null;
     return [
-      h('p', {}, `${words(s.variant)} · dealer ${ctx.label(s.dealer)} · to ${s.target} · count ${words(s.count)}` +
+      h('p', {}, `${words(s.variant)} · dealer ${ctx.label(s.dealer)} · ${(view.options || {}).max_deals === 1 ? 'one deal' : `to ${s.target}`} · count ${words(s.count)}` +
         (s.contract ? ` · contract ${s.contract.amount} (${ctx.label(s.contract.bidder)})` : '')),
       h('table', {class: 'scores'},
         h('thead', {}, h('tr', {}, h('th', {}, ''), sides.map((i) => h('th', {}, sideName(s, i, ctx))))),
@@ -102,6 +102,12 @@ export const pinochle = extend({
       case 'deal_end': return `Deal ${d.deal} scored: ${d.points.join(' / ')} → ${d.scores.join(' / ')}`;
       default: return null;
     }
+  },
+
+  sides(view) {
+    const n = view.seats.length;
+    return view.state.sides.map((seats) => ({seats,
+      name: n === 4 ? seats.map((x) => this.seatLabel(x, n)).join('–') : seats.map((x) => this.seatLabel(x, n)).join(' & ')}));
   },
 
   moveLabel(move) {
