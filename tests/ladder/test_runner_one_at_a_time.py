@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from datetime import datetime
 
 from bots import uniform
 from client_sdk import Client
@@ -42,7 +43,13 @@ def test_games_1_on_a_ladder_is_seated_once(live_server, service_for_live):
         for t in threads:
             t.start()
         time.sleep(0.5)  # the others are seen waiting: the first pass after I join seats me
-        mine_thread = threading.Thread(target=mine.run, daemon=True)
+        ended: list[float] = []
+
+        def play() -> None:
+            mine.run()
+            ended.append(time.time())
+
+        mine_thread = threading.Thread(target=play, daemon=True)
         mine_thread.start()
         mine_thread.join(30)
         assert not mine_thread.is_alive(), "--games 1 did not end"
@@ -58,6 +65,12 @@ def test_games_1_on_a_ladder_is_seated_once(live_server, service_for_live):
     assert me["id"] not in {e["player_id"] for e in admin.ladders.get(ladder["id"])["entries"]}
     entry = admin.ladders.entry(ladder["id"], me["id"])
     assert entry["status"] == "left" and entry["history"][0]["outcome"] is not None
+    # out within a second (or so: the rating is read first) of its game's end
+    assert ended[0] - _when(entry["last_played"]) < 1.5, entry["last_played"]
+
+
+def _when(text: str) -> float:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 
 
 def test_an_entry_cap_out_of_range_is_refused_and_enters_nobody(client, players):
