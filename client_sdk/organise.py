@@ -125,7 +125,8 @@ def standings_table(page: Mapping[str, Any]) -> str:
 
 
 def leaderboard_table(board: Mapping[str, Any], top: int | None = None) -> str:
-    """A leaderboard (``GET /v1/ratings/{game}``) as a text table, best first.
+    """A leaderboard (``GET /v1/ratings/{game}`` or a ladder's) as a text table, best
+    first, each player by its ``label`` where the rows have one (names told apart).
 
     >>> print(leaderboard_table({"leaderboard": [{"rank": 1, "name": "ann", "mu": 27.5,
     ...     "sigma": 7.0, "ordinal": 6.5, "games": 4}]}))
@@ -135,7 +136,7 @@ def leaderboard_table(board: Mapping[str, Any], top: int | None = None) -> str:
     lines = [f"{'#':>3} {'player':<14} {'ordinal':>8} {'mu':>7} {'sigma':>7} {'games':>6}"]
     for row in board["leaderboard"][:top]:
         lines.append(
-            f"{row['rank']:>3} {row['name'] or row.get('player_id', '?'):<14} "
+            f"{row['rank']:>3} {row.get('label') or row['name'] or row.get('player_id', '?'):<14} "
             f"{row['ordinal']:>8.1f} {row['mu']:>7.1f} {row['sigma']:>7.1f} "
             f"{row['games']:>6}"
         )

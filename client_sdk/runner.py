@@ -238,6 +238,8 @@ class Runner:
             server has none); ``False``: always long-poll.
         ladder: a ladder id to join on start and leave on the way out, Ctrl-C
             included (docs/ladder.md); the ladder then matches the bot while it runs.
+            With ``max_games`` it joins with a cap of one game at a time and leaves as
+            its last game begins, so it is never seated in a game it would not play.
     """
 
     def __init__(
@@ -276,6 +278,7 @@ class Runner:
         self._seen: dict[tuple[str, int | None], int] = {}  # (game, seat) -> newest version
         self._unrated: dict[str, str] = {}  # ladder game finished -> its result, in words
         self._me: str | None = None  # the player's id, once asked (to read its ladder entry)
+        self._left = False  # out of the ladder (the last game needed began, or at the end)
 
     # -- control ---------------------------------------------------------------
     def stop(self) -> None:
@@ -301,32 +304,53 @@ class Runner:
             Forbidden, NotFound, InvalidRequest: likewise, bugs or bad setup.
         """
         if self.ladder is not None:
-            entry = self.client.ladders.join(self.ladder)
+            # --games N: one game at a time, so it never holds a game it will not play
+            entry = self.client.ladders.join(
+                self.ladder, max_games=1 if self.max_games is not None else None
+            )
             self._me = entry.get("player_id")
+            status = entry.get("status")  # "away" until it first asks for turns: not said
             progress.info(
-                "joined ladder %s as %s (status %s)",
+                "joined ladder %s as %s%s",
                 self.ladder,
                 entry.get("name") or self._me,
-                entry.get("status"),
+                f" (status {status})" if status not in ("available", "away", None) else "",
             )
         try:
             self._loop()
         finally:
             if self.ladder is not None:
                 self._report_ratings(wait=RATING_WAIT if not self.stopping else 0.0)
-                self._leave_ladder()
+                if self._leave_ladder():
+                    progress.info(
+                        "left ladder %s after %d games finished",
+                        self.ladder,
+                        self.stats.games_finished,
+                    )
         return self.stats
 
-    def _leave_ladder(self) -> None:
-        """Leave the ladder (games in progress go on; the server plays no more for us)."""
+    def _leave_ladder(self) -> bool:
+        """Leave the ladder, once (games in progress go on; the server seats us in no
+        new one); whether the runner is out of it."""
         assert self.ladder is not None
-        try:
-            self.client.ladders.leave(self.ladder)
-            progress.info(
-                "left ladder %s after %d games finished", self.ladder, self.stats.games_finished
-            )
-        except (ConnectionError, ParlourError) as exc:
-            log.warning("could not leave ladder %s: %s", self.ladder, exc)
+        if not self._left:
+            try:
+                self.client.ladders.leave(self.ladder)
+                self._left = True
+            except (ConnectionError, ParlourError) as exc:
+                log.warning("could not leave ladder %s: %s", self.ladder, exc)
+        return self._left
+
+    def _last_game_began(self) -> None:
+        """With ``max_games``, leave the ladder as soon as the last game it needs starts:
+        that game goes on, and the ladder cannot seat the bot in one it would not play
+        (its result is read from the entry's history all the same)."""
+        if (
+            self.ladder is not None
+            and self.max_games is not None
+            and self.stats.games_started >= self.max_games
+        ):
+            self._leave_ladder()
 
     def _loop(self) -> None:
         with self._signals():
@@ -430,6 +454,7 @@ class Runner:
             self._games[game_id] = _Game(seat)
             self.stats.games_started += 1
             self.bot.on_game_start(view)
+            self._last_game_began()
         self._games[game_id].last_check = time.monotonic()
         # A few rounds at most: each 409 means someone else moved, and the
         # fresh view either still awaits us (ask the bot again) or not.
@@ -441,8 +466,8 @@ class Runner:
                 view = self._send(game_id, seat, move, version, view)
                 break
             except (StaleVersion, NotYourTurn) as exc:
-                self.stats.conflicts += 1
-                log.info("game %s: %s; re-reading the view", game_id, exc.code)
+                self.stats.conflicts += 1  # normal racing (seats of one pool, a retry): quiet
+                log.debug("game %s: %s; re-reading the view", game_id, exc.code)
                 view = self.client.games.view(game_id, seat=seat)
                 version = view.get("version")
             except GameOver:

@@ -34,14 +34,22 @@ class Ladders(_Namespace):
         return cast(dict[str, Any], self._r.request("GET", f"/v1/ladders/{_q(ladder_id)}"))
 
     def join(
-        self, ladder_id: str, player_id: str | None = None, *, partner: str | None = None
+        self,
+        ladder_id: str,
+        player_id: str | None = None,
+        *,
+        partner: str | None = None,
+        max_games: int | None = None,
     ) -> dict[str, Any]:
         """``POST /v1/ladders/{id}/entries``: join (the caller; the admin names a player).
         Joining twice is harmless. On a ladder of fixed pairs name the ``partner``: the
-        pair plays once the partner joins naming the caller back."""
-        body = {"player_id": player_id} if player_id else {}
+        pair plays once the partner joins naming the caller back. ``max_games``: the
+        entry's own cap on games at once (below the ladder's), kept from the first join."""
+        body: dict[str, Any] = {"player_id": player_id} if player_id else {}
         if partner:
             body["partner"] = partner
+        if max_games is not None:
+            body["max_games"] = max_games
         return cast(
             dict[str, Any],
             self._r.request(

@@ -47,6 +47,9 @@ class EntryBody(Schema):
 
     player_id = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
     partner = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    max_games = fields.Integer(
+        strict=True, validate=validate.Range(min=1, max=64), load_default=None, allow_none=True
+    )
 
 
 ladder_create = LadderCreate()
@@ -75,7 +78,10 @@ def show(ladder_id: str):
 @requires_token
 def join(ladder_id: str):
     body = entry_body.load(load_json())
-    return services().ladders.join(g.token, ladder_id, body["player_id"], body["partner"]), 201
+    joined = services().ladders.join(
+        g.token, ladder_id, body["player_id"], body["partner"], max_games=body["max_games"]
+    )
+    return joined, 201
 
 
 @bp.delete("/v1/ladders/<ladder_id>/entries")

@@ -10,7 +10,8 @@
    scheduler pairs the rounds, creates the games, enforces the move clock and
    rates the results. Progress prints as games finish.
 4. The standings, the rating leaderboard and the score sheet of one game are
-   printed, and everything is stopped.
+   printed, and everything is stopped; the last lines say what to run next
+   (:data:`NEXT_STEPS`: ``make serve``, the lobby, the bot tutorials).
 
 The server also starts with one ladder per game (its main edition, default
 options), house bots entered on each by its bot pool, so ``parlour bot run NAME
@@ -101,6 +102,14 @@ def _progress_printer():
             )
 
     return show
+
+
+NEXT_STEPS = """
+Next: `make serve` runs a server that stays up, on http://127.0.0.1:8000/ (this demo's
+server, its games and ladder ids are gone now). Open that address for the lobby: play a
+game against the house bots, watch one, see the ladders. Then write a bot of your own:
+docs/tutorials/python-bot.md (or javascript-bot.md), five minutes against that server."""
+"""What the demo prints last: where to go from here."""
 
 
 def define_ladders(admin: Client, timeout: float = 0.0) -> list[dict[str, Any]]:
@@ -200,6 +209,7 @@ def run_demo(args: argparse.Namespace) -> int:
                 f"{time.monotonic() - started:.1f} s. Done.",
                 flush=True,
             )
+            print(NEXT_STEPS, flush=True)
             return 0
         finally:
             for runner in runners:

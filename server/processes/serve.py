@@ -26,6 +26,7 @@ import argparse
 import gc
 import os
 import secrets
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -59,6 +60,12 @@ class ParlourServer(BaseApplication):
                 if before_stop is not None:
                     before_stop()
                 super().stop(graceful)
+
+            def handle_int(self) -> None:
+                """Ctrl-C stops as SIGTERM does: gracefully (gunicorn's quick stop has
+                gevent workers exit from a greenlet, killed past the timeout, with
+                tracebacks and "was sent SIGKILL!" on the terminal)."""
+                raise StopIteration
 
         try:
             Arbiter(self).run()
@@ -107,7 +114,17 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
         **REQUEST_LIMITS,
         "post_worker_init": _worker_started,
         "worker_exit": _worker_exiting,
+        "when_ready": _ready_line(local_url(args.host, args.port)),
     }
+
+
+def _ready_line(url: str) -> Callable[[Any], None]:
+    """gunicorn hook, once the arbiter listens: say where to open Parlour."""
+
+    def when_ready(arbiter: Any) -> None:
+        print(f"Parlour is ready: open {url}/ in a browser (Ctrl-C stops it)", flush=True)
+
+    return when_ready
 
 
 GC_THRESHOLDS = (20_000, 20, 20)
@@ -125,6 +142,9 @@ def _worker_started(worker: Any) -> None:
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     start_flusher(worker.wsgi)
+    # Ctrl-C reaches every process of the terminal's group: a worker then stops as on
+    # SIGTERM, as the arbiter does (not gunicorn's quick exit, see ParlourServer.run)
+    signal.signal(signal.SIGINT, worker.handle_exit)
 
 
 def _worker_exiting(arbiter: Any, worker: Any) -> None:

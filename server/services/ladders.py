@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +88,26 @@ def _pair_of(record: LadderRecord, player: str) -> str | None:
     if partner and record.entries.get(partner, {}).get("partner") == player:
         return str(partner)
     return None
+
+
+def _playing(record: LadderRecord, player: str) -> bool:
+    """Whether ``player`` sits at a table of an open match that has no result yet."""
+    return any(
+        player in seats and store.slot(n, t) not in record.results
+        for n, match in record.open.items()
+        for t, seats in enumerate(match["tables"])
+    )
+
+
+def label(name: str | None, player_id: str, shared: bool) -> str:
+    """A leaderboard row's name, told apart by the player id's tail when another row
+    has the same name (names need not be unique; ids are).
+
+    >>> label("mybot", "9f3e1c77aa01b2c4", True), label("ann", "b2c4", False)
+    ('mybot #b2c4', 'ann')
+    """
+    shown = name if name is not None else player_id
+    return f"{shown} #{player_id[-4:]}" if shared else shown
 
 
 def _rating_out(got: dict[str, Any] | None) -> dict[str, float] | None:
@@ -205,8 +225,13 @@ class Ladders:
         ladder_id: str,
         player_id: str | None = None,
         partner: str | None = None,
+        *,
+        max_games: int | None = None,
     ) -> dict:
         """Enter a player (the caller itself; the admin may name anyone); repeatable.
+
+        ``max_games``: the entry's own cap on games at once (the ladder's is the most),
+        set by the first join (a bot that will play N games and leave, one at a time).
 
         On a ladder of fixed pairs the player names its ``partner``: the entry is held
         until the partner joins naming it back (the same call), then the pair plays.
@@ -236,7 +261,7 @@ class Ladders:
         self.core.admit_house_bots("ladders", wanted)
         if partner:
             self._check_pair(record, player_id, partner)
-        store.join(self.r, ladder_id, player_id, time.time(), partner)
+        store.join(self.r, ladder_id, player_id, time.time(), partner, max_games)
         return self.entry(ladder_id, player_id)
 
     @staticmethod
@@ -294,6 +319,7 @@ class Ladders:
         ratings = rating_store.pool(self.r, pool(ladder_id))
         rows = rating_model.leaderboard({p: (v["mu"], v["sigma"]) for p, v in ratings.items()})
         names = self._names(list(ratings))
+        counts = Counter(names.get(p) for p in ratings)
         board = []
         for row in rows:
             s = stats.get(row.player) or self._blank(record, row.player)
@@ -302,6 +328,9 @@ class Ladders:
                     "rank": row.rank,
                     "player_id": row.player,
                     "name": names.get(row.player),
+                    "label": label(
+                        names.get(row.player), row.player, counts[names.get(row.player)] > 1
+                    ),
                     **views.house(row.player),
                     "ordinal": round(row.ordinal, 3),
                     "mu": round(row.mu, 3),
@@ -338,7 +367,8 @@ class Ladders:
         free = [
             p
             for p in record.entries
-            if seen.get(p, 0) >= now - meta["seen_seconds"] and busy[p] < meta["max_games"]
+            if seen.get(p, 0) >= now - meta["seen_seconds"]
+            and busy[p] < min(meta["max_games"], record.entries[p].get("max_games") or 1e9)
         ]
         if len(free) < meta["table_size"]:
             return []  # nobody to match: spare the reading of every result
@@ -445,7 +475,7 @@ class Ladders:
         now: float | None = None,
         tally: _Tally | None = None,
     ) -> dict[str, dict[str, Any]]:
-        """Per entry: status (available, away, paused, left), health and results."""
+        """Per entry: status (available, playing, away, paused, left, held), health and results."""
         now = time.time() if now is None else now
         tally = tally or self._tally(record, history_of)
         everyone = sorted(set(record.entries) | set(tally.players))
@@ -531,7 +561,9 @@ class Ladders:
                     f"timed out in its last {streak} games; resumes when seen waiting "
                     f"after {iso(until)}"
                 )
-        if status == "available" and seen.get(p, 0) < now - meta["seen_seconds"]:
+        if status == "available" and _playing(record, p):
+            status = "playing"  # seen or not: a bot at its games holds its turn stream
+        elif status == "available" and seen.get(p, 0) < now - meta["seen_seconds"]:
             status = "away"
         return {
             "player_id": p,

@@ -6,7 +6,8 @@ Layout (a ladder's keys share the hash tag ``{L<ladder_id>}``; every name is bui
 * ``L:{id}``          hash ``meta`` (JSON), ``created``;
 * ``L:{id}:entries``  hash player id -> JSON ``{"joined": epoch}`` (who joined, themselves),
   with ``"partner": <player id>`` on a ladder of fixed pairs (a pair plays once each
-  names the other);
+  names the other) and ``"max_games"``, the entry's own cap on games at once, if it
+  gave one;
 * ``L:{id}:matches``  hash match number -> JSON ``{"tables": [[player per seat]...],
   "sides": [[players]...], "created"}``; numbers run 0, 1, 2… and each is written
   once, in a MULTI/EXEC guarded by WATCH on this hash (:func:`put_matches`);
@@ -124,12 +125,22 @@ def all_matches(r: Redis, ladder_id: str) -> dict[int, dict[str, Any]]:
     return {int(k): orjson.loads(v) for k, v in raw.items()}
 
 
-def join(r: Redis, ladder_id: str, player_id: str, now: float, partner: str | None = None) -> bool:
-    """Enter the player (once), naming its partner on a ladder of fixed pairs; False if
-    it was in already (its entry is left as it was)."""
+def join(
+    r: Redis,
+    ladder_id: str,
+    player_id: str,
+    now: float,
+    partner: str | None = None,
+    max_games: int | None = None,
+) -> bool:
+    """Enter the player (once), naming its partner on a ladder of fixed pairs, with its
+    own cap on games at once if given; False if it was in already (its entry is left as
+    it was)."""
     entry: dict[str, Any] = {"joined": now}
     if partner is not None:
         entry["partner"] = partner
+    if max_games is not None:
+        entry["max_games"] = max_games
     pipe = r.pipeline()
     pipe.hsetnx(keys.ladder_entries(ladder_id), player_id, orjson.dumps(entry))
     pipe.zadd(SEEN, {player_id: 0}, nx=True)  # kept as seen waiting from now on

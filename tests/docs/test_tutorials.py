@@ -1,11 +1,33 @@
-"""The tutorials' marked blocks, run exactly as written against a real server.
+"""The tutorials' marked blocks, run exactly as written, with only the SDK installed.
 
-A fenced block preceded by ``<!-- run -->`` is a shell step; one preceded by
-``<!-- file: NAME -->`` is written to NAME before the steps after it run. All of
-a page's blocks go, in order, into one bash script (so a step may start bots in
-the background and a later one ``wait`` for them), run in a fresh folder whose
-``.venv`` is this interpreter's environment, with ``PARLOUR_SERVER`` pointing at
-a ``parlour serve`` started for the test.
+In a tutorial page a fenced block preceded by
+
+* ``<!-- setup -->`` makes the bot's environment (``python3 -m venv bot-venv`` and
+  ``bot-venv/bin/pip install ./client_sdk``): it runs once per test session, as
+  written, in a folder holding a copy of ``client_sdk/`` and nothing else of the
+  repository, so the environment it makes has the SDK and its dependencies only;
+* ``<!-- run -->`` is a shell step; ``<!-- file: NAME -->`` is written to NAME
+  before the steps after it run;
+* ``<!-- output -->`` shows what a step prints: each of its lines must match a line
+  the page's steps printed, ids, numbers and a game's result (won, lost, drawn)
+  standing for any, and a leading ``...`` for the log line's time.
+
+A page's setup-less blocks go, in order, into one bash script (so a step may start
+bots in the background and a later one ``wait`` for them), run in a fresh folder
+where ``bot-venv`` is the session's SDK environment, with ``PARLOUR_SERVER``
+pointing at a bare ``parlour serve`` (as ``make serve`` runs it) started for the
+test on a free port, and no repository on ``PYTHONPATH``.
+
+Building ``./client_sdk`` needs its build backend (setuptools >= 77), which pip
+would download into an isolated build environment. So that the command stays as
+written and the run needs no network but once, the session puts the backend's and
+the SDK's dependencies' wheels in a folder (``pip download``, kept in the pytest
+cache: later sessions are offline) and runs the setup block with
+``PIP_FIND_LINKS`` at that folder and ``PIP_NO_INDEX=1``: pip finds nothing there
+but setuptools and ``requests`` with its dependencies.
+
+Node: the JavaScript page runs with ``node`` when the machine has it; without it the
+test fails (it does not skip), saying that node is needed.
 """
 
 from __future__ import annotations
@@ -15,63 +37,204 @@ import re
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from client_sdk import Client
 from server.processes.served import Served, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIALS = ROOT / "docs" / "tutorials"
 MARKED = re.compile(
-    r"<!--\s*(run|file:\s*(?P<name>\S+))\s*-->\s*\n```[^\n]*\n(?P<body>.*?)\n```", re.DOTALL
+    r"<!--\s*(?P<kind>run|setup|output|file:\s*(?P<name>\S+))\s*-->\s*\n"
+    r"```[^\n]*\n(?P<body>.*?)\n```",
+    re.DOTALL,
 )
+WHEELS = ["setuptools>=77", "requests>=2.31"]
+"""What ``pip install ./client_sdk`` needs: its build backend and its one dependency
+(pip downloads requests' own dependencies with it)."""
 
 
-def steps(page: Path) -> list[tuple[str | None, str]]:
-    """The marked blocks of ``page``: (file name or None for a shell step, text)."""
-    return [(m["name"], m["body"]) for m in MARKED.finditer(page.read_text(encoding="utf-8"))]
+def blocks(page: Path) -> list[tuple[str, str | None, str]]:
+    """The marked blocks of ``page``: (kind, file name or None, text)."""
+    text = page.read_text(encoding="utf-8")
+    return [
+        ("file" if m["name"] else m["kind"], m["name"], m["body"]) for m in MARKED.finditer(text)
+    ]
 
 
 def script(page: Path) -> str:
     lines = ["set -euo pipefail"]
-    for name, body in steps(page):
-        if name is None:
+    for kind, name, body in blocks(page):
+        if kind == "run":
             lines.append(body)
-        else:
+        elif kind == "file":
             lines += [f"cat > {name} <<'PARLOUR_TUTORIAL_EOF'", body, "PARLOUR_TUTORIAL_EOF"]
     return "\n".join(lines) + "\n"
 
 
+SHOWN = re.compile(r"^\.\.\. |[0-9a-f]{16}|[+-]?\d+(?:\.\d+)?|\b(?:won|lost|drawn)\b")
+
+
+def shown_pattern(line: str) -> re.Pattern[str]:
+    """A line of an output block as a pattern: ids, numbers, results and a leading
+    ``... `` (a log line's time) stand for any.
+
+    >>> bool(shown_pattern("... x INFO game 4cff6c3e1531fce0 finished: won (+2.50)")
+    ...      .search("2026-01-01 10:00:00,1 x INFO game ab12 finished: lost (-0.75)"))
+    True
+    """
+    out, at = [], 0
+    for m in SHOWN.finditer(line):
+        out.append(re.escape(line[at : m.start()]))
+        token = m.group()
+        if token == "... ":
+            out.append(r".* ")
+        elif token in ("won", "lost", "drawn"):
+            out.append(r"(?:won|lost|drawn)")
+        elif re.fullmatch(r"[0-9a-f]{16}", token):
+            out.append(r"[0-9a-f]+")
+        else:
+            out.append(r"[+-]?\d+(?:\.\d+)?")
+        at = m.end()
+    out.append(re.escape(line[at:]))
+    return re.compile("^" + "".join(out) + "$", re.MULTILINE)
+
+
 def test_every_tutorial_has_steps() -> None:
     for page in TUTORIALS.glob("*.md"):
-        kinds = [name is None for name, _ in steps(page)]
-        assert any(kinds) and not all(kinds), f"{page.name}: needs run and file blocks"
+        kinds = [kind for kind, _, _ in blocks(page)]
+        assert "run" in kinds and "file" in kinds, f"{page.name}: needs run and file blocks"
+
+
+def test_the_python_tutorial_needs_only_the_sdk() -> None:
+    """No step uses the repository's .venv, the full install or a bot the SDK lacks."""
+    page = TUTORIALS / "python-bot.md"
+    setup = [body for kind, _, body in blocks(page) if kind == "setup"]
+    assert setup == ["python3 -m venv bot-venv\nbot-venv/bin/pip install ./client_sdk"]
+    steps = script(page)
+    assert ".venv/" not in steps and "parlour bot" not in steps and " random " not in steps
+    assert "os.environ[" not in steps  # PARLOUR_SERVER may be left unset
+
+
+@pytest.fixture(scope="session")
+def sdk_venv(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Path:
+    """The Python tutorial's setup block, run as written where only ``client_sdk/`` is."""
+    wheels = pytestconfig.cache.mkdir("tutorial-wheels")
+    if not any(wheels.glob("setuptools-*.whl")) or not any(wheels.glob("requests-*.whl")):
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(wheels), *WHEELS],
+            check=True,
+            timeout=120,
+        )
+    folder = tmp_path_factory.mktemp("sdk-only")
+    shutil.copytree(
+        ROOT / "client_sdk",
+        folder / "client_sdk",
+        ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"),
+    )
+    (setup,) = [b for k, _, b in blocks(TUTORIALS / "python-bot.md") if k == "setup"]
+    env = _clean_env() | {"PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1"}
+    done = subprocess.run(
+        ["bash", "-c", "set -euo pipefail\n" + setup],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+    return folder / "bot-venv"
+
+
+def _clean_env() -> dict[str, str]:
+    drop = ("PARLOUR_TOKEN", "PARLOUR_ADMIN_TOKEN", "PYTHONPATH", "VIRTUAL_ENV", "PIP_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+    # the test's own .venv off PATH: the steps name bot-venv/bin/... themselves
+    env["PATH"] = os.pathsep.join(
+        p for p in env.get("PATH", "").split(os.pathsep) if not p.startswith(sys.prefix)
+    )
+    return env
+
+
+def test_the_sdk_environment_holds_the_sdk_alone(sdk_venv: Path) -> None:
+    listed = subprocess.run(
+        [str(sdk_venv / "bin" / "python"), "-m", "pip", "list", "--format=freeze"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    names = {line.split("==")[0].lower() for line in listed.split()}
+    assert "parlour-client" in names and "parlour" not in names, names
+    extra = names - {"parlour-client", "requests", "urllib3", "idna", "certifi"}
+    extra -= {"charset-normalizer", "charset_normalizer", "pip", "setuptools"}
+    assert not extra, f"more than the SDK and its dependencies: {sorted(extra)}"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    served = Served(tmp_path_factory.mktemp("tutorial-server") / "data", free_port())
-    yield served
-    served.stop()
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    served = Served(
+        tmp_path_factory.mktemp("tutorial-server") / "data", free_port(), ready_timeout=60
+    )
+    try:
+        deadline = time.monotonic() + 30  # the bot pool defines its ladders and enters them
+        with Client(served.url) as anyone:
+            while not any(
+                lad["game"] == "concerto" and lad["entries_count"] >= 3
+                for lad in anyone.ladders.list()["ladders"]
+            ):
+                assert time.monotonic() < deadline, "no Concerto ladder with house bots"
+                time.sleep(0.2)
+        yield served
+    finally:
+        served.stop()
 
 
 @pytest.mark.parametrize("page", ["python-bot.md", "javascript-bot.md"])
-def test_tutorial_runs_as_written(page: str, server: Served, tmp_path: Path) -> None:
-    if page.startswith("javascript") and shutil.which("node") is None:
-        pytest.skip("node is not installed")
-    (tmp_path / ".venv").symlink_to(sys.prefix, target_is_directory=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("PARLOUR_TOKEN", "PARLOUR_ADMIN_TOKEN")}
-    env |= {"PARLOUR_SERVER": server.url, "PYTHONPATH": str(ROOT)}
+def test_tutorial_runs_as_written(
+    page: str, server: Served, sdk_venv: Path, tmp_path: Path
+) -> None:
+    if page.startswith("javascript"):
+        assert shutil.which("node"), "node is needed to run the JavaScript tutorial"
+    (tmp_path / "bot-venv").symlink_to(sdk_venv, target_is_directory=True)
+    env = _clean_env() | {"PARLOUR_SERVER": server.url}
     done = subprocess.run(
         ["bash", "-c", script(TUTORIALS / page)],
         cwd=tmp_path,
         env=env,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=120,
     )
-    assert done.returncode == 0, f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
-    # the tournament game was played and rated: all four players are on the leaderboard
-    for name in ("ann", "bob", "cy", "di"):
-        assert re.search(rf"^\s*\d+ {name}\b", done.stdout, re.MULTILINE), done.stdout
+    said = f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+    assert done.returncode == 0, said
+    for kind, _, body in blocks(TUTORIALS / page):
+        if kind == "output":
+            for line in body.splitlines():
+                assert shown_pattern(line).search(done.stdout + done.stderr), (line, said)
+    if page.startswith("python"):
+        # the ladder game was rated: ann is on the leaderboard with the house bots
+        assert re.search(r"^\s*\d+ ann\b", done.stdout, re.MULTILINE), said
+    else:  # the tournament game was played and rated: all four are on the leaderboard
+        for name in ("ann", "bob", "cy", "di"):
+            assert re.search(rf"^\s*\d+ {name}\b", done.stdout, re.MULTILINE), said
+
+
+def test_make_demo_ends_with_the_next_step() -> None:
+    """``make demo``'s last lines: a server that stays up, the lobby, a tutorial that exists."""
+    from server.processes.demo import NEXT_STEPS
+
+    assert "make serve" in NEXT_STEPS and "http://127.0.0.1:8000/" in NEXT_STEPS
+    assert "lobby" in NEXT_STEPS
+    for page in re.findall(r"\b[\w-]+-bot\.md\b", NEXT_STEPS):
+        assert (TUTORIALS / page).exists(), page
+    assert "python-bot.md" in NEXT_STEPS
+
+
+def test_the_home_page_starts_from_make_serve_and_the_lobby() -> None:
+    home = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "make serve" in home and "http://127.0.0.1:8000/" in home and "lobby" in home
+    assert "pip install ./client_sdk" in home  # a bot needs the SDK alone

@@ -7,6 +7,7 @@ player is registered through the SDK itself.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import signal
@@ -138,8 +139,11 @@ def test_four_sdk_bots_play_a_full_game(live_server, push: bool) -> None:
     assert replay["revealed"] is not None
 
 
-def test_a_409_makes_the_runner_re_read_the_view(live_server) -> None:
-    """Someone else (here the same player's second client) moves first: 409, re-read, go on."""
+def test_a_409_makes_the_runner_re_read_the_view(live_server, caplog) -> None:
+    """Someone else (here the same player's second client) moves first: 409, re-read, go on,
+    quietly: a stale version is normal racing, logged at DEBUG only (a bot pool playing
+    several seats of a Cowpoke game meets dozens)."""
+    caplog.set_level(logging.DEBUG, logger="client_sdk.runner")
     url = live_server.url
     player = register(url, "solo")
     creator = Client(url, player["token"])
@@ -166,6 +170,8 @@ def test_a_409_makes_the_runner_re_read_the_view(live_server) -> None:
     (stats,) = runners.join()
     assert bot.sneaked == 3
     assert stats.conflicts == 3
+    said = [r for r in caplog.records if "re-reading the view" in r.getMessage()]
+    assert len(said) == 3 and {r.levelno for r in said} == {logging.DEBUG}
     assert stats.games_finished == 1 and stats.illegal_moves == 0
     assert creator.games.view(game["id"])["status"] == "finished"
 

@@ -115,7 +115,7 @@ def test_the_runner_says_what_happens_and_leaves_at_once_after_its_last_game(cap
     assert any(c.startswith("DELETE /v1/ladders/L1/entries") for c in server.calls)
     lines = [r.getMessage() for r in caplog.records if r.name == "client_sdk.progress"]
     assert lines == [
-        "joined ladder L1 as ann (status away)",
+        "joined ladder L1 as ann",  # "away" until it asks for turns: not said
         "game g1 finished: lost (scores 3 · 7 · 3 · 7); contest lost, rating 2.00 -> 1.25 (-0.75)",
         "left ladder L1 after 1 games finished",
     ], json.dumps(lines)

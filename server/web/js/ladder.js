@@ -33,7 +33,7 @@ function leaderboardTable(ladderId, rows) {
       .map((x) => h('th', {scope: 'col'}, x)))),
     h('tbody', {}, rows.map((row) => h('tr', {dataset: {player: row.player_id}},
       h('td', {}, row.rank),
-      h('td', {}, h('a', {href: `/ladders/${ladderId}/players/${row.player_id}`}, row.name ?? row.player_id),
+      h('td', {}, h('a', {href: `/ladders/${ladderId}/players/${row.player_id}`}, row.label ?? row.name ?? row.player_id),
         row.house ? h('span', {class: 'muted'}, ' (house bot)') : null,
         row.provisional ? h('span', {class: 'muted'}, ' (provisional)') : null,
         row.on_ladder ? null : h('span', {class: 'muted'}, ' (left)')),
