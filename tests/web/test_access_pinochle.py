@@ -12,7 +12,7 @@ import random
 from playwright.sync_api import Browser
 
 from tests.conftest import LiveServer
-from tests.web.audit import audit, new_context, open_in, play, report
+from tests.web.audit import audit, new_context, open_in, play, report, seat_zero_to_move
 from tests.web.conftest import Seats
 from tests.web.test_access_tables import NAMES, live_tables
 
@@ -23,13 +23,13 @@ TABLES = [
 
 
 def an_auction(seats: Seats, app) -> dict[str, str]:
-    """A Firehouse deal in its auction, seat 0 to bid after at least one bid."""
+    """A Firehouse deal in its auction, seat 0 to bid after the two seats left of the
+    dealer (seat 1) spoke."""
     service = app.extensions["parlour"]
     players = [seats.register(f"{name}2") for name in NAMES]
-    game = seats.game("pinochle", players, {"variant": "firehouse"})["id"]
-    mine = play(service, game, players, random.Random(5), after=1,
-                until=lambda v: v["to_move"] == [0])  # fmt: skip
-    assert mine["state"]["phase"] == "auction"
+    game = seats.game("pinochle", players, {"variant": "firehouse", "first_dealer": 1})["id"]
+    mine = play(service, game, players, random.Random(5), until=seat_zero_to_move)
+    assert mine["state"]["phase"] == "auction" and mine["version"] > 0  # after other bids
     assert sum(m["type"] == "bid" for m in mine["legal_moves"]) > 6  # a stepper, not buttons
     return {
         "table-pinochle-firehouse-auction-seated": f"/table/{game}#token={players[0].token}",
