@@ -1,20 +1,17 @@
 """The Pinochle family's tables at phone and desktop sizes: a partnership and a
-double-deck table mid-deal (watched and seated), and a Firehouse auction with seat 0
-to bid (its bid stepper showing: Min, −10, +10 and the bid). axe-core finds no serious
-or critical violation, no page scrolls sideways, each is photographed
-(tests/web/audit.py).
+double-deck table mid-deal (watched and seated; a Firehouse auction is
+test_access_auction.py). axe-core finds no serious or critical violation, no page
+scrolls sideways, each is photographed (tests/web/audit.py).
 """
 
 from __future__ import annotations
 
-import random
-
 from playwright.sync_api import Browser
 
 from tests.conftest import LiveServer
-from tests.web.audit import audit, new_context, open_in, play, report, seat_zero_to_move
+from tests.web.audit import audit, report
 from tests.web.conftest import Seats
-from tests.web.test_access_tables import NAMES, live_tables
+from tests.web.test_access_tables import live_tables
 
 TABLES = [
     ("pinochle", {"variant": "partnership"}, 4),
@@ -22,30 +19,9 @@ TABLES = [
 ]
 
 
-def an_auction(seats: Seats, app) -> dict[str, str]:
-    """A Firehouse deal in its auction, seat 0 to bid after the two seats left of the
-    dealer (seat 1) spoke."""
-    service = app.extensions["parlour"]
-    players = [seats.register(f"{name}2") for name in NAMES]
-    game = seats.game("pinochle", players, {"variant": "firehouse", "first_dealer": 1})["id"]
-    mine = play(service, game, players, random.Random(5), until=seat_zero_to_move)
-    assert mine["state"]["phase"] == "auction" and mine["version"] > 0  # after other bids
-    assert sum(m["type"] == "bid" for m in mine["legal_moves"]) > 6  # a stepper, not buttons
-    return {
-        "table-pinochle-firehouse-auction-seated": f"/table/{game}#token={players[0].token}",
-        "table-pinochle-firehouse-auction-spectator": f"/table/{game}",
-    }
-
-
-def test_pinochle_tables_and_an_auction_pass_axe_and_fit_at_both_sizes(
+def test_pinochle_tables_mid_deal_pass_axe_and_fit_at_both_sizes(
     browser: Browser, live_server: LiveServer, seats: Seats, axe_source: str, app
 ) -> None:
-    auction = an_auction(seats, app)
-    context = new_context(browser, "phone")  # the auction's page shows the bid stepper
-    page = open_in(context, live_server.url + auction["table-pinochle-firehouse-auction-seated"])
-    steps = page.locator(".stepper button").all_inner_texts()
-    assert steps[:3] == ["Min", "−10", "+10"] and steps[3].startswith("bid "), steps
-    context.close()
-    pages = live_tables(seats, app, TABLES) | auction
+    pages = live_tables(seats, app, TABLES)
     problems = audit(browser, live_server.url, axe_source, pages)
     assert not problems, report(problems)
