@@ -10,7 +10,8 @@ The use cases live in ``app.extensions["parlour"]``, a
 largest request body in bytes, 64 KiB by default; a larger one is answered 413, before it
 is read when it states its length, once past the limit when chunked;
 ``PARLOUR_STREAMS_PER_PLAYER`` and ``PARLOUR_STREAMS_PER_ADDRESS``: the caps on open
-streams and long-polls, see :mod:`server.services.slots`). The app keeps no state
+streams and long-polls, see :mod:`server.services.slots`; ``PARLOUR_FRAME_ANCESTORS``:
+the origins that may frame the web pages, see :mod:`.headers`). The app keeps no state
 between requests: everything shared lives in Redis, so any number of workers can serve
 any request.
 """
@@ -90,6 +91,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         REDIS_MAX_CONNECTIONS=int(os.environ.get("PARLOUR_REDIS_MAX_CONNECTIONS", "4000")),
         # Embedding: see server/api/cors.py, server/services/feeds.py and services/apps.py.
         CORS_ORIGINS=os.environ.get("PARLOUR_CORS_ORIGINS", ""),
+        FRAME_ANCESTORS=os.environ.get("PARLOUR_FRAME_ANCESTORS", ""),
         SSE_HEARTBEAT=float(os.environ.get("PARLOUR_SSE_HEARTBEAT", "15")),
         SSE_MAX_SECONDS=float(os.environ.get("PARLOUR_SSE_MAX_SECONDS", "300")),
         GUEST_TTL=float(os.environ.get("PARLOUR_GUEST_TTL", "86400")),

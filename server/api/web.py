@@ -12,7 +12,8 @@ The seat token stays in the browser: it arrives in the URL fragment
 (``#token=...``, which browsers never send to a server) or a form, is kept in
 ``sessionStorage`` and is sent only in the ``Authorization`` header of API
 calls. The headers below keep it that way: scripts from this origin only
-(so no injected script can read it), no referrer, no framing.
+(so no injected script can read it), no referrer, no framing but by the origins the
+operator lists (``PARLOUR_FRAME_ANCESTORS``, docs/embed.md).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from werkzeug.exceptions import NotFound as HTTPNotFound
 
 from . import errors
 from .context import services
-from .headers import SECURITY_HEADERS
+from .headers import for_pages
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
 DOCS_ROOT = WEB_ROOT.parent.parent / "docs"
@@ -186,7 +187,8 @@ def _page(title: str, body: str, *, status: int = 200) -> Response:
 
 @bp.after_request
 def _headers(response: Response) -> Response:
-    """Pages and their files alike: the security headers, and revalidate on every load."""
-    response.headers.update(SECURITY_HEADERS)
+    """Pages and their files alike: the security headers (framing as the operator
+    allows: ``PARLOUR_FRAME_ANCESTORS``), and revalidate on every load."""
+    response.headers.update(for_pages())
     response.headers["Cache-Control"] = "no-cache"
     return response

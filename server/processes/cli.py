@@ -21,8 +21,12 @@ from collections.abc import Sequence
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from server.processes.serve import serve  # imported late: it pulls in gunicorn
+    from server.processes.serve import refused_setting, serve  # late: it pulls in gunicorn
 
+    refused = refused_setting()  # before anything starts, with the reason
+    if refused is not None:
+        print(f"parlour serve: {refused}", file=sys.stderr)
+        return 2
     return serve(args)
 
 

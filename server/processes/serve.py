@@ -35,6 +35,7 @@ from typing import Any
 import gunicorn.arbiter
 from gunicorn.app.base import BaseApplication
 
+from server.origins import parse_frame_ancestors
 from server.processes.redis_embed import EmbeddedRedis
 
 
@@ -234,6 +235,16 @@ def botpool_args(args: argparse.Namespace) -> list[str]:
     """The bot pool's command line: this server's address, ``--no-ladders`` if asked."""
     out = ["--server", local_url(args.host, args.port)]
     return out + (["--no-ladders"] if getattr(args, "no_ladders", False) else [])
+
+
+def refused_setting() -> str | None:
+    """Why the app would refuse the environment's settings, checked before anything
+    starts (the app checks them again in each worker); None when they are fine."""
+    try:
+        parse_frame_ancestors(os.environ.get("PARLOUR_FRAME_ANCESTORS"))
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -13,13 +13,16 @@ needs. These tests skip only when no Chromium is installed.
   any JavaScript error or console error.
 * ``phone_web``: the same on a 390×844 touch screen (``page.tap`` works there).
 * ``seats``: registers players through the API and seats them in new games.
+* ``axe_source``: axe-core's script, installed once with npm (tests/web/audit.py).
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -212,8 +215,32 @@ def wait_for_version(page: Page, version: int) -> None:
     page.wait_for_selector(f".board[data-version='{version}']")
 
 
+AXE_DIR = Path(__file__).resolve().parents[2] / "var" / "cache" / "axe"
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's script (``npm install --prefix var/cache/axe``, once: the xdist workers
+    take turns under a lock); skips without npm."""
+    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    AXE_DIR.mkdir(parents=True, exist_ok=True)
+    with open(AXE_DIR / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not script.exists():
+            npm = shutil.which("npm")
+            if npm is None:
+                pytest.skip("npm is not installed: the axe-core checks need it to fetch axe-core")
+            subprocess.run(
+                [npm, "install", "--prefix", str(AXE_DIR), "--no-audit", "--no-fund", "axe-core"],
+                check=True,
+                capture_output=True,
+                timeout=300,
+            )
+    return script.read_text(encoding="utf-8")
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
-    """Say where the screenshots of tests/web/test_access.py went, when it took any."""
+    """Say where the screenshots of the test_access_*.py files went, when they took any."""
     shots = Path(__file__).resolve().parents[2] / "var" / "screenshots"
     if shots.is_dir() and any(shots.glob("*.png")):
         terminalreporter.write_line(f"web table screenshots: {shots}")

@@ -104,7 +104,8 @@ function seatBox(view, seat, ctx) {
       toMove ? h('span', {class: 'tag turn'}, 'to move') : null,
       won ? h('span', {class: 'tag won'}, 'won') : null,
       score === null ? null : h('span', {class: 'score', title: 'score'}, score)),
-    h('div', {class: `hand${known ? ' open' : ''}`, 'aria-label': `${ctx.label(seat)}'s hand`},
+    // a group: a name on a plain div is not allowed (axe: aria-prohibited-attr), empty or not
+    h('div', {class: `hand${known ? ' open' : ''}`, role: 'group', 'aria-label': `${ctx.label(seat)}'s hand`},
       known ? known.map((c) => ctx.card(c, {bind: you && ctx.interactive}))
         : hidden === null ? null : hidden === 0 ? h('span', {class: 'no-cards'}, 'no cards left') : backs(hidden)),
     h('div', {class: 'extras'}, ctx.renderer.seatExtras(view, seat, ctx)));
@@ -210,7 +211,7 @@ function stepper(type, list, {pending, onMove}) {
   const small = (text, name, action) => h('button', {type: 'button', class: 'step', disabled: pending,
     'aria-label': name, onclick: action}, text);
   return h('span', {class: 'move-group stepper', role: 'group', 'aria-label': words(type)},
-    small('Min', `lowest ${words(type)}`, () => { at = 0; show(); }),
+    small('Min', `Min: the lowest ${words(type)}`, () => { at = 0; show(); }), // a name holds its text
     small('−10', `${words(type)} 10 less`, () => to(moves[at].amount - 10, false)),
     small('+10', `${words(type)} 10 more`, () => to(moves[at].amount + 10, true)),
     go);

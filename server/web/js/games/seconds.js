@@ -59,7 +59,9 @@ export const seconds = extend({
     return [
       h('p', {}, `Deal ${s.deal_number} of ${s.deals} · dealer ${ctx.label(s.dealer)} · scoring: ${SCORING[s.scoring] ?? words(s.scoring)} · winner: ${words(s.winner_rule)}`),
       h('table', {class: 'scores'},
-        h('thead', {}, h('tr', {}, h('th', {}, 'deal'), seats.map((x) => h('th', {scope: 'col'}, ctx.name(x))))),
+        // seats by their labels (the names are on the felt): a sheet that fits the side panel
+        h('thead', {}, h('tr', {}, h('th', {}, 'deal'),
+          seats.map((x) => h('th', {scope: 'col', title: ctx.name(x)}, ctx.label(x))))),
         h('tbody', {},
           s.deal_results.map((d) => h('tr', {}, h('th', {}, d.deal),
             seats.map((x) => h('td', {title: `${d.tricks[x]} tricks`}, `${d.points[x]}`)))),

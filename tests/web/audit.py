@@ -1,0 +1,166 @@
+"""What every page of the web table must pass, checked the same way by the
+``test_access_*.py`` files (each file one kind of page, so that ``pytest -n auto
+--dist loadfile`` spreads them over the workers):
+
+* landmarks: one ``main``, an ``h1``; every visible card has an accessible name;
+* no sideways scrolling (``scrollWidth <= clientWidth``) at both sizes;
+* axe-core finds no serious or critical violation at both sizes;
+* a screenshot of it at each size in ``var/screenshots/`` (git-ignored).
+
+axe-core is installed by the ``axe_source`` fixture (tests/web/conftest.py) with
+npm (``npm install --prefix var/cache/axe``); without npm these checks skip and say so.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from server.services.bundle import Services
+from tests.conftest import Player
+from tests.web.conftest import TIMEOUT_MS
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "var" / "screenshots"
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+READY = {"table": ".board", "replay": ".board", "ladder": ".ladder-board, .health"}
+"""What a page of each kind draws last, by the start of its name."""
+
+
+def new_context(browser: Browser, size: str) -> BrowserContext:
+    # axe is injected as a script: this context lets it past the pages' CSP.
+    context = browser.new_context(viewport=SIZES[size], bypass_csp=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    return context
+
+
+def open_in(context: BrowserContext, url: str) -> Page:
+    """A new page (a tab: its own sessionStorage, where the app keeps a token) at ``url``."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+    return page
+
+
+def start_axe(page: Page, axe: str) -> None:
+    """Start axe on ``page`` and return at once; :func:`serious_violations` awaits it, so
+    the browser checks one page while the next one loads."""
+    page.add_script_tag(content=axe)
+    # Only violations are asked for: axe then skips gathering its passes (the same rules run).
+    page.evaluate("() => { window.axeRun = axe.run(document, {resultTypes: ['violations']}); }")
+
+
+def serious_violations(page: Page) -> list[str]:
+    found = page.evaluate("async () => (await window.axeRun).violations")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def sideways(page: Page) -> list[str]:
+    """The page scrolls sideways: by how much, and the widest element that sticks out."""
+    width = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    if width[0] <= width[1]:
+        return []
+    culprit = page.evaluate(
+        """() => { const w = document.documentElement.clientWidth; let worst = null;
+          for (const e of document.querySelectorAll('body *')) {
+            const r = e.getBoundingClientRect();
+            if (r.right > w + 0.5 && (!worst || r.right > worst[1])) worst = [e, r.right];
+          }
+          return worst ? `${worst[0].tagName.toLowerCase()}.${worst[0].className}` : '?'; }"""
+    )
+    return [f"scrolls sideways: {width[0]} > {width[1]} px, widest {culprit}"]
+
+
+def audit(browser: Browser, url: str, axe: str, pages: dict[str, str]) -> dict[str, list[str]]:
+    """Each page at both sizes: what it fails, by ``"<name> <size>"`` (empty: all pass).
+
+    One context per size, a new tab per page: the app keeps nothing but a tab's
+    sessionStorage, so each page opens as in a fresh browser. axe checks one page
+    while the next one loads.
+    """
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    problems: dict[str, list[str]] = {}
+
+    def collect(name: str, page: Page, size: str, found: list[str]) -> None:
+        found = found + serious_violations(page)
+        page.close()
+        if found:
+            problems[f"{name} {size}"] = found
+
+    for size in SIZES:
+        context = new_context(browser, size)
+        checking: tuple[str, Page, str, list[str]] | None = None
+        for name, path in pages.items():
+            page = open_in(context, url + path)
+            ready = READY.get(name.split("-")[0])
+            if ready:
+                page.wait_for_selector(ready)
+            found = []
+            if page.locator("main").count() != 1 or page.locator("h1").count() < 1:
+                found.append("no main landmark or no h1")
+            unnamed = page.eval_on_selector_all(
+                "[data-card]",
+                "els => els.filter(e => !(e.getAttribute('aria-label') || "
+                "e.textContent.trim())).length",
+            )
+            if unnamed:
+                found.append(f"{unnamed} cards without an accessible name")
+            found += sideways(page)
+            page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
+            start_axe(page, axe)
+            if checking is not None:
+                collect(*checking)
+            checking = (name, page, size, found)
+        if checking is not None:
+            collect(*checking)
+        context.close()
+    return problems
+
+
+def report(problems: dict[str, list[str]]) -> str:
+    return "\n".join(f"{k}: {v}" for k, vs in problems.items() for v in vs)
+
+
+def play(
+    service: Services,
+    game_id: str,
+    players: list[Player],
+    rng: random.Random,
+    *,
+    after: int = 0,
+    until: Callable[[dict[str, Any]], bool] | None = None,
+) -> dict[str, Any]:
+    """Random legal moves through the services (in-process: a whole game in moments),
+    each by its seat's own token, to the end, or (after ``after`` moves) until
+    ``until(view)`` holds for the view of the seat to move. Returns that view (at the
+    end: the first seat's)."""
+    view = service.games.view(players[0].token, game_id)
+    played = 0
+    while view["status"] == "active":
+        seat = view["to_move"][0]
+        mine = service.games.view(players[seat].token, game_id)
+        if until is not None and played >= after and until(mine):
+            return mine
+        played += 1
+        move = rng.choice(mine["legal_moves"])
+        view = service.games.move(players[seat].token, game_id, move, mine["version"])
+    return service.games.view(players[0].token, game_id)
+
+
+def seat_zero_to_move(view: dict[str, Any]) -> bool:
+    return 0 in view["to_move"]
+
+
+def table_name(game: str, options: dict[str, Any]) -> str:
+    """``concerto``; ``pinochle-firehouse`` (Pinochle's variant in the name)."""
+    return f"{game}-{options['variant']}" if game == "pinochle" else game

@@ -1,0 +1,45 @@
+"""A Pinochle auction (Firehouse) with seat 0 to bid, its bid stepper showing (Min,
+−10, +10 and the bid), watched and seated, at phone and desktop sizes: axe-core finds
+no serious or critical violation (each button's name holds its text), no page scrolls
+sideways, each is photographed (tests/web/audit.py).
+"""
+
+from __future__ import annotations
+
+import random
+
+from playwright.sync_api import Browser
+
+from tests.conftest import LiveServer
+from tests.web.audit import audit, new_context, open_in, play, report, seat_zero_to_move
+from tests.web.conftest import Seats
+from tests.web.test_access_tables import NAMES
+
+
+def an_auction(seats: Seats, app) -> dict[str, str]:
+    """A Firehouse deal in its auction, seat 0 to bid after the two seats left of the
+    dealer (seat 1) spoke."""
+    service = app.extensions["parlour"]
+    players = [seats.register(f"{name}2") for name in NAMES]
+    game = seats.game("pinochle", players, {"variant": "firehouse", "first_dealer": 1})["id"]
+    mine = play(service, game, players, random.Random(5), until=seat_zero_to_move)
+    assert mine["state"]["phase"] == "auction" and mine["version"] > 0  # after other bids
+    assert sum(m["type"] == "bid" for m in mine["legal_moves"]) > 6  # a stepper, not buttons
+    return {
+        "table-pinochle-firehouse-auction-seated": f"/table/{game}#token={players[0].token}",
+        "table-pinochle-firehouse-auction-spectator": f"/table/{game}",
+    }
+
+
+def test_a_pinochle_auction_passes_axe_and_fits_at_both_sizes(
+    browser: Browser, live_server: LiveServer, seats: Seats, axe_source: str, app
+) -> None:
+    auction = an_auction(seats, app)
+    context = new_context(browser, "phone")  # the auction's page shows the bid stepper
+    page = open_in(context, live_server.url + auction["table-pinochle-firehouse-auction-seated"])
+    steps = page.locator(".stepper button").all_inner_texts()
+    assert steps[:3] == ["Min", "−10", "+10"] and steps[3].startswith("bid "), steps
+    context.close()
+    pages = auction
+    problems = audit(browser, live_server.url, axe_source, pages)
+    assert not problems, report(problems)

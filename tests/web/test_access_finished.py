@@ -1,0 +1,44 @@
+"""Concerto's, Seconds' and Cowpoke's tables at their end, as seat 0 sees it, at phone
+and desktop sizes: axe-core finds no serious or critical violation (an emptied hand is no unnamed
+landmark), no page scrolls sideways (Seconds' score sheet of seven deals stays in its
+panel at 1280×800), and each end is photographed: ``var/screenshots/table-<game>-end-
+<size>.png`` (tests/web/audit.py). The Pinochle family's are
+test_access_finished_pinochle.py.
+"""
+
+from __future__ import annotations
+
+import random
+
+from playwright.sync_api import Browser
+
+from tests.conftest import LiveServer
+from tests.web.audit import audit, play, report, table_name
+from tests.web.conftest import Seats
+
+TABLES = [
+    ("concerto", {"deals": 1}, 4),
+    ("seconds", {}, 4),
+    ("cowpoke", {"players": 3, "hands": 1}, 3),
+]
+NAMES = ("Annabelle North", "Benedict Easton", "Catherine South", "Dominic Westwood", "eve", "fay")
+"""Names as long as people give (a score sheet has a column per seat's name)."""
+
+
+def finished_tables(seats: Seats, app, tables) -> dict[str, str]:
+    service = app.extensions["parlour"]
+    players = [seats.register(name) for name in NAMES]
+    pages: dict[str, str] = {}
+    for number, (game, options, count) in enumerate(tables):
+        done = seats.game(game, players[:count], options)["id"]
+        assert play(service, done, players[:count], random.Random(number))["status"] == "finished"
+        pages[f"table-{table_name(game, options)}-end"] = f"/table/{done}#token={players[0].token}"
+    return pages
+
+
+def test_finished_tables_pass_axe_fits_and_is_photographed(
+    browser: Browser, live_server: LiveServer, seats: Seats, axe_source: str, app
+) -> None:
+    pages = finished_tables(seats, app, TABLES)
+    problems = audit(browser, live_server.url, axe_source, pages)
+    assert not problems, report(problems)

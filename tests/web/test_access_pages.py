@@ -1,0 +1,50 @@
+"""The pages around the tables, at phone and desktop sizes: the lobby, a replay, a
+rules page, a running tournament and the ratings (a ladder's pages:
+test_access_ladder.py). axe-core finds no serious or critical violation, no page
+scrolls sideways, each is photographed (tests/web/audit.py).
+"""
+
+from __future__ import annotations
+
+import random
+
+from playwright.sync_api import Browser
+
+from server.processes.scheduler import Runner
+from tests.conftest import ADMIN_TOKEN, LiveServer, Player
+from tests.web.audit import audit, play, report
+from tests.web.conftest import Seats
+
+
+def a_running_tournament(seats: Seats, app, players: list[Player]) -> str:
+    """A Concerto round robin of two partnerships, its one table paired and under way."""
+    made = seats.call(
+        "post",
+        "/v1/tournaments",
+        {"game": "concerto", "format": "round_robin", "options": {"deals": 1}, "name": "Friday"},
+        ADMIN_TOKEN,
+    )
+    for pair in ((players[0], players[2]), (players[1], players[3])):
+        body = {"players": [p.id for p in pair]}
+        seats.call("post", f"/v1/tournaments/{made['id']}/entries", body, ADMIN_TOKEN)
+    seats.call("post", f"/v1/tournaments/{made['id']}/start", {}, ADMIN_TOKEN)
+    Runner(app.extensions["parlour"]).tick()
+    return made["id"]
+
+
+def test_the_lobby_replay_rules_tournament_and_ratings_pages_pass_axe_and_fit(
+    browser: Browser, live_server: LiveServer, seats: Seats, axe_source: str, app
+) -> None:
+    players = [seats.register(name) for name in ("ann", "ben", "cat", "dan")]
+    done = seats.game("concerto", players, {"deals": 1})["id"]
+    play(app.extensions["parlour"], done, players, random.Random(2))
+    tournament = a_running_tournament(seats, app, players)
+    pages = {
+        "lobby": "/",
+        "replay": f"/replay/{done}?step=30",
+        "rules": "/rules/concerto",
+        "tournament": f"/tournaments/{tournament}",
+        "ratings": "/ratings/concerto",
+    }
+    problems = audit(browser, live_server.url, axe_source, pages)
+    assert not problems, report(problems)
