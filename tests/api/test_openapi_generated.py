@@ -47,3 +47,18 @@ def test_check_mode_names_the_command(tmp_path, capsys):
     assert "python -m server.api.openapi" in capsys.readouterr().err
     assert openapi.main([str(stale)]) == 0
     assert openapi.main(["--check", str(stale)]) == 0
+
+
+def test_every_registered_game_has_its_view_state_and_moves():
+    """A game added to the engines needs its ``<Game>State`` and ``<Game>Move`` here."""
+    from server.games import REGISTRY
+
+    assert set(openapi.GAMES) == set(REGISTRY)
+    schemas = openapi.build()["components"]["schemas"]
+    mapping = schemas["View"]["discriminator"]["mapping"]
+    for game, prefix in openapi.GAMES.items():
+        view = schemas[f"{prefix}View"]["properties"]
+        assert mapping[game] == f"#/components/schemas/{prefix}View"
+        assert view["game"]["const"] == game
+        assert view["legal_moves"]["items"] == {"$ref": f"#/components/schemas/{prefix}Move"}
+        assert schemas[f"{prefix}State"]["additionalProperties"] is False
