@@ -16,6 +16,7 @@ def create():
     """
     ---
     post:
+      operationId: createApp
       tags:
       - apps
       summary: Create an app (admin only); its token is shown once.
@@ -58,6 +59,7 @@ def show(app_id: str):
     parameters:
     - AppId
     get:
+      operationId: getApp
       tags:
       - apps
       summary: The app, its webhooks (without secrets) and its latest deliveries.
@@ -89,6 +91,7 @@ def create_game(app_id: str):
     parameters:
     - AppId
     post:
+      operationId: createAppGame
       tags:
       - apps
       summary: Create a game with an invitation per open seat and bots by name.
@@ -142,6 +145,7 @@ def add_webhook(app_id: str):
     parameters:
     - AppId
     post:
+      operationId: addWebhook
       tags:
       - apps
       summary: Register a URL for signed notifications; the secret is shown once.
@@ -195,6 +199,7 @@ def rotate_token(app_id: str):
     parameters:
     - AppId
     post:
+      operationId: rotateAppToken
       tags:
       - apps
       summary: Rotate the app's token (the app itself or the admin); shown once.
@@ -227,6 +232,7 @@ def revoke_token(app_id: str):
     parameters:
     - AppId
     delete:
+      operationId: revokeAppToken
       tags:
       - apps
       summary: Revoke the app's token (the app itself or the admin).
@@ -254,6 +260,7 @@ def bots():
     """
     ---
     get:
+      operationId: listBots
       tags:
       - bots
       summary: The bots `"bot:<name>"` seats can name, and the games each plays.
@@ -277,6 +284,7 @@ def ensure_bots():
     """
     ---
     post:
+      operationId: ensureBots
       tags:
       - bots
       summary: The bot pool's identities and tokens (admin only; `parlour botpool` calls it).

@@ -16,6 +16,7 @@ def index():
     """
     ---
     get:
+      operationId: listGames
       tags:
       - games
       summary: The lobby's list of games, newest first (public parts only).
@@ -73,6 +74,7 @@ def create():
     """
     ---
     post:
+      operationId: createGame
       tags:
       - games
       summary: Create a game; answers with the creator's view.
@@ -127,6 +129,7 @@ def join(game_id: str):
     parameters:
     - GameId
     post:
+      operationId: joinGame
       tags:
       - games
       summary: Take an open seat (the one asked for, or the lowest open one).
@@ -174,6 +177,7 @@ def leave(game_id: str, seat: int):
         type: integer
         minimum: 0
     delete:
+      operationId: leaveSeat
       tags:
       - games
       summary: Leave a seat of a game still waiting, freeing it for someone else.
@@ -215,6 +219,7 @@ def view(game_id: str):
     parameters:
     - GameId
     get:
+      operationId: getGame
       tags:
       - games
       summary: The caller's view (a spectator's view without a seat or a token).
@@ -253,6 +258,7 @@ def move(game_id: str):
     parameters:
     - GameId
     post:
+      operationId: makeMove
       tags:
       - games
       summary: Make a move; answers with the new view.
@@ -304,6 +310,7 @@ def events(game_id: str):
     parameters:
     - GameId
     get:
+      operationId: getEvents
       tags:
       - games
       summary: Events numbered above `after` that the caller may see, long-polled.
@@ -354,6 +361,7 @@ def replay(game_id: str):
     parameters:
     - GameId
     get:
+      operationId: getReplay
       tags:
       - games
       summary: The public record while playing; everything once finished.
@@ -398,6 +406,7 @@ def frame(game_id: str, version: int):
         type: integer
         minimum: 0
     get:
+      operationId: getReplayFrame
       tags:
       - games
       summary: A finished game as it stood at one version (a replay frame).

@@ -23,6 +23,7 @@ def healthz():
     """
     ---
     get:
+      operationId: getHealth
       tags:
       - system
       summary: Ready when Redis answers.
@@ -46,6 +47,7 @@ def ping_redis():
     """
     ---
     get:
+      operationId: pingRedis
       tags:
       - system
       summary: One Redis round trip (the benchmark's ceiling).

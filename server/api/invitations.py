@@ -18,6 +18,7 @@ def mine():
     """
     ---
     get:
+      operationId: listInvitations
       tags:
       - invitations
       summary: Your open invitations to held seats and entries, oldest first, a page at a time.
@@ -55,6 +56,7 @@ def blocks():
     """
     ---
     get:
+      operationId: listBlocks
       tags:
       - invitations
       summary: The players whose invitations you refuse, oldest block first, a page at a time.
@@ -93,6 +95,7 @@ def block(player_id: str):
       schema:
         type: string
     put:
+      operationId: blockPlayer
       tags:
       - invitations
       summary: Refuse this player's invitations from now on (repeatable).
@@ -142,6 +145,7 @@ def unblock(player_id: str):
       schema:
         type: string
     delete:
+      operationId: unblockPlayer
       tags:
       - invitations
       summary: Take their invitations again (nothing if they were not blocked).
@@ -167,6 +171,7 @@ def accept(invitation_id: str):
     parameters:
     - InvitationId
     post:
+      operationId: acceptInvitation
       tags:
       - invitations
       summary: 'Accept: take the held seat(s), or confirm your place in the held entry.'
@@ -213,6 +218,7 @@ def decline(invitation_id: str):
     parameters:
     - InvitationId
     post:
+      operationId: declineInvitation
       tags:
       - invitations
       summary: 'Decline: free the held seat(s), or withdraw the held entry for all its players.'

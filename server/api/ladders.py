@@ -59,6 +59,7 @@ def index():
     """
     ---
     get:
+      operationId: listLadders
       tags:
       - ladders
       summary: Every ladder, oldest first, with its settings.
@@ -90,6 +91,7 @@ def create():
     """
     ---
     post:
+      operationId: createLadder
       tags:
       - ladders
       summary: Define a ladder (admin only).
@@ -150,6 +152,7 @@ def show(ladder_id: str):
     parameters:
     - LadderId
     get:
+      operationId: getLadder
       tags:
       - ladders
       summary: The ladder, and each entry's status and health.
@@ -177,6 +180,7 @@ def join(ladder_id: str):
     parameters:
     - LadderId
     post:
+      operationId: joinLadder
       tags:
       - ladders
       summary: Join the ladder (a player only itself; the admin names `player_id`).
@@ -221,6 +225,7 @@ def leave(ladder_id: str):
     parameters:
     - LadderId
     delete:
+      operationId: leaveLadder
       tags:
       - ladders
       summary: Leave the ladder (games in progress go on; no new ones are made).
@@ -279,6 +284,7 @@ def entry(ladder_id: str, player_id: str):
       schema:
         type: string
     get:
+      operationId: getLadderEntry
       tags:
       - ladders
       summary: One entry's status, health, rating and history (newest first, replay links).
@@ -305,6 +311,7 @@ def leaderboard(ladder_id: str):
     parameters:
     - LadderId
     get:
+      operationId: getLadderLeaderboard
       tags:
       - ladders
       summary: Everyone rated on the ladder, best first by ordinal (mu - 3 sigma).

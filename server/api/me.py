@@ -19,6 +19,7 @@ def turns():
     """
     ---
     get:
+      operationId: getTurns
       tags:
       - turns
       summary: Every game where the caller is to act, long-polled (the bot loop).
@@ -57,6 +58,7 @@ def turn_stream():
 
     ---
     get:
+      operationId: streamTurns
       tags:
       - turns
       summary: Your turns pushed as they come, as server-sent events (the cheapest bot loop).
@@ -97,6 +99,8 @@ def turn_stream():
             U+2028 and U+2029 escaped)
           content:
             text/event-stream:
+              x-message-schema:
+                $ref: '#/components/schemas/TurnStreamMessage'
               example: |+
                 retry: 2000
 

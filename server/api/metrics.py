@@ -308,6 +308,7 @@ def metrics():
     """
     ---
     get:
+      operationId: getMetrics
       tags:
       - system
       summary: The whole deployment's figures in the Prometheus text format.

@@ -153,8 +153,37 @@ def build(app: Flask | None = None) -> dict[str, Any]:
 
     out = spec.to_dict()
     out["webhooks"] = base["webhooks"]
+    for item in [*out["paths"].values(), *out["webhooks"].values()]:
+        for method in METHODS:
+            if method in item:
+                item[method]["security"] = _security(item[method].get("security"))
+    _mark_open_objects(out)
     order = ["openapi", "info", "servers", "security", "tags", "paths", "webhooks", "components"]
     return {key: out[key] for key in order if key in out}
+
+
+def _security(stated: list[dict[str, list[str]]] | None) -> list[dict[str, list[str]]]:
+    """Security stated on every operation, as generators read it: none stated is the
+    bearer token (the document's default); ``[{}]`` alone (no token) is ``[]``."""
+    if stated is None:
+        return [{"bearer": []}]
+    return [] if stated == [{}] else stated
+
+
+def _mark_open_objects(node: Any) -> None:
+    """An object schema that names no property is open: ``additionalProperties: true`` says
+    so (generators otherwise type it as an object with no keys at all)."""
+    if isinstance(node, dict):
+        kind = node.get("type")
+        is_object = kind == "object" or (isinstance(kind, list) and "object" in kind)
+        described = {"properties", "additionalProperties", "oneOf", "anyOf", "allOf", "$ref"}
+        if is_object and not described & node.keys():
+            node["additionalProperties"] = True
+        for value in node.values():
+            _mark_open_objects(value)
+    elif isinstance(node, list):
+        for value in node:
+            _mark_open_objects(value)
 
 
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]

@@ -15,6 +15,7 @@ def register():
     """
     ---
     post:
+      operationId: registerPlayer
       tags:
       - players
       summary: Register a player; the token is shown once.
@@ -58,6 +59,7 @@ def me():
     """
     ---
     get:
+      operationId: getProfile
       tags:
       - players
       summary: The caller's profile, ratings and current games.
@@ -85,6 +87,7 @@ def rotate_own_token():
     """
     ---
     post:
+      operationId: rotateOwnToken
       tags:
       - players
       summary: Rotate the caller's token; the new one is shown once, the old one dies at once.
@@ -115,6 +118,7 @@ def revoke_own_token():
     """
     ---
     delete:
+      operationId: revokeOwnToken
       tags:
       - players
       summary: Revoke the caller's token (only the admin can give the player a new one).
@@ -144,6 +148,7 @@ def rotate_token(player_id: str):
       schema:
         type: string
     post:
+      operationId: rotatePlayerToken
       tags:
       - players
       summary: Give any player a new token (admin only); the old one dies at once.
@@ -179,6 +184,7 @@ def revoke_token(player_id: str):
       schema:
         type: string
     delete:
+      operationId: revokePlayerToken
       tags:
       - players
       summary: Revoke any player's token (admin only).

@@ -21,6 +21,7 @@ def leaderboard(game: str):
       schema:
         type: string
     get:
+      operationId: getRatings
       tags:
       - ratings
       summary: A game's leaderboard (openskill), best ordinal (mu - 3 sigma) first.

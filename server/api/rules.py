@@ -15,6 +15,7 @@ def rules():
     """
     ---
     get:
+      operationId: getRules
       tags:
       - rules
       summary: The games, their variants and options (with defaults).

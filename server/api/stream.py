@@ -52,6 +52,7 @@ def stream(game_id: str):
     parameters:
     - GameId
     get:
+      operationId: streamGameEvents
       tags:
       - streams
       summary: The seat's events as server-sent events (for browsers), resumable.
@@ -106,6 +107,8 @@ def stream(game_id: str):
             escaped)
           content:
             text/event-stream:
+              x-message-schema:
+                $ref: '#/components/schemas/GameStreamMessage'
               example: |+
                 retry: 2000
 

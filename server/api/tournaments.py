@@ -15,6 +15,7 @@ def index():
     """
     ---
     get:
+      operationId: listTournaments
       tags:
       - tournaments
       summary: The lobby's list of tournaments, newest first, with their leaders.
@@ -52,6 +53,7 @@ def create():
     """
     ---
     post:
+      operationId: createTournament
       tags:
       - tournaments
       summary: Create a tournament (any registered player, or the admin).
@@ -119,6 +121,7 @@ def enter(tournament_id: str):
     parameters:
     - TournamentId
     post:
+      operationId: enterTournament
       tags:
       - tournaments
       summary: Enter one entry (one player per seat of a side) while the tournament is open.
@@ -171,6 +174,7 @@ def start(tournament_id: str):
     parameters:
     - TournamentId
     post:
+      operationId: startTournament
       tags:
       - tournaments
       summary: Close the entries and hand the tournament to the scheduler (creator or admin).
@@ -218,6 +222,7 @@ def show(tournament_id: str):
     parameters:
     - TournamentId
     get:
+      operationId: getTournament
       tags:
       - tournaments
       summary: The tournament, its rounds (tables, game ids, results) and standings.
@@ -248,6 +253,7 @@ def standings(tournament_id: str):
     parameters:
     - TournamentId
     get:
+      operationId: getStandings
       tags:
       - tournaments
       summary: The standings, best first, ties fully broken.

@@ -43,6 +43,7 @@ def settings():
     """
     ---
     get:
+      operationId: getVisitorSettings
       tags:
       - visitors
       summary: Whether visitors may play against the bots here, and how many bots play each game.
@@ -64,6 +65,7 @@ def create_game():
     """
     ---
     post:
+      operationId: createVisitorGame
       tags:
       - visitors
       summary: A new game against the server's bots for a person with no account.

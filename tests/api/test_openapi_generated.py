@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import yaml
 
 from server.api import openapi
@@ -62,3 +64,72 @@ def test_every_registered_game_has_its_view_state_and_moves():
         assert view["game"]["const"] == game
         assert view["legal_moves"]["items"] == {"$ref": f"#/components/schemas/{prefix}Move"}
         assert schemas[f"{prefix}State"]["additionalProperties"] is False
+
+
+def _operations(document):
+    for where in ("paths", "webhooks"):
+        for path, item in document[where].items():
+            for method in ("get", "put", "post", "delete", "patch"):
+                if method in item:
+                    yield f"{method} {path}", item[method]
+
+
+def test_every_operation_and_webhook_is_named_tagged_and_states_its_security():
+    document = openapi.build()
+    ids = []
+    for name, operation in _operations(document):
+        assert re.fullmatch(r"[a-z][a-zA-Z0-9]*", operation.get("operationId", "")), name
+        assert operation.get("tags"), name
+        assert isinstance(operation.get("security"), list), name
+        assert {} not in operation["security"] or len(operation["security"]) > 1, name
+        ids.append(operation["operationId"])
+    assert len(ids) == len(set(ids)) == 55
+    public = dict(_operations(document))
+    assert public["get /healthz"]["security"] == []
+    assert public["post /v1/games/{game_id}/moves"]["security"] == [{"bearer": []}]
+
+
+def _objects(node, where="#"):
+    if isinstance(node, dict):
+        kind = node.get("type")
+        if kind == "object" or (isinstance(kind, list) and "object" in kind):
+            yield where, node
+        for key, value in node.items():
+            yield from _objects(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _objects(value, f"{where}/{i}")
+
+
+def test_every_object_names_its_properties_or_says_it_is_open():
+    """An object with no properties and no ``additionalProperties`` reads, to a TypeScript
+    generator, as one that can hold nothing."""
+    for where, schema in _objects(openapi.build()):
+        named = {"properties", "additionalProperties", "oneOf", "anyOf", "allOf"} & schema.keys()
+        assert named, where
+
+
+def test_the_schemas_generators_could_not_read():
+    schemas = openapi.build()["components"]["schemas"]
+    assert schemas["OptionSpec"]["properties"]["choices"]["items"]
+    illegal = schemas["IllegalMoveError"]
+    assert "allOf" not in illegal
+    details = illegal["properties"]["error"]["properties"]["details"]
+    assert details["properties"]["legal_moves"]["items"] == {"$ref": "#/components/schemas/Move"}
+    assert "termination" in schemas["Result"]["required"]
+    tournament = schemas["GameSummary"]["properties"]["tournament"]
+    assert set(tournament["required"]) == {"id", "round", "table"}
+    assert schemas["Frame"]["properties"]["move"]["required"] == ["seat", "move"]
+
+
+def test_the_streams_name_their_messages():
+    document = openapi.build()
+    for path, message in [
+        ("/v1/me/turns/stream", "TurnStreamMessage"),
+        ("/v1/games/{game_id}/stream", "GameStreamMessage"),
+    ]:
+        media = document["paths"][path]["get"]["responses"]["200"]["content"]["text/event-stream"]
+        assert media["x-message-schema"] == {"$ref": f"#/components/schemas/{message}"}
+        assert message in document["components"]["schemas"]
+    turns = document["components"]["schemas"]["TurnsMessage"]["properties"]["data"]
+    assert turns["items"] == {"$ref": "#/components/schemas/Turn"}
