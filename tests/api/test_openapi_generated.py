@@ -133,3 +133,19 @@ def test_the_streams_name_their_messages():
         assert message in document["components"]["schemas"]
     turns = document["components"]["schemas"]["TurnsMessage"]["properties"]["data"]
     assert turns["items"] == {"$ref": "#/components/schemas/Turn"}
+
+
+SCHEMA_KEYWORDS = {
+    *("type", "description", "items", "properties", "required", "additionalProperties", "$ref"),
+    *("enum", "minimum", "maximum", "format", "default", "examples", "oneOf", "anyOf", "allOf"),
+    *("const", "pattern", "minLength", "maxLength", "minItems", "maxItems", "discriminator"),
+}
+
+
+def test_no_schema_carries_a_stray_key():
+    """An unquoted description cut at a comma (``{description: ms, latest 500 moves}``)
+    adds a key no schema keyword has: openapi-spec-validator lets it pass, Redocly does not."""
+    for where, schema in _objects(openapi.build()["components"]["schemas"]):
+        for name, prop in schema.get("properties", {}).items():
+            if isinstance(prop, dict):
+                assert set(prop) <= SCHEMA_KEYWORDS, f"{where}/properties/{name}"
