@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test bench lint serve clean browser docs
+.PHONY: help demo test bench lint serve clean browser docs openapi
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-8s %s\n", $$1, $$2}'
@@ -47,6 +47,9 @@ lint: $(STAMP) ## ruff (check + format), mypy, the layer contracts
 
 docs: $(STAMP) ## build the documentation into site/ (MkDocs, offline)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+openapi: $(STAMP) ## regenerate openapi.yaml from server/api (views, schemas, openapi_base.yaml)
+	$(BIN)/python -m server.api.openapi
 
 serve: $(STAMP) ## run the server on 127.0.0.1:8000 with an embedded Redis
 	$(BIN)/parlour serve

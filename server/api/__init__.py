@@ -52,6 +52,15 @@ from . import (
 )
 from .context import load_token
 
+BLUEPRINTS = (
+    *(players, rules, games, me, tournaments, ratings, ladders, invitations),
+    *(health, web),
+    *(apps, stream),  # embedding in other apps
+    visitors,  # the web lobby's Play against bots (docs/web.md)
+)
+"""The modules whose ``bp`` the app registers (``metrics.install`` adds ``GET /metrics``);
+server/api/openapi.py reads the same routes."""
+
 MAX_BODY = 64 * 1024
 """The default request body limit: the largest legitimate body (a tournament, a game
 with preset deals) is a few KiB."""
@@ -153,13 +162,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     headers.register(app)  # every response, errors and unknown URLs too
     app.before_request(load_token)
     ratelimit.register(app)  # after load_token: it counts per token
-    for module in (players, rules, games, me, tournaments, ratings, ladders, invitations):
-        app.register_blueprint(module.bp)
-    for module in (health, web):
-        app.register_blueprint(module.bp)
-    for module in (apps, stream):  # embedding in other apps
-        app.register_blueprint(module.bp)
-    for module in (visitors,):  # the web lobby's Play against bots (docs/web.md)
+    for module in BLUEPRINTS:
         app.register_blueprint(module.bp)
     cors.register(app)
     metrics.install(app)  # GET /metrics and the request counters

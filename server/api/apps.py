@@ -13,6 +13,40 @@ bp = Blueprint("apps", __name__)
 @bp.post("/v1/apps")
 @requires_token
 def create():
+    """
+    ---
+    post:
+      operationId: createApp
+      tags:
+      - apps
+      summary: Create an app (admin only); its token is shown once.
+      description: |
+        An app is a backend that embeds Parlour for its own people. Its token
+        belongs on that backend, never in a browser: it creates games (with an
+        invitation per open seat) and registers webhooks. `invite_url` is the
+        app's page where a guest plays; invitation links are built from it.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/AppCreate'
+      responses:
+        '201':
+          description: the app and its token
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/AppCreated'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+    """
     body = schemas.app_create.load(load_json())
     return schemas.app_created.dump(services().apps.create_app(g.token, **body)), 201
 
@@ -20,12 +54,85 @@ def create():
 @bp.get("/v1/apps/<app_id>")
 @requires_token
 def show(app_id: str):
+    """
+    ---
+    parameters:
+    - AppId
+    get:
+      operationId: getApp
+      tags:
+      - apps
+      summary: The app, its webhooks (without secrets) and its latest deliveries.
+      description: For the app's own token or the admin.
+      responses:
+        '200':
+          description: the app
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/App'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
     return schemas.app_info.dump(services().apps.get_app(g.token, app_id))
 
 
 @bp.post("/v1/apps/<app_id>/games")
 @requires_token
 def create_game(app_id: str):
+    """
+    ---
+    parameters:
+    - AppId
+    post:
+      operationId: createAppGame
+      tags:
+      - apps
+      summary: Create a game with an invitation per open seat and bots by name.
+      description: |
+        `seats`: per seat `null` (a guest: an invitation), `"bot:<name>"` (played
+        by the server's bot pool; `GET /v1/bots` lists the names) or a player id:
+        a registered player's seat is held until that player accepts the app's
+        invitation (`/v1/me/invitations`), and the game waits for it. Guest and
+        bot seats are taken at once (`game_start` webhook at creation). Each invitation's
+        `token` is a guest token: bound to that seat
+        of that game only (any other game or seat: 403), valid until `expires`
+        (`PARLOUR_GUEST_TTL`, 24 h) and, once the game is over, for
+        `PARLOUR_GUEST_GRACE` (1 h) more, to read the final view; then 401. `url`
+        is the app's `invite_url` with `#game=..&seat=..&token=..` (a fragment:
+        browsers never send it to a server); null when the app has none.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/AppGameCreate'
+      responses:
+        '201':
+          description: the spectator's view of the new game and the invitations
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/AppGame'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '409':
+          $ref: '#/components/responses/Conflict'
+    """
     body = schemas.app_game_create.load(load_json())
     return schemas.app_game.dump(services().apps.create_game(g.token, app_id, **body)), 201
 
@@ -33,6 +140,52 @@ def create_game(app_id: str):
 @bp.post("/v1/apps/<app_id>/webhooks")
 @requires_token
 def add_webhook(app_id: str):
+    """
+    ---
+    parameters:
+    - AppId
+    post:
+      operationId: addWebhook
+      tags:
+      - apps
+      summary: Register a URL for signed notifications; the secret is shown once.
+      description: |
+        The server POSTs the notifications listed in `webhooks` (this document's
+        top level) for every game of the app: `game_start`, `turn` (a guest is to
+        move) and `game_end`. Each is signed: `Parlour-Signature: t=<unix
+        seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; also
+        `Parlour-Event` and `Parlour-Delivery`. A 2xx answer is success; anything
+        else is retried with exponential backoff (1 s doubling, with jitter, 8
+        attempts). Deliveries may repeat or arrive out of order: the body's `id`
+        is stable per notification and `version` orders a game's notifications.
+        A URL whose address is loopback, private, link-local, multicast,
+        unspecified or reserved is refused (400), and checked again before each
+        delivery, after resolving its name: such a delivery ends as `refused`,
+        without details. The operator may allow ranges (`PARLOUR_WEBHOOK_ALLOW`).
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/WebhookCreate'
+      responses:
+        '201':
+          description: the webhook, with its signing secret (shown this once)
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Webhook'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
     body = schemas.webhook_create.load(load_json())
     return schemas.webhook.dump(services().apps.add_webhook(g.token, app_id, **body)), 201
 
@@ -41,23 +194,126 @@ def add_webhook(app_id: str):
 @bp.post("/v1/apps/<app_id>/token")
 @requires_token
 def rotate_token(app_id: str):
+    """
+    ---
+    parameters:
+    - AppId
+    post:
+      operationId: rotateAppToken
+      tags:
+      - apps
+      summary: Rotate the app's token (the app itself or the admin); shown once.
+      description: |
+        The old token dies at once. The app's games, guests and webhooks stay.
+      responses:
+        '200':
+          description: the app and its new token
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/AppCreated'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
     return schemas.app_created.dump(services().apps.rotate_token(g.token, app_id))
 
 
 @bp.delete("/v1/apps/<app_id>/token")
 @requires_token
 def revoke_token(app_id: str):
+    """
+    ---
+    parameters:
+    - AppId
+    delete:
+      operationId: revokeAppToken
+      tags:
+      - apps
+      summary: Revoke the app's token (the app itself or the admin).
+      description: |
+        The admin can issue a new one (`POST`). Guests keep playing their
+        games and webhooks keep coming; only the app token stops working.
+      responses:
+        '204':
+          description: the token no longer works
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
     services().apps.revoke_token(g.token, app_id)
     return "", 204
 
 
 @bp.get("/v1/bots")
 def bots():
+    """
+    ---
+    get:
+      operationId: listBots
+      tags:
+      - bots
+      summary: The bots `"bot:<name>"` seats can name, and the games each plays.
+      security:
+      - {}
+      - bearer: []
+      responses:
+        '200':
+          description: the server's bot pool
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Bots'
+    """
     return schemas.bots.dump(services().apps.bots())
 
 
 @bp.post("/v1/bots")
 @requires_token
 def ensure_bots():
+    """
+    ---
+    post:
+      operationId: ensureBots
+      tags:
+      - bots
+      summary: The bot pool's identities and tokens (admin only; `parlour botpool` calls it).
+      description: |
+        Creates what is missing so that each bot has `count` player identities,
+        and answers every identity with its token. Idempotent: identities stay,
+        and tokens are derived from the server secret, so every call (from any
+        pool process) gets the same ones.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/BotsEnsure'
+      responses:
+        '200':
+          description: each bot with its players and their tokens
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/BotPool'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+    """
     body = schemas.bots_ensure.load(load_json())
     return schemas.bots.dump(services().apps.ensure_bots(g.token, **body))

@@ -13,6 +13,57 @@ bp = Blueprint("games", __name__)
 
 @bp.get("/v1/games")
 def index():
+    """
+    ---
+    get:
+      operationId: listGames
+      tags:
+      - games
+      summary: The lobby's list of games, newest first (public parts only).
+      description: |
+        `status=live` (default): games waiting for players or being played,
+        newest created first; `status=finished`: games finished or aborted,
+        most recently ended first. Each entry shows only what a spectator's
+        view shows: seats, whose turn, scores, the result. The live list is
+        fair: it shows at most `PARLOUR_LOBBY_PER_CREATOR` (5) live games of any
+        one player; `created_by=<player id>` lists that creator's live games
+        only, all of them (up to `limit`).
+      security:
+      - {}
+      - bearer: []
+      parameters:
+      - name: status
+        in: query
+        schema:
+          type: string
+          enum:
+          - live
+          - finished
+          default: live
+      - name: limit
+        in: query
+        schema:
+          type: integer
+          minimum: 1
+          maximum: 100
+          default: 50
+      - name: created_by
+        in: query
+        description: only this creator's live games (a player id, an app id, `admin`, `scheduler`)
+        schema:
+          type: string
+          minLength: 1
+          maxLength: 64
+      responses:
+        '200':
+          description: the games
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/GameList'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+    """
     query = schemas.games_query.load(request.args)
     return schemas.game_list.dump(services().lobby.list_games(**query))
 
@@ -20,6 +71,52 @@ def index():
 @bp.post("/v1/games")
 @requires_token
 def create():
+    """
+    ---
+    post:
+      operationId: createGame
+      tags:
+      - games
+      summary: Create a game; answers with the creator's view.
+      description: |
+        `seats` lists a player id or `null` (open) per seat; omitted, every seat
+        is open. A player holds at most one seat unless `allow_multiple_seats`.
+        A seat naming another player than the caller is held for an invitation
+        that player must accept (only the admin seats others directly; see
+        `/v1/me/invitations`). The game starts (`status: active`) when every
+        seat is taken and none is held. `deals`
+        and `seed` are admin-only (403 otherwise). Without `seed`, the deal seed
+        is derived from a server secret and the game id; `deal_commitment` is
+        the SHA-256 (hex) of the seed's UTF-8 bytes, revealed by the replay once
+        the game is finished.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/GameCreate'
+      responses:
+        '201':
+          description: the creator's view (a spectator's view if the creator has no seat)
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/View'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '413':
+          $ref: '#/components/responses/PayloadTooLarge'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '409':
+          $ref: '#/components/responses/Conflict'
+    """
     body = schemas.game_create.load(load_json())
     return schemas.view.dump(services().games.create_game(g.token, **body)), 201
 
@@ -27,6 +124,41 @@ def create():
 @bp.post("/v1/games/<game_id>/join")
 @requires_token
 def join(game_id: str):
+    """
+    ---
+    parameters:
+    - GameId
+    post:
+      operationId: joinGame
+      tags:
+      - games
+      summary: Take an open seat (the one asked for, or the lowest open one).
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/Join'
+      responses:
+        '200':
+          description: the joiner's view
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/View'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '409':
+          $ref: '#/components/responses/Conflict'
+    """
     body = schemas.join_body.load(load_json())
     return schemas.view.dump(services().games.join(g.token, game_id, **body))
 
@@ -34,11 +166,86 @@ def join(game_id: str):
 @bp.delete("/v1/games/<game_id>/seats/<int:seat>")
 @requires_token
 def leave(game_id: str, seat: int):
+    """
+    ---
+    parameters:
+    - GameId
+    - name: seat
+      in: path
+      required: true
+      schema:
+        type: integer
+        minimum: 0
+    delete:
+      operationId: leaveSeat
+      tags:
+      - games
+      summary: Leave a seat of a game still waiting, freeing it for someone else.
+      description: |
+        The seat's holder (or the admin) frees it while the game's status is
+        `waiting`; the game's `version` is unchanged. Once the game has started the
+        answer is 409 `game_started` (details.status) and nothing changes: its seats
+        are played to the end, by their clock if need be. Other refusals: 403
+        `forbidden` (the seat is someone else's), 409 `seat_open` (nobody sits
+        there, e.g. a second leave), 409 `seat_held` (held for an invitation: its
+        invitee declines the invitation instead).
+      responses:
+        '200':
+          description: the caller's view afterwards (a spectator's once they hold no seat)
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/View'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '409':
+          $ref: '#/components/responses/Conflict'
+    """
     return schemas.view.dump(services().games.leave(g.token, game_id, seat))
 
 
 @bp.get("/v1/games/<game_id>")
 def view(game_id: str):
+    """
+    ---
+    parameters:
+    - GameId
+    get:
+      operationId: getGame
+      tags:
+      - games
+      summary: The caller's view (a spectator's view without a seat or a token).
+      security:
+      - {}
+      - bearer: []
+      parameters:
+      - Seat
+      responses:
+        '200':
+          description: the view
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/View'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
     query = schemas.seat_query.load(request.args)
     return schemas.view.dump(services().games.view(g.token, game_id, **query))
 
@@ -46,12 +253,102 @@ def view(game_id: str):
 @bp.post("/v1/games/<game_id>/moves")
 @requires_token
 def move(game_id: str):
+    """
+    ---
+    parameters:
+    - GameId
+    post:
+      operationId: makeMove
+      tags:
+      - games
+      summary: Make a move; answers with the new view.
+      description: |
+        `version` is optional. When given and stale, the answer is 409
+        `stale_version` and nothing changes, except when the same seat's same
+        move was already accepted at that version: then the answer is the
+        current view (safe retries). `seat` is needed only by a player holding
+        several seats that are to move at once. Moves wait until every seat is
+        taken (409 `game_not_started`).
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/MoveRequest'
+      responses:
+        '200':
+          description: the mover's view after the move
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/View'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '413':
+          $ref: '#/components/responses/PayloadTooLarge'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '409':
+          $ref: '#/components/responses/Conflict'
+        '422':
+          $ref: '#/components/responses/IllegalMove'
+    """
     body = schemas.move_body.load(load_json())
     return schemas.view.dump(services().games.move(g.token, game_id, **body))
 
 
 @bp.get("/v1/games/<game_id>/events")
 def events(game_id: str):
+    """
+    ---
+    parameters:
+    - GameId
+    get:
+      operationId: getEvents
+      tags:
+      - games
+      summary: Events numbered above `after` that the caller may see, long-polled.
+      description: |
+        Waits up to `wait` seconds (capped by the server, 30 by default) for the
+        first new event and answers at once when one arrives. Pass the answer's
+        `last` as the next `after`.
+      security:
+      - {}
+      - bearer: []
+      parameters:
+      - name: after
+        in: query
+        schema:
+          type: integer
+          minimum: 0
+          maximum: 18446744073709551615
+          default: 0
+      - Wait
+      - Seat
+      responses:
+        '200':
+          description: the events
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Events'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
     query = schemas.events_query.load(request.args)
     events = services().feeds.events(g.token, game_id, **query, client=client_address())
     return schemas.events.dump(events)
@@ -59,9 +356,86 @@ def events(game_id: str):
 
 @bp.get("/v1/games/<game_id>/replay")
 def replay(game_id: str):
+    """
+    ---
+    parameters:
+    - GameId
+    get:
+      operationId: getReplay
+      tags:
+      - games
+      summary: The public record while playing; everything once finished.
+      description: |
+        While the game is not finished: the public events only and `revealed:
+        null`. Once finished: every event (with its `visible_to`), including
+        every seat's dealt hands, and `revealed` with the seed and the hands
+        left at the end; `sha256(revealed.seed) == deal_commitment`.
+        Concerto adds `par`: each deal's double-dummy bounds per side.
+      security:
+      - {}
+      - bearer: []
+      responses:
+        '200':
+          description: the replay
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Replay'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
     return schemas.replay.dump(services().replays.replay(g.token, game_id))
 
 
 @bp.get("/v1/games/<game_id>/replay/<int:version>")
 def frame(game_id: str, version: int):
+    """
+    ---
+    parameters:
+    - GameId
+    - name: version
+      in: path
+      required: true
+      schema:
+        type: integer
+        minimum: 0
+    get:
+      operationId: getReplayFrame
+      tags:
+      - games
+      summary: A finished game as it stood at one version (a replay frame).
+      description: |
+        The spectator's view (`public`) and every seat's own view (`views`,
+        by seat) at `version` (0 = as dealt, the game's `version` = the end),
+        and `move`, the move that led there. Rebuilt by the engine from the
+        opening state and the accepted moves: step through a game with every
+        hand shown, or "as seat X saw it" (`views[X]`). Only once the game is
+        finished (409 `game_not_finished` before, so it reveals nothing early).
+      security:
+      - {}
+      - bearer: []
+      responses:
+        '200':
+          description: the frame
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Frame'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '409':
+          $ref: '#/components/responses/Conflict'
+    """
     return schemas.frame.dump(services().replays.replay_frame(g.token, game_id, version))

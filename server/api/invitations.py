@@ -15,6 +15,37 @@ bp = Blueprint("invitations", __name__)
 @bp.get("/v1/me/invitations")
 @requires_token
 def mine():
+    """
+    ---
+    get:
+      operationId: listInvitations
+      tags:
+      - invitations
+      summary: Your open invitations to held seats and entries, oldest first, a page at a time.
+      description: |
+        A seat or tournament entry that someone else (a player or an app) named
+        you in is held until you accept. Expired invitations are freed and left
+        out. `limit` invitations per page (50); `next_cursor` (null on the last
+        page) is the `cursor` of the next one.
+      parameters:
+      - Limit
+      - Cursor
+      responses:
+        '200':
+          description: one page of the invitations
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/ConsentInvitationList'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+    """
     query = schemas.page_query.load(request.args)
     return schemas.invitation_list.dump(services().invitations.mine(g.token, **query))
 
@@ -22,6 +53,32 @@ def mine():
 @bp.get("/v1/me/blocks")
 @requires_token
 def blocks():
+    """
+    ---
+    get:
+      operationId: listBlocks
+      tags:
+      - invitations
+      summary: The players whose invitations you refuse, oldest block first, a page at a time.
+      parameters:
+      - Limit
+      - Cursor
+      responses:
+        '200':
+          description: one page of the blocks
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/BlockList'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+    """
     query = schemas.page_query.load(request.args)
     return schemas.block_list.dump(services().invitations.blocks(g.token, **query))
 
@@ -29,6 +86,49 @@ def blocks():
 @bp.put("/v1/me/blocks/<player_id>")
 @requires_token
 def block(player_id: str):
+    """
+    ---
+    parameters:
+    - name: player_id
+      in: path
+      required: true
+      schema:
+        type: string
+    put:
+      operationId: blockPlayer
+      tags:
+      - invitations
+      summary: Refuse this player's invitations from now on (repeatable).
+      description: |
+        Their open invitations to you are declined at once. Their later
+        invitations to you are refused with 409 `invitation_refused`, the same
+        answer as for a full inbox (they are not told that you block them), and
+        nothing of them reaches your turn stream.
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: false
+      responses:
+        '200':
+          description: the block
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Block'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+    """
     schemas.empty.load(load_json())
     return schemas.block.dump(services().invitations.block(g.token, player_id))
 
@@ -36,6 +136,29 @@ def block(player_id: str):
 @bp.delete("/v1/me/blocks/<player_id>")
 @requires_token
 def unblock(player_id: str):
+    """
+    ---
+    parameters:
+    - name: player_id
+      in: path
+      required: true
+      schema:
+        type: string
+    delete:
+      operationId: unblockPlayer
+      tags:
+      - invitations
+      summary: Take their invitations again (nothing if they were not blocked).
+      responses:
+        '204':
+          description: not blocked
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+    """
     services().invitations.unblock(g.token, player_id)
     return "", 204
 
@@ -43,6 +166,46 @@ def unblock(player_id: str):
 @bp.post("/v1/invitations/<invitation_id>/accept")
 @requires_token
 def accept(invitation_id: str):
+    """
+    ---
+    parameters:
+    - InvitationId
+    post:
+      operationId: acceptInvitation
+      tags:
+      - invitations
+      summary: 'Accept: take the held seat(s), or confirm your place in the held entry.'
+      description: |
+        The game starts once every seat is taken and none is held. An expired
+        invitation is 409 `invitation_expired` (its seat or entry is freed); one
+        already answered or withdrawn is 404.
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: false
+      responses:
+        '200':
+          description: the invitation, accepted
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/ConsentInvitation'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '409':
+          $ref: '#/components/responses/Conflict'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+    """
     schemas.empty.load(load_json())
     return schemas.invitation.dump(services().invitations.accept(g.token, invitation_id))
 
@@ -50,5 +213,39 @@ def accept(invitation_id: str):
 @bp.post("/v1/invitations/<invitation_id>/decline")
 @requires_token
 def decline(invitation_id: str):
+    """
+    ---
+    parameters:
+    - InvitationId
+    post:
+      operationId: declineInvitation
+      tags:
+      - invitations
+      summary: 'Decline: free the held seat(s), or withdraw the held entry for all its players.'
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: false
+      responses:
+        '200':
+          description: the invitation, declined
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/ConsentInvitation'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+    """
     schemas.empty.load(load_json())
     return schemas.invitation.dump(services().invitations.decline(g.token, invitation_id))

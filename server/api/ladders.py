@@ -59,24 +59,163 @@ entry_query = EntryQuery()
 
 @bp.get("/v1/ladders")
 def index():
+    """
+    ---
+    get:
+      operationId: listLadders
+      tags:
+      - ladders
+      summary: Every ladder, oldest first, with its settings.
+      security:
+      - {}
+      - bearer: []
+      responses:
+        '200':
+          description: the ladders
+          content:
+            application/json:
+              schema:
+                type: object
+                additionalProperties: false
+                required:
+                - ladders
+                properties:
+                  ladders:
+                    type: array
+                    items:
+                      $ref: '#/components/schemas/LadderSummary'
+    """
     return services().ladders.list_ladders()
 
 
 @bp.post("/v1/ladders")
 @requires_token
 def create():
+    """
+    ---
+    post:
+      operationId: createLadder
+      tags:
+      - ladders
+      summary: Define a ladder (admin only).
+      description: |
+        A standing competition: players join it themselves, and a scheduler
+        matches those *available* (seen waiting on `GET /v1/me/turns` or a
+        game's events in the last `seen_seconds`, not paused, below
+        `max_games` concurrent games) and rates every contest (openskill, a
+        pool of its own).
+
+        * `table_size`: seats per table (games with a player-count option);
+          default the game's.
+        * `side_size`: players per side; default 2 in partnership games
+          (Concerto, Pinochle), else 1. Solo entries are paired into sides per
+          board.
+        * `duplicate` (default: true for two sides of partners, and only for
+          two sides): each match is one board dealt identically at two tables,
+          played by two teams of two sides each, every seat a different player
+          (each team's sides at different tables), rated as one contest by the
+          board difference; with fewer available entries than the two tables
+          seat, the entries play an ordinary game instead.
+        * `clock`, `timeout_policy`: as for tournaments (default 30 s,
+          `default_move`).
+        * `pause_after` games in a row with a timeout pause an entry until it
+          is seen waiting `pause_seconds` after its last timeout.
+        * `provisional_games`: rated contests before a rating stops being
+          provisional.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/LadderCreate'
+      responses:
+        '201':
+          description: the new ladder
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Ladder'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+    """
     body = ladder_create.load(load_json())
     return services().ladders.create(g.token, **body), 201
 
 
 @bp.get("/v1/ladders/<ladder_id>")
 def show(ladder_id: str):
+    """
+    ---
+    parameters:
+    - LadderId
+    get:
+      operationId: getLadder
+      tags:
+      - ladders
+      summary: The ladder, and each entry's status and health.
+      security:
+      - {}
+      - bearer: []
+      responses:
+        '200':
+          description: the ladder
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Ladder'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
     return services().ladders.show(ladder_id)
 
 
 @bp.post("/v1/ladders/<ladder_id>/entries")
 @requires_token
 def join(ladder_id: str):
+    """
+    ---
+    parameters:
+    - LadderId
+    post:
+      operationId: joinLadder
+      tags:
+      - ladders
+      summary: Join the ladder (a player only itself; the admin names `player_id`).
+      description: |
+        Joining is the player's consent to be seated in the ladder's games
+        (each game records it in `meta.tournament.consent`). Joining again is
+        harmless. On a ladder of fixed pairs (`sides: fixed`) name the `partner`:
+        the pair is held until the partner makes the same call naming this player.
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/LadderEntryBody'
+      responses:
+        '201':
+          description: the entry
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/LadderEntry'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+    """
     body = entry_body.load(load_json())
     joined = services().ladders.join(
         g.token, ladder_id, body["player_id"], body["partner"], max_games=body["max_games"]
@@ -87,15 +226,112 @@ def join(ladder_id: str):
 @bp.delete("/v1/ladders/<ladder_id>/entries")
 @requires_token
 def leave(ladder_id: str):
+    """
+    ---
+    parameters:
+    - LadderId
+    delete:
+      operationId: leaveLadder
+      tags:
+      - ladders
+      summary: Leave the ladder (games in progress go on; no new ones are made).
+      parameters:
+      - name: player_id
+        in: query
+        description: the player to take out (admin only; players leave for themselves)
+        schema:
+          type: string
+      responses:
+        '200':
+          description: left
+          content:
+            application/json:
+              schema:
+                type: object
+                additionalProperties: false
+                required:
+                - ladder_id
+                - player_id
+                - left
+                properties:
+                  ladder_id:
+                    type: string
+                  player_id:
+                    type: string
+                  left:
+                    type: boolean
+                  partner_left:
+                    type: string
+                    description: on a ladder of fixed pairs, the partner that left too
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+    """
     query = entry_query.load(request.args)
     return services().ladders.leave(g.token, ladder_id, query["player_id"])
 
 
 @bp.get("/v1/ladders/<ladder_id>/entries/<player_id>")
 def entry(ladder_id: str, player_id: str):
+    """
+    ---
+    parameters:
+    - LadderId
+    - name: player_id
+      in: path
+      required: true
+      schema:
+        type: string
+    get:
+      operationId: getLadderEntry
+      tags:
+      - ladders
+      summary: One entry's status, health, rating and history (newest first, replay links).
+      security:
+      - {}
+      - bearer: []
+      responses:
+        '200':
+          description: the entry
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/LadderEntry'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
     return services().ladders.entry(ladder_id, player_id)
 
 
 @bp.get("/v1/ladders/<ladder_id>/leaderboard")
 def leaderboard(ladder_id: str):
+    """
+    ---
+    parameters:
+    - LadderId
+    get:
+      operationId: getLadderLeaderboard
+      tags:
+      - ladders
+      summary: Everyone rated on the ladder, best first by ordinal (mu - 3 sigma).
+      security:
+      - {}
+      - bearer: []
+      responses:
+        '200':
+          description: the leaderboard
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/LadderLeaderboard'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
     return services().ladders.leaderboard(ladder_id)

@@ -12,6 +12,43 @@ bp = Blueprint("players", __name__)
 
 @bp.post("/v1/players")
 def register():
+    """
+    ---
+    post:
+      operationId: registerPlayer
+      tags:
+      - players
+      summary: Register a player; the token is shown once.
+      description: |
+        Open registration is on by default (`PARLOUR_OPEN_REGISTRATION=0` turns
+        it off); the admin token can always register players.
+      security:
+      - {}
+      - bearer: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/PlayerCreate'
+      responses:
+        '201':
+          description: the new player and its token
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/PlayerCreated'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '413':
+          $ref: '#/components/responses/PayloadTooLarge'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+    """
     body = schemas.player_create.load(load_json())
     return schemas.player_created.dump(services().players.register(g.token, **body)), 201
 
@@ -19,6 +56,27 @@ def register():
 @bp.get("/v1/players/me")
 @requires_token
 def me():
+    """
+    ---
+    get:
+      operationId: getProfile
+      tags:
+      - players
+      summary: The caller's profile, ratings and current games.
+      responses:
+        '200':
+          description: the profile
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Profile'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+    """
     return schemas.profile.dump(services().players.me(g.token))
 
 
@@ -26,12 +84,54 @@ def me():
 @bp.post("/v1/players/me/token")
 @requires_token
 def rotate_own_token():
+    """
+    ---
+    post:
+      operationId: rotateOwnToken
+      tags:
+      - players
+      summary: Rotate the caller's token; the new one is shown once, the old one dies at once.
+      description: |
+        For a player's own token (not the admin's, not a guest's: 403). The old
+        token stops working in every API process from the next request on.
+        Never retry a lost answer blindly: a repeat with the old token is 401.
+      responses:
+        '200':
+          description: the player and its new token
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/PlayerCreated'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+    """
     return schemas.player_created.dump(services().players.rotate_own(g.token))
 
 
 @bp.delete("/v1/players/me/token")
 @requires_token
 def revoke_own_token():
+    """
+    ---
+    delete:
+      operationId: revokeOwnToken
+      tags:
+      - players
+      summary: Revoke the caller's token (only the admin can give the player a new one).
+      responses:
+        '204':
+          description: the token no longer works
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+    """
     services().players.revoke_own(g.token)
     return "", 204
 
@@ -39,11 +139,66 @@ def revoke_own_token():
 @bp.post("/v1/players/<player_id>/token")
 @requires_token
 def rotate_token(player_id: str):
+    """
+    ---
+    parameters:
+    - name: player_id
+      in: path
+      required: true
+      schema:
+        type: string
+    post:
+      operationId: rotatePlayerToken
+      tags:
+      - players
+      summary: Give any player a new token (admin only); the old one dies at once.
+      description: How a player whose token was revoked or lost gets back in.
+      responses:
+        '200':
+          description: the player and its new token
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/PlayerCreated'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
     return schemas.player_created.dump(services().players.rotate(g.token, player_id))
 
 
 @bp.delete("/v1/players/<player_id>/token")
 @requires_token
 def revoke_token(player_id: str):
+    """
+    ---
+    parameters:
+    - name: player_id
+      in: path
+      required: true
+      schema:
+        type: string
+    delete:
+      operationId: revokePlayerToken
+      tags:
+      - players
+      summary: Revoke any player's token (admin only).
+      responses:
+        '204':
+          description: the token no longer works
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
     services().players.revoke(g.token, player_id)
     return "", 204

@@ -48,6 +48,7 @@ class Name(fields.String):
     def __init__(self, max_length: int = names.MAX_LENGTH, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.max_length = max_length
+        self.metadata = {"minLength": 1, "maxLength": max_length, **self.metadata}
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)
@@ -138,6 +139,7 @@ class EntryCreate(Schema):
         fields.String(validate=validate.Length(min=1, max=32)),
         required=True,
         validate=validate.Length(min=1, max=8),
+        metadata={"description": "one player id per seat of the entry's side, in seat order"},
     )
 
 

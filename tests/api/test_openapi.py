@@ -281,3 +281,75 @@ def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -
     assert call("get", "/v1/ratings/chess")[0] == 404
     status, me = call("get", "/v1/players/me", token=tokens[0])
     assert me["ratings"]["concerto"]["games"] == 1
+
+
+# Every game and every option set that changes what is sent: the views (each seat's and a
+# spectator's), the moves, the turns, the events and the replay of each are checked against
+# the spec (each game's `View`, `<Game>State` and `<Game>Move`). Bounded: at most MOVES
+# moves per game, enough to cross each game's phases (auction, exchange, tricks; rounds).
+GAME_SETUPS = [
+    ("concerto", {"deals": 1}),
+    ("concerto", {"deals": 1, "rules": "penguin"}),
+    ("seconds", {}),
+    ("cowpoke", {}),
+    ("cowpoke", {"players": 5}),
+    ("pinochle", {"variant": "partnership"}),
+    ("pinochle", {"variant": "firehouse"}),
+    ("pinochle", {"variant": "check"}),
+    ("pinochle", {"variant": "double-deck"}),
+]
+MOVES = 40
+
+
+@pytest.mark.parametrize(("game", "options"), GAME_SETUPS, ids=lambda v: str(v))
+def test_every_games_answers_match_the_spec(client, spec, players, app, game, options):
+    call = Checked(client, spec, app)
+    me = players.register(f"{game}-bot")
+    body = {"game": game, "options": options, "allow_multiple_seats": True}
+    status, view = call("post", "/v1/games", body, me.token)
+    assert status == 201, view
+    gid = view["id"]
+    while view["status"] == "waiting":
+        status, view = call("post", f"/v1/games/{gid}/join", {}, me.token)
+        assert status == 200, view
+    rng = random.Random(f"{game}{options}")
+    kinds = set()
+    for n in range(MOVES):
+        if view["status"] != "active":
+            break
+        seat = view["to_move"][0]
+        get = call if n % 4 == 0 else unchecked(client)  # every move's answer is checked
+        status, mine = get("get", f"/v1/games/{gid}", token=me.token, query={"seat": seat})
+        assert status == 200 and mine["game"] == game and mine["legal_moves"]
+        move = rng.choice(mine["legal_moves"])
+        kinds.add(move["type"])
+        status, view = call(
+            "post", f"/v1/games/{gid}/moves", {"move": move, "seat": seat}, me.token
+        )
+        assert status == 200, view
+    assert call("get", f"/v1/games/{gid}")[0] == 200  # the spectator's view
+    assert call("get", "/v1/me/turns", token=me.token)[0] == 200
+    status, events = call("get", f"/v1/games/{gid}/events", token=me.token, query={"seat": 0})
+    assert status == 200 and events["events"]
+    assert call("get", f"/v1/games/{gid}/replay")[0] == 200
+    status, error = call("post", f"/v1/games/{gid}/moves", {"move": {"type": "pass"}}, "x.y")
+    assert status == 401
+    if view["status"] == "active":  # a refused move names the legal ones (illegal_move)
+        seat = view["to_move"][0]
+        wrong = {"type": "play", "card": "2C"} if "play" not in kinds else {"type": "call"}
+        status, _ = call("post", f"/v1/games/{gid}/moves", {"move": wrong, "seat": seat}, me.token)
+        assert status in (400, 422)
+    assert kinds  # the moves sent were the spec's (requests are checked too)
+
+
+def unchecked(client):
+    def get(method, path, token=None, query=None):
+        response = client.open(
+            path,
+            method=method.upper(),
+            query_string=query,
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        return response.status_code, response.get_json()
+
+    return get

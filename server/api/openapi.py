@@ -1,0 +1,227 @@
+"""``openapi.yaml`` generated from the code: ``python -m server.api.openapi [--check] [PATH]``.
+
+apispec (with its marshmallow plugin) builds the
+document from three sources, so nothing describes the wire twice:
+
+* every operation from its Flask view's docstring (the YAML after ``---``; a
+  ``parameters`` key there is the path's parameters), the path from the view's route;
+* the request bodies from the marshmallow schemas that load them (:data:`FROM_MARSHMALLOW`,
+  server/api/schemas.py: the spec states exactly what the server accepts);
+* the rest (the document's head, the webhooks, the shared response types) from
+  ``openapi_base.yaml`` beside this module.
+
+The root ``openapi.yaml`` is this module's output; tests/api/test_openapi_generated.py
+fails when it differs from what the code generates. Views without ``---`` in their
+docstring (the web pages) are not part of the API and are left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import re
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import yaml
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from flask import Flask
+
+from server.services.lobby import Lobby
+
+from . import schemas
+
+BASE = Path(__file__).with_name("openapi_base.yaml")
+ROOT_SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
+REGENERATE = "python -m server.api.openapi"  # or `make openapi`
+
+FROM_MARSHMALLOW: dict[str, type[schemas.Schema]] = {
+    "PlayerCreate": schemas.PlayerCreate,
+    "EntryCreate": schemas.EntryCreate,
+    "Clock": schemas.Clock,
+    "BotsEnsure": schemas.BotsEnsure,
+}
+"""Components that are the request schemas themselves (name in the spec: class)."""
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: 10x faster when built
+
+GAMES = {game["id"]: game["id"].capitalize() for game in Lobby.rules()["games"]}
+"""Each registered game's id and its schemas' prefix (the id capitalised): ``<Prefix>State``
+and ``<Prefix>Move`` in openapi_base.yaml (tests/api/test_openapi_generated.py checks that
+every game has them)."""
+
+METHODS = ("get", "put", "post", "delete", "patch")
+
+
+def _schema_name(schema: Any) -> str:
+    cls = schema if isinstance(schema, type) else type(schema)
+    for name, known in FROM_MARSHMALLOW.items():
+        if known is cls:
+            return name
+    return cls.__name__
+
+
+def _path(rule: str) -> str:
+    """A Flask rule as an OpenAPI path: ``/v1/games/<int:seat>`` -> ``/v1/games/{seat}``."""
+    return re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule)
+
+
+def _app() -> Flask:
+    """The API's routes on a bare app: no settings, no Redis (the views are not called)."""
+    from . import BLUEPRINTS, metrics
+
+    app = Flask(__name__)
+    for module in (*BLUEPRINTS, metrics):
+        app.register_blueprint(module.bp)
+    return app
+
+
+def _docstring_yaml(doc: str | None) -> dict[str, Any]:
+    """The YAML after a docstring's ``---`` line (apispec's convention), or ``{}``."""
+    head, sep, tail = (doc or "").partition("\n    ---\n")
+    if not sep:
+        return {}
+    return yaml.load(textwrap.dedent(tail), Loader=_Loader) or {}
+
+
+def _ref(name: str) -> str:
+    return f"#/components/schemas/{name}"
+
+
+def _per_game_views(schemas: dict[str, Any]) -> dict[str, Any]:
+    """``View`` as one schema per game, told apart by ``game``: the envelope of the base's
+    ``View`` with the game's own ``state`` and ``legal_moves``."""
+    envelope = schemas["View"]
+    out: dict[str, Any] = {}
+    for name, schema in schemas.items():
+        if name != "View":
+            out[name] = schema
+            continue
+        for game, prefix in GAMES.items():
+            view = copy.deepcopy(envelope)
+            props = view["properties"]
+            props["game"] = {"type": "string", "const": game}
+            props["state"]["oneOf"] = [{"$ref": _ref(f"{prefix}State")}, {"type": "null"}]
+            props["legal_moves"]["items"] = {"$ref": _ref(f"{prefix}Move")}
+            view["description"] = f"A {prefix} game as one seat (or a spectator) sees it."
+            out[f"{prefix}View"] = view
+        out["View"] = {
+            "description": "A game as one seat (or a spectator) sees it: one schema per game,"
+            " told apart by `game`.",
+            "oneOf": [{"$ref": _ref(f"{prefix}View")} for prefix in GAMES.values()],
+            "discriminator": {
+                "propertyName": "game",
+                "mapping": {game: _ref(f"{prefix}View") for game, prefix in GAMES.items()},
+            },
+        }
+    return out
+
+
+def build(app: Flask | None = None) -> dict[str, Any]:
+    """The OpenAPI document as a dict, in a stable order."""
+    app = app or _app()
+    base = yaml.load(BASE.read_text(encoding="utf-8"), Loader=_Loader)
+    info = base["info"]
+    spec = APISpec(
+        title=info["title"],
+        version=info["version"],
+        openapi_version=base["openapi"],
+        plugins=[MarshmallowPlugin(schema_name_resolver=_schema_name)],
+        info={k: v for k, v in info.items() if k not in ("title", "version")},
+        servers=base["servers"],
+        security=base["security"],
+        tags=base["tags"],
+    )
+    components = base["components"]
+    for name, scheme in components["securitySchemes"].items():
+        spec.components.security_scheme(name, scheme)
+    for name, param in components["parameters"].items():
+        spec.components.parameter(name, param.pop("in"), param)
+    for name, response in components["responses"].items():
+        spec.components.response(name, response)
+    for name, cls in FROM_MARSHMALLOW.items():
+        spec.components.schema(name, schema=cls)
+    for name, schema in _per_game_views(components["schemas"]).items():
+        if name not in FROM_MARSHMALLOW:
+            spec.components.schema(name, schema)
+
+    for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
+        doc = _docstring_yaml(app.view_functions[rule.endpoint].__doc__)
+        operations = {m: doc[m] for m in METHODS if m in doc}
+        if operations:
+            spec.path(_path(rule.rule), operations=operations, parameters=doc.get("parameters"))
+
+    out = spec.to_dict()
+    out["webhooks"] = base["webhooks"]
+    for item in [*out["paths"].values(), *out["webhooks"].values()]:
+        for method in METHODS:
+            if method in item:
+                item[method]["security"] = _security(item[method].get("security"))
+    _mark_open_objects(out)
+    order = ["openapi", "info", "servers", "security", "tags", "paths", "webhooks", "components"]
+    return {key: out[key] for key in order if key in out}
+
+
+def _security(stated: list[dict[str, list[str]]] | None) -> list[dict[str, list[str]]]:
+    """Security stated on every operation, as generators read it: none stated is the
+    bearer token (the document's default); ``[{}]`` alone (no token) is ``[]``."""
+    if stated is None:
+        return [{"bearer": []}]
+    return [] if stated == [{}] else stated
+
+
+def _mark_open_objects(node: Any) -> None:
+    """An object schema that names no property is open: ``additionalProperties: true`` says
+    so (generators otherwise type it as an object with no keys at all)."""
+    if isinstance(node, dict):
+        kind = node.get("type")
+        is_object = kind == "object" or (isinstance(kind, list) and "object" in kind)
+        described = {"properties", "additionalProperties", "oneOf", "anyOf", "allOf", "$ref"}
+        if is_object and not described & node.keys():
+            node["additionalProperties"] = True
+        for value in node.values():
+            _mark_open_objects(value)
+    elif isinstance(node, list):
+        for value in node:
+            _mark_open_objects(value)
+
+
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    """Block style, multi-line text as ``|`` blocks: readable diffs of the committed file."""
+
+
+def _str(dumper: Any, data: str) -> yaml.Node:
+    style = "|" if "\n" in data and not data.endswith(" ") else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def render(app: Flask | None = None) -> str:
+    """The document as the text committed at the root."""
+    header = f"# Generated by `{REGENERATE}` from server/api: do not edit by hand.\n"
+    body = yaml.dump(build(app), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=96)
+    return header + body
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=REGENERATE, description=__doc__.splitlines()[0])
+    parser.add_argument("path", nargs="?", type=Path, default=ROOT_SPEC)
+    parser.add_argument("--check", action="store_true", help="exit 1 if PATH is stale")
+    args = parser.parse_args(argv)
+    text = render()
+    if args.check:
+        stale = not args.path.exists() or args.path.read_text(encoding="utf-8") != text
+        if stale:
+            print(f"{args.path} is stale: run `{REGENERATE}`", file=sys.stderr)
+        return 1 if stale else 0
+    args.path.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
