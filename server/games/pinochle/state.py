@@ -62,7 +62,7 @@ PHASE_MOVES = {AUCTION: {BID, PASS}, TRUMP: {NAME_TRUMP}, EXCHANGE: {EXCHANGE_DI
                PLAY: {PLAY_CARD}}  # fmt: skip
 
 SimMove = tuple[str, ...] | tuple[str, int]
-"""A compact move for bots that search (:meth:`State.moves`, :meth:`State.play`):
+"""A compact move for bots that search (:meth:`State.legal_actions`, :meth:`State.apply_action`):
 ``("bid", 250)``, ``("pass",)``, ``("trump", "H")``, ``("exchange_dix",)``, ``("keep",)``,
 ``("play", "AS")``. The tuples are shared, built once here."""
 PASS_MOVE, EXCHANGE_MOVE, KEEP_MOVE = (PASS,), (EXCHANGE_DIX,), (KEEP,)
@@ -199,7 +199,7 @@ class State(Dealing, Auction, Melding, Tricks, Scoring):
         return events
 
     def _is_legal(self, seat: Seat, move: Move) -> bool:
-        """``move`` (normalized) is among :meth:`moves`, as ``legal_moves`` would say."""
+        """``move`` (normalized) is among :meth:`legal_actions`, as ``legal_moves`` would say."""
         kind = move["type"]
         compact = (kind, move[MOVE_ARG[kind]]) if kind in MOVE_ARG else (kind,)
         return compact in self.legal_actions(seat)
