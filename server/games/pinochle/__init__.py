@@ -8,7 +8,12 @@ point ``docs/rules/pinochle.md#p6`` (P2…P21); the package is split by concern:
   (P11, P13, P14), auctions (P9, P15, P16), variants and settling a deal
   (P8, P17, P18);
 * :mod:`.options` — options and preset deals;
-* :mod:`.state` — the game itself.
+* :mod:`.state` — the game itself, :class:`~.state.State`: the moves, views,
+  persistence and worlds for bots, over one class per section of the rulebook,
+  each on :mod:`.core` (the fields of a game, the phases and move kinds):
+  :mod:`.deal` (P2), :mod:`.auction` (P8, P9, P15, P16), :mod:`.melding` (the
+  dix exchange, P5; showing the melds), :mod:`.tricks` (P6) and :mod:`.scoring`
+  (P11, P13, P14, P17, P18).
 
 The course of a deal, in rulebook order:
 
