@@ -38,14 +38,23 @@ def test_on_a_phone_the_hand_and_every_action_are_on_the_first_screen(
 ) -> None:
     page = open_page(browser, live_server.url + "/", "phone")
     page.locator("form.offer[data-game='concerto'] button.play-bots").click()
-    page.wait_for_selector(".seat.you button.card.legal")
     height = SIZES["phone"]["height"]
-    for selector in (".seat.you .hand", ".board .center"):
-        box = page.locator(selector).bounding_box()
-        assert box is not None and box["y"] + min(box["height"], 60) <= height, selector
-    for target in page.locator(".seat.you button.card.legal, button.move").all():
-        box = target.bounding_box()
-        assert box is not None and box["y"] + box["height"] <= height
+    # One snapshot of the boxes, taken in the page: the table re-renders as the bots
+    # move, so boxes read one call at a time can belong to different renders.
+    hand, center, targets = page.wait_for_function(
+        """(selectors) => {
+            const boxes = selectors.map((s) => [...document.querySelectorAll(s)].map((e) => {
+                const r = e.getBoundingClientRect();
+                return {y: r.y, height: r.height, width: r.width};
+            }));
+            return boxes.every((b) => b.length) && boxes;
+        }""",
+        arg=[".seat.you .hand", ".board .center", ".seat.you button.card.legal, button.move"],
+    ).json_value()
+    for name, boxes in (("hand", hand), ("center", center)):
+        assert len(boxes) == 1 and boxes[0]["y"] + min(boxes[0]["height"], 60) <= height, name
+    for box in targets:
+        assert box["y"] + box["height"] <= height
         assert box["width"] >= 44 and box["height"] >= 44
     page.context.close()
 
