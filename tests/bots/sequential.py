@@ -1,8 +1,8 @@
-"""A group-sequential duplicate match: stop as soon as the evidence is in.
+"""Group-sequential matches (duplicate or rotation): stop as soon as the evidence is in.
 
 A fixed-n test ("the 95% interval of A − B over 200 deals lies above 10") plays
 every deal even when the first fifty already settle it. Here the same claim is
-checked at a few looks (after 25, 50, 100 and 200 deals), and the match stops at
+checked at a few looks (by default after 25, 50, 100 and 200 deals), and the match stops at
 the first look where it holds. To keep the chance of a false pass no larger than
 the fixed-n test's one-sided 2.5 %, each of the K looks uses a one-sided level of
 2.5 % / K (Bonferroni: the union of K events of probability 2.5 %/K each has
@@ -17,32 +17,46 @@ played once and never replayed at a later look.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from bots.tools.arena import BotFactory, DuplicateReport, duplicate_match
+from bots.tools.arena import (
+    BotFactory,
+    DuplicateReport,
+    MatchReport,
+    duplicate_match,
+    rotation_match,
+)
 
 LOOKS = (25, 50, 100, 200)
 ALPHA = 0.025  # one-sided, as the lower end of a two-sided 95% interval
 
 
 def t_quantile(p: float, df: int) -> float:
-    """Student's t quantile, by the Cornish–Fisher expansion around the normal's.
+    """Student's t quantile (``p`` >= 0.5), by bisection on its distribution function,
+    integrated with Simpson's rule: exact to 1e-6, which is all a test needs.
 
-    Within 0.005 of the exact value for ``df >= 20`` at the levels used here
-    (e.g. 2.797 for p = 0.995, df = 24; exact 2.797), and always larger than the
-    normal quantile, which alone would make the bound too narrow.
-
-    >>> round(t_quantile(0.975, 199), 3), round(t_quantile(0.995, 24), 3)
-    (1.972, 2.797)
+    >>> [round(t_quantile(p, df), 3) for p, df in [(0.975, 199), (0.995, 24), (0.975, 5)]]
+    [1.972, 2.797, 2.571]
     """
-    z = statistics.NormalDist().inv_cdf(p)
-    g1 = (z**3 + z) / 4
-    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
-    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
-    return z + g1 / df + g2 / df**2 + g3 / df**3
+    scale = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+
+    def cdf(x: float, steps: int = 2000) -> float:
+        h = x / steps
+        f = [scale * (1 + (i * h) ** 2 / df) ** (-(df + 1) / 2) for i in range(steps + 1)]
+        return 0.5 + h / 3 * (f[0] + f[-1] + 4 * sum(f[1:-1:2]) + 2 * sum(f[2:-1:2]))
+
+    low, high = 0.0, 1.0
+    while cdf(high) < p:
+        low, high = high, 2 * high
+    for _ in range(40):
+        mid = (low + high) / 2
+        low, high = (mid, high) if cdf(mid) < p else (low, mid)
+    return (low + high) / 2
 
 
 def mean_lower_bound(values: Sequence[float], alpha: float) -> float:
@@ -114,3 +128,42 @@ def sequential_duplicate(
         if holds(report, alpha):
             break
     return result
+
+
+@dataclass
+class SequentialRotation:
+    """The games played (numbered on across blocks) and the looks taken."""
+
+    report: MatchReport
+    looks: list[str] = field(default_factory=list)
+
+
+def sequential_rotation(
+    game_id: str,
+    bots: Mapping[str, BotFactory],
+    names: Sequence[str],
+    holds: Callable[[MatchReport, float], bool],
+    *,
+    seed: str,
+    looks: Sequence[int],
+    options: Mapping[str, Any] | None = None,
+) -> SequentialRotation:
+    """:func:`sequential_duplicate` for a :func:`rotation_match`: blocks of seeded games,
+    each played in every seating, up to each look; stop at the first where ``holds``."""
+    alpha = ALPHA / len(looks)
+    report: MatchReport | None = None
+    result_looks: list[str] = []
+    played = 0
+    for block, look in enumerate(looks):
+        part = rotation_match(game_id, bots, names, look - played, seed=f"{seed}/{block}",
+                              options=options)  # fmt: skip
+        if report is None:
+            report = part
+        else:
+            report.plays += [dataclasses.replace(p, game=p.game + played) for p in part.plays]
+        played = look
+        result_looks.append(f"{look} games: {report.difference(names[0], names[1])}")
+        if holds(report, alpha):
+            break
+    assert report is not None
+    return SequentialRotation(report, result_looks)

@@ -39,9 +39,10 @@ def test_a_claim_that_holds_at_once_stops_at_the_first_look() -> None:
 
 
 def test_the_bounds_are_the_textbook_values() -> None:
-    # Student's t: 0.975 at 9 df is 2.262 (tables); the expansion is within 0.01 there
-    assert abs(t_quantile(0.975, 9) - 2.262) < 0.01
-    assert abs(t_quantile(0.99375, 49) - 2.594) < 0.005
+    # Student's t from the tables: 0.975 at 9 df, 0.995 at 3 df, 0.99 at 2 df
+    assert abs(t_quantile(0.975, 9) - 2.2622) < 1e-4
+    assert abs(t_quantile(0.995, 3) - 5.8409) < 1e-4
+    assert abs(t_quantile(0.99, 2) - 6.9646) < 1e-4
     # Clopper-Pearson, all successes: alpha ** (1 / n); none: 0
     assert math.isclose(proportion_lower_bound(50, 50, 0.01), 0.01 ** (1 / 50), abs_tol=1e-9)
     assert proportion_lower_bound(0, 10, 0.01) == 0.0
