@@ -20,7 +20,7 @@ import pytest
 from server.games import REGISTRY
 
 from .golden.record import refusal, registry
-from .golden.trace import STATIC, WIDTH, part_names, read_traces, snapshot
+from .golden.trace import STATIC, WIDTH, canonical, part_names, read_traces, snapshot
 
 TRACES = list(read_traces())
 
@@ -91,3 +91,17 @@ def test_refusals_are_unchanged() -> None:
     for case in json.loads(STATIC.read_text())["rejections"]:
         got = json.loads(json.dumps(refusal(case["game"], case["options"], case["deals"])))
         assert got == case["refusal"], f"{case['game']} {case['options']}"
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"b": 1, "a": [1, 2, {"z": None, "y": True}], "c": "10♠ − AS"},
+        {1: "int keys", 2: [0.1, 1e16, -0.0]},
+        {"big": 2**70, "small": -(2**63), "float": 2.5e-7, "text": 'é\n"q"'},
+    ],
+)
+def test_canonical_json_is_the_standard_library_s(obj: Any) -> None:
+    """The digests hash exactly what ``json.dumps`` with sorted keys and no spaces writes
+    (the traces were recorded so), whichever encoder wrote the bytes."""
+    assert canonical(obj) == json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()

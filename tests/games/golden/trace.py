@@ -23,6 +23,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from server.games import REGISTRY, BaseState, Event
 
 HERE = Path(__file__).parent
@@ -33,6 +35,20 @@ WIDTH = 2 * DIGEST_BYTES  # hex characters per digest
 
 
 def canonical(obj: Any) -> bytes:
+    """``json.dumps(obj, sort_keys=True, separators=(",", ":"))``, encoded.
+
+    orjson writes the same bytes for what the engines show (str keys, ints, ASCII
+    text) several times faster, and views late in a game are tens of kilobytes: when
+    its output is ASCII it is used, else (text json would escape, keys it refuses)
+    the standard library writes it. Every recorded trace replaying to its digests
+    shows the two agree on what the games produce.
+    """
+    try:
+        fast = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError too: non-str keys, integers past 64 bits
+        fast = b"\x80"
+    if fast.isascii():
+        return fast
     return json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
 
 
