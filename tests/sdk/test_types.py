@@ -2,7 +2,12 @@
 
 The SDK's types are hand-written (readable names and docstrings, a game-agnostic
 ``View`` bots can index, no dependency beyond the standard library); this file
-is what keeps them true. Every ``TypedDict`` and every union of them in
+is what keeps them true. (A generator was weighed: datamodel-code-generator's
+``typing.TypedDict`` output for this spec makes ``View`` the per-game union, which
+every bot indexing its state's keys fails to type-check against, declares closed
+TypedDicts the standard library of Python 3.11 does not have, and names inline
+objects ``DealResult3`` or ``Move1``; the public names would need a hand-written
+layer on top anyway.) Every ``TypedDict`` and every union of them in
 ``client_sdk.types`` is compared with its spec component:
 
 * the same keys, and the same required / optional (``NotRequired``) keys;
