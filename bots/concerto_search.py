@@ -375,7 +375,9 @@ class SearchBot(SignalsBot):
         self._state: Mapping[str, Any] = {}
 
     def choose_move(self, view: View) -> Move:
-        state = self._state = view["state"]
+        state = view["state"]
+        assert state is not None, "a seat to move always sees the state"
+        self._state = state
         self._where = (view.get("id"), state["game_number"], state["deal_number"],
                        state["hand_number"])  # fmt: skip
         return super().choose_move(view)

@@ -379,6 +379,7 @@ class PinochleBot(Bot):
         if not any(m["type"] == "exchange_dix" for m in view["legal_moves"]):
             return False
         state = view["state"]
+        assert state is not None, "a seat to move always sees the state"
         dealer, me = state["dealer"], _seat(view)
         if dealer % 2 != me % 2:
             return True
@@ -400,6 +401,7 @@ class PinochleBot(Bot):
         if not can_pass:
             return {"type": "bid", "amount": amounts[0]}  # held to the minimum
         state = view["state"]
+        assert state is not None, "a seat to move always sees the state"
         standing = [b for b in state["bids"] if b["amount"] is not None]
         if standing and standing[-1]["seat"] % 2 == _seat(view) % 2:
             return {"type": "pass"}  # partner holds it

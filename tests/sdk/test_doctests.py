@@ -10,6 +10,7 @@ import pytest
 
 MODULES = [
     "client_sdk.errors", "client_sdk.client", "client_sdk.bot", "client_sdk.runner",
+    "client_sdk.types",
     "bots._concerto", "bots.pinochle",
 ]  # fmt: skip
 
