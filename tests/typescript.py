@@ -59,7 +59,9 @@ def build() -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         locks = [PACKAGE / "package-lock.json", EXAMPLES / "package-lock.json"]
         installed, built = CACHE / "installed", CACHE / "built"
-        if not installed.exists() or installed.read_text() != _digest(locks):
+        linked = EXAMPLES / "node_modules" / "parlour-client"
+        fresh = installed.exists() and installed.read_text() == _digest(locks)
+        if not (fresh and TSC.exists() and linked.exists()):
             for folder in (PACKAGE, EXAMPLES):  # the package first: the examples link to it
                 _run([npm_path, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], folder)
             installed.write_text(_digest(locks))

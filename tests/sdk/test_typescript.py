@@ -122,6 +122,33 @@ def test_the_example_bot_plays_a_whole_game(served: Served) -> None:
     assert f"random_bot: {final['version']} moves, 1 games finished" in done.stdout
 
 
+def test_the_example_bot_takes_a_seat_in_an_open_game(served: Served) -> None:
+    """``--game ID``: the bot joins the open seat, and the game is played to its end with
+    the creator's bot in the other three."""
+    anyone = Client(served.url)
+    creator = anyone.players.register("ts-creator")
+    joiner = anyone.players.register("ts-joiner")
+    seats = [creator["id"]] * 3 + [None]
+    game = Client(served.url, creator["token"]).games.create(
+        "concerto", SHORT, seats, allow_multiple_seats=True
+    )
+    bot = ["node", str(EXAMPLE_BOT), "--server", served.url, "--games", "1", "--wait", "1"]
+    first = subprocess.Popen([*bot, "--token", creator["token"]], stdout=subprocess.PIPE, text=True)
+    try:
+        done = subprocess.run(
+            [*bot, "--token", joiner["token"], "--game", game["id"]],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        first_out, _ = first.communicate(timeout=60)
+    finally:
+        first.kill()
+    assert done.returncode == 0, done.stderr
+    assert f"joined game {game['id']} in seat 3" in done.stderr
+    assert "1 games finished" in done.stdout and "1 games finished" in first_out
+    final = anyone.games.view(game["id"])
+    assert final["status"] == "finished" and final["seats"][3]["player_id"] == joiner["id"]
+
+
 def test_the_example_bot_plays_the_house_bots_on_a_ladder(served: Served) -> None:
     """``--ladder ID``: enters, plays one ladder game against the house bots, leaves."""
     anyone = Client(served.url)

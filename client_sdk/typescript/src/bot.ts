@@ -60,7 +60,9 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 /** Whether an error is worth retrying: network trouble, a 5xx or a 429. */
 function transient(error: unknown): boolean {
   if (error instanceof ApiError) return error.status >= 500 || error.status === 429;
-  return error instanceof TypeError || (error instanceof Error && error.name === "AbortError");
+  // fetch's own failures: a TypeError (no connection), a timeout, an abort
+  if (error instanceof TypeError) return true;
+  return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
 }
 
 /** Play `bot` with `client`'s player until `maxGames` are finished or `signal` aborts. */
