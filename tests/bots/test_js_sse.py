@@ -1,18 +1,16 @@
-"""The JavaScript examples' server-sent events reader, fuzzed under node like the SDK's.
+"""The TypeScript client's server-sent events reader, fuzzed under node like the SDK's.
 
-``sseMessages`` of bots/examples/random_bot.js (the tutorial's bot.mjs holds the
-same function, checked here) reads the turn stream. Before, both split a
-message at ``"data: "``, so an opponent named ``data: x`` cut every turn and the
-bot reconnected for ever. One node process answers every example: it reads a case
-per line (the stream's chunks, base64) and writes back the messages it parsed.
+``sseMessages`` of client_sdk/typescript (src/sse.ts, compiled) reads the turn stream
+for the example bots and the tutorial's bot. The JavaScript examples before it split a
+message at ``"data: "``, so an opponent named ``data: x`` cut every turn and the bot
+reconnected for ever. One node process answers every example: it reads a case per
+line (the stream's chunks, base64) and writes back the messages it parsed.
 """
 
 from __future__ import annotations
 
 import base64
 import json
-import re
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,15 +21,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.services import wire
+from tests import typescript
 from tests.sdk.test_sse import EVENTS, PAYLOADS, cut
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "bots" / "examples" / "random_bot.js"
 TUTORIAL = ROOT / "docs" / "tutorials" / "javascript-bot.md"
+EXAMPLE = ROOT / "bots" / "examples" / "random_bot.ts"
 
 HARNESS = """
-const readline = require("node:readline");
-const { sseMessages } = require(process.argv[2]);
+import readline from "node:readline";
+const { sseMessages } = await import(process.argv[2]);
 async function* chunks(list) { for (const c of list) yield Buffer.from(c, "base64"); }
 const rl = readline.createInterface({ input: process.stdin });
 const queue = [];
@@ -42,24 +41,24 @@ async function drain() {
   busy = true;
   while (queue.length) {
     const got = [];
-    for await (const m of sseMessages(chunks(JSON.parse(queue.shift())))) got.push(m);
+    for await (const m of sseMessages(chunks(JSON.parse(queue.shift())))) {
+      got.push(m.type === "comment" ? { event: "comment" } : { event: m.event, data: m.data });
+    }
     process.stdout.write(JSON.stringify(got) + "\\n");
   }
   busy = false;
 }
 """
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-
 
 class Node:
     """One node process running :data:`HARNESS` over the example's parser."""
 
     def __init__(self, tmp: Path) -> None:
-        harness = tmp / "harness.js"
+        harness = tmp / "harness.mjs"
         harness.write_text(HARNESS, encoding="utf-8")
         self.proc = subprocess.Popen(
-            ["node", str(harness), str(EXAMPLE)],
+            ["node", str(harness), (typescript.PACKAGE / "dist" / "sse.js").as_uri()],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -83,20 +82,18 @@ class Node:
 
 @pytest.fixture(scope="module")
 def node(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Node]:
+    typescript.build()
     running = Node(tmp_path_factory.mktemp("node"))
     yield running
     running.close()
 
 
-def test_the_tutorial_reads_streams_with_the_same_function() -> None:
-    def function(text: str) -> str:
-        found = re.search(r"^async function\* sseMessages\(body\) \{\n.*?^\}\n", text, re.M | re.S)
-        assert found, "no sseMessages"
-        return found.group(0)
-
-    example = function(EXAMPLE.read_text(encoding="utf-8"))
-    assert function(TUTORIAL.read_text(encoding="utf-8")) == example
-    assert 'split("data: ")' not in TUTORIAL.read_text(encoding="utf-8")
+def test_the_examples_read_streams_with_the_client() -> None:
+    """No hand-written stream reader left to drift: the example bot and the tutorial's bot
+    take their turns from the client's ``runBot`` (its ``TurnSource`` reads the stream)."""
+    for text in (EXAMPLE.read_text(encoding="utf-8"), TUTORIAL.read_text(encoding="utf-8")):
+        assert 'from "parlour-client"' in text and "runBot(" in text
+        assert "sseMessages" not in text and 'split("data: ")' not in text
 
 
 def test_the_spec_cases(node: Node) -> None:

@@ -26,8 +26,14 @@ cache: later sessions are offline) and runs the setup block with
 ``PIP_FIND_LINKS`` at that folder and ``PIP_NO_INDEX=1``: pip finds nothing there
 but setuptools and ``requests`` with its dependencies.
 
-Node: the JavaScript page runs with ``node`` when the machine has it; without it the
-test fails (it does not skip), saying that node is needed.
+The TypeScript page (javascript-bot.md) works the same way with npm: its setup
+block runs once per session, as written, in a folder holding a copy of
+``client_sdk/typescript/`` (without its ``node_modules``/``dist``) and nothing else of
+the repository; it installs the client's dependencies from its lock file, compiles
+it, and installs it with TypeScript 5 into ``node_modules``. The page's steps then
+run in a fresh folder where ``node_modules`` is that one (npm's cache keeps later
+sessions quick; the registry is asked, as pip is for the wheels above). Without node
+and npm the test fails (it does not skip), saying that they are needed.
 """
 
 from __future__ import annotations
@@ -120,6 +126,45 @@ def test_the_python_tutorial_needs_only_the_sdk() -> None:
     assert "os.environ[" not in steps  # PARLOUR_SERVER may be left unset
 
 
+def test_the_typescript_tutorial_needs_only_the_client() -> None:
+    """The steps use the client package from ``node_modules``, nothing else of the repository."""
+    page = TUTORIALS / "javascript-bot.md"
+    setup = [body for kind, _, body in blocks(page) if kind == "setup"]
+    assert setup == [
+        "npm ci --prefix client_sdk/typescript --no-audit --no-fund\n"
+        "npm run build --prefix client_sdk/typescript\n"
+        "npm install --no-save --no-audit --no-fund ./client_sdk/typescript"
+        " typescript@5 @types/node@20"
+    ]
+    steps = script(page)
+    assert "client_sdk" not in steps and "bots/examples" not in steps and ".venv/" not in steps
+    assert 'from "parlour-client"' in steps and "npx tsc" in steps
+
+
+@pytest.fixture(scope="session")
+def ts_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The TypeScript page's setup block, run as written where only the client's folder is."""
+    assert shutil.which("node") and shutil.which("npm"), "node and npm are needed"
+    folder = tmp_path_factory.mktemp("client-only")
+    shutil.copytree(
+        ROOT / "client_sdk" / "typescript",
+        folder / "client_sdk" / "typescript",
+        ignore=shutil.ignore_patterns("node_modules", "dist"),
+    )
+    (setup,) = [b for k, _, b in blocks(TUTORIALS / "javascript-bot.md") if k == "setup"]
+    done = subprocess.run(
+        ["bash", "-c", "set -euo pipefail\n" + setup],
+        cwd=folder,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+    assert (folder / "node_modules" / "parlour-client" / "dist" / "index.js").exists()
+    return folder / "node_modules"
+
+
 @pytest.fixture(scope="session")
 def sdk_venv(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Path:
     """The Python tutorial's setup block, run as written where only ``client_sdk/`` is."""
@@ -134,7 +179,9 @@ def sdk_venv(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Conf
     shutil.copytree(
         ROOT / "client_sdk",
         folder / "client_sdk",
-        ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"),
+        ignore=shutil.ignore_patterns(
+            "__pycache__", "build", "*.egg-info", "node_modules", "dist"
+        ),  # the TypeScript client's install and build: not the Python SDK
     )
     (setup,) = [b for k, _, b in blocks(TUTORIALS / "python-bot.md") if k == "setup"]
     env = _clean_env() | {"PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1"}
@@ -195,11 +242,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 @pytest.mark.parametrize("page", ["python-bot.md", "javascript-bot.md"])
 def test_tutorial_runs_as_written(
-    page: str, server: Served, sdk_venv: Path, tmp_path: Path
+    page: str, server: Served, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    if page.startswith("javascript"):
-        assert shutil.which("node"), "node is needed to run the JavaScript tutorial"
-    (tmp_path / "bot-venv").symlink_to(sdk_venv, target_is_directory=True)
+    if page.startswith("javascript"):  # the client package, as its setup installed it
+        modules = request.getfixturevalue("ts_modules")
+        (tmp_path / "node_modules").symlink_to(modules, target_is_directory=True)
+    else:
+        venv = request.getfixturevalue("sdk_venv")
+        (tmp_path / "bot-venv").symlink_to(venv, target_is_directory=True)
     env = _clean_env() | {"PARLOUR_SERVER": server.url}
     done = subprocess.run(
         ["bash", "-c", script(TUTORIALS / page)],
@@ -221,6 +271,7 @@ def test_tutorial_runs_as_written(
     else:  # the tournament game was played and rated: all four are on the leaderboard
         for name in ("ann", "bob", "cy", "di"):
             assert re.search(rf"^\s*\d+ {name}\b", done.stdout, re.MULTILINE), said
+            assert f"{name}: 1 game(s) finished" in done.stdout, said  # by runBot
 
 
 def test_make_demo_ends_with_the_next_step() -> None:

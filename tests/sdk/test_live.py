@@ -43,6 +43,7 @@ from client_sdk.errors import (
 )
 from client_sdk.types import Event, EventsPage, NewPlayer, Replay, Turn, View
 from server.api import create_app
+from tests import typescript
 from tests.conftest import ADMIN_TOKEN
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -402,15 +403,15 @@ def test_ctrl_c_during_a_move_finishes_the_move_and_stops(live_server) -> None:
     assert signal.getsignal(signal.SIGINT) is before  # the runner put the old handler back
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_the_javascript_bot_plays_a_whole_game(live_server) -> None:
-    """bots/examples/random_bot.js holds all four seats of one game through to the end."""
+def test_the_typescript_bot_plays_a_whole_game(live_server) -> None:
+    """bots/examples/random_bot.ts, compiled, holds all four seats of one game to the end."""
+    typescript.build()
     url = live_server.url
     player = register(url, "js")
     client = Client(url, player["token"])
     game = client.games.create("concerto", SHORT, [player["id"]] * 4, allow_multiple_seats=True)
     proc = subprocess.run(
-        ["node", str(ROOT / "bots" / "examples" / "random_bot.js"), "--server", url,
+        ["node", str(typescript.EXAMPLE_BOT), "--server", url,
          "--token", player["token"], "--games", "1", "--wait", "1"],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip

@@ -50,7 +50,9 @@ def sdk_venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     shutil.copytree(
         ROOT / "client_sdk",
         source,
-        ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"),
+        ignore=shutil.ignore_patterns(
+            "__pycache__", "build", "*.egg-info", "node_modules", "dist"
+        ),  # the TypeScript client's install and build: not the Python SDK
     )
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=60)

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import logging
 import random
-import shutil
 import subprocess
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -28,6 +26,7 @@ from client_sdk import Client, InvalidRequest
 from client_sdk.runner import Runner
 from server.processes.botpool import BotPool, BotSpec
 from server.store import keys
+from tests import typescript
 from tests.api.helpers import Api
 from tests.conftest import ADMIN_TOKEN, LiveServer
 
@@ -201,12 +200,13 @@ def test_the_visitor_name_reaches_the_bots_streams_escaped(
         assert bad.encode() not in raw
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_the_javascript_example_bot_plays_a_player_named_data_x(
+def test_the_typescript_example_bot_plays_a_player_named_data_x(
     live_server: LiveServer, redis_client
 ) -> None:
-    """bots/examples/random_bot.js split a message at ``"data: "``: a name holding it cut
-    every turn, and the bot reconnected for ever. Here the name is in all four seats."""
+    """The JavaScript example bot split a message at ``"data: "``: a name holding it cut
+    every turn, and the bot reconnected for ever. Its successor, bots/examples/random_bot.ts
+    on the TypeScript client, is held to the same: the name is in all four seats."""
+    typescript.build()
     url = live_server.url
     name = "data: x\u2028\u0085"
     try:
@@ -220,7 +220,7 @@ def test_the_javascript_example_bot_plays_a_player_named_data_x(
     legacy_name(redis_client, game["id"], [0, 1, 2, 3], name)
     assert [s["name"] for s in client.games.view(game["id"])["seats"]] == [name] * 4
     proc = subprocess.run(
-        ["node", str(Path("bots/examples/random_bot.js").resolve()), "--server", url,
+        ["node", str(typescript.EXAMPLE_BOT), "--server", url,
          "--token", player["token"], "--games", "1", "--wait", "1"],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip

@@ -1,0 +1,229 @@
+"""The TypeScript client (client_sdk/typescript) and the example bot written with it.
+
+* its types are what openapi-typescript makes of today's openapi.yaml (a stale
+  ``src/openapi.ts`` fails here: ``npm run generate`` in client_sdk/typescript);
+* the package and the example bots pass ``tsc --strict --noEmit``, and neither casts;
+* the example bot, compiled, plays a whole game against a real ``parlour serve``
+  (holding all four seats), and enters a ladder to play the house bots;
+* the turn source reads the server-sent events stream, and long-polls
+  ``GET /v1/me/turns?wait=`` where the server answers the stream with 404.
+
+The build (``npm ci``, ``tsc``) is shared with the other node tests: tests/typescript.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from client_sdk import Client
+from server.processes.served import Served, free_port
+from tests import typescript
+from tests.typescript import EXAMPLE_BOT, EXAMPLES, PACKAGE, ROOT
+
+SHORT = {"deals": 1, "target": 10000}  # one deal: about 50 moves
+
+
+@pytest.fixture(scope="module", autouse=True)
+def built() -> None:
+    typescript.build()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    server = Served(tmp_path_factory.mktemp("ts-serve") / "data", free_port(), ready_timeout=60)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def four_seats(url: str, name: str) -> tuple[Client, str, str]:
+    """A player holding all four seats of a one-deal Concerto game: client, token, game id."""
+    player = Client(url).players.register(name)
+    client = Client(url, player["token"])
+    game = client.games.create("concerto", SHORT, [player["id"]] * 4, allow_multiple_seats=True)
+    return client, player["token"], game["id"]
+
+
+def test_the_generated_types_are_current(tmp_path: Path) -> None:
+    """src/openapi.ts is openapi-typescript's output for the committed openapi.yaml."""
+    fresh = tmp_path / "openapi.ts"
+    generator = PACKAGE / "node_modules" / ".bin" / "openapi-typescript"
+    done = subprocess.run(
+        [str(generator), str(ROOT / "openapi.yaml"), "--output", str(fresh)],
+        cwd=PACKAGE, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    committed = (PACKAGE / "src" / "openapi.ts").read_text(encoding="utf-8")
+    assert committed == fresh.read_text(encoding="utf-8"), (
+        "client_sdk/typescript/src/openapi.ts is stale: run `npm run generate` there"
+    )
+
+
+@pytest.mark.parametrize("folder", [PACKAGE, EXAMPLES], ids=["package", "examples"])
+def test_tsc_strict_passes(folder: Path) -> None:
+    config = json.loads((folder / "tsconfig.json").read_text(encoding="utf-8"))
+    assert config["compilerOptions"]["strict"] is True
+    done = subprocess.run(
+        [str(typescript.TSC), "--strict", "--noEmit", "-p", "tsconfig.json"],
+        cwd=folder, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+CASTS = [
+    (re.compile(r"\bas\s+(?!const\b)[\w{[(]"), "an `as` cast"),
+    (re.compile(r"\bas\s+const\b"), "an `as const` assertion"),
+    (re.compile(r"[\w)\]]!(?:\.|\[|\))"), "a non-null assertion"),
+    (re.compile(r"(?<!\.)\bany\b"), "`any`"),
+    (re.compile(r"@ts-(?:ignore|expect-error|nocheck)"), "a suppressed type error"),
+]
+
+
+def code_of(source: str) -> str:
+    """The code, without comments, strings and `import {x as y}` renames."""
+    source = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
+    source = re.sub(r"//[^\n]*", "", source)
+    source = re.sub(r"`(?:[^`\\]|\\.)*`|\"(?:[^\"\\\n]|\\.)*\"", '""', source)
+    return re.sub(r"^import [^;]*;", "", source, flags=re.M | re.S)
+
+
+def test_the_example_bot_and_the_client_have_no_casts() -> None:
+    assert CASTS[0][0].search(code_of("const x = y as Turn;"))  # the check can fail
+    assert CASTS[2][0].search(code_of("view.hand!.length"))
+    sources = [EXAMPLES / "random_bot.ts", *sorted((PACKAGE / "src").glob("*.ts"))]
+    for path in sources:
+        if path.name == "openapi.ts":
+            continue  # generated: types only
+        code = code_of(path.read_text(encoding="utf-8"))
+        for pattern, what in CASTS:
+            found = pattern.search(code)
+            assert found is None, f"{path.relative_to(ROOT)}: {what}: {found and found.group()}"
+
+
+def test_the_example_bot_plays_a_whole_game(served: Served) -> None:
+    """bots/examples/random_bot.ts, compiled, holds all four seats to the game's end."""
+    client, token, game_id = four_seats(served.url, "ts-four")
+    done = subprocess.run(
+        ["node", str(EXAMPLE_BOT), "--server", served.url, "--token", token,
+         "--games", "1", "--wait", "1"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    final = client.games.view(game_id)
+    assert final["status"] == "finished"
+    assert f"random_bot: {final['version']} moves, 1 games finished" in done.stdout
+
+
+def test_the_example_bot_takes_a_seat_in_an_open_game(served: Served) -> None:
+    """``--game ID``: the bot joins the open seat, and the game is played to its end with
+    the creator's bot in the other three."""
+    anyone = Client(served.url)
+    creator = anyone.players.register("ts-creator")
+    joiner = anyone.players.register("ts-joiner")
+    seats = [creator["id"]] * 3 + [None]
+    game = Client(served.url, creator["token"]).games.create(
+        "concerto", SHORT, seats, allow_multiple_seats=True
+    )
+    bot = ["node", str(EXAMPLE_BOT), "--server", served.url, "--games", "1", "--wait", "1"]
+    first = subprocess.Popen([*bot, "--token", creator["token"]], stdout=subprocess.PIPE, text=True)
+    try:
+        done = subprocess.run(
+            [*bot, "--token", joiner["token"], "--game", game["id"]],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        first_out, _ = first.communicate(timeout=60)
+    finally:
+        first.kill()
+    assert done.returncode == 0, done.stderr
+    assert f"joined game {game['id']} in seat 3" in done.stderr
+    assert "1 games finished" in done.stdout and "1 games finished" in first_out
+    final = anyone.games.view(game["id"])
+    assert final["status"] == "finished" and final["seats"][3]["player_id"] == joiner["id"]
+
+
+def test_the_example_bot_plays_the_house_bots_on_a_ladder(served: Served) -> None:
+    """``--ladder ID``: enters, plays one ladder game against the house bots, leaves."""
+    anyone = Client(served.url)
+    deadline = time.monotonic() + 30  # the bot pool defines its ladders and enters them
+    while True:
+        ladders = [
+            lad for lad in anyone.ladders.list()["ladders"]
+            if lad["game"] == "concerto" and lad["entries_count"] >= 3
+        ]  # fmt: skip
+        if ladders:
+            break
+        assert time.monotonic() < deadline, "no Concerto ladder with house bots"
+        time.sleep(0.2)
+    ladder = ladders[0]
+    player = anyone.players.register("ts-ladder")
+    done = subprocess.run(
+        ["node", str(EXAMPLE_BOT), "--server", served.url, "--token", player["token"],
+         "--games", "1", "--wait", "1", "--ladder", ladder["id"]],
+        capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"random_bot: [1-9]\d* moves, 1 games finished", done.stdout), done.stdout
+    assert f"entered ladder {ladder['id']}" in done.stderr
+    deadline = time.monotonic() + 20  # the ladder records the result once it rates the game
+    while True:
+        entry = anyone.ladders.entry(ladder["id"], player["id"])
+        if sum(entry["results"].values()) == 1 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert sum(entry["results"].values()) == 1 and entry["status"] == "left", entry
+
+
+HARNESS = """
+import { createParlourClient, runBot } from "%(index)s";
+
+const [server, token, refuseStream] = process.argv.slice(2);
+const calls = { stream: 0, poll: 0 };
+const client = createParlourClient({
+  server,
+  token,
+  fetch: async (input) => {
+    const url = new URL(input.url);
+    if (url.pathname === "/v1/me/turns/stream") {
+      calls.stream += 1;
+      if (refuseStream === "yes") return new Response("{}", { status: 404 });
+    }
+    if (url.pathname === "/v1/me/turns") calls.poll += 1;
+    return fetch(input);
+  },
+});
+const bot = { chooseMove: (view) => view.legal_moves[0] };
+const stats = await runBot(bot, client, { maxGames: 1, wait: 1 });
+console.log(JSON.stringify({ ...stats, ...calls }));
+"""
+
+
+@pytest.mark.parametrize("refuse_stream", [False, True], ids=["stream", "long-poll"])
+def test_the_turn_source_streams_or_falls_back_to_long_polls(
+    served: Served, tmp_path: Path, refuse_stream: bool
+) -> None:
+    """With the stream: turns come pushed (no long-poll). A server that answers the stream
+    with 404: one try, then ``GET /v1/me/turns?wait=`` to the game's end."""
+    client, token, game_id = four_seats(served.url, "ts-poll" if refuse_stream else "ts-push")
+    harness = tmp_path / "harness.mjs"
+    harness.write_text(HARNESS % {"index": (PACKAGE / "dist" / "index.js").as_uri()})
+    done = subprocess.run(
+        ["node", str(harness), served.url, token, "yes" if refuse_stream else "no"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    ran = json.loads(done.stdout)
+    final = client.games.view(game_id)
+    assert final["status"] == "finished"
+    assert ran["finished"] == 1 and ran["moves"] == final["version"]
+    if refuse_stream:
+        assert ran["stream"] == 1 and ran["poll"] >= 1, ran
+    else:
+        assert ran["stream"] >= 1 and ran["poll"] == 0, ran
