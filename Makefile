@@ -48,8 +48,9 @@ lint: $(STAMP) ## ruff (check + format), mypy, the layer contracts
 docs: $(STAMP) ## build the documentation into site/ (MkDocs, offline)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-openapi: $(STAMP) ## regenerate openapi.yaml from server/api (views, schemas, openapi_base.yaml)
+openapi: $(STAMP) ## regenerate openapi.yaml from server/api, then the TypeScript client's types from it
 	$(BIN)/python -m server.api.openapi
+	cd client_sdk/typescript && npm ci --ignore-scripts --silent && npm run --silent generate
 
 serve: $(STAMP) ## run the server on 127.0.0.1:8000 with an embedded Redis
 	$(BIN)/parlour serve
