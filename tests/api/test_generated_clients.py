@@ -35,7 +35,7 @@ OPERATIONS = [
     "api.games.make_move",
     "api.turns.get_turns",
 ]
-PACKAGE = "parlour_generated_client"
+PACKAGE = "parlour_client"  # as in docs/clients.md
 BIN = Path(sys.executable).parent
 
 
@@ -196,3 +196,22 @@ ILLEGAL = {
     "cowpoke": lambda m: [m.PassMove(type_="pass"), m.CallMove(type_="call")],
     "pinochle": cards("9TJQKA"),
 }
+
+
+def test_the_docs_bot_plays_as_written(generation, gen, live_server, tmp_path):
+    """docs/clients.md's Python bot, run as written against a real server."""
+    page = (ROOT / "docs" / "clients.md").read_text(encoding="utf-8")
+    marker = "<!-- the test suite runs this block as written"
+    block = page.split(marker, 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "bot.py").write_text(block, encoding="utf-8")
+    env = {**os.environ, "PARLOUR_SERVER": live_server.url, "PYTHONPATH": str(generation[1])}
+    done = subprocess.run(
+        [sys.executable, "bot.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("finished scores ["), done.stdout
