@@ -30,12 +30,15 @@ CONFIG = ("redocly.yaml", ".redocly.lint-ignore.yaml")
 
 @pytest.fixture(scope="session")
 def redocly() -> Path:
-    """The ``redocly`` command, installed under var/cache/redocly once."""
+    """The ``redocly`` command, installed under var/cache/redocly once (again when the
+    version pinned here changes)."""
     command = REDOCLY_DIR / "node_modules" / ".bin" / "redocly"
     REDOCLY_DIR.mkdir(parents=True, exist_ok=True)
     with open(REDOCLY_DIR / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not command.exists():
+        installed = REDOCLY_DIR / "node_modules" / "@redocly" / "cli" / "package.json"
+        version = json.loads(installed.read_text())["version"] if installed.exists() else None
+        if not command.exists() or f"@redocly/cli@{version}" != REDOCLY_CLI:
             npm = shutil.which("npm")
             assert npm, "npm is not installed: the spec's lint needs it to fetch @redocly/cli"
             done = subprocess.run(
