@@ -36,12 +36,18 @@ class Players:
         The name is checked by :func:`server.services.names.clean_player_name` (NFC,
         no control, bidi or invisible characters, not blank, not a house bot's).
 
+        A token, when one is sent, must be good even where registration is open: a
+        mistyped admin token is refused, not taken for nobody.
+
         Raises:
+            Unauthorized: a token that is not known, or none while registration is closed.
             Forbidden: registration is closed and the caller is not the admin.
             InvalidRequest: the name is refused (``details.name`` names the class).
         """
-        if not self.core.open_registration and not self.core.caller(token).is_admin:
-            raise Forbidden("registration is closed")
+        if token is not None or not self.core.open_registration:
+            is_admin = self.core.caller(token).is_admin
+            if not self.core.open_registration and not is_admin:
+                raise Forbidden("registration is closed")
         name = names.clean_player_name(name, app_store.bot_pool(self.r))
         player_id = secrets.token_hex(8)
         token = f"{player_id}.{secrets.token_urlsafe(32)}"

@@ -142,3 +142,15 @@ def test_the_sdk_and_the_cli_rotate_and_revoke_over_http(live_server, capsys):
     with Client(live_server.url, printed) as revoked, pytest.raises(ParlourError) as err:
         revoked.players.me()
     assert err.value.status == 401
+
+
+@pytest.mark.parametrize("token", ["x.y", "nonsense", "not-the-admin-token"])
+def test_registering_with_a_bad_token_is_refused_not_taken_for_nobody(api, redis_client, token):
+    """Open registration takes no token, but a token that is sent must be good: a
+    mistyped admin token must not quietly register an ordinary player instead."""
+    players_before = sorted(redis_client.scan_iter(keys.player("*")))
+    reply = api.post("/v1/players", {"name": "ann"}, token)
+    assert_error(reply, 401, "unauthorized")
+    assert sorted(redis_client.scan_iter(keys.player("*"))) == players_before
+    assert api.post("/v1/players", {"name": "ann"}).status == 201  # open, with no token
+    assert api.post("/v1/players", {"name": "bob"}, "admin").status == 201
