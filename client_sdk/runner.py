@@ -35,7 +35,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -140,12 +140,18 @@ class _Game:
     last_check: float = 0.0
 
 
-def outcome_text(result: Mapping[str, Any] | None, seat: int | None) -> str:
-    """A finished game's result for ``seat``, in words.
+def outcome_text(
+    result: Mapping[str, Any] | None, seats: Collection[int], table: int | None = None
+) -> str:
+    """A finished game's result for the player holding ``seats`` of ``table`` seats, in words.
 
-    >>> outcome_text({"scores": [6, 25, 6, 25], "winners": [1, 3]}, 0)
+    >>> outcome_text({"scores": [6, 25, 6, 25], "winners": [1, 3]}, {0})
     'lost (scores 6 · 25 · 6 · 25)'
-    >>> outcome_text({"termination": "forfeit", "scores": [0, 0], "winners": [], "forfeit": 1}, 0)
+    >>> outcome_text({"scores": [6, 25, 6, 25], "winners": [1, 3]}, {0, 1})
+    'won and lost (scores 6 · 25 · 6 · 25)'
+    >>> outcome_text({"scores": [6, 25, 6, 25], "winners": [1, 3]}, {0, 1, 2, 3}, 4)
+    'played every seat (scores 6 · 25 · 6 · 25)'
+    >>> outcome_text({"termination": "forfeit", "scores": [0, 0], "winners": [], "forfeit": 1}, {0})
     'forfeited by seat 1 (scores 0 · 0)'
     """
     if not result:
@@ -154,11 +160,25 @@ def outcome_text(result: Mapping[str, Any] | None, seat: int | None) -> str:
     winners = result.get("winners") or []
     if result.get("termination") == "forfeit":
         word = f"forfeited by seat {result.get('forfeit')}"
+    elif table is not None and table > 1 and len(set(seats)) == table:
+        word = "played every seat"
     elif not winners:
         word = "drawn"
     else:
-        word = "won" if seat in winners else "lost"
+        won = set(seats) & set(winners)
+        lost = set(seats) - set(winners)
+        word = "won and lost" if won and lost else "won" if won else "lost"
     return f"{word} (scores {scores})" if scores else word
+
+
+def _my_seats(view: Mapping[str, Any], seat: int | None) -> set[int]:
+    """Every seat of the game held by the player that holds the view's seat (``you``),
+    else the seat its turn named."""
+    you = view.get("you") if isinstance(view.get("you"), int) else seat
+    seats = view.get("seats") or []
+    me = next((s.get("player_id") for s in seats if s.get("seat") == you), None)
+    held = {s["seat"] for s in seats if me is not None and s.get("player_id") == me}
+    return held or ({you} if you is not None else set())
 
 
 def rating_change(history: list[Mapping[str, Any]], game_id: str) -> str | None:
@@ -541,8 +561,8 @@ class Runner:
             del self._seen[key]
         self.stats.games_finished += 1
         self.stats.finished_games.append(game_id)
-        seat = view["you"] if isinstance(view.get("you"), int) else game.seat
-        said = outcome_text(view.get("result"), seat)
+        table = len(view.get("seats") or []) or None
+        said = outcome_text(view.get("result"), _my_seats(view, game.seat), table)
         if self.ladder is not None:
             self._unrated[game_id] = said  # said once the ladder rated it (_report_ratings)
         else:
