@@ -147,7 +147,7 @@ function resultLine(view, ctx, end) {
   } else {
     const names = winners.map((s) => `${ctx.label(s)} (${ctx.name(s)})`);
     text = `${names.length ? `Won by ${names.join(' & ')}.` : 'A draw.'} Scores: ${
-      view.seats.map((s) => `${ctx.label(s.seat)} ${scores[s.seat]}`).join(' · ')}`;
+      view.seats.map((s) => `${ctx.label(s.seat)} ${scores[s.seat]}`).join(' · ')}.`;
   }
   const mine = view.you === null || view.you === undefined ? null
     : winners.includes(view.you) ? 'You won!' : winners.length ? 'You lost.' : null;
