@@ -585,3 +585,50 @@ def test_the_examples_are_answers_the_spec_accepts(document):
         assert {"200", "201"} & shown.get(operation, set()), f"{operation} shows no answer"
     assert "request" in shown["createGame"] and "request" in shown["makeMove"]
     assert {"409", "422"} <= shown["makeMove"]
+
+
+# Each game played to its end (the moves through the services: the answers checked here
+# are the finished game's), its shortest options: the replay, its last frame, the view
+# with the result and the game stream's `end`, for every game and edition.
+FINISHED_SETUPS = [
+    ("concerto", {"deals": 1}),
+    ("concerto", {"deals": 1, "rules": "penguin"}),
+    ("seconds", {}),
+    ("cowpoke", {"hands": 1}),
+    ("cowpoke", {"players": 5, "hands": 1}),
+    ("pinochle", {"variant": "partnership", "max_deals": 1}),
+    ("pinochle", {"variant": "firehouse", "max_deals": 1}),
+    ("pinochle", {"variant": "check", "max_deals": 1}),
+    ("pinochle", {"variant": "double-deck", "max_deals": 1}),
+]
+
+
+@pytest.mark.parametrize(("game", "options"), FINISHED_SETUPS, ids=lambda v: str(v))
+def test_every_games_finished_answers_match_the_spec(
+    client, spec, players, app, document, game, options
+):
+    call = Checked(client, spec, app, document)
+    me = players.register(f"{game}-end")
+    body = {"game": game, "options": options, "allow_multiple_seats": True}
+    status, view = call("post", "/v1/games", body, me.token)
+    gid = view["id"]
+    while view["status"] == "waiting":
+        status, view = call("post", f"/v1/games/{gid}/join", {}, me.token)
+    games = app.extensions["parlour"].games
+    rng = random.Random(game)
+    while view["status"] == "active":
+        seat = view["to_move"][0]
+        legal = games.view(me.token, gid, seat)["legal_moves"]
+        view = games.move(me.token, gid, rng.choice(legal), seat=seat)
+    status, final = call("get", f"/v1/games/{gid}", token=me.token)
+    assert status == 200 and final["status"] == "finished" and final["result"]
+    status, replay = call("get", f"/v1/games/{gid}/replay")
+    assert status == 200 and replay["revealed"]
+    status, frame = call("get", f"/v1/games/{gid}/replay/{replay['version']}")
+    assert status == 200 and frame["public"]["result"] == replay["result"]
+    assert call("post", f"/v1/games/{gid}/moves", {"move": {"type": "pass"}}, me.token)[0] == 409
+    sent = call.stream(f"/v1/games/{gid}/stream", "GameStreamMessage", me.token)
+    assert sent[-1] == {"event": "end", "data": {"status": "finished"}}
+    mapping = document["components"]["schemas"]["Event"]["discriminator"]["mapping"]
+    assert {m["data"]["kind"] for m in sent if "id" in m} <= mapping.keys()
+    assert call.codes == {"game_over"}
