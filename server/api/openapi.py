@@ -128,34 +128,67 @@ def _camel(name: str) -> str:
     return "".join(word.capitalize() for word in name.split("_"))
 
 
-def _per_code_errors(schemas: dict[str, Any], details: dict[str, Any]) -> dict[str, Any]:
-    """One envelope per error code, ``<Code>Error``, from each code's ``details`` (the base's
-    ``x-error-details``): ``code`` a const, so a client tells them apart by ``error.code``;
-    ``Error`` is any of them (each response names the codes it may carry)."""
+def _per_code_errors(
+    schemas: dict[str, Any], details: dict[str, Any], responses: dict[str, Any]
+) -> dict[str, Any]:
+    """One schema per error code from each code's ``details`` (the base's
+    ``x-error-details``): ``<Code>ErrorBody`` (``code`` a const, ``message``, ``details``);
+    and ``<Code>Error``, the envelope of that body alone, for a code a response carries
+    alone (a response with several codes answers the envelope of their bodies, told apart
+    by ``code``: :func:`_error_responses`)."""
     out = {name: schema for name, schema in schemas.items() if name != "Error"}
+    alone = {
+        r["x-error-codes"][0] for r in responses.values() if len(r.get("x-error-codes", [])) == 1
+    }
     for code, schema in details.items():
-        out[f"{_camel(code)}Error"] = {
+        out[f"{_camel(code)}ErrorBody"] = {
             "description": f"`{code}`" + (f": {d}" if (d := schema.get("description")) else ""),
             "type": "object",
             "additionalProperties": False,
-            "required": ["error"],
+            "required": ["code", "message", "details"],
             "properties": {
-                "error": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["code", "message", "details"],
-                    "properties": {
-                        "code": {"type": "string", "const": code},
-                        "message": {"type": "string"},
-                        "details": {k: v for k, v in schema.items() if k != "description"},
-                    },
-                }
+                "code": {"type": "string", "const": code},
+                "message": {"type": "string"},
+                "details": {k: v for k, v in schema.items() if k != "description"},
             },
         }
-    out["Error"] = {
-        "description": schemas["Error"]["description"],
-        "oneOf": [{"$ref": _ref(f"{_camel(code)}Error")} for code in details],
+        if code in alone:
+            out[f"{_camel(code)}Error"] = _error_envelope([code], f"the `{code}` error")
+    return out
+
+
+def _error_envelope(codes: list[str], description: str) -> dict[str, Any]:
+    """docs/api.md's ``{"error": ...}`` around the bodies of ``codes``."""
+    bodies = {code: _ref(f"{_camel(code)}ErrorBody") for code in codes}
+    if len(codes) == 1:
+        error: dict[str, Any] = {"$ref": bodies[codes[0]]}
+    else:
+        error = {
+            "oneOf": [{"$ref": ref} for ref in bodies.values()],
+            "discriminator": {"propertyName": "code", "mapping": bodies},
+        }
+    return {
+        "description": description,
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["error"],
+        "properties": {"error": error},
     }
+
+
+def _error_responses(responses: dict[str, Any]) -> dict[str, Any]:
+    """A response whose ``x-error-codes`` lists codes answers the envelope of their bodies."""
+    out = {}
+    for name, response in responses.items():
+        response = dict(response)
+        codes = response.pop("x-error-codes", None)
+        if codes:
+            media = response["content"]["application/json"] or {}
+            schema = _error_envelope(codes, f"one of {', '.join(codes)}")
+            if len(codes) == 1:
+                schema = {"$ref": _ref(f"{_camel(codes[0])}Error")}
+            response["content"] = {"application/json": {"schema": schema, **media}}
+        out[name] = response
     return out
 
 
@@ -221,13 +254,15 @@ def _components(spec: APISpec, components: dict[str, Any]) -> None:
         spec.components.security_scheme(name, scheme)
     for name, param in components["parameters"].items():
         spec.components.parameter(name, param.pop("in"), param)
-    for name, response in components["responses"].items():
+    for name, response in _error_responses(components["responses"]).items():
         spec.components.response(name, response)
     for name, example in components["examples"].items():
         spec.components.example(name, example)
     for name, cls in FROM_MARSHMALLOW.items():
         spec.components.schema(name, schema=cls)
-    named = _per_code_errors(components["schemas"], components["x-error-details"])
+    named = _per_code_errors(
+        components["schemas"], components["x-error-details"], components["responses"]
+    )
     named = _per_kind_events(named, components["x-event-data"])
     for name, schema in _per_game_views(named).items():
         if name not in FROM_MARSHMALLOW:
