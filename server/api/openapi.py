@@ -133,9 +133,9 @@ def _per_code_errors(
 ) -> dict[str, Any]:
     """One schema per error code from each code's ``details`` (the base's
     ``x-error-details``): ``<Code>ErrorBody`` (``code`` a const, ``message``, ``details``);
-    and ``<Code>Error``, the envelope of that body alone, for a code a response carries
-    alone (a response with several codes answers the envelope of their bodies, told apart
-    by ``code``: :func:`_error_responses`)."""
+    ``<Code>Error``, the envelope of that body alone, for a code a response carries alone;
+    and ``Error``, the envelope of any body, told apart by ``code`` (a response with several
+    codes: :func:`_error_responses`)."""
     out = {name: schema for name, schema in schemas.items() if name != "Error"}
     alone = {
         r["x-error-codes"][0] for r in responses.values() if len(r.get("x-error-codes", [])) == 1
@@ -154,6 +154,7 @@ def _per_code_errors(
         }
         if code in alone:
             out[f"{_camel(code)}Error"] = _error_envelope([code], f"the `{code}` error")
+    out["Error"] = _error_envelope(list(details), schemas["Error"]["description"])
     return out
 
 
@@ -177,17 +178,19 @@ def _error_envelope(codes: list[str], description: str) -> dict[str, Any]:
 
 
 def _error_responses(responses: dict[str, Any]) -> dict[str, Any]:
-    """A response whose ``x-error-codes`` lists codes answers the envelope of their bodies."""
+    """A response whose ``x-error-codes`` names one code answers that code's ``<Code>Error``;
+    one that names several answers ``Error`` (any code, told apart by ``error.code``) and
+    keeps ``x-error-codes``, the codes it may carry."""
     out = {}
     for name, response in responses.items():
         response = dict(response)
-        codes = response.pop("x-error-codes", None)
+        codes = response.get("x-error-codes")
         if codes:
             media = response["content"]["application/json"] or {}
-            schema = _error_envelope(codes, f"one of {', '.join(codes)}")
-            if len(codes) == 1:
-                schema = {"$ref": _ref(f"{_camel(codes[0])}Error")}
+            schema = {"$ref": _ref(f"{_camel(codes[0])}Error" if len(codes) == 1 else "Error")}
             response["content"] = {"application/json": {"schema": schema, **media}}
+            if len(codes) == 1:
+                del response["x-error-codes"]
         out[name] = response
     return out
 
