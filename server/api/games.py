@@ -95,6 +95,9 @@ def create():
           application/json:
             schema:
               $ref: '#/components/schemas/GameCreate'
+            examples:
+              concerto:
+                $ref: '#/components/examples/ConcertoGameCreate'
       responses:
         '201':
           description: the creator's view (a spectator's view if the creator has no seat)
@@ -102,6 +105,9 @@ def create():
             application/json:
               schema:
                 $ref: '#/components/schemas/View'
+              examples:
+                concerto:
+                  $ref: '#/components/examples/ConcertoGameCreated'
         '400':
           $ref: '#/components/responses/InvalidRequest'
         '413':
@@ -146,6 +152,9 @@ def join(game_id: str):
             application/json:
               schema:
                 $ref: '#/components/schemas/View'
+              examples:
+                concerto:
+                  $ref: '#/components/examples/ConcertoJoined'
         '400':
           $ref: '#/components/responses/InvalidRequest'
         '401':
@@ -235,6 +244,9 @@ def view(game_id: str):
             application/json:
               schema:
                 $ref: '#/components/schemas/View'
+              examples:
+                concerto:
+                  $ref: '#/components/examples/ConcertoView'
         '400':
           $ref: '#/components/responses/InvalidRequest'
         '401':
@@ -275,6 +287,9 @@ def move(game_id: str):
           application/json:
             schema:
               $ref: '#/components/schemas/MoveRequest'
+            examples:
+              concerto:
+                $ref: '#/components/examples/ConcertoMoveRequest'
       responses:
         '200':
           description: the mover's view after the move
@@ -282,6 +297,9 @@ def move(game_id: str):
             application/json:
               schema:
                 $ref: '#/components/schemas/View'
+              examples:
+                concerto:
+                  $ref: '#/components/examples/ConcertoMoved'
         '400':
           $ref: '#/components/responses/InvalidRequest'
         '413':

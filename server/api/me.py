@@ -36,6 +36,9 @@ def turns():
             application/json:
               schema:
                 $ref: '#/components/schemas/Turns'
+              examples:
+                concerto:
+                  $ref: '#/components/examples/ConcertoTurns'
         '400':
           $ref: '#/components/responses/InvalidRequest'
         '401':
@@ -68,7 +71,9 @@ def turn_stream():
         as the move before it commits. Each `turns` message's `data` is a JSON
         list of the caller's turns in one game (`Turn` objects, as in `Turns`).
         An `over` message (`data: {"game_id", "status"}`) says that a game the
-        caller sat in is over. A `: heartbeat` comment follows
+        caller sat in is over; an `invitation` message (`data: {"id"}`) that someone
+        named the caller in a seat or an entry (`GET /v1/me/invitations`). A
+        `: heartbeat` comment follows
         `PARLOUR_SSE_HEARTBEAT` seconds (15) of silence; at each quiet heartbeat
         the server re-reads the caller's games, so a lost notification delays a
         turn by one heartbeat at most. The same turn may come twice (on

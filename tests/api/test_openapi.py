@@ -3,11 +3,16 @@
 Every response of a scripted session that touches every endpoint (and most
 error statuses) is validated with openapi-core; successful requests are
 validated too. Then two coverage checks: every route of the app is in the
-spec, and every operation of the spec was exercised here.
+spec, and every operation of the spec was exercised here. Each game (every
+option set that changes what is sent) has its views, moves, turns, events,
+replay, errors and the messages of both SSE streams (parsed with
+client_sdk/sse.py) checked against the spec's schemas, and the spec names
+a `details` schema for every error code and a `data` schema for every event kind.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import re
@@ -17,8 +22,10 @@ import pytest
 import yaml
 from openapi_core import OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
+from openapi_schema_validator import OAS31Validator
 from werkzeug.test import EnvironBuilder
 
+from client_sdk.sse import SseParser
 from tests.api.play import play_random_moves
 from tests.conftest import ADMIN_TOKEN
 from tests.embed.openapi_calls import exercise_embedding
@@ -27,6 +34,23 @@ from tests.security.openapi_tokens import exercise_tokens
 from tests.web.openapi_calls import exercise_visitors
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+HEARTBEAT = 0.5  # the least a client may ask for
+
+
+@pytest.fixture
+def app_config(app_config: dict) -> dict:
+    # a quiet stream heartbeats soon; one that never sends what a test awaits ends soon
+    return {**app_config, "SSE_HEARTBEAT": HEARTBEAT, "SSE_MAX_SECONDS": 30}
+
+
+@pytest.fixture(scope="module")
+def document() -> dict:
+    return yaml.safe_load(SPEC_PATH.read_text())
+
+
+def validator(document: dict, name: str) -> OAS31Validator:
+    """A validator of the spec's schema ``name`` (its ``$ref`` resolved in the document)."""
+    return OAS31Validator({**document, "$ref": f"#/components/schemas/{name}"})
 
 
 @pytest.fixture(scope="module")
@@ -37,10 +61,11 @@ def spec() -> OpenAPI:
 class Checked:
     """A test client whose every answer is validated against the spec."""
 
-    def __init__(self, client, spec: OpenAPI, app) -> None:
-        self.client, self.spec = client, spec
+    def __init__(self, client, spec: OpenAPI, app, document: dict) -> None:
+        self.client, self.spec, self.document = client, spec, document
         self.urls = app.url_map.bind("localhost")
         self.seen: set[tuple[str, str, int]] = set()
+        self.codes: set[str] = set()
 
     def __call__(self, method: str, path: str, body=None, token=None, query=None):
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -61,7 +86,74 @@ class Checked:
             self.spec.validate_request(request)
         rule, _ = self.urls.match(path, method.upper(), return_rule=True)
         self.seen.add((method.lower(), template(rule.rule), response.status_code))
-        return response.status_code, response.get_json()
+        body = response.get_json(silent=True)
+        if response.status_code >= 400 and isinstance(body, dict):
+            self.codes.add(body["error"]["code"])
+        return response.status_code, body
+
+    def stream(self, path: str, schema: str, token=None, query=None, until=None) -> list[dict]:
+        """The messages of an SSE stream read until ``until`` holds of them (or the stream
+        ends), then closed; each validated as in :class:`Stream`."""
+        with self.open_stream(path, schema, token, query) as stream:
+            return stream.read(until)
+
+    def open_stream(self, path: str, schema: str, token=None, query=None) -> Stream:
+        headers = {"Accept": "text/event-stream"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        response = self.client.get(path, headers=headers, query_string=query, buffered=False)
+        assert response.status_code == 200, response.get_data()
+        assert response.mimetype == "text/event-stream"
+        rule, _ = self.urls.match(path, "GET", return_rule=True)
+        self.seen.add(("get", template(rule.rule), 200))
+        return Stream(response, validator(self.document, schema))
+
+
+class Stream:
+    """An open SSE stream (the test client's, read in this thread: between two reads the
+    test may act, and the stream sees it next). Frames are parsed with client_sdk/sse.py and
+    each message is validated against the spec's ``schema`` (the ``x-message-schema`` of
+    the path's ``text/event-stream`` answer) as a dict: ``event`` (a named message) or
+    ``id`` (an event), and ``data``; or ``comment`` (the heartbeat)."""
+
+    def __init__(self, response, check: OAS31Validator) -> None:
+        self.response, self.check = response, check
+        self.chunks = iter(response.response)
+        self.parser = SseParser()
+        self.messages: list[dict] = []
+
+    def __enter__(self) -> Stream:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.response.close()
+
+    def read(self, until=None) -> list[dict]:
+        """Every message so far, read until ``until(messages)`` holds or the stream ends."""
+        for chunk in self.chunks:
+            raw = chunk if isinstance(chunk, bytes) else chunk.encode()
+            new = [
+                {"comment": line[1:].decode().strip()}  # a comment: the heartbeat
+                for line in raw.splitlines()
+                if line.startswith(b":")
+            ]
+            for message in self.parser.feed(raw):
+                out: dict = {"data": json.loads(message.data)}
+                if message.event != "message":
+                    out["event"] = message.event
+                else:
+                    out["id"] = int(message.id)
+                new.append(out)
+            for message in new:
+                self.check.validate(message)
+            self.messages += new
+            if until is not None and until(self.messages):
+                break
+        return self.messages
+
+
+def events_of(messages: list[dict]) -> set[str]:
+    return {m["event"] for m in messages if "event" in m}
 
 
 def template(rule: str) -> str:
@@ -69,8 +161,8 @@ def template(rule: str) -> str:
     return re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule)
 
 
-def test_responses_match_the_spec(client, spec, players, app):
-    call = Checked(client, spec, app)
+def test_responses_match_the_spec(client, spec, players, app, document):
+    call = Checked(client, spec, app, document)
     assert call("get", "/healthz")[0] == 200
     assert call("get", "/v1/_ping_redis")[0] == 200
     assert call("get", "/metrics")[0] == 200
@@ -167,7 +259,29 @@ def test_responses_match_the_spec(client, spec, players, app):
     from tests.conftest import Player
 
     people = [Player(p["id"], p["name"], p["token"]) for p in four]
-    play_random_moves(Api(client=client), gid, people, random.Random(9))
+    # the turn stream open while the game is played to its end and an invitation comes
+    with call.open_stream(
+        "/v1/me/turns/stream", "TurnStreamMessage", tokens[0], {"heartbeat": HEARTBEAT}
+    ) as watching:
+        watching.read(until=lambda got: bool(got))
+        play_random_moves(Api(client=client), gid, people, random.Random(9))
+        seats = [four[1]["id"], four[0]["id"], None, None]
+        assert call("post", "/v1/games", {"game": "concerto", "seats": seats}, tokens[1])[0] == 201
+        pushed = watching.read(until=lambda got: {"over", "invitation"} <= events_of(got))
+    assert {"turns", "over", "invitation"} <= events_of(pushed)
+    over = [m["data"] for m in pushed if m.get("event") == "over"]
+    assert over == [{"game_id": gid, "status": "finished"}]
+    sent = call.stream(f"/v1/games/{gid}/stream", "GameStreamMessage", tokens[0])
+    assert sent[-1] == {"event": "end", "data": {"status": "finished"}}  # and the stream ends
+    # a token revoked while its stream is open: an `error` message ends it
+    gone = players.register("gone")
+    with call.open_stream(
+        "/v1/me/turns/stream", "TurnStreamMessage", gone.token, {"heartbeat": HEARTBEAT}
+    ) as stream:
+        assert stream.read(until=lambda got: bool(got)) == [{"comment": "heartbeat"}]
+        assert call("delete", "/v1/players/me/token", token=gone.token)[0] == 204
+        ended = stream.read()
+    assert ended[-1]["event"] == "error"
     status, replay = call("get", f"/v1/games/{gid}/replay")
     assert status == 200 and replay["revealed"]
     status, frame = call("get", f"/v1/games/{gid}/replay/{replay['version']}")
@@ -302,8 +416,8 @@ MOVES = 40
 
 
 @pytest.mark.parametrize(("game", "options"), GAME_SETUPS, ids=lambda v: str(v))
-def test_every_games_answers_match_the_spec(client, spec, players, app, game, options):
-    call = Checked(client, spec, app)
+def test_every_games_answers_match_the_spec(client, spec, players, app, document, game, options):
+    call = Checked(client, spec, app, document)
     me = players.register(f"{game}-bot")
     body = {"game": game, "options": options, "allow_multiple_seats": True}
     status, view = call("post", "/v1/games", body, me.token)
@@ -327,19 +441,111 @@ def test_every_games_answers_match_the_spec(client, spec, players, app, game, op
             "post", f"/v1/games/{gid}/moves", {"move": move, "seat": seat}, me.token
         )
         assert status == 200, view
+    assert view["status"] == "active", "the refusals below need a game under way"
     assert call("get", f"/v1/games/{gid}")[0] == 200  # the spectator's view
     assert call("get", "/v1/me/turns", token=me.token)[0] == 200
     status, events = call("get", f"/v1/games/{gid}/events", token=me.token, query={"seat": 0})
     assert status == 200 and events["events"]
     assert call("get", f"/v1/games/{gid}/replay")[0] == 200
-    status, error = call("post", f"/v1/games/{gid}/moves", {"move": {"type": "pass"}}, "x.y")
-    assert status == 401
-    if view["status"] == "active":  # a refused move names the legal ones (illegal_move)
-        seat = view["to_move"][0]
-        wrong = {"type": "play", "card": "2C"} if "play" not in kinds else {"type": "call"}
-        status, _ = call("post", f"/v1/games/{gid}/moves", {"move": wrong, "seat": seat}, me.token)
-        assert status in (400, 422)
+    assert call("get", f"/v1/games/{gid}/replay/0")[0] == 409  # game_not_finished
+
+    # the refusals, each in its code's schema (the spec's `<Code>Error`)
+    moves = f"/v1/games/{gid}/moves"
+    assert call("post", moves, {"move": {"type": "pass"}}, "x.y")[0] == 401
+    assert call("get", "/v1/games/nope", token=me.token)[0] == 404
+    assert call("post", moves, {"move": "pass"}, me.token)[0] == 400
+    seat = view["to_move"][0]
+    status, mine = call("get", f"/v1/games/{gid}", token=me.token, query={"seat": seat})
+    legal = mine["legal_moves"]
+    stale = {"move": legal[0], "seat": seat, "version": view["version"] - 1}
+    status, error = call("post", moves, stale, me.token)
+    assert status == 409 and error["error"]["details"] == {"version": view["version"]}
+    wrong = [m for m in WRONG_MOVES if m not in legal]
+    for move in wrong:  # a well-formed move the rules refuse now: illegal_move
+        status, error = call("post", moves, {"move": move, "seat": seat}, me.token)
+        if status == 422:
+            assert error["error"]["details"]["legal_moves"] == legal
+            break
+        assert status == 400  # not a move of this game at all
+    else:
+        pytest.fail(f"none of {wrong} was refused as illegal_move")
+    assert call.codes >= {"unauthorized", "not_found", "invalid_request"}
+    assert call.codes >= {"stale_version", "illegal_move", "game_not_finished"}
+
+    # both streams, every message in the spec's message schemas
+    turns = call.stream(
+        "/v1/me/turns/stream",
+        "TurnStreamMessage",
+        token=me.token,
+        query={"heartbeat": HEARTBEAT},
+        until=lambda got: "turns" in events_of(got),  # (its heartbeat: the test above)
+    )
+    (pushed,) = [m for m in turns if m.get("event") == "turns"]
+    assert {t["view"]["game"] for t in pushed["data"]} == {game}
+    assert [t["seat"] for t in pushed["data"]] == view["to_move"]
+    sent = call.stream(
+        f"/v1/games/{gid}/stream",
+        "GameStreamMessage",
+        token=me.token,
+        query={"seat": 0},
+        until=lambda got: sum("id" in m for m in got) == len(events["events"]),
+    )
+    assert [m["data"] for m in sent if "id" in m] == events["events"]
+    # every event is one of its kind's (the spec's `<Kind>Event`, data typed per kind)
+    mapping = document["components"]["schemas"]["Event"]["discriminator"]["mapping"]
+    assert {e["kind"] for e in events["events"]} <= mapping.keys()
     assert kinds  # the moves sent were the spec's (requests are checked too)
+
+
+# Well-formed moves of some game, one of which each game's rules refuse mid-game.
+WRONG_MOVES = [
+    {"type": "play", "card": "2C"},
+    {"type": "play", "card": "9S"},
+    {"type": "pass"},
+    {"type": "call"},
+    {"type": "keep"},
+    {"type": "bid", "amount": 1000},
+]
+
+
+def test_every_error_code_and_event_kind_has_its_schema(document):
+    """Each code the server answers with has a `<Code>Error` (its `details` typed), and
+    each event kind an engine or a service emits a `<Kind>Event` (its `data` typed)."""
+    from server.api import errors
+
+    schemas = document["components"]["schemas"]
+    codes = {code for _, code, _ in errors.ERRORS.values()} | set(errors._HTTP_CODES.values())
+    codes -= {"method_not_allowed"}  # 405 (and 500): statuses the spec does not document
+    camel = {code: "".join(w.capitalize() for w in code.split("_")) for code in codes}
+    missing = sorted(c for c in codes if f"{camel[c]}ErrorBody" not in schemas)
+    assert not missing, f"error codes without a schema: {missing}"
+    for code in codes:
+        body = schemas[f"{camel[code]}ErrorBody"]["properties"]
+        assert body["code"]["const"] == code
+        assert "type" in body["details"] or "$ref" in body["details"]
+    answered = set()  # the codes the error responses may carry
+    for response in document["components"]["responses"].values():
+        schema = response.get("content", {}).get("application/json", {}).get("schema", {})
+        if schema.get("$ref") == "#/components/schemas/Error":  # several codes: it says which
+            answered |= set(response["x-error-codes"])
+        elif "$ref" in schema:
+            error = schemas[schema["$ref"].rsplit("/", 1)[1]]["properties"]["error"]
+            answered.add(schemas[error["$ref"].rsplit("/", 1)[1]]["properties"]["code"]["const"])
+    assert answered == codes
+    assert schemas["Error"]["properties"]["error"]["discriminator"]["mapping"] == {
+        c: f"#/components/schemas/{camel[c]}ErrorBody" for c in codes
+    }
+    root = Path(__file__).resolve().parents[2] / "server"
+    emitted = set()
+    for source in root.rglob("*.py"):
+        found = re.findall(r'\bEvent\(\s*("\w+"|[A-Z_]+\b)', source.read_text(encoding="utf-8"))
+        if found:  # a kind named by a constant is looked up in its module: `BID`
+            name = ".".join(source.relative_to(root.parent).with_suffix("").parts)
+            module = vars(importlib.import_module(name))
+            emitted |= {module[k] if k in module else k.strip('"') for k in found}
+    assert emitted >= {"deal", "play", "timeout", "game_over", "melds", "showdown"}
+    mapping = schemas["Event"]["discriminator"]["mapping"]
+    assert emitted == mapping.keys(), f"kinds without a schema: {emitted - mapping.keys()}"
 
 
 def unchecked(client):
@@ -353,3 +559,85 @@ def unchecked(client):
         return response.status_code, response.get_json()
 
     return get
+
+
+MAIN_OPERATIONS = {"createGame", "joinGame", "getGame", "makeMove", "getTurns"}
+
+
+def test_the_examples_are_answers_the_spec_accepts(document):
+    """Each example (request or response) validates against its media type's schema, and
+    the main operations show one for their request body and their success."""
+    named = document["components"]["examples"]
+    shown: dict[str, set[str]] = {}
+
+    def check(operation: str, where: str, media: dict) -> None:
+        for example in media.get("examples", {}).values():
+            name = example["$ref"].rsplit("/", 1)[1] if "$ref" in example else None
+            value = named[name]["value"] if name else example["value"]
+            OAS31Validator({**document, **media["schema"]}).validate(value)
+            shown.setdefault(operation, set()).add(where)
+
+    for item in document["paths"].values():
+        for method, op in item.items():
+            if method not in ("get", "post", "put", "delete"):
+                continue
+            body = op.get("requestBody", {}).get("content", {}).get("application/json")
+            if body:
+                check(op["operationId"], "request", body)
+            for status, response in op["responses"].items():
+                if "$ref" in response:
+                    response = document["components"]["responses"][response["$ref"].rsplit("/")[-1]]
+                media = response.get("content", {}).get("application/json")
+                if media:
+                    check(op["operationId"], status, media)
+    for operation in MAIN_OPERATIONS:
+        assert {"200", "201"} & shown.get(operation, set()), f"{operation} shows no answer"
+    assert "request" in shown["createGame"] and "request" in shown["makeMove"]
+    assert {"409", "422"} <= shown["makeMove"]
+
+
+# Each game played to its end (the moves through the services: the answers checked here
+# are the finished game's), its shortest options: the replay, its last frame, the view
+# with the result and the game stream's `end`, for every game and edition.
+FINISHED_SETUPS = [
+    ("concerto", {"deals": 1}),
+    ("concerto", {"deals": 1, "rules": "penguin"}),
+    ("seconds", {}),
+    ("cowpoke", {"hands": 1}),
+    ("cowpoke", {"players": 5, "hands": 1}),
+    ("pinochle", {"variant": "partnership", "max_deals": 1}),
+    ("pinochle", {"variant": "firehouse", "max_deals": 1}),
+    ("pinochle", {"variant": "check", "max_deals": 1}),
+    ("pinochle", {"variant": "double-deck", "max_deals": 1}),
+]
+
+
+@pytest.mark.parametrize(("game", "options"), FINISHED_SETUPS, ids=lambda v: str(v))
+def test_every_games_finished_answers_match_the_spec(
+    client, spec, players, app, document, game, options
+):
+    call = Checked(client, spec, app, document)
+    me = players.register(f"{game}-end")
+    body = {"game": game, "options": options, "allow_multiple_seats": True}
+    status, view = call("post", "/v1/games", body, me.token)
+    gid = view["id"]
+    while view["status"] == "waiting":
+        status, view = call("post", f"/v1/games/{gid}/join", {}, me.token)
+    games = app.extensions["parlour"].games
+    rng = random.Random(game)
+    while view["status"] == "active":
+        seat = view["to_move"][0]
+        legal = games.view(me.token, gid, seat)["legal_moves"]
+        view = games.move(me.token, gid, rng.choice(legal), seat=seat)
+    status, final = call("get", f"/v1/games/{gid}", token=me.token)
+    assert status == 200 and final["status"] == "finished" and final["result"]
+    status, replay = call("get", f"/v1/games/{gid}/replay")
+    assert status == 200 and replay["revealed"]
+    status, frame = call("get", f"/v1/games/{gid}/replay/{replay['version']}")
+    assert status == 200 and frame["public"]["result"] == replay["result"]
+    assert call("post", f"/v1/games/{gid}/moves", {"move": {"type": "pass"}}, me.token)[0] == 409
+    sent = call.stream(f"/v1/games/{gid}/stream", "GameStreamMessage", me.token)
+    assert sent[-1] == {"event": "end", "data": {"status": "finished"}}
+    mapping = document["components"]["schemas"]["Event"]["discriminator"]["mapping"]
+    assert {m["data"]["kind"] for m in sent if "id" in m} <= mapping.keys()
+    assert call.codes == {"game_over"}

@@ -114,7 +114,8 @@ def test_the_schemas_generators_could_not_read():
     assert schemas["OptionSpec"]["properties"]["choices"]["items"]
     illegal = schemas["IllegalMoveError"]
     assert "allOf" not in illegal
-    details = illegal["properties"]["error"]["properties"]["details"]
+    assert illegal["properties"]["error"] == {"$ref": "#/components/schemas/IllegalMoveErrorBody"}
+    details = schemas["IllegalMoveErrorBody"]["properties"]["details"]
     assert details["properties"]["legal_moves"]["items"] == {"$ref": "#/components/schemas/Move"}
     assert "termination" in schemas["Result"]["required"]
     tournament = schemas["GameSummary"]["properties"]["tournament"]
