@@ -331,8 +331,8 @@ class SecondsState(TypedDict):
     deals: int
     dealer: int
     scoring: str
-    partners: list[int]
-    """Each seat's partner this deal."""
+    partners: list[int | None]
+    """Each seat's partner this deal (None in a deal played without partners)."""
     leader: int
     trick_number: int
     current_trick: list[TrickCard]

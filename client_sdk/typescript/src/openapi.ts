@@ -750,7 +750,9 @@ export interface paths {
          *     as the move before it commits. Each `turns` message's `data` is a JSON
          *     list of the caller's turns in one game (`Turn` objects, as in `Turns`).
          *     An `over` message (`data: {"game_id", "status"}`) says that a game the
-         *     caller sat in is over. A `: heartbeat` comment follows
+         *     caller sat in is over; an `invitation` message (`data: {"id"}`) that someone
+         *     named the caller in a seat or an entry (`GET /v1/me/invitations`). A
+         *     `: heartbeat` comment follows
          *     `PARLOUR_SSE_HEARTBEAT` seconds (15) of silence; at each quiet heartbeat
          *     the server re-reads the caller's games, so a lost notification delays a
          *     turn by one heartbeat at most. The same turn may come twice (on
@@ -1186,38 +1188,6 @@ export interface components {
             NS: number;
             EW: number;
         };
-        Error: {
-            error: {
-                /**
-                 * @example invalid_request
-                 * @example unauthorized
-                 * @example forbidden
-                 * @example not_found
-                 * @example not_your_turn
-                 * @example stale_version
-                 * @example game_over
-                 * @example illegal_move
-                 */
-                code: string;
-                message: string;
-                details: {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        /** @description `illegal_move`: the error envelope with the seat's legal moves in `details` */
-        IllegalMoveError: {
-            error: {
-                /** @constant */
-                code: "illegal_move";
-                message: string;
-                details: {
-                    legal_moves: components["schemas"]["Move"][];
-                } & {
-                    [key: string]: unknown;
-                };
-            };
-        };
         Status: {
             ok: boolean;
             /** @description `reply_bytes` dots (the benchmark's floor only) */
@@ -1395,8 +1365,8 @@ export interface components {
             deals: number;
             dealer: components["schemas"]["Seat"];
             scoring: string;
-            /** @description each seat's partner this deal */
-            partners: components["schemas"]["Seat"][];
+            /** @description each seat's partner this deal (null in the deals played alone) */
+            partners: (components["schemas"]["Seat"] | null)[];
             leader: components["schemas"]["Seat"];
             trick_number: number;
             current_trick: components["schemas"]["TrickCard"][];
@@ -1414,7 +1384,7 @@ export interface components {
                 deal: number;
                 dealer: components["schemas"]["Seat"];
                 scoring: string;
-                partners: components["schemas"]["Seat"][];
+                partners: (components["schemas"]["Seat"] | null)[];
                 tricks: number[];
                 points: number[];
                 scores: number[];
@@ -1777,30 +1747,6 @@ export interface components {
         };
         /** @description A game as one seat (or a spectator) sees it: one schema per game, told apart by `game`. */
         View: components["schemas"]["ConcertoView"] | components["schemas"]["SecondsView"] | components["schemas"]["CowpokeView"] | components["schemas"]["PinochleView"];
-        Event: {
-            /** @description the event's number in the game */
-            seq: number;
-            /** @description the game version it belongs to */
-            version: number;
-            /**
-             * @example deal
-             * @example hand
-             * @example play
-             * @example pass
-             * @example force
-             * @example hand_complete
-             * @example deal_end
-             * @example game_end
-             * @example game_over
-             * @example timeout
-             */
-            kind: string;
-            data: {
-                [key: string]: unknown;
-            };
-            /** @description in finished replays only; null means public */
-            visible_to?: components["schemas"]["Seat"][] | null;
-        };
         Events: {
             events: components["schemas"]["Event"][];
             /** @description pass as the next `after` */
@@ -2478,6 +2424,15 @@ export interface components {
                 status: string;
             };
         };
+        /** @description `event: invitation`: someone named the caller in a seat or an entry (`GET /v1/me/invitations` lists it) */
+        InvitationMessage: {
+            /** @constant */
+            event: "invitation";
+            data: {
+                /** @description the invitation's id */
+                id: string;
+            };
+        };
         /** @description `event: error`: the token was revoked or expired; the stream ends */
         StreamErrorMessage: {
             /** @constant */
@@ -2506,9 +2461,1017 @@ export interface components {
             comment: "heartbeat";
         };
         /** @description a message of `GET /v1/me/turns/stream`, by its `event` field (a heartbeat is a comment) */
-        TurnStreamMessage: components["schemas"]["TurnsMessage"] | components["schemas"]["OverMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["Heartbeat"];
+        TurnStreamMessage: components["schemas"]["TurnsMessage"] | components["schemas"]["OverMessage"] | components["schemas"]["InvitationMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["Heartbeat"];
         /** @description a message of `GET /v1/games/{game_id}/stream` (a heartbeat is a comment) */
         GameStreamMessage: components["schemas"]["EventMessage"] | components["schemas"]["EndMessage"] | components["schemas"]["Heartbeat"];
+        /** @description always `{}` */
+        NoDetails: Record<string, never>;
+        SeatDetails: {
+            seat: components["schemas"]["Seat"];
+        };
+        StatusDetails: {
+            /** @description the game's or tournament's status */
+            status: string;
+        };
+        InvitationDetails: {
+            invitation: string;
+        };
+        /** @description a field's problems (a list of messages), or a nested field's */
+        Problems: string[] | {
+            [key: string]: unknown;
+        } | string;
+        /** @description one number per seat, or per side */
+        Integers: number[];
+        /** @description checks a side earned (the check variant) */
+        PinochleCheck: {
+            deal: number;
+            side: number;
+            checks: number;
+            reason: string;
+            seat?: components["schemas"]["Seat"];
+        };
+        /** @description a seat, or `dummy` (the dummy hand's put-out) */
+        CowpokeOwner: components["schemas"]["Seat"] | "dummy";
+        /**
+         * @description `invalid_request`: each field of the request that is wrong -> its problems: a list of messages, or, for a
+         *     nested field, the same map one level down; the first 20 problems, each once, and
+         *     `more_problems` counts the rest
+         */
+        InvalidRequestErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "invalid_request";
+            message: string;
+            details: {
+                more_problems?: number;
+            } & {
+                [key: string]: components["schemas"]["Problems"];
+            };
+        };
+        /** @description the `invalid_request` error */
+        InvalidRequestError: {
+            error: components["schemas"]["InvalidRequestErrorBody"];
+        };
+        /** @description `unauthorized` */
+        UnauthorizedErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "unauthorized";
+            message: string;
+            details: components["schemas"]["NoDetails"];
+        };
+        /** @description the `unauthorized` error */
+        UnauthorizedError: {
+            error: components["schemas"]["UnauthorizedErrorBody"];
+        };
+        /** @description `forbidden` */
+        ForbiddenErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "forbidden";
+            message: string;
+            details: {
+                /** @description the admin-only fields of the request */
+                fields?: string[];
+                /** @description the seat the caller does not hold */
+                seat?: components["schemas"]["Seat"];
+                /** @description the house bots named where house bots do not play */
+                players?: string[];
+                /** @description where the house bots do play */
+                house_bots_play_in?: string[];
+            };
+        };
+        /** @description `board_in_play` */
+        BoardInPlayErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "board_in_play";
+            message: string;
+            details: {
+                /** @description the board's tables (game ids), this one among them */
+                tables: string[];
+            };
+        };
+        /** @description `not_found`: what was not found (none of these for an unknown path) */
+        NotFoundErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "not_found";
+            message: string;
+            details: {
+                game_id?: string;
+                player_id?: string;
+                tournament_id?: string;
+                ladder_id?: string;
+                app_id?: string;
+                invitation?: string;
+                /** @description the unknown game of a leaderboard */
+                game?: string;
+                /** @description each unknown player's place in the request -> why */
+                players?: {
+                    [key: string]: string;
+                };
+                /** @description each seat naming an unknown player -> why */
+                seats?: {
+                    [key: string]: string;
+                };
+                /** @description the versions there are */
+                version?: string[];
+            };
+        };
+        /** @description the `not_found` error */
+        NotFoundError: {
+            error: components["schemas"]["NotFoundErrorBody"];
+        };
+        /** @description `not_your_turn` */
+        NotYourTurnErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "not_your_turn";
+            message: string;
+            details: components["schemas"]["NoDetails"];
+        };
+        /** @description `stale_version` */
+        StaleVersionErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "stale_version";
+            message: string;
+            details: {
+                /** @description the game's current version */
+                version: number;
+            };
+        };
+        /** @description `game_over` */
+        GameOverErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "game_over";
+            message: string;
+            details: components["schemas"]["NoDetails"];
+        };
+        /** @description `seat_taken` */
+        SeatTakenErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "seat_taken";
+            message: string;
+            details: components["schemas"]["SeatDetails"];
+        };
+        /** @description `already_seated` */
+        AlreadySeatedErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "already_seated";
+            message: string;
+            details: components["schemas"]["SeatDetails"];
+        };
+        /** @description `no_open_seat` */
+        NoOpenSeatErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "no_open_seat";
+            message: string;
+            details: components["schemas"]["NoDetails"];
+        };
+        /** @description `game_not_started` */
+        GameNotStartedErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "game_not_started";
+            message: string;
+            details: components["schemas"]["NoDetails"];
+        };
+        /** @description `game_started` */
+        GameStartedErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "game_started";
+            message: string;
+            details: components["schemas"]["StatusDetails"];
+        };
+        /** @description `seat_open` */
+        SeatOpenErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "seat_open";
+            message: string;
+            details: components["schemas"]["SeatDetails"];
+        };
+        /** @description `seat_held` */
+        SeatHeldErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "seat_held";
+            message: string;
+            details: components["schemas"]["SeatDetails"];
+        };
+        /** @description `game_not_finished` */
+        GameNotFinishedErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "game_not_finished";
+            message: string;
+            details: components["schemas"]["StatusDetails"];
+        };
+        /** @description `deadline_passed` */
+        DeadlinePassedErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "deadline_passed";
+            message: string;
+            details: {
+                /**
+                 * Format: date-time
+                 * @description the move's deadline, passed (ISO 8601)
+                 */
+                deadline: string;
+            };
+        };
+        /** @description `entries_closed` */
+        EntriesClosedErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "entries_closed";
+            message: string;
+            details: components["schemas"]["StatusDetails"];
+        };
+        /** @description `already_entered` */
+        AlreadyEnteredErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "already_entered";
+            message: string;
+            details: {
+                /** @description the player already entered */
+                player: string;
+            };
+        };
+        /** @description `wrong_entry_size` */
+        WrongEntrySizeErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "wrong_entry_size";
+            message: string;
+            details: {
+                /** @description how many players an entry has */
+                players: number;
+            };
+        };
+        /** @description `cannot_start` */
+        CannotStartErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "cannot_start";
+            message: string;
+            details: {
+                /** @description how many entries there are (too few) */
+                entries?: number;
+            };
+        };
+        /** @description `invitations_pending`: who is still to answer */
+        InvitationsPendingErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "invitations_pending";
+            message: string;
+            details: {
+                /** @description the seated players still to accept */
+                players?: string[];
+                /** @description each entry -> its players still to accept */
+                entries?: {
+                    [key: string]: string[];
+                };
+            };
+        };
+        /** @description `invitation_expired` */
+        InvitationExpiredErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "invitation_expired";
+            message: string;
+            details: components["schemas"]["InvitationDetails"];
+        };
+        /** @description `too_many_invitations` */
+        TooManyInvitationsErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "too_many_invitations";
+            message: string;
+            details: {
+                /** @description the inviter's open invitations */
+                open: number;
+                /** @description the most the server allows */
+                limit: number;
+            };
+        };
+        /** @description `invitation_refused` */
+        InvitationRefusedErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "invitation_refused";
+            message: string;
+            details: {
+                /** @description the players who cannot take it */
+                players: string[];
+            };
+        };
+        /** @description `illegal_move` */
+        IllegalMoveErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "illegal_move";
+            message: string;
+            details: {
+                /** @description the seat's legal moves now */
+                legal_moves: components["schemas"]["Move"][];
+            };
+        };
+        /** @description the `illegal_move` error */
+        IllegalMoveError: {
+            error: components["schemas"]["IllegalMoveErrorBody"];
+        };
+        /** @description `unplayable_format` */
+        UnplayableFormatErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "unplayable_format";
+            message: string;
+            details: {
+                format: string[];
+            };
+        };
+        /** @description the `unplayable_format` error */
+        UnplayableFormatError: {
+            error: components["schemas"]["UnplayableFormatErrorBody"];
+        };
+        /** @description `rate_limited` */
+        RateLimitedErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "rate_limited";
+            message: string;
+            details: {
+                /** @description whole seconds to wait, at least one (as the Retry-After header) */
+                retry_after: number;
+            };
+        };
+        /** @description `too_many_streams` */
+        TooManyStreamsErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "too_many_streams";
+            message: string;
+            details: {
+                /** @description the open streams and long-polls allowed at once */
+                limit: number;
+                retry_after: number;
+            };
+        };
+        /** @description `unavailable` */
+        UnavailableErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "unavailable";
+            message: string;
+            details: {
+                /** @description the rating event that kept changing */
+                event?: string;
+            };
+        };
+        /** @description the `unavailable` error */
+        UnavailableError: {
+            error: components["schemas"]["UnavailableErrorBody"];
+        };
+        /**
+         * @description docs/api.md's error envelope, `{"error": {"code", "message", "details"}}`, of any code:
+         *     one body per code (`<Code>ErrorBody`, `details` typed per code), told apart by `code`
+         */
+        Error: {
+            error: components["schemas"]["InvalidRequestErrorBody"] | components["schemas"]["UnauthorizedErrorBody"] | components["schemas"]["ForbiddenErrorBody"] | components["schemas"]["BoardInPlayErrorBody"] | components["schemas"]["NotFoundErrorBody"] | components["schemas"]["NotYourTurnErrorBody"] | components["schemas"]["StaleVersionErrorBody"] | components["schemas"]["GameOverErrorBody"] | components["schemas"]["SeatTakenErrorBody"] | components["schemas"]["AlreadySeatedErrorBody"] | components["schemas"]["NoOpenSeatErrorBody"] | components["schemas"]["GameNotStartedErrorBody"] | components["schemas"]["GameStartedErrorBody"] | components["schemas"]["SeatOpenErrorBody"] | components["schemas"]["SeatHeldErrorBody"] | components["schemas"]["GameNotFinishedErrorBody"] | components["schemas"]["DeadlinePassedErrorBody"] | components["schemas"]["EntriesClosedErrorBody"] | components["schemas"]["AlreadyEnteredErrorBody"] | components["schemas"]["WrongEntrySizeErrorBody"] | components["schemas"]["CannotStartErrorBody"] | components["schemas"]["InvitationsPendingErrorBody"] | components["schemas"]["InvitationExpiredErrorBody"] | components["schemas"]["TooManyInvitationsErrorBody"] | components["schemas"]["InvitationRefusedErrorBody"] | components["schemas"]["IllegalMoveErrorBody"] | components["schemas"]["UnplayableFormatErrorBody"] | components["schemas"]["RateLimitedErrorBody"] | components["schemas"]["TooManyStreamsErrorBody"] | components["schemas"]["UnavailableErrorBody"];
+        };
+        /** @description a `deal` event */
+        DealEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "deal";
+            /** @description a deal begins (Concerto `game`; Seconds `partners`, `scoring`; Pinochle `trump`, `turn_up`) */
+            data: {
+                deal: number;
+                dealer: components["schemas"]["Seat"];
+                game?: number;
+                partners?: (number | null)[];
+                scoring?: string;
+                trump?: string | null;
+                turn_up?: components["schemas"]["Card"] | null;
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `hand` event */
+        HandEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "hand";
+            /** @description a seat's cards (seen by that seat only) */
+            data: {
+                seat: components["schemas"]["Seat"];
+                cards: components["schemas"]["Card"][];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `play` event */
+        PlayEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "play";
+            /** @description a card played (Concerto `hand_number`; the trick games `trick_number`) */
+            data: {
+                seat: components["schemas"]["Seat"];
+                card: components["schemas"]["Card"];
+                hand_number?: number;
+                trick_number?: number;
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `pass` event */
+        PassEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "pass";
+            /** @description a pass (Concerto `passes`; Cowpoke `round`) */
+            data: {
+                seat: components["schemas"]["Seat"];
+                passes?: number;
+                round?: number;
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `force` event */
+        ForceEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "force";
+            data: {
+                seat: components["schemas"]["Seat"];
+                partner: components["schemas"]["Seat"];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `hand_complete` event */
+        HandCompleteEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "hand_complete";
+            /** @description a Concerto hand is complete */
+            data: {
+                deal: number;
+                number: number;
+                leader: components["schemas"]["Seat"];
+                cards: components["schemas"]["TrickCard"][];
+                combination: string;
+                points: number;
+                side: components["schemas"]["Seat"][];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `trick` event */
+        TrickEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "trick";
+            /** @description a trick is complete (Seconds `deal`, `rule`; Pinochle `counters`, `last`) */
+            data: {
+                number: number;
+                leader: components["schemas"]["Seat"];
+                winner: components["schemas"]["Seat"];
+                cards: components["schemas"]["TrickCard"][];
+                deal?: number;
+                rule?: string;
+                counters?: number;
+                last?: boolean;
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `deal_end` event */
+        DealEndEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "deal_end";
+            /** @description a deal is scored, per game */
+            data: {
+                deal: number;
+                dealer: components["schemas"]["Seat"];
+                game: number;
+                hand_points: components["schemas"]["SideScores"];
+                game_bonus: components["schemas"]["SideScores"];
+                leftover_bonus: components["schemas"]["SideScores"];
+                /** @description each side's cards left over */
+                leftovers: {
+                    [key: string]: components["schemas"]["Card"][];
+                };
+                scores: components["schemas"]["SideScores"];
+            } | {
+                deal: number;
+                dealer: components["schemas"]["Seat"];
+                partners: (number | null)[];
+                scoring: string;
+                tricks: components["schemas"]["Integers"];
+                points: components["schemas"]["Integers"];
+                scores: components["schemas"]["Integers"];
+            } | {
+                deal: number;
+                dealer: components["schemas"]["Seat"];
+                trump: string | null;
+                contract: {
+                    bidder: components["schemas"]["Seat"];
+                    amount: number;
+                    made: boolean;
+                } | null;
+                melds: components["schemas"]["Integers"];
+                melds_counted: components["schemas"]["Integers"];
+                counters: components["schemas"]["Integers"];
+                counted: boolean[];
+                made: components["schemas"]["Integers"];
+                tricks: components["schemas"]["Integers"];
+                points: components["schemas"]["Integers"];
+                scores: components["schemas"]["Integers"];
+                checks: components["schemas"]["PinochleCheck"][];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `game_end` event */
+        GameEndEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "game_end";
+            /** @description a Concerto game (of a match's games) is won */
+            data: {
+                game: number;
+                winner: string;
+                scores: components["schemas"]["SideScores"];
+                hands: components["schemas"]["Card"][][];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `game_over` event */
+        GameOverEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "game_over";
+            /** @description the game is over (Pinochle `checks`, per side) */
+            data: {
+                termination: string;
+                scores: components["schemas"]["Integers"];
+                winners: components["schemas"]["Seat"][];
+                checks?: components["schemas"]["Integers"] | null;
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `asking` event */
+        AskingEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "asking";
+            data: {
+                round: number;
+                asked: components["schemas"]["Seat"];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `call` event */
+        CallEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "call";
+            data: {
+                round: number;
+                seat: components["schemas"]["Seat"];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `put_out` event */
+        PutOutEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "put_out";
+            data: {
+                round: number;
+                seat: components["schemas"]["Seat"];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `reveal` event */
+        RevealEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "reveal";
+            data: {
+                round: number;
+                chooser: components["schemas"]["Seat"];
+                put_outs: {
+                    owner: components["schemas"]["CowpokeOwner"];
+                    card: components["schemas"]["Card"] | null;
+                    taken_by: components["schemas"]["Seat"] | null;
+                }[];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `take` event */
+        TakeEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "take";
+            data: {
+                seat: components["schemas"]["Seat"];
+                card: components["schemas"]["Card"];
+                from: components["schemas"]["CowpokeOwner"];
+                auto: boolean;
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `out_of_play` event */
+        OutOfPlayEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "out_of_play";
+            data: {
+                card: components["schemas"]["Card"];
+                from: components["schemas"]["CowpokeOwner"];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `round` event */
+        RoundEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "round";
+            data: {
+                deal: number;
+                round: number;
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `draw` event */
+        DrawEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "draw";
+            /** @description a card drawn (seen by its seat only) */
+            data: {
+                seat: components["schemas"]["Seat"];
+                card: components["schemas"]["Card"];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `showdown` event */
+        ShowdownEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "showdown";
+            data: {
+                deal: number;
+                dealer: components["schemas"]["Seat"];
+                round: number;
+                called_by: components["schemas"]["Seat"] | null;
+                hands: components["schemas"]["Card"][][];
+                best: {
+                    cards: components["schemas"]["Card"][];
+                    combination: string;
+                }[];
+                points: components["schemas"]["Integers"];
+                scores: components["schemas"]["Integers"];
+                winners: components["schemas"]["Seat"][];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `bid` event */
+        BidEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "bid";
+            data: {
+                seat: components["schemas"]["Seat"];
+                amount: number;
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `contract` event */
+        ContractEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "contract";
+            data: {
+                bidder: components["schemas"]["Seat"];
+                amount: number;
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `trump` event */
+        TrumpEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "trump";
+            data: {
+                seat: components["schemas"]["Seat"];
+                suit: string;
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `keep` event */
+        KeepEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "keep";
+            data: {
+                seat: components["schemas"]["Seat"];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `exchange` event */
+        ExchangeEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "exchange";
+            /** @description a Pinochle nine of trump exchanged for the turn-up */
+            data: {
+                seat: components["schemas"]["Seat"];
+                gave: components["schemas"]["Card"];
+                took: components["schemas"]["Card"];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `melds` event */
+        MeldsEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "melds";
+            data: {
+                trump: string;
+                /** @description each seat's melds */
+                melds: components["schemas"]["PinochleMeld"][][];
+                points: components["schemas"]["Integers"];
+                checks: components["schemas"]["PinochleCheck"][];
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `timeout` event */
+        TimeoutEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "timeout";
+            /** @description the clock decided a seat's move */
+            data: {
+                seat: components["schemas"]["Seat"];
+                /** @description the seat's timeouts so far */
+                timeouts: number;
+                action: string;
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description something that happened in a game; `data` by `kind` */
+        Event: components["schemas"]["DealEvent"] | components["schemas"]["HandEvent"] | components["schemas"]["PlayEvent"] | components["schemas"]["PassEvent"] | components["schemas"]["ForceEvent"] | components["schemas"]["HandCompleteEvent"] | components["schemas"]["TrickEvent"] | components["schemas"]["DealEndEvent"] | components["schemas"]["GameEndEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["AskingEvent"] | components["schemas"]["CallEvent"] | components["schemas"]["PutOutEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["TakeEvent"] | components["schemas"]["OutOfPlayEvent"] | components["schemas"]["RoundEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["ShowdownEvent"] | components["schemas"]["BidEvent"] | components["schemas"]["ContractEvent"] | components["schemas"]["TrumpEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["ExchangeEvent"] | components["schemas"]["MeldsEvent"] | components["schemas"]["TimeoutEvent"];
     };
     responses: {
         /**
@@ -2520,7 +3483,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["InvalidRequestError"];
             };
         };
         /** @description missing or unknown token (`unauthorized`) */
@@ -2529,7 +3492,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["UnauthorizedError"];
             };
         };
         /**
@@ -2552,7 +3515,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["NotFoundError"];
             };
         };
         /**
@@ -2584,7 +3547,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["InvalidRequestError"];
             };
         };
         /**
@@ -2596,7 +3559,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["UnplayableFormatError"];
             };
         };
         /** @description a well-formed move the rules refuse (`illegal_move`); details.legal_moves */
@@ -2614,7 +3577,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["UnavailableError"];
             };
         };
         /**
