@@ -138,7 +138,9 @@ def _per_code_errors(
     codes: :func:`_error_responses`)."""
     out = {name: schema for name, schema in schemas.items() if name != "Error"}
     alone = {
-        r["x-error-codes"][0] for r in responses.values() if len(r.get("x-error-codes", [])) == 1
+        response["x-error-codes"][0]
+        for response in responses.values()
+        if len(response.get("x-error-codes", [])) == 1
     }
     for code, schema in details.items():
         out[f"{_camel(code)}ErrorBody"] = {

@@ -3129,7 +3129,8 @@ export interface components {
             /** @description a Concerto game (of a match's games) is won */
             data: {
                 game: number;
-                winner: string;
+                /** @description the winning side (`NS` or `EW`); null when the game ends level */
+                winner: string | null;
                 scores: components["schemas"]["SideScores"];
                 hands: components["schemas"]["Card"][][];
             };
