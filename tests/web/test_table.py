@@ -9,6 +9,7 @@ import random
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -337,9 +338,11 @@ def test_every_signal_of_the_convention_card_is_read_in_words(web: Web) -> None:
         assert got.startswith(meaning), (first, then, second, got)
 
 
-def finished(seats: Seats, game: str, options: dict, n: int = 4) -> tuple[str, list[Player], dict]:
+def finished(
+    seats: Seats, game: str, options: dict, n: int = 4, **extra: Any
+) -> tuple[str, list[Player], dict]:
     players = [seats.register(f"p{i}") for i in range(n)]
-    game_id = seats.game(game, players, options)["id"]
+    game_id = seats.game(game, players, options, **extra)["id"]
     view = play_random(seats, game_id, players, random.Random(5))
     assert view["status"] == "finished"
     return game_id, players, view
@@ -368,6 +371,18 @@ def test_the_end_of_a_partnership_game_says_which_side_won_and_whether_you_did(
     again.click()  # not a visitor's game: back to the lobby, to pick one
     page.wait_for_selector("#way-in")
     assert page.url.rstrip("/") == web.url
+
+
+def test_a_level_concerto_game_is_a_draw_for_both_sides(web: Web, seats: Seats) -> None:
+    """A deal that ends level has no winner side (docs/rules/concerto.md): the end says so,
+    and tells a seated player neither "You won!" nor "You lost."."""
+    game_id, players, view = finished(seats, "concerto", HAND_ONE_LED_BY_NORTH, seed="level-0")
+    ns, ew = view["result"]["scores"][0], view["result"]["scores"][1]
+    assert ns == ew and view["result"]["winners"] == []  # this seed and these moves: level
+    page = web.open(f"/table/{game_id}#token={players[2].token}")  # South
+    text = page.locator(".status.result").inner_text()
+    assert f"Game over. A draw: North–South {ns}, East–West {ew}." in text
+    assert page.locator(".status .verdict").inner_text() == "A draw."
 
 
 def test_a_pinochle_game_s_end_names_the_sides(web: Web, seats: Seats) -> None:

@@ -199,13 +199,16 @@ def test_a_visitor_plays_a_whole_deal_against_the_bots(
 
 
 def play_again(web: Web, game_id: str, choices: dict) -> None:
-    """The end of a visitor's game says whether the visitor won, and "Play again" deals a
-    new game of the same game and edition against the bots."""
+    """The end of a visitor's game says whether the visitor won, lost or drew (a Concerto
+    deal can end level, with no winner side), and "Play again" deals a new game of the same
+    game and edition against the bots."""
     page = web.page
     page.wait_for_selector(".board[data-status=finished]")
     result = requests.get(f"{web.url}/v1/games/{game_id}", timeout=10).json()["result"]
     verdict = page.locator(".status .verdict").inner_text()
-    assert verdict == ("You won!" if 0 in result["winners"] else "You lost."), result
+    winners = result["winners"]
+    expected = "You won!" if 0 in winners else "You lost." if winners else "A draw."
+    assert verdict == expected, result
     page.locator(".status button.play-again").click()
     page.wait_for_url(lambda url: game_id not in url and "/table/" in url)
     page.wait_for_selector(".board[data-status=active]")

@@ -150,7 +150,7 @@ function resultLine(view, ctx, end) {
       view.seats.map((s) => `${ctx.label(s.seat)} ${scores[s.seat]}`).join(' · ')}.`;
   }
   const mine = view.you === null || view.you === undefined ? null
-    : winners.includes(view.you) ? 'You won!' : winners.length ? 'You lost.' : null;
+    : winners.includes(view.you) ? 'You won!' : winners.length ? 'You lost.' : 'A draw.';
   return h('div', {class: 'status result'},
     h('p', {}, 'Game over. ', text, mine ? [' ', h('strong', {class: 'verdict'}, mine)] : null),
     end);
