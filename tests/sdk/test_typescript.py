@@ -46,10 +46,28 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 def four_seats(url: str, name: str) -> tuple[Client, str, str]:
     """A player holding all four seats of a one-deal Concerto game: client, token, game id."""
+    return every_seat(url, name, "concerto", SHORT)
+
+
+def every_seat(url: str, name: str, game: str, options: dict) -> tuple[Client, str, str]:
+    """A player holding every seat of a new game: client, token, game id."""
     player = Client(url).players.register(name)
     client = Client(url, player["token"])
-    game = client.games.create("concerto", SHORT, [player["id"]] * 4, allow_multiple_seats=True)
-    return client, player["token"], game["id"]
+    view = client.games.create(game, options, allow_multiple_seats=True)
+    while view["status"] == "waiting":
+        view = client.games.join(view["id"])
+    return client, player["token"], view["id"]
+
+
+# A short game of each game; with the generated Python client's games
+# (tests/api/test_generated_clients.py: Concerto 2013, Cowpoke for 2, partnership Pinochle)
+# two generated-client games per game, in other option sets where a game has them.
+GAMES = [
+    ("concerto", {**SHORT, "rules": "penguin"}),
+    ("seconds", {}),
+    ("cowpoke", {"players": 5, "hands": 1}),
+    ("pinochle", {"variant": "firehouse", "max_deals": 1}),
+]
 
 
 def test_the_generated_types_are_current(tmp_path: Path) -> None:
@@ -108,9 +126,13 @@ def test_the_example_bot_and_the_client_have_no_casts() -> None:
             assert found is None, f"{path.relative_to(ROOT)}: {what}: {found and found.group()}"
 
 
-def test_the_example_bot_plays_a_whole_game(served: Served) -> None:
-    """bots/examples/random_bot.ts, compiled, holds all four seats to the game's end."""
-    client, token, game_id = four_seats(served.url, "ts-four")
+@pytest.mark.parametrize(
+    ("game", "options"), GAMES, ids=[f"{g}-{'-'.join(map(str, o.values()))}" for g, o in GAMES]
+)
+def test_the_example_bot_plays_a_whole_game(served: Served, game: str, options: dict) -> None:
+    """bots/examples/random_bot.ts, compiled, holds every seat to the game's end, in each
+    game and option set: its types take every game's views and moves without a cast."""
+    client, token, game_id = every_seat(served.url, f"ts-{game}", game, options)
     done = subprocess.run(
         ["node", str(EXAMPLE_BOT), "--server", served.url, "--token", token,
          "--games", "1", "--wait", "1"],
@@ -118,7 +140,7 @@ def test_the_example_bot_plays_a_whole_game(served: Served) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     final = client.games.view(game_id)
-    assert final["status"] == "finished"
+    assert final["status"] == "finished" and final["game"] == game
     assert f"random_bot: {final['version']} moves, 1 games finished" in done.stdout
 
 
