@@ -109,65 +109,67 @@ def test_a_signed_call_is_answered_with_the_bots_move(served) -> None:
     assert bot.started.count("g1") == 1
 
 
-def _forged(body: bytes) -> tuple[bytes, str]:
-    return body, signed(body, secret="cbs_someone_else")
+def _forged(body: bytes, limit: int, secret: str) -> tuple[bytes, str]:
+    return body, signed(body, secret=secret + "_not")
 
 
-def _tampered(body: bytes) -> tuple[bytes, str]:
-    sig = signed(body)
+def _tampered(body: bytes, limit: int, secret: str) -> tuple[bytes, str]:
+    sig = signed(body, secret)
     return body.replace(b'"QS"', b'"AS"'), sig
 
 
-def _stale(body: bytes) -> tuple[bytes, str]:
-    return body, signed(body, at=time.time() - 301)
+def _stale(body: bytes, limit: int, secret: str) -> tuple[bytes, str]:
+    return body, signed(body, secret, at=time.time() - 301)
 
 
-def _ahead(body: bytes) -> tuple[bytes, str]:
-    return body, signed(body, at=time.time() + 301)
+def _ahead(body: bytes, limit: int, secret: str) -> tuple[bytes, str]:
+    return body, signed(body, secret, at=time.time() + 301)
 
 
-def _unsigned(body: bytes) -> tuple[bytes, None]:
+def _unsigned(body: bytes, limit: int, secret: str) -> tuple[bytes, None]:
     return body, None
 
 
-def _not_json(body: bytes) -> tuple[bytes, str]:
+def _not_json(body: bytes, limit: int, secret: str) -> tuple[bytes, str]:
     raw = b"move please"
-    return raw, signed(raw)
+    return raw, signed(raw, secret)
 
 
-def _no_view(body: bytes) -> tuple[bytes, str]:
+def _no_view(body: bytes, limit: int, secret: str) -> tuple[bytes, str]:
     raw = json.dumps({"id": "x", "game_id": "g1"}).encode()
-    return raw, signed(raw)
+    return raw, signed(raw, secret)
 
 
-def _no_id(body: bytes) -> tuple[bytes, str]:
+def _no_id(body: bytes, limit: int, secret: str) -> tuple[bytes, str]:
     raw = json.dumps({k: v for k, v in json.loads(body).items() if k != "id"}).encode()
-    return raw, signed(raw)
+    return raw, signed(raw, secret)
 
 
-def _oversized(body: bytes) -> tuple[bytes, str]:
-    raw = call_body(padding="x" * MAX_BODY)
-    return raw, signed(raw)
+def _oversized(body: bytes, limit: int, secret: str) -> tuple[bytes, str]:
+    raw = call_body(padding="x" * limit)
+    return raw, signed(raw, secret)
 
 
-@pytest.mark.parametrize(
-    ("make", "status"),
-    [
-        (_forged, 401),
-        (_tampered, 401),
-        (_stale, 401),
-        (_ahead, 401),
-        (_unsigned, 401),
-        (_not_json, 400),
-        (_no_view, 400),
-        (_no_id, 400),
-        (_oversized, 413),
-    ],
-)
+REFUSALS = [
+    (_forged, 401),
+    (_tampered, 401),
+    (_stale, 401),
+    (_ahead, 401),
+    (_unsigned, 401),
+    (_not_json, 400),
+    (_no_view, 400),
+    (_no_id, 400),
+    (_oversized, 413),
+]
+"""Bad calls (made from a good one, the endpoint's body limit and secret), and the status each
+gets; tests/bots/test_callback_node.py holds the Node example to them too."""
+
+
+@pytest.mark.parametrize(("make", "status"), REFUSALS)
 def test_a_bad_call_is_refused_without_asking_the_bot(served, make, status) -> None:
     url, bot = served
     asked = len(bot.asked)
-    body, sig = make(call_body())
+    body, sig = make(call_body(), MAX_BODY, SECRET)
     answer = post(url, body, sig)
     assert answer.status_code == status
     assert answer.json()["error"]["code"]  # the API's error envelope
