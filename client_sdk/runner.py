@@ -160,6 +160,10 @@ class Decider:
     {'type': 'pass'}
     >>> decider.move("g1", {"id": "g1", "legal_moves": [{"type": "play", "card": "2C"}]})
     {'type': 'play', 'card': '2C'}
+    >>> decider.finish("g1", {"id": "g1", "status": "finished"})  # on_game_over: not defined
+    >>> decider.start("g1", {"id": "g1"})  # a game id seen again after its end: a new game
+    start g1
+    True
     """
 
     def __init__(self, bot: Bot, *, remember: int = 1024) -> None:
