@@ -7,6 +7,8 @@
 * ``parlour-bot serve BOT --port N`` serves the bot as a callback endpoint: the
   server POSTs each of the player's turns to it (docs/callbacks.md); the secret
   comes from ``PARLOUR_CALLBACK_SECRET`` or ``--secret-file``;
+* ``parlour-bot callback set URL|show|rotate|remove`` sets the player's callback
+  (``set`` and ``rotate`` print its new secret, once), shows or removes it;
 * ``parlour-bot token rotate|revoke --server URL --token T`` replaces the
   player's token with a new one (printed; the old one dies at once) or
   revokes it. With ``--player ID`` or ``--app ID`` it acts on that player's
@@ -302,7 +304,8 @@ _Subparsers = argparse._SubParsersAction  # what ``ArgumentParser.add_subparsers
 
 
 def add_bot_subcommands(sub: _Subparsers[argparse.ArgumentParser]) -> None:
-    """Add ``run`` and ``register`` to ``sub``; each sets ``func(args) -> exit status``."""
+    """Add ``run``, ``serve``, ``register``, ``token`` and ``callback`` to ``sub``; each
+    sets ``func(args) -> exit status``."""
     run_parser = sub.add_parser("run", help="play every game a player is seated in")
     run_parser.add_argument("bot", help=f"{' | '.join(bot_names())} | module:Class")
     _add_run_options(run_parser)
@@ -343,6 +346,60 @@ def add_bot_subcommands(sub: _Subparsers[argparse.ArgumentParser]) -> None:
     register.set_defaults(func=cmd_bot_register)
 
     add_token_command(sub, "PARLOUR_TOKEN")
+    add_callback_command(sub)
+
+
+def cmd_callback(args: argparse.Namespace) -> int:
+    """``callback set URL|show|rotate|remove``: the player's callback; the exit status.
+
+    ``set`` and ``rotate`` print the new secret alone on stdout, once (the server
+    shows it only then); the rest goes to stderr.
+    """
+    if not args.token:
+        print("a token is needed: --token T or PARLOUR_TOKEN", file=sys.stderr)
+        return 2
+    with Client(args.server, args.token) as client:
+        players = client.players
+        try:
+            if args.callback_command in ("set", "rotate"):
+                new = (
+                    players.set_callback(args.url)
+                    if args.callback_command == "set"
+                    else players.rotate_callback_secret()
+                )
+                print(new["secret"])
+                print(f"callback {new['url']}: the secret above is shown once", file=sys.stderr)
+            elif args.callback_command == "show":
+                now = players.callback()
+                print(f"{now['url']} (secret ...{now['secret_hint']}, since {now['since']})")
+            else:
+                players.remove_callback()
+        except ParlourError as exc:
+            print(f"callback {args.callback_command} failed: {exc}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def add_callback_command(sub: _Subparsers[argparse.ArgumentParser]) -> None:
+    """Add ``callback set URL|show|rotate|remove`` to ``sub`` (docs/callbacks.md)."""
+    callback = sub.add_parser("callback", help="the URL the server POSTs your turns to")
+    actions = callback.add_subparsers(dest="callback_command", required=True)
+    for name, text in (
+        ("set", "set or replace the callback; print its new secret (shown once)"),
+        ("show", "the callback's URL, the secret's last characters, since when"),
+        ("rotate", "print a new secret; the old one stops at once"),
+        ("remove", "the server stops calling; streams and long-polls play again"),
+    ):
+        action = actions.add_parser(name, help=text)
+        if name == "set":
+            action.add_argument("url", help="the bot's public https:// address")
+        _add_server(action)
+        action.add_argument(
+            "--token",
+            default=os.environ.get("PARLOUR_TOKEN"),
+            help="your token (env PARLOUR_TOKEN)",
+        )
+        action.set_defaults(func=cmd_callback)
 
 
 def add_token_command(sub: _Subparsers[argparse.ArgumentParser], token_env: str) -> None:
@@ -384,7 +441,7 @@ def bot_main(make_bot: Callable[[random.Random], Bot], argv: Sequence[str] | Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``parlour-bot run|serve|register|token ...``: the bot commands, with only the SDK installed.
+    """``parlour-bot run|serve|callback|register|token ...``: the bot commands, SDK alone.
 
     ``python -m client_sdk.cli`` is the same; a leading ``bot`` is accepted too,
     so ``python -m client_sdk.cli bot run ...`` spells it like ``parlour bot run ...``.

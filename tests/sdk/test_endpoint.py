@@ -23,10 +23,11 @@ import pytest
 import requests
 
 from client_sdk import Bot
+from client_sdk.cli import main
 from client_sdk.endpoint import make_app, make_server
 from server.processes.served import free_port
 from server.services.notifications import signature
-from tests.sdk.canned import Answer, CannedServer
+from tests.sdk.canned import Answer, CannedServer, error
 
 SECRET = "cbs_0123456789abcdef"
 MAX_BODY = 8192
@@ -316,3 +317,41 @@ def test_serve_register_sets_the_callback_and_keeps_the_secret_to_itself(
     )
     assert put.headers["authorization"] == "Bearer t0k3n"
     assert fresh not in said + out + err
+
+
+# -- parlour-bot callback ----------------------------------------------------------------
+
+
+def test_parlour_bot_callback_sets_shows_rotates_and_removes(capsys, monkeypatch) -> None:
+    """``set`` and ``rotate`` print the new secret alone on stdout (to pipe into a file or
+    a platform's settings), once; a refusal is a message and exit 1."""
+    monkeypatch.setenv("PARLOUR_TOKEN", "t0k3n")
+    url = "https://bot.example/turn"
+    with CannedServer() as parlour:
+        parlour.answer(
+            Answer(200, {"url": url, "secret": "cbs_first"}),
+            Answer(200, {"url": url, "secret_hint": "irst", "since": "2026-01-01T00:00:00Z"}),
+            Answer(200, {"url": url, "secret": "cbs_second"}),
+            Answer(204, raw=b""),
+            error(400, "invalid_request"),
+        )
+        server = ["--server", parlour.url]
+        outs = []
+        for argv in (["set", url], ["show"], ["rotate"], ["remove"], ["set", "http://10.0.0.1/"]):
+            status = main(["callback", *argv, *server])
+            outs.append((status, capsys.readouterr().out.strip()))
+    assert outs == [
+        (0, "cbs_first"),
+        (0, f"{url} (secret ...irst, since 2026-01-01T00:00:00Z)"),
+        (0, "cbs_second"),
+        (0, ""),
+        (1, ""),
+    ]
+    assert [(s.method, s.path, s.body) for s in parlour.seen] == [
+        ("PUT", "/v1/me/callback", {"url": url}),
+        ("GET", "/v1/me/callback", None),
+        ("POST", "/v1/me/callback/secret", None),
+        ("DELETE", "/v1/me/callback", None),
+        ("PUT", "/v1/me/callback", {"url": "http://10.0.0.1/"}),
+    ]
+    assert all(s.headers["authorization"] == "Bearer t0k3n" for s in parlour.seen)
