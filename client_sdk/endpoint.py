@@ -46,13 +46,14 @@ import hmac
 import io
 import json
 import logging
+import socket
 import socketserver
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, cast
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
+from typing import IO, Any, cast
+from wsgiref.simple_server import ServerHandler, WSGIRequestHandler, WSGIServer
 
 from .bot import Bot
 from .runner import Decider
@@ -284,10 +285,68 @@ def call(app: WsgiApp, body: bytes, headers: Mapping[str, str]) -> tuple[int, An
     return int(started[0].split()[0]), json.loads(data)
 
 
-class _Handler(WSGIRequestHandler):
-    """wsgiref's handler, logging through :data:`log` and giving up on a slow client."""
+class _KeepAliveHandler(ServerHandler):
+    """wsgiref's request handler answering in HTTP/1.1, the connection closed after
+    anything but a 200 (a refused call's body may be left unread on it)."""
 
-    timeout = 30  # seconds for a request's headers and body: an idle connection ends
+    http_version = "1.1"
+
+    def __init__(self, connection: _Handler) -> None:
+        super().__init__(
+            connection.rfile,
+            cast(IO[bytes], connection.wfile),
+            connection.get_stderr(),
+            connection.get_environ(),
+            multithread=True,
+        )
+        self.connection = connection
+        self.request_handler = connection  # wsgiref's back-pointer, for the log line
+
+    def cleanup_headers(self) -> None:
+        super().cleanup_headers()
+        wsgiref = cast(Any, self)  # status and headers: set by BaseHandler, not typed
+        if not str(wsgiref.status).startswith("200 "):
+            self.connection.close_connection = True
+        if self.connection.close_connection:
+            wsgiref.headers["Connection"] = "close"
+
+
+class _Handler(WSGIRequestHandler):
+    """wsgiref's connection handler, keeping a connection for the next call (the server
+    keeps a pool per bot host), logging through :data:`log`, and giving up on a client
+    idle or slow for ``timeout`` seconds."""
+
+    protocol_version = "HTTP/1.1"
+    timeout = 30
+
+    def setup(self) -> None:
+        super().setup()
+        # wsgiref writes the headers and the body apart: on a kept connection Nagle's
+        # algorithm would hold the body until the caller's delayed ACK, ~40 ms a call
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def handle(self) -> None:
+        self.close_connection = True
+        self._handle_one()
+        while not self.close_connection:
+            self._handle_one()
+
+    def _handle_one(self) -> None:
+        try:
+            self.raw_requestline = self.rfile.readline(65537)
+        except TimeoutError:
+            self.close_connection = True
+            return
+        if not self.raw_requestline or len(self.raw_requestline) > 65536:
+            self.close_connection = True
+            return
+        if not self.parse_request():  # it answered the error, and closes
+            return
+        app = cast(WSGIServer, self.server).get_app()
+        if app is None:  # bound, not serving yet: serve_forever comes after set_app
+            self.close_connection = True
+            return
+        _KeepAliveHandler(self).run(app)
 
     def log_message(self, format: str, *args: Any) -> None:
         log.info("%s %s", self.address_string(), format % args)

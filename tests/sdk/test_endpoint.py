@@ -9,6 +9,7 @@ endpoint is held to what the server sends, not to the SDK's copy of it.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import subprocess
@@ -197,6 +198,35 @@ def test_only_a_post_with_a_length_is_read(served) -> None:
     chunked = requests.post(url, data=iter([call_body()]), timeout=10)  # no Content-Length
     assert chunked.status_code == 411
     assert len(bot.asked) == asked
+
+
+def test_a_connection_is_kept_for_the_next_call_and_closed_after_a_refusal(served) -> None:
+    """The server keeps a connection pool per bot host: calls after the first reuse the
+    connection, without waiting on a delayed ACK (Nagle's algorithm holds wsgiref's
+    second write ~40 ms on a kept connection). A refused call's body may be unread: its
+    connection is closed."""
+    url, _ = served
+    port = int(url.split(":")[2].split("/")[0])
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    sockets, took = [], []
+    for _ in range(6):
+        body = call_body()
+        began = time.perf_counter()
+        connection.request("POST", "/turn", body, {"Parlour-Signature": signed(body)})
+        answer = connection.getresponse()
+        assert answer.status == 200 and json.loads(answer.read())["move"]
+        took.append(time.perf_counter() - began)
+        assert not answer.will_close
+        sockets.append(connection.sock)
+    assert all(s is sockets[0] for s in sockets)  # one connection
+    assert min(took[1:]) < 0.035, took
+    body = call_body()
+    connection.request("POST", "/turn", body, {"Parlour-Signature": signed(body, "cbs_not")})
+    answer = connection.getresponse()
+    assert answer.status == 401 and answer.getheader("Connection") == "close"
+    answer.read()
+    assert answer.will_close and connection.sock is None
+    connection.close()
 
 
 def test_a_failing_bot_is_a_500_that_says_nothing_of_it(served) -> None:
