@@ -40,7 +40,7 @@ from typing import Any, cast
 
 from .bot import Bot
 from .client import Client
-from .endpoint import make_app, make_server
+from .endpoint import MAX_BODY, make_app, make_server
 from .errors import ParlourError
 from .runner import AcceptPolicy, run
 
@@ -327,7 +327,9 @@ def add_bot_subcommands(sub: _Subparsers[argparse.ArgumentParser]) -> None:
         help=f"a file whose first line is the callback secret (else env {SECRET_ENV})",
     )
     serve.add_argument("--seed", default=None, help="seed of the bot's random choices")
-    serve.add_argument("--max-body", type=int, default=1 << 20, help="largest call body, in bytes")
+    serve.add_argument(
+        "--max-body", type=int, default=MAX_BODY, help="largest call body, in bytes (1 MiB)"
+    )
     serve.add_argument(
         "--register",
         default=None,
