@@ -111,6 +111,14 @@ def test_a_signed_call_is_answered_with_the_bots_move(served) -> None:
     assert bot.started.count("g1") == 1
 
 
+@pytest.mark.parametrize("skew", [-290, 290])
+def test_a_call_signed_within_the_tolerance_either_side_is_answered(served, skew) -> None:
+    """300 s either side of the endpoint's clock (the caller's may run ahead or behind)."""
+    url, _ = served
+    body = call_body()
+    assert post(url, body, signed(body, at=time.time() + skew)).status_code == 200
+
+
 def _forged(body: bytes, limit: int, secret: str) -> tuple[bytes, str]:
     return body, signed(body, secret=secret + "_not")
 
@@ -121,11 +129,11 @@ def _tampered(body: bytes, limit: int, secret: str) -> tuple[bytes, str]:
 
 
 def _stale(body: bytes, limit: int, secret: str) -> tuple[bytes, str]:
-    return body, signed(body, secret, at=time.time() - 301)
+    return body, signed(body, secret, at=time.time() - 305)
 
 
 def _ahead(body: bytes, limit: int, secret: str) -> tuple[bytes, str]:
-    return body, signed(body, secret, at=time.time() + 301)
+    return body, signed(body, secret, at=time.time() + 305)
 
 
 def _unsigned(body: bytes, limit: int, secret: str) -> tuple[bytes, None]:
