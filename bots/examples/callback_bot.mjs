@@ -103,7 +103,7 @@ export function createServer(handle, maxBody = MAX_BODY) {
     if (req.method !== "POST") return answer({ status: 405, body: { error: { code: "method_not_allowed", message: "a callback is a POST" } } });
     if (Number(req.headers["content-length"] ?? 0) > maxBody) {
       answer({ status: 413, body: { error: { code: "payload_too_large", message: "the body is too big" } } });
-      return req.destroy();
+      return res.once("finish", () => req.destroy()); // the answer sent, the rest unread
     }
     const chunks = [];
     let size = 0;
@@ -114,7 +114,7 @@ export function createServer(handle, maxBody = MAX_BODY) {
       if (size > maxBody) {
         refused = true;
         answer({ status: 413, body: { error: { code: "payload_too_large", message: "the body is too big" } } });
-        req.destroy();
+        res.once("finish", () => req.destroy());
       } else chunks.push(chunk);
     });
     req.on("end", () => {
