@@ -1,4 +1,5 @@
-"""Parlour's Python client: an HTTP client, a ``Bot`` base class and a runner.
+"""Parlour's Python client: an HTTP client, a ``Bot`` base class, a runner, and a
+callback endpoint (:mod:`client_sdk.endpoint`) that serves the same bot as a URL.
 
 A complete bot::
 

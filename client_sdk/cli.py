@@ -4,6 +4,11 @@
   token (and id) — the token is shown once, keep it;
 * ``parlour-bot run BOT --server URL --token T`` plays every game that
   player is seated in, until Ctrl-C;
+* ``parlour-bot serve BOT --port N`` serves the bot as a callback endpoint: the
+  server POSTs each of the player's turns to it (docs/callbacks.md); the secret
+  comes from ``PARLOUR_CALLBACK_SECRET`` or ``--secret-file``;
+* ``parlour-bot callback set URL|show|rotate|remove`` sets the player's callback
+  (``set`` and ``rotate`` print its new secret, once), shows or removes it;
 * ``parlour-bot token rotate|revoke --server URL --token T`` replaces the
   player's token with a new one (printed; the old one dies at once) or
   revokes it. With ``--player ID`` or ``--app ID`` it acts on that player's
@@ -35,6 +40,7 @@ from typing import Any, cast
 
 from .bot import Bot
 from .client import Client
+from .endpoint import MAX_BODY, make_app, make_server
 from .errors import ParlourError
 from .runner import AcceptPolicy, run
 
@@ -229,15 +235,112 @@ def cmd_token(args: argparse.Namespace) -> int:
     return 0
 
 
+SECRET_ENV = "PARLOUR_CALLBACK_SECRET"
+
+
+def _callback_secret(args: argparse.Namespace) -> str | None:
+    """The callback secret of ``serve``: ``--secret-file``'s first line, else ``$SECRET_ENV``.
+
+    Never an argument: a command line is readable by everyone on the host (``ps``).
+    """
+    if args.secret_file:
+        with open(args.secret_file, encoding="utf-8") as f:
+            return f.readline().strip() or None
+    return os.environ.get(SECRET_ENV) or None
+
+
+def cmd_bot_serve(args: argparse.Namespace) -> int:
+    """``serve``: serve the bot as a callback endpoint until stopped; the exit status.
+
+    With ``--register URL`` the port is bound first, then the player's callback is
+    set to ``URL`` (``PUT /v1/me/callback``, its token from ``--token`` or
+    ``PARLOUR_TOKEN``) and the fresh secret it answers is used in this process
+    only: nothing secret is printed, and every start registers (and so rotates) again.
+    """
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+    )
+    try:
+        bot = load_bot(args.bot, random.Random(args.seed))
+        secret = None if args.register else _callback_secret(args)
+    except (ValueError, OSError) as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if not args.register and not secret:
+        print(f"a callback secret is needed: {SECRET_ENV} or --secret-file", file=sys.stderr)
+        return 2
+    if args.register and not args.token:
+        print("--register needs the player's token: --token T or PARLOUR_TOKEN", file=sys.stderr)
+        return 2
+    # Bound first, served once the app is set: a call that comes meanwhile waits in the
+    # listen queue (--register: the server may call as soon as the callback is set).
+    server = make_server(None, args.host, args.port)
+    try:
+        if args.register:
+            with Client(args.server, args.token) as client:
+                try:
+                    secret = client.players.set_callback(args.register)["secret"]
+                except ParlourError as exc:
+                    print(f"registration failed: {exc}", file=sys.stderr)
+                    return 1
+            print(f"callback set to {args.register}", file=sys.stderr)
+        assert secret is not None
+        server.set_app(make_app(bot, secret, max_body=args.max_body))
+        print(
+            f"{bot.name}: serving calls on http://{args.host}:{server.server_port}/",
+            file=sys.stderr,
+            flush=True,
+        )
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
 _Subparsers = argparse._SubParsersAction  # what ``ArgumentParser.add_subparsers()`` returns
 
 
 def add_bot_subcommands(sub: _Subparsers[argparse.ArgumentParser]) -> None:
-    """Add ``run`` and ``register`` to ``sub``; each sets ``func(args) -> exit status``."""
+    """Add ``run``, ``serve``, ``register``, ``token`` and ``callback`` to ``sub``; each
+    sets ``func(args) -> exit status``."""
     run_parser = sub.add_parser("run", help="play every game a player is seated in")
     run_parser.add_argument("bot", help=f"{' | '.join(bot_names())} | module:Class")
     _add_run_options(run_parser)
     run_parser.set_defaults(func=cmd_bot_run)
+
+    serve = sub.add_parser(
+        "serve",
+        help="serve the bot as a callback endpoint: the server POSTs each turn to it",
+        description="Serve BOT as a callback endpoint (docs/callbacks.md). The secret "
+        f"comes from {SECRET_ENV} or --secret-file, never from the command line.",
+        allow_abbrev=False,  # `--secret X` must not pass for --secret-file and say X
+    )
+    serve.add_argument("bot", help=f"{' | '.join(bot_names())} | module:Class")
+    serve.add_argument("--port", type=int, required=True, help="the port to listen on")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    serve.add_argument(
+        "--secret-file",
+        default=None,
+        help=f"a file whose first line is the callback secret (else env {SECRET_ENV})",
+    )
+    serve.add_argument("--seed", default=None, help="seed of the bot's random choices")
+    serve.add_argument(
+        "--max-body", type=int, default=MAX_BODY, help="largest call body, in bytes (1 MiB)"
+    )
+    serve.add_argument(
+        "--register",
+        default=None,
+        metavar="URL",
+        help="set the player's callback to URL (its public address) and use the secret "
+        "it answers (needs --token or PARLOUR_TOKEN)",
+    )
+    serve.add_argument("--token", default=os.environ.get("PARLOUR_TOKEN"), help="for --register")
+    _add_server(serve)
+    serve.add_argument("-v", "--verbose", action="store_true", help="log every call")
+    serve.set_defaults(func=cmd_bot_serve)
 
     register = sub.add_parser("register", help="create a player and print its token")
     _add_server(register)
@@ -245,6 +348,60 @@ def add_bot_subcommands(sub: _Subparsers[argparse.ArgumentParser]) -> None:
     register.set_defaults(func=cmd_bot_register)
 
     add_token_command(sub, "PARLOUR_TOKEN")
+    add_callback_command(sub)
+
+
+def cmd_callback(args: argparse.Namespace) -> int:
+    """``callback set URL|show|rotate|remove``: the player's callback; the exit status.
+
+    ``set`` and ``rotate`` print the new secret alone on stdout, once (the server
+    shows it only then); the rest goes to stderr.
+    """
+    if not args.token:
+        print("a token is needed: --token T or PARLOUR_TOKEN", file=sys.stderr)
+        return 2
+    with Client(args.server, args.token) as client:
+        players = client.players
+        try:
+            if args.callback_command in ("set", "rotate"):
+                new = (
+                    players.set_callback(args.url)
+                    if args.callback_command == "set"
+                    else players.rotate_callback_secret()
+                )
+                print(new["secret"])
+                print(f"callback {new['url']}: the secret above is shown once", file=sys.stderr)
+            elif args.callback_command == "show":
+                now = players.callback()
+                print(f"{now['url']} (secret ...{now['secret_hint']}, since {now['since']})")
+            else:
+                players.remove_callback()
+        except ParlourError as exc:
+            print(f"callback {args.callback_command} failed: {exc}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def add_callback_command(sub: _Subparsers[argparse.ArgumentParser]) -> None:
+    """Add ``callback set URL|show|rotate|remove`` to ``sub`` (docs/callbacks.md)."""
+    callback = sub.add_parser("callback", help="the URL the server POSTs your turns to")
+    actions = callback.add_subparsers(dest="callback_command", required=True)
+    for name, text in (
+        ("set", "set or replace the callback; print its new secret (shown once)"),
+        ("show", "the callback's URL, the secret's last characters, since when"),
+        ("rotate", "print a new secret; the old one stops at once"),
+        ("remove", "the server stops calling; streams and long-polls play again"),
+    ):
+        action = actions.add_parser(name, help=text)
+        if name == "set":
+            action.add_argument("url", help="the bot's public https:// address")
+        _add_server(action)
+        action.add_argument(
+            "--token",
+            default=os.environ.get("PARLOUR_TOKEN"),
+            help="your token (env PARLOUR_TOKEN)",
+        )
+        action.set_defaults(func=cmd_callback)
 
 
 def add_token_command(sub: _Subparsers[argparse.ArgumentParser], token_env: str) -> None:
@@ -286,7 +443,7 @@ def bot_main(make_bot: Callable[[random.Random], Bot], argv: Sequence[str] | Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``parlour-bot run|register|token ...``: the bot commands, with only the SDK installed.
+    """``parlour-bot run|serve|callback|register|token ...``: the bot commands, SDK alone.
 
     ``python -m client_sdk.cli`` is the same; a leading ``bot`` is accepted too,
     so ``python -m client_sdk.cli bot run ...`` spells it like ``parlour bot run ...``.

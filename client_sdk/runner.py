@@ -34,7 +34,7 @@ import logging
 import signal
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -55,7 +55,7 @@ from .errors import (
     ServerError,
     StaleVersion,
 )
-from .types import Turn, View
+from .types import Move, Turn, View
 
 log = logging.getLogger("client_sdk.runner")
 progress = logging.getLogger("client_sdk.progress")
@@ -132,6 +132,70 @@ class AcceptPolicy:
             return self.mode == "anyone"
         sender = invitation.get("from") or {}
         return bool({sender.get("id"), sender.get("name")} & self.inviters)
+
+
+class Decider:
+    """The one path from a turn's view to the bot's move, whichever way the turn came.
+
+    The runner (turns it reads from the server) and the callback endpoint
+    (:mod:`client_sdk.endpoint`: turns the server posts to it) both ask the bot
+    through this, so one :class:`~client_sdk.Bot` plays the same either way:
+    ``on_game_start`` once, with the first view of a game it is asked about, then
+    ``choose_move`` per turn; ``on_game_over`` once, if the game's end is heard of
+    (the runner hears it; a callback endpoint is only called for turns).
+
+    The bot is asked one call at a time (a lock), as the runner asks it, so a bot
+    need not be thread-safe when a threaded endpoint serves it. The games begun are
+    remembered up to ``remember`` (oldest forgotten first: an endpoint never hears
+    of a game's end), so memory stays bounded over weeks of play.
+
+    >>> class First(Bot):
+    ...     def choose_move(self, view):
+    ...         return view["legal_moves"][0]
+    ...     def on_game_start(self, view):
+    ...         print("start", view["id"])
+    >>> decider = Decider(First())
+    >>> decider.move("g1", {"id": "g1", "legal_moves": [{"type": "pass"}]})
+    start g1
+    {'type': 'pass'}
+    >>> decider.move("g1", {"id": "g1", "legal_moves": [{"type": "play", "card": "2C"}]})
+    {'type': 'play', 'card': '2C'}
+    >>> decider.finish("g1", {"id": "g1", "status": "finished"})  # on_game_over: not defined
+    >>> decider.start("g1", {"id": "g1"})  # a game id seen again after its end: a new game
+    start g1
+    True
+    """
+
+    def __init__(self, bot: Bot, *, remember: int = 1024) -> None:
+        self.bot = bot
+        self.remember = remember
+        self._begun: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.RLock()
+
+    def start(self, game_id: str, view: View) -> bool:
+        """Tell the bot a game begins (``on_game_start``) unless it was told already;
+        whether it was told now."""
+        with self._lock:
+            if game_id in self._begun:
+                return False
+            self._begun[game_id] = None
+            while len(self._begun) > self.remember:
+                self._begun.popitem(last=False)
+            self.bot.on_game_start(view)
+            return True
+
+    def move(self, game_id: str, view: View) -> Move:
+        """The bot's move in ``view`` (a turn of ``game_id``), the game started first."""
+        with self._lock:
+            self.start(game_id, view)
+            return self.bot.choose_move(view)
+
+    def finish(self, game_id: str, view: View) -> None:
+        """Tell the bot a game it began is over (``on_game_over``), once."""
+        with self._lock:
+            if game_id in self._begun:
+                del self._begun[game_id]
+                self.bot.on_game_over(view)
 
 
 @dataclass
@@ -277,6 +341,7 @@ class Runner:
         ladder: str | None = None,
     ) -> None:
         self.bot = bot
+        self.decider = Decider(bot)
         self.client = client
         self.wait = wait
         self.max_games = max_games
@@ -473,7 +538,7 @@ class Runner:
         if game_id not in self._games:
             self._games[game_id] = _Game(seat)
             self.stats.games_started += 1
-            self.bot.on_game_start(view)
+            self.decider.start(game_id, view)
             self._last_game_began()
         self._games[game_id].last_check = time.monotonic()
         # A few rounds at most: each 409 means someone else moved, and the
@@ -481,7 +546,7 @@ class Runner:
         for _ in range(4):
             if view.get("status") in FINISHED or not view.get("legal_moves"):
                 break
-            move = self.bot.choose_move(view)
+            move = self.decider.move(game_id, view)
             try:
                 view = self._send(game_id, seat, move, version, view)
                 break
@@ -567,7 +632,7 @@ class Runner:
             self._unrated[game_id] = said  # said once the ladder rated it (_report_ratings)
         else:
             progress.info("game %s finished: %s", game_id, said)
-        self.bot.on_game_over(view)
+        self.decider.finish(game_id, view)
 
     def _report_ratings(self, wait: float = 0.0) -> None:
         """Say how each ladder game finished, with its rating change once the ladder

@@ -219,6 +219,35 @@ def test_a_move_without_version_is_not_retried(server: CannedServer) -> None:
     assert len(server.seen) == 2 and sleeps == []
 
 
+def test_a_callback_secret_is_never_sent_twice_and_errors_are_the_sdks(
+    server: CannedServer,
+) -> None:
+    """Setting a callback or rotating its secret answers a fresh secret: a repeat after a
+    lost answer would replace the one that was lost, so neither is retried. The
+    contract's refusals are the SDK's usual errors."""
+    server.answer(DROP, DROP, error(500, "internal_error"))
+    client, sleeps = make_client(server.url)
+    with pytest.raises(ConnectionError):
+        client.players.set_callback("https://bot.example/turn")
+    with pytest.raises(ConnectionError):
+        client.players.rotate_callback_secret()
+    with pytest.raises(ServerError):
+        client.players.rotate_callback_secret()
+    assert len(server.seen) == 3 and sleeps == []
+    server.answer(
+        error(404, "not_found"),
+        error(400, "invalid_request"),
+        Answer(200, {"url": "https://bot.example/turn", "secret": "cbs_new"}),
+        Answer(204, raw=b""),
+    )
+    with pytest.raises(NotFound):
+        client.players.callback()
+    with pytest.raises(InvalidRequest):
+        client.players.set_callback("http://127.0.0.1/turn")
+    assert client.players.set_callback("https://bot.example/turn")["secret"] == "cbs_new"
+    assert client.players.remove_callback() is None
+
+
 def test_creating_a_game_is_retried_only_when_the_server_did_not_act(
     server: CannedServer,
 ) -> None:
@@ -351,6 +380,18 @@ CALLS = [
 ]  # fmt: skip
 
 
+# The callback (docs/callbacks.md): the contract's routes, which the server's spec gains
+# with its registration; until then the drift check below holds them only once the spec
+# names them (then exactly as here).
+CALLBACK_CALLS = [
+    (lambda c: c.players.callback(), "GET", "/v1/me/callback", None),
+    (lambda c: c.players.set_callback("https://bot.example/turn"), "PUT", "/v1/me/callback",
+     {"url": "https://bot.example/turn"}),
+    (lambda c: c.players.rotate_callback_secret(), "POST", "/v1/me/callback/secret", None),
+    (lambda c: c.players.remove_callback(), "DELETE", "/v1/me/callback", None),
+]  # fmt: skip
+
+
 def _template(path: str) -> str:
     return (path.replace("/games/G", "/games/{game_id}")
             .replace("/tournaments/T", "/tournaments/{tournament_id}")
@@ -365,7 +406,7 @@ def _template(path: str) -> str:
             .replace("/seats/1", "/seats/{seat}"))  # fmt: skip
 
 
-@pytest.mark.parametrize(("call", "method", "path", "body"), CALLS)
+@pytest.mark.parametrize(("call", "method", "path", "body"), CALLS + CALLBACK_CALLS)
 def test_each_method_sends_its_endpoint(server, call, method, path, body) -> None:
     server.answer(Answer(200, {}))
     client, _ = make_client(server.url)
@@ -402,6 +443,7 @@ def test_every_api_endpoint_has_an_sdk_method_and_vice_versa() -> None:
         if method in ("get", "post", "put", "delete", "patch")
     }
     sdk = {(method, path) for _, method, path, _ in CALLS}
+    sdk |= {(method, path) for _, method, path, _ in CALLBACK_CALLS} & served
     assert served == sdk
 
 

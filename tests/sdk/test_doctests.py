@@ -10,7 +10,7 @@ import pytest
 
 MODULES = [
     "client_sdk.errors", "client_sdk.client", "client_sdk.bot", "client_sdk.runner",
-    "client_sdk.types",
+    "client_sdk.types", "client_sdk.endpoint",
     "bots._concerto", "bots.pinochle",
 ]  # fmt: skip
 

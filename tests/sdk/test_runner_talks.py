@@ -30,8 +30,18 @@ HELD = 8.0
 
 
 class FirstMove(Bot):
+    def __init__(self) -> None:
+        super().__init__()
+        self.hooks: list[str] = []
+
     def choose_move(self, view: dict) -> Any:
         return view["legal_moves"][0]
+
+    def on_game_start(self, view: dict) -> None:
+        self.hooks.append(f"start {view['status']}")
+
+    def on_game_over(self, view: dict) -> None:
+        self.hooks.append(f"over {view['status']}")
 
 
 TURN = {
@@ -101,16 +111,16 @@ def test_the_runner_says_what_happens_and_leaves_at_once_after_its_last_game(cap
     server = LadderServer()
     caplog.set_level(logging.INFO, logger="client_sdk.progress")
     try:
+        bot = FirstMove()
         with Client(server.url, "p0.secret") as client:
-            runner = Runner(
-                FirstMove(), client, ladder="L1", max_games=1, wait=20.0, handle_signals=False
-            )
+            runner = Runner(bot, client, ladder="L1", max_games=1, wait=20.0, handle_signals=False)
             began = time.monotonic()
             stats = runner.run()
             took = time.monotonic() - began
     finally:
         server.close()
     assert stats.games_finished == 1 and stats.moves == 1
+    assert bot.hooks == ["start active", "over finished"]  # each hook once (runner.Decider)
     assert took < 2.0, f"{took:.1f} s: read on after its last game"
     assert any(c.startswith("DELETE /v1/ladders/L1/entries") for c in server.calls)
     lines = [r.getMessage() for r in caplog.records if r.name == "client_sdk.progress"]

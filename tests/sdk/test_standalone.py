@@ -8,16 +8,21 @@ against a server run by this (full) environment.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import requests
 
 from client_sdk import Client
+from server.processes.served import free_port
+from server.services.notifications import signature
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT = {"deals": 1, "target": 10000}  # one deal of Concerto: about 50 moves
@@ -123,3 +128,31 @@ def test_installed_bot_names_are_not_there_without_the_bots(sdk_venv: Path, tmp_
     )  # fmt: skip
     assert done.returncode == 2
     assert "no bot 'concerto_signals'" in done.stderr
+
+
+def test_parlour_bot_serve_answers_a_signed_call_from_the_standalone_venv(
+    sdk_venv: Path, tmp_path: Path
+) -> None:
+    """The callback endpoint needs nothing beyond the SDK (the standard library's wsgiref)."""
+    (tmp_path / "mybot.py").write_text(MY_BOT)
+    port = free_port()
+    process = subprocess.Popen(
+        [str(sdk_venv / "parlour-bot"), "serve", "mybot:LastLegal", "--port", str(port)],
+        cwd=tmp_path, env={**_clean_env(), "PARLOUR_CALLBACK_SECRET": "cbs_standalone"},
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        assert "serving calls on" in line, line
+        body = json.dumps({"id": "c1", "game_id": "g", "view": {"legal_moves": [1, 2]}}).encode()
+        answer = requests.post(
+            f"http://127.0.0.1:{port}/",
+            data=body,
+            headers={"Parlour-Signature": signature("cbs_standalone", body, int(time.time()))},
+            timeout=10,
+        )
+        assert (answer.status_code, answer.json()) == (200, {"move": 2})
+    finally:
+        process.terminate()
+        process.wait(10)
