@@ -60,7 +60,7 @@ def test_the_engines_import_nothing_of_the_project() -> None:
 
 def test_the_api_reaches_redis_and_the_engines_only_through_the_services() -> None:
     """The error table maps engine errors too, re-exported by ``server.services.errors``."""
-    pure = {"server.games", "server.analysis", "server.tournaments"}
+    pure = {"server.games", "server.tournaments"}
     assert forbids("server.api", {"server.store", "redis"} | pure, directly_only=True)
 
 
@@ -99,7 +99,7 @@ def test_play_code_names_no_ladder(name: str) -> None:
     assert not lines, f"server/services/{name}.py mentions ladders at lines {lines}"
 
 
-@pytest.mark.parametrize("domain", ["server.analysis", "server.tournaments"])
+@pytest.mark.parametrize("domain", ["server.games", "server.tournaments"])
 def test_the_pure_domains_know_no_services_or_processes(domain: str) -> None:
     assert forbids(domain, {"server.services", "server.processes", "server.store", "server.api"})
 
