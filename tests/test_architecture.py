@@ -47,7 +47,7 @@ def test_every_import_contract_is_kept() -> None:
     run = subprocess.run(
         [str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
-    verdicts = dict(re.findall(r"^(.+?) (KEPT|BROKEN)$", run.stdout, re.MULTILINE))
+    verdicts = dict(re.findall(r"^(.+?) (KEPT|BROKEN)(?: \(.*\))?$", run.stdout, re.MULTILINE))
     assert set(verdicts) == {c["name"] for c in contracts()}, run.stdout + run.stderr
     broken = [name for name, verdict in verdicts.items() if verdict == "BROKEN"]
     assert not broken and run.returncode == 0, run.stdout
@@ -118,6 +118,25 @@ def test_the_sdk_stands_alone_and_bots_use_no_server_internals() -> None:
             "redis",
         },
     )
+
+
+def test_only_the_local_runner_of_the_sdk_reaches_the_engines() -> None:
+    """The SDK's one way into ``server``: ``client_sdk.local`` (``parlour-bot play``) imports
+    the engines, inside its functions, and nothing else of the server."""
+    (contract,) = [c for c in contracts() if c["name"] == "The SDK stands alone"]
+    assert set(contract.get("ignore_imports", [])) <= {
+        "client_sdk.local -> server.games",
+        "client_sdk.local -> server.games.*",
+    }
+    graph = grimp.build_graph("server", "client_sdk", include_external_packages=True)
+    reached = {
+        (importer, imported)
+        for importer in graph.find_descendants("client_sdk") | {"client_sdk"}
+        for imported in graph.find_modules_directly_imported_by(importer)
+        if imported == "server" or imported.startswith("server.")
+    }
+    assert reached and {i for i, _ in reached} == {"client_sdk.local"}, reached
+    assert all(m == "server.games" or m.startswith("server.games.") for _, m in reached)
 
 
 def test_the_bot_pool_is_a_client_of_the_sdk() -> None:

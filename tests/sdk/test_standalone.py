@@ -123,3 +123,14 @@ def test_installed_bot_names_are_not_there_without_the_bots(sdk_venv: Path, tmp_
     )  # fmt: skip
     assert done.returncode == 2
     assert "no bot 'concerto_signals'" in done.stderr
+
+
+def test_play_without_the_engines_says_how_to_install_them(sdk_venv: Path, tmp_path: Path) -> None:
+    """The SDK alone installs and runs; ``parlour-bot play`` needs the engines and says so."""
+    (tmp_path / "mybot.py").write_text(MY_BOT)
+    done = subprocess.run(
+        [str(sdk_venv / "parlour-bot"), "play", "concerto", "mybot:LastLegal", "--seed", "1"],
+        cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "pip install ./server/games" in done.stderr and "Traceback" not in done.stderr
