@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.games.record import default_move as default_move  # the local runner uses it too
+from server.games.record import RANKS as RANKS  # the engines own them: the local runner
+from server.games.record import default_move as default_move  # makes the same default moves
 
 from .formats import TableResult
 from .pairing.tables import Table
