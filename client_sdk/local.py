@@ -87,7 +87,7 @@ def lineup(names: Sequence[str], seats: int) -> tuple[str, ...]:
         ValueError: no names, or more names than seats.
     """
     if not 1 <= len(names) <= seats:
-        raise ValueError(f"give 1 to {seats} bots for {seats} seats")
+        raise ValueError(f"give 1 to {seats} names of bots for {seats} seats")
     return tuple(names[s % len(names)] for s in range(seats))
 
 

@@ -17,6 +17,13 @@ deal with a 95% confidence interval (normal approximation, fine for the
 hundreds of games an arena run uses). The same name twice is the same bot
 (``seconds,random,random,random``: one ``seconds`` among three ``random``).
 
+The seatings and the report are the SDK's local runner's
+(:mod:`client_sdk.local`, ``parlour-bot play --rotate``), which plays through the
+server's own views and writes replays; the arena plays on the bare engine, faster:
+
+>>> rotations(lineup(["a", "b"], 4))
+[('a', 'b', 'a', 'b'), ('b', 'a', 'b', 'a')]
+
 **Duplicate** is the special case of a partnership game: in Concerto ``a b a
 b`` has two distinct rotations, bot A on North–South and then on East–West,
 so each deal is played twice with the sides swapped and the per-deal

@@ -161,7 +161,7 @@ def test_parlour_bot_play_writes_the_replay(tmp_path: Path, monkeypatch, capsys)
         (["play", "concerto", "random", "--seed", "1", "--option", "deals=0"], "deals"),
         (["play", "concerto", "random", "--seed", "1", "--option", "deals"], "name=value"),
         (["play", "concerto", "no_such_bot", "--seed", "1"], "no bot 'no_such_bot'"),
-        (["play", "concerto", *["random"] * 5, "--seed", "1"], "1 to 4 bots"),
+        (["play", "concerto", *["random"] * 5, "--seed", "1"], "1 to 4 names of bots"),
     ],
 )
 def test_parlour_bot_play_refuses_bad_input_plainly(argv, said, tmp_path, monkeypatch, capsys):
