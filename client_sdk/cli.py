@@ -319,7 +319,7 @@ def add_play_command(sub: _Subparsers[argparse.ArgumentParser]) -> None:
     )
     play.add_argument(
         "--move-time",
-        type=float,
+        type=_seconds,
         default=None,
         metavar="SECONDS",
         help="time per move; past it the move clock's default move is made",
@@ -337,6 +337,16 @@ def add_play_command(sub: _Subparsers[argparse.ArgumentParser]) -> None:
         help="seeded games (SEED/0, SEED/1, ...), each in every rotation",
     )
     play.set_defaults(func=cmd_play)
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text!r}")
+    return seconds
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -362,12 +372,15 @@ def cmd_play(args: argparse.Namespace) -> int:
             move_time=args.move_time,
             names=names,
         )
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as out:
+                json.dump(match.replay, out)
     except ValueError as exc:  # the engines' GameError is a ValueError too
         print(str(exc), file=sys.stderr)
         return 2
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as out:
-            json.dump(match.replay, out)
+    except OSError as exc:
+        print(f"cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     replay = match.replay
     winners = replay["result"]["winners"]
     for seat in replay["seats"]:

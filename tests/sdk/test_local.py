@@ -187,3 +187,16 @@ def test_parlour_bot_play_rotates_the_seats_for_a_duplicate(tmp_path: Path, caps
     # each deal twice, the same cards: the sides swapped
     assert plays[0]["revealed"]["seed"] == plays[1]["revealed"]["seed"] == "d/0"
     assert plays[2]["revealed"]["seed"] == "d/1"
+
+
+def test_parlour_bot_play_needs_a_positive_time_and_a_writable_file(tmp_path, capsys) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["play", "concerto", "random", "--seed", "1", "--move-time", "0"])
+    assert stopped.value.code == 2
+    assert "a number of seconds above 0, not '0'" in capsys.readouterr().err
+    nowhere = tmp_path / "no-such-folder" / "replay.json"
+    argv = ["play", "concerto", "random", "--seed", "1", "--option", "deals=1"]
+    assert main([*argv, "--out", str(nowhere)]) == 1
+    assert f"cannot write {nowhere}: No such file or directory" in capsys.readouterr().err
+    assert main([*argv, "--rotate", "--out", str(nowhere)]) == 1
+    assert f"cannot write {nowhere}" in capsys.readouterr().err
