@@ -288,7 +288,7 @@ def best_joint(prefix: Sequence[tuple[int, str]], mine: Sequence[str], theirs: S
     """Our cards in the best hand the two of us could finish, seeing both hands.
 
     ``prefix``: the hand so far as (seat, card). Double dummy: every split is
-    reachable by passing (see ``server/analysis/concerto_par.py``).
+    reachable by passing (see ``server/games/analysis/concerto_par.py``).
     """
     need = 5 - len(prefix)
     owner = {c: me for c in mine}

@@ -13,7 +13,10 @@
   player's token with a new one (printed; the old one dies at once) or
   revokes it. With ``--player ID`` or ``--app ID`` it acts on that player's
   or app's token instead (the admin's token, or the app's own, as ``T``);
-  ``parlour token`` is the same with the admin token (``PARLOUR_ADMIN_TOKEN``).
+  ``parlour token`` is the same with the admin token (``PARLOUR_ADMIN_TOKEN``);
+* ``parlour-bot play GAME BOT... --seed S [--option k=v] [--out replay.json]``
+  plays a game locally, through the views the server sends, and writes its
+  replay (needs the engines: ``pip install ./server/games``; docs/local.md).
 
 ``BOT`` is either ``module:Class`` (or ``module:factory``) — your own bot, the
 module importable from the current folder — or the name of an installed bot.
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import logging
 import os
 import random
@@ -349,6 +353,7 @@ def add_bot_subcommands(sub: _Subparsers[argparse.ArgumentParser]) -> None:
 
     add_token_command(sub, "PARLOUR_TOKEN")
     add_callback_command(sub)
+    add_play_command(sub)
 
 
 def cmd_callback(args: argparse.Namespace) -> int:
@@ -432,6 +437,158 @@ def add_bot_commands(subparsers: _Subparsers[argparse.ArgumentParser]) -> argpar
     bot = subparsers.add_parser("bot", help="run or register a bot")
     add_bot_subcommands(bot.add_subparsers(dest="bot_command", required=True))
     return bot
+
+
+def add_play_command(sub: _Subparsers[argparse.ArgumentParser]) -> None:
+    """Add ``play``: a local match (:mod:`client_sdk.local`), the engines imported on use."""
+    play = sub.add_parser(
+        "play",
+        help="play a game locally, exactly as the server would, and write its replay",
+        description="Bots play GAME on this machine through the views the server sends; "
+        "the replay is the server's GET /v1/games/{id}/replay. Needs the engines "
+        "(pip install ./server/games).",
+    )
+    play.add_argument("game", help="concerto | seconds | cowpoke | pinochle | ...")
+    play.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help="module:Class or an installed bot's name, one per seat (fewer: in turn around "
+        "the table; for a game whose table size is an option, their number sets it)",
+    )
+    play.add_argument(
+        "--seed",
+        required=True,
+        help="the deal seed (the server's POST /v1/games with the same seed deals the same cards)",
+    )
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, the value read as JSON (repeatable): hands=3",
+    )
+    play.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="write the replay here (JSON; JSON Lines, one per play, with --rotate or --games)",
+    )
+    play.add_argument(
+        "--move-time",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="time per move; past it the move clock's default move is made",
+    )
+    play.add_argument(
+        "--rotate",
+        action="store_true",
+        help="play every rotation of the seats (two bots in a partnership game: "
+        "duplicate, each deal with the sides swapped) and report each bot",
+    )
+    play.add_argument(
+        "--games",
+        type=int,
+        default=1,
+        help="seeded games (SEED/0, SEED/1, ...), each in every rotation",
+    )
+    play.set_defaults(func=cmd_play)
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text!r}")
+    return seconds
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``play``: one local match (or a rotation match) and its replay; the exit status."""
+    from . import local
+
+    if not local.engines_installed():
+        print(local.INSTALL_HINT, file=sys.stderr)
+        return 2
+    try:
+        options = dict(local.parse_option(text) for text in args.option)
+        for spec in dict.fromkeys(args.bots):
+            load_bot(spec)  # a bad name fails before any game
+        if args.rotate or args.games > 1:
+            return _play_rotation(args, options)
+        names, options = local.seating(args.game, args.bots, options)
+        bots = [load_bot(spec, random.Random(f"{args.seed}/{s}")) for s, spec in enumerate(names)]
+        match = local.play_match(
+            args.game,
+            bots,
+            seed=args.seed,
+            options=options,
+            move_time=args.move_time,
+            names=names,
+        )
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as out:
+                json.dump(match.replay, out)
+    except ValueError as exc:  # the engines' GameError is a ValueError too
+        print(str(exc), file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    replay = match.replay
+    winners = replay["result"]["winners"]
+    for seat in replay["seats"]:
+        s = seat["seat"]
+        mark = "  (won)" if s in winners else ""
+        extra = "".join(
+            f", {n} {what}"
+            for what, n in (
+                ("timeouts", match.timeouts.get(s, 0)),
+                ("illegal", match.illegal.get(s, 0)),
+            )
+            if n
+        )
+        print(f"seat {s} {seat['name']}: {replay['result']['scores'][s]}{mark}{extra}")
+    print(f"{len(match.moves)} moves" + (f"; replay in {args.out}" if args.out else ""))
+    return 0
+
+
+def _factory_of(spec: str) -> Callable[[random.Random], Bot]:
+    return lambda rng: load_bot(spec, rng)
+
+
+def _play_rotation(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    """``play --rotate`` / ``--games N``: the arena's seat rotation, through the local runner."""
+    from . import local
+
+    factories = {spec: _factory_of(spec) for spec in dict.fromkeys(args.bots)}
+    names = list(args.bots)
+    out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+    try:
+
+        def written(played: local.LocalMatch) -> None:
+            if out is not None:
+                out.write(json.dumps(played.replay) + "\n")
+
+        report = local.rotation_match(
+            args.game,
+            factories,
+            names,
+            args.games,
+            seed=args.seed,
+            options=options,
+            move_time=args.move_time,
+            rotate=args.rotate,
+            on_play=written,
+        )
+    finally:
+        if out is not None:
+            out.close()
+    print(report.summary())
+    return 0
 
 
 def bot_main(make_bot: Callable[[random.Random], Bot], argv: Sequence[str] | None = None) -> int:

@@ -47,7 +47,7 @@ def test_every_import_contract_is_kept() -> None:
     run = subprocess.run(
         [str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
-    verdicts = dict(re.findall(r"^(.+?) (KEPT|BROKEN)$", run.stdout, re.MULTILINE))
+    verdicts = dict(re.findall(r"^(.+?) (KEPT|BROKEN)(?: \(.*\))?$", run.stdout, re.MULTILINE))
     assert set(verdicts) == {c["name"] for c in contracts()}, run.stdout + run.stderr
     broken = [name for name, verdict in verdicts.items() if verdict == "BROKEN"]
     assert not broken and run.returncode == 0, run.stdout
@@ -60,7 +60,7 @@ def test_the_engines_import_nothing_of_the_project() -> None:
 
 def test_the_api_reaches_redis_and_the_engines_only_through_the_services() -> None:
     """The error table maps engine errors too, re-exported by ``server.services.errors``."""
-    pure = {"server.games", "server.analysis", "server.tournaments"}
+    pure = {"server.games", "server.tournaments"}
     assert forbids("server.api", {"server.store", "redis"} | pure, directly_only=True)
 
 
@@ -99,7 +99,7 @@ def test_play_code_names_no_ladder(name: str) -> None:
     assert not lines, f"server/services/{name}.py mentions ladders at lines {lines}"
 
 
-@pytest.mark.parametrize("domain", ["server.analysis", "server.tournaments"])
+@pytest.mark.parametrize("domain", ["server.games", "server.tournaments"])
 def test_the_pure_domains_know_no_services_or_processes(domain: str) -> None:
     assert forbids(domain, {"server.services", "server.processes", "server.store", "server.api"})
 
@@ -118,6 +118,25 @@ def test_the_sdk_stands_alone_and_bots_use_no_server_internals() -> None:
             "redis",
         },
     )
+
+
+def test_only_the_local_runner_of_the_sdk_reaches_the_engines() -> None:
+    """The SDK's one way into ``server``: ``client_sdk.local`` (``parlour-bot play``) imports
+    the engines, inside its functions, and nothing else of the server."""
+    (contract,) = [c for c in contracts() if c["name"] == "The SDK stands alone"]
+    assert set(contract.get("ignore_imports", [])) <= {
+        "client_sdk.local -> server.games",
+        "client_sdk.local -> server.games.*",
+    }
+    graph = grimp.build_graph("server", "client_sdk", include_external_packages=True)
+    reached = {
+        (importer, imported)
+        for importer in graph.find_descendants("client_sdk") | {"client_sdk"}
+        for imported in graph.find_modules_directly_imported_by(importer)
+        if imported == "server" or imported.startswith("server.")
+    }
+    assert reached and {i for i, _ in reached} == {"client_sdk.local"}, reached
+    assert all(m == "server.games" or m.startswith("server.games.") for _, m in reached)
 
 
 def test_the_bot_pool_is_a_client_of_the_sdk() -> None:

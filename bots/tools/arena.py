@@ -17,6 +17,13 @@ deal with a 95% confidence interval (normal approximation, fine for the
 hundreds of games an arena run uses). The same name twice is the same bot
 (``seconds,random,random,random``: one ``seconds`` among three ``random``).
 
+The seatings and the report are the SDK's local runner's
+(:mod:`client_sdk.local`, ``parlour-bot play --rotate``), which plays through the
+server's own views and writes replays; the arena plays on the bare engine, faster:
+
+>>> rotations(lineup(["a", "b"], 4))
+[('a', 'b', 'a', 'b'), ('b', 'a', 'b', 'a')]
+
 **Duplicate** is the special case of a partnership game: in Concerto ``a b a
 b`` has two distinct rotations, bot A on North–South and then on East–West,
 so each deal is played twice with the sides swapped and the per-deal
@@ -31,10 +38,7 @@ Run: ``python -m bots.tools.arena concerto --bots signals,greedy --deals 200``,
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import random
-import statistics
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +46,15 @@ from typing import Any, TextIO
 
 from client_sdk import Bot
 from client_sdk.cli import load_bot
+from client_sdk.local import (
+    Interval,
+    MatchReport,
+    Play,
+    deals_played,
+    lineup,
+    parse_option,
+    rotations,
+)
 from server.games import REGISTRY, GameError, IllegalMove
 from server.games.kit.base import BaseState
 
@@ -139,151 +152,7 @@ def play_out(
     return state
 
 
-def deals_played(state: BaseState) -> int:
-    """How many deals a finished game had: the length of its public ``deal_results``
-    (every card game here records one per deal), else 1."""
-    results = state.view(None).get("state", {}).get("deal_results")
-    return len(results) if results else 1
-
-
-@dataclass
-class Interval:
-    """A mean with the half-width of its 95% confidence interval."""
-
-    mean: float
-    half_width: float
-
-    @classmethod
-    def of(cls, values: Sequence[float]) -> Interval:
-        mean = statistics.fmean(values)
-        if len(values) < 2:
-            return cls(mean, math.inf)
-        return cls(mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values)))
-
-    @property
-    def low(self) -> float:
-        return self.mean - self.half_width
-
-    @property
-    def high(self) -> float:
-        return self.mean + self.half_width
-
-    def __str__(self) -> str:
-        return f"{self.mean:+.2f} ± {self.half_width:.2f}"
-
-
 # ------------------------------------------------------------------- seat rotation
-
-
-def lineup(names: Sequence[str], seats: int) -> tuple[str, ...]:
-    """The bot in each seat of the first rotation: the names in turn around the table.
-
-    >>> lineup(["a", "b"], 4), lineup(["a", "b"], 3), lineup(["a", "b", "b", "b"], 4)
-    (('a', 'b', 'a', 'b'), ('a', 'b', 'a'), ('a', 'b', 'b', 'b'))
-
-    Raises:
-        ValueError: more names than seats.
-    """
-    if not 1 <= len(names) <= seats:
-        raise ValueError(f"--bots takes 1 to {seats} names for {seats} seats")
-    return tuple(names[s % len(names)] for s in range(seats))
-
-
-def rotations(first: Sequence[str]) -> list[tuple[str, ...]]:
-    """Every distinct seating when the bots of ``first`` move one seat left at a time.
-
-    >>> rotations(("a", "b", "a", "b"))      # duplicate: the sides swap once
-    [('a', 'b', 'a', 'b'), ('b', 'a', 'b', 'a')]
-    >>> rotations(("a", "b", "a"))
-    [('a', 'b', 'a'), ('a', 'a', 'b'), ('b', 'a', 'a')]
-    """
-    n = len(first)
-    out: list[tuple[str, ...]] = []
-    for r in range(n):
-        seating = tuple(first[(s - r) % n] for s in range(n))
-        if seating not in out:
-            out.append(seating)
-    return out
-
-
-@dataclass(frozen=True)
-class Play:
-    """One game of a match: which seeded game, which seating, and the result."""
-
-    game: int
-    rotation: int
-    seats: tuple[str, ...]
-    scores: tuple[int, ...]
-    deals: int
-
-    def score_of(self, name: str) -> float:
-        """The bot's mean score per deal over the seats it held."""
-        mine = [self.scores[s] for s, n in enumerate(self.seats) if n == name]
-        return statistics.fmean(mine) / self.deals
-
-
-@dataclass
-class MatchReport:
-    """A seat-rotation match: every play, and per seeded game each bot's score per deal."""
-
-    game: str
-    options: dict[str, Any]
-    names: tuple[str, ...]
-    """The distinct bots, in ``--bots`` order."""
-    plays: list[Play] = field(default_factory=list)
-
-    @property
-    def games(self) -> int:
-        return len({p.game for p in self.plays})
-
-    @property
-    def seatings(self) -> int:
-        return len({p.rotation for p in self.plays})
-
-    def per_game(self, name: str) -> list[float]:
-        """The bot's score per deal in each seeded game: its mean over every seat it held."""
-        by_game: dict[int, list[float]] = {}
-        for p in self.plays:
-            if name in p.seats:
-                by_game.setdefault(p.game, []).append(p.score_of(name))
-        return [statistics.fmean(v) for _, v in sorted(by_game.items())]
-
-    def score(self, name: str) -> Interval:
-        return Interval.of(self.per_game(name))
-
-    def differences(self, a: str, b: str) -> list[float]:
-        """Per seeded game, bot ``a``'s score per deal minus ``b``'s (same cards, all seats)."""
-        return [x - y for x, y in zip(self.per_game(a), self.per_game(b), strict=True)]
-
-    def difference(self, a: str, b: str) -> Interval:
-        return Interval.of(self.differences(a, b))
-
-    def summary(self) -> str:
-        plays = self.plays
-        deals = plays[0].deals if plays and all(p.deals == plays[0].deals for p in plays) else None
-        plural = "" if self.games == 1 else "s"
-        unit = (
-            f"{self.games} deal{plural}"
-            if deals == 1
-            else (f"{self.games} game{plural}" + (f" of {deals} deals" if deals else ""))
-        )
-        times = {1: "once", 2: "twice"}.get(self.seatings, f"{self.seatings} times")
-        seats = " ".join(plays[0].seats) if plays else ""
-        width = max(map(len, self.names))
-        lines = [f"{unit}, each played {times} with the seats rotated (first seating: {seats})"]
-        for name in self.names:
-            sc = self.score(name)
-            lines.append(f"  {name:<{width}}  {sc.mean:7.3f} ± {sc.half_width:.3f} "
-                         f"points per deal (95% CI)")  # fmt: skip
-        first = self.names[0]
-        for other in self.names[1:]:
-            diffs = self.differences(first, other)
-            ahead, behind = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
-            lines.append(
-                f"  {first} − {other} per deal: {Interval.of(diffs)} (95% CI); ahead in "
-                f"{ahead}, behind in {behind}, level in {len(diffs) - ahead - behind}"
-            )
-        return "\n".join(lines)
 
 
 def rotation_match(
@@ -415,13 +284,10 @@ def factory(name: str) -> BotFactory:
 
 def _option(text: str) -> tuple[str, Any]:
     """``name=value`` with a JSON value (``hands=3``, ``winner="highest"``) or a bare string."""
-    name, sep, raw = text.partition("=")
-    if not sep or not name:
-        raise argparse.ArgumentTypeError(f"expected name=value, not {text!r}")
     try:
-        return name, json.loads(raw)
-    except ValueError:
-        return name, raw
+        return parse_option(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:

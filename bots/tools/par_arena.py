@@ -4,7 +4,7 @@ Every bot plays the same seeded deals, all four seats itself (its two copies
 on a side share nothing but the table), through the pure engine exactly like
 ``bots.tools.arena``. Each side's hand points are compared with its par — the most
 its four hands could have scored had both partners seen each other's cards
-(``server.analysis.concerto_par``) — so the figure measures play, not cards:
+(``server.games.analysis.concerto_par``) — so the figure measures play, not cards:
 "percent of par" = total hand points / total par over all deals and sides,
 with a 95% confidence interval (the ratio's delta method over deals).
 
@@ -30,8 +30,9 @@ from typing import Any, cast
 
 from client_sdk import Bot
 from client_sdk.cli import load_bot
-from server.analysis.concerto_par import SIDE_NAMES, deal_par
 from server.games import REGISTRY, IllegalMove, concerto
+from server.games.analysis.concerto_par import deal_par
+from server.games.concerto import SIDE_NAMES
 
 from ..concerto_search import DEFAULT_BUDGET_MS
 from ..concerto_search import make_bot as make_search

@@ -60,6 +60,12 @@ def replay(game_id: str) -> Response:
     return _shell()
 
 
+@bp.get("/replay")
+def replay_file() -> Response:
+    """Opens a replay file (``parlour-bot play --out``) in the browser: nothing is uploaded."""
+    return _shell()
+
+
 @bp.get("/tournaments/<tournament_id>")
 def tournament(tournament_id: str) -> Response:
     return _shell()

@@ -108,15 +108,6 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def deal_commitment(seed: str) -> str:
-    """The published hash of a game's seed material: SHA-256 hex of the seed's UTF-8 bytes.
-
-    >>> deal_commitment("abc")[:16]
-    'ba7816bf8f01cfea'
-    """
-    return sha256(seed)
-
-
 def split_token(token: str) -> tuple[str, str] | None:
     """A player token is ``<player_id>.<secret>``; None when it has another shape.
 

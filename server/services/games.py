@@ -18,9 +18,10 @@ from dataclasses import replace
 from typing import Any
 
 from server.games import REGISTRY, BaseState, GameError, GameOver
+from server.games.record import deal_commitment
 from server.services import boards, notifications, views
 from server.services.bots import resolve_bots
-from server.services.core import Caller, Core, deal_commitment, to_wake
+from server.services.core import Caller, Core, to_wake
 from server.services.errors import (
     DeadlinePassed,
     Forbidden,

@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from server.analysis import par_of
-from server.games import Event, visible
+from server.games import record as shown_record
 from server.services import boards, views
 from server.services.core import Core
 from server.services.errors import GameNotFinished, NotFound
@@ -32,24 +31,13 @@ class Replays:
         got = self.core.read(token, game_id, required=False)
         boards.check(self.core, got.caller, got.game)
         record = got.game
-        finished = record.status == "finished"
-        stored = game_store.all_events(self.r, game_id)
-        events = [
-            views.event_out(n, e, with_audience=finished)
-            for n, e in stored
-            if finished or visible(Event.from_dict(e), None)
-        ]
         state = views.state_of(record)
-        return {
-            **views.header(record),
-            "events": events,
-            "result": views.result(record, state, self.core.clock(record)),
-            "revealed": state.reveal() if finished else None,
-            # per-game analysis of the full record (Concerto: each deal's par)
-            "par": par_of(record.meta["game"], record.meta["options"], [e for _, e in stored])
-            if finished
-            else None,
-        }
+        return shown_record.replay(  # what the local runner writes too (parlour-bot play)
+            views.header(record),
+            state,
+            game_store.all_events(self.r, game_id),
+            result=views.result(record, state, self.core.clock(record)),
+        )
 
     def replay_frame(self, token: str | None, game_id: str, version: int) -> dict[str, Any]:
         """A finished game as it stood at ``version``: the spectator's view and every seat's.

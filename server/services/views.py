@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.games import REGISTRY, BaseState, Event, Game, MalformedMove
+from server.games import record as shown_record
 from server.services import wire
 from server.services.errors import Forbidden
 from server.store.apps import BOT_PREFIX
@@ -29,15 +30,10 @@ def state_of(record: GameRecord) -> BaseState:
 
 def event(event: Event, version: int) -> dict[str, Any]:
     """An engine event as stored, stamped with the version that made it."""
-    return event.to_dict() | {"version": version}
+    return shown_record.stamped(event, version)
 
 
-def event_out(number: int, event: dict[str, Any], *, with_audience: bool = False) -> dict:
-    """A stored event as the API shows it (its audience only in a finished game's replay)."""
-    out = {"seq": number, "version": event["version"], "kind": event["kind"], "data": event["data"]}
-    if with_audience:
-        out["visible_to"] = event["visible_to"]
-    return out
+event_out = shown_record.event_out  # a stored event as the API shows it (the local runner's too)
 
 
 def rating_out(stored: dict[str, Any]) -> dict[str, Any]:
@@ -119,15 +115,15 @@ def is_retry(
 
 def header(record: GameRecord) -> dict[str, Any]:
     """What every game resource starts with (the view, the replay): all public."""
-    return {
-        "id": record.id,
-        "game": record.meta["game"],
-        "options": record.meta["options"],
-        "status": record.status,
-        "version": record.version,
-        "seats": seats(record),
-        "deal_commitment": record.meta["deal_commitment"],
-    }
+    return shown_record.header(
+        game_id=record.id,
+        game=record.meta["game"],
+        options=record.meta["options"],
+        status=record.status,
+        version=record.version,
+        seats=seats(record),
+        deal_commitment=record.meta["deal_commitment"],
+    )
 
 
 def result(record: GameRecord, state: BaseState, clock: Clock | None) -> dict[str, Any] | None:
@@ -160,25 +156,23 @@ def view(
     ``deadline`` (clocked games): the seat's own deadline when it is to
     move, else the earliest deadline of the seats to move; null otherwise.
     """
-    # Nobody learns a card of the deal before every seat of it is final: while a game
-    # waits, seats change hands, so every seat sees what a spectator sees.
-    shown = state.view(None if record.status == "waiting" else seat)
-    if record.status in ("waiting", "aborted"):
-        shown["to_move"], shown["legal_moves"] = [], []  # nobody moves: not started, or stopped
-    shown["result"] = result(record, state, clock)
+    # The engine's view under the header: the local runner (``parlour-bot play``)
+    # renders its bots' views with the same function.
+    to_move = [] if record.status in ("waiting", "aborted") else state.to_move()
     deadline = None
     if clock is not None and record.status == "active":
-        to_move = [s for s in shown["to_move"] if s in clock.deadlines]
-        if seat is not None and seat in to_move:
+        timed = [s for s in to_move if s in clock.deadlines]
+        if seat is not None and seat in timed:
             deadline = clock.deadlines[seat]
-        elif to_move:
-            deadline = min(clock.deadlines[s] for s in to_move)
-    return {
-        **header(record),
-        "you": seat,
-        "deadline": wire.iso(deadline),
-        **shown,
-    }
+        elif timed:
+            deadline = min(clock.deadlines[s] for s in timed)
+    return shown_record.seat_view(
+        header(record),
+        state,
+        seat,
+        result=result(record, state, clock),
+        deadline=wire.iso(deadline),
+    )
 
 
 def turn(

@@ -21,48 +21,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from server.games.record import RANKS as RANKS  # the engines own them: the local runner
+from server.games.record import default_move as default_move  # makes the same default moves
+
 from .formats import TableResult
 from .pairing.tables import Table
 
-RANKS = "23456789TJQKA"
-"""Low to high, to pick "the lowest legal card" without knowing the game.
-
-The rank order of the engines' card strings (rank then suit: ``"TS"`` is the
-ten of spades). A game with another order (Pinochle's ``9 J Q K T A``) still
-gets its 9 first; only a ten against a J/Q/K is judged differently, which a
-default move may live with.
-"""
-
 DEFAULT_MOVE = "default_move"
 FORFEIT = "forfeit"
-
-
-def default_move(legal_moves: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The move a timed-out seat makes: pass where legal, else the lowest card, else the first.
-
-    "Lowest card" is the lowest rank (:data:`RANKS`) among the legal moves that
-    carry a ``card``; ties go to the earlier move in the engine's list.
-
-    >>> default_move([{"type": "play", "card": "QS"}, {"type": "pass"}])
-    {'type': 'pass'}
-    >>> default_move([{"type": "play", "card": "QS"}, {"type": "play", "card": "9H"},
-    ...               {"type": "play", "card": "9C"}])
-    {'type': 'play', 'card': '9H'}
-    >>> default_move([{"type": "call"}, {"type": "fold"}])
-    {'type': 'call'}
-
-    Raises:
-        ValueError: no legal move at all (the seat is not to move).
-    """
-    if not legal_moves:
-        raise ValueError("no legal move to default to")
-    for move in legal_moves:
-        if move.get("type") == "pass":
-            return dict(move)
-    cards = [m for m in legal_moves if isinstance(m.get("card"), str) and m["card"]]
-    if cards:
-        return dict(min(cards, key=lambda m: RANKS.find(m["card"][0])))
-    return dict(legal_moves[0])
 
 
 def action(policy: Mapping[str, Any], timeouts: int) -> str:

@@ -1,4 +1,5 @@
-"""Double-dummy par (``server/analysis/concerto_par.py``) against hand-worked deals and brute force.
+"""Double-dummy par (``server/games/analysis/concerto_par.py``) against hand-worked deals
+and brute force.
 
 Every expected value is worked out by hand from docs/rules/concerto.md in the test's
 comments, never copied from the solver's output. The brute force plays the
@@ -22,9 +23,9 @@ from bots.concerto_greedy import GreedyBot
 from bots.concerto_signals import SignalsBot
 from bots.tools.arena import arena_view
 from bots.uniform import RandomBot
-from server.analysis import par_of
-from server.analysis.concerto_par import Par, deal_par, max_hands, min_leftover, side_par
 from server.games import REGISTRY
+from server.games.analysis import par_of
+from server.games.analysis.concerto_par import Par, deal_par, max_hands, min_leftover, side_par
 from server.games.concerto import EDITIONS, new_state
 from server.games.kit.cards import STANDARD
 from server.games.kit.poker import evaluate

@@ -156,3 +156,14 @@ def test_parlour_bot_serve_answers_a_signed_call_from_the_standalone_venv(
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_play_without_the_engines_says_how_to_install_them(sdk_venv: Path, tmp_path: Path) -> None:
+    """The SDK alone installs and runs; ``parlour-bot play`` needs the engines and says so."""
+    (tmp_path / "mybot.py").write_text(MY_BOT)
+    done = subprocess.run(
+        [str(sdk_venv / "parlour-bot"), "play", "concerto", "mybot:LastLegal", "--seed", "1"],
+        cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "pip install ./server/games" in done.stderr and "Traceback" not in done.stderr

@@ -1,6 +1,6 @@
-"""The pages around the tables, at phone and desktop sizes: the lobby, a replay, a
-rules page, a running tournament and the ratings (a ladder's pages:
-test_access_ladder.py). axe-core finds no serious or critical violation, no page
+"""The pages around the tables, at phone and desktop sizes: the lobby, a replay (and the
+page that opens a replay file), a rules page, a running tournament and the ratings (a
+ladder's pages: test_access_ladder.py). axe-core finds no serious or critical violation, no page
 scrolls sideways, each is photographed (tests/web/audit.py).
 """
 
@@ -42,6 +42,7 @@ def test_the_lobby_replay_rules_tournament_and_ratings_pages_pass_axe_and_fit(
     pages = {
         "lobby": "/",
         "replay": f"/replay/{done}?step=30",
+        "replayfile": "/replay",  # the page that opens a replay file, before one is chosen
         "rules": "/rules/concerto",
         "tournament": f"/tournaments/{tournament}",
         "ratings": "/ratings/concerto",

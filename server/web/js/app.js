@@ -3,7 +3,7 @@
 import {adoptTokenFromFragment} from './api.js';
 import {h, replace} from './dom.js';
 import {lobbyPage} from './lobby.js';
-import {replayPage} from './replay.js';
+import {replayFilePage, replayPage} from './replay.js';
 import {tablePage} from './table.js';
 import {ratingsPage, tournamentPage} from './tournament.js';
 import {ladderPage, ladderPlayerPage} from './ladder.js';
@@ -11,6 +11,7 @@ import {ladderPage, ladderPlayerPage} from './ladder.js';
 const ROUTES = [
   [/^\/table\/([\w-]+)\/?$/, tablePage],
   [/^\/replay\/([\w-]+)\/?$/, replayPage],
+  [/^\/replay\/?$/, replayFilePage],
   [/^\/tournaments\/([\w-]+)\/?$/, tournamentPage],
   [/^\/ratings\/([\w-]+)\/?$/, ratingsPage],
   [/^\/ladders\/([\w-]+)\/?$/, ladderPage],

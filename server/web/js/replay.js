@@ -4,10 +4,14 @@
 // Each step is a frame from GET /v1/games/{id}/replay/{version}, which the server only
 // answers once the game is over; the log comes from the finished replay's events,
 // filtered here by their visible_to for the perspective chosen.
+//
+// /replay (no id) opens a replay file instead: the JSON `parlour-bot play --out` writes,
+// the same as GET /v1/games/{id}/replay. It is read in the browser (nothing is sent):
+// its seats, result, par and every event, described as the table's log describes them.
 
 import {api, query} from './api.js';
 import {crumbs, h, replace, words} from './dom.js';
-import {describeMove, makeContext, renderBoard} from './board.js';
+import {describeEvent, describeMove, makeContext, renderBoard} from './board.js';
 import {rendererFor} from './games/index.js';
 
 const AUTOPLAY_MS = 700;
@@ -55,9 +59,7 @@ export async function replayPage(main, gameId) {
     button('last', 'Last »', () => go(record.version)),
     slider, choose);
   const host = h('div', {class: 'board-host'});
-  const result = record.result
-    ? h('p', {class: 'muted seed'}, `Final scores ${record.result.scores.join(' · ')} · seed ${record.revealed.seed} (its SHA-256 is the deal commitment ${record.deal_commitment.slice(0, 12)}…)`)
-    : null;
+  const result = resultLine(record);
   const parBox = h('section', {class: 'par', id: 'par', 'aria-label': 'par per deal'});
   // Par sits below the board: a link up top says it is there (Concerto's replays carry it).
   const parLink = Array.isArray(record.par) && record.par.length
@@ -127,20 +129,11 @@ export async function replayPage(main, gameId) {
     const ends = record.events.filter((e) => e.kind === 'deal_end').map((e) => e.version);
     const open = perspective === 'all' || at >= record.version;
     const rows = open ? pars.filter((_, i) => ends[i] !== undefined && ends[i] <= at) : [];
-    const sides = {NS: 'North–South', EW: 'East–West'};
     replace(parBox, h('h2', {}, 'Par'),
       h('p', {class: 'par-about'}, 'Par is the most a side’s four hands could have scored in a deal had both ',
         'partners seen each other’s cards; “Made” is what the side scored, and the last column how near it came.'),
       rows.length
-        ? h('table', {class: 'list par-table'},
-          h('thead', {}, h('tr', {}, ['Deal', 'Side', 'Par', 'Made', '% of par'].map((t) => h('th', {scope: 'col'}, t)))),
-          h('tbody', {}, rows.flatMap((p) => Object.keys(sides).filter((k) => p[k]).map((k) => {
-            const par = p[k].max_hands;
-            const made = p[k].hand_points;
-            return h('tr', {dataset: {deal: p.deal, side: k}}, h('td', {}, p.deal), h('td', {}, sides[k]),
-              h('td', {class: 'par-value'}, par), h('td', {class: 'made'}, made),
-              h('td', {class: 'percent'}, par > 0 ? `${Math.round((100 * made) / par)}%` : '—'));
-          }))))
+        ? parTable(rows)
         : h('p', {class: 'muted'}, open ? 'Par shows here once a deal is over.'
           : 'Par is reckoned from every hand: it shows at the end, when all hands are known.'));
   }
@@ -167,4 +160,75 @@ export async function replayPage(main, gameId) {
   }
 
   await show();
+}
+
+const SIDES = {NS: 'North–South', EW: 'East–West'};
+
+/** Each deal's par beside what the side made (Concerto's replays carry it). */
+function parTable(rows) {
+  return h('table', {class: 'list par-table'},
+    h('thead', {}, h('tr', {}, ['Deal', 'Side', 'Par', 'Made', '% of par'].map((t) => h('th', {scope: 'col'}, t)))),
+    h('tbody', {}, rows.flatMap((p) => Object.keys(SIDES).filter((k) => p[k]).map((k) => {
+      const par = p[k].max_hands;
+      const made = p[k].hand_points;
+      return h('tr', {dataset: {deal: p.deal, side: k}}, h('td', {}, p.deal), h('td', {}, SIDES[k]),
+        h('td', {class: 'par-value'}, par), h('td', {class: 'made'}, made),
+        h('td', {class: 'percent'}, par > 0 ? `${Math.round((100 * made) / par)}%` : '—'));
+    }))));
+}
+
+/** The final scores and the seed, checkable against the deal commitment. */
+function resultLine(record) {
+  if (!record.result) return null;
+  const seed = record.revealed ? ` · seed ${record.revealed.seed} (its SHA-256 is the deal commitment ${String(record.deal_commitment).slice(0, 12)}…)` : '';
+  return h('p', {class: 'muted seed'}, `Final scores ${record.result.scores.join(' · ')}${seed}`);
+}
+
+/** The page that opens a replay file: a file input, or a file dropped on the page. */
+export async function replayFilePage(main) {
+  crumbs({text: 'Lobby', href: '/'}, {text: 'Replay file'});
+  const shown = h('div', {class: 'replay-file', 'aria-live': 'polite'});
+  const input = h('input', {id: 'replay-file', type: 'file', accept: '.json,application/json',
+    onchange: () => input.files[0] && open(input.files[0])});
+  async function open(file) {
+    let record;
+    try {
+      record = JSON.parse(await file.text());
+      if (!record || typeof record.game !== 'string' || !Array.isArray(record.seats) || !Array.isArray(record.events)) {
+        throw new Error('it has no game, seats and events');
+      }
+    } catch (err) {
+      replace(shown, h('p', {class: 'message error', role: 'alert'}, `${file.name} is not a replay: ${err.message}`));
+      return;
+    }
+    replace(shown, recordView(record));
+  }
+  main.addEventListener('dragover', (e) => e.preventDefault());
+  main.addEventListener('drop', (e) => {
+    e.preventDefault();
+    const file = e.dataTransfer?.files?.[0];
+    if (file) open(file);
+  });
+  replace(main, h('h1', {}, 'Open a replay file'),
+    h('p', {}, 'A replay written by ', h('code', {}, 'parlour-bot play --out replay.json'),
+      ' (or saved from a finished game’s replay): choose it, or drop it on this page. It is read in your browser; nothing is sent.'),
+    h('label', {for: 'replay-file'}, 'Replay file '), input, shown);
+}
+
+/** A replay read from a file: its seats, result, par and every event in order. */
+function recordView(record) {
+  const renderer = rendererFor(record.game);
+  const n = record.seats.length;
+  const ctx = makeContext({...record, you: null, state: {}, hand: null, legal_moves: []});
+  const pars = Array.isArray(record.par) ? record.par : [];
+  return [
+    h('h2', {}, `${renderer.title || record.game} · ${record.id} · ${record.status}`),
+    h('ul', {class: 'replay-seats'}, record.seats.map((s) => h('li', {dataset: {seat: s.seat}},
+      `${renderer.seatLabel(s.seat, n)}: ${s.name ?? 'open seat'}`))),
+    resultLine(record),
+    pars.length ? h('section', {class: 'par', 'aria-label': 'par per deal'}, h('h2', {}, 'Par'), parTable(pars)) : null,
+    h('h2', {}, 'Events'),
+    h('ol', {class: 'log', 'aria-label': 'every event of the game'}, record.events.map((e) =>
+      h('li', {dataset: {kind: e.kind, version: e.version}}, describeEvent(e, ctx)))),
+  ];
 }

@@ -580,7 +580,9 @@ def deal_par(hands: Sequence[Sequence[str]], dealer: int, rules: str = "parlett-
     return {SIDE_NAMES[0]: ns, SIDE_NAMES[1]: ew}
 
 
-def replay_par(options: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> list[dict]:
+def replay_par(
+    options: Mapping[str, Any], events: Iterable[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
     """Par of every deal of a finished game, from its full event record.
 
     The record holds each deal's header (``deal``), each seat's dealt cards
@@ -595,7 +597,7 @@ def replay_par(options: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) 
         events: every event, as stored (``{"kind", "data", ...}``).
     """
     rules = parse_options(options).rules
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     header: dict[str, Any] | None = None
     dealt: dict[int, list[str]] = {}
     for event in events:
