@@ -138,16 +138,18 @@ class Last(Bot):
 
 
 def test_parlour_bot_play_writes_the_replay(tmp_path: Path, monkeypatch, capsys) -> None:
-    (tmp_path / "mybot.py").write_text(MY_BOT)
+    """A bot module of its own name: another test file in this worker may have imported
+    a different ``mybot`` already."""
+    (tmp_path / "local_play_bot.py").write_text(MY_BOT)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("sys.path", list(__import__("sys").path))
-    status = main(["play", "concerto", "mybot:Last", "random", "--seed", "7",
+    status = main(["play", "concerto", "local_play_bot:Last", "random", "--seed", "7",
                    "--option", "deals=1", "--out", "replay.json"])  # fmt: skip
     said = capsys.readouterr()
     assert status == 0, said.err
     replay = json.loads((tmp_path / "replay.json").read_text())
     assert replay["status"] == "finished" and replay["options"]["deals"] == 1
-    assert [s["name"] for s in replay["seats"]] == ["mybot:Last", "random"] * 2
+    assert [s["name"] for s in replay["seats"]] == ["local_play_bot:Last", "random"] * 2
     assert replay["revealed"]["seed"] == "7"
     for seat, score in enumerate(replay["result"]["scores"]):
         assert f"seat {seat} {replay['seats'][seat]['name']}: {score}" in said.out
