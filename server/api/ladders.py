@@ -116,8 +116,8 @@ def create():
           (each team's sides at different tables), rated as one contest by the
           board difference; with fewer available entries than the two tables
           seat, the entries play an ordinary game instead.
-        * `clock`, `timeout_policy`: as for tournaments (default 30 s,
-          `default_move`).
+        * `clock` (`move_seconds`, `bank_ms`), `timeout_policy`: as for
+          tournaments (default 30 s, no bank, `default_move`).
         * `pause_after` games in a row with a timeout pause an entry until it
           is seen waiting `pause_seconds` after its last timeout.
         * `provisional_games`: rated contests before a rating stops being

@@ -1171,6 +1171,8 @@ export interface components {
         };
         Clock: {
             move_seconds: number;
+            /** @default null */
+            bank_ms: number | null;
         };
         BotSpec: {
             name: string;
@@ -1866,6 +1868,23 @@ export interface components {
                 games: number;
             }[];
         };
+        /** @description the seat's clock as its turn tells it; every field is null in an unclocked game */
+        TurnClock: {
+            /**
+             * Format: date-time
+             * @description when the move is due: the turn's start + the per-move time + the bank left
+             *     (the view's `deadline`); a move after it is refused and the clock's
+             *     default move is made
+             */
+            deadline: string | null;
+            /** @description the seat's time bank left, in milliseconds */
+            bank_ms: number | null;
+            /**
+             * @description the seat's last move in this game: milliseconds from the start of its turn
+             *     to the move's commit (null before its first move)
+             */
+            last_latency_ms: number | null;
+        };
         TimeoutPolicy: {
             /** @constant */
             kind: "default_move";
@@ -2407,6 +2426,7 @@ export interface components {
             seat: components["schemas"]["Seat"];
             version: number;
             view: components["schemas"]["View"];
+            clock: components["schemas"]["TurnClock"];
         };
         /** @description `event: turns`: the caller's turns in one game */
         TurnsMessage: {
