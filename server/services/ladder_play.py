@@ -4,7 +4,8 @@ case), and the books it keeps on how its entries play (a play hook subscriber).
 **Driving** (:meth:`LadderPlay.advance`, called by the scheduler,
 :mod:`server.processes.scheduler`, for every ladder on each pass): create the
 games of its open matches, record their results, rate the matches whose tables
-are all over, then match the entries available now
+are all over, drive the new entries' validation games (:meth:`LadderPlay.validate`),
+then match the entries available now
 (:meth:`server.services.ladders.Ladders.plan`).
 
 Exactly once without a lock: a ladder's matches are numbered; new ones are

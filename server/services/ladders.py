@@ -283,6 +283,10 @@ class Ladders:
         until the partner joins naming it back (the same call), then the pair plays.
         Without a partner the call only confirms an entry made already.
 
+        On a ladder that validates (see the module doc) a new entry is ``validating``
+        until its validation game is over; joining again after a failed one tries
+        once more.
+
         Raises:
             InvalidRequest: a partner missing (fixed pairs), given on a solo ladder,
                 the player itself, or either of them entered with someone else.
@@ -293,6 +297,7 @@ class Ladders:
         fixed = _fixed(record)
         if fixed and not partner:
             if player_id in record.entries:  # entered already (a bot runner joining)
+                self._retry_validation(record, player_id)
                 return self.entry(ladder_id, player_id)
             raise InvalidRequest("name your partner", {"partner": ["required: fixed pairs"]})
         if partner and not fixed:
