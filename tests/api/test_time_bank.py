@@ -169,3 +169,33 @@ def test_the_turn_stream_pushes_the_clock_with_the_last_latency(
         for reader in readers.values():
             reader.close()
     assert seen_latency  # a seat's second turn shows its first move's latency
+
+
+def test_tournaments_and_ladders_take_a_bank_and_refuse_a_bad_one(app, api, players) -> None:
+    someone = players.register()
+    body = {"game": "concerto", "format": "round_robin", "options": {"deals": 1}}
+    made = api.post(
+        "/v1/tournaments", body | {"clock": {"move_seconds": 5, "bank_ms": 2500}}, someone
+    )
+    assert made.status == 201, made.body
+    assert made.body["clock"] == {"move_seconds": 5.0, "bank_ms": 2500}
+    plain = api.post("/v1/tournaments", body, someone)
+    assert plain.body["clock"] == {"move_seconds": 60.0, "bank_ms": 0}  # no bank by default
+    ladder = api.post(
+        "/v1/ladders", {"game": "concerto", "clock": {"move_seconds": 3, "bank_ms": 900}}, "admin"
+    )
+    assert ladder.status == 201 and ladder.body["clock"] == {"move_seconds": 3.0, "bank_ms": 900}
+    listed_before = api.get("/v1/tournaments").body, api.get("/v1/ladders").body
+    for bad in (-1, 1.5, "10", 86_400_001):
+        clock = {"move_seconds": 5, "bank_ms": bad}
+        details = assert_error(
+            api.post("/v1/tournaments", body | {"clock": clock}, someone), 400, "invalid_request"
+        )
+        assert "clock" in details
+        details = assert_error(
+            api.post("/v1/ladders", {"game": "concerto", "clock": clock}, "admin"),
+            400,
+            "invalid_request",
+        )
+        assert "clock" in details
+    assert (api.get("/v1/tournaments").body, api.get("/v1/ladders").body) == listed_before
