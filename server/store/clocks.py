@@ -65,16 +65,21 @@ class Clock:
 
     def spend(self, seat: int, now: float) -> tuple[int, int] | None:
         """What a move of ``seat`` committed at ``now`` does to its clock:
-        ``(bank_left, latency_ms)``, or None when its turn's start is unknown.
+        ``(bank_left, latency_ms)``, or None when the seat has no turn running.
 
-        The latency is the time from the start of its turn; what of it runs past
-        ``move_seconds`` comes out of its bank (never below zero).
+        The latency is the time from the start of its turn (for a turn armed before
+        starts were kept: its deadline less the per-move time and its bank); what
+        of it runs past ``move_seconds`` comes out of its bank (never below zero).
 
         >>> c = Clock(2.0, {}, 3, {1: 105.5}, {}, None, 4000, {1: 1500}, {1: 102.0}, {})
         >>> c.spend(1, 103.25), c.spend(1, 105.0), c.spend(1, 107.0)
         ((1500, 1250), (500, 3000), (0, 5000))
+        >>> Clock(2.0, {}, 3, {0: 104.0}, {}, None, 1000).spend(0, 102.5)  # no start kept
+        (1000, 1500)
         """
         start = self.starts.get(seat)
+        if start is None and seat in self.deadlines:
+            start = self.deadlines[seat] - self.move_seconds - self.bank_left(seat) / 1000
         if start is None:
             return None
         latency = max(0, round((now - start) * 1000))

@@ -13,6 +13,7 @@ Expected values by hand from the settings: per-move 0.3 s, bank 1000 ms.
 
 from __future__ import annotations
 
+import doctest
 import random
 import time
 from datetime import datetime
@@ -20,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from server.services import views
 from server.store import clocks as clock_store
 from tests.api.helpers import Api, assert_error
 from tests.api.test_turn_stream import HEARTBEAT, listed, next_message, open_turns
@@ -199,3 +201,10 @@ def test_tournaments_and_ladders_take_a_bank_and_refuse_a_bad_one(app, api, play
         )
         assert "clock" in details
     assert (api.get("/v1/tournaments").body, api.get("/v1/ladders").body) == listed_before
+
+
+def test_doctests() -> None:
+    """The bank's arithmetic by hand (``Clock.spend``) and a turn's null clock."""
+    for module in (clock_store, views):
+        failed, tried = doctest.testmod(module)
+        assert tried and not failed, module.__name__
