@@ -202,6 +202,8 @@ class Decider:
 class _Game:
     seat: int | None
     last_check: float = 0.0
+    validation: bool = False
+    """The ladder's validation game of the bot's entry: unrated, not one of ``max_games``."""
 
 
 def outcome_text(
@@ -536,10 +538,13 @@ class Runner:
         seat = turn.get("seat")
         version = turn.get("version", view.get("version"))
         if game_id not in self._games:
-            self._games[game_id] = _Game(seat)
-            self.stats.games_started += 1
+            validation = self._validating(game_id)
+            self._games[game_id] = _Game(seat, validation=validation)
+            if not validation:
+                self.stats.games_started += 1
             self.decider.start(game_id, view)
-            self._last_game_began()
+            if not validation:
+                self._last_game_began()
         self._games[game_id].last_check = time.monotonic()
         # A few rounds at most: each 409 means someone else moved, and the
         # fresh view either still awaits us (ask the bot again) or not.
@@ -618,12 +623,33 @@ class Runner:
             finally:
                 self._busy = False
 
+    def _validating(self, game_id: str) -> bool:
+        """Whether a new game is the ladder's validation game of the bot's entry: the
+        entry says so (an entry is matched only once validated, so any game of one still
+        validating is that game)."""
+        if self.ladder is None or self._me is None:
+            return False
+        try:
+            got = self.client.ladders.entry(self.ladder, self._me).get("validation")
+        except (ConnectionError, ParlourError) as exc:
+            log.info("ladder %s: entry not read: %s", self.ladder, exc)
+            return False
+        if not got:
+            return False
+        return bool(got["game_id"] == game_id or got["status"] in ("pending", "playing"))
+
     def _finish(self, game_id: str, view: View) -> None:
         game = self._games.pop(game_id, None)
         if game is None:
             return
         for key in [k for k in self._seen if k[0] == game_id]:
             del self._seen[key]
+        if game.validation:  # unrated, and not one of the games asked for
+            table = len(view.get("seats") or []) or None
+            said = outcome_text(view.get("result"), _my_seats(view, game.seat), table)
+            progress.info("validation game %s finished: %s", game_id, said)
+            self.decider.finish(game_id, view)
+            return
         self.stats.games_finished += 1
         self.stats.finished_games.append(game_id)
         table = len(view.get("seats") or []) or None

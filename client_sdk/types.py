@@ -90,6 +90,17 @@ class View(TypedDict):
     result: Result | None
 
 
+class TurnClock(TypedDict):
+    """Your seat's clock as a turn tells it (every field None in an unclocked game)."""
+
+    deadline: str | None
+    """When the move is due (ISO 8601): the turn's start + the per-move time + the bank left."""
+    bank_ms: int | None
+    """Your time bank left, in milliseconds: a move may run past the per-move time into it."""
+    last_latency_ms: int | None
+    """Your last move in this game: ms from its turn's start to its commit (None before)."""
+
+
 class Turn(TypedDict):
     """A game where you are to act, as ``GET /v1/me/turns`` lists it."""
 
@@ -97,6 +108,7 @@ class Turn(TypedDict):
     seat: int
     version: int
     view: View
+    clock: TurnClock
 
 
 class TurnsPage(TypedDict):

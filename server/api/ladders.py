@@ -30,6 +30,7 @@ class LadderCreate(Schema):
     seen_seconds = fields.Float(validate=validate.Range(min=0.1, max=3600))
     rematch_seconds = fields.Float(validate=validate.Range(min=0, max=3600))
     sides = fields.String(validate=validate.OneOf(["solo", "fixed"]))
+    validation = schemas.Boolean()
 
 
 class EntryQuery(Schema):
@@ -116,12 +117,16 @@ def create():
           (each team's sides at different tables), rated as one contest by the
           board difference; with fewer available entries than the two tables
           seat, the entries play an ordinary game instead.
-        * `clock`, `timeout_policy`: as for tournaments (default 30 s,
-          `default_move`).
+        * `clock` (`move_seconds`, `bank_ms`), `timeout_policy`: as for
+          tournaments (default 30 s, no bank, `default_move`).
         * `pause_after` games in a row with a timeout pause an entry until it
           is seen waiting `pause_seconds` after its last timeout.
         * `provisional_games`: rated contests before a rating stops being
           provisional.
+        * `validation` (default true): a new entry (or one whose callback
+          changed) first plays one unrated validation game against the
+          ladder's house bots; it is matched only once that game ends with no
+          timeout and no illegal move of its own.
       requestBody:
         required: true
         content:

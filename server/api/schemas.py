@@ -97,6 +97,9 @@ class JoinBody(Schema):
 
 class Clock(Schema):
     move_seconds = fields.Float(required=True, validate=validate.Range(min=0.05, max=86400))
+    bank_ms = fields.Integer(
+        strict=True, validate=validate.Range(min=0, max=86_400_000), load_default=None
+    )
 
 
 class TimeoutPolicy(Schema):
@@ -277,6 +280,7 @@ class Turn(Schema):
     seat = fields.Integer()
     version = fields.Integer()
     view = fields.Nested(View)
+    clock = fields.Raw()
 
 
 class Turns(Schema):

@@ -78,7 +78,10 @@ def create():
           player-count option, round robin and swiss only) allows smaller
           tables instead of byes.
         * `clock.move_seconds` (default 60): each seat that becomes to move
-          has that long. `timeout_policy`: `{"kind": "default_move"}` (the
+          has that long; `clock.bank_ms` (default 0): each seat's time bank
+          for a game, in ms: a move may run past `move_seconds` and the
+          overrun comes out of the bank (a turn's `clock` shows its deadline
+          and its bank left). `timeout_policy`: `{"kind": "default_move"}` (the
           move is made for the seat: pass where legal, else its lowest legal
           card, else its first legal move) or `{"kind": "forfeit", "after": N}`
           (the seat's first N-1 timeouts in a game get default moves, the

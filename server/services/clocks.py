@@ -10,6 +10,7 @@ policy (:mod:`server.tournaments.clock`) as the seat's move.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from server.games import Event
@@ -48,9 +49,9 @@ class Clocks:
         Re-reads the truth (the game and its clock) and acts on at most one
         seat: the first seat to move whose deadline is at or before ``now`` gets
         its timeout policy (:mod:`server.tournaments.clock`), committed together
-        with the clock's bookkeeping; a move that beat it to the commit wins
-        and nothing happens. Call again while it returns ``default_move``
-        (several seats may be due at once).
+        with the clock's bookkeeping (one more timeout, its time bank spent); a
+        move that beat it to the commit wins and nothing happens. Call again
+        while it returns ``default_move`` (several seats may be due at once).
 
         Returns:
             ``default_move`` or ``forfeit`` (applied); ``moved`` (a move arrived
@@ -103,6 +104,7 @@ class Clocks:
             return "moved"
         record.status = status
         self.core.after_commit(record, state)
+        clock = replace(clock, banks=clock.banks | {seat: 0})  # spent with the timeout
         self.core.arm(record, state, clock, mover=seat, now=now)
         return action
 

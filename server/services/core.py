@@ -319,7 +319,9 @@ class Core:
         now: float | None = None,
     ) -> Clock:
         """After a commit (a move or a timeout): the deadlines of the new version, then
-        the index. Repeatable; ``now`` is when the fresh deadlines start."""
+        the index. Repeatable; ``now`` is when the fresh turns start (each gets the
+        per-move time plus its seat's time bank left). ``clock`` must already carry
+        the commit's bank and latency of the mover (what the turns rendered show)."""
         to_move = state.to_move() if record.status == "active" else []
         now = time.time() if now is None else now
         armed = clock_store.arm(
@@ -329,13 +331,13 @@ class Core:
             version=record.version,
             to_move=to_move,
             mover=mover,
-            fresh=now + clock.move_seconds,
+            now=now,
             restart=restart,
         )
         if armed is None:  # a later version armed it already: read what is there
             clock = clock_store.read(self.r, record.id) or clock
         else:
-            clock = replace(clock, version=record.version, deadlines=armed)
+            clock = replace(clock, version=record.version, deadlines=armed[0], starts=armed[1])
         clock_store.index(self.r, record.id, clock.earliest() if to_move else None)
         return clock
 

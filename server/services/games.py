@@ -149,7 +149,8 @@ class Games:
             game_id: the derived id.
             seed: the deal seed (a duplicate board's, shared by all its tables), or
                 None for the usual seed from the server secret and the game id.
-            clock: ``{"move_seconds", "timeout_policy"}``.
+            clock: ``{"move_seconds", "bank_ms", "timeout_policy"}`` (``bank_ms``
+                optional: each seat's time bank, default none).
             tournament: ``{"id", "round", "table", "board"}``, kept in the game's meta.
 
         Returns:
@@ -231,7 +232,11 @@ class Games:
         clock_fields = None
         if clock:
             clock_fields = clock_store.initial(
-                clock["move_seconds"], clock["timeout_policy"], state.to_move(), now
+                clock["move_seconds"],
+                clock["timeout_policy"],
+                state.to_move(),
+                now,
+                int(clock.get("bank_ms") or 0),
             )
         invitations = self._invitations(record, holds, inviter, now)
         if invitations and inviter is not None:  # first: a refusal leaves nothing behind
@@ -255,7 +260,8 @@ class Games:
         lobby_store.add_live(self.r, game_id, time.time(), created_by)
         self.core.wake_to_move(record, state)
         if clock and clock_fields:
-            first = now + clock["move_seconds"] if state.to_move() else None
+            bank = int(clock.get("bank_ms") or 0) / 1000
+            first = now + clock["move_seconds"] + bank if state.to_move() else None
             clock_store.index(self.r, game_id, first)
         return record, state
 
@@ -439,9 +445,12 @@ class Games:
         except when the same seat's same move was already accepted at that
         version: then the current view is the answer (a safe retry).
 
-        In a clocked game, a move that arrives after its seat's deadline is
-        refused (DeadlinePassed) before the engine sees it: the timeout policy
-        makes that move.
+        In a clocked game, a move that arrives after its seat's deadline (its
+        turn's start + the per-move time + its time bank left) is refused
+        (DeadlinePassed) before the engine sees it: the timeout policy makes that
+        move. An accepted move commits, with it, the seat's latency (its turn's
+        start to now) and its bank left: whatever of the latency ran past the
+        per-move time is taken from the bank.
 
         Raises:
             Unauthorized, NotFound, Forbidden (no seat here), StaleVersion,
@@ -505,6 +514,17 @@ class Games:
         # they follow the arming of the clock, whose deadline their views show.
         push_now = status == "active" and clock is None
         after = replace(record, version=record.version + 1, status=status)
+        spent = None  # the seat's bank left and latency, once its turn's clock is known
+        if clock is not None and clock.version == record.version:
+            spent = clock.spend(seat, time.time())
+        clock_fields = None
+        if clock is not None and spent is not None:  # committed with the move
+            clock_fields = {f"b:{seat}": spent[0], f"l:{seat}": spent[1]}
+            clock = replace(
+                clock,
+                banks=clock.banks | {seat: spent[0]},
+                latencies=clock.latencies | {seat: spent[1]},
+            )
         try:
             record.version, record.seq = game_store.commit(
                 self.r,
@@ -517,6 +537,7 @@ class Games:
                 events=[views.event(e, record.version + 1) for e in events],
                 wake=to_wake(record, state) if push_now else (),
                 turns=views.rendered_turns(after, state) if push_now else None,
+                clock=clock_fields,
             )
         except StaleVersion as exc:
             if exc.accepted == {"seat": seat, "move": normalized}:
@@ -524,9 +545,8 @@ class Games:
             raise
         record.status = status
         self.core.after_commit(record, state, woken=True)
-        if clock is not None and (turn := clock.deadlines.get(seat)) is not None:
-            since = turn - clock.move_seconds  # when the seat's turn began: the response time
-            self.core.moved(record, record.seats[seat]["player_id"], time.time() - since)
+        if spent is not None:  # the latency: from the seat's turn's start to the commit
+            self.core.moved(record, record.seats[seat]["player_id"], spent[1] / 1000)
         if clock is not None:
             clock = self.core.arm(record, state, clock, mover=seat)
             self.core.wake_to_move(record, state, clock)

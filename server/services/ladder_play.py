@@ -4,7 +4,8 @@ case), and the books it keeps on how its entries play (a play hook subscriber).
 **Driving** (:meth:`LadderPlay.advance`, called by the scheduler,
 :mod:`server.processes.scheduler`, for every ladder on each pass): create the
 games of its open matches, record their results, rate the matches whose tables
-are all over, then match the entries available now
+are all over, drive the new entries' validation games (:meth:`LadderPlay.validate`),
+then match the entries available now
 (:meth:`server.services.ladders.Ladders.plan`).
 
 Exactly once without a lock: a ladder's matches are numbered; new ones are
@@ -33,7 +34,7 @@ from server.games import REGISTRY
 from server.services.clocks import Clocks
 from server.services.core import Core
 from server.services.games import Games
-from server.services.ladders import Ladders, pool
+from server.services.ladders import VALIDATING, Ladders, house_entries, pool
 from server.services.ratings import Ratings
 from server.services.rounds import Checkpoint, no_checkpoint, table_game_id
 from server.store import ladders as store
@@ -72,10 +73,13 @@ class LadderPlay:
             store.moved(self.r, ladder_id, player_id, seconds)
 
     def refused(self, record: GameRecord, player_id: str) -> None:
-        """A refused move, in a ladder's game only."""
+        """A refused move, in a ladder's game only; in a validation game, a refused move
+        of the entry it validates is also counted against that game."""
         ladder_id = ladder_of(record)
         if ladder_id is not None:
             store.refused(self.r, ladder_id, player_id)
+            if record.meta["tournament"].get("validation") == player_id:
+                store.validation_refused(self.r, ladder_id, record.id)
 
     # -- driving (the scheduler's pass) ------------------------------------------------
     def ids(self) -> list[str]:
@@ -90,6 +94,7 @@ class LadderPlay:
         if record is None:
             return 0
         self._drive(record, checkpoint)
+        self.validate(record, time.time() if now is None else now)
 
         def plan(record: LadderRecord) -> list[dict[str, Any]]:
             at = time.time() if now is None else now  # after the read: what it saw is older
@@ -105,6 +110,93 @@ class LadderPlay:
         if fresh is not None:
             self._drive(fresh, checkpoint)
         return started
+
+    def validate(self, record: LadderRecord, now: float) -> None:
+        """Drive the entries' validation games (docs/ladder.md, *Validation game*).
+
+        An entry whose validation is ``pending`` and that is seen waiting gets its game:
+        its player at seat 0, the ladder's first house bots at the others, the ladder's
+        clock, an id derived from (ladder, player, attempt) so that two schedulers
+        create one game; the entry's state becomes ``playing``. Once that game is over
+        the entry has ``passed`` (no timeout, no move refused) or ``failed`` (the reason
+        says which). Each state is written only over the one read
+        (:func:`server.store.ladders.set_validation`), so a scheduler that read an
+        older one writes nothing. The game is no match: never rated.
+        """
+        meta = record.meta
+        waiting = {
+            p: got
+            for p, entry in record.entries.items()
+            if (got := entry.get("validation")) and got["state"] in VALIDATING
+        }
+        if not waiting:
+            return
+        seen = store.last_seen(self.r, list(waiting))
+        house = house_entries(record)[: meta["table_size"] - 1]
+        for player, got in sorted(waiting.items()):
+            if got["state"] == "pending":
+                if seen.get(player, 0) < now - meta["seen_seconds"]:
+                    continue  # it plays its validation game when it is there to play it
+                if len(house) < meta["table_size"] - 1:
+                    continue  # the house bots left: it waits for them
+                game_id = self._create_validation(record, player, got["attempt"], house)
+                store.set_validation(
+                    self.r,
+                    record.id,
+                    player,
+                    got | {"state": "playing", "game_id": game_id},
+                    expected=got,
+                )
+                continue
+            game_id = got["game_id"]
+            if game_id not in self.clocks.final_results([game_id]):
+                self.clocks.watch([game_id], now)
+                continue
+            timeouts = int(self.clocks.timeouts([game_id]).get(game_id, {}).get("0", 0))
+            refused = store.validation_refusals(self.r, record.id, game_id)
+            reasons = []
+            if timeouts:
+                reasons.append(f"ran out of time {timeouts} time(s)")
+            if refused:
+                reasons.append(f"made {refused} illegal move(s)")
+            done = got | {"state": "failed" if reasons else "passed"}
+            if reasons:
+                done["reason"] = f"in its validation game {game_id} it " + " and ".join(reasons)
+            store.set_validation(self.r, record.id, player, done, expected=got)
+
+    def _create_validation(
+        self, record: LadderRecord, player: str, attempt: int, house: list[str]
+    ) -> str:
+        """Create (once) the ``attempt``-th validation game of ``player``; its id."""
+        meta = record.meta
+        engine = REGISTRY[meta["game"]]
+        options = dict(meta["options"])
+        if engine.seat_option:
+            options[engine.seat_option] = meta["table_size"]
+        game_id = table_game_id(f"ladder:{record.id}:validation:{player}", attempt, 0)
+        seats = [player, *house]
+        self.games.create_tournament_game(
+            game_id=game_id,
+            game=meta["game"],
+            options=options,
+            seats=seats,
+            seed=None,
+            clock={
+                "move_seconds": meta["clock"]["move_seconds"],
+                "bank_ms": meta["clock"].get("bank_ms", 0),
+                "timeout_policy": meta["timeout_policy"],
+            },
+            tournament={
+                "id": None,
+                "ladder": record.id,
+                "validation": player,
+                "table": 0,
+                "board": None,
+                "twins": None,
+                "consent": {"kind": "ladder_entry", "players": sorted(set(seats))},
+            },
+        )
+        return game_id
 
     def _drive(self, record: LadderRecord, checkpoint: Checkpoint) -> None:
         """Create the open matches' missing games, record results, rate finished matches."""
@@ -193,6 +285,7 @@ class LadderPlay:
             seed=seed,
             clock={
                 "move_seconds": meta["clock"]["move_seconds"],
+                "bank_ms": meta["clock"].get("bank_ms", 0),
                 "timeout_policy": meta["timeout_policy"],
             },
             tournament={

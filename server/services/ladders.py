@@ -24,6 +24,18 @@ paused, with the reason shown, until it is seen waiting again
 House bots (the server's bot pool, the ladder's anchors) are never paused: a
 timeout of theirs is the server's load, and pausing them would leave the bots
 that joined with nobody to play.
+
+Validation: on a ladder with ``validation`` on (the default for a new ladder) and
+house bots enough to fill a table with one newcomer, a new entry first plays one
+unrated **validation game** against the house bots
+(:meth:`server.services.ladder_play.LadderPlay.validate`, on the scheduler's pass,
+once the entry is seen waiting); only an entry that ends it with no timeout and no
+illegal move is matched and rated (status ``validating`` until then,
+``failed_validation`` with the reason after a failed one; joining again tries
+again). :meth:`Ladders.revalidate` asks it again of a player on all its ladders
+(its callback changed). House bots are never validated; neither are entries of a
+ladder without such house bots (nothing to validate against) or of one defined
+before validation existed.
 """
 
 from __future__ import annotations
@@ -44,11 +56,12 @@ from server.store import ladders as store
 from server.store import players as player_store
 from server.store import ratings as rating_store
 from server.store.ladders import LadderRecord
+from server.tournaments import clock as clock_policy
 from server.tournaments import ladder as matching
 from server.tournaments import ratings as rating_model
 
 DEFAULTS: dict[str, Any] = {
-    "clock": {"move_seconds": 30.0},
+    "clock": {"move_seconds": 30.0, "bank_ms": 0},
     "timeout_policy": {"kind": "default_move"},
     "max_games": 2,
     "provisional_games": 10,
@@ -56,7 +69,10 @@ DEFAULTS: dict[str, Any] = {
     "pause_seconds": 60.0,
     "seen_seconds": 5.0,
     "rematch_seconds": 3.0,
+    "validation": True,
 }
+VALIDATING = ("pending", "playing")
+"""The states of a validation not over yet: the entry is ``validating``."""
 RECENT_MATCHES = 64
 """How far back the scheduler looks for each entry's last match (rematch avoidance)."""
 
@@ -76,6 +92,34 @@ def _outcome(ranks: tuple[int, ...], rank: int) -> str:
     if ranks.count(best) == len(ranks):
         return "drawn"
     return "won" if rank == best else "lost"
+
+
+def _validation(attempt: int) -> dict[str, Any]:
+    """A validation to play (its ``attempt``-th)."""
+    return {"state": "pending", "attempt": attempt, "game_id": None, "reason": None}
+
+
+def _validation_out(got: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An entry's validation as shown (None: it needs none)."""
+    if not got:
+        return None
+    return {
+        "status": got["state"],
+        "attempt": got["attempt"],
+        "game_id": got["game_id"],
+        "reason": got["reason"],
+    }
+
+
+def validated(entry: dict[str, Any]) -> bool:
+    """Whether an entry may be matched: it needs no validation, or passed it."""
+    got = entry.get("validation")
+    return not got or got["state"] == "passed"
+
+
+def house_entries(record: LadderRecord) -> list[str]:
+    """The ladder's house bots (its anchors, the validation games' other seats), by id."""
+    return sorted(p for p in record.entries if views.is_house(p))
 
 
 def _fixed(record: LadderRecord) -> bool:
@@ -169,7 +213,8 @@ class Ladders:
                 entered together; two players a side only).
             settings: ``clock``, ``timeout_policy``, ``max_games`` (concurrent games per
                 entry), ``provisional_games``, ``pause_after``, ``pause_seconds``,
-                ``seen_seconds``, ``rematch_seconds`` (see :data:`DEFAULTS`).
+                ``seen_seconds``, ``rematch_seconds``, ``validation`` (see
+                :data:`DEFAULTS` and the module doc).
 
         Raises:
             Unauthorized, Forbidden, InvalidRequest; the engine's InvalidOptions.
@@ -201,6 +246,7 @@ class Ladders:
         if duplicate and side_count != 2:
             raise InvalidRequest("duplicate boards need two sides", {"duplicate": ["two sides"]})
         meta = DEFAULTS | {k: v for k, v in settings.items() if v is not None}
+        meta["clock"] = clock_policy.setting(meta["clock"])
         if int(meta["max_games"]) < 1:
             raise InvalidRequest("max_games too low", {"max_games": ["a match needs more"]})
         if name is not None:
@@ -237,6 +283,10 @@ class Ladders:
         until the partner joins naming it back (the same call), then the pair plays.
         Without a partner the call only confirms an entry made already.
 
+        On a ladder that validates (see the module doc) a new entry is ``validating``
+        until its validation game is over; joining again after a failed one tries
+        once more.
+
         Raises:
             InvalidRequest: a partner missing (fixed pairs), given on a solo ladder,
                 the player itself, or either of them entered with someone else.
@@ -247,6 +297,7 @@ class Ladders:
         fixed = _fixed(record)
         if fixed and not partner:
             if player_id in record.entries:  # entered already (a bot runner joining)
+                self._retry_validation(record, player_id)
                 return self.entry(ladder_id, player_id)
             raise InvalidRequest("name your partner", {"partner": ["required: fixed pairs"]})
         if partner and not fixed:
@@ -261,8 +312,44 @@ class Ladders:
         self.core.admit_house_bots("ladders", wanted)
         if partner:
             self._check_pair(record, player_id, partner)
-        store.join(self.r, ladder_id, player_id, time.time(), partner, max_games)
+        fresh = _validation(1) if self._validates(record, player_id) else None
+        if not store.join(self.r, ladder_id, player_id, time.time(), partner, max_games, fresh):
+            self._retry_validation(record, player_id)
         return self.entry(ladder_id, player_id)
+
+    # -- validation --------------------------------------------------------------------
+    def _validates(self, record: LadderRecord, player_id: str) -> bool:
+        """Whether an entry of ``player_id`` must pass a validation game here: the ladder
+        validates, the player is no house bot, and the ladder's house bots fill a table
+        with it."""
+        if not record.meta.get("validation") or views.is_house(player_id):
+            return False
+        return len(house_entries(record)) >= record.meta["table_size"] - 1
+
+    def _retry_validation(self, record: LadderRecord, player_id: str) -> None:
+        """An entry that failed its validation (joining again) tries once more."""
+        got = record.entries.get(player_id, {}).get("validation")
+        if got and got["state"] == "failed":
+            store.set_validation(
+                self.r, record.id, player_id, _validation(got["attempt"] + 1), expected=got
+            )
+
+    def revalidate(self, player_id: str) -> list[str]:
+        """Ask a validation game again of ``player_id`` on every ladder it is entered on
+        that validates (its callback changed: the bot that plays it may have); a
+        validation under way starts over. Returns the ids of those ladders."""
+        out = []
+        for ladder_id in store.ids(self.r):
+            record = store.read(self.r, ladder_id)
+            if record is None or player_id not in record.entries:
+                continue
+            if not self._validates(record, player_id):
+                continue
+            got = record.entries[player_id].get("validation")
+            attempt = got["attempt"] + 1 if got else 1
+            if store.set_validation(self.r, ladder_id, player_id, _validation(attempt)):
+                out.append(ladder_id)
+        return out
 
     @staticmethod
     def _check_pair(record: LadderRecord, player: str, partner: str) -> None:
@@ -368,6 +455,7 @@ class Ladders:
             p
             for p in record.entries
             if seen.get(p, 0) >= now - meta["seen_seconds"]
+            and validated(record.entries[p])
             and busy[p] < min(meta["max_games"], record.entries[p].get("max_games") or 1e9)
         ]
         if len(free) < meta["table_size"]:
@@ -549,8 +637,13 @@ class Ladders:
         streak = matching.timed_out_streak(mine)
         status, reason, until = "available", None, None
         partner = record.entries.get(p, {}).get("partner")
+        validation = record.entries.get(p, {}).get("validation")
         if p not in record.entries:
             status = "left"
+        elif validation and validation["state"] in VALIDATING:
+            status = "validating"
+        elif validation and validation["state"] == "failed":
+            status = "failed_validation"
         elif partner and _pair_of(record, p) is None:
             status = "held"
         elif streak >= meta["pause_after"] and not views.is_house(p):
@@ -572,6 +665,7 @@ class Ladders:
             "paused_until": until if status == "paused" else None,
             "joined": iso(record.entries[p]["joined"]) if p in record.entries else None,
             "partner": partner,
+            "validation": _validation_out(validation),
             "last_seen_waiting": iso(seen.get(p)),
             "last_played": iso(tally.last.get(p)),
             "results": dict(tally.results[p]),
@@ -639,6 +733,7 @@ class Ladders:
             "pause_seconds": meta["pause_seconds"],
             "seen_seconds": meta["seen_seconds"],
             "rematch_seconds": meta.get("rematch_seconds", 0.0),
+            "validation": bool(meta.get("validation", False)),
             "created": iso(record.created),
             "entries_count": len(record.entries),
             "matches": record.matches_count,

@@ -225,6 +225,7 @@ class Rounds:
             seed=seed,
             clock={
                 "move_seconds": meta["clock"]["move_seconds"],
+                "bank_ms": meta["clock"].get("bank_ms", 0),
                 "timeout_policy": meta["timeout_policy"],
             },
             tournament={

@@ -52,10 +52,11 @@ from server.store import players as player_store
 from server.store import tournaments as store
 from server.store.players import PlayerRecord
 from server.store.tournaments import EntriesChanged, TournamentRecord
+from server.tournaments import clock as clock_policy
 from server.tournaments.formats import Format, next_round
 from server.tournaments.pairing.tables import PairingError
 
-DEFAULT_CLOCK = {"move_seconds": 60.0}
+DEFAULT_CLOCK = {"move_seconds": 60.0, "bank_ms": 0}
 DEFAULT_POLICY = {"kind": "default_move"}
 
 
@@ -142,7 +143,7 @@ class Tournaments:
             "seats_per_entry": seats_per_entry,
             "min_table_size": min_table_size,
             "num_seats": num_seats,
-            "clock": {"move_seconds": float((clock or DEFAULT_CLOCK)["move_seconds"])},
+            "clock": clock_policy.setting(clock or DEFAULT_CLOCK),
             "timeout_policy": dict(timeout_policy or DEFAULT_POLICY),
             "created_by": caller.player.id if caller.player else "admin",
         }

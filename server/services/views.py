@@ -178,12 +178,35 @@ def view(
 def turn(
     record: GameRecord, state: BaseState, seat: int, clock: Clock | None = None
 ) -> dict[str, Any]:
-    """One turn as ``GET /v1/me/turns`` lists it: the game, the seat to act, its view."""
+    """One turn as ``GET /v1/me/turns``, the turn stream and a callback list it: the game,
+    the seat to act, the version, its view and its clock (:func:`turn_clock`).
+
+    The one place a turn entry is rendered: every path that tells a bot its turn
+    uses it."""
     return {
         "game_id": record.id,
         "seat": seat,
         "version": record.version,
         "view": view(record, state, seat, clock),
+        "clock": turn_clock(clock, seat),
+    }
+
+
+def turn_clock(clock: Clock | None, seat: int) -> dict[str, Any]:
+    """The seat's clock as its turn shows it: its ``deadline`` (ISO 8601; its turn's
+    start + the per-move time + its bank left), ``bank_ms`` (its time bank left, ms)
+    and ``last_latency_ms`` (its last move's time from its turn's start to the commit,
+    ms; null before its first). Every field is null in an unclocked game.
+
+    >>> turn_clock(None, 0)
+    {'deadline': None, 'bank_ms': None, 'last_latency_ms': None}
+    """
+    if clock is None:
+        return {"deadline": None, "bank_ms": None, "last_latency_ms": None}
+    return {
+        "deadline": wire.iso(clock.deadlines.get(seat)),
+        "bank_ms": clock.bank_left(seat),
+        "last_latency_ms": clock.latencies.get(seat),
     }
 
 

@@ -3,11 +3,15 @@
 Layout (names from :mod:`keys`):
 
 * ``g:{id}:clock`` — one hash per clocked game, under the game's hash tag so that
-  the scripts that commit a timeout touch one cluster slot: ``move_seconds``,
-  ``policy`` (JSON), ``version`` (the game version its deadlines are for),
-  ``d:<seat>`` (deadline of each seat to move, epoch seconds), ``t:<seat>``
-  (timeouts so far) and ``forfeit`` (JSON, once a forfeit aborted the game).
-  This hash is the truth about a game's deadlines.
+  the scripts that commit a move or a timeout touch one cluster slot:
+  ``move_seconds``, ``bank_ms`` (each seat's time bank at the start, ms; absent
+  in games clocked before banks: none), ``policy`` (JSON), ``version`` (the game
+  version its deadlines are for), ``d:<seat>`` (deadline of each seat to move,
+  epoch seconds: its turn's start + ``move_seconds`` + its bank left), ``s:<seat>``
+  (when that seat's turn began, epoch seconds), ``b:<seat>`` (its bank left, ms;
+  absent: the whole ``bank_ms``), ``l:<seat>`` (its last latency, ms: turn begun
+  to move committed), ``t:<seat>`` (timeouts so far) and ``forfeit`` (JSON, once
+  a forfeit aborted the game). This hash is the truth about a game's deadlines.
 * ``sched:deadlines`` — one sorted set, game id -> its earliest deadline, that the
   scheduler scans (docs/architecture.md). It is an index, kept up to date
   after each commit in a separate, repeatable step (another cluster slot): a
@@ -19,7 +23,7 @@ Layout (names from :mod:`keys`):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -42,23 +46,65 @@ class Clock:
     """Seat -> deadline (epoch seconds), for the seats to move at ``version``."""
     timeouts: dict[int, int]
     forfeit: dict[str, Any] | None
+    bank_ms: int = 0
+    """Each seat's time bank at the start of the game (ms)."""
+    banks: dict[int, int] = field(default_factory=dict)
+    """Seat -> its bank left (ms), for the seats that spent some (the others: ``bank_ms``)."""
+    starts: dict[int, float] = field(default_factory=dict)
+    """Seat -> when its current turn began (epoch seconds), for the seats to move."""
+    latencies: dict[int, int] = field(default_factory=dict)
+    """Seat -> its last latency (ms): from its turn's start to its move's commit."""
 
     def earliest(self) -> float | None:
         """The earliest deadline of any seat, or None when nobody is waited for."""
         return min(self.deadlines.values(), default=None)
 
+    def bank_left(self, seat: int) -> int:
+        """The seat's time bank left (ms)."""
+        return self.banks.get(seat, self.bank_ms)
+
+    def spend(self, seat: int, now: float) -> tuple[int, int] | None:
+        """What a move of ``seat`` committed at ``now`` does to its clock:
+        ``(bank_left, latency_ms)``, or None when the seat has no turn running.
+
+        The latency is the time from the start of its turn (for a turn armed before
+        starts were kept: its deadline less the per-move time and its bank); what
+        of it runs past ``move_seconds`` comes out of its bank (never below zero).
+
+        >>> c = Clock(2.0, {}, 3, {1: 105.5}, {}, None, 4000, {1: 1500}, {1: 102.0}, {})
+        >>> c.spend(1, 103.25), c.spend(1, 105.0), c.spend(1, 107.0)
+        ((1500, 1250), (500, 3000), (0, 5000))
+        >>> Clock(2.0, {}, 3, {0: 104.0}, {}, None, 1000).spend(0, 102.5)  # no start kept
+        (1000, 1500)
+        """
+        start = self.starts.get(seat)
+        if start is None and seat in self.deadlines:
+            start = self.deadlines[seat] - self.move_seconds - self.bank_left(seat) / 1000
+        if start is None:
+            return None
+        latency = max(0, round((now - start) * 1000))
+        over = max(0, latency - round(self.move_seconds * 1000))
+        return max(0, self.bank_left(seat) - over), latency
+
 
 def initial(
-    move_seconds: float, policy: Mapping[str, Any], to_move: Iterable[int], now: float
+    move_seconds: float,
+    policy: Mapping[str, Any],
+    to_move: Iterable[int],
+    now: float,
+    bank_ms: int = 0,
 ) -> dict[str, Any]:
-    """The clock hash of a new game (version 0): every seat to move gets ``move_seconds``."""
+    """The clock hash of a new game (version 0): every seat to move starts its turn now,
+    with ``move_seconds`` and its whole bank (``bank_ms``) before its deadline."""
     fields: dict[str, Any] = {
         "move_seconds": repr(float(move_seconds)),
+        "bank_ms": int(bank_ms),
         "policy": orjson.dumps(dict(policy)),
         "version": 0,
     }
     for seat in to_move:
-        fields[f"d:{seat}"] = repr(now + move_seconds)
+        fields[f"d:{seat}"] = repr(now + move_seconds + bank_ms / 1000)
+        fields[f"s:{seat}"] = repr(now)
     return fields
 
 
@@ -66,21 +112,26 @@ def parse(raw: Mapping[bytes, bytes]) -> Clock | None:
     """A clock from its hash (None when the game has no clock)."""
     if b"move_seconds" not in raw:
         return None
-    deadlines: dict[int, float] = {}
-    timeouts: dict[int, int] = {}
+    floats: dict[bytes, dict[int, float]] = {b"d:": {}, b"s:": {}}
+    ints: dict[bytes, dict[int, int]] = {b"t:": {}, b"b:": {}, b"l:": {}}
     for name, value in raw.items():
-        if name.startswith(b"d:"):
-            deadlines[int(name[2:])] = float(value)
-        elif name.startswith(b"t:"):
-            timeouts[int(name[2:])] = int(value)
+        kind = name[:2]
+        if kind in floats:
+            floats[kind][int(name[2:])] = float(value)
+        elif kind in ints:
+            ints[kind][int(name[2:])] = int(float(value))
     forfeit = raw.get(b"forfeit")
     return Clock(
         move_seconds=float(raw[b"move_seconds"]),
         policy=orjson.loads(raw[b"policy"]),
         version=int(raw.get(b"version", b"-1")),
-        deadlines=deadlines,
-        timeouts=timeouts,
+        deadlines=floats[b"d:"],
+        timeouts=ints[b"t:"],
         forfeit=orjson.loads(forfeit) if forfeit else None,
+        bank_ms=int(raw.get(b"bank_ms", b"0")),
+        banks=ints[b"b:"],
+        starts=floats[b"s:"],
+        latencies=ints[b"l:"],
     )
 
 
@@ -107,31 +158,35 @@ def arm(
     version: int,
     to_move: Sequence[int],
     mover: int | None,
-    fresh: float,
+    now: float,
     restart: bool = False,
-) -> dict[int, float] | None:
+) -> tuple[dict[int, float], dict[int, float]] | None:
     """Set the deadlines for ``version`` (see ``lua/arm_clock.lua``); repeatable.
 
     Args:
         version: the game version just committed.
         to_move: the seats to move at that version.
         mover: the seat whose move made that version (it starts afresh if still to move).
-        fresh: now + move_seconds.
+        now: when a fresh turn starts; its deadline is now + move_seconds + the
+            seat's bank left.
         restart: give every seat to move a fresh deadline (a lost arming, found late).
 
     Returns:
-        Seat -> deadline at ``version``, or None if the clock already covered it.
+        ``(deadlines, starts)``: seat -> deadline and seat -> its turn's start at
+        ``version``, or None if the clock already covered it.
     """
     who = -2 if restart else (-1 if mover is None else mover)
     reply = scripts.arm_clock(
         keys=[keys.game_clock(game_id)],
-        args=[version, repr(fresh), who, *to_move],
+        args=[version, repr(now), who, *to_move],
         client=r,
     )
     if reply[0] != 1:
         return None
-    pairs = reply[1:]
-    return {int(pairs[i]): float(pairs[i + 1]) for i in range(0, len(pairs), 2)}
+    rows = reply[1:]
+    deadlines = {int(rows[i]): float(rows[i + 1]) for i in range(0, len(rows), 3)}
+    starts = {int(rows[i]): float(rows[i + 2]) for i in range(0, len(rows), 3)}
+    return deadlines, starts
 
 
 def commit_timeout(
@@ -147,7 +202,8 @@ def commit_timeout(
     forfeit: dict[str, Any] | None,
     events: Sequence[dict[str, Any]],
 ) -> tuple[int, int]:
-    """Commit a timeout's default move or forfeit with its timeout count, atomically.
+    """Commit a timeout's default move or forfeit with its timeout count, atomically;
+    the seat's bank is spent (it ran to its deadline: per-move time and bank).
 
     The new version's deadlines are set afterwards by :func:`arm`, as after any move.
 

@@ -217,10 +217,13 @@ def commit(
     events: Sequence[dict[str, Any]],
     wake: Sequence[str] = (),
     turns: Mapping[str, bytes] | None = None,
+    clock: Mapping[str, int] | None = None,
 ) -> tuple[int, int]:
     """Write a move's result if the game is still at ``expected_version``.
 
     Args:
+        clock: a clocked game's fields of the mover written with the move
+            (``{"b:<seat>": bank left ms, "l:<seat>": latency ms}``).
         wake: players to wake once the move is in (the repeatable hint step that
             follows a commit, docs/architecture.md). On one Redis server the wake-ups ride in
             the commit's round trip: a pipeline runs its commands in order, so no
@@ -241,8 +244,11 @@ def commit(
     """
     record = orjson.dumps(move)
     args: list[Any] = [expected_version, orjson.dumps(state), status, record]
+    args.append(orjson.dumps({k: str(v) for k, v in clock.items()}) if clock else "")
     args += [orjson.dumps(e) for e in events]
     names = [keys.game_state(game_id), keys.game_events(game_id), keys.game_moves(game_id)]
+    if clock:
+        names.append(keys.game_clock(game_id))
     woken = sorted(set(wake))
     waking = [keys.game_moves(game_id)] + [keys.player_wake(p) for p in woken]
     told: list[Any] = [expected_version, record, game_id, expected_version + 1, players.WAKE_KEEP]

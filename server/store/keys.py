@@ -79,9 +79,11 @@ def server_secret() -> str:
 
 # -- move clocks ------------------------------------------------------------------------
 def game_clock(game_id: str) -> str:
-    """Hash of a clocked game: ``move_seconds``, ``policy`` (JSON), ``version`` (the game
-    version the deadlines were set for), ``d:<seat>`` (deadline, epoch seconds, of each
-    seat to move), ``t:<seat>`` (timeouts so far) and ``forfeit`` (JSON, once aborted)."""
+    """Hash of a clocked game: ``move_seconds``, ``bank_ms``, ``policy`` (JSON), ``version``
+    (the game version the deadlines were set for), ``d:<seat>`` (deadline, epoch seconds,
+    of each seat to move), ``s:<seat>`` (when its turn began), ``b:<seat>`` (its time bank
+    left, ms), ``l:<seat>`` (its last latency, ms), ``t:<seat>`` (timeouts so far) and
+    ``forfeit`` (JSON, once aborted)."""
     return f"g:{{{game_id}}}:clock"
 
 
@@ -285,6 +287,11 @@ def ladder_response_times(ladder_id: str, player_id: str) -> str:
 def ladder_refused(ladder_id: str) -> str:
     """Hash: player id -> how many of its moves the engine refused in the ladder's games."""
     return f"L:{{L{ladder_id}}}:refused"
+
+
+def ladder_validation_refused(ladder_id: str) -> str:
+    """Hash: validation game id -> how many moves the engine refused its entry there."""
+    return f"L:{{L{ladder_id}}}:vrefused"
 
 
 def ladders() -> str:

@@ -6,8 +6,12 @@ Layout (a ladder's keys share the hash tag ``{L<ladder_id>}``; every name is bui
 * ``L:{id}``          hash ``meta`` (JSON), ``created``;
 * ``L:{id}:entries``  hash player id -> JSON ``{"joined": epoch}`` (who joined, themselves),
   with ``"partner": <player id>`` on a ladder of fixed pairs (a pair plays once each
-  names the other) and ``"max_games"``, the entry's own cap on games at once, if it
-  gave one;
+  names the other), ``"max_games"``, the entry's own cap on games at once, if it
+  gave one, and ``"validation"`` for an entry that must pass a validation game
+  (``{"state": "pending" | "playing" | "passed" | "failed", "attempt", "game_id",
+  "reason"}``, :func:`set_validation`);
+* ``L:{id}:vrefused`` hash validation game id -> the moves of its entry the engine
+  refused there;
 * ``L:{id}:matches``  hash match number -> JSON ``{"tables": [[player per seat]...],
   "sides": [[players]...], "created"}``; numbers run 0, 1, 2… and each is written
   once, in a MULTI/EXEC guarded by WATCH on this hash (:func:`put_matches`);
@@ -132,19 +136,65 @@ def join(
     now: float,
     partner: str | None = None,
     max_games: int | None = None,
+    validation: dict[str, Any] | None = None,
 ) -> bool:
     """Enter the player (once), naming its partner on a ladder of fixed pairs, with its
-    own cap on games at once if given; False if it was in already (its entry is left as
-    it was)."""
+    own cap on games at once if given and the validation it must pass if any; False if
+    it was in already (its entry is left as it was)."""
     entry: dict[str, Any] = {"joined": now}
     if partner is not None:
         entry["partner"] = partner
     if max_games is not None:
         entry["max_games"] = max_games
+    if validation is not None:
+        entry["validation"] = validation
     pipe = r.pipeline()
     pipe.hsetnx(keys.ladder_entries(ladder_id), player_id, orjson.dumps(entry))
     pipe.zadd(SEEN, {player_id: 0}, nx=True)  # kept as seen waiting from now on
     return bool(pipe.execute()[0])
+
+
+def set_validation(
+    r: Redis,
+    ladder_id: str,
+    player_id: str,
+    validation: dict[str, Any],
+    expected: dict[str, Any] | None = None,
+) -> bool:
+    """Replace the entry's ``validation``; only if the player is still entered and, with
+    ``expected``, its validation is still that one (a scheduler that read it earlier
+    writes nothing over a newer state). Whether it was written.
+
+    WATCHes the entries hash, so a leave in between makes this write nothing (it
+    never brings back an entry that left)."""
+    key = keys.ladder_entries(ladder_id)
+    with r.pipeline() as pipe:
+        try:
+            pipe.watch(key)
+            raw = pipe.hget(key, player_id)
+            if raw is None:
+                return False
+            entry = orjson.loads(raw)
+            if expected is not None and entry.get("validation") != expected:
+                return False
+            entry["validation"] = validation
+            pipe.multi()
+            pipe.hset(key, player_id, orjson.dumps(entry))
+            pipe.execute()
+        except WatchError:
+            return False
+    return True
+
+
+def validation_refused(r: Redis, ladder_id: str, game_id: str) -> None:
+    """The engine refused a move of the entry its validation game ``game_id`` validates."""
+    r.hincrby(keys.ladder_validation_refused(ladder_id), game_id, 1)
+
+
+def validation_refusals(r: Redis, ladder_id: str, game_id: str) -> int:
+    """How many moves of its entry the engine refused in the validation game ``game_id``."""
+    got: Any = r.hget(keys.ladder_validation_refused(ladder_id), game_id)
+    return int(got or 0)
 
 
 def leave(r: Redis, ladder_id: str, player_id: str, *also: str) -> bool:

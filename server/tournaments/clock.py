@@ -1,8 +1,11 @@
 """Move clocks, pure: what a timeout does, and what a forfeit means for a table.
 
 Every tournament game has a per-move clock (``clock.move_seconds``): each seat
-that becomes to move gets that long to move. When a seat's deadline passes,
-the scheduler applies the tournament's ``timeout_policy``:
+that becomes to move gets that long to move, plus what is left of its **time
+bank** (``clock.bank_ms``, per seat and game, default 0): a move may run past the
+per-move time, and the overrun is taken from the bank (the bank is spent
+whole by a timeout). When a seat's deadline passes, the scheduler applies the
+tournament's ``timeout_policy``:
 
 * ``{"kind": "default_move"}`` — the seat's move is made for it
   (:func:`default_move`) and recorded as a ``timeout`` event; the game goes on.
@@ -29,6 +32,19 @@ from .pairing.tables import Table
 
 DEFAULT_MOVE = "default_move"
 FORFEIT = "forfeit"
+
+
+def setting(clock: Mapping[str, Any]) -> dict[str, Any]:
+    """A tournament's or ladder's clock as kept: ``move_seconds`` (each move's time) and
+    ``bank_ms`` (each seat's time bank for the game, ms; default 0).
+
+    >>> setting({"move_seconds": 5})
+    {'move_seconds': 5.0, 'bank_ms': 0}
+    """
+    return {
+        "move_seconds": float(clock["move_seconds"]),
+        "bank_ms": int(clock.get("bank_ms") or 0),
+    }
 
 
 def action(policy: Mapping[str, Any], timeouts: int) -> str:

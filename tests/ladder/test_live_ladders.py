@@ -117,7 +117,11 @@ def test_a_new_bot_gets_a_rated_contest_against_house_bots(served, game, caplog)
     with Client(served.url) as anyone:
         entry = anyone.ladders.entry(ladder["id"], me["id"])
         board = anyone.ladders.leaderboard(ladder["id"])["leaderboard"]
+    # it played its validation game first: unrated, and not the one game it was asked for
+    said = [r.getMessage() for r in caplog.records]
+    (validation,) = [m.split()[2] for m in said if m.startswith("validation game ")]
     (game_id,) = runner.stats.finished_games
+    assert game_id != validation
     (first,) = [r for r in entry["history"] if game_id in {g["game_id"] for g in r["games"]}]
     assert first["outcome"] in ("won", "drawn", "lost"), first
     assert first["rating"] is not None, "the contest was not rated"

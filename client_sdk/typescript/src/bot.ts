@@ -79,15 +79,32 @@ export async function runBot(
     push: options.push ?? true,
   });
   const playing = new Set<string>();
+  const validating = new Set<string>(); // the ladder's validation game: unrated, not counted
+  let entered: { ladder: string; player: string } | undefined; // our ladder entry, if any
   const played = new Map<string, number>(); // game id -> the newest version played
   const done = () => options.signal?.aborted === true || stats.finished >= maxGames;
 
   const finish = (gameId: string, view: View) => {
     if (view.status !== "finished" && view.status !== "aborted") return;
     if (playing.delete(gameId)) {
+      if (validating.delete(gameId)) {
+        log(`validation game ${gameId} ${view.status}`);
+        return;
+      }
       stats.finished += 1;
       log(`game ${gameId} ${view.status}`);
     }
+  };
+
+  // A new game while our ladder entry validates is its validation game (an entry is
+  // matched only once validated): it is not one of the games asked for.
+  const isValidation = async (gameId: string) => {
+    if (entered === undefined) return false;
+    const entry = await ok(client.GET("/v1/ladders/{ladder_id}/entries/{player_id}", {
+      params: { path: { ladder_id: entered.ladder, player_id: entered.player } },
+    }));
+    const got = entry.validation;
+    return !!got && (got.game_id === gameId || got.status === "pending" || got.status === "playing");
   };
 
   const check = async (gameId: string) => {
@@ -113,6 +130,9 @@ export async function runBot(
 
   const play = async (turn: { game_id: string; seat: number; version: number; view: View }) => {
     if ((played.get(turn.game_id) ?? -1) >= turn.version) return; // seen: skip
+    if (!playing.has(turn.game_id) && (await isValidation(turn.game_id))) {
+      validating.add(turn.game_id);
+    }
     playing.add(turn.game_id);
     const move = await bot.chooseMove(turn.view);
     try {
@@ -138,10 +158,11 @@ export async function runBot(
     playing.add(game);
     log(`joined game ${game} in seat ${view.you ?? "?"}`);
   } else if (options.join) {
-    await ok(client.POST("/v1/ladders/{ladder_id}/entries", {
+    const entry = await ok(client.POST("/v1/ladders/{ladder_id}/entries", {
       params: { path: { ladder_id: options.join.ladder } },
       body: { max_games: 1 },
     }));
+    entered = { ladder: options.join.ladder, player: entry.player_id };
     log(`entered ladder ${options.join.ladder}`);
   }
   await acceptInvitations();

@@ -550,12 +550,16 @@ export interface paths {
          *       (each team's sides at different tables), rated as one contest by the
          *       board difference; with fewer available entries than the two tables
          *       seat, the entries play an ordinary game instead.
-         *     * `clock`, `timeout_policy`: as for tournaments (default 30 s,
-         *       `default_move`).
+         *     * `clock` (`move_seconds`, `bank_ms`), `timeout_policy`: as for
+         *       tournaments (default 30 s, no bank, `default_move`).
          *     * `pause_after` games in a row with a timeout pause an entry until it
          *       is seen waiting `pause_seconds` after its last timeout.
          *     * `provisional_games`: rated contests before a rating stops being
          *       provisional.
+         *     * `validation` (default true): a new entry (or one whose callback
+         *       changed) first plays one unrated validation game against the
+         *       ladder's house bots; it is matched only once that game ends with no
+         *       timeout and no illegal move of its own.
          */
         post: operations["createLadder"];
         delete?: never;
@@ -937,7 +941,10 @@ export interface paths {
          *       player-count option, round robin and swiss only) allows smaller
          *       tables instead of byes.
          *     * `clock.move_seconds` (default 60): each seat that becomes to move
-         *       has that long. `timeout_policy`: `{"kind": "default_move"}` (the
+         *       has that long; `clock.bank_ms` (default 0): each seat's time bank
+         *       for a game, in ms: a move may run past `move_seconds` and the
+         *       overrun comes out of the bank (a turn's `clock` shows its deadline
+         *       and its bank left). `timeout_policy`: `{"kind": "default_move"}` (the
          *       move is made for the seat: pass where legal, else its lowest legal
          *       card, else its first legal move) or `{"kind": "forfeit", "after": N}`
          *       (the seat's first N-1 timeouts in a game get default moves, the
@@ -1171,6 +1178,8 @@ export interface components {
         };
         Clock: {
             move_seconds: number;
+            /** @default null */
+            bank_ms: number | null;
         };
         BotSpec: {
             name: string;
@@ -1866,6 +1875,23 @@ export interface components {
                 games: number;
             }[];
         };
+        /** @description the seat's clock as its turn tells it; every field is null in an unclocked game */
+        TurnClock: {
+            /**
+             * Format: date-time
+             * @description when the move is due: the turn's start + the per-move time + the bank left
+             *     (the view's `deadline`); a move after it is refused and the clock's
+             *     default move is made
+             */
+            deadline: string | null;
+            /** @description the seat's time bank left, in milliseconds */
+            bank_ms: number | null;
+            /**
+             * @description the seat's last move in this game: milliseconds from the start of its turn
+             *     to the move's commit (null before its first move)
+             */
+            last_latency_ms: number | null;
+        };
         TimeoutPolicy: {
             /** @constant */
             kind: "default_move";
@@ -2251,10 +2277,18 @@ export interface components {
             /**
              * @description `solo` (default): every entry is one player, paired into partnerships
              *     board by board; `fixed` (two players a side only): every entry is a pair
-             *     entered together (`partner` in the join body), always one side
              * @enum {string}
              */
             sides?: "solo" | "fixed";
+            /**
+             * @description (default true) a new entry, or one whose callback changed, first plays
+             *     an unrated validation game against the ladder's house bots and is
+             *     matched only once that game ends with no timeout and no illegal move
+             *     of its own (a ladder without house bots enough to fill a table with it
+             *     validates nobody)
+             *     entered together (`partner` in the join body), always one side
+             */
+            validation?: boolean;
         };
         LadderSummary: {
             id: string;
@@ -2281,6 +2315,8 @@ export interface components {
             pause_seconds: number;
             seen_seconds: number;
             rematch_seconds?: number;
+            /** @description whether new entries play a validation game first */
+            validation?: boolean;
             created: string;
             entries_count: number;
             /** @description matches made so far */
@@ -2317,10 +2353,29 @@ export interface components {
              *     game of the ladder now; `away`: not seen
              *     waiting within `seen_seconds`; `paused`: timed out in its last
              *     `pause_after` games (see `paused_reason`); `left`: no longer entered;
-             *     `held`: a fixed pair whose partner has not joined naming it back.
+             *     `held`: a fixed pair whose partner has not joined naming it back;
+             *     `validating`: to play, or playing, its validation game (see
+             *     `validation`); `failed_validation`: it timed out or moved illegally
+             *     there (`validation.reason`): joining again tries again.
              * @enum {string}
              */
-            status: "available" | "playing" | "away" | "paused" | "left" | "held";
+            status: "available" | "playing" | "away" | "paused" | "left" | "held" | "validating" | "failed_validation";
+            /**
+             * @description the entry's validation game (null: it needs none: a house bot, a
+             *     ladder that does not validate, or one without house bots enough)
+             */
+            validation?: null | {
+                /**
+                 * @description `pending`: its validation game starts when it is seen waiting;
+                 *     `playing`: the game is on (`game_id`); `passed`: it may be
+                 *     matched; `failed`: see `reason`
+                 * @enum {string}
+                 */
+                status: "pending" | "playing" | "passed" | "failed";
+                attempt: number;
+                game_id: string | null;
+                reason: string | null;
+            };
             paused_reason: string | null;
             /** @description epoch seconds */
             paused_until: number | null;
@@ -2407,6 +2462,7 @@ export interface components {
             seat: components["schemas"]["Seat"];
             version: number;
             view: components["schemas"]["View"];
+            clock: components["schemas"]["TurnClock"];
         };
         /** @description `event: turns`: the caller's turns in one game */
         TurnsMessage: {

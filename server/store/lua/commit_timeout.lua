@@ -21,9 +21,10 @@ end
 local new = cur + 1
 redis.call('HSET', KEYS[1], 'version', new, 'state', ARGV[2], 'status', ARGV[3], 'seq', seq)
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
--- the clock: one more timeout for the seat, counted with the move it caused. Its
--- deadlines are set afterwards by arm_clock.lua, the same repeatable step that follows
--- every accepted move.
+-- the clock: one more timeout for the seat, counted with the move it caused, and its time
+-- bank spent (it ran to its deadline, per-move time and bank). Its deadlines are set
+-- afterwards by arm_clock.lua, the same repeatable step that follows every accepted move.
 redis.call('HINCRBY', KEYS[4], 't:' .. ARGV[5], 1)
+redis.call('HSET', KEYS[4], 'b:' .. ARGV[5], 0)
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], 'forfeit', ARGV[6]) end
 return {1, new, seq}
