@@ -32,6 +32,7 @@ from server.games import BaseState
 from server.services import notifications, views
 from server.services.errors import Forbidden, NotFound, Unauthorized
 from server.store import apps as app_store
+from server.store import callbacks as callback_store
 from server.store import clocks as clock_store
 from server.store import games as game_store
 from server.store import lobby as lobby_store
@@ -288,6 +289,22 @@ class Core:
             raise NotFound("no such game", {"game_id": game_id})
         return Read(caller, got.game, got.accepted)
 
+    def read_as(self, player_id: str, game_id: str, *, accepted_at: int | None = None) -> Read:
+        """The game read for ``player_id`` without a token, with its clock: the
+        dispatcher's, which plays a callback player's seats for it.
+
+        Raises:
+            Unauthorized: no such player (removed since); NotFound.
+        """
+        got = game_store.read(
+            self.r, game_id, player_id=player_id, accepted_at=accepted_at, with_clock=True
+        )
+        if got.player is None:
+            raise Unauthorized("unknown player")
+        if got.game is None:
+            raise NotFound("no such game", {"game_id": game_id})
+        return Read(Caller(got.player), got.game, got.accepted)
+
     def game(self, game_id: str) -> GameRecord | None:
         """The game's record as stored, or None (no caller involved)."""
         return game_store.read(self.r, game_id).game
@@ -362,6 +379,16 @@ class Core:
             complete = clock is not None or not record.meta.get("clock")
             turns = views.rendered_turns(record, state, clock) if complete else None
             player_store.wake(self.r, pids, record.id, turns, record.version)
+            self.queue_callbacks(record, state)
+
+    def queue_callbacks(self, record: GameRecord, state: BaseState) -> int:
+        """Queue the turns of the seats to move whose player has a callback, for the
+        dispatchers (:mod:`server.services.callbacks`): a repeatable step after a commit,
+        which queues a version's turns once however often it runs."""
+        if record.status != "active":
+            return 0
+        movers = [(s, p) for s in state.to_move() if (p := views.holder(record, s)) is not None]
+        return callback_store.queue(self.r, self.scripts, record.id, record.version, movers)
 
     def after_commit(self, record: GameRecord, state: BaseState, woken: bool = False) -> None:
         """Persisting came first; now the separate, repeatable step: wake-ups and cleanup.
@@ -375,6 +402,8 @@ class Core:
             player_store.wake(self.r, pids, record.id)
         elif not woken:
             self.wake_to_move(record, state)
+        elif not record.meta.get("clock"):  # woken by the commit; a clocked game's turns
+            self.queue_callbacks(record, state)  # are queued once its clock is armed
         notifications.after_commit(self.r, record, state)  # an app's game: webhooks, guests
 
     # -- the play hook ------------------------------------------------------------------
