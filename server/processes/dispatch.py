@@ -192,12 +192,14 @@ class Dispatcher:
         last outcome (``moved``, ``stale``, or a failure kind)."""
         call = self._prepare(job)
         if call is None:
+            log.info("game %s v%s seat %s: stale", job.game_id, job.version, job.seat)
             self.dispatch.ack(job)
             return "stale"
         outcome = "timeout"
         for _ in range(2):  # one retry while time is left
             left = call.limit - time.time() - SUBMIT_MARGIN
             if left < MIN_CALL:
+                log.info("game %s v%s: no time left to call", job.game_id, job.version)
                 break
             answer = self.call(call, left)
             if answer.failure is None:

@@ -70,6 +70,14 @@ def delete(r: Redis, player_id: str) -> bool:
     return bool(r.delete(keys.player_callback(player_id)))
 
 
+def having(r: Redis, player_ids: Sequence[str]) -> set[str]:
+    """Those of ``player_ids`` that have a callback (one command)."""
+    if not player_ids:
+        return set()
+    found: list[Any] = r.smismember(keys.callback_players(), list(player_ids))
+    return {pid for pid, yes in zip(player_ids, found, strict=True) if yes}
+
+
 def players(r: Redis) -> list[str]:
     """Every player with a callback."""
     members: set[Any] = r.smembers(keys.callback_players())

@@ -2458,6 +2458,11 @@ export interface components {
                 response_samples?: number;
                 /** @description moves the rules refused */
                 refused_moves?: number;
+                /**
+                 * @description for an entry that plays through a callback (`PUT /v1/me/callback`): how it
+                 *     answers its calls, in all its games; null for any other
+                 */
+                callback?: components["schemas"]["CallbackHealth"] | null;
             };
             rating?: {
                 mu?: number;
