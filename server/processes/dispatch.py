@@ -129,6 +129,7 @@ class Dispatcher:
         self._sessions_lock = threading.Lock()
         self._next_claim = 0.0
         self._next_waiting = 0.0
+        self._stopping = threading.Event()
 
     # -- the loop -------------------------------------------------------------------
     def tick(self, block: float = 1.0) -> int:
@@ -161,12 +162,16 @@ class Dispatcher:
         try:
             self.handle(job)
         except Exception:  # noqa: BLE001 - Redis away a moment: the turn stays pending
-            log.exception("turn %s of game %s: dispatch failed", job.version, job.game_id)
+            if self._stopping.is_set():  # Redis stopped with us (Ctrl-C): the turn waits
+                log.info("turn %s of game %s: left pending at stop", job.version, job.game_id)
+            else:
+                log.exception("turn %s of game %s: dispatch failed", job.version, job.game_id)
         finally:
             self._free.release()
 
     def run(self, stop: threading.Event, parent_pid: int | None = None) -> None:
         """Dispatch until ``stop`` is set (or the parent process is gone)."""
+        self._stopping = stop
         self.dispatch.start()
         while not stop.is_set():
             if orphaned(parent_pid):
@@ -178,6 +183,8 @@ class Dispatcher:
                     continue
                 self.tick(block=0.5)
             except Exception:  # noqa: BLE001 - Redis away for a moment: try again
+                if stop.is_set():  # Redis stopped with us (Ctrl-C reaches it too)
+                    break
                 log.exception("dispatch pass failed")
                 stop.wait(0.5)
 

@@ -292,6 +292,7 @@ class ApiProc(Child):
                 "--no-scheduler",
                 "--no-botpool",
                 "--no-webhooks",
+                "--no-dispatch",
                 "--port",
                 str(self.port),
                 "--workers",
