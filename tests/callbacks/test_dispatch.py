@@ -14,15 +14,19 @@ from typing import Any
 import orjson
 import pytest
 
+from server.games import REGISTRY
 from server.processes.dispatch import Dispatcher
 from server.services.bundle import Services
 from server.store import callbacks as callback_store
+from server.store import games as game_store
 from server.store import keys
+from tests.api.helpers import Api, cards_in
 from tests.callbacks.support import (
     Bot,
     clock_running,
     clocked_game,
     dispatching,
+    first_legal,
     serving,
     wait_for,
 )
@@ -87,22 +91,40 @@ def test_a_game_played_to_the_end_by_callback_bots(svc, players):
     assert callback_store.pending(svc.core.r) == 0  # every turn acked
 
 
-def test_hidden_cards_stay_hidden_in_the_call(svc, players):
-    """Each call carries the seat's own view: no card of the other hand is in it."""
-    a, b = players.many(2, "cb")
-    with serving(Bot()) as bot:
-        _callback(svc, bot, a.id)
-        game_id = clocked_game(svc, [a.id, b.id], move_seconds=10)
+def test_no_call_shows_hidden_cards(svc, players, redis_client):
+    """A Concerto deal played by four callback bots: each call, scanned for card strings
+    against the true state at its version, carries none of another seat's unplayed
+    cards (the hidden-information check of tests/api/test_hidden_info.py, on this path)."""
+    four = players.many(4, "cb")
+    concerto = REGISTRY["concerto"]
+    checked: list[int] = []
+    leaks: list[tuple[int, set[str]]] = []
+
+    def scan(call: dict[str, Any]) -> tuple[int, bytes, float]:
+        record = game_store.read(redis_client, call["game_id"]).game
+        if record is not None and record.version == call["version"]:
+            state = concerto.from_dict(record.state)
+            hands = [set(state.view(s)["hand"]) for s in range(4)]
+            hidden = set().union(*hands) - hands[call["seat"]]
+            shown = cards_in(json.dumps(call)) & hidden
+            checked.append(call["version"])
+            if shown:
+                leaks.append((call["version"], shown))
+        return first_legal(call)
+
+    with serving(Bot(behave=scan)) as bot:
+        for p in four:
+            _callback(svc, bot, p.id)
+        game_id = clocked_game(svc, [p.id for p in four], move_seconds=10, game="concerto")
         with dispatching(Dispatcher(svc.dispatch, consumer="d1", timeout=5, allow=LOCAL)):
-            wait_for(lambda: bot.calls, 10, "a call")
-    game = svc.core.game(game_id)
-    state = svc.games.view(b.token, game_id)  # b's own view: its hand
-    call = bot.calls[0]
-    assert call["seat"] == 0 and game is not None
-    theirs = json.dumps(state.get("hand") or state.get("hands") or [])
-    mine = json.dumps(call["view"])
-    hidden = [c for c in json.loads(theirs) if isinstance(c, str) and f'"{c}"' in mine]
-    assert theirs != "[]" and hidden == []
+            wait_for(
+                lambda: (g := svc.core.game(game_id)) and g.status == "finished",
+                25,
+                "the deal to finish",
+            )
+    assert leaks == []
+    assert len(checked) >= 30  # every turn of the deal was scanned (the last may be moot)
+    assert bot.bad_signatures == 0
 
 
 def _slow(call):
@@ -232,3 +254,25 @@ def test_removing_the_callback_stops_the_calls(svc, players):
             wait_for(lambda: callback_store.pending(svc.core.r) == 0, 3, "nothing pending")
     assert bot.calls == []
     assert svc.core.r.xlen(keys.callback_turns()) == 0
+
+
+def test_an_unclocked_game_of_players_is_played_through_their_callbacks(svc, players, client):
+    """A game a player made and another joined (no clock): the callbacks play it out, with
+    the turns queued by the commits themselves (the movers woken in the commit)."""
+    a, b = players.many(2, "cb")
+    api = Api(client=client)
+    with serving(Bot()) as bot:
+        for p in (a, b):
+            _callback(svc, bot, p.id)
+        game = api.create(a, [a.id, None], game="cowpoke", options={"players": 2, "hands": 1})
+        with dispatching(Dispatcher(svc.dispatch, consumer="d1", timeout=2, allow=LOCAL)):
+            assert api.post(f"/v1/games/{game['id']}/join", {}, b).status == 200
+            record = wait_for(
+                lambda: (g := svc.core.game(game["id"])) and g.status == "finished" and g,
+                15,
+                "the game to finish",
+            )
+    moves = _moves(svc, game["id"])
+    assert sorted(moves) == list(range(record.version))
+    assert set(bot.per_turn().values()) == {1}
+    assert sum(_health(svc, p.id)["moves"] for p in (a, b)) == record.version
