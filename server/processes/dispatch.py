@@ -56,7 +56,8 @@ SUBMIT_MARGIN = 0.05
 MIN_CALL = 0.05
 """A call with less time than this left is not made."""
 WAITING_EVERY = 2.0
-"""Seconds between two marks of every callback player as waiting (the ladders match it)."""
+"""Seconds between two marks of every callback player as waiting (the ladders match it),
+and two sweeps of their turns for any not queued (:meth:`Dispatch.sweep`)."""
 
 
 class _HostAdapter(HTTPAdapter):
@@ -135,9 +136,10 @@ class Dispatcher:
     def tick(self, block: float = 1.0) -> int:
         """Start the turns waiting (claimed ones first); returns how many were started."""
         now = time.monotonic()
-        if now >= self._next_waiting:
+        if now >= self._next_waiting:  # the ladders' books, and turns the commits missed
             self._next_waiting = now + WAITING_EVERY
             self.dispatch.keep_waiting(time.time())
+            self.dispatch.sweep()
         free = self._free_slots()
         jobs: list[Job] = []
         if free and now >= self._next_claim:

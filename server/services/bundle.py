@@ -119,7 +119,7 @@ class Services:
             webhook_allow=notifications.allowlist(webhook_allow),
         )
         self.callbacks = Callbacks(self.core, notifications.allowlist(webhook_allow))
-        self.dispatch = Dispatch(self.core, self.games)
+        self.dispatch = Dispatch(self.core, self.games, self.feeds)
         self.ratelimits = RateLimits(self.core)
         self.deliveries = notifications.Deliveries(r)
         self.metrics = Metrics(self.core)

@@ -11,8 +11,9 @@ webhook (:func:`server.services.notifications.signature`).
 
 **Queueing.** After each commit (a repeatable step, :meth:`Core.queue_callbacks`)
 the turns of the seats to move whose player has a callback are added to a Redis
-stream, once per version. While a callback is set the player's turn streams
-and long-polls keep working: a move made either way is accepted once (the
+stream, each once; the dispatchers sweep the callback players' turns every few
+seconds for any the step missed (:meth:`Dispatch.sweep`). While a callback is set
+the player's turn streams and long-polls keep working: a move made either way is accepted once (the
 version compare-and-set).
 
 **Dispatch** (:class:`Dispatch`, the use cases of :mod:`server.processes.dispatch`):
@@ -54,8 +55,10 @@ from server.services.errors import (
     StaleVersion,
     Unauthorized,
 )
+from server.services.feeds import Feeds
 from server.services.games import Games
 from server.store import callbacks as store
+from server.store import players as player_store
 from server.tournaments.ladder import percentile
 
 MAX_URL = 2048
@@ -211,10 +214,11 @@ for the version: ask again in a moment."""
 class Dispatch:
     """The dispatchers' use cases over the turn stream (the HTTP is the process's)."""
 
-    def __init__(self, core: Core, games: Games) -> None:
+    def __init__(self, core: Core, games: Games, feeds: Feeds) -> None:
         self.core = core
         self.r = core.r
         self.games = games
+        self.feeds = feeds
 
     def start(self) -> None:
         """Make sure the dispatchers' consumer group exists."""
@@ -329,6 +333,20 @@ class Dispatch:
                 "detail": detail,
             }
         store.record(self.r, job.player_id, counts, latency_ms, failure)
+
+    def sweep(self) -> int:
+        """Queue every current turn of every callback player that is not queued yet: the
+        safety net of the step after a commit (:meth:`Core.queue_callbacks`), for a
+        callback set since the committing process last looked, or a crash between a
+        commit and its queueing. Returns how many turns were queued."""
+        queued = 0
+        for pid in store.players(self.r):
+            turns, _ = self.feeds.read_turns(pid, player_store.games(self.r, pid))
+            for t in turns:
+                queued += store.queue(
+                    self.r, self.core.scripts, t["game_id"], t["version"], [(t["seat"], pid)]
+                )
+        return queued
 
     def keep_waiting(self, until: float) -> int:
         """Every callback player counts as waiting for a turn (the ladders match it):

@@ -48,6 +48,9 @@ HOUSE_BOTS_PLACES = ("visitors", "apps", "games", "ladders", "tournaments")
 ladders and tournaments (both rated)."""
 HOUSE_BOTS_DEFAULT = frozenset({"visitors", "apps", "games", "ladders"})
 """Where they may by default: everywhere but tournaments."""
+CALLBACKS_FRESH = 1.0
+"""Seconds a process keeps its list of the players with a callback before reading it
+again (:meth:`Core.queue_callbacks`)."""
 
 
 def house_bot_places(spec: str) -> frozenset[str]:
@@ -158,6 +161,8 @@ class Core:
         self._seed_secret = seed_secret
         self.house_bots_in = HOUSE_BOTS_DEFAULT
         self.hooks: list[PlayHook] = []
+        self._callbacks: frozenset[str] = frozenset()
+        self._callbacks_read = -CALLBACKS_FRESH
 
     # -- house bots ---------------------------------------------------------------------
     def admit_house_bots(self, where: str, player_ids: Any) -> None:
@@ -384,11 +389,28 @@ class Core:
     def queue_callbacks(self, record: GameRecord, state: BaseState) -> int:
         """Queue the turns of the seats to move whose player has a callback, for the
         dispatchers (:mod:`server.services.callbacks`): a repeatable step after a commit,
-        which queues a version's turns once however often it runs."""
+        which queues a turn once however often it runs.
+
+        Who has a callback is read at most every :data:`CALLBACKS_FRESH` seconds (a
+        commit of players without one costs no round trip); a turn of a callback set
+        since is found by the dispatchers' sweep (:meth:`Dispatch.sweep`) instead.
+        """
         if record.status != "active":
             return 0
+        called = self.callback_players()
         movers = [(s, p) for s in state.to_move() if (p := views.holder(record, s)) is not None]
+        movers = [(s, p) for s, p in movers if p in called]
+        if not movers:
+            return 0
         return callback_store.queue(self.r, self.scripts, record.id, record.version, movers)
+
+    def callback_players(self, now: float | None = None) -> frozenset[str]:
+        """The players with a callback, as read at most :data:`CALLBACKS_FRESH` s ago."""
+        now = time.monotonic() if now is None else now
+        if now - self._callbacks_read >= CALLBACKS_FRESH:
+            self._callbacks = frozenset(callback_store.players(self.r))
+            self._callbacks_read = now
+        return self._callbacks
 
     def after_commit(self, record: GameRecord, state: BaseState, woken: bool = False) -> None:
         """Persisting came first; now the separate, repeatable step: wake-ups and cleanup.

@@ -27,7 +27,7 @@ from .scripts import Scripts
 GROUP = "dispatchers"
 """The consumer group of the dispatchers on :func:`keys.callback_turns`."""
 QUEUED_TTL = 86400
-"""Seconds a version's "queued" marker lives (a repeated step queues its turns once)."""
+"""Seconds a turn's "queued" marker lives (a repeated step queues it once)."""
 LATENCIES_KEPT = 200
 FAILURES_KEPT = 5
 COUNTERS = ("calls", "timeouts", "errors", "refused_moves", "stale", "moves")
@@ -88,20 +88,18 @@ def players(r: Redis) -> list[str]:
 def queue(
     r: Redis, scripts: Scripts, game_id: str, version: int, movers: Sequence[tuple[int, str]]
 ) -> int:
-    """Queue the turns of ``movers`` (seat, player) whose player has a callback, once per
-    version however often it is called; returns how many were queued."""
+    """Queue the turns of ``movers`` (seat, player) whose player has a callback, each once
+    however often it is called; returns how many were queued."""
     if not movers:
         return 0
     args: list[Any] = [game_id, version, QUEUED_TTL]
+    markers = []
     for seat, player_id in movers:
         args += [seat, player_id]
+        markers.append(keys.callback_queued(game_id, version, seat))
     return int(
         scripts.queue_callbacks(
-            keys=[
-                keys.callback_players(),
-                keys.callback_turns(),
-                keys.callback_queued(game_id, version),
-            ],
+            keys=[keys.callback_players(), keys.callback_turns(), *markers],
             args=args,
             client=r,
         )

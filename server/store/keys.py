@@ -338,7 +338,7 @@ def callback_turns() -> str:
     return "cb:{q}:turns"
 
 
-def callback_queued(game_id: str, version: int) -> str:
-    """String: the turns of this version of the game were queued (a repeated step after a
-    commit queues them once); expires after a day."""
-    return f"cb:{{q}}:queued:{game_id}:{version}"
+def callback_queued(game_id: str, version: int, seat: int) -> str:
+    """String: this turn (the seat's, at this version of the game) was queued (a repeated
+    step after a commit, or the dispatchers' sweep, queues it once); expires after a day."""
+    return f"cb:{{q}}:queued:{game_id}:{version}:{seat}"

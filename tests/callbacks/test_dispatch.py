@@ -276,3 +276,23 @@ def test_an_unclocked_game_of_players_is_played_through_their_callbacks(svc, pla
     assert sorted(moves) == list(range(record.version))
     assert set(bot.per_turn().values()) == {1}
     assert sum(_health(svc, p.id)["moves"] for p in (a, b)) == record.version
+
+
+def test_a_callback_set_while_its_turn_waits_is_called(svc, players, redis_client):
+    """The step after a commit queues nothing for a player with no callback; once one is
+    set, the dispatchers' sweep finds the waiting turn; a turn both the sweep and a
+    commit queue is queued, and called, once."""
+    a, b = players.many(2, "cb")
+    with serving(Bot()) as bot:
+        game_id = clocked_game(svc, [a.id, b.id], move_seconds=10)
+        assert redis_client.xlen(keys.callback_turns()) == 0  # nobody had a callback
+        _callback(svc, bot, a.id)
+        _callback(svc, bot, b.id)
+        with dispatching(Dispatcher(svc.dispatch, consumer="d1", timeout=2, allow=LOCAL)):
+            wait_for(lambda: bot.calls, 5, "the waiting turns called")
+            wait_for(
+                lambda: (g := svc.core.game(game_id)) and g.status == "finished",
+                15,
+                "the game to finish",
+            )
+    assert set(bot.per_turn().values()) == {1}
