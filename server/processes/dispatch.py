@@ -104,6 +104,7 @@ class Dispatcher:
         allow: internal ranges callbacks may reach all the same (CIDR list,
             ``PARLOUR_WEBHOOK_ALLOW``).
         resolve: host, port -> addresses (the system's resolver by default).
+        ca_bundle: the certificates TLS trusts (a PEM file); by default certifi's.
     """
 
     def __init__(
@@ -116,8 +117,10 @@ class Dispatcher:
         claim_idle: float | None = None,
         allow: str | Sequence[notifications.Network] = "",
         resolve: notifications.Resolver = notifications.resolve,
+        ca_bundle: str | None = None,
     ) -> None:
         self.dispatch = dispatch
+        self.verify: str | bool = ca_bundle or True
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
         self.concurrency = concurrency
         self.timeout = timeout
@@ -267,7 +270,7 @@ class Dispatcher:
                 headers=headers,
                 timeout=left,
                 allow_redirects=False,
-                verify=True,
+                verify=self.verify,
                 stream=True,
             ) as reply:
                 raw = reply.raw.read(MAX_ANSWER + 1, decode_content=True)

@@ -82,9 +82,12 @@ class _Quiet(WSGIRequestHandler):
 
 
 @contextmanager
-def serving(bot: Bot) -> Iterator[Bot]:
-    """The bot on a free port of 127.0.0.1 while the block runs."""
-    server = make_server("127.0.0.1", 0, bot, threaded=True, request_handler=_Quiet)
+def serving(bot: Bot, tls: tuple[str, str] | None = None) -> Iterator[Bot]:
+    """The bot on a free port of 127.0.0.1 while the block runs (``tls``: over HTTPS
+    with this certificate and key, PEM files)."""
+    server = make_server(
+        "127.0.0.1", 0, bot, threaded=True, request_handler=_Quiet, ssl_context=tls
+    )
     bot.port = server.server_port
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.daemon = True
