@@ -40,6 +40,7 @@ from urllib.parse import urlsplit
 import orjson
 import requests
 from requests.adapters import HTTPAdapter
+from urllib3.exceptions import HTTPError, ReadTimeoutError
 
 from server.processes.daemon import log_as, orphaned, stop_on_signals
 from server.services import notifications
@@ -260,26 +261,31 @@ class Dispatcher:
         }
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         session = self._session(parts.scheme, host, port)
-        address = addresses[0]
-        shown = f"[{address}]" if ":" in address else address
         started = time.monotonic()
-        try:
-            with session.post(
-                f"{parts.scheme}://{shown}:{port}{path}",
-                data=body,
-                headers=headers,
-                timeout=left,
-                allow_redirects=False,
-                verify=self.verify,
-                stream=True,
-            ) as reply:
-                raw = reply.raw.read(MAX_ANSWER + 1, decode_content=True)
-                status = reply.status_code
-        except requests.Timeout:
-            return Answer(failure="timeout", detail=f"no answer in {left:.2f} s")
-        except (requests.RequestException, OSError) as exc:
-            log.info("callback of %s: %s", call.job.player_id, exc)
-            return Answer(failure="unreachable", detail=type(exc).__name__)
+        for n, address in enumerate(addresses):  # the first checked address that answers
+            shown = f"[{address}]" if ":" in address else address
+            spent = time.monotonic() - started
+            try:
+                with session.post(
+                    f"{parts.scheme}://{shown}:{port}{path}",
+                    data=body,
+                    headers=headers,
+                    timeout=max(left - spent, MIN_CALL),
+                    allow_redirects=False,
+                    verify=self.verify,
+                    stream=True,
+                ) as reply:
+                    status = reply.status_code
+                    raw = _read(reply, MAX_ANSWER + 1, started + left)
+                break
+            except (requests.Timeout, ReadTimeoutError):
+                return Answer(failure="timeout", detail=f"no answer in {left:.2f} s")
+            except (requests.RequestException, HTTPError, OSError) as exc:
+                log.info("callback of %s via %s: %s", call.job.player_id, address, exc)
+                if n == len(addresses) - 1:
+                    return Answer(failure="unreachable", detail=type(exc).__name__)
+        else:  # no address at all (the guard never answers so)
+            return Answer(failure="unreachable", called=False)
         latency = int((time.monotonic() - started) * 1000)
         if time.monotonic() - started > left:
             return Answer(failure="timeout", detail="answered late", latency_ms=latency)
@@ -308,6 +314,25 @@ class Dispatcher:
                 session.mount(f"{scheme}://", _HostAdapter(host, self.concurrency))
                 self._sessions[key] = session
             return session
+
+
+def _read(reply: requests.Response, most: int, deadline: float) -> bytes:
+    """The answer's body, up to ``most`` bytes, read as it comes until ``deadline``
+    (monotonic): a body dripped slowly stops at the first piece past it (each piece
+    waits at most the call's timeout).
+
+    Raises:
+        ReadTimeoutError: the deadline passed before the body ended.
+    """
+    got = bytearray()
+    while len(got) < most:
+        piece = reply.raw.read1(most - len(got), decode_content=True)
+        if not piece:
+            break
+        got += piece
+        if time.monotonic() > deadline:
+            raise ReadTimeoutError(None, None, "the answer came past the deadline")  # type: ignore[arg-type]
+    return bytes(got)
 
 
 def serve_forever(

@@ -9,6 +9,7 @@ which ``allow`` (the operator's ``PARLOUR_WEBHOOK_ALLOW``) lets the dispatcher r
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import orjson
@@ -296,3 +297,48 @@ def test_a_callback_set_while_its_turn_waits_is_called(svc, players, redis_clien
                 "the game to finish",
             )
     assert set(bot.per_turn().values()) == {1}
+
+
+class _Drip(Bot):
+    """Sends its headers at once, then the body a byte at a time, too slowly."""
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        with self.lock:
+            self.calls.append({"dripped": True})
+        start_response("200 OK", [("Content-Type", "application/json")])
+
+        def body():
+            for byte in b'{"move": {"type": "draw"}}':
+                time.sleep(0.3)
+                yield bytes([byte])
+
+        return body()
+
+
+def test_an_answer_dripped_past_the_deadline_is_a_timeout(svc, players):
+    a, b = players.many(2, "cb")
+    with serving(_Drip()) as bot:
+        _callback(svc, bot, a.id)
+        clocked_game(svc, [a.id, b.id], move_seconds=0.8)
+        with dispatching(Dispatcher(svc.dispatch, consumer="d1", timeout=2, allow=LOCAL)):
+            wait_for(lambda: _health(svc, a.id)["timeouts"], 5, "the timeout counted")
+    assert _health(svc, a.id)["last_failures"][0]["kind"] == "timeout"
+
+
+def test_the_next_checked_address_is_tried_when_one_refuses(svc, players):
+    """The name resolves to two checked addresses; nothing listens on the first."""
+    a, b = players.many(2, "cb")
+    with serving(Bot()) as bot:
+        _callback(svc, bot, a.id, url=f"http://bot.two.test:{bot.port}/bot")
+        clocked_game(svc, [a.id, b.id], move_seconds=5)
+        dispatcher = Dispatcher(
+            svc.dispatch,
+            consumer="d1",
+            timeout=2,
+            allow=LOCAL,
+            resolve=lambda h, p: ["127.0.0.2", "127.0.0.1"],
+        )
+        with dispatching(dispatcher):
+            wait_for(lambda: _health(svc, a.id)["moves"], 5, "a move played")
+    assert _health(svc, a.id)["errors"] == 0
