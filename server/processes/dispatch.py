@@ -18,11 +18,12 @@ player's URL, and submits the answered move with the turn's version.
   counts in the player's books (:meth:`Dispatch.record`).
 * **Outbound HTTP.** A ``requests.Session`` per bot host (a keep-alive pool),
   redirects not followed, TLS verified for the URL's host, the answer read in a
-  stream up to :data:`MAX_ANSWER` bytes, the timeout the time left. Before each
-  call the host is resolved and every address checked by the webhooks' guard
+  stream up to :data:`MAX_ANSWER` bytes and within the time left (the whole
+  answer, not each read). Before each call the host is resolved and every
+  address checked by the webhooks' guard
   (:func:`server.services.notifications.check_target`); the connection goes to a
-  checked address (the URL's host in ``Host`` and in TLS), so a name rebound to
-  an internal address in between is never reached.
+  checked address (the URL's host in ``Host`` and in TLS; the next one if it
+  refuses), so a name rebound to an internal address in between is never reached.
 """
 
 from __future__ import annotations
