@@ -5,8 +5,10 @@ play of every game on one core, two policies, with and without ``clone()`` at
 every step, through the moves and, where a game has one, its compact form of
 actions, also listed by kind: :mod:`tests.bench_engines`), ``http`` (moves
 through gunicorn against a one-round-trip ceiling, 32 clients), ``load`` (64
-and 256 bots against the same ceiling, and thousands of long-poll waiters) and
-``par`` (Concerto bots as percent of the double-dummy par). Figures that
+and 256 bots against the same ceiling, and thousands of long-poll waiters),
+``par`` (Concerto bots as percent of the double-dummy par) and ``callbacks`` (server CPU
+per move of callback bots against turn-stream bots, and the dispatcher's share:
+:mod:`tests.bench_callbacks`). Figures that
 compare two things are printed as ratios measured in the same run, because
 this host is noisy.
 """
@@ -31,7 +33,7 @@ SECTIONS = {"engine": bench_engine}
 
 
 def main(argv: list[str]) -> int:
-    wanted = argv or ["engine", "http", "load", "botloop", "par", "ladder"]
+    wanted = argv or ["engine", "http", "load", "botloop", "par", "ladder", "callbacks"]
     for name in wanted:
         if name in SECTIONS:
             SECTIONS[name]()

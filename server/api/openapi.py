@@ -46,6 +46,7 @@ FROM_MARSHMALLOW: dict[str, type[schemas.Schema]] = {
     "EntryCreate": schemas.EntryCreate,
     "Clock": schemas.Clock,
     "BotsEnsure": schemas.BotsEnsure,
+    "CallbackPut": schemas.CallbackPut,
 }
 """Components that are the request schemas themselves (name in the spec: class)."""
 

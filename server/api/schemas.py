@@ -401,6 +401,10 @@ class WebhookCreate(Schema):
     )
 
 
+class CallbackPut(Schema):
+    url = fields.String(required=True, validate=validate.Length(min=8, max=2048))
+
+
 class AppGameCreate(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
     options = fields.Dict(keys=fields.String(), load_default=None)
@@ -467,6 +471,7 @@ class Bots(Schema):
 
 app_create = AppCreate()
 webhook_create = WebhookCreate()
+callback_put = CallbackPut()
 app_game_create = AppGameCreate()
 bots_ensure = BotsEnsure()
 stream_query = StreamQuery()

@@ -7,6 +7,8 @@ Subcommands:
   scheduler  run a tournament scheduler on REDIS_URL (several may run at once)
   botpool    run the server's bots, which play "bot:<name>" seats (serve starts one)
   webhooks   deliver apps' signed webhooks from REDIS_URL (serve starts one)
+  dispatch   call the callback players' URLs with their turns, from REDIS_URL (serve
+             starts one; several may run at once)
   bot        register a player, or run a bot against a server
   token      rotate or revoke a player's or an app's token (the admin's tool)
   arena      play bots against each other locally, every seat rotation of each deal
@@ -56,10 +58,19 @@ def cmd_webhooks(args: argparse.Namespace) -> int:
     return serve_forever(args.redis_url, interval=args.interval, parent_pid=args.parent_pid)
 
 
+def cmd_dispatch(args: argparse.Namespace) -> int:
+    from server.processes.dispatch import serve_forever
+
+    if not args.redis_url:
+        print("parlour dispatch: set REDIS_URL or pass --redis-url", file=sys.stderr)
+        return 2
+    return serve_forever(args.redis_url, parent_pid=args.parent_pid)
+
+
 # Commands that run server processes. They must not import the HTTP client
 # stack (requests -> urllib3 -> ssl) into gunicorn's master before its gevent
 # workers monkey-patch, or gevent warns that ssl was imported unpatched.
-SERVER_COMMANDS = ("serve", "scheduler", "botpool", "webhooks")
+SERVER_COMMANDS = ("serve", "scheduler", "botpool", "webhooks", "dispatch")
 
 
 def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
@@ -96,6 +107,11 @@ def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
         "--no-webhooks",
         action="store_true",
         help="do not run the webhook deliverer alongside the API",
+    )
+    serve.add_argument(
+        "--no-dispatch",
+        action="store_true",
+        help="do not run the callback dispatcher alongside the API",
     )
     serve.set_defaults(func=cmd_serve)
 
@@ -145,6 +161,17 @@ def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
     )
     webhooks.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
     webhooks.set_defaults(func=cmd_webhooks)
+
+    dispatch = sub.add_parser(
+        "dispatch", help="call callback players' URLs with their turns (several may run)"
+    )
+    dispatch.add_argument(
+        "--redis-url",
+        default=os.environ.get("REDIS_URL"),
+        help="the API's Redis (default: $REDIS_URL)",
+    )
+    dispatch.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
+    dispatch.set_defaults(func=cmd_dispatch)
 
     if not with_clients:
         return parser

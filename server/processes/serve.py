@@ -5,9 +5,10 @@ off): ``parlour scheduler`` as a child process of the gunicorn arbiter, started
 before the workers fork and stopped after them, so there is exactly one per
 server however many workers serve requests. It watches its parent and stops
 if the server dies without stopping it. The server's bot pool (``parlour
-botpool``, playing ``"bot:<name>"`` seats over HTTP) and the webhook deliverer
-(``parlour webhooks``) run beside it the same way (``--no-botpool``,
-``--no-webhooks``). The pool also defines one ladder per game's main edition and
+botpool``, playing ``"bot:<name>"`` seats over HTTP), the webhook deliverer
+(``parlour webhooks``) and the callback dispatcher (``parlour dispatch``) run
+beside it the same way (``--no-botpool``, ``--no-webhooks``, ``--no-dispatch``).
+The pool also defines one ladder per game's main edition and
 enters house bots on each (``--no-ladders``, ``PARLOUR_HOUSE_LADDERS=off``: not;
 docs/ladder.md), so a bot that joins one is matched at once.
 
@@ -262,11 +263,16 @@ def serve(args: argparse.Namespace) -> int:
     scheduler = None
     if not getattr(args, "no_scheduler", False):
         scheduler = start_scheduler(getattr(args, "scheduler_interval", 0.1))
-    children = []  # the server's bot pool and webhook deliverer
-    if not getattr(args, "no_botpool", False):
-        children.append(start_child("botpool", *botpool_args(args)))
-    if not getattr(args, "no_webhooks", False):
-        children.append(start_child("webhooks"))
+    # the server's bot pool, webhook deliverer and callback dispatcher
+    children = [
+        start_child(command, *extra)
+        for command, extra, off in (
+            ("botpool", botpool_args(args), "no_botpool"),
+            ("webhooks", [], "no_webhooks"),
+            ("dispatch", [], "no_dispatch"),
+        )
+        if not getattr(args, off, False)
+    ]
 
     def stop_clients_first() -> None:
         """The pool is a client: stopped first, it closes its keep-alive connections and

@@ -55,8 +55,11 @@ def _check_url(url: str | None, field: str) -> None:
         raise InvalidRequest("not an http(s) URL", {field: ["an absolute http(s) URL"]})
 
 
-def _check_webhook_url(url: str, allow: tuple[notifications.Network, ...]) -> None:
-    """An http(s) URL outside the server's own network (docs/operations.md#security-settings).
+def check_target_url(
+    url: str, allow: tuple[notifications.Network, ...], what: str = "webhooks"
+) -> None:
+    """An http(s) URL outside the server's own network (docs/operations.md#security-settings),
+    for a webhook or a callback (``what`` names them in the error).
 
     Its address, or every address its name resolves to now, must be public or
     in the operator's ``allow`` ranges. A name that does not resolve yet is
@@ -67,7 +70,7 @@ def _check_webhook_url(url: str, allow: tuple[notifications.Network, ...]) -> No
         notifications.check_target(url, allow)
     except notifications.TargetRefused:
         raise InvalidRequest(
-            "webhooks may not target internal addresses",
+            f"{what} may not target internal addresses",
             {"url": ["a public address (or one the operator allows)"]},
         ) from None
     except (OSError, UnicodeError):
@@ -165,7 +168,7 @@ class Apps:
     ) -> dict[str, Any]:
         """Register ``url`` for ``events`` (default: all); the signing secret is shown once."""
         app = self._app(token, app_id)
-        _check_webhook_url(url, self.webhook_allow)
+        check_target_url(url, self.webhook_allow)
         events = list(dict.fromkeys(events or EVENTS))
         unknown = [e for e in events if e not in EVENTS]
         if unknown:

@@ -13,6 +13,7 @@ from redis import Redis
 
 from server.services import notifications
 from server.services.apps import Apps
+from server.services.callbacks import Callbacks, Dispatch
 from server.services.clocks import Clocks
 from server.services.core import Core, house_bot_places
 from server.services.feeds import Feeds
@@ -117,6 +118,8 @@ class Services:
             guest_grace=guest_grace,
             webhook_allow=notifications.allowlist(webhook_allow),
         )
+        self.callbacks = Callbacks(self.core, notifications.allowlist(webhook_allow))
+        self.dispatch = Dispatch(self.core, self.games, self.feeds)
         self.ratelimits = RateLimits(self.core)
         self.deliveries = notifications.Deliveries(r)
         self.metrics = Metrics(self.core)

@@ -32,6 +32,7 @@ from server.games import BaseState
 from server.services import notifications, views
 from server.services.errors import Forbidden, NotFound, Unauthorized
 from server.store import apps as app_store
+from server.store import callbacks as callback_store
 from server.store import clocks as clock_store
 from server.store import games as game_store
 from server.store import lobby as lobby_store
@@ -47,6 +48,9 @@ HOUSE_BOTS_PLACES = ("visitors", "apps", "games", "ladders", "tournaments")
 ladders and tournaments (both rated)."""
 HOUSE_BOTS_DEFAULT = frozenset({"visitors", "apps", "games", "ladders"})
 """Where they may by default: everywhere but tournaments."""
+CALLBACKS_FRESH = 1.0
+"""Seconds a process keeps its list of the players with a callback before reading it
+again (:meth:`Core.queue_callbacks`)."""
 
 
 def house_bot_places(spec: str) -> frozenset[str]:
@@ -148,6 +152,8 @@ class Core:
         self._seed_secret = seed_secret
         self.house_bots_in = HOUSE_BOTS_DEFAULT
         self.hooks: list[PlayHook] = []
+        self._callbacks: frozenset[str] = frozenset()
+        self._callbacks_read = -CALLBACKS_FRESH
 
     # -- house bots ---------------------------------------------------------------------
     def admit_house_bots(self, where: str, player_ids: Any) -> None:
@@ -279,6 +285,22 @@ class Core:
             raise NotFound("no such game", {"game_id": game_id})
         return Read(caller, got.game, got.accepted)
 
+    def read_as(self, player_id: str, game_id: str, *, accepted_at: int | None = None) -> Read:
+        """The game read for ``player_id`` without a token, with its clock: the
+        dispatcher's, which plays a callback player's seats for it.
+
+        Raises:
+            Unauthorized: no such player (removed since); NotFound.
+        """
+        got = game_store.read(
+            self.r, game_id, player_id=player_id, accepted_at=accepted_at, with_clock=True
+        )
+        if got.player is None:
+            raise Unauthorized("unknown player")
+        if got.game is None:
+            raise NotFound("no such game", {"game_id": game_id})
+        return Read(Caller(got.player), got.game, got.accepted)
+
     def game(self, game_id: str) -> GameRecord | None:
         """The game's record as stored, or None (no caller involved)."""
         return game_store.read(self.r, game_id).game
@@ -355,6 +377,33 @@ class Core:
             complete = clock is not None or not record.meta.get("clock")
             turns = views.rendered_turns(record, state, clock) if complete else None
             player_store.wake(self.r, pids, record.id, turns, record.version)
+            self.queue_callbacks(record, state)
+
+    def queue_callbacks(self, record: GameRecord, state: BaseState) -> int:
+        """Queue the turns of the seats to move whose player has a callback, for the
+        dispatchers (:mod:`server.services.callbacks`): a repeatable step after a commit,
+        which queues a turn once however often it runs.
+
+        Who has a callback is read at most every :data:`CALLBACKS_FRESH` seconds (a
+        commit of players without one costs no round trip); a turn of a callback set
+        since is found by the dispatchers' sweep (:meth:`Dispatch.sweep`) instead.
+        """
+        if record.status != "active":
+            return 0
+        called = self.callback_players()
+        movers = [(s, p) for s in state.to_move() if (p := views.holder(record, s)) is not None]
+        movers = [(s, p) for s, p in movers if p in called]
+        if not movers:
+            return 0
+        return callback_store.queue(self.r, self.scripts, record.id, record.version, movers)
+
+    def callback_players(self, now: float | None = None) -> frozenset[str]:
+        """The players with a callback, as read at most :data:`CALLBACKS_FRESH` s ago."""
+        now = time.monotonic() if now is None else now
+        if now - self._callbacks_read >= CALLBACKS_FRESH:
+            self._callbacks = frozenset(callback_store.players(self.r))
+            self._callbacks_read = now
+        return self._callbacks
 
     def after_commit(self, record: GameRecord, state: BaseState, woken: bool = False) -> None:
         """Persisting came first; now the separate, repeatable step: wake-ups and cleanup.
@@ -368,6 +417,8 @@ class Core:
             player_store.wake(self.r, pids, record.id)
         elif not woken:
             self.wake_to_move(record, state)
+        elif not record.meta.get("clock"):  # woken by the commit; a clocked game's turns
+            self.queue_callbacks(record, state)  # are queued once its clock is armed
         notifications.after_commit(self.r, record, state)  # an app's game: webhooks, guests
 
     # -- the play hook ------------------------------------------------------------------

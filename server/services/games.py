@@ -21,7 +21,7 @@ from server.games import REGISTRY, BaseState, GameError, GameOver
 from server.games.record import deal_commitment
 from server.services import boards, notifications, views
 from server.services.bots import resolve_bots
-from server.services.core import Caller, Core, to_wake
+from server.services.core import Caller, Core, Read, to_wake
 from server.services.errors import (
     DeadlinePassed,
     Forbidden,
@@ -459,6 +459,27 @@ class Games:
         """
         now = time.time()
         got = self.core.read(token, game_id, required=True, accepted_at=version, with_clock=True)
+        return self._move(token, got, move, version, seat, now)
+
+    def move_as(
+        self, player_id: str, game_id: str, move: Any, version: int, seat: int
+    ) -> dict[str, Any]:
+        """:meth:`move` for ``player_id`` without its token: the dispatcher submits a
+        callback player's answer so, always with the turn's version (compare-and-set:
+        a move the player also made another way is accepted once)."""
+        now = time.time()
+        got = self.core.read_as(player_id, game_id, accepted_at=version)
+        return self._move(None, got, move, version, seat, now)
+
+    def _move(
+        self,
+        token: str | None,
+        got: Read,
+        move: Any,
+        version: int | None,
+        seat: int | None,
+        now: float,
+    ) -> dict[str, Any]:
         record, accepted = got.game, got.accepted
         player = got.caller.player if got.caller else None
         mine = views.seats_of(record, player.id) if player else []
@@ -541,6 +562,8 @@ class Games:
             )
         except StaleVersion as exc:
             if exc.accepted == {"seat": seat, "move": normalized}:
+                if token is None:  # the dispatcher's: it needs no view
+                    return {}
                 return self.view(token, record.id, seat)  # a duplicate that lost the race
             raise
         record.status = status

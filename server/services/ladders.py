@@ -23,7 +23,10 @@ paused, with the reason shown, until it is seen waiting again
 ``pause_seconds`` after its last timeout; one game played in time clears it.
 House bots (the server's bot pool, the ladder's anchors) are never paused: a
 timeout of theirs is the server's load, and pausing them would leave the bots
-that joined with nobody to play.
+that joined with nobody to play. An entry that plays through a callback also
+shows the dispatchers' books on how it answers its calls (``health.callback``,
+:mod:`server.services.callbacks`); a failing callback's turns end in the clock's
+default moves, and those pause it as any other entry's timeouts do.
 
 Validation: on a ladder with ``validation`` on (the default for a new ladder) and
 house bots enough to fill a table with one newcomer, a new entry first plays one
@@ -48,10 +51,12 @@ from typing import Any
 
 from server.games import REGISTRY
 from server.services import views
+from server.services.callbacks import health as callback_health
 from server.services.core import Core
 from server.services.errors import Forbidden, InvalidRequest, NotFound
 from server.services.names import MAX_TITLE_LENGTH, clean_name
 from server.services.wire import iso
+from server.store import callbacks as callback_store
 from server.store import ladders as store
 from server.store import players as player_store
 from server.store import ratings as rating_store
@@ -570,12 +575,16 @@ class Ladders:
         seen = seen if seen is not None else store.last_seen(self.r, everyone)
         names = self._names(everyone)
         moves = store.move_health(self.r, record.id, everyone)
+        called = sorted(callback_store.having(self.r, everyone))
+        books = callback_store.books(self.r, called) if called else {}
         out = {
             p: self._entry_out(record, p, tally, seen, now, moves[p])
             | {"name": names.get(p)}
             | views.house(p)
             for p in everyone
         }
+        for p in everyone:  # a callback's own health: how it answers its calls
+            out[p]["health"]["callback"] = callback_health(books[p]) if p in books else None
         if history_of in out:
             got = rating_store.of_player(self.r, [pool(record.id)], history_of).get(pool(record.id))
             shown: dict[str, Any] | None = _rating_out(got)

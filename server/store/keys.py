@@ -309,3 +309,43 @@ def ladder_waiting() -> str:
 def visitors_live() -> str:
     """Sorted set: visitor game id -> creation time, pruned as games end or expire."""
     return "visitors:live"
+
+
+# -- callbacks: bots played through a URL (server/services/callbacks.py) ------------------
+def player_callback(player_id: str) -> str:
+    """Hash: the player's callback: ``url``, ``secret`` (kept as given: it signs),
+    ``since`` (epoch seconds of the last PUT)."""
+    return f"p:{{{player_id}}}:callback"
+
+
+def player_callback_stats(player_id: str) -> str:
+    """Hash: the player's callback counters (``calls``, ``timeouts``, ``errors``,
+    ``refused_moves``, ``stale``, ``moves``)."""
+    return f"p:{{{player_id}}}:cbstats"
+
+
+def player_callback_latency(player_id: str) -> str:
+    """List: the latest answer times of the player's callback, in ms (newest first)."""
+    return f"p:{{{player_id}}}:cblatency"
+
+
+def player_callback_failures(player_id: str) -> str:
+    """List: JSON of the latest failures of the player's callback (newest first)."""
+    return f"p:{{{player_id}}}:cbfailures"
+
+
+def callback_players() -> str:
+    """Set: the ids of players with a callback (looked up at each commit)."""
+    return "cb:{q}:players"
+
+
+def callback_turns() -> str:
+    """Stream: turns to dispatch (``game``, ``version``, ``seat``, ``player``), read by the
+    dispatchers' consumer group; an entry is acked once its turn is answered or stale."""
+    return "cb:{q}:turns"
+
+
+def callback_queued(game_id: str, version: int, seat: int) -> str:
+    """String: this turn (the seat's, at this version of the game) was queued (a repeated
+    step after a commit, or the dispatchers' sweep, queues it once); expires after a day."""
+    return f"cb:{{q}}:queued:{game_id}:{version}:{seat}"

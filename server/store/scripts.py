@@ -38,6 +38,8 @@ class Scripts:
     wake_committed: Script
     reserve_sent: Script
     put_invitation: Script
+    queue_callbacks: Script
+    rotate_callback: Script
 
     @classmethod
     def register(cls, r: Redis) -> Scripts:

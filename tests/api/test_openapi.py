@@ -27,6 +27,7 @@ from werkzeug.test import EnvironBuilder
 
 from client_sdk.sse import SseParser
 from tests.api.play import play_random_moves
+from tests.callbacks.openapi_calls import exercise_callbacks
 from tests.conftest import ADMIN_TOKEN
 from tests.embed.openapi_calls import exercise_embedding
 from tests.ladder.openapi_calls import exercise_ladders
@@ -299,6 +300,7 @@ def test_responses_match_the_spec(client, spec, players, app, document):
     exercise_tournaments(call, four, people, client, app)
     exercise_embedding(call, gid, tokens[0])  # apps, bots, webhooks, SSE
     exercise_tokens(call)  # rotate and revoke
+    exercise_callbacks(call)  # /v1/me/callback: a bot that is a URL
     exercise_ladders(call, four)  # /v1/ladders (docs/ladder.md)
     exercise_visitors(call)  # the web lobby's Play against bots
 

@@ -8,6 +8,7 @@
   given ``REDIS_URL``, in its own process group so "kill -9 the whole API" is one
   ``killpg``; its workers can be killed one by one.
 * :class:`SchedulerProc`: ``parlour scheduler`` on a given ``REDIS_URL``.
+* :class:`DispatchProc`: ``parlour dispatch`` (the callback dispatcher) likewise.
 
 Every process binds 127.0.0.1 only, logs to a file in the test's folder and is
 stopped by its own pid (never by name).
@@ -291,6 +292,7 @@ class ApiProc(Child):
                 "--no-scheduler",
                 "--no-botpool",
                 "--no-webhooks",
+                "--no-dispatch",
                 "--port",
                 str(self.port),
                 "--workers",
@@ -358,6 +360,35 @@ class SchedulerProc(Child):
             ],
             cwd=ROOT,
             env=_env(self.redis_url),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+        )
+        log.close()
+        return self
+
+
+class DispatchProc(Child):
+    """``parlour dispatch`` on ``redis_url``; ``env`` adds settings (``PARLOUR_...``)."""
+
+    def __init__(self, redis_url: str, log_dir: Path, env: dict[str, str], name: str) -> None:
+        self.redis_url, self.log_dir, self.env, self.name = redis_url, Path(log_dir), env, name
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> DispatchProc:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_dir / f"{self.name}.log", "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "server.processes.cli",
+                "dispatch",
+                "--redis-url",
+                self.redis_url,
+            ],
+            cwd=ROOT,
+            env=_env(self.redis_url, self.env),
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=log,

@@ -695,6 +695,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's callback (the secret's last 4 characters) and its health.
+         * @description `health` counts the calls, timeouts (no answer, or one after the deadline),
+         *     errors (unreachable, a status other than 200, a body that is not a move),
+         *     refused moves, stale answers (the turn was played already) and moves
+         *     played; the answer times' p50 and p99 over the latest 200 calls; and the
+         *     last 5 failures with the dispatcher's reason (never the bot's body).
+         */
+        get: operations["getCallback"];
+        /**
+         * Set or replace the caller's callback; a fresh secret, shown this once.
+         * @description While a callback is set, the server POSTs each turn of the caller's seats
+         *     to its URL and plays the move it answers. The call's body is the turn
+         *     entry exactly as `GET /v1/me/turns` lists it, plus a unique `id` (a retry
+         *     of a turn gets a new one); it is signed like a webhook
+         *     (`Parlour-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret,
+         *     "<t>.<raw body>")>`). The answer must be `200 {"move": ...}` (at most 64
+         *     KiB) before the seat's deadline; redirects are not followed. A failed call
+         *     is tried once more while time is left; then the clock plays its default
+         *     move at the deadline. The caller's turn streams and long-polls keep
+         *     working: a move made either way is accepted once.
+         *
+         *     The URL is http(s), at most 2048 characters. One whose address is loopback,
+         *     private, link-local, multicast, unspecified or reserved is refused (400),
+         *     and checked again before each call, after resolving its name: such a call
+         *     fails as `refused_address`. The operator may allow ranges
+         *     (`PARLOUR_WEBHOOK_ALLOW`). Each PUT makes a new secret: the old one stops
+         *     at once.
+         */
+        put: operations["putCallback"];
+        post?: never;
+        /** Remove the caller's callback; its turns are no longer called. */
+        delete: operations["deleteCallback"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/callback/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret for the caller's callback (shown this once).
+         * @description The old secret signs nothing more, at once; the URL stays.
+         */
+        post: operations["rotateCallbackSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/invitations": {
         parameters: {
             query?: never;
@@ -1189,6 +1254,9 @@ export interface components {
         };
         BotsEnsure: {
             bots: components["schemas"]["BotSpec"][];
+        };
+        CallbackPut: {
+            url: string;
         };
         /** @description rank then suit, e.g. "TS" is the ten of spades */
         Card: string;
@@ -2130,6 +2198,54 @@ export interface components {
             /** @description epoch seconds */
             created: number;
         };
+        /** @description a callback and its signing secret (shown only in this answer) */
+        CallbackSecret: {
+            url: string;
+            /** @description `cbs_` and a random part: signs each call (`Parlour-Signature`) */
+            secret: string;
+        };
+        /** @description the caller's callback and its health */
+        Callback: {
+            url: string;
+            /** @description the secret's last 4 characters */
+            secret_hint: string;
+            /**
+             * Format: date-time
+             * @description when the callback was last set
+             */
+            since: string;
+            health: components["schemas"]["CallbackHealth"];
+        };
+        /** @description how a callback answers its calls (the dispatchers' books) */
+        CallbackHealth: {
+            calls: number;
+            /** @description no answer in the time left, or one after the deadline */
+            timeouts: number;
+            /** @description unreachable, a refused address, a status other than 200, a body that is not a move */
+            errors: number;
+            /** @description moves the engine refused */
+            refused_moves: number;
+            /** @description answers to a turn played already (by another path, or the clock) */
+            stale: number;
+            /** @description moves played */
+            moves: number;
+            latency_p50_ms: number | null;
+            latency_p99_ms: number | null;
+            latency_samples: number;
+            /** @description the latest failures, newest first (at most 5) */
+            last_failures: components["schemas"]["CallbackFailure"][];
+        };
+        CallbackFailure: {
+            /** Format: date-time */
+            at: string;
+            game_id: string;
+            version: number;
+            seat: number;
+            /** @enum {string} */
+            kind: "timeout" | "late" | "unreachable" | "refused_address" | "status" | "not_a_move" | "too_large" | "refused_move";
+            /** @description the dispatcher's words (an HTTP status, an error code), never the bot's body */
+            detail: string | null;
+        };
         Webhook: {
             id: string;
             url: string;
@@ -2397,6 +2513,11 @@ export interface components {
                 response_samples?: number;
                 /** @description moves the rules refused */
                 refused_moves?: number;
+                /**
+                 * @description for an entry that plays through a callback (`PUT /v1/me/callback`): how it
+                 *     answers its calls, in all its games; null for any other
+                 */
+                callback?: components["schemas"]["CallbackHealth"] | null;
             };
             rating?: {
                 mu?: number;
@@ -4613,6 +4734,104 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the callback */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Callback"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    putCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallbackPut"];
+            };
+        };
+        responses: {
+            /** @description the callback and its signing secret (shown this once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackSecret"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    rotateCallbackSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the callback and its new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackSecret"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
         };
     };
