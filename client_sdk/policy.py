@@ -121,7 +121,18 @@ def ismcts_policy(simulations: int = ISMCTS_SIMULATIONS, uct_c: float = 2.0) -> 
     return spiel_bot_policy(make)
 
 
+class ISMCTSBot(PolicyBot):
+    """OpenSpiel's IS-MCTS as a Parlour bot (:func:`ismcts_policy`)."""
+
+    name = "ismcts"
+
+    def __init__(
+        self, rng: random.Random | None = None, simulations: int = ISMCTS_SIMULATIONS
+    ) -> None:
+        super().__init__(ismcts_policy(simulations), rng)
+
+
 def ismcts_bot(rng: random.Random | None = None, simulations: int = ISMCTS_SIMULATIONS) -> Bot:
     """OpenSpiel's IS-MCTS as a Parlour bot (a ``module:factory`` for the arena and
     ``parlour-bot run``)."""
-    return PolicyBot(ismcts_policy(simulations), rng)
+    return ISMCTSBot(rng, simulations)

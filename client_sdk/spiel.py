@@ -56,6 +56,7 @@ PREFIX = "python_parlour_"
 
 STEPS_PER_DEAL = {"concerto": 400, "seconds": 60, "cowpoke": 400, "pinochle": 400}
 """A bound on the moves of one deal (the longest legal auction and play, and more)."""
+CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 UNBOUNDED_DEALS = 1000
 """Deals assumed when the options set no limit (a Pinochle game to a target, a
 Concerto match): only OpenSpiel's ``max_game_length`` reads it."""
@@ -175,7 +176,7 @@ class Core:
     """
 
     __slots__ = ("game", "seed_bytes", "engine", "root", "moves", "prefix", "seen", "seen_moves",
-                 "tracker")  # fmt: skip
+                 "tracker", "player")  # fmt: skip
 
     def __init__(self, game: Spec) -> None:
         self.game = game
@@ -189,6 +190,14 @@ class Core:
         self.seen_moves = 0
         self.tracker: BaseState | None = None
         """The root with the ``seen_moves`` first moves applied (once events are asked for)."""
+        self.player = CHANCE
+        """OpenSpiel's current player, kept up to date by every action (asked for often)."""
+
+    def update_player(self) -> None:
+        """The seat to move (the first, where several are), or terminal."""
+        assert self.engine is not None
+        seats = self.engine.to_move()
+        self.player = seats[0] if seats else TERMINAL
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Core:
         copy = Core.__new__(Core)
@@ -199,6 +208,7 @@ class Core:
         copy.seen = None if self.seen is None else [list(lines) for lines in self.seen]
         copy.seen_moves = self.seen_moves
         copy.tracker = None if self.tracker is None else self.tracker.clone()
+        copy.player = self.player
         return copy
 
     def __getstate__(self) -> dict[str, Any]:
@@ -224,19 +234,12 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
 
     # -- OpenSpiel's API ---------------------------------------------------------
     def current_player(self) -> int:
-        engine = self.core.engine
-        if engine is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        seats = engine.to_move()
-        if not seats:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(seats[0])
+        return self.core.player
 
     def _legal_actions(self, player: int) -> list[int]:
         core = self.core
         assert core.engine is not None
-        ids = core.game.action_ids
-        return sorted(ids[a] for a in core.engine.legal_actions(player))
+        return sorted(map(core.game.action_ids.__getitem__, core.engine.legal_actions(player)))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(b, 1 / 256) for b in range(256)]
@@ -248,11 +251,13 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
             if len(core.seed_bytes) == SEED_BYTES:
                 core.engine = core.game.engine.new_state(core.game.options, self.seed())
                 core.root = core.engine.clone()
+                core.update_player()
             return
-        seat = self.current_player()
+        seat = core.player
         move = core.game.actions[action]
         core.engine.apply_action(seat, move)
         core.moves.append((seat, move))
+        core.update_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -261,8 +266,7 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
         return move if isinstance(move, str) else " ".join(map(str, move))
 
     def is_terminal(self) -> bool:
-        engine = self.core.engine
-        return engine is not None and engine.is_over()
+        return self.core.player == TERMINAL
 
     def returns(self) -> list[float]:
         engine, n = self.core.engine, self.core.game.num_seats
@@ -351,6 +355,7 @@ def world(game: Any, engine: BaseState, seat: int) -> ParlourState:
     core.seed_bytes = [0] * SEED_BYTES
     core.engine = engine
     core.root = engine.clone()
+    core.update_player()
     core.prefix = [[state.observation(s)] for s in range(known.num_seats)]
     return state
 

@@ -6,7 +6,8 @@ every step, through the moves and, where a game has one, its compact form of
 actions, also listed by kind: :mod:`tests.bench_engines`), ``http`` (moves
 through gunicorn against a one-round-trip ceiling, 32 clients), ``load`` (64
 and 256 bots against the same ceiling, and thousands of long-poll waiters) and
-``par`` (Concerto bots as percent of the double-dummy par). Figures that
+``par`` (Concerto bots as percent of the double-dummy par) and ``spiel`` (random
+rollouts through OpenSpiel against the native engine: :mod:`tests.bench_spiel`). Figures that
 compare two things are printed as ratios measured in the same run, because
 this host is noisy.
 """
@@ -31,7 +32,7 @@ SECTIONS = {"engine": bench_engine}
 
 
 def main(argv: list[str]) -> int:
-    wanted = argv or ["engine", "http", "load", "botloop", "par", "ladder"]
+    wanted = argv or ["engine", "http", "load", "botloop", "par", "ladder", "spiel"]
     for name in wanted:
         if name in SECTIONS:
             SECTIONS[name]()
