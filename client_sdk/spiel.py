@@ -109,6 +109,7 @@ class Spec:
         self.num_seats = len(probe.seat_scores())
         self.actions = ACTIONS[game_id]
         self.action_ids = _ACTION_IDS[game_id]
+        self.id_of = self.action_ids.__getitem__
         self.max_game_length = (
             SEED_BYTES
             + _deals_bound(game_id, probe) * STEPS_PER_DEAL[game_id] * self.num_seats // 4
@@ -236,10 +237,26 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         return self.core.player
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's ``legal_actions``, answered in Python for Python callers (a
+        rollout, IS-MCTS): the same list the C++ side builds from :meth:`_legal_actions`,
+        without crossing into C++ and back at every step."""
+        current = self.core.player
+        if player is not None and player != current:
+            return []
+        if current == CHANCE:
+            return list(range(256))
+        if current == TERMINAL:
+            return []
+        return self._legal_actions(current)
+
+    def is_chance_node(self) -> bool:
+        return self.core.player == CHANCE
+
     def _legal_actions(self, player: int) -> list[int]:
         core = self.core
         assert core.engine is not None
-        return sorted(map(core.game.action_ids.__getitem__, core.engine.legal_actions(player)))
+        return sorted(map(core.game.id_of, core.engine.legal_actions(player)))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(b, 1 / 256) for b in range(256)]
@@ -253,11 +270,12 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
                 core.root = core.engine.clone()
                 core.update_player()
             return
-        seat = core.player
+        seat, engine = core.player, core.engine
         move = core.game.actions[action]
-        core.engine.apply_action(seat, move)
+        engine.apply_action(seat, move)
         core.moves.append((seat, move))
-        core.update_player()
+        seats = engine.to_move()  # core.update_player(), inline: once every step
+        core.player = seats[0] if seats else TERMINAL
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -59,6 +59,8 @@ def test_an_action_id_is_the_same_move_in_every_state():
         ids = state.legal_actions()
         moves = engine.legal_moves(seat)
         assert len(ids) == len(moves)
+        mask = state.legal_actions_mask(seat)  # through C++: the Python answer agrees
+        assert [a for a, legal in enumerate(mask) if legal] == ids
         for action in ids:
             text = state.action_to_string(seat, action)
             assert seen.setdefault(action, text) == text
