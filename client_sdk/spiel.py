@@ -26,7 +26,9 @@ What OpenSpiel sees:
   sends it (``GET /v1/games/{id}``, the API's own fields aside);
   ``information_state_string(p)``: the events seat ``p`` has seen, in order, as
   JSON lines (its own hand, every public move), the server's event feed for it;
-* serialisation through OpenSpiel's own (the history of action ids).
+* serialisation through OpenSpiel's own (the history of action ids);
+* ``resample_from_infostate(p, sampler)``: a world drawn by the engine's
+  ``determinize`` (OpenSpiel's IS-MCTS uses it).
 
 A state built from a view (:func:`state_from_view`: what a bot on the server holds)
 or drawn again for a search (:func:`resample`) is a *world*: its information states
@@ -252,6 +254,12 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
 
     def is_chance_node(self) -> bool:
         return self.core.player == CHANCE
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ParlourState:
+        """OpenSpiel's world sampling (IS-MCTS asks for it): :func:`resample`, the engine's
+        ``determinize`` seeded from one draw of ``probability_sampler``."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        return resample(self, player_id, rng)
 
     def _legal_actions(self, player: int) -> list[int]:
         core = self.core

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pyspiel
 import pytest
 
@@ -107,3 +108,33 @@ def test_returns_are_the_outcome_and_zero_sum_between_sides():
     assert [r == 1.0 for r in returns] == [s in outcome.winners for s in range(4)] or (
         not outcome.winners and returns == [0.0] * 4
     )
+
+
+def test_a_state_survives_openspiel_s_serialisation():
+    state, rng = dealt("cowpoke", players=3, hands=1), random.Random(4)
+    for _ in range(7):
+        state.apply_action(rng.choice(state.legal_actions()))
+    text = pyspiel.serialize_game_and_state(state.get_game(), state)
+    game, back = pyspiel.deserialize_game_and_state(text)
+    assert back.history() == state.history()
+    for seat in range(3):
+        assert back.information_state_string(seat) == state.information_state_string(seat)
+        assert back.observation_string(seat) == state.observation_string(seat)
+    assert back.legal_actions() == state.legal_actions()
+
+
+def test_openspiel_s_own_ismcts_draws_worlds_through_the_engine():
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    state, rng = dealt("concerto", deals=1), random.Random(6)
+    for _ in range(3):
+        state.apply_action(rng.choice(state.legal_actions()))
+    numpy_rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=numpy_rng)
+    bot = ismcts.ISMCTSBot(state.get_game(), evaluator, 2.0, 10, random_state=numpy_rng)
+    assert bot.step(state) in state.legal_actions()  # resample_from_infostate, no callback
+    world = state.resample_from_infostate(
+        state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    )
+    seat = state.current_player()
+    assert world.information_state_string(seat) == state.information_state_string(seat)
