@@ -9,16 +9,28 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-from tests.docs.test_tutorials import blocks, script, server, shown_pattern
+import pytest
+
+from server.processes.served import Served, free_port
+from tests.docs.test_tutorials import blocks, script, shown_pattern
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "train.md"
 
-__all__ = ["server"]  # the tutorials' module-scoped server fixture
+
+@pytest.fixture
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A bare ``parlour serve`` (the page creates its own game: no ladder to wait for)."""
+    served = Served(tmp_path_factory.mktemp("train-server") / "data", free_port(), ready_timeout=60)
+    try:
+        yield served
+    finally:
+        served.stop()
 
 
-def test_the_train_page_runs_as_written(server, tmp_path: Path) -> None:  # noqa: F811
+def test_the_train_page_runs_as_written(server: Served, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env["PARLOUR_SERVER"] = server.url
