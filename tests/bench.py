@@ -6,9 +6,10 @@ every step, through the moves and, where a game has one, its compact form of
 actions, also listed by kind: :mod:`tests.bench_engines`), ``http`` (moves
 through gunicorn against a one-round-trip ceiling, 32 clients), ``load`` (64
 and 256 bots against the same ceiling, and thousands of long-poll waiters),
-``par`` (Concerto bots as percent of the double-dummy par) and ``callbacks`` (server CPU
+``par`` (Concerto bots as percent of the double-dummy par), ``callbacks`` (server CPU
 per move of callback bots against turn-stream bots, and the dispatcher's share:
-:mod:`tests.bench_callbacks`). Figures that
+:mod:`tests.bench_callbacks`) and ``spiel`` (random rollouts through OpenSpiel against
+the native engine: :mod:`tests.bench_spiel`). Figures that
 compare two things are printed as ratios measured in the same run, because
 this host is noisy.
 """
@@ -33,7 +34,7 @@ SECTIONS = {"engine": bench_engine}
 
 
 def main(argv: list[str]) -> int:
-    wanted = argv or ["engine", "http", "load", "botloop", "par", "ladder", "callbacks"]
+    wanted = argv or ["engine", "http", "load", "botloop", "par", "ladder", "callbacks", "spiel"]
     for name in wanted:
         if name in SECTIONS:
             SECTIONS[name]()

@@ -1,0 +1,451 @@
+"""Every game of the engines as an OpenSpiel game (``pip install 'parlour-client[openspiel]'``).
+
+Importing this module registers one Python game per game of ``server.games.REGISTRY``
+with ``pyspiel``: ``python_parlour_concerto``, ``python_parlour_seconds``,
+``python_parlour_cowpoke`` and ``python_parlour_pinochle``. Every engine option is a
+game parameter of the same name (rule editions, seat counts, Pinochle variants...);
+an option whose engine default is null takes ``-1`` (a number) or ``""`` (a text)
+for "the engine decides"::
+
+    import pyspiel
+    import client_sdk.spiel
+    game = pyspiel.load_game("python_parlour_pinochle", {"variant": "check", "max_deals": 1})
+
+What OpenSpiel sees:
+
+* **the deal is chance**: four chance nodes of 256 equally likely bytes draw the
+  game's 32-bit seed before the first move; every deal is then shuffled from that
+  seed exactly as the server shuffles it (the same seed replays the same cards),
+  and no player observes the seed;
+* **a fixed action space** per game (:data:`ACTIONS`): every action the engine's
+  compact form (``legal_actions``) can take, so an action id means the same move in
+  every state (a card, a bid of 250, ``pass``);
+* **returns** when the game is over: +1 for each winner, -1 for every other seat,
+  0 for everybody in a draw (zero-sum in the partnership games);
+* ``observation_string(p)``: seat ``p``'s view as JSON, exactly what the server
+  sends it (``GET /v1/games/{id}``, the API's own fields aside);
+  ``information_state_string(p)``: the events seat ``p`` has seen, in order, as
+  JSON lines (its own hand, every public move), the server's event feed for it;
+* serialisation through OpenSpiel's own (the history of action ids);
+* ``resample_from_infostate(p, sampler)``: a world drawn by the engine's
+  ``determinize`` (OpenSpiel's IS-MCTS uses it).
+
+A state built from a view (:func:`state_from_view`: what a bot on the server holds)
+or drawn again for a search (:func:`resample`) is a *world*: its information states
+start at the view it was built from.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found,unused-ignore]
+
+from server.games import REGISTRY, Game
+from server.games.kit.base import BaseState, Event, visible
+
+from .features import _ACTION_IDS, ACTIONS, fill, parts, size
+
+SEED_BYTES = 4
+"""Chance nodes before the first move: each draws one byte of the game's seed."""
+PREFIX = "python_parlour_"
+"""Each game's OpenSpiel name is this prefix and the engine's id."""
+
+STEPS_PER_DEAL = {"concerto": 400, "seconds": 60, "cowpoke": 400, "pinochle": 400}
+"""A bound on the moves of one deal (the longest legal auction and play, and more)."""
+CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+UNBOUNDED_DEALS = 1000
+"""Deals assumed when the options set no limit (a Pinochle game to a target, a
+Concerto match): only OpenSpiel's ``max_game_length`` reads it."""
+
+
+def _sentinel(spec: Mapping[str, Any]) -> Any:
+    """The parameter value that stands for a null default: -1 for numbers, "" for texts."""
+    values = spec.get("choices") or [spec.get("min", 0)]
+    return "" if isinstance(values[0], str) else -1
+
+
+def parameters(game: Game) -> dict[str, Any]:
+    """The OpenSpiel parameters of ``game``: each option with its default (a null
+    default as its :func:`_sentinel`)."""
+    return {
+        name: spec["default"] if spec["default"] is not None else _sentinel(spec)
+        for name, spec in game.options.items()
+    }
+
+
+def engine_options(game: Game, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine options that OpenSpiel ``params`` set (defaults and sentinels left out)."""
+    defaults = parameters(game)
+    return {k: v for k, v in params.items() if k in defaults and v != defaults[k]}
+
+
+def _deals_bound(game_id: str, state: BaseState) -> int:
+    options = state.public_options()
+    if game_id == "seconds":
+        return 7
+    if game_id == "cowpoke":
+        return int(options["hands"])
+    if game_id == "concerto" and options.get("match_target") is None:
+        return int(options["deals"])
+    if game_id == "pinochle" and options.get("max_deals") is not None:
+        return int(options["max_deals"])
+    return UNBOUNDED_DEALS
+
+
+class Spec:
+    """One engine game with one set of options: what a :class:`ParlourGame` and its
+    states read (it pickles as its name and parameters, as OpenSpiel's games do)."""
+
+    def __init__(self, game_id: str, params: Mapping[str, Any]) -> None:
+        self.game_id = game_id
+        self.params = dict(params)
+        self.engine: Game = REGISTRY[game_id]
+        self.options = engine_options(self.engine, params)
+        probe = self.engine.new_state(self.options, "probe")  # InvalidOptions: bad params
+        self.num_seats = len(probe.seat_scores())
+        self.actions = ACTIONS[game_id]
+        self.action_ids = _ACTION_IDS[game_id]
+        self.id_of = self.action_ids.__getitem__
+        self.max_game_length = (
+            SEED_BYTES
+            + _deals_bound(game_id, probe) * STEPS_PER_DEAL[game_id] * self.num_seats // 4
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (spec, (self.game_id, tuple(sorted(self.params.items()))))
+
+
+@functools.lru_cache(maxsize=256)
+def spec(game_id: str, params: tuple[tuple[str, Any], ...]) -> Spec:
+    """The :class:`Spec` of ``game_id`` with ``params`` (one per option set)."""
+    return Spec(game_id, dict(params))
+
+
+class ParlourGame(pyspiel.Game):  # type: ignore[misc]
+    """One engine game with one set of options, as OpenSpiel sees it."""
+
+    game_id: str
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        known = spec(self.game_id, tuple(sorted(engine_params(self.game_id, params or {}).items())))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(known.actions),
+            max_chance_outcomes=256,
+            num_players=known.num_seats,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if known.engine.two_sides else None,
+            max_game_length=known.max_game_length,
+        )
+        super().__init__(_GAME_TYPES[self.game_id], info, dict(params or {}))
+
+    @property
+    def spec(self) -> Spec:
+        """This game's :class:`Spec` (from its parameters: a game OpenSpiel unpickled
+        has no other attribute)."""
+        params = self.get_parameters()
+        return spec(self.game_id, tuple(sorted(engine_params(self.game_id, params).items())))
+
+    def new_initial_state(self) -> ParlourState:
+        return ParlourState(self, self.spec)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> Observer:
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return Observer(self.spec, perfect_recall)
+
+
+def engine_params(game_id: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters OpenSpiel holds for a game, without those at their default."""
+    defaults = parameters(REGISTRY[game_id])
+    return {k: v for k, v in params.items() if k in defaults and v != defaults[k]}
+
+
+class Core:
+    """What a :class:`ParlourState` holds, in one object: OpenSpiel clones a Python
+    state by deep-copying its attributes, and this copies itself with the engine's
+    own ``clone`` (the root shared: it never changes).
+
+    ``engine`` is the engine's state (None while the seed is drawn); ``root`` the
+    engine state the information states start from, ``moves`` the ``(seat, action)``
+    pairs played since, ``prefix[seat]`` what each seat knew at the root.
+    """
+
+    __slots__ = ("game", "seed_bytes", "engine", "root", "moves", "prefix", "seen", "seen_moves",
+                 "tracker", "player")  # fmt: skip
+
+    def __init__(self, game: Spec) -> None:
+        self.game = game
+        self.seed_bytes: list[int] = []
+        self.engine: BaseState | None = None
+        self.root: BaseState | None = None
+        self.moves: list[tuple[int, Any]] = []
+        self.prefix: list[list[str]] = [[] for _ in range(game.num_seats)]
+        self.seen: list[list[str]] | None = None
+        """Each seat's events as JSON, for :attr:`moves` up to ``seen_moves``."""
+        self.seen_moves = 0
+        self.tracker: BaseState | None = None
+        """The root with the ``seen_moves`` first moves applied (once events are asked for)."""
+        self.player = CHANCE
+        """OpenSpiel's current player, kept up to date by every action (asked for often)."""
+
+    def update_player(self) -> None:
+        """The seat to move (the first, where several are), or terminal."""
+        assert self.engine is not None
+        seats = self.engine.to_move()
+        self.player = seats[0] if seats else TERMINAL
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Core:
+        copy = Core.__new__(Core)
+        copy.game, copy.root, copy.prefix = self.game, self.root, self.prefix
+        copy.seed_bytes = list(self.seed_bytes)
+        copy.engine = None if self.engine is None else self.engine.clone()
+        copy.moves = list(self.moves)
+        copy.seen = None if self.seen is None else [list(lines) for lines in self.seen]
+        copy.seen_moves = self.seen_moves
+        copy.tracker = None if self.tracker is None else self.tracker.clone()
+        copy.player = self.player
+        return copy
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            setattr(self, k, v)
+
+
+class ParlourState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress: the seed's chance nodes, then the engine's state
+    (:class:`Core`: ``state.core.engine``)."""
+
+    def __init__(self, game: Any, known: Spec) -> None:
+        super().__init__(game)
+        self.core = Core(known)
+
+    @property
+    def engine(self) -> BaseState | None:
+        """The engine's state (None while the seed is drawn)."""
+        return self.core.engine
+
+    # -- OpenSpiel's API ---------------------------------------------------------
+    def current_player(self) -> int:
+        return self.core.player
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's ``legal_actions``, answered in Python for Python callers (a
+        rollout, IS-MCTS): the same list the C++ side builds from :meth:`_legal_actions`,
+        without crossing into C++ and back at every step."""
+        current = self.core.player
+        if player is not None and player != current:
+            return []
+        if current == CHANCE:
+            return list(range(256))
+        if current == TERMINAL:
+            return []
+        return self._legal_actions(current)
+
+    def is_chance_node(self) -> bool:
+        return self.core.player == CHANCE
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ParlourState:
+        """OpenSpiel's world sampling (IS-MCTS asks for it): :func:`resample`, the engine's
+        ``determinize`` seeded from one draw of ``probability_sampler``."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        return resample(self, player_id, rng)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        core = self.core
+        assert core.engine is not None
+        return sorted(map(core.game.id_of, core.engine.legal_actions(player)))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(b, 1 / 256) for b in range(256)]
+
+    def _apply_action(self, action: int) -> None:
+        core = self.core
+        if core.engine is None:
+            core.seed_bytes.append(action)
+            if len(core.seed_bytes) == SEED_BYTES:
+                core.engine = core.game.engine.new_state(core.game.options, self.seed())
+                core.root = core.engine.clone()
+                core.update_player()
+            return
+        seat, engine = core.player, core.engine
+        move = core.game.actions[action]
+        engine.apply_action(seat, move)
+        core.moves.append((seat, move))
+        seats = engine.to_move()  # core.update_player(), inline: once every step
+        core.player = seats[0] if seats else TERMINAL
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed byte {action}"
+        move = self.core.game.actions[action]
+        return move if isinstance(move, str) else " ".join(map(str, move))
+
+    def is_terminal(self) -> bool:
+        return self.core.player == TERMINAL
+
+    def returns(self) -> list[float]:
+        engine, n = self.core.engine, self.core.game.num_seats
+        outcome = None if engine is None else engine.outcome()
+        if outcome is None or not outcome.winners:
+            return [0.0] * n
+        return [1.0 if s in outcome.winners else -1.0 for s in range(n)]
+
+    def __str__(self) -> str:
+        if self.core.engine is None:
+            return f"seed bytes {self.core.seed_bytes}"
+        return json.dumps(self.core.engine.view(None), sort_keys=True)
+
+    # -- what the seats know -----------------------------------------------------
+    def seed(self) -> str:
+        """The engine's seed the chance nodes drew."""
+        return "openspiel-" + "".join(f"{b:02x}" for b in self.core.seed_bytes)
+
+    def observation(self, seat: int) -> str:
+        """``seat``'s view as JSON (sorted keys); empty while the seed is drawn."""
+        if self.core.engine is None:
+            return ""
+        return json.dumps(self.core.engine.view(seat), sort_keys=True, separators=(",", ":"))
+
+    def information(self, seat: int) -> str:
+        """The events ``seat`` has seen since the root, after what it knew there."""
+        if self.core.engine is None:
+            return ""
+        return "\n".join(self.core.prefix[seat] + self._events()[seat])
+
+    def _events(self) -> list[list[str]]:
+        """Each seat's events since the root as JSON, brought up to date by replaying the
+        moves not yet seen on a copy of the root (only when an information state is
+        asked for: a random rollout builds no events)."""
+        core = self.core
+        assert core.root is not None
+        if core.seen is None or core.tracker is None:
+            core.seen = [[] for _ in range(core.game.num_seats)]
+            core.seen_moves = 0
+            core.tracker = core.root.clone()
+            if not any(core.prefix):
+                _note(core.seen, core.game.engine.opening_events(core.root))
+        replay = core.tracker
+        for seat, action in core.moves[core.seen_moves :]:
+            move = replay.legal_moves(seat)[replay.legal_actions(seat).index(action)]
+            _note(core.seen, replay.apply(seat, move))
+        core.seen_moves = len(core.moves)
+        return core.seen
+
+
+def _note(seen: list[list[str]], events: Sequence[Event]) -> None:
+    """Each event as a JSON line, for every seat that may see it."""
+    for event in events:
+        line = json.dumps([event.kind, event.data], sort_keys=True, separators=(",", ":"))
+        for seat, lines in enumerate(seen):
+            if visible(event, seat):
+                lines.append(line)
+
+
+class Observer:
+    """OpenSpiel's observer. The strings carry everything the seat knows; the tensor
+    (without perfect recall) is :mod:`client_sdk.features`' summary of its view."""
+
+    def __init__(self, game: Spec, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(size(game.game_id, game.num_seats), np.float32)
+        self.dict = parts(self.tensor, game.game_id, game.num_seats)
+
+    def set_from(self, state: ParlourState, player: int) -> None:
+        self.tensor.fill(0)
+        engine = state.core.engine
+        if engine is not None:
+            fill(self.dict, state.core.game.game_id, engine, player)
+
+    def string_from(self, state: ParlourState, player: int) -> str:
+        return state.information(player) if self.perfect_recall else state.observation(player)
+
+
+def world(game: Any, engine: BaseState, seat: int) -> ParlourState:
+    """An OpenSpiel state around the engine state ``engine`` (a world ``seat`` cannot
+    tell from the real game): ``seat``'s information starts at its view there, every
+    other seat's at its own."""
+    known: Spec = game.spec if isinstance(game, ParlourGame) else game.core.game
+    state = ParlourState(game if isinstance(game, ParlourGame) else game.get_game(), known)
+    core = state.core
+    core.seed_bytes = [0] * SEED_BYTES
+    core.engine = engine
+    core.root = engine.clone()
+    core.update_player()
+    core.prefix = [[state.observation(s)] for s in range(known.num_seats)]
+    return state
+
+
+def state_from_view(
+    game: ParlourGame, options: Mapping[str, Any], view: Mapping[str, Any], rng: random.Random
+) -> ParlourState:
+    """The world a bot on the server holds: ``view`` (the seat's view, as the server
+    sends it, with the game's public ``options``) through the engine's ``from_view``."""
+    seat = view["you"]
+    return world(game, game.spec.engine.from_view(options, view, seat, rng), seat)
+
+
+def resample(state: ParlourState, seat: int, rng: random.Random) -> ParlourState:
+    """``state`` with what ``seat`` cannot see drawn again (the engine's ``determinize``):
+    ``seat``'s information state is unchanged, so a search (IS-MCTS) finds its node."""
+    assert state.engine is not None
+    drawn = world(state, state.engine.determinize(seat, rng), seat)
+    drawn.core.prefix[seat] = [state.information(seat)]
+    return drawn
+
+
+def load(game_id: str, **params: Any) -> ParlourGame:
+    """``pyspiel.load_game`` of the engine game ``game_id`` with these parameters."""
+    game: ParlourGame = pyspiel.load_game(PREFIX + game_id, params)
+    return game
+
+
+def _game_type(game: Game) -> Any:
+    return pyspiel.GameType(
+        short_name=PREFIX + game.id,
+        long_name=f"Parlour {game.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM
+        if game.two_sides
+        else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(game.seats),
+        min_num_players=min(game.seats),
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters(game),
+    )
+
+
+_GAME_TYPES = {game_id: _game_type(game) for game_id, game in REGISTRY.items()}
+
+
+def _register() -> None:
+    registered = set(pyspiel.registered_names())
+    for game_id, game_type in _GAME_TYPES.items():
+        if game_type.short_name in registered:
+            continue
+
+        name = f"{game_id.capitalize()}Game"
+        # a class of this module by its name, as pickle (OpenSpiel's serialisation) finds it
+        cls = type(name, (ParlourGame,), {"game_id": game_id})
+        cls.__qualname__ = name
+        globals()[name] = cls
+        pyspiel.register_game(game_type, cls)
+
+
+_register()
