@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test bench lint serve clean browser docs openapi
+.PHONY: help demo test checks pytest bench lint serve clean browser docs openapi
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-8s %s\n", $$1, $$2}'
@@ -19,13 +19,19 @@ $(STAMP): pyproject.toml
 demo: $(STAMP) ## the main job: parlour serve + eight bots + a Concerto tournament, end to end
 	$(BIN)/parlour demo
 
+# The static checks run beside pytest (make -j2): pytest's workers spend much of their time
+# waiting (servers starting, browsers, installs), which the checks fill. Either failing
+# fails `make test`; make waits for the other to finish first.
+PYTEST_ARGS ?= -n auto --dist loadfile
+
 test: $(STAMP) browser ## run the whole test suite (real Redis, real sockets, real Chromium)
-	$(BIN)/ruff check server client_sdk bots tests
-	$(BIN)/ruff format --check server client_sdk bots tests
-	$(BIN)/mypy
-	$(BIN)/lint-imports
+	@$(MAKE) --no-print-directory -j2 checks pytest
+
+checks: lint ## lint, then the docs build (mkdocs --strict)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
-	$(BIN)/python -m pytest -n auto --dist loadfile
+
+pytest: $(STAMP) ## pytest alone (PYTEST_ARGS: -n auto --dist loadfile)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 browser: ## install Debian's chromium for tests/web where we may (root + apt-get); never fails
 	@if command -v chromium >/dev/null 2>&1; then :; \

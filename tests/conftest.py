@@ -15,7 +15,9 @@ Nothing here starts unless a test asks for it, so the engine tests stay fast.
 
 from __future__ import annotations
 
+import io
 import logging
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -111,12 +113,60 @@ class LiveServer:
 
 
 class KeepAliveHandler(WSGIRequestHandler):
-    """HTTP/1.1, so a client session reuses its connection (werkzeug defaults to 1.0)."""
+    """HTTP/1.1 with keep-alive, so a client reuses its connection for request after request.
+
+    Werkzeug's development server answers every request with ``Connection: close``, since
+    ``http.server`` cannot skip a body the app left unread before reading the next request
+    line. Here the body (up to :data:`KEEP_ALIVE_BODY` bytes) is read before the app runs
+    and handed to it from memory, so the connection is always at the next request; a
+    chunked or larger body is left to the app as before, and that connection closes.
+    A test that sends thousands of requests then pays for one connection (and one server
+    thread), not one per request.
+    """
 
     protocol_version = "HTTP/1.1"
+    keep_alive = False
+    socket_rfile: Any = None
+
+    def setup(self) -> None:
+        super().setup()
+        # The headers and the body go out as two writes: without this, Nagle's algorithm
+        # holds the body until the client's delayed ACK of the headers (40 ms a reply).
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def make_environ(self) -> dict[str, Any]:
+        environ = super().make_environ()
+        length = environ.get("CONTENT_LENGTH") or "0"
+        self.keep_alive = (
+            not environ.get("wsgi.input_terminated")
+            and length.isdigit()
+            and int(length) <= KEEP_ALIVE_BODY
+        )
+        if self.keep_alive:
+            environ["wsgi.input"] = io.BytesIO(self.rfile.read(int(length)))
+            # After the reply werkzeug reads whatever the client sent next, to discard an
+            # unread body: here that would be the next request. It reads nothing now.
+            self.socket_rfile, self.rfile = self.rfile, io.BytesIO()
+        return environ
+
+    def run_wsgi(self) -> None:
+        try:
+            super().run_wsgi()
+        finally:
+            if self.keep_alive:
+                self.rfile = self.socket_rfile
+
+    def send_header(self, keyword: str, value: str) -> None:
+        if self.keep_alive and keyword.lower() == "connection" and value.lower() == "close":
+            return  # werkzeug's blanket close (see the class doc)
+        super().send_header(keyword, value)
 
     def log_request(self, *args: Any, **kwargs: Any) -> None:
         pass  # thousands of requests per test: keep the output readable
+
+
+KEEP_ALIVE_BODY = 1 << 20
+"""The largest request body :class:`KeepAliveHandler` reads ahead (1 MiB)."""
 
 
 @pytest.fixture

@@ -5,6 +5,8 @@ Any error the server logs fails a test (``no_error_logs`` in ``tests/conftest.py
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from tests.api.helpers import Api
@@ -16,5 +18,8 @@ def api(client) -> Api:
 
 
 @pytest.fixture
-def live_api(live_server) -> Api:
-    return Api(base_url=live_server.url)
+def live_api(live_server) -> Iterator[Api]:
+    api = Api(base_url=live_server.url)
+    yield api
+    assert api.session is not None
+    api.session.close()  # its keep-alive connections, each held by a server thread

@@ -1,0 +1,24 @@
+"""``make test`` runs every static check and pytest, the checks beside pytest (``make -j2``),
+so that either failing fails it (a dry run: nothing is executed but make's own recursion)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_make_test_runs_every_check_beside_pytest() -> None:
+    assert shutil.which("make"), "make is needed: `make test` is how the suite runs"
+    done = subprocess.run(
+        ["make", "-n", "test"],  # printed, not run (the venv's set-up too, if out of date)
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    planned = done.stdout
+    assert "-j2 checks pytest" in planned, planned
+    for step in ("ruff check ", "ruff format --check ", "mypy", "lint-imports",
+                 "mkdocs build --strict", "python -m pytest -n auto --dist loadfile"):  # fmt: skip
+        assert step in planned, (step, planned)
