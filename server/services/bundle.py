@@ -118,7 +118,9 @@ class Services:
             guest_grace=guest_grace,
             webhook_allow=notifications.allowlist(webhook_allow),
         )
-        self.callbacks = Callbacks(self.core, notifications.allowlist(webhook_allow))
+        self.callbacks = Callbacks(
+            self.core, notifications.allowlist(webhook_allow), changed=self.ladders.revalidate
+        )
         self.dispatch = Dispatch(self.core, self.games, self.feeds)
         self.ratelimits = RateLimits(self.core)
         self.deliveries = notifications.Deliveries(r)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,12 +95,21 @@ class Callbacks:
     Args:
         allow: internal ranges callbacks may target all the same (the webhooks'
             ``PARLOUR_WEBHOOK_ALLOW``).
+        changed: called with the player's id when its callback is set to a new URL
+            (the bot that plays its seats may be another one now): the ladders ask a
+            validation game again (:meth:`server.services.ladders.Ladders.revalidate`).
     """
 
-    def __init__(self, core: Core, allow: tuple[notifications.Network, ...] = ()) -> None:
+    def __init__(
+        self,
+        core: Core,
+        allow: tuple[notifications.Network, ...] = (),
+        changed: Callable[[str], object] = lambda player_id: None,
+    ) -> None:
         self.core = core
         self.r = core.r
         self.allow = allow
+        self.changed = changed
 
     def show(self, token: str | None) -> dict[str, Any]:
         """The caller's callback (the secret's last 4 characters only) and its health.
@@ -120,6 +130,7 @@ class Callbacks:
 
     def put(self, token: str | None, url: Any) -> dict[str, Any]:
         """Set or replace the caller's callback, with a fresh secret (shown this once).
+        A new URL (none before, or another) is a change of bot: ``changed`` is told.
 
         Raises:
             Unauthorized, Forbidden, InvalidRequest: not an http(s) URL, too long, or an
@@ -132,7 +143,10 @@ class Callbacks:
             raise InvalidRequest("url is too long", {"url": [f"at most {MAX_URL} characters"]})
         check_target_url(url, self.allow, "callbacks")
         secret = SECRET_PREFIX + secrets.token_urlsafe(32)
+        before = store.get(self.r, player.id)
         store.put(self.r, player.id, url, secret, time.time())
+        if before is None or before["url"] != url:
+            self.changed(player.id)
         return {"url": url, "secret": secret}
 
     def rotate(self, token: str | None) -> dict[str, Any]:

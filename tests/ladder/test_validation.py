@@ -173,3 +173,20 @@ def test_revalidate_asks_a_validated_entry_again(service) -> None:
     entry = service.ladders.entry(ladder_id, me["id"])
     assert entry["status"] == "validating" and entry["validation"]["attempt"] == 2
     assert service.ladders.revalidate(house[0]["id"]) == []  # a house bot: never
+
+
+def test_a_callback_set_to_a_new_url_asks_a_validation_game_again(service) -> None:
+    """Setting a callback is a change of bot: a validated entry validates again. The same
+    URL set again (a new secret only) is the same bot: no new validation."""
+    ladder_id, house = house_ladder(service, clock={"move_seconds": 5})
+    (me,) = register(service, 1, prefix="url")
+    service.ladders.join(me["token"], ladder_id)
+    bots = HouseBots(service, [*house, me], [uniform.make_bot] * 4, seed=5)
+    drive(service, bots, lambda: validation(service, ladder_id, me["id"])["status"] == "passed")
+    service.callbacks.put(me["token"], "https://8.8.8.8/bot")  # a public address: not called
+    entry = service.ladders.entry(ladder_id, me["id"])
+    assert entry["status"] == "validating" and entry["validation"]["attempt"] == 2
+    service.callbacks.put(me["token"], "https://8.8.8.8/bot")
+    assert service.ladders.entry(ladder_id, me["id"])["validation"]["attempt"] == 2
+    service.callbacks.put(me["token"], "https://8.8.4.4/bot")
+    assert service.ladders.entry(ladder_id, me["id"])["validation"]["attempt"] == 3
