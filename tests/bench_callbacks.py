@@ -16,7 +16,16 @@ per move in each loop, their ratio, the dispatcher's share of the callback loop'
 server CPU, and the callback answers' p99 as the dispatcher measured it (the bots'
 health: call to answer read, the bot's own time included).
 
-Run: ``python -m tests.bench_callbacks [--seconds S] [--games G] [--rounds R]``.
+Then the capacity: callback bots in ever more games at once (``--capacity``: 8, 16
+and 32 games, 32 to 128 bots), each level measured for ``--seconds``; the dispatch
+latency is what a bot waits between sending its answer and the next call of that
+game (the move's commit, the queue, the dispatcher and the call: the whole loop but
+the bot), its p99 measured by the callback host. Printed: the p99 at each level and
+the most bots one host sustains with it under 50 ms (the host, the server, Redis and
+the dispatcher share this machine's cores).
+
+Run: ``python -m tests.bench_callbacks [--seconds S] [--games G] [--rounds R]
+[--capacity 8,16,32]``.
 """
 
 from __future__ import annotations
@@ -45,8 +54,13 @@ OPTIONS = {"deals": 20, "target": 10000}
 # -- the bots' processes ------------------------------------------------------------------
 def serve_callbacks(port: int) -> None:
     """The callback host: the first legal move of each call (no signature check: the
-    bench measures the server)."""
+    bench measures the server). ``GET /gaps`` answers the p99 (ms) of the waits from an
+    answer to the next call of its game since the last ``GET /gaps``, and clears them."""
     from werkzeug.serving import WSGIRequestHandler, make_server
+
+    sent: dict[str, float] = {}
+    gaps: list[float] = []
+    lock = threading.Lock()
 
     class Quiet(WSGIRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -55,8 +69,21 @@ def serve_callbacks(port: int) -> None:
             pass
 
     def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        if environ["REQUEST_METHOD"] == "GET":
+            with lock:
+                ordered = sorted(gaps)
+                gaps.clear()
+            p99 = ordered[int(0.99 * (len(ordered) - 1))] if ordered else 0.0
+            start_response("200 OK", [("Content-Type", "application/json")])
+            return [json.dumps({"p99_ms": p99 * 1000, "calls": len(ordered)}).encode()]
+        now = time.monotonic()
         call = json.loads(environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0)))
         body = json.dumps({"move": call["view"]["legal_moves"][0]}).encode()
+        with lock:
+            last = sent.get(call["game_id"])
+            if last is not None:
+                gaps.append(now - last)
+            sent[call["game_id"]] = time.monotonic()
         start_response("200 OK", [("Content-Type", "application/json")])
         return [body]
 
@@ -131,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=4.0, help="measured, per phase")
     parser.add_argument("--games", type=int, default=8, help="games per phase (4 bots each)")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--capacity", default="8,16,32", help="games at once per capacity level ('' skips)"
+    )
     parser.add_argument("--callback-host", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--streams", default="", help=argparse.SUPPRESS)
     args = parser.parse_args(argv or [])
@@ -160,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(api: ApiProc, red: RedisNode, disp: DispatchProc, port: int, args) -> None:
     base, n = api.url, 4 * args.games
-    ids, tokens = register_many(base, 2 * n)
+    levels = [int(x) for x in args.capacity.split(",") if x]
+    ids, tokens = register_many(base, 2 * n + 4 * sum(levels))
     streamers, callers = (ids[:n], tokens[:n]), (ids[n:], tokens[n:])
     assert red.proc is not None and disp.proc is not None
     pids = [*api.worker_pids(), red.proc.pid, disp.proc.pid]
@@ -199,6 +230,43 @@ def _run(api: ApiProc, red: RedisNode, disp: DispatchProc, port: int, args) -> N
                 )
     _report(got, args.games, args.seconds)
     line("callbacks answer p99, worst bot (as the dispatcher measured)", max(p99s), "ms", 0)
+    _capacity(base, port, ids[2 * n :], tokens[2 * n :], levels, args.seconds)
+
+
+def _capacity(
+    base: str, port: int, ids: list[str], tokens: list[str], levels: list[int], seconds: float
+) -> None:
+    """Each level's games at once, callback bots in every seat: the dispatch latency's p99
+    as the host measured it, and the most bots whose p99 stays under 50 ms."""
+    sustained = 0
+    with requests.Session() as s:
+        for games in levels:
+            mine_ids, mine_tokens = ids[: 4 * games], tokens[: 4 * games]
+            ids, tokens = ids[4 * games :], tokens[4 * games :]
+            for token in mine_tokens:
+                s.put(
+                    f"{base}/v1/me/callback",
+                    json={"url": f"http://127.0.0.1:{port}/bot"},
+                    headers={"Authorization": f"Bearer {token}"},
+                    timeout=30,
+                ).raise_for_status()
+            game_ids = _games(base, mine_ids, games)
+            deadline = time.monotonic() + 30  # warm up: every game under way
+            while _versions(base, game_ids) < 8 * games and time.monotonic() < deadline:
+                time.sleep(0.2)
+            s.get(f"http://127.0.0.1:{port}/gaps", timeout=30)  # from here on
+            time.sleep(seconds)
+            got = s.get(f"http://127.0.0.1:{port}/gaps", timeout=30).json()
+            line(f"callbacks dispatch p99 with {4 * games} callback bots", got["p99_ms"], "ms", 1)
+            if got["p99_ms"] < 50:
+                sustained = max(sustained, 4 * games)
+            for token in mine_tokens:  # this level's bots stop: their games wait
+                s.delete(
+                    f"{base}/v1/me/callback",
+                    headers={"Authorization": f"Bearer {token}"},
+                    timeout=30,
+                )
+    line("callbacks bots sustained at p99 dispatch < 50 ms (of those tried)", sustained, "", 0)
 
 
 def _report(got: dict[str, list[tuple[int, float, float]]], games: int, seconds: float) -> None:
