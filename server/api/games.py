@@ -508,7 +508,8 @@ def archive():
     if page["next_cursor"] is not None:
         args = {k: v for k, v in request.args.items() if k != "cursor"}
         args["cursor"] = page["next_cursor"]
-        response.headers["Link"] = f'<{request.path}?{urlencode(args)}>; rel="next"'
+        here = request.script_root + request.path  # behind a prefix too
+        response.headers["Link"] = f'<{here}?{urlencode(args)}>; rel="next"'
     return response
 
 

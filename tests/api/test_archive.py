@@ -26,6 +26,7 @@ import pytest
 from client_sdk import cli
 from client_sdk.local import replay_match
 from server.store import games as game_store
+from server.store import keys
 from tests.api.helpers import Api, assert_error
 from tests.security.support import play_out, start_board, start_ladder_board, step
 
@@ -83,6 +84,12 @@ def test_a_ladders_archive_holds_its_finished_games_and_replays_locally(
     assert [len(p) for p in one_by_one][:2] == [1, 1] and sorted(_ids(one_by_one)) == sorted([x, y])
     period = _ids(_pages(api, since=since, until=_iso(time.time() + 1), limit=1))
     assert len(period) == len(set(period)) and {x, y} <= set(period)
+
+    # games that ended at the very same time page by id, each once (the index is a
+    # hint the archive reads: put both at one far-away time, nothing else is there)
+    redis_client.zadd(keys.lobby_finished_games(), {x: 1000.0, y: 1000.0})
+    tied = _pages(api, since=_iso(1000.0), until=_iso(1001.0), limit=1)
+    assert _ids(tied) == sorted([x, y]) and len(tied) >= 2
 
     out = tmp_path / "games.jsonl"
     argv = ["archive", "--ladder", lid, "--out", str(out), "--limit", "1"]
