@@ -138,3 +138,12 @@ def test_bad_parameters_are_refused_plainly(api, query, field) -> None:
 def test_an_unknown_ladder_or_tournament_is_not_found(api) -> None:
     assert_error(api.get("/v1/archive", None, ladder="nope"), 404, "not_found")
     assert_error(api.get("/v1/archive", None, tournament="nope"), 404, "not_found")
+
+
+def test_the_cli_refuses_a_selection_it_cannot_send(tmp_path, capsys) -> None:
+    out = tmp_path / "games.jsonl"
+    assert cli.main(["archive", "--ladder", "L", "--until", "2026-01-01T00:00:00Z",
+                     "--out", str(out)]) == 2  # fmt: skip
+    assert "--until goes with --since" in capsys.readouterr().err and not out.exists()
+    with pytest.raises(SystemExit):  # argparse: exactly one of the three
+        cli.main(["archive", "--ladder", "L", "--tournament", "T", "--out", str(out)])
