@@ -354,6 +354,7 @@ def add_bot_subcommands(sub: _Subparsers[argparse.ArgumentParser]) -> None:
     add_token_command(sub, "PARLOUR_TOKEN")
     add_callback_command(sub)
     add_play_command(sub)
+    add_archive_command(sub)
 
 
 def cmd_callback(args: argparse.Namespace) -> int:
@@ -496,6 +497,60 @@ def add_play_command(sub: _Subparsers[argparse.ArgumentParser]) -> None:
     play.set_defaults(func=cmd_play)
 
 
+def add_archive_command(sub: _Subparsers[argparse.ArgumentParser]) -> None:
+    """Add ``archive``: download finished games' replays as JSON Lines (``GET /v1/archive``)."""
+    archive = sub.add_parser(
+        "archive",
+        help="download the replays of a ladder's, a tournament's or a period's finished games",
+        description="Write one replay per line (GET /v1/games/{id}/replay of each finished "
+        "game; boards still in play are left out), following every page, with progress "
+        "on stderr. A line replays locally: client_sdk.local.replay_match.",
+    )
+    which = archive.add_mutually_exclusive_group(required=True)
+    which.add_argument("--ladder", metavar="ID", help="a ladder's games")
+    which.add_argument("--tournament", metavar="ID", help="a tournament's games")
+    which.add_argument(
+        "--since", metavar="TIME", help="games that ended at or after TIME (ISO 8601 with offset)"
+    )
+    archive.add_argument("--until", metavar="TIME", help="with --since: games that ended before")
+    archive.add_argument("--out", required=True, metavar="FILE", help="the JSON Lines file")
+    archive.add_argument("--limit", type=int, default=None, help="replays per page (1..50)")
+    _add_server(archive)
+    archive.set_defaults(func=cmd_archive)
+
+
+def cmd_archive(args: argparse.Namespace) -> int:
+    """``archive``: write every page's replays to ``--out``; the exit status."""
+    if args.until is not None and args.since is None:
+        print("--until goes with --since", file=sys.stderr)
+        return 2
+
+    def progress(pages: int, replays: int) -> None:
+        print(f"page {pages}: {replays} replays", file=sys.stderr)
+
+    written = 0
+    try:
+        with Client(args.server) as client, open(args.out, "w") as out:
+            for replay in client.games.archive(
+                ladder=args.ladder,
+                tournament=args.tournament,
+                since=args.since,
+                until=args.until,
+                limit=args.limit,
+                on_page=progress,
+            ):
+                out.write(json.dumps(replay, separators=(",", ":")) + "\n")
+                written += 1
+    except ParlourError as exc:
+        print(f"archive failed: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"cannot write {args.out}: {exc.strerror}", file=sys.stderr)
+        return 1
+    print(f"{written} replays written to {args.out}", file=sys.stderr)
+    return 0
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -600,7 +655,8 @@ def bot_main(make_bot: Callable[[random.Random], Bot], argv: Sequence[str] | Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``parlour-bot run|serve|callback|register|token ...``: the bot commands, SDK alone.
+    """``parlour-bot run|serve|callback|register|token|play|archive ...``: the bot commands,
+    SDK alone.
 
     ``python -m client_sdk.cli`` is the same; a leading ``bot`` is accepted too,
     so ``python -m client_sdk.cli bot run ...`` spells it like ``parlour bot run ...``.

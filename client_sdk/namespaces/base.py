@@ -2,9 +2,9 @@
 server-sent events) and :class:`_Namespace`, the base of the namespace classes.
 
 Every namespace method builds a path (each id escaped by :func:`_q`), calls
-:meth:`Requestor.request` or :meth:`Requestor.stream`, and returns the decoded JSON
-unchanged (typed by :mod:`client_sdk.types`). Errors are raised as the typed
-exceptions of :mod:`client_sdk.errors`.
+:meth:`Requestor.request`, :meth:`Requestor.lines` or :meth:`Requestor.stream`, and
+returns the decoded JSON unchanged (typed by :mod:`client_sdk.types`). Errors are
+raised as the typed exceptions of :mod:`client_sdk.errors`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlsplit
 
 import requests
 import urllib3
@@ -137,10 +137,51 @@ class Requestor:
             ParlourError: the subclass :data:`~client_sdk.errors.ERRORS_BY_CODE`
                 names for the answer's error code.
         """
+        response = self._send(method, path, json=json, params=params, timeout=timeout,
+                              idempotent=idempotent, accept="application/json")  # fmt: skip
+        return _decode(response)
+
+    def lines(
+        self, path: str, *, params: Mapping[str, Any] | None = None
+    ) -> tuple[list[Any], str | None]:
+        """``GET`` a JSON Lines page: its decoded lines and the ``Link: <...>; rel="next"``
+        URL's ``cursor`` (None on the last page). Retried as :meth:`request` retries a GET.
+
+        Raises:
+            ConnectionError, ParlourError: as :meth:`request`.
+        """
+        response = self._send("GET", path, params=params, accept="application/x-ndjson")
+        try:
+            rows = [jsonlib.loads(line) for line in response.text.splitlines() if line]
+        except ValueError as exc:
+            raise ParlourError(
+                "the server answered with a line that is not JSON",
+                status=response.status_code,
+                code="invalid_response",
+            ) from exc
+        following = response.links.get("next", {}).get("url")
+        cursor = None
+        if following:
+            found = parse_qs(urlsplit(following).query).get("cursor")
+            cursor = found[0] if found else None
+        return rows, cursor
+
+    def _send(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        params: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
+        idempotent: bool | None = None,
+        accept: str,
+    ) -> requests.Response:
+        """One API call with retries: the 2xx response (see :meth:`request`)."""
         if idempotent is None:
             idempotent = method.upper() == "GET"
         url = self.base_url + path
-        headers = self._headers("application/json")
+        headers = self._headers(accept)
         query = {k: v for k, v in (params or {}).items() if v is not None}
         attempt = 0
         while True:
@@ -163,7 +204,7 @@ class Requestor:
                 delay = self._backoff(attempt)
             else:
                 if 200 <= response.status_code < 300:
-                    return _decode(response)
+                    return response
                 error = _error_of(response)
                 delay_or_none = self._retry_delay(response.status_code, error, idempotent, attempt)
                 if delay_or_none is None or attempt >= self.max_retries:

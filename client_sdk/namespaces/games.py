@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any, cast
 
 from ..types import EventsPage, Move, Replay, View
@@ -114,6 +115,44 @@ class Games(_Namespace):
         return cast(
             dict[str, Any], self._r.request("GET", f"/v1/games/{_q(game_id)}/replay/{int(version)}")
         )
+
+    def archive(
+        self,
+        *,
+        ladder: str | None = None,
+        tournament: str | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        limit: int | None = None,
+        on_page: Callable[[int, int], None] | None = None,
+    ) -> Iterator[Replay]:
+        """``GET /v1/archive``, every page: the finished games' replays, one by one.
+
+        Choose the games by exactly one of ``ladder``, ``tournament`` or ``since``
+        (with ``until``: games that ended in ``[since, until)``; a datetime with its
+        timezone, or an ISO 8601 string). Each replay is ``GET /v1/games/{id}/replay``
+        of a finished game; boards still in play are never there. ``limit``: replays
+        per page (the server's default 20, at most 50). ``on_page(pages, replays)``
+        is called after each page with the counts so far (progress).
+        """
+        params: dict[str, Any] = {
+            "ladder": ladder,
+            "tournament": tournament,
+            "since": since.isoformat() if isinstance(since, datetime) else since,
+            "until": until.isoformat() if isinstance(until, datetime) else until,
+            "limit": limit,
+        }
+        pages = count = 0
+        cursor: str | None = None
+        while True:
+            rows, cursor = self._r.lines("/v1/archive", params=params | {"cursor": cursor})
+            pages += 1
+            count += len(rows)
+            yield from cast(list[Replay], rows)
+            if on_page is not None:
+                on_page(pages, count)
+            if cursor is None:
+                return
 
     def list(self, status: str | None = None, limit: int | None = None) -> dict[str, Any]:
         """``GET /v1/games``: the lobby's list, newest first (public parts only)."""

@@ -3,7 +3,9 @@ and its frames."""
 
 from __future__ import annotations
 
-from flask import Blueprint, g, request
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, current_app, g, request
 
 from . import schemas
 from .context import client_address, load_json, requires_token, services
@@ -409,6 +411,106 @@ def replay(game_id: str):
           $ref: '#/components/responses/NotFound'
     """
     return schemas.replay.dump(services().replays.replay(g.token, game_id))
+
+
+@bp.get("/v1/archive")
+def archive():
+    """
+    ---
+    get:
+      operationId: getArchive
+      tags:
+      - games
+      summary: Finished games' replays in bulk, as JSON Lines (one replay per line).
+      description: |
+        The replays of a ladder's games (`ladder`), a tournament's (`tournament`)
+        or of the games that ended in a period (`since` <= end < `until`; no
+        `until`: up to now), each line exactly `GET /v1/games/{id}/replay` of a
+        finished game. Exactly one of `ladder`, `tournament`, `since`. Only
+        finished games: never a game waiting, played or aborted, and never a
+        table of a duplicate board that is not over (for anyone, the admin too).
+        A ladder's and a tournament's games come in game id order, a period's
+        by end time. Pages: at most `limit` replays (a page may hold fewer, even
+        none, and still not be the last: a request looks at 500 games at most);
+        while there is more, the `Link` header names the next page
+        (`<...&cursor=...>; rel="next"`), and the last page has no `Link`. A game
+        that ends (or whose board becomes over) after the walk passed its place
+        is found by a later export.
+      security:
+      - {}
+      parameters:
+      - name: ladder
+        in: query
+        description: a ladder's id
+        schema:
+          type: string
+          minLength: 1
+          maxLength: 64
+      - name: tournament
+        in: query
+        description: a tournament's id
+        schema:
+          type: string
+          minLength: 1
+          maxLength: 64
+      - name: since
+        in: query
+        description: games that ended at or after this time (ISO 8601 with an offset)
+        schema:
+          type: string
+          format: date-time
+      - name: until
+        in: query
+        description: with `since`, games that ended before this time
+        schema:
+          type: string
+          format: date-time
+      - name: cursor
+        in: query
+        description: where the previous page stopped (from its `Link` header)
+        schema:
+          type: string
+          minLength: 1
+          maxLength: 200
+      - name: limit
+        in: query
+        schema:
+          type: integer
+          minimum: 1
+          maximum: 50
+          default: 20
+      responses:
+        '200':
+          description: one replay per line
+          headers:
+            Link:
+              description: the next page, `<URL>; rel="next"` (absent on the last page)
+              schema:
+                type: string
+          content:
+            application/x-ndjson:
+              x-line-schema:
+                $ref: '#/components/schemas/Replay'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
+        '429':
+          $ref: '#/components/responses/RateLimited'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
+    query = schemas.archive_query.load(request.args)
+    for name in ("since", "until"):
+        if query[name] is not None:
+            query[name] = query[name].timestamp()
+    page = services().archive.page(**query)
+    body = "".join(current_app.json.dumps(schemas.replay.dump(r)) + "\n" for r in page["replays"])
+    response = Response(body, mimetype="application/x-ndjson")
+    if page["next_cursor"] is not None:
+        args = {k: v for k, v in request.args.items() if k != "cursor"}
+        args["cursor"] = page["next_cursor"]
+        here = request.script_root + request.path  # behind a prefix too
+        response.headers["Link"] = f'<{here}?{urlencode(args)}>; rel="next"'
+    return response
 
 
 @bp.get("/v1/games/<game_id>/replay/<int:version>")

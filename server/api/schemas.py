@@ -192,6 +192,21 @@ class PageQuery(_Query):
     cursor = fields.String(validate=validate.Length(min=1, max=100), load_default=None)
 
 
+class ArchiveQuery(_Query):
+    """``GET /v1/archive``: the games (exactly one of ladder, tournament, since; the
+    use case says so), the page."""
+
+    ladder = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    tournament = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    since = fields.AwareDateTime(load_default=None)
+    until = fields.AwareDateTime(load_default=None)
+    cursor = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
+    limit = fields.Integer(validate=validate.Range(min=1, max=50), load_default=20)
+
+
+archive_query = ArchiveQuery()
+
+
 class TournamentsQuery(_Query):
     limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
 

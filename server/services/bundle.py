@@ -13,6 +13,7 @@ from redis import Redis
 
 from server.services import notifications
 from server.services.apps import Apps
+from server.services.archive import Archive
 from server.services.callbacks import Callbacks, Dispatch
 from server.services.clocks import Clocks
 from server.services.core import Core, house_bot_places
@@ -101,6 +102,7 @@ class Services:
         self.feeds = Feeds(self.core, self.slots)
         self.turn_streams = TurnStreams(self.core, self.feeds)
         self.replays = Replays(self.core)
+        self.archive = Archive(self.core, self.replays)
         self.lobby = Lobby(self.core, per_creator=lobby_per_creator)
         self.health = Health(self.core)
         self.tournaments = Tournaments(self.core, self.invitations, per_creator=lobby_per_creator)

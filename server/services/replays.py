@@ -17,6 +17,7 @@ from server.services import boards, views
 from server.services.core import Core
 from server.services.errors import GameNotFinished, NotFound
 from server.store import games as game_store
+from server.store.games import GameRecord
 
 
 class Replays:
@@ -30,12 +31,17 @@ class Replays:
         """The public record while playing; everything, hands and seed, once finished."""
         got = self.core.read(token, game_id, required=False)
         boards.check(self.core, got.caller, got.game)
-        record = got.game
+        return self.shown(got.game)
+
+    def shown(self, record: GameRecord) -> dict[str, Any]:
+        """The replay of ``record`` as the replay endpoint shows it, to a caller
+        :func:`boards.check` lets through (the archive passes only games it would
+        let anyone see)."""
         state = views.state_of(record)
         return shown_record.replay(  # what the local runner writes too (parlour-bot play)
             views.header(record),
             state,
-            game_store.all_events(self.r, game_id),
+            game_store.all_events(self.r, record.id),
             result=views.result(record, state, self.core.clock(record)),
         )
 

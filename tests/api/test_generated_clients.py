@@ -1,7 +1,8 @@
 """A third-party generator as a conformance check of ``openapi.yaml``.
 
 openapi-python-client (a dev dependency) generates a Python client from the committed
-spec, once per session, with its default post-hooks (ruff, from the dev extra): it must
+spec (with the repository's ``openapi-python-client.yaml``), once per session, with its
+default post-hooks (ruff, from the dev extra): it must
 say nothing, no warning and no error (a warning means it dropped or misread part of the
 spec). Then each of the four games is played to its end over a real socket with only
 that client: players registered, the game created and joined, turns read, views read,
@@ -50,7 +51,7 @@ def generation(
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     done = subprocess.run(
         [str(generator), "generate", "--path", str(ROOT / "openapi.yaml"), "--meta", "none",
-         "--output-path", str(out / PACKAGE)],
+         "--config", str(ROOT / "openapi-python-client.yaml"), "--output-path", str(out / PACKAGE)],
         capture_output=True, text=True, env=env, cwd=out, timeout=300,
     )  # fmt: skip
     return done, out

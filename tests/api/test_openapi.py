@@ -289,6 +289,9 @@ def test_responses_match_the_spec(client, spec, players, app, document):
     assert status == 200 and frame["public"]["result"] == replay["result"]
     assert call("get", f"/v1/games/{gid}/replay/{replay['version'] + 1}")[0] == 404
     assert call("get", f"/v1/games/{gid}/replay/0", token="x.y")[0] == 401
+    assert call("get", "/v1/archive", query={"since": "2000-01-01T00:00:00Z"})[0] == 200
+    assert call("get", "/v1/archive", query={"ladder": "nope"})[0] == 404
+    assert call("get", "/v1/archive", query={"limit": 1})[0] == 400
     status, ended = call("get", "/v1/games", query={"status": "finished", "limit": 5})
     assert status == 200 and [g["id"] for g in ended["games"]] == [gid]
     status, final = call("get", f"/v1/games/{gid}", token=tokens[0])

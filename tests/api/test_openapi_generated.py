@@ -83,7 +83,7 @@ def test_every_operation_and_webhook_is_named_tagged_and_states_its_security():
         assert isinstance(operation.get("security"), list), name
         assert {} not in operation["security"] or len(operation["security"]) > 1, name
         ids.append(operation["operationId"])
-    assert len(ids) == len(set(ids)) == 59
+    assert len(ids) == len(set(ids)) == 60
     public = dict(_operations(document))
     assert public["get /healthz"]["security"] == []
     assert public["post /v1/games/{game_id}/moves"]["security"] == [{"bearer": []}]

@@ -339,6 +339,7 @@ CALLS = [
     (lambda c: c.ratings.get("concerto"), "GET", "/v1/ratings/{game}", None),
     (lambda c: c.games.list(status="finished"), "GET", "/v1/games", None),
     (lambda c: c.games.replay_frame("G", 7), "GET", "/v1/games/{game_id}/replay/{version}", None),
+    (lambda c: list(c.games.archive(ladder="L")), "GET", "/v1/archive", None),
     (lambda c: list(c.games.stream("G", after=3)), "GET", "/v1/games/{game_id}/stream", None),
     (lambda c: c.tournaments.list(limit=5), "GET", "/v1/tournaments", None),
     (lambda c: c.apps.create("app", invite_url="http://x/i"), "POST", "/v1/apps",
@@ -418,6 +419,24 @@ def test_query_parameters(server: CannedServer) -> None:
     assert server.seen[0].query == {"after": ["5"], "wait": ["1.5"]}
     assert server.seen[1].query == {"wait": ["2"]}
     assert server.seen[2].query == {}
+
+
+def test_the_archive_follows_every_page(server: CannedServer) -> None:
+    def link(cursor: str) -> dict[str, str]:
+        return {"Link": f'</v1/archive?ladder=L&limit=2&cursor={cursor}>; rel="next"'}
+
+    server.answer(
+        Answer(200, raw=b'{"id":"g1"}\n{"id":"g2"}\n', headers=link("g2")),
+        Answer(200, raw=b"", headers=link("g9")),  # a page may hold none and not be the last
+        Answer(200, raw=b'{"id":"g10"}\n'),  # no Link: the last page
+    )
+    client, _ = make_client(server.url)
+    pages: list[tuple[int, int]] = []
+    got = client.games.archive(ladder="L", limit=2, on_page=lambda p, n: pages.append((p, n)))
+    assert [r["id"] for r in got] == ["g1", "g2", "g10"]
+    assert pages == [(1, 2), (2, 2), (3, 3)]
+    assert [seen.query.get("cursor") for seen in server.seen] == [None, ["g2"], ["g9"]]
+    assert server.seen[0].query == {"ladder": ["L"], "limit": ["2"]}
 
 
 # -- drift guards against openapi.yaml (berserk's check-endpoints) -----------------

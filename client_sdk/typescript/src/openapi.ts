@@ -206,6 +206,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finished games' replays in bulk, as JSON Lines (one replay per line).
+         * @description The replays of a ladder's games (`ladder`), a tournament's (`tournament`)
+         *     or of the games that ended in a period (`since` <= end < `until`; no
+         *     `until`: up to now), each line exactly `GET /v1/games/{id}/replay` of a
+         *     finished game. Exactly one of `ladder`, `tournament`, `since`. Only
+         *     finished games: never a game waiting, played or aborted, and never a
+         *     table of a duplicate board that is not over (for anyone, the admin too).
+         *     A ladder's and a tournament's games come in game id order, a period's
+         *     by end time. Pages: at most `limit` replays (a page may hold fewer, even
+         *     none, and still not be the last: a request looks at 500 games at most);
+         *     while there is more, the `Link` header names the next page
+         *     (`<...&cursor=...>; rel="next"`), and the last page has no `Link`. A game
+         *     that ends (or whose board becomes over) after the walk passed its place
+         *     is found by a later export.
+         */
+        get: operations["getArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bots": {
         parameters: {
             query?: never;
@@ -4026,6 +4058,43 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getArchive: {
+        parameters: {
+            query?: {
+                /** @description a ladder's id */
+                ladder?: string;
+                /** @description a tournament's id */
+                tournament?: string;
+                /** @description games that ended at or after this time (ISO 8601 with an offset) */
+                since?: string;
+                /** @description with `since`, games that ended before this time */
+                until?: string;
+                /** @description where the previous page stopped (from its `Link` header) */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one replay per line */
+            200: {
+                headers: {
+                    /** @description the next page, `<URL>; rel="next"` (absent on the last page) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": unknown;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
         };

@@ -1,0 +1,64 @@
+"""The archive's reads: which games a ladder, a tournament or a period holds.
+
+No index of its own: a ladder's and a tournament's game lists (``keys.ladder_games``,
+``keys.tournament_games``) and the lobby's games by end time
+(``keys.lobby_finished_games``) already say it. Each read returns candidates in
+a fixed order after a position, so the archive pages through them with a
+cursor; the games' own records decide what is shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redis import Redis
+
+from . import keys
+from .replies import text
+
+
+def ladder_game_ids(r: Redis, ladder_id: str) -> list[str] | None:
+    """Every game id of the ladder, sorted (None: no such ladder)."""
+    pipe = r.pipeline(transaction=False)
+    pipe.exists(keys.ladder(ladder_id))
+    pipe.hvals(keys.ladder_games(ladder_id))
+    found, ids = pipe.execute()
+    return sorted({text(g) for g in ids}) if found else None
+
+
+def tournament_game_ids(r: Redis, tournament_id: str) -> list[str] | None:
+    """Every game id of the tournament, sorted (None: no such tournament)."""
+    pipe = r.pipeline(transaction=False)
+    pipe.exists(keys.tournament(tournament_id))
+    pipe.hvals(keys.tournament_games(tournament_id))
+    found, ids = pipe.execute()
+    return sorted({text(g) for g in ids}) if found else None
+
+
+def ended_between(
+    r: Redis,
+    since: float,
+    until: float | None,
+    after: tuple[float, str] | None,
+    count: int,
+) -> list[tuple[float, str]]:
+    """Up to ``count`` games that ended at ``since <= t < until`` (finished or aborted),
+    ordered by ``(t, id)`` and after ``after`` when given.
+
+    Returns:
+        ``[(end time, game id), ...]`` oldest first.
+    """
+    key = keys.lobby_finished_games()
+    high = "+inf" if until is None else f"({until!r}"
+    rows: list[tuple[float, str]] = []
+    low = repr(since)
+    if after is not None and after[0] >= since:
+        at, last = after
+        ties: list[Any] = r.zrangebyscore(key, repr(at), repr(at), withscores=True)
+        rows = sorted((float(t), text(g)) for g, t in ties if text(g) > last)
+        if until is not None and at >= until:
+            rows = []
+        low = f"({at!r}"
+    more: list[Any] = r.zrangebyscore(key, low, high, start=0, num=count, withscores=True)
+    rows += [(float(t), text(g)) for g, t in more]
+    return rows[:count]
