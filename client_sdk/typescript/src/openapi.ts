@@ -1276,12 +1276,12 @@ export interface components {
         Clock: {
             move_seconds: number;
             /** @default null */
-            bank_ms: number | null;
+            bank_ms?: number | null;
         };
         BotSpec: {
             name: string;
             /** @default null */
-            games: string[] | null;
+            games?: string[] | null;
             count: number;
         };
         BotsEnsure: {
@@ -1350,7 +1350,7 @@ export interface components {
             } | null;
             seats?: (string | null)[] | null;
             /** @default false */
-            allow_multiple_seats: boolean;
+            allow_multiple_seats?: boolean;
             /** @description admin only; presets the first deals exactly */
             deals?: components["schemas"]["Deal"][] | null;
             /** @description admin only; the deal seed */
