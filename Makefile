@@ -22,7 +22,7 @@ demo: $(STAMP) ## the main job: parlour serve + eight bots + a Concerto tourname
 # The static checks run beside pytest (make -j2): pytest's workers spend much of their time
 # waiting (servers starting, browsers, installs), which the checks fill. Either failing
 # fails `make test`; make waits for the other to finish first.
-PYTEST_ARGS ?= -n auto --dist loadfile
+PYTEST_ARGS ?= -n auto --dist loadfile --durations=30
 
 test: $(STAMP) browser ## run the whole test suite (real Redis, real sockets, real Chromium)
 	@$(MAKE) --no-print-directory -j2 checks pytest
@@ -30,7 +30,7 @@ test: $(STAMP) browser ## run the whole test suite (real Redis, real sockets, re
 checks: lint ## lint, then the docs build (mkdocs --strict)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
-pytest: $(STAMP) ## pytest alone (PYTEST_ARGS: -n auto --dist loadfile)
+pytest: $(STAMP) ## pytest alone (PYTEST_ARGS: -n auto --dist loadfile, the 30 slowest listed)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 browser: ## install Debian's chromium for tests/web where we may (root + apt-get); never fails
