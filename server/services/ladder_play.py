@@ -168,34 +168,9 @@ class LadderPlay:
         self, record: LadderRecord, player: str, attempt: int, house: list[str]
     ) -> str:
         """Create (once) the ``attempt``-th validation game of ``player``; its id."""
-        meta = record.meta
-        engine = REGISTRY[meta["game"]]
-        options = dict(meta["options"])
-        if engine.seat_option:
-            options[engine.seat_option] = meta["table_size"]
         game_id = table_game_id(f"ladder:{record.id}:validation:{player}", attempt, 0)
-        seats = [player, *house]
-        self.games.create_tournament_game(
-            game_id=game_id,
-            game=meta["game"],
-            options=options,
-            seats=seats,
-            seed=None,
-            clock={
-                "move_seconds": meta["clock"]["move_seconds"],
-                "bank_ms": meta["clock"].get("bank_ms", 0),
-                "timeout_policy": meta["timeout_policy"],
-            },
-            tournament={
-                "id": None,
-                "ladder": record.id,
-                "validation": player,
-                "table": 0,
-                "board": None,
-                "twins": None,
-                "consent": {"kind": "ladder_entry", "players": sorted(set(seats))},
-            },
-        )
+        placement = {"validation": player, "table": 0, "board": None, "twins": None}
+        self._create_table(record, game_id, [player, *house], None, placement)
         return game_id
 
     def _drive(self, record: LadderRecord, checkpoint: Checkpoint) -> None:
@@ -265,18 +240,32 @@ class LadderPlay:
         players at each) are dealt from the match's board seed, each knowing its twin
         (its cards hidden until both are over). Every seat joined the ladder itself: that
         is its consent."""
-        meta = record.meta
-        engine = REGISTRY[meta["game"]]
-        options = dict(meta["options"])
-        if engine.seat_option:
-            options[engine.seat_option] = meta["table_size"]
         game_id = table_game_id(f"ladder:{record.id}", n, t)
         seed, twins = None, None
         if len(match["tables"]) == 2:
             seed = self.core.board_seed(f"ladder:{record.id}", n)
             twins = [table_game_id(f"ladder:{record.id}", n, 1 - t)]
-        seats = list(match["tables"][t])
         checkpoint("create")
+        placement = {"match": n, "table": t, "board": n if seed else None, "twins": twins}
+        self._create_table(record, game_id, list(match["tables"][t]), seed, placement)
+        return game_id
+
+    def _create_table(
+        self,
+        record: LadderRecord,
+        game_id: str,
+        seats: list[str],
+        seed: str | None,
+        placement: dict[str, Any],
+    ) -> None:
+        """Create (once) a game of the ladder at ``seats``: its options at the ladder's
+        table size, on its clock; ``placement`` says where it stands (a match's table, or
+        a validation game). Every seat joined the ladder itself: that is its consent."""
+        meta = record.meta
+        engine = REGISTRY[meta["game"]]
+        options = dict(meta["options"])
+        if engine.seat_option:
+            options[engine.seat_option] = meta["table_size"]
         self.games.create_tournament_game(
             game_id=game_id,
             game=meta["game"],
@@ -291,11 +280,7 @@ class LadderPlay:
             tournament={
                 "id": None,
                 "ladder": record.id,
-                "match": n,
-                "table": t,
-                "board": n if seed else None,
-                "twins": twins,
+                **placement,
                 "consent": {"kind": "ladder_entry", "players": sorted(set(seats))},
             },
         )
-        return game_id
