@@ -21,7 +21,7 @@ import bisect
 from collections.abc import Callable
 from typing import Any
 
-from server.services import boards
+from server.services import boards, wire
 from server.services.core import Core
 from server.services.errors import InvalidRequest, NotFound
 from server.services.replays import Replays
@@ -82,7 +82,7 @@ class Archive:
         if not 1 <= limit <= MAX_PAGE:
             raise InvalidRequest("limit out of range", {"limit": [f"1..{MAX_PAGE}"]})
         if since is not None:
-            return self._walk(self._period(since, until), _period_cursor(cursor), limit)
+            return self._walk(self._period(since, until), wire.cursor_key(cursor), limit)
         if ladder is not None:
             ids = archive_store.ladder_game_ids(self.r, ladder)
             if ids is None:
@@ -142,23 +142,5 @@ def _cursor(key: Any) -> str | None:
     if key is None:
         return None
     if isinstance(key, tuple):
-        return f"{key[0]!r}_{key[1]}"
+        return wire.cursor(*key)
     return str(key)
-
-
-def _period_cursor(cursor: str | None) -> tuple[float, str] | None:
-    """The ``(end time, id)`` a period's cursor stands for.
-
-    Raises:
-        InvalidRequest: not a cursor of a period's list.
-    """
-    if cursor is None:
-        return None
-    at, _, key = cursor.partition("_")
-    try:
-        value = float(at)
-    except ValueError:
-        value = float("nan")
-    if not key or value != value:
-        raise InvalidRequest("not a cursor from this list", {"cursor": [cursor[:40]]})
-    return value, key

@@ -35,7 +35,7 @@ import secrets
 import time
 from typing import Any
 
-from server.services import views
+from server.services import views, wire
 from server.services.core import Core
 from server.services.errors import (
     InvalidRequest,
@@ -187,7 +187,7 @@ class Invitations:
             InvalidRequest: a cursor this list did not give.
         """
         player = self.core.player(token)
-        after = _cursor_key(cursor)
+        after = wire.cursor_key(cursor)
         now = time.time()
         out = []
         for inv in store.of_player(self.r, player.id):
@@ -202,7 +202,7 @@ class Invitations:
         more = len(out) > limit
         return {
             "invitations": [_out(inv) for inv in page],
-            "next_cursor": _cursor(page[-1]["created"], page[-1]["id"]) if more else None,
+            "next_cursor": wire.cursor(page[-1]["created"], page[-1]["id"]) if more else None,
         }
 
     # -- blocks -------------------------------------------------------------------------
@@ -237,7 +237,7 @@ class Invitations:
     ) -> dict[str, Any]:
         """One page of the players the caller blocks, oldest block first."""
         player = self.core.player(token)
-        after = _cursor_key(cursor)
+        after = wire.cursor_key(cursor)
         rows = [(at, pid) for pid, at in store.blocks(self.r, player.id)]
         rows = [row for row in sorted(rows) if after is None or row > after]
         page = rows[:limit]
@@ -251,7 +251,7 @@ class Invitations:
                 }
                 for at, pid in page
             ],
-            "next_cursor": _cursor(*page[-1]) if len(rows) > limit else None,
+            "next_cursor": wire.cursor(*page[-1]) if len(rows) > limit else None,
         }
 
     def accept(self, token: str | None, invitation_id: str) -> dict[str, Any]:
@@ -359,26 +359,3 @@ class Invitations:
 def _out(inv: dict[str, Any]) -> dict[str, Any]:
     """An invitation as the API shows it (times as ISO 8601)."""
     return {**inv, "created": iso(inv["created"]), "expires": iso(inv["expires"])}
-
-
-def _cursor(at: float, key: str) -> str:
-    """An opaque page cursor: the sort key of the last item shown."""
-    return f"{at!r}_{key}"
-
-
-def _cursor_key(cursor: str | None) -> tuple[float, str] | None:
-    """The sort key a cursor stands for (None: from the start).
-
-    Raises:
-        InvalidRequest: not a cursor this server gave.
-    """
-    if cursor is None:
-        return None
-    at, _, key = cursor.partition("_")
-    try:
-        value = float(at)
-    except ValueError:
-        value = float("nan")
-    if not key or value != value:
-        raise InvalidRequest("not a cursor from this list", {"cursor": [cursor[:40]]})
-    return value, key

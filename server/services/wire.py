@@ -26,6 +26,8 @@ from typing import Any
 
 import orjson
 
+from server.services.errors import InvalidRequest
+
 LINE_SEPARATORS = {
     "\u0085": b"\\u0085",
     "\u2028": b"\\u2028",
@@ -98,3 +100,30 @@ def iso(epoch: float | None) -> str | None:
     if epoch is None:
         return None
     return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds")
+
+
+def cursor(at: float, key: str) -> str:
+    """An opaque page cursor: the sort key of the last item shown (a time, an id).
+
+    >>> cursor(1.5, "ab")
+    '1.5_ab'
+    """
+    return f"{at!r}_{key}"
+
+
+def cursor_key(cursor: str | None) -> tuple[float, str] | None:
+    """The sort key a cursor stands for (None: from the start).
+
+    Raises:
+        InvalidRequest: not a cursor this server gave.
+    """
+    if cursor is None:
+        return None
+    at, _, key = cursor.partition("_")
+    try:
+        value = float(at)
+    except ValueError:
+        value = float("nan")
+    if not key or value != value:
+        raise InvalidRequest("not a cursor from this list", {"cursor": [cursor[:40]]})
+    return value, key
