@@ -40,10 +40,6 @@ def create():
                 $ref: '#/components/schemas/AppCreated'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
     """
@@ -71,10 +67,6 @@ def show(app_id: str):
             application/json:
               schema:
                 $ref: '#/components/schemas/App'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
@@ -122,10 +114,6 @@ def create_game(app_id: str):
                 $ref: '#/components/schemas/AppGame'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
@@ -177,10 +165,6 @@ def add_webhook(app_id: str):
                 $ref: '#/components/schemas/Webhook'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
@@ -212,10 +196,6 @@ def rotate_token(app_id: str):
             application/json:
               schema:
                 $ref: '#/components/schemas/AppCreated'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
@@ -242,10 +222,6 @@ def revoke_token(app_id: str):
       responses:
         '204':
           description: the token no longer works
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
@@ -308,10 +284,6 @@ def ensure_bots():
                 $ref: '#/components/schemas/BotPool'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
     """

@@ -114,10 +114,6 @@ def create():
           $ref: '#/components/responses/InvalidRequest'
         '413':
           $ref: '#/components/responses/PayloadTooLarge'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
@@ -159,10 +155,6 @@ def join(game_id: str):
                   $ref: '#/components/examples/ConcertoJoined'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
@@ -209,10 +201,6 @@ def leave(game_id: str, seat: int):
                 $ref: '#/components/schemas/View'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
@@ -306,10 +294,6 @@ def move(game_id: str):
           $ref: '#/components/responses/InvalidRequest'
         '413':
           $ref: '#/components/responses/PayloadTooLarge'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':

@@ -39,12 +39,8 @@ def mine():
                 $ref: '#/components/schemas/ConsentInvitationList'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     query = schemas.page_query.load(request.args)
     return schemas.invitation_list.dump(services().invitations.mine(g.token, **query))
@@ -72,12 +68,8 @@ def blocks():
                 $ref: '#/components/schemas/BlockList'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     query = schemas.page_query.load(request.args)
     return schemas.block_list.dump(services().invitations.blocks(g.token, **query))
@@ -120,14 +112,10 @@ def block(player_id: str):
                 $ref: '#/components/schemas/Block'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
           $ref: '#/components/responses/NotFound'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     schemas.empty.load(load_json())
     return schemas.block.dump(services().invitations.block(g.token, player_id))
@@ -152,12 +140,8 @@ def unblock(player_id: str):
       responses:
         '204':
           description: not blocked
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     services().invitations.unblock(g.token, player_id)
     return "", 204
@@ -195,16 +179,12 @@ def accept(invitation_id: str):
                 $ref: '#/components/schemas/ConsentInvitation'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
           $ref: '#/components/responses/NotFound'
         '409':
           $ref: '#/components/responses/Conflict'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     schemas.empty.load(load_json())
     return schemas.invitation.dump(services().invitations.accept(g.token, invitation_id))
@@ -238,14 +218,10 @@ def decline(invitation_id: str):
                 $ref: '#/components/schemas/ConsentInvitation'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
           $ref: '#/components/responses/NotFound'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     schemas.empty.load(load_json())
     return schemas.invitation.dump(services().invitations.decline(g.token, invitation_id))

@@ -142,12 +142,8 @@ def create():
                 $ref: '#/components/schemas/Ladder'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     body = ladder_create.load(load_json())
     return services().ladders.create(g.token, **body), 201
@@ -212,14 +208,10 @@ def join(ladder_id: str):
                 $ref: '#/components/schemas/LadderEntry'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
           $ref: '#/components/responses/NotFound'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     body = entry_body.load(load_json())
     joined = services().ladders.join(
@@ -270,14 +262,10 @@ def leave(ladder_id: str):
                     description: on a ladder of fixed pairs, the partner that left too
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
           $ref: '#/components/responses/NotFound'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     query = entry_query.load(request.args)
     return services().ladders.leave(g.token, ladder_id, query["player_id"])

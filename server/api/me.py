@@ -42,10 +42,6 @@ def turns():
                   $ref: '#/components/examples/ConcertoTurns'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
     """
@@ -115,12 +111,8 @@ def turn_stream():
 
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     query = schemas.turn_stream_query.load(request.args)
     token = g.token
@@ -163,14 +155,10 @@ def get_callback():
             application/json:
               schema:
                 $ref: '#/components/schemas/Callback'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
           $ref: '#/components/responses/NotFound'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     return services().callbacks.show(g.token)
 
@@ -218,12 +206,8 @@ def put_callback():
                 $ref: '#/components/schemas/CallbackSecret'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     body = schemas.callback_put.load(load_json())
     return services().callbacks.put(g.token, body["url"])
@@ -247,14 +231,10 @@ def rotate_callback_secret():
             application/json:
               schema:
                 $ref: '#/components/schemas/CallbackSecret'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
           $ref: '#/components/responses/NotFound'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     return services().callbacks.rotate(g.token)
 
@@ -272,14 +252,10 @@ def delete_callback():
       responses:
         '204':
           description: removed
-        '401':
-          $ref: '#/components/responses/Unauthorized'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
           $ref: '#/components/responses/NotFound'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     services().callbacks.delete(g.token)
     return "", 204

@@ -249,6 +249,10 @@ def build(app: Flask | None = None) -> dict[str, Any]:
         for method in METHODS:
             if method in item:
                 item[method]["security"] = _security(item[method].get("security"))
+    for item in out["paths"].values():
+        for method in METHODS:
+            if method in item:
+                _token_refusals(item[method])
     _mark_open_objects(out)
     order = ["openapi", "info", "servers", "security", "tags", "paths", "webhooks", "components"]
     return {key: out[key] for key in order if key in out}
@@ -281,6 +285,17 @@ def _security(stated: list[dict[str, list[str]]] | None) -> list[dict[str, list[
     if stated is None:
         return [{"bearer": []}]
     return [] if stated == [{}] else stated
+
+
+def _token_refusals(operation: dict[str, Any]) -> None:
+    """An operation that needs a token may be refused one (401) and rate-limited per
+    token (429): said here once, not in every view's docstring. Its answers are listed
+    by status code."""
+    if operation["security"] == [{"bearer": []}]:
+        responses = operation["responses"]
+        responses.setdefault("401", {"$ref": "#/components/responses/Unauthorized"})
+        responses.setdefault("429", {"$ref": "#/components/responses/RateLimited"})
+        operation["responses"] = dict(sorted(responses.items()))
 
 
 def _mark_open_objects(node: Any) -> None:

@@ -70,10 +70,6 @@ def me():
             application/json:
               schema:
                 $ref: '#/components/schemas/Profile'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
     """
@@ -102,10 +98,6 @@ def rotate_own_token():
             application/json:
               schema:
                 $ref: '#/components/schemas/PlayerCreated'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
     """
@@ -125,10 +117,6 @@ def revoke_own_token():
       responses:
         '204':
           description: the token no longer works
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
     """
@@ -160,10 +148,6 @@ def rotate_token(player_id: str):
             application/json:
               schema:
                 $ref: '#/components/schemas/PlayerCreated'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
@@ -191,10 +175,6 @@ def revoke_token(player_id: str):
       responses:
         '204':
           description: the token no longer works
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':

@@ -107,10 +107,6 @@ def create():
           $ref: '#/components/responses/PayloadTooLarge'
         '422':
           $ref: '#/components/responses/UnplayableFormat'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
     """
     body = schemas.tournament_create.load(load_json())
     return schemas.tournament.dump(services().tournaments.create(g.token, **body)), 201
@@ -152,10 +148,6 @@ def enter(tournament_id: str):
                 $ref: '#/components/schemas/EntryCreated'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
@@ -203,10 +195,6 @@ def start(tournament_id: str):
                 $ref: '#/components/schemas/Tournament'
         '400':
           $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
