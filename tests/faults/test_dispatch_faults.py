@@ -96,9 +96,14 @@ def test_a_dispatcher_killed_mid_call_loses_no_turn(svc, players, tmp_path, redi
         second = DispatchProc(redis_server.url, tmp_path, SETTINGS, "second")
         with running(first, second):
             wait_for(lambda: len(bot.calls) >= 10 and bot.in_flight > 0, 15, "calls in flight")
-            in_flight = {(c["game_id"], c["version"], c["seat"]) for c in bot.calls[-8:]}
             first.kill9()  # mid-call: its turns stay pending, unacked
             killed_at = time.monotonic()
+            # Calls the dead process sent may still be in the bot's socket buffer: let
+            # them land, then every call so far is the first dispatcher's. With 8 calls
+            # at a time, the ones it died in are among its last 8.
+            wait_for(lambda: bot.in_flight == 0, 5, "the dead dispatcher's calls to end")
+            time.sleep(0.2)
+            in_flight = {(c["game_id"], c["version"], c["seat"]) for c in bot.calls[-8:]}
             second.start()
             wait_for(lambda: _finished(svc, game_ids), 25, "every game to finish")
             took = time.monotonic() - killed_at
