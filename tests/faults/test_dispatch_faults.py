@@ -68,19 +68,30 @@ def _check(svc: Services, bot: Bot, game_ids: list[str], players) -> dict[str, A
     return {"versions": versions, "books": books, "per_turn": bot.per_turn()}
 
 
+def _reading(svc: Services) -> int:
+    """Connections whose last command was a read of the turns (a blocked dispatcher)."""
+    return sum(c.get("cmd") == "xreadgroup" for c in svc.core.r.client_list())
+
+
+def _consumers(svc: Services) -> list[dict[str, Any]]:
+    return svc.core.r.xinfo_consumers(keys.callback_turns(), callback_store.GROUP)
+
+
 def test_two_dispatchers_share_the_turns_and_call_each_once(svc, players, tmp_path, redis_server):
     people = players.many(4, "cb")
     with serving(Bot()) as bot:
-        game_ids = _games(svc, bot, people, 6)
         a = DispatchProc(redis_server.url, tmp_path, SETTINGS, "a").start()
         b = DispatchProc(redis_server.url, tmp_path, SETTINGS, "b").start()
         with running(a, b):
+            # both waiting on the stream before the first turn: on a loaded machine one
+            # that started late could find every game over, and share nothing
+            wait_for(lambda: _reading(svc) == 2, 15, "both dispatchers to read")
+            game_ids = _games(svc, bot, people, 6)
             wait_for(lambda: _finished(svc, game_ids), 25, "every game to finish")
     got = _check(svc, bot, game_ids, people)
     assert set(got["per_turn"].values()) == {1}  # no turn called by both
     assert sum(h["moves"] for h in got["books"].values()) == got["versions"]
-    consumers = svc.core.r.xinfo_consumers(keys.callback_turns(), callback_store.GROUP)
-    assert len(consumers) == 2
+    assert len(_consumers(svc)) == 2
 
 
 def test_a_dispatcher_killed_mid_call_loses_no_turn(svc, players, tmp_path, redis_server):
