@@ -4,6 +4,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
+# Python caches compiled modules in __pycache__ unless told not to; some machines set
+# PYTHONDONTWRITEBYTECODE=1, and then every process the tests start (servers, workers,
+# CLIs: hundreds) compiles the project again, about 0.3 CPU-seconds each.
+unexport PYTHONDONTWRITEBYTECODE
+
 .DEFAULT_GOAL := help
 .PHONY: help demo test checks pytest bench lint serve clean browser docs openapi
 
