@@ -462,13 +462,24 @@ class Games:
         return self._move(token, got, move, version, seat, now)
 
     def move_as(
-        self, player_id: str, game_id: str, move: Any, version: int, seat: int
+        self,
+        player_id: str,
+        game_id: str,
+        move: Any,
+        version: int,
+        seat: int,
+        read: Read | None = None,
     ) -> dict[str, Any]:
         """:meth:`move` for ``player_id`` without its token: the dispatcher submits a
         callback player's answer so, always with the turn's version (compare-and-set:
-        a move the player also made another way is accepted once)."""
+        a move the player also made another way is accepted once).
+
+        ``read``: the game as the dispatcher read it for this turn
+        (:meth:`Core.read_as`, at ``version``), used instead of a read of its own: if
+        the game moved on since, the commit's compare-and-set refuses the move
+        (StaleVersion) or finds the same move accepted (a duplicate: no error)."""
         now = time.time()
-        got = self.core.read_as(player_id, game_id, accepted_at=version)
+        got = read or self.core.read_as(player_id, game_id, accepted_at=version)
         return self._move(None, got, move, version, seat, now)
 
     def _move(
