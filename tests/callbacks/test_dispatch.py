@@ -19,10 +19,12 @@ import pytest
 from client_sdk.endpoint import make_server
 from server.games import REGISTRY
 from server.processes.dispatch import Dispatcher
+from server.services import views
 from server.services.bundle import Services
 from server.store import callbacks as callback_store
 from server.store import games as game_store
 from server.store import keys
+from server.store import players as player_store
 from tests.api.helpers import Api, cards_in
 from tests.callbacks.support import (
     Bot,
@@ -400,3 +402,30 @@ def test_a_turn_answered_another_way_after_its_call_was_prepared_is_stale(svc, p
     moves = _moves(svc, game_id)
     assert moves[job.version]["move"] == legal[0]
     assert svc.core.game(game_id).version == job.version + 1
+
+
+def test_the_sweep_queues_each_waiting_turn_once_and_forgets_finished_games(svc, players):
+    """The sweep reads no turn it need not: a turn is queued once however often it runs,
+    only callback players' turns are, and a finished game left in a player's list (a
+    cleanup cut short) is dropped from it."""
+    a, b, c = players.many(3, "cb")
+    bot = Bot()
+    _callback(svc, bot, a.id)  # b has no callback
+    game_id = clocked_game(svc, [a.id, b.id], move_seconds=30)
+    done_id = clocked_game(svc, [a.id, c.id], move_seconds=30)
+    svc.core.r.hset(keys.game_state(done_id), "status", "finished")
+    r = svc.core.r
+    before = r.xlen(keys.callback_turns())
+    to_move = views.state_of(svc.core.game(game_id)).to_move()
+    record = svc.core.game(game_id)
+    mine = [s for s in to_move if record.seats[s]["player_id"] == a.id]
+    assert mine and set(to_move) - set(mine)  # both to move (cowpoke: antes at once)
+    queued = svc.dispatch.sweep()
+    assert r.xlen(keys.callback_turns()) - before == queued <= len(mine)
+    assert svc.dispatch.sweep() == 0  # queued already (by the commit or the first sweep)
+    assert r.xlen(keys.callback_turns()) - before == queued
+    for seat in mine:
+        assert r.exists(keys.callback_queued(game_id, record.version, seat))
+    assert done_id not in player_store.games(r, a.id) and game_id in player_store.games(r, a.id)
+    for seat in set(to_move) - set(mine):  # b's turn: b has no callback
+        assert not r.exists(keys.callback_queued(game_id, record.version, seat))
