@@ -25,10 +25,10 @@ player's URL, and submits the answered move with the turn's version.
   (:func:`server.services.notifications.check_target`); the connection goes to a
   checked address (the URL's host in ``Host`` and in TLS; the next one if it
   refuses), so a name rebound to an internal address in between is never reached.
-* **Round trips.** A turn read once (:meth:`Dispatch.prepare`: the callback, then
-  the game with its clock and the player), the move submitted over that read, and
-  the player's books and the turn's ack written in one batch
-  (:meth:`Dispatch.finish`).
+* **Round trips.** A turn is read once (:meth:`Dispatch.prepare`: the callback,
+  then the game with its clock and the player) and its engine state parsed once:
+  the first submit plays over them (a retry reads afresh); the last attempt's books
+  and the turn's ack go in one batch (:meth:`Dispatch.finish`).
 """
 
 from __future__ import annotations
@@ -213,8 +213,7 @@ class Dispatcher:
                 self.dispatch.record(job, **last)
             answer = self.call(call, left)
             if answer.failure is None:
-                reread = last is not None and last["outcome"] == "refused_move"
-                outcome, detail = self.dispatch.submit(call, answer.move, reread=reread)
+                outcome, detail = self.dispatch.submit(call, answer.move)
             else:
                 outcome, detail = answer.failure, answer.detail
             last = {

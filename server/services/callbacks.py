@@ -37,9 +37,10 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from server.games import BaseState
 from server.services import notifications, views, wire
 from server.services.apps import check_target_url
 from server.services.core import Core, Read
@@ -197,15 +198,18 @@ class Job:
 @dataclass(frozen=True, slots=True)
 class Call:
     """A turn to call: where, the secret that signs, the turn entry, the time by which
-    the move must be submitted (epoch seconds), and the game as read for the turn (the
-    move is submitted over it: no second read)."""
+    the move must be submitted (epoch seconds), and the game as read for the turn with
+    its engine state (the move is submitted over them: no second read nor parse)."""
 
     job: Job
     url: str
     secret: str
     turn: dict[str, Any]
     limit: float
-    read: Read | None = None
+    prepared: list[tuple[Read, BaseState]] = field(default_factory=list)
+    """The game as read for the turn, and its engine state: the first submit plays over
+    them (no second read nor parse); any later one reads afresh (the engine may have
+    played on the state, and on the record's state with it)."""
 
     def request(self, now: float | None = None) -> tuple[str, bytes, dict[str, str]]:
         """A fresh call of this turn: its id, body and signed headers (a retry of the same
@@ -300,12 +304,11 @@ class Dispatch:
         if deadline is not None:
             bank = ((turn.get("clock") or {}).get("bank_ms") or 0) / 1000
             limit = min(limit, deadline + bank)
-        return Call(job, callback["url"], callback["secret"], turn, limit, read)
+        return Call(job, callback["url"], callback["secret"], turn, limit, [(read, state)])
 
-    def submit(self, call: Call, move: Any, *, reread: bool = False) -> tuple[str, str | None]:
-        """Play the answered ``move`` with the turn's version, over the game as
-        :meth:`prepare` read it (``reread``: read it again first, as after a refused
-        move, whose engine run may have touched the state read).
+    def submit(self, call: Call, move: Any) -> tuple[str, str | None]:
+        """Play the answered ``move`` with the turn's version: the first time over the
+        game as :meth:`prepare` read it (:attr:`Call.prepared`), a retry over a fresh read.
 
         Returns:
             ``("moved", None)``; ``("stale", None)``: the turn was answered already (by
@@ -315,8 +318,8 @@ class Dispatch:
         """
         job = call.job
         try:
-            read = None if reread else call.read
-            self.games.move_as(job.player_id, job.game_id, move, job.version, job.seat, read)
+            read, state = call.prepared.pop() if call.prepared else (None, None)
+            self.games.move_as(job.player_id, job.game_id, move, job.version, job.seat, read, state)
         except (StaleVersion, GameOver, NotYourTurn, Forbidden, NotFound, Unauthorized):
             return "stale", None
         except DeadlinePassed:
