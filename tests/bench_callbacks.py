@@ -54,19 +54,15 @@ OPTIONS = {"deals": 20, "target": 10000}
 # -- the bots' processes ------------------------------------------------------------------
 def serve_callbacks(port: int) -> None:
     """The callback host: the first legal move of each call (no signature check: the
-    bench measures the server). ``GET /gaps`` answers the p99 (ms) of the waits from an
-    answer to the next call of its game since the last ``GET /gaps``, and clears them."""
-    from werkzeug.serving import WSGIRequestHandler, make_server
+    bench measures the server), on the server ``parlour-bot serve`` runs (it keeps each
+    connection for the next call, as a real bot host would). ``GET /gaps`` answers the
+    p99 (ms) of the waits from an answer to the next call of its game since the last
+    ``GET /gaps``, and clears them."""
+    from client_sdk.endpoint import make_server
 
     sent: dict[str, float] = {}
     gaps: list[float] = []
     lock = threading.Lock()
-
-    class Quiet(WSGIRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_request(self, *args: Any, **kwargs: Any) -> None:
-            pass
 
     def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
         if environ["REQUEST_METHOD"] == "GET":
@@ -74,20 +70,22 @@ def serve_callbacks(port: int) -> None:
                 ordered = sorted(gaps)
                 gaps.clear()
             p99 = ordered[int(0.99 * (len(ordered) - 1))] if ordered else 0.0
-            start_response("200 OK", [("Content-Type", "application/json")])
-            return [json.dumps({"p99_ms": p99 * 1000, "calls": len(ordered)}).encode()]
-        now = time.monotonic()
-        call = json.loads(environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0)))
-        body = json.dumps({"move": call["view"]["legal_moves"][0]}).encode()
-        with lock:
-            last = sent.get(call["game_id"])
-            if last is not None:
-                gaps.append(now - last)
-            sent[call["game_id"]] = time.monotonic()
-        start_response("200 OK", [("Content-Type", "application/json")])
+            body = json.dumps({"p99_ms": p99 * 1000, "calls": len(ordered)}).encode()
+        else:
+            now = time.monotonic()
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+            call = json.loads(environ["wsgi.input"].read(length))
+            body = json.dumps({"move": call["view"]["legal_moves"][0]}).encode()
+            with lock:
+                last = sent.get(call["game_id"])
+                if last is not None:
+                    gaps.append(now - last)
+                sent[call["game_id"]] = time.monotonic()
+        headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+        start_response("200 OK", headers)
         return [body]
 
-    make_server("127.0.0.1", port, app, threaded=True, request_handler=Quiet).serve_forever()
+    make_server(app, "127.0.0.1", port).serve_forever()
 
 
 def run_streams(base: str, tokens: list[str]) -> None:

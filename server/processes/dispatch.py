@@ -16,14 +16,19 @@ player's URL, and submits the answered move with the turn's version.
   left; then nothing, and the clock plays its default move at the deadline
   (an unclocked game's turn waits for the player's other paths). Each attempt
   counts in the player's books (:meth:`Dispatch.record`).
-* **Outbound HTTP.** A ``requests.Session`` per bot host (a keep-alive pool),
-  redirects not followed, TLS verified for the URL's host, the answer read in a
-  stream up to :data:`MAX_ANSWER` bytes and within the time left (the whole
-  answer, not each read). Before each call the host is resolved and every
-  address checked by the webhooks' guard
+* **Outbound HTTP.** A urllib3 ``PoolManager`` per bot host (keep-alive
+  connections, kept for the next call once an answer is read to its end; no
+  retries, no proxy), redirects not followed, TLS verified for the URL's host, the
+  answer read in a stream up to :data:`MAX_ANSWER` bytes and within the time left
+  (the whole answer, not each read). Before each call the host is resolved and
+  every address checked by the webhooks' guard
   (:func:`server.services.notifications.check_target`); the connection goes to a
   checked address (the URL's host in ``Host`` and in TLS; the next one if it
   refuses), so a name rebound to an internal address in between is never reached.
+* **Round trips.** A turn is read once (:meth:`Dispatch.prepare`: the callback,
+  then the game with its clock and the player) and its engine state parsed once:
+  the first submit plays over them (a retry reads afresh); the last attempt's books
+  and the turn's ack go in one batch (:meth:`Dispatch.finish`).
 """
 
 from __future__ import annotations
@@ -38,10 +43,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit
 
+import certifi
 import orjson
-import requests
-from requests.adapters import HTTPAdapter
-from urllib3.exceptions import HTTPError, ReadTimeoutError
+import urllib3
+from urllib3.exceptions import HTTPError, NewConnectionError, ReadTimeoutError
+from urllib3.exceptions import TimeoutError as Urllib3Timeout
 
 from server.processes.daemon import log_as, orphaned, stop_on_signals
 from server.services import notifications
@@ -60,19 +66,6 @@ MIN_CALL = 0.05
 WAITING_EVERY = 2.0
 """Seconds between two marks of every callback player as waiting (the ladders match it),
 and two sweeps of their turns for any not queued (:meth:`Dispatch.sweep`)."""
-
-
-class _HostAdapter(HTTPAdapter):
-    """Connections to checked addresses of one host: TLS names and verifies that host."""
-
-    def __init__(self, host: str, pool_size: int) -> None:
-        self.host = host
-        super().__init__(pool_connections=4, pool_maxsize=pool_size, max_retries=0)
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        kwargs["server_hostname"] = self.host
-        kwargs["assert_hostname"] = self.host
-        super().init_poolmanager(*args, **kwargs)
 
 
 class Answer:
@@ -122,7 +115,7 @@ class Dispatcher:
         ca_bundle: str | None = None,
     ) -> None:
         self.dispatch = dispatch
-        self.verify: str | bool = ca_bundle or True
+        self.ca_bundle = ca_bundle or certifi.where()
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
         self.concurrency = concurrency
         self.timeout = timeout
@@ -131,8 +124,8 @@ class Dispatcher:
         self.resolve = resolve
         self._pool = ThreadPoolExecutor(concurrency, thread_name_prefix="dispatch")
         self._free = threading.Semaphore(concurrency)
-        self._sessions: dict[tuple[str, str, int], requests.Session] = {}
-        self._sessions_lock = threading.Lock()
+        self._hosts: dict[tuple[str, str, int], urllib3.PoolManager] = {}
+        self._hosts_lock = threading.Lock()
         self._next_claim = 0.0
         self._next_waiting = 0.0
         self._stopping = threading.Event()
@@ -197,8 +190,8 @@ class Dispatcher:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
-        for session in self._sessions.values():
-            session.close()
+        for manager in self._hosts.values():
+            manager.clear()
 
     # -- one turn ---------------------------------------------------------------------
     def handle(self, job: Job) -> str:
@@ -210,26 +203,28 @@ class Dispatcher:
             self.dispatch.ack(job)
             return "stale"
         outcome = "timeout"
+        last: dict[str, Any] | None = None  # the last attempt's books, written with the ack
         for _ in range(2):  # one retry while time is left
             left = call.limit - time.time() - SUBMIT_MARGIN
             if left < MIN_CALL:
                 log.info("game %s v%s: no time left to call", job.game_id, job.version)
                 break
+            if last is not None:  # the first attempt failed: its books now
+                self.dispatch.record(job, **last)
             answer = self.call(call, left)
             if answer.failure is None:
                 outcome, detail = self.dispatch.submit(call, answer.move)
             else:
                 outcome, detail = answer.failure, answer.detail
-            self.dispatch.record(
-                job,
-                called=answer.called,
-                outcome=outcome,
-                latency_ms=answer.latency_ms,
-                detail=detail,
-            )
+            last = {
+                "called": answer.called,
+                "outcome": outcome,
+                "latency_ms": answer.latency_ms,
+                "detail": detail,
+            }
             if outcome in ("moved", "stale", "late"):
                 break
-        self.dispatch.ack(job)
+        self.dispatch.finish(job, last)
         return outcome
 
     def _prepare(self, job: Job) -> Call | None:
@@ -259,65 +254,112 @@ class Dispatcher:
             "User-Agent": USER_AGENT,
             "Host": parts.netloc.rpartition("@")[2],
             "Accept-Encoding": "identity",
+            "Accept": "*/*",
         }
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        session = self._session(parts.scheme, host, port)
+        manager = self._manager(parts.scheme, host, port)
         started = time.monotonic()
         for n, address in enumerate(addresses):  # the first checked address that answers
             shown = f"[{address}]" if ":" in address else address
-            spent = time.monotonic() - started
             try:
-                with session.post(
+                status, raw = _post(
+                    manager,
                     f"{parts.scheme}://{shown}:{port}{path}",
-                    data=body,
-                    headers=headers,
-                    timeout=max(left - spent, MIN_CALL),
-                    allow_redirects=False,
-                    verify=self.verify,
-                    stream=True,
-                ) as reply:
-                    status = reply.status_code
-                    raw = _read(reply, MAX_ANSWER + 1, started + left)
+                    body,
+                    headers,
+                    started + left,
+                )
                 break
-            except (requests.Timeout, ReadTimeoutError):
-                return Answer(failure="timeout", detail=f"no answer in {left:.2f} s")
-            except (requests.RequestException, HTTPError, OSError) as exc:
-                log.info("callback of %s via %s: %s", call.job.player_id, address, exc)
-                if n == len(addresses) - 1:
-                    return Answer(failure="unreachable", detail=type(exc).__name__)
+            except Urllib3Timeout as exc:
+                if not isinstance(exc, NewConnectionError):  # no answer in the time left
+                    return Answer(failure="timeout", detail=f"no answer in {left:.2f} s")
+                failed: Exception = exc  # refused, unroutable: the next address
+            except (HTTPError, OSError) as exc:
+                failed = exc
+            log.info("callback of %s via %s: %s", call.job.player_id, address, failed)
+            if n == len(addresses) - 1:
+                return Answer(failure="unreachable", detail=_kind(failed))
         else:  # no address at all (the guard never answers so)
             return Answer(failure="unreachable", called=False)
         latency = int((time.monotonic() - started) * 1000)
         if time.monotonic() - started > left:
             return Answer(failure="timeout", detail="answered late", latency_ms=latency)
-        if status != 200:
-            return Answer(failure="status", detail=f"HTTP {status}", latency_ms=latency)
-        if len(raw) > MAX_ANSWER:
-            return Answer(
-                failure="too_large", detail=f"over {MAX_ANSWER} bytes", latency_ms=latency
-            )
-        try:
-            answer = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            return Answer(failure="not_a_move", detail="not JSON", latency_ms=latency)
-        if not isinstance(answer, dict) or "move" not in answer:
-            return Answer(failure="not_a_move", detail='no "move"', latency_ms=latency)
-        return Answer(move=answer["move"], latency_ms=latency)
+        return _judge(status, raw, latency)
 
-    def _session(self, scheme: str, host: str, port: int) -> requests.Session:
-        """The keep-alive session of one bot host."""
+    def _manager(self, scheme: str, host: str, port: int) -> urllib3.PoolManager:
+        """The keep-alive connections of one bot host (to its checked addresses: TLS
+        names and verifies the host)."""
         key = (scheme, host, port)
-        with self._sessions_lock:
-            session = self._sessions.get(key)
-            if session is None:
-                session = requests.Session()
-                session.trust_env = False  # no proxy from the environment: the guard decides
-                session.mount(f"{scheme}://", _HostAdapter(host, self.concurrency))
-                self._sessions[key] = session
-            return session
+        with self._hosts_lock:
+            manager = self._hosts.get(key)
+            if manager is None:
+                manager = urllib3.PoolManager(
+                    num_pools=4,
+                    maxsize=self.concurrency,
+                    block=False,
+                    retries=False,
+                    cert_reqs="CERT_REQUIRED",
+                    ca_certs=self.ca_bundle,
+                    server_hostname=host,
+                    assert_hostname=host,
+                )
+                self._hosts[key] = manager
+            return manager
 
 
-def _read(reply: requests.Response, most: int, deadline: float) -> bytes:
+def _post(
+    manager: urllib3.PoolManager, url: str, body: bytes, headers: dict[str, str], deadline: float
+) -> tuple[int, bytes]:
+    """POST ``body`` to ``url`` by ``deadline`` (monotonic); the status and the answer
+    (:func:`_read`). A connection is kept for the next call only if its answer was read
+    to its end.
+
+    Raises:
+        urllib3's errors (a timeout, a refused connection, TLS), OSError.
+    """
+    reply = manager.urlopen(
+        "POST",
+        url,
+        body=body,
+        headers=headers,
+        timeout=urllib3.Timeout(max(deadline - time.monotonic(), MIN_CALL)),
+        retries=False,
+        redirect=False,
+        preload_content=False,
+    )
+    done = False
+    try:
+        raw = _read(reply, MAX_ANSWER + 1, deadline)
+        done = len(raw) <= MAX_ANSWER
+        return reply.status, raw
+    finally:
+        if not done:  # not read to its end: the connection is dropped
+            reply.close()
+        reply.release_conn()
+
+
+def _judge(status: int, raw: bytes, latency: int) -> Answer:
+    """The answer a reply in time makes: a move, or why not."""
+    if status != 200:
+        return Answer(failure="status", detail=f"HTTP {status}", latency_ms=latency)
+    if len(raw) > MAX_ANSWER:
+        return Answer(failure="too_large", detail=f"over {MAX_ANSWER} bytes", latency_ms=latency)
+    try:
+        answer = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return Answer(failure="not_a_move", detail="not JSON", latency_ms=latency)
+    if not isinstance(answer, dict) or "move" not in answer:
+        return Answer(failure="not_a_move", detail='no "move"', latency_ms=latency)
+    return Answer(move=answer["move"], latency_ms=latency)
+
+
+def _kind(exc: Exception) -> str:
+    """The failure's name as the books show it (as requests named them: the name of a
+    connection that broke or was refused is ``ConnectionError``, of TLS ``SSLError``)."""
+    return "SSLError" if isinstance(exc, urllib3.exceptions.SSLError) else "ConnectionError"
+
+
+def _read(reply: urllib3.BaseHTTPResponse, most: int, deadline: float) -> bytes:
     """The answer's body, up to ``most`` bytes, read as it comes until ``deadline``
     (monotonic): a body dripped slowly stops at the first piece past it (each piece
     waits at most the call's timeout).
@@ -327,7 +369,7 @@ def _read(reply: requests.Response, most: int, deadline: float) -> bytes:
     """
     got = bytearray()
     while len(got) < most:
-        piece = reply.raw.read1(most - len(got), decode_content=True)
+        piece = reply.read1(most - len(got), decode_content=True)
         if not piece:
             break
         got += piece

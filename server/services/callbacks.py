@@ -37,12 +37,13 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from server.games import BaseState
 from server.services import notifications, views, wire
 from server.services.apps import check_target_url
-from server.services.core import Core
+from server.services.core import Core, Read
 from server.services.errors import (
     DeadlinePassed,
     Forbidden,
@@ -56,9 +57,10 @@ from server.services.errors import (
     StaleVersion,
     Unauthorized,
 )
-from server.services.feeds import Feeds
+from server.services.feeds import OVER, Feeds
 from server.services.games import Games
 from server.store import callbacks as store
+from server.store import games as game_store
 from server.store import players as player_store
 from server.tournaments.ladder import percentile
 
@@ -195,14 +197,19 @@ class Job:
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """A turn to call: where, the secret that signs, the turn entry, and the time by which
-    the move must be submitted (epoch seconds)."""
+    """A turn to call: where, the secret that signs, the turn entry, the time by which
+    the move must be submitted (epoch seconds), and the game as read for the turn with
+    its engine state (the move is submitted over them: no second read nor parse)."""
 
     job: Job
     url: str
     secret: str
     turn: dict[str, Any]
     limit: float
+    prepared: list[tuple[Read, BaseState]] = field(default_factory=list)
+    """The game as read for the turn, and its engine state: the first submit plays over
+    them (no second read nor parse); any later one reads afresh (the engine may have
+    played on the state, and on the record's state with it)."""
 
     def request(self, now: float | None = None) -> tuple[str, bytes, dict[str, str]]:
         """A fresh call of this turn: its id, body and signed headers (a retry of the same
@@ -274,8 +281,14 @@ class Dispatch:
         """
         now = time.time() if now is None else now
         callback = store.get(self.r, job.player_id)
-        record = self.core.game(job.game_id)
-        if callback is None or record is None or record.status != "active":
+        if callback is None:
+            return None
+        try:  # the game, its clock and the player in one round trip
+            read = self.core.read_as(job.player_id, job.game_id)
+        except (Unauthorized, NotFound):  # the player or the game is gone
+            return None
+        record = read.game
+        if record.status != "active":
             return None
         if record.version != job.version or views.holder(record, job.seat) != job.player_id:
             return None
@@ -291,10 +304,11 @@ class Dispatch:
         if deadline is not None:
             bank = ((turn.get("clock") or {}).get("bank_ms") or 0) / 1000
             limit = min(limit, deadline + bank)
-        return Call(job, callback["url"], callback["secret"], turn, limit)
+        return Call(job, callback["url"], callback["secret"], turn, limit, [(read, state)])
 
     def submit(self, call: Call, move: Any) -> tuple[str, str | None]:
-        """Play the answered ``move`` with the turn's version.
+        """Play the answered ``move`` with the turn's version: the first time over the
+        game as :meth:`prepare` read it (:attr:`Call.prepared`), a retry over a fresh read.
 
         Returns:
             ``("moved", None)``; ``("stale", None)``: the turn was answered already (by
@@ -304,7 +318,8 @@ class Dispatch:
         """
         job = call.job
         try:
-            self.games.move_as(job.player_id, job.game_id, move, job.version, job.seat)
+            read, state = call.prepared.pop() if call.prepared else (None, None)
+            self.games.move_as(job.player_id, job.game_id, move, job.version, job.seat, read, state)
         except (StaleVersion, GameOver, NotYourTurn, Forbidden, NotFound, Unauthorized):
             return "stale", None
         except DeadlinePassed:
@@ -329,6 +344,13 @@ class Dispatch:
         ``outcome``: ``moved``, ``stale``, or one of :data:`FAILURE_KINDS` (then kept
         among the last failures, with ``detail``: the dispatcher's words only).
         """
+        store.record(self.r, job.player_id, *self._books(job, called, outcome, latency_ms, detail))
+
+    @staticmethod
+    def _books(
+        job: Job, called: bool, outcome: str, latency_ms: int | None, detail: str | None
+    ) -> tuple[dict[str, int], int | None, dict[str, Any] | None]:
+        """What one attempt adds to the books: counters, the answer time, the failure."""
         counts = {"calls": 1} if called else {}
         failure = None
         if outcome == "moved":
@@ -346,20 +368,54 @@ class Dispatch:
                 "kind": outcome,
                 "detail": detail,
             }
-        store.record(self.r, job.player_id, counts, latency_ms, failure)
+        return counts, latency_ms, failure
+
+    def finish(self, job: Job, last: dict[str, Any] | None) -> None:
+        """Done with ``job``: its last attempt counted in its player's books (``last``:
+        :meth:`record`'s arguments; None: no call was made) and the turn acked, in
+        one round trip."""
+        books = None
+        if last is not None:
+            books = (job.player_id, *self._books(job, **last))
+        store.finish(self.r, job.entry, books)
 
     def sweep(self) -> int:
         """Queue every current turn of every callback player that is not queued yet: the
         safety net of the step after a commit (:meth:`Core.queue_callbacks`), for a
         callback set since the committing process last looked, or a crash between a
-        commit and its queueing. Returns how many turns were queued."""
+        commit and its queueing. Returns how many turns were queued.
+
+        Cheap when nothing is due: the players' games in one batch, each game read once
+        (no turn rendered), the turns' markers in one command; only a turn with no
+        marker is queued (a script of its own)."""
+        pids = store.players(self.r)
+        if not pids:
+            return 0
+        games = store.games_of(self.r, pids)
+        ids = sorted(set().union(*games.values()))
+        records = {g.id: g for g in game_store.read_many(self.r, ids)}
+        turns: list[tuple[str, int, int, str]] = []
+        to_move: dict[str, list[int]] = {}
+        for pid in pids:
+            done = []
+            for gid in games[pid]:
+                record = records.get(gid)
+                if record is None:
+                    continue
+                if record.status in OVER:
+                    done.append(gid)
+                if record.status != "active":
+                    continue
+                if gid not in to_move:
+                    to_move[gid] = views.state_of(record).to_move()
+                for seat in views.seats_of(record, pid):
+                    if seat in to_move[gid]:
+                        turns.append((gid, record.version, seat, pid))
+            if done:  # a cleanup that an earlier step did not get to finish
+                player_store.forget_games(self.r, pid, done)
         queued = 0
-        for pid in store.players(self.r):
-            turns, _ = self.feeds.read_turns(pid, player_store.games(self.r, pid))
-            for t in turns:
-                queued += store.queue(
-                    self.r, self.core.scripts, t["game_id"], t["version"], [(t["seat"], pid)]
-                )
+        for gid, version, seat, pid in store.unqueued(self.r, turns):
+            queued += store.queue(self.r, self.core.scripts, gid, version, [(seat, pid)])
         return queued
 
     def keep_waiting(self, until: float) -> int:

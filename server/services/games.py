@@ -462,14 +462,28 @@ class Games:
         return self._move(token, got, move, version, seat, now)
 
     def move_as(
-        self, player_id: str, game_id: str, move: Any, version: int, seat: int
+        self,
+        player_id: str,
+        game_id: str,
+        move: Any,
+        version: int,
+        seat: int,
+        read: Read | None = None,
+        state: BaseState | None = None,
     ) -> dict[str, Any]:
         """:meth:`move` for ``player_id`` without its token: the dispatcher submits a
         callback player's answer so, always with the turn's version (compare-and-set:
-        a move the player also made another way is accepted once)."""
+        a move the player also made another way is accepted once).
+
+        ``read``: the game as the dispatcher read it for this turn
+        (:meth:`Core.read_as`, at ``version``), used instead of a read of its own: if
+        the game moved on since, the commit's compare-and-set refuses the move
+        (StaleVersion) or finds the same move accepted (a duplicate: no error);
+        ``state``: its engine state, not played on (only with ``read``)."""
         now = time.time()
-        got = self.core.read_as(player_id, game_id, accepted_at=version)
-        return self._move(None, got, move, version, seat, now)
+        if read is None:
+            read, state = self.core.read_as(player_id, game_id, accepted_at=version), None
+        return self._move(None, read, move, version, seat, now, state)
 
     def _move(
         self,
@@ -479,13 +493,15 @@ class Games:
         version: int | None,
         seat: int | None,
         now: float,
+        state: BaseState | None = None,
     ) -> dict[str, Any]:
         record, accepted = got.game, got.accepted
         player = got.caller.player if got.caller else None
         mine = views.seats_of(record, player.id) if player else []
         if not mine or (seat is not None and seat not in mine):
             raise Forbidden("you hold no such seat in this game")
-        state = views.state_of(record)
+        if state is None:
+            state = views.state_of(record)
         if version is not None and version != record.version:
             if accepted and views.is_retry(state, accepted, move, mine if seat is None else [seat]):
                 shown = views.view(record, state, accepted["seat"], self.core.clock(record))

@@ -106,6 +106,27 @@ def queue(
     )
 
 
+def unqueued(
+    r: Redis, turns: Sequence[tuple[str, int, int, str]]
+) -> list[tuple[str, int, int, str]]:
+    """Those of ``turns`` (game, version, seat, player) never queued (no marker): one
+    command (the markers share a slot)."""
+    if not turns:
+        return []
+    found: list[Any] = r.mget([keys.callback_queued(g, v, s) for g, v, s, _ in turns])
+    return [t for t, marker in zip(turns, found, strict=True) if marker is None]
+
+
+def games_of(r: Redis, player_ids: Sequence[str]) -> dict[str, list[str]]:
+    """Per player, the ids of the unfinished games it sits in (one batch)."""
+    pipe = r.pipeline(transaction=False)
+    for pid in player_ids:
+        pipe.smembers(keys.player_games(pid))
+    replies = pipe.execute()
+    pairs = zip(player_ids, replies, strict=True)
+    return {pid: sorted(_text(g) for g in got) for pid, got in pairs}
+
+
 def ensure_group(r: Redis) -> None:
     """Create the dispatchers' group (and the stream) unless they exist."""
     try:
@@ -176,6 +197,33 @@ def record(
 ) -> None:
     """Add one call's outcome to the player's books (one MULTI in its slot)."""
     pipe = r.pipeline(transaction=True)
+    _queue_books(pipe, player_id, counts, latency_ms, failure)
+    pipe.execute()
+
+
+def finish(
+    r: Redis,
+    entry_id: str,
+    books: tuple[str, dict[str, int], int | None, dict[str, Any] | None] | None,
+) -> None:
+    """:func:`record` ``books`` (player, counts, latency, failure; None: nothing to
+    count), then :func:`ack` the entry: one batch (the books' keys and the stream's are
+    in two slots; a cluster client splits the batch by node, in order)."""
+    pipe = r.pipeline(transaction=False)
+    if books is not None:
+        _queue_books(pipe, *books)
+    pipe.xack(keys.callback_turns(), GROUP, entry_id)
+    pipe.xdel(keys.callback_turns(), entry_id)
+    pipe.execute()
+
+
+def _queue_books(
+    pipe: Any,
+    player_id: str,
+    counts: dict[str, int],
+    latency_ms: int | None,
+    failure: dict[str, Any] | None,
+) -> None:
     for name, n in counts.items():
         pipe.hincrby(keys.player_callback_stats(player_id), name, n)
     if latency_ms is not None:
@@ -184,7 +232,6 @@ def record(
     if failure is not None:
         pipe.lpush(keys.player_callback_failures(player_id), orjson.dumps(failure))
         pipe.ltrim(keys.player_callback_failures(player_id), 0, FAILURES_KEPT - 1)
-    pipe.execute()
 
 
 def books(

@@ -9,18 +9,22 @@ which ``allow`` (the operator's ``PARLOUR_WEBHOOK_ALLOW``) lets the dispatcher r
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any
 
 import orjson
 import pytest
 
+from client_sdk.endpoint import make_server
 from server.games import REGISTRY
 from server.processes.dispatch import Dispatcher
+from server.services import views
 from server.services.bundle import Services
 from server.store import callbacks as callback_store
 from server.store import games as game_store
 from server.store import keys
+from server.store import players as player_store
 from tests.api.helpers import Api, cards_in
 from tests.callbacks.support import (
     Bot,
@@ -342,3 +346,86 @@ def test_the_next_checked_address_is_tried_when_one_refuses(svc, players):
         with dispatching(dispatcher):
             wait_for(lambda: _health(svc, a.id)["moves"], 5, "a move played")
     assert _health(svc, a.id)["errors"] == 0
+
+
+def test_calls_to_one_bot_host_share_kept_alive_connections(svc, players):
+    """Served as ``parlour-bot serve`` serves a bot (its server keeps connections), the
+    turns of a game, called one after another, reuse the connection the last call left
+    (its answer read to the end) instead of opening one each."""
+    a, b = players.many(2, "cb")
+    bot = Bot()
+    server = make_server(bot, "127.0.0.1", 0)
+    bot.port = server.server_port
+    connections: list[tuple[str, int]] = []  # each connection the server accepted
+    accept = server.process_request
+    server.process_request = lambda request, peer: (connections.append(peer), accept(request, peer))  # type: ignore[method-assign]
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}).start()
+    try:
+        for p in (a, b):
+            _callback(svc, bot, p.id)
+        game_id = clocked_game(svc, [a.id, b.id], move_seconds=10)
+        with dispatching(Dispatcher(svc.dispatch, consumer="d1", timeout=5, allow=LOCAL)):
+            wait_for(
+                lambda: (g := svc.core.game(game_id)) and g.status == "finished",
+                20,
+                "the game to finish",
+            )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert len(bot.calls) >= 4 and bot.bad_signatures == 0
+    assert len(connections) <= 2  # one connection, or two where calls overlapped
+
+
+def test_a_turn_answered_another_way_after_its_call_was_prepared_is_stale(svc, players):
+    """The move is submitted over the game as read before the call: if the player moved
+    another way meanwhile, the answer is refused by the version's compare-and-set
+    (``stale``), or is the same move (accepted once: ``moved``); one move per version."""
+    a, b = players.many(2, "cb")
+    bot = Bot()
+    for p in (a, b):
+        _callback(svc, bot, p.id, url="http://127.0.0.1:9/bot")
+    game_id = clocked_game(svc, [a.id, b.id], move_seconds=30)
+    svc.dispatch.start()
+    jobs = svc.dispatch.take("t1", 100, 100)
+    job = next(j for j in jobs if j.game_id == game_id)
+    for other in jobs:  # the other seat's, and the turns earlier tests left
+        if other is not job:
+            svc.dispatch.ack(other)
+    call = svc.dispatch.prepare(job, 10)
+    assert call is not None and call != "later"
+    legal = call.turn["view"]["legal_moves"]
+    assert len(legal) >= 2
+    svc.games.move_as(job.player_id, game_id, legal[0], job.version, job.seat)
+    assert svc.dispatch.submit(call, legal[1]) == ("stale", None)
+    assert svc.dispatch.submit(call, legal[0]) == ("moved", None)  # the same move: a retry
+    moves = _moves(svc, game_id)
+    assert moves[job.version]["move"] == legal[0]
+    assert svc.core.game(game_id).version == job.version + 1
+
+
+def test_the_sweep_queues_each_waiting_turn_once_and_forgets_finished_games(svc, players):
+    """The sweep reads no turn it need not: a turn is queued once however often it runs,
+    only callback players' turns are, and a finished game left in a player's list (a
+    cleanup cut short) is dropped from it."""
+    a, b, c = players.many(3, "cb")
+    bot = Bot()
+    _callback(svc, bot, a.id)  # b has no callback
+    game_id = clocked_game(svc, [a.id, b.id], move_seconds=30)
+    done_id = clocked_game(svc, [a.id, c.id], move_seconds=30)
+    svc.core.r.hset(keys.game_state(done_id), "status", "finished")
+    r = svc.core.r
+    before = r.xlen(keys.callback_turns())
+    to_move = views.state_of(svc.core.game(game_id)).to_move()
+    record = svc.core.game(game_id)
+    mine = [s for s in to_move if record.seats[s]["player_id"] == a.id]
+    assert mine and set(to_move) - set(mine)  # both to move (cowpoke: antes at once)
+    queued = svc.dispatch.sweep()
+    assert r.xlen(keys.callback_turns()) - before == queued <= len(mine)
+    assert svc.dispatch.sweep() == 0  # queued already (by the commit or the first sweep)
+    assert r.xlen(keys.callback_turns()) - before == queued
+    for seat in mine:
+        assert r.exists(keys.callback_queued(game_id, record.version, seat))
+    assert done_id not in player_store.games(r, a.id) and game_id in player_store.games(r, a.id)
+    for seat in set(to_move) - set(mine):  # b's turn: b has no callback
+        assert not r.exists(keys.callback_queued(game_id, record.version, seat))
