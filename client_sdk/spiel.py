@@ -253,7 +253,10 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
         core = self.core
         current = core.player
         if current >= 0 and (player is None or player == current):
-            return sorted(map(core.game.id_of, core.engine.legal_actions(current)))  # type: ignore[union-attr]
+            # the ids in place, then sorted in place: measurably cheaper than sorted(map())
+            ids = list(map(core.game.id_of, core.engine.legal_actions(current)))  # type: ignore[union-attr]
+            ids.sort()
+            return ids
         if current == CHANCE and (player is None or player == CHANCE):
             return list(range(256))
         return []
@@ -270,7 +273,9 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         core = self.core
         assert core.engine is not None
-        return sorted(map(core.game.id_of, core.engine.legal_actions(player)))
+        ids = list(map(core.game.id_of, core.engine.legal_actions(player)))
+        ids.sort()
+        return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(b, 1 / 256) for b in range(256)]
