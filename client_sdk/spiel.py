@@ -144,13 +144,18 @@ class ParlourGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=known.max_game_length,
         )
         super().__init__(_GAME_TYPES[self.game_id], info, dict(params or {}))
+        self.known = known
 
     @property
     def spec(self) -> Spec:
-        """This game's :class:`Spec` (from its parameters: a game OpenSpiel unpickled
-        has no other attribute)."""
-        params = self.get_parameters()
-        return spec(self.game_id, tuple(sorted(engine_params(self.game_id, params).items())))
+        """This game's :class:`Spec`: the one built with it, or (a game OpenSpiel
+        unpickled has no other attribute) the one its parameters name."""
+        known: Spec | None = self.__dict__.get("known")
+        if known is None:
+            params = self.get_parameters()
+            known = spec(self.game_id, tuple(sorted(engine_params(self.game_id, params).items())))
+            self.known = known
+        return known
 
     def new_initial_state(self) -> ParlourState:
         return ParlourState(self, self.spec)
@@ -174,8 +179,10 @@ class Core:
     own ``clone`` (the root shared: it never changes).
 
     ``engine`` is the engine's state (None while the seed is drawn); ``root`` the
-    engine state the information states start from, ``moves`` the ``(seat, action)``
-    pairs played since, ``prefix[seat]`` what each seat knew at the root.
+    engine state the information states start from (None until they are asked for,
+    in a game dealt by the chance nodes: the seed deals it again), ``moves`` the
+    ``(seat, action)`` pairs played since, ``prefix[seat]`` what each seat knew at
+    the root.
     """
 
     __slots__ = ("game", "seed_bytes", "engine", "root", "moves", "prefix", "seen", "seen_moves",
@@ -243,14 +250,16 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
         """OpenSpiel's ``legal_actions``, answered in Python for Python callers (a
         rollout, IS-MCTS): the same list the C++ side builds from :meth:`_legal_actions`,
         without crossing into C++ and back at every step."""
-        current = self.core.player
-        if player is not None and player != current:
-            return []
-        if current == CHANCE:
+        core = self.core
+        current = core.player
+        if current >= 0 and (player is None or player == current):
+            # the ids in place, then sorted in place: measurably cheaper than sorted(map())
+            ids = list(map(core.game.id_of, core.engine.legal_actions(current)))  # type: ignore[union-attr]
+            ids.sort()
+            return ids
+        if current == CHANCE and (player is None or player == CHANCE):
             return list(range(256))
-        if current == TERMINAL:
-            return []
-        return self._legal_actions(current)
+        return []
 
     def is_chance_node(self) -> bool:
         return self.core.player == CHANCE
@@ -264,21 +273,25 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         core = self.core
         assert core.engine is not None
-        return sorted(map(core.game.id_of, core.engine.legal_actions(player)))
+        ids = list(map(core.game.id_of, core.engine.legal_actions(player)))
+        ids.sort()
+        return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(b, 1 / 256) for b in range(256)]
 
     def _apply_action(self, action: int) -> None:
         core = self.core
-        if core.engine is None:
+        engine = core.engine
+        if engine is None:
             core.seed_bytes.append(action)
             if len(core.seed_bytes) == SEED_BYTES:
+                # the root (for the information states) is this deal: dealt again from
+                # the seed when asked for, not copied at every deal of a rollout
                 core.engine = core.game.engine.new_state(core.game.options, self.seed())
-                core.root = core.engine.clone()
                 core.update_player()
             return
-        seat, engine = core.player, core.engine
+        seat = core.player
         move = core.game.actions[action]
         engine.apply_action(seat, move)
         core.moves.append((seat, move))
@@ -328,7 +341,8 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
         moves not yet seen on a copy of the root (only when an information state is
         asked for: a random rollout builds no events)."""
         core = self.core
-        assert core.root is not None
+        if core.root is None:
+            core.root = core.game.engine.new_state(core.game.options, self.seed())
         if core.seen is None or core.tracker is None:
             core.seen = [[] for _ in range(core.game.num_seats)]
             core.seen_moves = 0
