@@ -14,8 +14,6 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 from .seating import TableCost, rematch_table_cost, seat_tables
 from .tables import (
     EntryId,
@@ -322,6 +320,9 @@ def _swiss_pairs(
     costs = [tuple(f(ctx, a, b) for f in SWISS_PAIR_COSTS) for a, b in edges]
     weights = _lexicographic_weights(costs, (n + 1) // 2)
     top = max(weights, default=0) + 1
+
+    import networkx as nx  # here, not at the top: every server process imports this module,
+    # and networkx costs each a fifth of a CPU-second to import; few ever pair a round
 
     bye_node: Hashable = ("bye",)  # never an EntryId: entries are strings
     graph = nx.Graph()
