@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import random
 import sys
+from bisect import bisect
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 from typing import Any, NamedTuple
 
 from client_sdk import Bot
@@ -150,23 +152,33 @@ def deal_unseen(table: Table, rng: random.Random) -> dict[int, list[str]] | None
     """Deal the unseen cards to the other seats at random, each getting its count of
     cards and none of a suit it is void in. None if a few tries find no such deal."""
     others = [s for s in range(SEATS) if s != table.me]
+    voids = table.voids
     cards = list(table.unseen)
+    holders = {c[1]: sum(1 for s in others if c[1] not in voids[s]) for c in cards}
     for _ in range(10):
         rng.shuffle(cards)
         # cards fewer seats may hold go first, so the constraints rarely dead-end
-        cards.sort(key=lambda c: sum(1 for s in others if c[1] not in table.voids[s]))
+        cards.sort(key=lambda c: holders[c[1]])
         room = {s: table.cards_left[s] for s in others}
         hands: dict[int, list[str]] = {s: [] for s in others}
         for card in cards:
-            able = [s for s in others if room[s] and card[1] not in table.voids[s]]
+            able = [s for s in others if room[s] and card[1] not in voids[s]]
             if not able:
                 break
-            seat = rng.choices(able, weights=[room[s] for s in able])[0]
+            seat = able[_weighted_index([room[s] for s in able], rng)]
             hands[seat].append(card)
             room[seat] -= 1
         else:
             return hands
     return None
+
+
+def _weighted_index(weights: list[int], rng: random.Random) -> int:
+    """The index ``rng.choices(range(len(weights)), weights)[0]`` draws, from the same
+    single ``rng.random()``, without the cost of its general case (this is the hot loop
+    of the bot's sampling)."""
+    totals = list(accumulate(weights))
+    return bisect(totals, rng.random() * (totals[-1] + 0.0), 0, len(totals) - 1)
 
 
 def finish_trick(table: Table, card: str, hands: Mapping[int, Sequence[str]],
