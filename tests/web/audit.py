@@ -7,6 +7,8 @@
 * axe-core finds no serious or critical violation at both sizes;
 * a screenshot of it at each size in ``var/screenshots/`` (git-ignored).
 
+Each page is loaded once and resized to check the other size (:func:`audit`).
+
 axe-core is installed by the ``axe_source`` fixture (tests/web/conftest.py) with
 npm (``npm install --prefix var/cache/axe``); without npm these checks skip and say so.
 """
@@ -46,16 +48,13 @@ def open_in(context: BrowserContext, url: str) -> Page:
     return page
 
 
-def start_axe(page: Page, axe: str) -> None:
-    """Start axe on ``page`` and return at once; :func:`serious_violations` awaits it, so
-    the browser checks one page while the next one loads."""
-    page.add_script_tag(content=axe)
-    # Only violations are asked for: axe then skips gathering its passes (the same rules run).
-    page.evaluate("() => { window.axeRun = axe.run(document, {resultTypes: ['violations']}); }")
-
-
 def serious_violations(page: Page) -> list[str]:
-    found = page.evaluate("async () => (await window.axeRun).violations")
+    """axe-core's serious and critical violations on ``page`` as it is laid out now
+    (axe must be on the page: :func:`audit` adds it once per page load)."""
+    # Only violations are asked for: axe then skips gathering its passes (the same rules run).
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+    )
     return [
         f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
         for v in found
@@ -81,50 +80,82 @@ def sideways(page: Page) -> list[str]:
     return [f"scrolls sideways: {width[0]} > {width[1]} px, widest {culprit}"]
 
 
-def audit(browser: Browser, url: str, axe: str, pages: dict[str, str]) -> dict[str, list[str]]:
+Look = Callable[[str, str, Page], None]
+"""Called with ``(name, size, page)`` once the page is checked at that size (a test's
+own look at it, on the same load)."""
+
+
+def open_fresh(page: Page, url: str) -> None:
+    """Load ``url`` in ``page`` as in a new tab: the app keeps nothing but the tab's
+    sessionStorage (the token), so that is emptied, and the page goes by ``about:blank``
+    so a URL that differs only by its ``#token=`` still loads afresh."""
+    if page.url.startswith(("http:", "https:")):
+        page.evaluate("() => sessionStorage.clear()")
+    page.goto("about:blank")
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def check(page: Page) -> list[str]:
+    """What the page as laid out now fails, but axe: landmarks, card names, sideways scroll."""
+    found = []
+    if page.locator("main").count() != 1 or page.locator("h1").count() < 1:
+        found.append("no main landmark or no h1")
+    unnamed = page.eval_on_selector_all(
+        "[data-card]",
+        "els => els.filter(e => !(e.getAttribute('aria-label') || e.textContent.trim())).length",
+    )
+    if unnamed:
+        found.append(f"{unnamed} cards without an accessible name")
+    return found + sideways(page)
+
+
+def audit(
+    browser: Browser, url: str, axe: str, pages: dict[str, str], look: Look | None = None
+) -> dict[str, list[str]]:
     """Each page at both sizes: what it fails, by ``"<name> <size>"`` (empty: all pass).
 
-    One context per size, a new tab per page: the app keeps nothing but a tab's
-    sessionStorage, so each page opens as in a fresh browser. axe checks one page
-    while the next one loads.
+    Each page is loaded once, afresh (:func:`open_fresh`), in one tab, and checked at
+    each size in turn: the viewport is resized on the loaded page, which lays itself
+    out by CSS media queries alone (no script reads the window's size;
+    test_access_finished.py checks a resized page is laid out as one loaded at that
+    size). axe-core is added once per load and run at each size.
     """
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems: dict[str, list[str]] = {}
-
-    def collect(name: str, page: Page, size: str, found: list[str]) -> None:
-        found = found + serious_violations(page)
-        page.close()
-        if found:
-            problems[f"{name} {size}"] = found
-
-    for size in SIZES:
-        context = new_context(browser, size)
-        checking: tuple[str, Page, str, list[str]] | None = None
-        for name, path in pages.items():
-            page = open_in(context, url + path)
-            ready = READY.get(name.split("-")[0])
-            if ready:
-                page.wait_for_selector(ready)
-            found = []
-            if page.locator("main").count() != 1 or page.locator("h1").count() < 1:
-                found.append("no main landmark or no h1")
-            unnamed = page.eval_on_selector_all(
-                "[data-card]",
-                "els => els.filter(e => !(e.getAttribute('aria-label') || "
-                "e.textContent.trim())).length",
-            )
-            if unnamed:
-                found.append(f"{unnamed} cards without an accessible name")
-            found += sideways(page)
+    first = next(iter(SIZES))
+    context = new_context(browser, first)
+    page = context.new_page()
+    for name, path in pages.items():
+        page.set_viewport_size(SIZES[first])
+        open_fresh(page, url + path)
+        ready = READY.get(name.split("-")[0])
+        if ready:
+            page.wait_for_selector(ready)
+        page.add_script_tag(content=axe)
+        for size, viewport in SIZES.items():
+            page.set_viewport_size(viewport)
+            found = check(page)
             page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
-            start_axe(page, axe)
-            if checking is not None:
-                collect(*checking)
-            checking = (name, page, size, found)
-        if checking is not None:
-            collect(*checking)
-        context.close()
+            found += serious_violations(page)
+            if look is not None:
+                look(name, size, page)
+            if found:
+                problems[f"{name} {size}"] = found
+    context.close()
     return problems
+
+
+def layout(page: Page) -> list[str]:
+    """Where every element of the page sits (rounded CSS pixels), and the page's size."""
+    return page.evaluate(
+        """() => { const d = document.documentElement;
+          return [`page ${d.scrollWidth}x${d.scrollHeight}`,
+            ...[...document.querySelectorAll('body *')].map((e) => {
+              const r = e.getBoundingClientRect(), box = [r.x, r.y, r.width, r.height];
+              return `${e.tagName.toLowerCase()}.${e.className} ${box.map(Math.round)}`;
+            })]; }"""
+    )
 
 
 def report(problems: dict[str, list[str]]) -> str:
