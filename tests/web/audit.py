@@ -87,11 +87,13 @@ own look at it, on the same load)."""
 
 def open_fresh(page: Page, url: str) -> None:
     """Load ``url`` in ``page`` as in a new tab: the app keeps nothing but the tab's
-    sessionStorage (the token), so that is emptied, and the page goes by ``about:blank``
-    so a URL that differs only by its ``#token=`` still loads afresh."""
+    sessionStorage (the token), so that is emptied first. A URL that differs from the
+    page's only by a ``#token=`` would not load the page again, so it goes by
+    ``about:blank``."""
     if page.url.startswith(("http:", "https:")):
         page.evaluate("() => sessionStorage.clear()")
-    page.goto("about:blank")
+        if "#" in url and url.split("#")[0] == page.url.split("#")[0]:
+            page.goto("about:blank")
     page.goto(url)
     page.wait_for_selector("body[data-ready=true]")
 
@@ -110,28 +112,45 @@ def check(page: Page) -> list[str]:
     return found + sideways(page)
 
 
+_tabs: dict[Browser, Page] = {}
+
+
+def audit_tab(browser: Browser) -> Page:
+    """The one tab of ``browser`` that :func:`audit` loads every page in, made on first
+    use and closed with the browser: each page loads afresh in it (:func:`open_fresh`),
+    and a tab of its own per page, or per test, cost a renderer's start each."""
+    page = _tabs.get(browser)
+    if page is None or page.is_closed():
+        page = _tabs[browser] = new_context(browser, next(iter(SIZES))).new_page()
+    return page
+
+
 def audit(
     browser: Browser, url: str, axe: str, pages: dict[str, str], look: Look | None = None
 ) -> dict[str, list[str]]:
     """Each page at both sizes: what it fails, by ``"<name> <size>"`` (empty: all pass).
 
-    Each page is loaded once, afresh (:func:`open_fresh`), in one tab, and checked at
-    each size in turn: the viewport is resized on the loaded page, which lays itself
-    out by CSS media queries alone (no script reads the window's size;
+    Each page is loaded once, afresh (:func:`open_fresh`), in :func:`audit_tab`, and
+    checked at each size in turn: the viewport is resized on the loaded page, which
+    lays itself out by CSS media queries alone (no script reads the window's size;
     test_access_finished.py checks a resized page is laid out as one loaded at that
-    size). axe-core is added once per load and run at each size.
+    size). axe-core is added once per load and run at each size. A page named
+    ``*-seated`` must show one seat as yours, a ``*-spectator`` none (so a load that
+    kept the previous page's token fails).
     """
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems: dict[str, list[str]] = {}
     first = next(iter(SIZES))
-    context = new_context(browser, first)
-    page = context.new_page()
+    page = audit_tab(browser)
     for name, path in pages.items():
         page.set_viewport_size(SIZES[first])
         open_fresh(page, url + path)
         ready = READY.get(name.split("-")[0])
         if ready:
             page.wait_for_selector(ready)
+        seated = page.locator(".seat.you").count()
+        if name.endswith("-seated") and seated != 1 or name.endswith("-spectator") and seated:
+            problems[f"{name} load"] = [f"{seated} seats shown as yours"]  # a stale load
         page.add_script_tag(content=axe)
         for size, viewport in SIZES.items():
             page.set_viewport_size(viewport)
@@ -142,7 +161,6 @@ def audit(
                 look(name, size, page)
             if found:
                 problems[f"{name} {size}"] = found
-    context.close()
     return problems
 
 

@@ -18,9 +18,9 @@ from tests.web.audit import (
     READY,
     SIZES,
     audit,
+    audit_tab,
     layout,
-    new_context,
-    open_in,
+    open_fresh,
     play,
     report,
     table_name,
@@ -62,11 +62,11 @@ def test_finished_tables_pass_axe_fits_and_is_photographed(
     assert not problems, report(problems)
     # The audit checks each size on one load, resized: the same layout as a page loaded
     # at that size (no script of the page lays it out by the window's size at load).
-    context = new_context(browser, last)
-    page = open_in(context, live_server.url + pages["table-concerto-end"])
-    page.wait_for_selector(READY["table"])
-    loaded = layout(page)
-    context.close()
+    tab = audit_tab(browser)
+    tab.set_viewport_size(SIZES[last])
+    open_fresh(tab, live_server.url + pages["table-concerto-end"])
+    tab.wait_for_selector(READY["table"])
+    loaded = layout(tab)
     assert len(loaded) > 50 and resized == loaded, [
         (a, b) for a, b in zip(resized, loaded, strict=False) if a != b
     ][:5] or (len(resized), len(loaded))
