@@ -63,24 +63,6 @@ def serious_violations(page: Page) -> list[str]:
     ]
 
 
-def sideways(page: Page) -> list[str]:
-    """The page scrolls sideways: by how much, and the widest element that sticks out."""
-    width = page.evaluate(
-        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
-    )
-    if width[0] <= width[1]:
-        return []
-    culprit = page.evaluate(
-        """() => { const w = document.documentElement.clientWidth; let worst = null;
-          for (const e of document.querySelectorAll('body *')) {
-            const r = e.getBoundingClientRect();
-            if (r.right > w + 0.5 && (!worst || r.right > worst[1])) worst = [e, r.right];
-          }
-          return worst ? `${worst[0].tagName.toLowerCase()}.${worst[0].className}` : '?'; }"""
-    )
-    return [f"scrolls sideways: {width[0]} > {width[1]} px, widest {culprit}"]
-
-
 Look = Callable[[str, str, Page], None]
 """Called with ``(name, size, page)`` once the page is checked at that size (a test's
 own look at it, on the same load)."""
@@ -100,17 +82,32 @@ def open_fresh(page: Page, url: str) -> None:
 
 
 def check(page: Page) -> list[str]:
-    """What the page as laid out now fails, but axe: landmarks, card names, sideways scroll."""
-    found = []
-    if page.locator("main").count() != 1 or page.locator("h1").count() < 1:
-        found.append("no main landmark or no h1")
-    unnamed = page.eval_on_selector_all(
-        "[data-card]",
-        "els => els.filter(e => !(e.getAttribute('aria-label') || e.textContent.trim())).length",
+    """What the page as laid out now fails, but axe: landmarks (one ``main``, an ``h1``),
+    cards without an accessible name, sideways scrolling (by how much, and the widest
+    element that sticks out). One call into the page."""
+    mains, h1s, unnamed, width, client, culprit = page.evaluate(
+        """() => { const all = (s) => [...document.querySelectorAll(s)];
+          const unnamed = all('[data-card]').filter(
+            (e) => !(e.getAttribute('aria-label') || e.textContent.trim())).length;
+          const d = document.documentElement, w = d.clientWidth;
+          let worst = null;
+          if (d.scrollWidth > w) {
+            for (const e of all('body *')) {
+              const r = e.getBoundingClientRect();
+              if (r.right > w + 0.5 && (!worst || r.right > worst[1])) worst = [e, r.right];
+            }
+          }
+          const culprit = worst ? `${worst[0].tagName.toLowerCase()}.${worst[0].className}` : '?';
+          return [all('main').length, all('h1').length, unnamed, d.scrollWidth, w, culprit]; }"""
     )
+    found = []
+    if mains != 1 or h1s < 1:
+        found.append("no main landmark or no h1")
     if unnamed:
         found.append(f"{unnamed} cards without an accessible name")
-    return found + sideways(page)
+    if width > client:
+        found.append(f"scrolls sideways: {width} > {client} px, widest {culprit}")
+    return found
 
 
 _tabs: dict[Browser, Page] = {}
