@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from tests.conftest import LiveServer
-from tests.web.audit import audit, new_context, open_in, play, report, seat_zero_to_move
+from tests.web.audit import audit, play, report, seat_zero_to_move
 from tests.web.conftest import Seats
 from tests.web.test_access_tables import NAMES
 
@@ -35,11 +35,14 @@ def test_a_pinochle_auction_passes_axe_and_fits_at_both_sizes(
     browser: Browser, live_server: LiveServer, seats: Seats, axe_source: str, app
 ) -> None:
     auction = an_auction(seats, app)
-    context = new_context(browser, "phone")  # the auction's page shows the bid stepper
-    page = open_in(context, live_server.url + auction["table-pinochle-firehouse-auction-seated"])
-    steps = page.locator(".stepper button").all_inner_texts()
-    assert steps[:3] == ["Min", "−10", "+10"] and steps[3].startswith("bid "), steps
-    context.close()
-    pages = auction
-    problems = audit(browser, live_server.url, axe_source, pages)
+    steps: dict[str, list[str]] = {}
+
+    def look(name: str, size: str, page: Page) -> None:
+        if name == "table-pinochle-firehouse-auction-seated":  # it shows the bid stepper
+            steps[size] = page.locator(".stepper button").all_inner_texts()
+
+    problems = audit(browser, live_server.url, axe_source, auction, look)
     assert not problems, report(problems)
+    for size, texts in steps.items():
+        assert texts[:3] == ["Min", "−10", "+10"] and texts[3].startswith("bid "), (size, texts)
+    assert set(steps) == {"phone", "desktop"}

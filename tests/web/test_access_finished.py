@@ -3,17 +3,32 @@ and desktop sizes: axe-core finds no serious or critical violation (an emptied h
 landmark), no page scrolls sideways (Seconds' score sheet of seven deals stays in its
 panel at 1280×800), and each end is photographed: ``var/screenshots/table-<game>-end-
 <size>.png`` (tests/web/audit.py). The Pinochle family's are
-test_access_finished_pinochle.py.
+test_access_finished_pinochle.py. It also checks what the audit's shortcuts rest on:
+a page resized to 390 wide is laid out as one loaded at 390 wide (the audit loads each
+page once), and its fast screenshot is Playwright's, pixel for pixel.
 """
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from tests.conftest import LiveServer
-from tests.web.audit import audit, play, report, table_name
+from tests.web.audit import (
+    READY,
+    SIZES,
+    audit,
+    audit_tab,
+    differing_pixels,
+    layout,
+    open_fresh,
+    play,
+    report,
+    shoot,
+    table_name,
+)
 from tests.web.conftest import Seats
 
 TABLES = [
@@ -37,8 +52,29 @@ def finished_tables(seats: Seats, app, tables) -> dict[str, str]:
 
 
 def test_finished_tables_pass_axe_fits_and_is_photographed(
-    browser: Browser, live_server: LiveServer, seats: Seats, axe_source: str, app
+    tmp_path: Path, browser: Browser, live_server: LiveServer, seats: Seats, axe_source: str, app
 ) -> None:
     pages = finished_tables(seats, app, TABLES)
-    problems = audit(browser, live_server.url, axe_source, pages)
+    last = list(SIZES)[-1]  # audit() loads each page at the first size, then resizes it
+    resized: list[str] = []
+
+    def look(name: str, size: str, page: Page) -> None:
+        if name == "table-concerto-end" and size == last:
+            resized.extend(layout(page))
+
+    problems = audit(browser, live_server.url, axe_source, pages, look)
     assert not problems, report(problems)
+    # The audit checks each size on one load, resized: the same layout as a page loaded
+    # at that size (no script of the page lays it out by the window's size at load).
+    tab = audit_tab(browser)
+    tab.set_viewport_size(SIZES[last])
+    open_fresh(tab, live_server.url + pages["table-concerto-end"])
+    tab.wait_for_selector(READY["table"])
+    loaded = layout(tab)
+    assert len(loaded) > 50 and resized == loaded, [
+        (a, b) for a, b in zip(resized, loaded, strict=False) if a != b
+    ][:5] or (len(resized), len(loaded))
+    # The audit's screenshots are the ones Playwright takes, pixel for pixel.
+    shoot(tab, tmp_path / "fast.png")
+    playwright_s = tab.screenshot(full_page=True)
+    assert differing_pixels(tab, (tmp_path / "fast.png").read_bytes(), playwright_s) == 0

@@ -31,8 +31,10 @@ def live_tables(seats: Seats, app, tables) -> dict[str, str]:
                     until=seat_zero_to_move)  # fmt: skip
         assert mine["status"] == "active" and mine["legal_moves"]
         name = table_name(game, options)
-        pages[f"table-{name}-spectator"] = f"/table/{live}"
+        # Seated first: the watched page then needs no detour by about:blank to load
+        # afresh (audit.open_fresh).
         pages[f"table-{name}-seated"] = f"/table/{live}#token={players[0].token}"
+        pages[f"table-{name}-spectator"] = f"/table/{live}"
     return pages
 
 
