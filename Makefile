@@ -15,10 +15,13 @@ unexport PYTHONDONTWRITEBYTECODE
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-8s %s\n", $$1, $$2}'
 
+# uv installs the same packages as pip, from the same registry, in a fifth of the time
+# (parallel downloads, no compiling of every module up front); pip stays the fallback.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]' \
+	  || { echo "uv could not install; pip will"; $(BIN)/python -m pip install --quiet -e '.[dev]'; }
 	touch $(STAMP)
 
 demo: $(STAMP) ## the main job: parlour serve + eight bots + a Concerto tournament, end to end
