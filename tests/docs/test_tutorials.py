@@ -5,7 +5,8 @@ In a tutorial page a fenced block preceded by
 * ``<!-- setup -->`` makes the bot's environment (``python3 -m venv bot-venv`` and
   ``bot-venv/bin/pip install ./client_sdk``): it runs once per test session, as
   written, in a folder holding a copy of ``client_sdk/`` and nothing else of the
-  repository, so the environment it makes has the SDK and its dependencies only;
+  repository, so the environment it makes has the SDK and its dependencies only
+  (the xdist workers share it: tests/sdk/test_standalone.py runs its bots from it);
 * ``<!-- run -->`` is a shell step; ``<!-- file: NAME -->`` is written to NAME
   before the steps after it run;
 * ``<!-- output -->`` shows what a step prints: each of its lines must match a line
@@ -38,6 +39,7 @@ and npm the test fails (it does not skip), saying that they are needed.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
@@ -51,6 +53,7 @@ import pytest
 
 from client_sdk import Client
 from server.processes.served import Served, free_port
+from tests.once import built_once
 
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIALS = ROOT / "docs" / "tutorials"
@@ -165,36 +168,57 @@ def ts_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "node_modules"
 
 
+def tutorial_wheels(pytestconfig: pytest.Config) -> Path:
+    """The folder of the wheels ``pip install ./client_sdk`` needs offline (see above),
+    downloaded once into the pytest cache (the xdist workers take turns under a lock)."""
+    wheels = pytestconfig.cache.mkdir("tutorial-wheels")
+    with open(wheels / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not any(wheels.glob("setuptools-*.whl")) or not any(wheels.glob("requests-*.whl")):
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "--quiet",
+                    "--dest",
+                    str(wheels),
+                    *WHEELS,
+                ],
+                check=True,
+                timeout=120,
+            )
+    return wheels
+
+
 @pytest.fixture(scope="session")
 def sdk_venv(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Path:
-    """The Python tutorial's setup block, run as written where only ``client_sdk/`` is."""
-    wheels = pytestconfig.cache.mkdir("tutorial-wheels")
-    if not any(wheels.glob("setuptools-*.whl")) or not any(wheels.glob("requests-*.whl")):
-        subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(wheels), *WHEELS],
-            check=True,
-            timeout=120,
+    """The Python tutorial's setup block, run as written where only ``client_sdk/`` is:
+    once per session, for every xdist worker (tests/sdk/test_standalone.py uses it too)."""
+    wheels = tutorial_wheels(pytestconfig)
+
+    def build(folder: Path) -> None:
+        shutil.copytree(
+            ROOT / "client_sdk",
+            folder / "client_sdk",
+            ignore=shutil.ignore_patterns(
+                "__pycache__", "build", "*.egg-info", "node_modules", "dist"
+            ),  # the TypeScript client's install and build: not the Python SDK
         )
-    folder = tmp_path_factory.mktemp("sdk-only")
-    shutil.copytree(
-        ROOT / "client_sdk",
-        folder / "client_sdk",
-        ignore=shutil.ignore_patterns(
-            "__pycache__", "build", "*.egg-info", "node_modules", "dist"
-        ),  # the TypeScript client's install and build: not the Python SDK
-    )
-    (setup,) = [b for k, _, b in blocks(TUTORIALS / "python-bot.md") if k == "setup"]
-    env = _clean_env() | {"PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1"}
-    done = subprocess.run(
-        ["bash", "-c", "set -euo pipefail\n" + setup],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert done.returncode == 0, f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
-    return folder / "bot-venv"
+        (setup,) = [b for k, _, b in blocks(TUTORIALS / "python-bot.md") if k == "setup"]
+        env = _clean_env() | {"PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1"}
+        done = subprocess.run(
+            ["bash", "-c", "set -euo pipefail\n" + setup],
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        assert done.returncode == 0, f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+
+    return built_once(tmp_path_factory, "sdk-only", build) / "bot-venv"
 
 
 def _clean_env() -> dict[str, str]:
