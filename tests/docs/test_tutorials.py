@@ -13,6 +13,10 @@ In a tutorial page a fenced block preceded by
   the page's steps printed, ids, numbers and a game's result (won, lost, drawn)
   standing for any, and a leading ``...`` for the log line's time.
 
+docs/train.md runs the same way (its steps, no setup block) with this environment's
+``python`` and ``parlour-bot`` (the SDK's ``openspiel`` extra and the engines) first on
+PATH, against the same server.
+
 A page's setup-less blocks go, in order, into one bash script (so a step may start
 bots in the background and a later one ``wait`` for them), run in a fresh folder
 where ``bot-venv`` is the session's SDK environment, with ``PARLOUR_SERVER``
@@ -296,6 +300,36 @@ def test_tutorial_runs_as_written(
         for name in ("ann", "bob", "cy", "di"):
             assert re.search(rf"^\s*\d+ {name}\b", done.stdout, re.MULTILINE), said
             assert f"{name}: 1 game(s) finished" in done.stdout, said  # by runBot
+
+
+TRAIN = ROOT / "docs" / "train.md"
+
+
+def test_the_train_page_runs_as_written(server: Served, tmp_path: Path) -> None:
+    """docs/train.md ("Train with OpenSpiel and PettingZoo") runs as written: its marked
+    blocks in one bash script, in a fresh folder, with this environment's ``python`` and
+    ``parlour-bot`` first on PATH (it has the SDK's ``openspiel`` extra and the engines) and
+    ``PARLOUR_SERVER`` at the tutorials' bare ``parlour serve`` (the page creates its own
+    game and seats its bot in all four seats: nothing else on the server reaches it)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env["PARLOUR_SERVER"] = server.url
+    done = subprocess.run(
+        ["bash", "-c", script(TRAIN)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    said = f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+    assert done.returncode == 0, said
+    outputs = [body for kind, _, body in blocks(TRAIN) if kind == "output"]
+    assert len(outputs) == 3
+    for body in outputs:
+        for line in body.splitlines():
+            assert shown_pattern(line).search(done.stdout + done.stderr), (line, said)
+    assert "ismcts: " in done.stdout and ", 0 illegal" in done.stdout, said
 
 
 def test_make_demo_ends_with_the_next_step() -> None:
