@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import yaml
 
 from server.api import openapi
+
+
+@pytest.fixture(scope="module")
+def built() -> dict:
+    """The generator's document, built once for the tests that only read it."""
+    return openapi.build()
 
 
 def test_committed_spec_is_generated_from_the_code():
@@ -15,9 +22,9 @@ def test_committed_spec_is_generated_from_the_code():
     assert committed == generated, f"openapi.yaml is stale: run `{openapi.REGENERATE}`"
 
 
-def test_the_generator_sees_the_served_routes(app):
+def test_the_generator_sees_the_served_routes(app, built):
     """The generator's bare app (no Redis) has the routes ``create_app`` serves."""
-    assert openapi.build() == openapi.build(app)
+    assert built == openapi.build(app)
 
 
 def test_every_api_route_has_its_operations(app):
@@ -51,12 +58,12 @@ def test_check_mode_names_the_command(tmp_path, capsys):
     assert openapi.main(["--check", str(stale)]) == 0
 
 
-def test_every_registered_game_has_its_view_state_and_moves():
+def test_every_registered_game_has_its_view_state_and_moves(built):
     """A game added to the engines needs its ``<Game>State`` and ``<Game>Move`` here."""
     from server.games import REGISTRY
 
     assert set(openapi.GAMES) == set(REGISTRY)
-    schemas = openapi.build()["components"]["schemas"]
+    schemas = built["components"]["schemas"]
     mapping = schemas["View"]["discriminator"]["mapping"]
     for game, prefix in openapi.GAMES.items():
         view = schemas[f"{prefix}View"]["properties"]
@@ -74,8 +81,8 @@ def _operations(document):
                     yield f"{method} {path}", item[method]
 
 
-def test_every_operation_and_webhook_is_named_tagged_and_states_its_security():
-    document = openapi.build()
+def test_every_operation_and_webhook_is_named_tagged_and_states_its_security(built):
+    document = built
     ids = []
     for name, operation in _operations(document):
         assert re.fullmatch(r"[a-z][a-zA-Z0-9]*", operation.get("operationId", "")), name
@@ -101,16 +108,16 @@ def _objects(node, where="#"):
             yield from _objects(value, f"{where}/{i}")
 
 
-def test_every_object_names_its_properties_or_says_it_is_open():
+def test_every_object_names_its_properties_or_says_it_is_open(built):
     """An object with no properties and no ``additionalProperties`` reads, to a TypeScript
     generator, as one that can hold nothing."""
-    for where, schema in _objects(openapi.build()):
+    for where, schema in _objects(built):
         named = {"properties", "additionalProperties", "oneOf", "anyOf", "allOf"} & schema.keys()
         assert named, where
 
 
-def test_the_schemas_generators_could_not_read():
-    schemas = openapi.build()["components"]["schemas"]
+def test_the_schemas_generators_could_not_read(built):
+    schemas = built["components"]["schemas"]
     assert schemas["OptionSpec"]["properties"]["choices"]["items"]
     illegal = schemas["IllegalMoveError"]
     assert "allOf" not in illegal
@@ -123,8 +130,8 @@ def test_the_schemas_generators_could_not_read():
     assert schemas["Frame"]["properties"]["move"]["required"] == ["seat", "move"]
 
 
-def test_the_streams_name_their_messages():
-    document = openapi.build()
+def test_the_streams_name_their_messages(built):
+    document = built
     for path, message in [
         ("/v1/me/turns/stream", "TurnStreamMessage"),
         ("/v1/games/{game_id}/stream", "GameStreamMessage"),
@@ -143,10 +150,10 @@ SCHEMA_KEYWORDS = {
 }
 
 
-def test_no_schema_carries_a_stray_key():
+def test_no_schema_carries_a_stray_key(built):
     """An unquoted description cut at a comma (``{description: ms, latest 500 moves}``)
     adds a key no schema keyword has: openapi-spec-validator lets it pass, Redocly does not."""
-    for where, schema in _objects(openapi.build()["components"]["schemas"]):
+    for where, schema in _objects(built["components"]["schemas"]):
         for name, prop in schema.get("properties", {}).items():
             if isinstance(prop, dict):
                 assert set(prop) <= SCHEMA_KEYWORDS, f"{where}/properties/{name}"

@@ -14,12 +14,11 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.docs.test_tutorials import WHEELS, _clean_env, blocks, script, shown_pattern
+from tests.docs.test_tutorials import _clean_env, blocks, script, shown_pattern, tutorial_wheels
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "local.md"
@@ -29,13 +28,7 @@ COPIED = shutil.ignore_patterns("__pycache__", "build", "*.egg-info", "node_modu
 @pytest.fixture(scope="session")
 def local_venv(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Path:
     """The page's setup block, run as written where only the SDK's and the engines' folders are."""
-    wheels = pytestconfig.cache.mkdir("tutorial-wheels")
-    if not any(wheels.glob("setuptools-*.whl")) or not any(wheels.glob("requests-*.whl")):
-        subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(wheels), *WHEELS],
-            check=True,
-            timeout=120,
-        )
+    wheels = tutorial_wheels(pytestconfig)
     folder = tmp_path_factory.mktemp("sdk-and-engines")
     shutil.copytree(ROOT / "client_sdk", folder / "client_sdk", ignore=COPIED)
     shutil.copytree(ROOT / "server" / "games", folder / "server" / "games", ignore=COPIED)

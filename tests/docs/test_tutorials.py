@@ -5,12 +5,17 @@ In a tutorial page a fenced block preceded by
 * ``<!-- setup -->`` makes the bot's environment (``python3 -m venv bot-venv`` and
   ``bot-venv/bin/pip install ./client_sdk``): it runs once per test session, as
   written, in a folder holding a copy of ``client_sdk/`` and nothing else of the
-  repository, so the environment it makes has the SDK and its dependencies only;
+  repository, so the environment it makes has the SDK and its dependencies only
+  (the xdist workers share it: tests/sdk/test_standalone.py runs its bots from it);
 * ``<!-- run -->`` is a shell step; ``<!-- file: NAME -->`` is written to NAME
   before the steps after it run;
 * ``<!-- output -->`` shows what a step prints: each of its lines must match a line
   the page's steps printed, ids, numbers and a game's result (won, lost, drawn)
   standing for any, and a leading ``...`` for the log line's time.
+
+docs/train.md runs the same way (its steps, no setup block) with this environment's
+``python`` and ``parlour-bot`` (the SDK's ``openspiel`` extra and the engines) first on
+PATH, against the same server.
 
 A page's setup-less blocks go, in order, into one bash script (so a step may start
 bots in the background and a later one ``wait`` for them), run in a fresh folder
@@ -38,6 +43,7 @@ and npm the test fails (it does not skip), saying that they are needed.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
@@ -51,6 +57,7 @@ import pytest
 
 from client_sdk import Client
 from server.processes.served import Served, free_port
+from tests.once import built_once
 
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIALS = ROOT / "docs" / "tutorials"
@@ -165,36 +172,57 @@ def ts_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "node_modules"
 
 
+def tutorial_wheels(pytestconfig: pytest.Config) -> Path:
+    """The folder of the wheels ``pip install ./client_sdk`` needs offline (see above),
+    downloaded once into the pytest cache (the xdist workers take turns under a lock)."""
+    wheels = pytestconfig.cache.mkdir("tutorial-wheels")
+    with open(wheels / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not any(wheels.glob("setuptools-*.whl")) or not any(wheels.glob("requests-*.whl")):
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "--quiet",
+                    "--dest",
+                    str(wheels),
+                    *WHEELS,
+                ],
+                check=True,
+                timeout=120,
+            )
+    return wheels
+
+
 @pytest.fixture(scope="session")
 def sdk_venv(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Path:
-    """The Python tutorial's setup block, run as written where only ``client_sdk/`` is."""
-    wheels = pytestconfig.cache.mkdir("tutorial-wheels")
-    if not any(wheels.glob("setuptools-*.whl")) or not any(wheels.glob("requests-*.whl")):
-        subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(wheels), *WHEELS],
-            check=True,
-            timeout=120,
+    """The Python tutorial's setup block, run as written where only ``client_sdk/`` is:
+    once per session, for every xdist worker (tests/sdk/test_standalone.py uses it too)."""
+    wheels = tutorial_wheels(pytestconfig)
+
+    def build(folder: Path) -> None:
+        shutil.copytree(
+            ROOT / "client_sdk",
+            folder / "client_sdk",
+            ignore=shutil.ignore_patterns(
+                "__pycache__", "build", "*.egg-info", "node_modules", "dist"
+            ),  # the TypeScript client's install and build: not the Python SDK
         )
-    folder = tmp_path_factory.mktemp("sdk-only")
-    shutil.copytree(
-        ROOT / "client_sdk",
-        folder / "client_sdk",
-        ignore=shutil.ignore_patterns(
-            "__pycache__", "build", "*.egg-info", "node_modules", "dist"
-        ),  # the TypeScript client's install and build: not the Python SDK
-    )
-    (setup,) = [b for k, _, b in blocks(TUTORIALS / "python-bot.md") if k == "setup"]
-    env = _clean_env() | {"PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1"}
-    done = subprocess.run(
-        ["bash", "-c", "set -euo pipefail\n" + setup],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert done.returncode == 0, f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
-    return folder / "bot-venv"
+        (setup,) = [b for k, _, b in blocks(TUTORIALS / "python-bot.md") if k == "setup"]
+        env = _clean_env() | {"PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1"}
+        done = subprocess.run(
+            ["bash", "-c", "set -euo pipefail\n" + setup],
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        assert done.returncode == 0, f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+
+    return built_once(tmp_path_factory, "sdk-only", build) / "bot-venv"
 
 
 def _clean_env() -> dict[str, str]:
@@ -272,6 +300,36 @@ def test_tutorial_runs_as_written(
         for name in ("ann", "bob", "cy", "di"):
             assert re.search(rf"^\s*\d+ {name}\b", done.stdout, re.MULTILINE), said
             assert f"{name}: 1 game(s) finished" in done.stdout, said  # by runBot
+
+
+TRAIN = ROOT / "docs" / "train.md"
+
+
+def test_the_train_page_runs_as_written(server: Served, tmp_path: Path) -> None:
+    """docs/train.md ("Train with OpenSpiel and PettingZoo") runs as written: its marked
+    blocks in one bash script, in a fresh folder, with this environment's ``python`` and
+    ``parlour-bot`` first on PATH (it has the SDK's ``openspiel`` extra and the engines) and
+    ``PARLOUR_SERVER`` at the tutorials' bare ``parlour serve`` (the page creates its own
+    game and seats its bot in all four seats: nothing else on the server reaches it)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env["PARLOUR_SERVER"] = server.url
+    done = subprocess.run(
+        ["bash", "-c", script(TRAIN)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    said = f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+    assert done.returncode == 0, said
+    outputs = [body for kind, _, body in blocks(TRAIN) if kind == "output"]
+    assert len(outputs) == 3
+    for body in outputs:
+        for line in body.splitlines():
+            assert shown_pattern(line).search(done.stdout + done.stderr), (line, said)
+    assert "ismcts: " in done.stdout and ", 0 illegal" in done.stdout, said
 
 
 def test_make_demo_ends_with_the_next_step() -> None:

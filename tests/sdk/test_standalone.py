@@ -1,20 +1,20 @@
 """The SDK installed on its own: ``pip install ./client_sdk`` in a clean virtualenv.
 
-A bot author needs only ``parlour-client`` (the SDK and ``requests``): this
-builds such a virtualenv from a copy of ``client_sdk/``, checks that nothing
-of the server came with it, and plays a whole game with its ``parlour-bot``
-against a server run by this (full) environment.
+A bot author needs only ``parlour-client`` (the SDK and ``requests``): these tests
+use the virtualenv the Python tutorial's setup block makes from a copy of
+``client_sdk/`` (``python3 -m venv bot-venv``, ``bot-venv/bin/pip install ./client_sdk``:
+tests/docs/test_tutorials.py runs it once per session, as written, and checks that it
+holds the SDK and its dependencies only), check that nothing of the server came with
+it, and play a whole game with its ``parlour-bot`` against a server run by this (full)
+environment.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,8 +23,8 @@ import requests
 from client_sdk import Client
 from server.processes.served import free_port
 from server.services.notifications import signature
+from tests.docs.test_tutorials import sdk_venv  # noqa: F401 (the fixture)
 
-ROOT = Path(__file__).resolve().parents[2]
 SHORT = {"deals": 1, "target": 10000}  # one deal of Concerto: about 50 moves
 
 MY_BOT = '''
@@ -48,27 +48,9 @@ def _clean_env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def sdk_venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A virtualenv with only ./client_sdk (and requests) installed; its bin/ folder."""
-    base = tmp_path_factory.mktemp("standalone")
-    source = base / "client_sdk"  # a copy: the in-tree build leaves build/ behind
-    shutil.copytree(
-        ROOT / "client_sdk",
-        source,
-        ignore=shutil.ignore_patterns(
-            "__pycache__", "build", "*.egg-info", "node_modules", "dist"
-        ),  # the TypeScript client's install and build: not the Python SDK
-    )
-    venv = base / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=60)
-    bin_dir = venv / "bin"
-    done = subprocess.run(
-        [str(bin_dir / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-         str(source)],
-        cwd=base, env=_clean_env(), capture_output=True, text=True, timeout=180,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    yield bin_dir
+def sdk_bin(sdk_venv: Path) -> Path:  # noqa: F811 (the imported fixture)
+    """The bin/ folder of a virtualenv with only ./client_sdk (and requests) installed."""
+    return sdk_venv / "bin"
 
 
 def _python(bin_dir: Path, code: str, cwd: Path) -> str:
@@ -80,9 +62,9 @@ def _python(bin_dir: Path, code: str, cwd: Path) -> str:
     return done.stdout.strip()
 
 
-def test_the_venv_has_the_sdk_and_nothing_of_the_server(sdk_venv: Path, tmp_path: Path) -> None:
+def test_the_venv_has_the_sdk_and_nothing_of_the_server(sdk_bin: Path, tmp_path: Path) -> None:
     missing = _python(
-        sdk_venv,
+        sdk_bin,
         "import importlib.util as u\n"
         "print(','.join(m for m in ('server', 'flask', 'gunicorn', 'redis', 'bots')"
         " if u.find_spec(m) is None))",
@@ -90,19 +72,19 @@ def test_the_venv_has_the_sdk_and_nothing_of_the_server(sdk_venv: Path, tmp_path
     )
     assert missing.split(",") == ["server", "flask", "gunicorn", "redis", "bots"]
     where = _python(
-        sdk_venv,
+        sdk_bin,
         "import client_sdk, requests, pathlib\n"
         "p = pathlib.Path(client_sdk.__file__).parent\n"
         "print(p, (p / 'py.typed').is_file())",
         tmp_path,
     )
     folder, typed = where.rsplit(" ", 1)
-    assert Path(folder).is_relative_to(sdk_venv.parent), folder  # installed, not the repo's
+    assert Path(folder).is_relative_to(sdk_bin.parent), folder  # installed, not the repo's
     assert typed == "True"  # PEP 561: type checkers read the SDK's hints
 
 
 def test_parlour_bot_plays_a_game_from_the_standalone_venv(
-    sdk_venv: Path, tmp_path: Path, live_server
+    sdk_bin: Path, tmp_path: Path, live_server
 ) -> None:
     (tmp_path / "mybot.py").write_text(MY_BOT)
     me = Client(live_server.url).players.register("standalone")
@@ -110,7 +92,7 @@ def test_parlour_bot_plays_a_game_from_the_standalone_venv(
     game = client.games.create("concerto", SHORT, [me["id"]] * 4, allow_multiple_seats=True)
 
     done = subprocess.run(
-        [str(sdk_venv / "parlour-bot"), "run", "mybot:LastLegal", "--server", live_server.url,
+        [str(sdk_bin / "parlour-bot"), "run", "mybot:LastLegal", "--server", live_server.url,
          "--token", me["token"], "--games", "1", "--wait", "1"],
         cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=60,
     )  # fmt: skip
@@ -121,9 +103,9 @@ def test_parlour_bot_plays_a_game_from_the_standalone_venv(
     assert client.games.view(game["id"])["status"] == "finished"
 
 
-def test_installed_bot_names_are_not_there_without_the_bots(sdk_venv: Path, tmp_path: Path) -> None:
+def test_installed_bot_names_are_not_there_without_the_bots(sdk_bin: Path, tmp_path: Path) -> None:
     done = subprocess.run(
-        [str(sdk_venv / "parlour-bot"), "run", "concerto_signals", "--token", "t"],
+        [str(sdk_bin / "parlour-bot"), "run", "concerto_signals", "--token", "t"],
         cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=30,
     )  # fmt: skip
     assert done.returncode == 2
@@ -131,13 +113,13 @@ def test_installed_bot_names_are_not_there_without_the_bots(sdk_venv: Path, tmp_
 
 
 def test_parlour_bot_serve_answers_a_signed_call_from_the_standalone_venv(
-    sdk_venv: Path, tmp_path: Path
+    sdk_bin: Path, tmp_path: Path
 ) -> None:
     """The callback endpoint needs nothing beyond the SDK (the standard library's wsgiref)."""
     (tmp_path / "mybot.py").write_text(MY_BOT)
     port = free_port()
     process = subprocess.Popen(
-        [str(sdk_venv / "parlour-bot"), "serve", "mybot:LastLegal", "--port", str(port)],
+        [str(sdk_bin / "parlour-bot"), "serve", "mybot:LastLegal", "--port", str(port)],
         cwd=tmp_path, env={**_clean_env(), "PARLOUR_CALLBACK_SECRET": "cbs_standalone"},
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -158,11 +140,11 @@ def test_parlour_bot_serve_answers_a_signed_call_from_the_standalone_venv(
         process.wait(10)
 
 
-def test_play_without_the_engines_says_how_to_install_them(sdk_venv: Path, tmp_path: Path) -> None:
+def test_play_without_the_engines_says_how_to_install_them(sdk_bin: Path, tmp_path: Path) -> None:
     """The SDK alone installs and runs; ``parlour-bot play`` needs the engines and says so."""
     (tmp_path / "mybot.py").write_text(MY_BOT)
     done = subprocess.run(
-        [str(sdk_venv / "parlour-bot"), "play", "concerto", "mybot:LastLegal", "--seed", "1"],
+        [str(sdk_bin / "parlour-bot"), "play", "concerto", "mybot:LastLegal", "--seed", "1"],
         cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=30,
     )  # fmt: skip
     assert done.returncode == 2, done.stderr
