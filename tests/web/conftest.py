@@ -1,7 +1,10 @@
 """Browser fixtures for the web table: Debian's Chromium, driven by Playwright.
 
-The browser is the system's (``/usr/bin/chromium`` from the Debian package,
-which ``make test`` installs where it can), never one Playwright downloads.
+The browser is the system's, never one Playwright downloads: Debian's
+``chromium-headless-shell`` where it is installed (the old headless mode, the one
+Playwright itself runs headless, at about half the CPU: no browser window, no
+browser-UI pages in renderers of their own), else ``/usr/bin/chromium`` from the
+Debian package, which ``make test`` installs where it can.
 It starts headless with a fresh profile (Playwright gives every launch a new
 temporary ``--user-data-dir``) and with the flags this machine's closed network
 needs. These tests skip only when no Chromium is installed.
@@ -48,8 +51,10 @@ TIMEOUT_MS = 10_000
 
 
 def chromium_path() -> str | None:
-    """The system Chromium: ``$PARLOUR_CHROMIUM``, else ``chromium`` on the PATH."""
-    found = os.environ.get("PARLOUR_CHROMIUM") or shutil.which("chromium")
+    """The system Chromium: ``$PARLOUR_CHROMIUM``, else ``chromium-headless-shell`` or
+    ``chromium`` on the PATH (the shell first: the same engine, headless only)."""
+    found = os.environ.get("PARLOUR_CHROMIUM")
+    found = found or shutil.which("chromium-headless-shell") or shutil.which("chromium")
     if found is None and os.path.exists("/usr/bin/chromium"):
         found = "/usr/bin/chromium"
     return found
