@@ -15,9 +15,10 @@ needs. These tests skip only when no Chromium is installed.
   the page received (``web.responses``) and fails the test on any JavaScript error or
   console error. The page is a new tab (its own ``sessionStorage``, where the app keeps
   a token) in a context shared by the session's ``web`` tests, and the test's tabs are
-  closed after it: a context of its own per test would cost Chromium a new window, and
-  each new window loads the browser's own omnibox page in a renderer of its own (about
-  half a CPU-second a test). The app keeps nothing in cookies or ``localStorage``.
+  closed after it: under the full ``chromium`` a context of its own per test would
+  cost a new window, and each new window loads the browser's own omnibox page in a
+  renderer of its own (about half a CPU-second a test; the headless shell has no
+  windows). The app keeps nothing in cookies or ``localStorage``.
 * ``phone_web``: the same on a 390×844 touch screen (``page.tap`` works there), in a
   shared context of its own.
 * ``seats``: registers players through the API and seats them in new games.
