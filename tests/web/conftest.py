@@ -1,17 +1,26 @@
 """Browser fixtures for the web table: Debian's Chromium, driven by Playwright.
 
-The browser is the system's (``/usr/bin/chromium`` from the Debian package,
-which ``make test`` installs where it can), never one Playwright downloads.
+The browser is the system's, never one Playwright downloads: Debian's
+``chromium-headless-shell`` where it is installed (the old headless mode, the one
+Playwright itself runs headless, at about half the CPU: no browser window, no
+browser-UI pages in renderers of their own), else ``/usr/bin/chromium`` from the
+Debian package, which ``make test`` installs where it can.
 It starts headless with a fresh profile (Playwright gives every launch a new
 temporary ``--user-data-dir``) and with the flags this machine's closed network
 needs. These tests skip only when no Chromium is installed.
 
 * ``browser``: one Chromium per session (defined in ``tests/conftest.py``, so that a
   browser test outside ``tests/web`` shares it; launched by :func:`launch_browser`).
-* ``web``: a fresh context and page on the ``live_server`` app; it records every
-  ``/v1`` response the page received (``web.responses``) and fails the test on
-  any JavaScript error or console error.
-* ``phone_web``: the same on a 390×844 touch screen (``page.tap`` works there).
+* ``web``: a fresh page on the ``live_server`` app; it records every ``/v1`` response
+  the page received (``web.responses``) and fails the test on any JavaScript error or
+  console error. The page is a new tab (its own ``sessionStorage``, where the app keeps
+  a token) in a context shared by the session's ``web`` tests, and the test's tabs are
+  closed after it: under the full ``chromium`` a context of its own per test would
+  cost a new window, and each new window loads the browser's own omnibox page in a
+  renderer of its own (about half a CPU-second a test; the headless shell has no
+  windows). The app keeps nothing in cookies or ``localStorage``.
+* ``phone_web``: the same on a 390×844 touch screen (``page.tap`` works there), in a
+  shared context of its own.
 * ``seats``: registers players through the API and seats them in new games.
 * ``axe_source``: axe-core's script, installed once with npm (tests/web/audit.py).
 """
@@ -30,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
 from tests.api.helpers import Connections
 from tests.conftest import ADMIN_TOKEN, LiveServer, Player
@@ -43,8 +52,10 @@ TIMEOUT_MS = 10_000
 
 
 def chromium_path() -> str | None:
-    """The system Chromium: ``$PARLOUR_CHROMIUM``, else ``chromium`` on the PATH."""
-    found = os.environ.get("PARLOUR_CHROMIUM") or shutil.which("chromium")
+    """The system Chromium: ``$PARLOUR_CHROMIUM``, else ``chromium-headless-shell`` or
+    ``chromium`` on the PATH (the shell first: the same engine, headless only)."""
+    found = os.environ.get("PARLOUR_CHROMIUM")
+    found = found or shutil.which("chromium-headless-shell") or shutil.which("chromium")
     if found is None and os.path.exists("/usr/bin/chromium"):
         found = "/usr/bin/chromium"
     return found
@@ -83,11 +94,25 @@ class Web:
         return "\n".join(body for _, body in self.responses)
 
 
+_SHARED: dict[str, tuple[Browser, BrowserContext]] = {}
+"""The session's shared contexts, by kind of screen (see :func:`web_page`)."""
+
+
+def shared_context(browser: Browser, kind: str, **options: Any) -> BrowserContext:
+    """The context of ``browser`` for screens of this ``kind`` (made with ``options``, as
+    Playwright takes them, on first use; made again if it was closed)."""
+    known = _SHARED.get(kind)
+    if known is None or known[0] is not browser or known[1] not in browser.contexts:
+        context = browser.new_context(**options)
+        context.set_default_timeout(TIMEOUT_MS)
+        _SHARED[kind] = (browser, context)
+    return _SHARED[kind][1]
+
+
 @contextmanager
-def web_context(browser: Browser, url: str, **options: Any) -> Iterator[Web]:
-    """A fresh context (``options`` as Playwright takes them) and page, watched for errors."""
-    context = browser.new_context(**options)
-    context.set_default_timeout(TIMEOUT_MS)
+def web_page(context: BrowserContext, url: str) -> Iterator[Web]:
+    """A new tab in ``context``, watched for errors; every tab of ``context`` (those the
+    test opened too) is closed after it, and its cookies cleared."""
     page = context.new_page()
     web = Web(page, url)
 
@@ -104,8 +129,12 @@ def web_context(browser: Browser, url: str, **options: Any) -> Iterator[Web]:
         "console",
         lambda msg: web.errors.append(f"console: {msg.text}") if is_error(msg) else None,
     )
-    yield web
-    context.close()
+    try:
+        yield web
+    finally:
+        for tab in context.pages:
+            tab.close()
+        context.clear_cookies()
     assert not web.errors, web.errors
 
 
@@ -125,18 +154,22 @@ PHONE = {"width": 390, "height": 844}
 """The phone the tests hold: its screen in CSS pixels."""
 
 
+DESKTOP = {"width": 1280, "height": 900}
+"""The desktop screen of the ``web`` fixture, in CSS pixels."""
+
+
 @pytest.fixture
 def web(browser: Browser, live_server: LiveServer) -> Iterator[Web]:
-    with web_context(browser, live_server.url, viewport={"width": 1280, "height": 900}) as made:
+    context = shared_context(browser, "desktop", viewport=DESKTOP)
+    with web_page(context, live_server.url) as made:
         yield made
 
 
 @pytest.fixture
 def phone_web(browser: Browser, live_server: LiveServer) -> Iterator[Web]:
     """Like ``web``, on a touch phone: taps, not clicks, and a 390×844 screen."""
-    with web_context(
-        browser, live_server.url, viewport=PHONE, has_touch=True, is_mobile=True
-    ) as made:
+    context = shared_context(browser, "phone", viewport=PHONE, has_touch=True, is_mobile=True)
+    with web_page(context, live_server.url) as made:
         yield made
 
 

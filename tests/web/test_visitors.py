@@ -260,9 +260,17 @@ def test_visitors_are_limited_per_address_capped_and_can_be_turned_off(app, clie
     assert client.post("/v1/visitors/games", json=body).status_code == 201  # this address: 3rd
     limited = client.post("/v1/visitors/games", json=body)
     assert limited.status_code == 429 and limited.headers["Retry-After"]
-    # the message says when to come back (the page shows it as it is): within the hour
-    minutes = -(-int(limited.headers["Retry-After"]) // 60)
-    assert limited.json["error"]["message"] == f"too many requests: try again in {minutes} minutes"
+    # the message says when to come back (the page shows it as it is): when this hour's
+    # window ends, in minutes, or in seconds in its last minute
+    wait = int(limited.headers["Retry-After"])
+    minutes = -(-wait // 60)
+    when = (
+        f"{wait} second{'s' if wait != 1 else ''}"
+        if wait < 60
+        else f"{minutes} minute{'s' if minutes != 1 else ''}"
+    )
+    assert 0 < wait <= 3600
+    assert limited.json["error"]["message"] == f"too many requests: try again in {when}"
     other = client.post("/v1/visitors/games", json=body, environ_base={"REMOTE_ADDR": "10.0.0.9"})
     assert other.status_code == 201
 
