@@ -41,13 +41,16 @@ checks: lint ## lint, then the docs build (mkdocs --strict)
 pytest: $(STAMP) ## pytest alone (PYTEST_ARGS: -n auto --dist loadfile, the 30 slowest listed)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-browser: ## install Debian's chromium for tests/web where we may (root + apt-get); never fails
-	@if command -v chromium >/dev/null 2>&1; then :; \
+browser: ## install Debian's chromium (and its headless shell) for tests/web where we may (root + apt-get); never fails
+	@if command -v chromium >/dev/null 2>&1 && command -v chromium-headless-shell >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "browser: installing Debian's chromium and chromium-driver for tests/web"; \
+	  echo "browser: installing Debian's chromium, chromium-headless-shell and chromium-driver for tests/web"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	    chromium chromium-driver >/dev/null) \
 	    || echo "browser: apt-get could not install chromium; tests/web will skip"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null \
+	    || echo "browser: no chromium-headless-shell; tests/web use chromium (about twice the CPU)"; \
+	elif command -v chromium >/dev/null 2>&1; then :; \
 	else echo "browser: no chromium, and not root with apt-get; tests/web will skip"; fi
 
 bench: $(STAMP) ## measure speed; figures print as `name: value unit`
