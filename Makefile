@@ -30,6 +30,7 @@ demo: $(STAMP) ## the main job: parlour serve + eight bots + a Concerto tourname
 # The static checks run beside pytest (make -j2): pytest's workers spend much of their time
 # waiting (servers starting, browsers, installs), which the checks fill. Either failing
 # fails `make test`; make waits for the other to finish first.
+# -n auto: a worker per core and one more (tests/conftest.py), for the same waits.
 PYTEST_ARGS ?= -n auto --dist loadfile --durations=30
 
 test: $(STAMP) browser ## run the whole test suite (real Redis, real sockets, real Chromium)

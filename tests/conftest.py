@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -34,6 +35,13 @@ from server.processes.redis_embed import EmbeddedRedis
 ADMIN_TOKEN = "test-admin-token"
 MAX_WAIT = 5.0
 SERVER_LOGGERS = ("server", "flask", "botpool")
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (as ``make test`` runs it): one worker more than the cores. A worker
+    spends much of its time waiting on what it started (servers, browsers, installs),
+    and a third one keeps both cores of a 2-core machine busy meanwhile."""
+    return (os.cpu_count() or 1) + 1
 
 
 @pytest.fixture(autouse=True)
