@@ -20,6 +20,11 @@ process), so that a burst of load on this shared host falls on both; the figure 
 the adapter's steps per second over the engine's, over all the rounds, with the
 smallest and largest of it over three thirds of the rounds (the target is at least
 0.5).
+
+The **ceiling** line is the most any adapter could reach: a hollow OpenSpiel game
+(:class:`HollowState`, no engine: a step is a counter) is played the same way, and
+its cost per step, OpenSpiel's own calls into Python, is added to the engine's step
+measured in the same run: ``ceiling = native step / (native step + hollow step)``.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from __future__ import annotations
 import random
 import time
 from typing import Any
+
+import pyspiel
 
 from client_sdk import spiel
 from server.games import REGISTRY
@@ -80,6 +87,79 @@ def native_games(
     return steps, now - start
 
 
+HOLLOW_LENGTH = 50
+"""Steps of a hollow game (about a deal of Concerto)."""
+
+
+class HollowState(pyspiel.State):  # type: ignore[misc]
+    """A game of :data:`HOLLOW_LENGTH` steps of one player and two legal actions, whose
+    steps do nothing but count: what remains of a step is OpenSpiel's part."""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.left = HOLLOW_LENGTH
+
+    def current_player(self) -> int:
+        return 0 if self.left else int(pyspiel.PlayerId.TERMINAL)
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        return [0, 1] if self.left else []  # answered in Python, as the adapter does
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [0, 1]
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def _apply_action(self, action: int) -> None:
+        self.left -= 1
+
+    def is_terminal(self) -> bool:
+        return not self.left
+
+    def returns(self) -> list[float]:
+        return [0.0]
+
+
+class HollowGame(pyspiel.Game):  # type: ignore[misc]
+    def __init__(self, params: Any = None) -> None:
+        info = pyspiel.GameInfo(
+            num_distinct_actions=2, max_chance_outcomes=0, num_players=1,
+            min_utility=0.0, max_utility=0.0, utility_sum=0.0,
+            max_game_length=HOLLOW_LENGTH,
+        )  # fmt: skip
+        super().__init__(_HOLLOW_TYPE, info, params or {})
+
+    def new_initial_state(self) -> HollowState:
+        return HollowState(self)
+
+
+_HOLLOW_TYPE = pyspiel.GameType(
+    short_name="python_parlour_bench_hollow",
+    long_name="Parlour bench: a hollow game",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=1,
+    min_num_players=1,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=False,
+    provides_observation_tensor=False,
+    parameter_specification={},
+)
+
+
+def hollow_step_seconds(rng: random.Random, seconds: float) -> float:
+    """CPU seconds per step of :class:`HollowGame`, played as :func:`spiel_games` plays."""
+    if _HOLLOW_TYPE.short_name not in pyspiel.registered_names():
+        pyspiel.register_game(_HOLLOW_TYPE, HollowGame)
+    steps, took = spiel_games(pyspiel.load_game(_HOLLOW_TYPE.short_name), rng, seconds)
+    return took / steps
+
+
 def measure(game_id: str, options: dict[str, Any]) -> float:
     """Print the adapter's and the engine's steps/s for one game, and their ratio."""
     game = spiel.load(game_id, **options)
@@ -91,6 +171,7 @@ def measure(game_id: str, options: dict[str, Any]) -> float:
             native_games(game_id, options, random.Random(rng), SECONDS / ROUNDS)
         )
     adapter, native = _rate(rounds["openspiel"]), _rate(rounds["native"])
+    hollow = hollow_step_seconds(random.Random(game_id), SECONDS / 3)
     third = ROUNDS // 3
     thirds = [
         _rate(rounds["openspiel"][i : i + third]) / _rate(rounds["native"][i : i + third])
@@ -101,6 +182,11 @@ def measure(game_id: str, options: dict[str, Any]) -> float:
     print(
         f"spiel {game_id} openspiel/native: {adapter / native:.2f} x"
         f" (thirds of the run: {min(thirds):.2f} to {max(thirds):.2f})",
+        flush=True,
+    )
+    print(
+        f"spiel {game_id} ceiling (the engine's step plus OpenSpiel's calls alone):"
+        f" {(1 / native) / (1 / native + hollow):.2f} x",
         flush=True,
     )
     return adapter / native
