@@ -37,6 +37,7 @@ MAX_WAIT = 5.0
 SERVER_LOGGERS = ("server", "flask", "botpool")
 
 
+@pytest.hookimpl(optionalhook=True)  # without xdist (-p no:xdist) there is no such hook
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (as ``make test`` runs it): one worker more than the cores. A worker
     spends much of its time waiting on what it started (servers, browsers, installs),

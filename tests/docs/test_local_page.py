@@ -18,7 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs.test_tutorials import _clean_env, blocks, script, shown_pattern, tutorial_wheels
+from tests.docs.test_tutorials import (
+    _clean_env,
+    blocks,
+    run_setup,
+    script,
+    shown_pattern,
+    tutorial_wheels,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "local.md"
@@ -32,17 +39,7 @@ def local_venv(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Co
     folder = tmp_path_factory.mktemp("sdk-and-engines")
     shutil.copytree(ROOT / "client_sdk", folder / "client_sdk", ignore=COPIED)
     shutil.copytree(ROOT / "server" / "games", folder / "server" / "games", ignore=COPIED)
-    (setup,) = [b for k, _, b in blocks(PAGE) if k == "setup"]
-    env = _clean_env() | {"PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1"}
-    done = subprocess.run(
-        ["bash", "-c", "set -euo pipefail\n" + setup],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert done.returncode == 0, f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+    run_setup(PAGE, folder, wheels)
     return folder / "local-venv"
 
 

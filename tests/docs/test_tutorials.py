@@ -210,19 +210,25 @@ def sdk_venv(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Conf
                 "__pycache__", "build", "*.egg-info", "node_modules", "dist"
             ),  # the TypeScript client's install and build: not the Python SDK
         )
-        (setup,) = [b for k, _, b in blocks(TUTORIALS / "python-bot.md") if k == "setup"]
-        env = _clean_env() | {"PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1"}
-        done = subprocess.run(
-            ["bash", "-c", "set -euo pipefail\n" + setup],
-            cwd=folder,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
-        assert done.returncode == 0, f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+        run_setup(TUTORIALS / "python-bot.md", folder, wheels)
 
     return built_once(tmp_path_factory, "sdk-only", build) / "bot-venv"
+
+
+def run_setup(page: Path, folder: Path, wheels: Path, timeout: float = 240) -> None:
+    """``page``'s setup block, run as written in ``folder``, offline: pip finds nothing
+    but the wheels in ``wheels``."""
+    (setup,) = [b for k, _, b in blocks(page) if k == "setup"]
+    env = _clean_env() | {"PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1"}
+    done = subprocess.run(
+        ["bash", "-c", "set -euo pipefail\n" + setup],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
 
 
 def _clean_env() -> dict[str, str]:
