@@ -45,6 +45,31 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return (os.cpu_count() or 1) + 1
 
 
+LONG_FILES = (
+    "tests/docs/test_tutorials.py",
+    "tests/games/test_conformance.py",
+    "tests/ladder/test_ladder.py",
+    "tests/ladder/test_live_ladders.py",
+    "tests/web/test_visitors.py",
+    "tests/api/test_hidden_info.py",
+    "tests/bots/test_concerto_search.py",
+    "tests/sdk/test_typescript.py",
+    "tests/games/test_concerto_par.py",
+    "tests/docs/test_local_page.py",
+    "tests/faults/test_scale_out.py",
+    "tests/faults/test_kill9.py",
+)
+"""The files that take longest, longest first (a few minutes of ``make test`` each)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The long files first, the rest in their order: ``--dist loadfile`` hands files to
+    the workers in this order, and a long file handed out last would run on alone while
+    the other workers wait for it."""
+    rank = {path: i for i, path in enumerate(LONG_FILES)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
+
 @pytest.fixture(autouse=True)
 def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """Fail the test if the server logged an ERROR while it ran (python-chess ``RaiseLogHandler``).

@@ -22,3 +22,11 @@ def test_make_test_runs_every_check_beside_pytest() -> None:
     for step in ("ruff check ", "ruff format --check ", "mypy", "lint-imports",
                  "mkdocs build --strict", "python -m pytest -n auto --dist loadfile"):  # fmt: skip
         assert step in planned, (step, planned)
+
+
+def test_the_long_files_named_to_go_first_exist() -> None:
+    """tests/conftest.py hands the long files out first: a renamed one would go last again."""
+    from tests.conftest import LONG_FILES
+
+    missing = [path for path in LONG_FILES if not (ROOT / path).is_file()]
+    assert not missing, missing
