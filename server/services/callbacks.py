@@ -47,9 +47,11 @@ from server.services.core import Core, Read
 from server.services.errors import (
     DeadlinePassed,
     Forbidden,
+    GameNotStarted,
     GameOver,
     IllegalMove,
     InvalidRequest,
+    InvitationsPending,
     MalformedMove,
     NotFound,
     NotYourTurn,
@@ -427,7 +429,20 @@ class Dispatch:
         return len(players)
 
 
+SUBMIT_CODES: dict[type[Exception], str] = {
+    IllegalMove: "illegal_move",
+    MalformedMove: "invalid_request",
+    GameNotStarted: "game_not_started",
+    InvitationsPending: "invitations_pending",
+}
+"""The API's error code (``server/api/errors.py``; a test holds the two to the same
+word) for each refusal of a submitted answer the books name."""
+
+
 def _code(exc: Exception) -> str:
-    """The API's error code for ``exc`` (snake case of its class: ``illegal_move``)."""
-    name = type(exc).__name__
+    """The API's error code for ``exc``, as a caller of the move endpoint would read it."""
+    for cls in type(exc).__mro__:
+        if cls in SUBMIT_CODES:
+            return SUBMIT_CODES[cls]
+    name = type(exc).__name__  # another refusal: its class's name, snake case
     return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")

@@ -18,6 +18,7 @@ import pytest
 
 from client_sdk.endpoint import make_server
 from server.games import REGISTRY
+from server.games.kit.base import IllegalMove, MalformedMove
 from server.processes.dispatch import Dispatcher
 from server.services import views
 from server.services.bundle import Services
@@ -429,3 +430,18 @@ def test_the_sweep_queues_each_waiting_turn_once_and_forgets_finished_games(svc,
     assert done_id not in player_store.games(r, a.id) and game_id in player_store.games(r, a.id)
     for seat in set(to_move) - set(mine):  # b's turn: b has no callback
         assert not r.exists(keys.callback_queued(game_id, record.version, seat))
+
+
+def test_a_refused_answer_is_named_by_the_api_s_own_code():
+    """The books' detail for a refused answer is the code the move endpoint answers with:
+    a move that is not one of the game's (MalformedMove) is ``invalid_request`` there, not
+    a word of the dispatcher's own."""
+    from server.api.errors import ERRORS
+    from server.services.callbacks import SUBMIT_CODES, _code
+
+    def api_code(cls: type) -> str:
+        return next(ERRORS[c][1] for c in cls.__mro__ if c in ERRORS)
+
+    assert {cls: api_code(cls) for cls in SUBMIT_CODES} == SUBMIT_CODES
+    assert _code(MalformedMove("no such card")) == "invalid_request"
+    assert _code(IllegalMove("not now", legal_moves=[])) == "illegal_move"
