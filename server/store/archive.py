@@ -19,18 +19,19 @@ from .replies import text
 
 def ladder_game_ids(r: Redis, ladder_id: str) -> list[str] | None:
     """Every game id of the ladder, sorted (None: no such ladder)."""
-    pipe = r.pipeline(transaction=False)
-    pipe.exists(keys.ladder(ladder_id))
-    pipe.hvals(keys.ladder_games(ladder_id))
-    found, ids = pipe.execute()
-    return sorted({text(g) for g in ids}) if found else None
+    return _game_ids(r, keys.ladder(ladder_id), keys.ladder_games(ladder_id))
 
 
 def tournament_game_ids(r: Redis, tournament_id: str) -> list[str] | None:
     """Every game id of the tournament, sorted (None: no such tournament)."""
+    return _game_ids(r, keys.tournament(tournament_id), keys.tournament_games(tournament_id))
+
+
+def _game_ids(r: Redis, record: str, games: str) -> list[str] | None:
+    """The game ids in the hash ``games``, sorted; None when ``record`` does not exist."""
     pipe = r.pipeline(transaction=False)
-    pipe.exists(keys.tournament(tournament_id))
-    pipe.hvals(keys.tournament_games(tournament_id))
+    pipe.exists(record)
+    pipe.hvals(games)
     found, ids = pipe.execute()
     return sorted({text(g) for g in ids}) if found else None
 
