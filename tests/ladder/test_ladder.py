@@ -204,6 +204,11 @@ def test_an_entry_that_times_out_is_paused_and_resumes_when_it_plays_again(servi
     while_paused = [m for m in matches.values() if paused_at <= m["created"] < until]
     assert while_paused and all(slow not in _players(m) for m in while_paused)
 
+    # The rest of the pause is waited out idle (no pass, no poll): playing on meanwhile
+    # showed nothing more and cost most of the test's CPU. The others' game stands still
+    # meanwhile; the next pass makes one default move in it, a single timeout (the
+    # others' pauses need two in a row, and even one paused other leaves a table).
+    time.sleep(max(0.0, until - time.time()))
     bots.silent.clear()  # it plays again: after the pause it is paired, and playing in time
     run_until(
         runner,
