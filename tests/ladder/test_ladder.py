@@ -42,13 +42,23 @@ def rated(service: Services, ladder_id: str) -> int:
     return service.core.r.scard(keys.ratings_applied(pool(ladder_id)))
 
 
+def idle_wait(r) -> float:
+    """Seconds to sleep when no bot could move: until the earliest move clock runs out
+    (a silent seat: the next pass moves for it), within 20 to 100 ms. Waking every 20 ms
+    instead polled each entry five times per 100 ms clock, for nothing."""
+    first = r.zrange(keys.deadlines(), 0, 0, withscores=True)
+    if not first:
+        return 0.02
+    return min(0.1, max(0.02, first[0][1] - time.time() + 0.001))
+
+
 def run_until(runner: Runner, bots: HouseBots, done, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not done():
         assert time.monotonic() < deadline, "timed out"
         runner.tick()
         if not bots.step():
-            time.sleep(0.02)  # waiting on a clock or a pause: let the other worker run
+            time.sleep(idle_wait(bots.service.core.r))  # a clock or a pause: let others run
 
 
 def search_bot(rng: random.Random) -> concerto_search.SearchBot:
