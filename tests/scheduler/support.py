@@ -134,7 +134,9 @@ def play_out(tours: Tournaments, tid: str, movers: Movers, timeout: float = 60) 
 
     Its status is read only after a pass that made no move: while a game still takes
     moves the tournament is not over, and reading it (standings and all) every pass
-    cost more than the polls."""
+    cost more than the polls. An idle pass (every player asked) waits 50 ms for the
+    scheduler to start the next round: passes 10 ms apart asked each player several
+    times per scheduler pass for nothing."""
     deadline = time.monotonic() + timeout
     while True:
         assert time.monotonic() < deadline, "timed out"
@@ -142,7 +144,14 @@ def play_out(tours: Tournaments, tid: str, movers: Movers, timeout: float = 60) 
             continue
         if status(tours, tid) in ("finished", "aborted"):
             return tours.show(tid)
-        time.sleep(0.01)
+        time.sleep(0.05)
+
+
+ROUNDS_ONLY = 0.1
+"""A scheduler interval for tournaments whose players always move in time: a pass then
+only starts the next round (and ends the last), so passes 20 ms apart were mostly
+empty, each reading the tournament and its games; 100 ms apart a round starts at most
+that late."""
 
 
 @contextlib.contextmanager

@@ -30,6 +30,7 @@ from server.services.tournaments import Tournaments
 from server.tournaments.pairing.round_robin import round_robin_cycle
 from tests.conftest import ADMIN_TOKEN
 from tests.scheduler.support import (
+    ROUNDS_ONLY,
     Movers,
     assert_exactly_once,
     make_tournament,
@@ -44,7 +45,7 @@ def play_tournament(service: Services, tours: Tournaments, entries: int, seed: i
     """Register ``entries`` players, enter each alone, start, and play to the end."""
     players = register(service, entries)
     tid = make_tournament(tours, players, seats_per_entry=1, **settings)
-    with scheduler(service):
+    with scheduler(service, ROUNDS_ONLY):
         shown = play_out(tours, tid, Movers(service, players, seed=seed), timeout=90)
     assert shown["status"] == "finished", shown["error"]
     assert_exactly_once(service, tours, tid)

@@ -22,6 +22,7 @@ import pytest
 
 from server.tournaments.ratings import DEFAULT, rate_teams
 from tests.scheduler.support import (
+    ROUNDS_ONLY,
     Movers,
     assert_exactly_once,
     entry_points_from_games,
@@ -149,7 +150,7 @@ def test_round_robin(service, tours, options, size):
     players = register(service, 3 * size)
     tid = make_tournament(tours, players, seats_per_entry=size, game="pinochle",
                           format="round_robin", options=options | ONE_DEAL)  # fmt: skip
-    with scheduler(service):
+    with scheduler(service, ROUNDS_ONLY):
         play_out(tours, tid, Movers(service, players, seed=size))
     shown = assert_exactly_once(service, tours, tid)
     assert len(shown["rounds"]) == 3
@@ -168,7 +169,7 @@ def test_swiss(service, tours, options, size):
     players = register(service, 4 * size)
     tid = make_tournament(tours, players, seats_per_entry=size, game="pinochle",
                           format="swiss", options=options | ONE_DEAL)  # fmt: skip
-    with scheduler(service):
+    with scheduler(service, ROUNDS_ONLY):
         play_out(tours, tid, Movers(service, players, seed=10 + size))
     shown = assert_exactly_once(service, tours, tid)
     assert [len(rd["tables"]) for rd in shown["rounds"]] == [2, 2]
@@ -189,7 +190,7 @@ def test_duplicate(service, tours, options, size):
     tid = make_tournament(tours, players, seats_per_entry=size, game="pinochle",
                           format="duplicate", boards_per_match=2, rounds=1,
                           options=options | ONE_DEAL)  # fmt: skip
-    with scheduler(service):
+    with scheduler(service, ROUNDS_ONLY):
         play_out(tours, tid, Movers(service, players, seed=20 + size))
     shown = assert_exactly_once(service, tours, tid)
     (rd,) = shown["rounds"]
