@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
@@ -36,13 +37,31 @@ class FirstLegal(Bot):
         return view["legal_moves"][0]
 
 
+class Live:
+    """The module's ``parlour serve``, which a test may restart in place: the same data
+    directory, port and admin token (a boot costs seconds of CPU: one is shared)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir, self.port = data_dir, free_port()
+        self.server = Served(data_dir, self.port, workers=2)
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def restart(self) -> None:
+        assert self.server.stop() == 0
+        token = self.server.admin_token
+        self.server = Served(self.data_dir, self.port, admin_token=token, workers=2)
+
+
 @pytest.fixture(scope="module")
-def served(tmp_path_factory) -> Iterator[Served]:
-    server = Served(tmp_path_factory.mktemp("live") / "var", free_port(), workers=2)
+def served(tmp_path_factory) -> Iterator[Live]:
+    live = Live(tmp_path_factory.mktemp("live") / "var")
     try:
-        yield server
+        yield live
     finally:
-        assert server.stop() == 0
+        assert live.server.stop() == 0
 
 
 def _ladders(url: str, timeout: float = 30.0, entries: int = 3) -> dict[str, dict]:
@@ -143,22 +162,15 @@ def test_a_new_bot_gets_a_rated_contest_against_house_bots(served, game, caplog)
     assert ended[0] - _when(entry["last_played"]) < 1.5
 
 
-def test_a_restart_defines_no_second_set_and_no_ladders_defines_none(tmp_path):
-    data_dir = tmp_path / "var"
-    port = free_port()
-    server = Served(data_dir, port)
-    try:
-        first = {g: lad["id"] for g, lad in _ladders(server.url).items()}
-    finally:
-        assert server.stop() == 0
-    server = Served(data_dir, port, admin_token=server.admin_token)
-    try:
-        time.sleep(2.0)  # the pool registers and looks for its ladders
-        again = _ladders(server.url)
-        with Client(server.url) as anyone:
-            listed = anyone.ladders.list()["ladders"]
-    finally:
-        assert server.stop() == 0
+def test_a_restart_defines_no_second_set_and_no_ladders_defines_none(served):
+    """The module's server, restarted on its data directory (after the newcomers above
+    have come and gone: the house bots' entries are what is left)."""
+    first = {g: lad["id"] for g, lad in _ladders(served.url).items()}
+    served.restart()
+    time.sleep(2.0)  # the pool registers and looks for its ladders
+    again = _ladders(served.url)
+    with Client(served.url) as anyone:
+        listed = anyone.ladders.list()["ladders"]
     assert {g: lad["id"] for g, lad in again.items()} == first
     assert len(listed) == len(REGISTRY)
     assert all(lad["entries_count"] == 3 for lad in listed)
