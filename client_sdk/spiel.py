@@ -17,9 +17,11 @@ What OpenSpiel sees:
   game's 32-bit seed before the first move; every deal is then shuffled from that
   seed exactly as the server shuffles it (the same seed replays the same cards),
   and no player observes the seed;
-* **a fixed action space** per game (:data:`ACTIONS`): every action the engine's
-  compact form (``legal_actions``) can take, so an action id means the same move in
-  every state (a card, a bid of 250, ``pass``);
+* **a fixed action space** per game, the engine's own (``Game.actions``, also
+  :data:`client_sdk.features.ACTIONS`): every action the engine's compact form
+  (``legal_actions``) can take, so an action id means the same move in every state
+  (a card, a bid of 250, ``pass``); the engine gives a seat's legal ids directly
+  (``legal_action_ids``, ascending);
 * **returns** when the game is over: +1 for each winner, -1 for every other seat,
   0 for everybody in a draw (zero-sum in the partnership games);
 * ``observation_string(p)``: seat ``p``'s view as JSON, exactly what the server
@@ -49,7 +51,7 @@ import pyspiel  # type: ignore[import-not-found,unused-ignore]
 from server.games import REGISTRY, Game
 from server.games.kit.base import BaseState, Event, visible
 
-from .features import _ACTION_IDS, ACTIONS, fill, parts, size
+from .features import fill, parts, size
 
 SEED_BYTES = 4
 """Chance nodes before the first move: each draws one byte of the game's seed."""
@@ -109,9 +111,8 @@ class Spec:
         self.options = engine_options(self.engine, params)
         probe = self.engine.new_state(self.options, "probe")  # InvalidOptions: bad params
         self.num_seats = len(probe.seat_scores())
-        self.actions = ACTIONS[game_id]
-        self.action_ids = _ACTION_IDS[game_id]
-        self.id_of = self.action_ids.__getitem__
+        self.actions = self.engine.actions
+        self.action_ids = self.engine.action_ids
         self.max_game_length = (
             SEED_BYTES
             + _deals_bound(game_id, probe) * STEPS_PER_DEAL[game_id] * self.num_seats // 4
@@ -253,10 +254,7 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
         core = self.core
         current = core.player
         if current >= 0 and (player is None or player == current):
-            # the ids in place, then sorted in place: measurably cheaper than sorted(map())
-            ids = list(map(core.game.id_of, core.engine.legal_actions(current)))  # type: ignore[union-attr]
-            ids.sort()
-            return ids
+            return core.engine.legal_action_ids(current)  # type: ignore[union-attr]
         if current == CHANCE and (player is None or player == CHANCE):
             return list(range(256))
         return []
@@ -271,11 +269,9 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
         return resample(self, player_id, rng)
 
     def _legal_actions(self, player: int) -> list[int]:
-        core = self.core
-        assert core.engine is not None
-        ids = list(map(core.game.id_of, core.engine.legal_actions(player)))
-        ids.sort()
-        return ids
+        engine = self.core.engine
+        assert engine is not None
+        return engine.legal_action_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(b, 1 / 256) for b in range(256)]
