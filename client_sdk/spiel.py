@@ -181,23 +181,28 @@ class Core:
 
     ``engine`` is the engine's state (None while the seed is drawn); ``root`` the
     engine state the information states start from (None until they are asked for,
-    in a game dealt by the chance nodes: the seed deals it again), ``moves`` the
-    ``(seat, action)`` pairs played since, ``prefix[seat]`` what each seat knew at
-    the root.
+    in a game dealt by the chance nodes: the seed deals it again), ``prefix[seat]``
+    what each seat knew at the root (None: nothing before its events). The moves played
+    since the root are not kept here: they are OpenSpiel's own history from ``start``
+    (after the seed's chance nodes; from the first entry in a world), read only when an
+    information state is asked for, so that a step of a rollout keeps no log.
     """
 
-    __slots__ = ("game", "seed_bytes", "engine", "root", "moves", "prefix", "seen", "seen_moves",
-                 "tracker", "player")  # fmt: skip
+    __slots__ = ("game", "actions", "seed_bytes", "engine", "root", "start", "prefix", "seen",
+                 "seen_moves", "tracker", "player")  # fmt: skip
 
     def __init__(self, game: Spec) -> None:
         self.game = game
+        self.actions = game.actions
+        """The game's action space (``game.actions``, one attribute read closer)."""
         self.seed_bytes: list[int] = []
         self.engine: BaseState | None = None
         self.root: BaseState | None = None
-        self.moves: list[tuple[int, Any]] = []
-        self.prefix: list[list[str]] = [[] for _ in range(game.num_seats)]
+        self.start = SEED_BYTES
+        """The place of the root's first move in OpenSpiel's history."""
+        self.prefix: list[list[str]] | None = None
         self.seen: list[list[str]] | None = None
-        """Each seat's events as JSON, for :attr:`moves` up to ``seen_moves``."""
+        """Each seat's events as JSON, for the moves since the root up to ``seen_moves``."""
         self.seen_moves = 0
         self.tracker: BaseState | None = None
         """The root with the ``seen_moves`` first moves applied (once events are asked for)."""
@@ -212,10 +217,12 @@ class Core:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Core:
         copy = Core.__new__(Core)
-        copy.game, copy.root, copy.prefix = self.game, self.root, self.prefix
+        copy.game, copy.actions, copy.root, copy.prefix = (
+            self.game, self.actions, self.root, self.prefix
+        )  # fmt: skip
         copy.seed_bytes = list(self.seed_bytes)
         copy.engine = None if self.engine is None else self.engine.clone()
-        copy.moves = list(self.moves)
+        copy.start = self.start
         copy.seen = None if self.seen is None else [list(lines) for lines in self.seen]
         copy.seen_moves = self.seen_moves
         copy.tracker = None if self.tracker is None else self.tracker.clone()
@@ -287,10 +294,7 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
                 core.engine = core.game.engine.new_state(core.game.options, self.seed())
                 core.update_player()
             return
-        seat = core.player
-        move = core.game.actions[action]
-        engine.apply_action(seat, move)
-        core.moves.append((seat, move))
+        engine.apply_action(core.player, core.actions[action])
         seats = engine.to_move()  # core.update_player(), inline: once every step
         core.player = seats[0] if seats else TERMINAL
 
@@ -318,7 +322,7 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
     # -- what the seats know -----------------------------------------------------
     def seed(self) -> str:
         """The engine's seed the chance nodes drew."""
-        return "openspiel-" + "".join(f"{b:02x}" for b in self.core.seed_bytes)
+        return "openspiel-" + bytes(self.core.seed_bytes).hex()
 
     def observation(self, seat: int) -> str:
         """``seat``'s view as JSON (sorted keys); empty while the seed is drawn."""
@@ -330,12 +334,14 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
         """The events ``seat`` has seen since the root, after what it knew there."""
         if self.core.engine is None:
             return ""
-        return "\n".join(self.core.prefix[seat] + self._events()[seat])
+        prefix = self.core.prefix
+        return "\n".join((prefix[seat] if prefix else []) + self._events()[seat])
 
     def _events(self) -> list[list[str]]:
         """Each seat's events since the root as JSON, brought up to date by replaying the
-        moves not yet seen on a copy of the root (only when an information state is
-        asked for: a random rollout builds no events)."""
+        moves not yet seen (OpenSpiel's history, from the root's place) on a copy of the
+        root: only when an information state is asked for (a random rollout keeps no
+        log and builds no events)."""
         core = self.core
         if core.root is None:
             core.root = core.game.engine.new_state(core.game.options, self.seed())
@@ -343,13 +349,16 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
             core.seen = [[] for _ in range(core.game.num_seats)]
             core.seen_moves = 0
             core.tracker = core.root.clone()
-            if not any(core.prefix):
+            if not core.prefix:
                 _note(core.seen, core.game.engine.opening_events(core.root))
-        replay = core.tracker
-        for seat, action in core.moves[core.seen_moves :]:
-            move = replay.legal_moves(seat)[replay.legal_actions(seat).index(action)]
+        replay, actions = core.tracker, core.actions
+        history = self.history()
+        for action in history[core.start + core.seen_moves :]:
+            seat = replay.to_move()[0]  # the seat that moved: the adapter's current player
+            compact = actions[action]
+            move = replay.legal_moves(seat)[replay.legal_actions(seat).index(compact)]
             _note(core.seen, replay.apply(seat, move))
-        core.seen_moves = len(core.moves)
+        core.seen_moves = len(history) - core.start
         return core.seen
 
 
@@ -389,6 +398,7 @@ def world(game: Any, engine: BaseState, seat: int) -> ParlourState:
     state = ParlourState(game if isinstance(game, ParlourGame) else game.get_game(), known)
     core = state.core
     core.seed_bytes = [0] * SEED_BYTES
+    core.start = 0  # no chance nodes: the world's history is its moves
     core.engine = engine
     core.root = engine.clone()
     core.update_player()
@@ -410,6 +420,7 @@ def resample(state: ParlourState, seat: int, rng: random.Random) -> ParlourState
     ``seat``'s information state is unchanged, so a search (IS-MCTS) finds its node."""
     assert state.engine is not None
     drawn = world(state, state.engine.determinize(seat, rng), seat)
+    assert drawn.core.prefix is not None  # a world's: each seat's view there
     drawn.core.prefix[seat] = [state.information(seat)]
     return drawn
 
