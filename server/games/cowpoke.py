@@ -216,6 +216,7 @@ every card's take, each clubs to spades, low to high within a suit (the reverse 
 PUT_OUT_IDS: dict[Card, int] = {c: ACTIONS.index(PUT_OUT_MOVES[c]) for c in _CARDS}
 TAKE_IDS: dict[Card, int] = {c: ACTIONS.index(TAKE_MOVES[c]) for c in _CARDS}
 """The id of each card's put-out and take, by the card."""
+CALL_OR_PASS_IDS = [ACTIONS.index(CALL_MOVE), ACTIONS.index(PASS_MOVE)]
 
 CompactTake = tuple[Seat, Card, Seat | str, bool]
 """A take: who took, the card, whose it was (a seat or the dummy), whether automatic."""
@@ -426,7 +427,7 @@ class State(BaseState):
             ids = list(map(TAKE_IDS.__getitem__, self.takeable(seat)))
             ids.sort()
             return ids
-        return [0, 1]  # call, pass
+        return CALL_OR_PASS_IDS[:]
 
     def legal_actions_by_kind(self, seat: Seat | None) -> list[list[SimMove]]:
         """:meth:`legal_actions` grouped by kind: one kind, or call then pass."""
