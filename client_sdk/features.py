@@ -1,5 +1,6 @@
-"""What a learner sees of a game, without OpenSpiel: each game's fixed action space and
-a cheap observation tensor. :mod:`client_sdk.spiel` and :mod:`client_sdk.zoo` share them.
+"""What a learner sees of a game, without OpenSpiel: each game's fixed action space (the
+engine's) and a cheap observation tensor. :mod:`client_sdk.spiel` and :mod:`client_sdk.zoo`
+share them.
 
 The tensor is the same for every game, built from the engine's view of one seat:
 
@@ -19,6 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from server.games import REGISTRY
 from server.games.kit.base import BaseState
 
 _RANKS = "23456789TJQKA"
@@ -26,32 +28,14 @@ _SUITS = "CDHS"
 _STANDARD = [r + s for s in _SUITS for r in _RANKS]
 _PINOCHLE = [r + s for s in _SUITS for r in "9JQKTA"]
 
-
-def _pinochle_actions() -> list[Any]:
-    from server.games.pinochle.rules import BID_STEP, MAX_BID, MIN_BID
-
-    bids = [("bid", a) for a in range(MIN_BID, MAX_BID + 1, BID_STEP)]
-    trumps = [("trump", s) for s in _SUITS]
-    return [("pass",), *bids, *trumps, ("exchange_dix",), ("keep",)] + [
-        ("play", c) for c in _PINOCHLE
-    ]
-
-
-ACTIONS: dict[str, list[Any]] = {
-    "concerto": [*_STANDARD, "pass", "force"],
-    "seconds": [("play", c) for c in _STANDARD],
-    "cowpoke": [("call",), ("pass",)]
-    + [("put_out", c) for c in _STANDARD]
-    + [("take", c) for c in _STANDARD],
-    "pinochle": _pinochle_actions(),
-}
-"""Each game's action space: the action id is the place of an engine action here."""
+ACTIONS: dict[str, tuple[Any, ...]] = {g: game.actions for g, game in REGISTRY.items()}
+"""Each game's action space, the engine's own (``Game.actions``): the action id is the
+place of an engine action (of ``legal_actions``) here, the same in every state."""
 
 CARDS = {"concerto": _STANDARD, "seconds": _STANDARD, "cowpoke": _STANDARD, "pinochle": _PINOCHLE}
 """Each game's cards (its pack, each card once): the observation tensor counts them."""
 
 _CARD_PLACES = {g: {c: i for i, c in enumerate(cards)} for g, cards in CARDS.items()}
-_ACTION_IDS = {g: {a: i for i, a in enumerate(acts)} for g, acts in ACTIONS.items()}
 
 
 def parts(tensor: npt.NDArray[np.float32], game_id: str, seats: int) -> dict[str, Any]:
@@ -82,9 +66,7 @@ def fill(views: Mapping[str, Any], game_id: str, engine: BaseState, seat: int) -
     for s in engine.to_move():
         views["to_move"][s] = 1
     views["scores"][:] = [score / 100 for score in engine.seat_scores()]
-    ids = _ACTION_IDS[game_id]
-    for action in engine.legal_actions(seat):
-        views["legal"][ids[action]] = 1
+    views["legal"][engine.legal_action_ids(seat)] = 1
 
 
 def _strings(data: Any) -> Iterator[str]:

@@ -17,9 +17,11 @@ What OpenSpiel sees:
   game's 32-bit seed before the first move; every deal is then shuffled from that
   seed exactly as the server shuffles it (the same seed replays the same cards),
   and no player observes the seed;
-* **a fixed action space** per game (:data:`ACTIONS`): every action the engine's
-  compact form (``legal_actions``) can take, so an action id means the same move in
-  every state (a card, a bid of 250, ``pass``);
+* **a fixed action space** per game, the engine's own (``Game.actions``, also
+  :data:`client_sdk.features.ACTIONS`): every action the engine's compact form
+  (``legal_actions``) can take, so an action id means the same move in every state
+  (a card, a bid of 250, ``pass``); the engine gives a seat's legal ids directly
+  (``legal_action_ids``, ascending);
 * **returns** when the game is over: +1 for each winner, -1 for every other seat,
   0 for everybody in a draw (zero-sum in the partnership games);
 * ``observation_string(p)``: seat ``p``'s view as JSON, exactly what the server
@@ -49,7 +51,7 @@ import pyspiel  # type: ignore[import-not-found,unused-ignore]
 from server.games import REGISTRY, Game
 from server.games.kit.base import BaseState, Event, visible
 
-from .features import _ACTION_IDS, ACTIONS, fill, parts, size
+from .features import fill, parts, size
 
 SEED_BYTES = 4
 """Chance nodes before the first move: each draws one byte of the game's seed."""
@@ -109,9 +111,8 @@ class Spec:
         self.options = engine_options(self.engine, params)
         probe = self.engine.new_state(self.options, "probe")  # InvalidOptions: bad params
         self.num_seats = len(probe.seat_scores())
-        self.actions = ACTIONS[game_id]
-        self.action_ids = _ACTION_IDS[game_id]
-        self.id_of = self.action_ids.__getitem__
+        self.actions = self.engine.actions
+        self.action_ids = self.engine.action_ids
         self.max_game_length = (
             SEED_BYTES
             + _deals_bound(game_id, probe) * STEPS_PER_DEAL[game_id] * self.num_seats // 4
@@ -180,23 +181,28 @@ class Core:
 
     ``engine`` is the engine's state (None while the seed is drawn); ``root`` the
     engine state the information states start from (None until they are asked for,
-    in a game dealt by the chance nodes: the seed deals it again), ``moves`` the
-    ``(seat, action)`` pairs played since, ``prefix[seat]`` what each seat knew at
-    the root.
+    in a game dealt by the chance nodes: the seed deals it again), ``prefix[seat]``
+    what each seat knew at the root (None: nothing before its events). The moves played
+    since the root are not kept here: they are OpenSpiel's own history from ``start``
+    (after the seed's chance nodes; from the first entry in a world), read only when an
+    information state is asked for, so that a step of a rollout keeps no log.
     """
 
-    __slots__ = ("game", "seed_bytes", "engine", "root", "moves", "prefix", "seen", "seen_moves",
-                 "tracker", "player")  # fmt: skip
+    __slots__ = ("game", "actions", "seed_bytes", "engine", "root", "start", "prefix", "seen",
+                 "seen_moves", "tracker", "player")  # fmt: skip
 
     def __init__(self, game: Spec) -> None:
         self.game = game
+        self.actions = game.actions
+        """The game's action space (``game.actions``, one attribute read closer)."""
         self.seed_bytes: list[int] = []
         self.engine: BaseState | None = None
         self.root: BaseState | None = None
-        self.moves: list[tuple[int, Any]] = []
-        self.prefix: list[list[str]] = [[] for _ in range(game.num_seats)]
+        self.start = SEED_BYTES
+        """The place of the root's first move in OpenSpiel's history."""
+        self.prefix: list[list[str]] | None = None
         self.seen: list[list[str]] | None = None
-        """Each seat's events as JSON, for :attr:`moves` up to ``seen_moves``."""
+        """Each seat's events as JSON, for the moves since the root up to ``seen_moves``."""
         self.seen_moves = 0
         self.tracker: BaseState | None = None
         """The root with the ``seen_moves`` first moves applied (once events are asked for)."""
@@ -211,10 +217,12 @@ class Core:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Core:
         copy = Core.__new__(Core)
-        copy.game, copy.root, copy.prefix = self.game, self.root, self.prefix
+        copy.game, copy.actions, copy.root, copy.prefix = (
+            self.game, self.actions, self.root, self.prefix
+        )  # fmt: skip
         copy.seed_bytes = list(self.seed_bytes)
         copy.engine = None if self.engine is None else self.engine.clone()
-        copy.moves = list(self.moves)
+        copy.start = self.start
         copy.seen = None if self.seen is None else [list(lines) for lines in self.seen]
         copy.seen_moves = self.seen_moves
         copy.tracker = None if self.tracker is None else self.tracker.clone()
@@ -253,10 +261,7 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
         core = self.core
         current = core.player
         if current >= 0 and (player is None or player == current):
-            # the ids in place, then sorted in place: measurably cheaper than sorted(map())
-            ids = list(map(core.game.id_of, core.engine.legal_actions(current)))  # type: ignore[union-attr]
-            ids.sort()
-            return ids
+            return core.engine.legal_action_ids(current)  # type: ignore[union-attr]
         if current == CHANCE and (player is None or player == CHANCE):
             return list(range(256))
         return []
@@ -271,11 +276,9 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
         return resample(self, player_id, rng)
 
     def _legal_actions(self, player: int) -> list[int]:
-        core = self.core
-        assert core.engine is not None
-        ids = list(map(core.game.id_of, core.engine.legal_actions(player)))
-        ids.sort()
-        return ids
+        engine = self.core.engine
+        assert engine is not None
+        return engine.legal_action_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(b, 1 / 256) for b in range(256)]
@@ -291,10 +294,7 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
                 core.engine = core.game.engine.new_state(core.game.options, self.seed())
                 core.update_player()
             return
-        seat = core.player
-        move = core.game.actions[action]
-        engine.apply_action(seat, move)
-        core.moves.append((seat, move))
+        engine.apply_action(core.player, core.actions[action])
         seats = engine.to_move()  # core.update_player(), inline: once every step
         core.player = seats[0] if seats else TERMINAL
 
@@ -322,7 +322,7 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
     # -- what the seats know -----------------------------------------------------
     def seed(self) -> str:
         """The engine's seed the chance nodes drew."""
-        return "openspiel-" + "".join(f"{b:02x}" for b in self.core.seed_bytes)
+        return "openspiel-" + bytes(self.core.seed_bytes).hex()
 
     def observation(self, seat: int) -> str:
         """``seat``'s view as JSON (sorted keys); empty while the seed is drawn."""
@@ -334,12 +334,14 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
         """The events ``seat`` has seen since the root, after what it knew there."""
         if self.core.engine is None:
             return ""
-        return "\n".join(self.core.prefix[seat] + self._events()[seat])
+        prefix = self.core.prefix
+        return "\n".join((prefix[seat] if prefix else []) + self._events()[seat])
 
     def _events(self) -> list[list[str]]:
         """Each seat's events since the root as JSON, brought up to date by replaying the
-        moves not yet seen on a copy of the root (only when an information state is
-        asked for: a random rollout builds no events)."""
+        moves not yet seen (OpenSpiel's history, from the root's place) on a copy of the
+        root: only when an information state is asked for (a random rollout keeps no
+        log and builds no events)."""
         core = self.core
         if core.root is None:
             core.root = core.game.engine.new_state(core.game.options, self.seed())
@@ -347,13 +349,16 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
             core.seen = [[] for _ in range(core.game.num_seats)]
             core.seen_moves = 0
             core.tracker = core.root.clone()
-            if not any(core.prefix):
+            if not core.prefix:
                 _note(core.seen, core.game.engine.opening_events(core.root))
-        replay = core.tracker
-        for seat, action in core.moves[core.seen_moves :]:
-            move = replay.legal_moves(seat)[replay.legal_actions(seat).index(action)]
+        replay, actions = core.tracker, core.actions
+        history = self.history()
+        for action in history[core.start + core.seen_moves :]:
+            seat = replay.to_move()[0]  # the seat that moved: the adapter's current player
+            compact = actions[action]
+            move = replay.legal_moves(seat)[replay.legal_actions(seat).index(compact)]
             _note(core.seen, replay.apply(seat, move))
-        core.seen_moves = len(core.moves)
+        core.seen_moves = len(history) - core.start
         return core.seen
 
 
@@ -393,6 +398,7 @@ def world(game: Any, engine: BaseState, seat: int) -> ParlourState:
     state = ParlourState(game if isinstance(game, ParlourGame) else game.get_game(), known)
     core = state.core
     core.seed_bytes = [0] * SEED_BYTES
+    core.start = 0  # no chance nodes: the world's history is its moves
     core.engine = engine
     core.root = engine.clone()
     core.update_player()
@@ -414,6 +420,7 @@ def resample(state: ParlourState, seat: int, rng: random.Random) -> ParlourState
     ``seat``'s information state is unchanged, so a search (IS-MCTS) finds its node."""
     assert state.engine is not None
     drawn = world(state, state.engine.determinize(seat, rng), seat)
+    assert drawn.core.prefix is not None  # a world's: each seat's view there
     drawn.core.prefix[seat] = [state.information(seat)]
     return drawn
 

@@ -15,8 +15,8 @@
   :mod:`client_sdk.features` and the seat's legal action ids (the mask is all
   zeros when the agent is not the one selected: where several seats are to move
   together, Cowpoke's put-outs, they move one at a time here, as on the server);
-* actions: the game's fixed action ids (:data:`client_sdk.features.ACTIONS`, the
-  same as OpenSpiel's);
+* actions: the game's fixed action ids (the engine's ``Game.actions``, also
+  :data:`client_sdk.features.ACTIONS`; the same as OpenSpiel's);
 * rewards: when the game is over, +1 for each winner, -1 for every other seat, 0 for
   everybody in a draw;
 * ``reset(seed=S)``: the game's deals are shuffled from a seed drawn from ``S``, so
@@ -38,7 +38,7 @@ from pettingzoo import AECEnv  # type: ignore[import-not-found,unused-ignore]
 from server.games import REGISTRY
 from server.games.kit.base import BaseState
 
-from .features import _ACTION_IDS, ACTIONS, fill, parts, size
+from .features import ACTIONS, fill, parts, size
 
 SCORE_BOUND = 10_000.0
 """Bound of the observation tensor's values (scores are in hundreds)."""
@@ -110,11 +110,10 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         state = self.state_
         assert state is not None and action is not None
         seat = self._seats[agent]
-        move = ACTIONS[self.game_id][int(action)]
-        if _ACTION_IDS[self.game_id][move] != action or move not in state.legal_actions(seat):
+        if action not in state.legal_action_ids(seat):
             raise ValueError(f"action {action} is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
-        state.apply_action(seat, move)
+        state.apply_action(seat, ACTIONS[self.game_id][int(action)])
         outcome = state.outcome()
         if outcome is None:
             self.agent_selection = self.possible_agents[state.to_move()[0]]

@@ -332,6 +332,15 @@ Action = str
 PASS_OR_FORCE = [PASS, FORCE]
 ACTION_KINDS: dict[Action, str] = {**dict.fromkeys(DECK, PLAY), PASS: PASS, FORCE: FORCE}
 """The move ``type`` of each action."""
+ACTIONS: tuple[Action, ...] = (
+    *(r + s for s in "CDHS" for r in "23456789TJQKA"), PASS, FORCE
+)  # fmt: skip
+"""The action space (:attr:`State.actions`): every card, clubs to spades, low to high
+within a suit (the reverse of :data:`PACK`, the order hands are held in), then pass
+and force."""
+CARD_IDS: dict[Card, int] = {card: i for i, card in enumerate(ACTIONS[:-2])}
+"""The id of each card (the action that plays it)."""
+PASS_OR_FORCE_IDS = [ACTIONS.index(PASS), ACTIONS.index(FORCE)]
 
 HandLog = tuple[int, int, int, tuple[tuple[Seat, Card], ...], Combination, int]
 """A completed hand as the rules keep it: deal, number, side, (seat, card) pairs,
@@ -360,6 +369,7 @@ class State(BaseState):
     game: ClassVar[str] = "concerto"
     num_seats = 4
     action_kinds = ACTION_KINDS
+    actions = ACTIONS
     options: ConcertoOptions
     option_specs = OPTIONS
     options_type = ConcertoOptions
@@ -446,6 +456,23 @@ class State(BaseState):
         ):  # may_pass, written out: this is the simulations' hot path
             return hand + PASS_OR_FORCE
         return hand[:]
+
+    def legal_action_ids(self, seat: Seat | None) -> list[int]:
+        """The ids of :meth:`legal_actions`, ascending, from the hand: it is held in the
+        reverse of the ids' order (:data:`ACTIONS`), so read from its last card; then
+        pass and force (the last two ids) if allowed."""
+        if seat != self.turn or seat is None:
+            return []
+        hand = self.hands[seat]
+        ids = list(map(CARD_IDS.__getitem__, reversed(hand)))
+        if (
+            self.current
+            and self.forced_by is None
+            and self.passes < 2
+            and self.hands[PARTNER[seat]]
+        ):  # may_pass, written out as in legal_actions
+            ids += PASS_OR_FORCE_IDS
+        return ids
 
     def legal_actions_by_kind(self, seat: Seat | None) -> list[list[Action]]:
         """:meth:`legal_actions` grouped by kind, from the rules: the cards held, then

@@ -206,6 +206,17 @@ CALL_MOVE, PASS_MOVE = (CALL,), (PASS,)
 HAND_ORDER = hand_order(STANDARD)
 """Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
 _HAND_PLACE = HAND_ORDER.__getitem__
+_CARDS = tuple(r + s for s in "CDHS" for r in "23456789TJQKA")
+ACTIONS: tuple[SimMove, ...] = (
+    CALL_MOVE, PASS_MOVE, *(PUT_OUT_MOVES[c] for c in _CARDS), *(TAKE_MOVES[c] for c in _CARDS)
+)  # fmt: skip
+"""The action space (:attr:`State.actions`): call, pass, then every card's put-out and
+every card's take, each clubs to spades, low to high within a suit (the reverse of
+:data:`HAND_ORDER`, so a hand's ids, read from its last card, ascend)."""
+PUT_OUT_IDS: dict[Card, int] = {c: ACTIONS.index(PUT_OUT_MOVES[c]) for c in _CARDS}
+TAKE_IDS: dict[Card, int] = {c: ACTIONS.index(TAKE_MOVES[c]) for c in _CARDS}
+"""The id of each card's put-out and take, by the card."""
+CALL_OR_PASS_IDS = [ACTIONS.index(CALL_MOVE), ACTIONS.index(PASS_MOVE)]
 
 CompactTake = tuple[Seat, Card, Seat | str, bool]
 """A take: who took, the card, whose it was (a seat or the dummy), whether automatic."""
@@ -285,6 +296,7 @@ class State(BaseState):
     options_type = CowpokeOptions
     _check_options_together = staticmethod(check_options_together)
     parse_deals = staticmethod(parse_deals)
+    actions = ACTIONS
 
     __slots__ = (
         "options", "num_seats", "seed", "presets", "deal_number", "dealer", "hands", "stack",
@@ -402,6 +414,20 @@ class State(BaseState):
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
         return [as_dict(m) for m in self.legal_actions(seat)]
+
+    def legal_action_ids(self, seat: Seat | None) -> list[int]:
+        """The ids of :meth:`legal_actions`, ascending, from the rules: a hand's put-outs
+        read from its last card (:data:`ACTIONS`), the takes sorted, or call and pass."""
+        if seat is None:
+            return []
+        phase = self.phase
+        if phase == PUT_OUT:
+            return list(map(PUT_OUT_IDS.__getitem__, reversed(self.hands[seat])))
+        if phase == EXCHANGE:
+            ids = list(map(TAKE_IDS.__getitem__, self.takeable(seat)))
+            ids.sort()
+            return ids
+        return CALL_OR_PASS_IDS[:]
 
     def legal_actions_by_kind(self, seat: Seat | None) -> list[list[SimMove]]:
         """:meth:`legal_actions` grouped by kind: one kind, or call then pass."""

@@ -299,6 +299,12 @@ def as_dict(move: SimMove) -> Move:
 
 HAND_ORDER = hand_order(STANDARD)
 """Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
+ACTIONS: tuple[SimMove, ...] = tuple((PLAY, r + s) for s in "CDHS" for r in "23456789TJQKA")
+"""The action space (:attr:`State.actions`): every card's play, clubs to spades, low to
+high within a suit: the reverse of :data:`HAND_ORDER`, so a hand's ids, read from its
+last card, ascend."""
+CARD_IDS: dict[Card, int] = {card: i for i, (_, card) in enumerate(ACTIONS)}
+"""The id of each card's play, by the card (a string's hash is cached; a tuple's is not)."""
 
 # A completed trick, kept compact: (leader, the four cards in playing order, winner).
 # The records the API shows (:func:`trick_record`) are built from it when asked for.
@@ -338,6 +344,7 @@ class State(BaseState):
     options_type = SecondsOptions
     parse_deals = staticmethod(parse_deals)
     num_seats = SEATS
+    actions = ACTIONS
 
     __slots__ = (
         "options", "seed", "presets", "deal_number", "dealer", "partners", "hands",
@@ -387,6 +394,19 @@ class State(BaseState):
             if following:
                 return following
         return list(map(PLAY_MOVES.__getitem__, hand))
+
+    def legal_action_ids(self, seat: Seat | None) -> list[int]:
+        """The ids of :meth:`legal_actions`, ascending, from the hand: it is held in the
+        reverse of the ids' order (:data:`ACTIONS`), so read from its last card."""
+        if seat is None:
+            return []
+        hand = self.hands[seat]
+        if self.trick:
+            led = self.trick[0][1]
+            following = [CARD_IDS[c] for c in reversed(hand) if SUIT_OF[c] == led]
+            if following:
+                return following
+        return list(map(CARD_IDS.__getitem__, reversed(hand)))
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
         return [as_dict(m) for m in self.legal_actions(seat)]

@@ -288,7 +288,9 @@ class BaseState:
     * what may be seen: ``state_view`` (fails closed: no default), ``seat_scores``,
       ``reveal``;
     * persistence and worlds: ``to_dict``, ``from_dict``, ``clone``, ``determinize``
-      and ``_public_from_view`` (for :meth:`from_view`).
+      and ``_public_from_view`` (for :meth:`from_view`);
+    * the class attribute ``actions`` (default: none): the game's fixed action space,
+      every action ``legal_actions`` can give at a place (its id) that never changes.
 
     May override (documented defaults):
 
@@ -299,7 +301,9 @@ class BaseState:
       membership in ``_legal_moves``), ``_apply_quietly`` (default: ``_apply``, its
       events dropped), ``legal_actions``/``apply_action``/``action_kinds``/
       ``legal_actions_by_kind`` (default: the moves themselves, with :meth:`apply`'s
-      checks) and ``public_options`` (default: the options dataclass as a dict).
+      checks), ``legal_action_ids`` (default: :meth:`legal_actions` looked up in
+      ``action_ids`` and sorted) and ``public_options`` (default: the options
+      dataclass as a dict).
       ``tests/games/test_engine_fast_paths.py`` holds each fast path to its rule.
     """
 
@@ -420,11 +424,34 @@ class BaseState:
     first; None when the kind is in the action itself: a move's ``type``, or the first
     item of a tuple (Seconds, Cowpoke, Pinochle)."""
 
+    actions: ClassVar[tuple[Any, ...]] = ()
+    """The game's fixed action space: every action :meth:`legal_actions` can give, once
+    each. An action's place here is its id, for good: OpenSpiel's and PettingZoo's action
+    ids, which trained policies and the observation tensor depend on."""
+    action_ids: ClassVar[Mapping[Any, int]] = {}
+    """Each action of :attr:`actions` to its id (built from :attr:`actions`)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "actions" in cls.__dict__:
+            cls.action_ids = {action: i for i, action in enumerate(cls.actions)}
+
     def legal_actions(self, seat: Seat | None) -> list[Any]:
         """Every legal action of ``seat`` now, in the game's compact form; empty unless
         ``seat`` is to move. By default the actions are the moves of ``legal_moves``.
         """
         return self.legal_moves(seat)
+
+    def legal_action_ids(self, seat: Seat | None) -> list[int]:
+        """The ids (places in :attr:`actions`) of :meth:`legal_actions`, ascending: the
+        legal actions as OpenSpiel and PettingZoo number them.
+
+        By default :meth:`legal_actions` looked up and sorted. A game may build the ids
+        directly from its state (the simulations' hot path); they must be exactly these.
+        """
+        ids = list(map(self.action_ids.__getitem__, self.legal_actions(seat)))
+        ids.sort()
+        return ids
 
     def legal_actions_by_kind(self, seat: Seat | None) -> list[list[Any]]:
         """:meth:`legal_actions` grouped by kind: one list per kind that is legal, the
@@ -645,7 +672,8 @@ class Game:
     * ``house_bots``: the bots of the house that play it, best first (the bot pool
       runs them, visitors are seated with the first);
     * ``ladder_options``: the options of its house ladder, where not the defaults;
-    * the constructors: ``new_state``, ``from_dict``, ``from_view``, ``opening_events``.
+    * the constructors: ``new_state``, ``from_dict``, ``from_view``, ``opening_events``;
+    * ``actions``: the fixed action space (an action's place is its id).
     """
 
     id: str
@@ -676,6 +704,11 @@ class Game:
     ladder_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     """The options of the ladder ``parlour serve`` defines for the game, where not its
     defaults (Concerto's one deal a game, as its house bots' strengths were measured)."""
+    actions: tuple[Any, ...] = ()
+    """The game's fixed action space (:attr:`BaseState.actions`): an action's place is
+    its id, the same in every state (OpenSpiel's and PettingZoo's action ids)."""
+    action_ids: Mapping[Any, int] = dataclasses.field(default_factory=dict)
+    """Each action of :attr:`actions` to its id."""
 
     def side_size(self, seats: int) -> int:
         """Players per side at a table of ``seats``: half the table when the game is played
@@ -720,6 +753,8 @@ def game_record(
         variant_option=variant_option,
         house_bots=house_bots,
         ladder_options=dict(ladder_options or {}),
+        actions=state.actions,
+        action_ids=state.action_ids,
     )
 
 

@@ -71,6 +71,15 @@ TRUMP_MOVES: tuple[SimMove, ...] = tuple((NAME_TRUMP, suit) for suit in SUITS)
 PLAY_MOVES: dict[Card, SimMove] = {c: (PLAY_CARD, c) for c in PINOCHLE_PACK.cards()}
 PLAY_MOVE_OF = PLAY_MOVES.__getitem__
 MOVE_ARG = {BID: "amount", NAME_TRUMP: "suit", PLAY_CARD: "card"}
+ACTIONS: tuple[SimMove, ...] = (
+    PASS_MOVE, *BID_MOVES.values(), *((NAME_TRUMP, suit) for suit in "CDHS"), EXCHANGE_MOVE,
+    KEEP_MOVE, *(PLAY_MOVES[r + s] for s in "CDHS" for r in "9JQKTA"),
+)  # fmt: skip
+"""The action space (:attr:`State.actions`): pass, the bids, the trumps, exchanging the
+dix, keeping it, then every card's play, clubs to spades, low to high within a suit (the
+reverse of the order hands are held in, so a hand's ids, read from its last card, ascend)."""
+PLAY_IDS: dict[Card, int] = {card: ACTIONS.index(move) for card, move in PLAY_MOVES.items()}
+"""The id of each card's play, by the card."""
 
 VIEW_FIELDS = ("deal_number", "dealer", "phase", "turn_up", "trump", "contract", "exchange",
                "melds", "leader", "tricks", "tricks_won", "deal_results", "scores",
@@ -110,6 +119,7 @@ class State(Dealing, Auction, Melding, Tricks, Scoring):
     options_type = PinochleOptions
     _check_options_together = staticmethod(check_options_together)
     parse_deals = staticmethod(parse_deals)
+    actions = ACTIONS
 
     __slots__ = ()
 
@@ -141,6 +151,17 @@ class State(Dealing, Auction, Melding, Tricks, Scoring):
         # who is asked tells nobody who holds a dix.
         holds = self._dix() in self.hands[seat]
         return [EXCHANGE_MOVE, KEEP_MOVE] if holds else [KEEP_MOVE]
+
+    def legal_action_ids(self, seat: Seat | None) -> list[int]:
+        """The ids of :meth:`legal_actions`, ascending; the playable cards' from the sorted
+        hand, read from its last card (:data:`ACTIONS`), the other phases' looked up."""
+        if seat is None or self.phase != PLAY:
+            return super().legal_action_ids(seat)
+        trick, hand = self.trick, self.hands[seat]
+        cards = (
+            self.options.head.playable(hand, trick, self.trump, trick[self._top]) if trick else hand
+        )
+        return list(map(PLAY_IDS.__getitem__, reversed(dict.fromkeys(cards))))
 
     def _legal_moves(self, seat: Seat) -> list[Move]:
         return [as_dict(m) for m in self.legal_actions(seat)]
