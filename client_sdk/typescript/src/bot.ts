@@ -177,7 +177,8 @@ export async function runBot(
           }
         } else if (event.kind === "over") {
           if (playing.has(event.gameId)) await check(event.gameId);
-        } else if (event.kind === "invitation") {
+        } else if (event.kind === "invitation" || event.kind === "open") {
+          // on open too: an invitation made before the stream listened is never pushed
           await acceptInvitations();
         } else if (event.kind === "error") {
           throw new ApiError(401, { error: { code: "unauthorized", message: event.message } });
