@@ -35,7 +35,8 @@ The TypeScript page (javascript-bot.md) works the same way with npm: its setup
 block runs once per session, as written, in a folder holding a copy of
 ``client_sdk/typescript/`` (without its ``node_modules``/``dist``) and nothing else of
 the repository; it installs the client's dependencies from its lock file, compiles
-it, and installs it with TypeScript 5 into ``node_modules``. The page's steps then
+it, and installs a copy of it (``--install-links``: not a link to the folder, whose
+development tools would come along) with TypeScript 5 into ``node_modules``. The page's steps then
 run in a fresh folder where ``node_modules`` is that one (npm's cache keeps later
 sessions quick; the registry is asked, as pip is for the wheels above). Without node
 and npm the test fails (it does not skip), saying that they are needed.
@@ -140,7 +141,7 @@ def test_the_typescript_tutorial_needs_only_the_client() -> None:
     assert setup == [
         "npm ci --prefix client_sdk/typescript --no-audit --no-fund\n"
         "npm run build --prefix client_sdk/typescript\n"
-        "npm install --no-save --no-audit --no-fund ./client_sdk/typescript"
+        "npm install --no-save --no-audit --no-fund --install-links ./client_sdk/typescript"
         " typescript@5 @types/node@20"
     ]
     steps = script(page)
