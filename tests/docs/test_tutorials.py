@@ -37,8 +37,11 @@ block runs once per session, as written, in a folder holding a copy of
 the repository; it installs the client's dependencies from its lock file, compiles
 it, and installs a copy of it (``--install-links``: not a link to the folder, whose
 development tools would come along) with TypeScript 5 into ``node_modules``. The page's steps then
-run in a fresh folder where ``node_modules`` is that one (npm's cache keeps later
-sessions quick; the registry is asked, as pip is for the wheels above). Without node
+run in a fresh folder where ``node_modules`` is that one. The setup block runs with
+``npm_config_prefer_offline=true`` (npm's own setting, as ``PIP_FIND_LINKS`` is pip's:
+the commands stay as written): npm takes what its cache holds without asking the
+registry whether it is stale, and asks the registry only for what the cache lacks
+(the first session on a machine), as pip is asked for the wheels above. Without node
 and npm the test fails (it does not skip), saying that they are needed.
 """
 
@@ -163,7 +166,7 @@ def ts_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = subprocess.run(
         ["bash", "-c", "set -euo pipefail\n" + setup],
         cwd=folder,
-        env=_clean_env(),
+        env=_clean_env() | {"npm_config_prefer_offline": "true"},  # see the module's doc
         capture_output=True,
         text=True,
         timeout=600,
