@@ -7,7 +7,9 @@
 * the example bot, compiled, plays a whole game against a real ``parlour serve``
   (holding all four seats), and enters a ladder to play the house bots;
 * the turn source reads the server-sent events stream, and long-polls
-  ``GET /v1/me/turns?wait=`` where the server answers the stream with 404.
+  ``GET /v1/me/turns?wait=`` where the server answers the stream with 404;
+* ``runBot`` accepts an invitation made while its turn stream was opening (never pushed
+  to it: it looks at its invitations again once the stream is open).
 
 The build (``npm ci``, ``tsc``) is shared with the other node tests: tests/typescript.py.
 """
