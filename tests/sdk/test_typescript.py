@@ -285,8 +285,10 @@ const client = createParlourClient({
   },
 });
 const bot = { chooseMove: (view) => view.legal_moves[0] };
-const stopped = AbortSignal.timeout(4000);
-const stats = await runBot(bot, client, { acceptInvitations: true, wait: 1, signal: stopped });
+const accepted = new AbortController(); // done once it accepted; else given up after 4 s
+const stopped = AbortSignal.any([accepted.signal, AbortSignal.timeout(4000)]);
+const log = (line) => line.startsWith("accepted invitation") && accepted.abort();
+const stats = await runBot(bot, client, { acceptInvitations: true, wait: 1, signal: stopped, log });
 console.log(JSON.stringify({ created, ...stats }));
 """
 
