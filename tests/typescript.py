@@ -63,7 +63,11 @@ def build() -> None:
         fresh = installed.exists() and installed.read_text() == _digest(locks)
         if not (fresh and TSC.exists() and linked.exists()):
             for folder in (PACKAGE, EXAMPLES):  # the package first: the examples link to it
-                _run([npm_path, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], folder)
+                _run(
+                    [npm_path, "ci", "--ignore-scripts", "--no-audit", "--no-fund"]
+                    + ["--prefer-offline"],  # the cache's tarballs, unless it lacks one
+                    folder,
+                )
             installed.write_text(_digest(locks))
             built.unlink(missing_ok=True)
         stamp = _digest(_inputs(PACKAGE) + _inputs(EXAMPLES))

@@ -35,9 +35,13 @@ The TypeScript page (javascript-bot.md) works the same way with npm: its setup
 block runs once per session, as written, in a folder holding a copy of
 ``client_sdk/typescript/`` (without its ``node_modules``/``dist``) and nothing else of
 the repository; it installs the client's dependencies from its lock file, compiles
-it, and installs it with TypeScript 5 into ``node_modules``. The page's steps then
-run in a fresh folder where ``node_modules`` is that one (npm's cache keeps later
-sessions quick; the registry is asked, as pip is for the wheels above). Without node
+it, and installs a copy of it (``--install-links``: not a link to the folder, whose
+development tools would come along) with TypeScript 5 into ``node_modules``. The page's steps then
+run in a fresh folder where ``node_modules`` is that one. The setup block runs with
+``npm_config_prefer_offline=true`` (npm's own setting, as ``PIP_FIND_LINKS`` is pip's:
+the commands stay as written): npm takes what its cache holds without asking the
+registry whether it is stale, and asks the registry only for what the cache lacks
+(the first session on a machine), as pip is asked for the wheels above. Without node
 and npm the test fails (it does not skip), saying that they are needed.
 """
 
@@ -140,7 +144,7 @@ def test_the_typescript_tutorial_needs_only_the_client() -> None:
     assert setup == [
         "npm ci --prefix client_sdk/typescript --no-audit --no-fund\n"
         "npm run build --prefix client_sdk/typescript\n"
-        "npm install --no-save --no-audit --no-fund ./client_sdk/typescript"
+        "npm install --no-save --no-audit --no-fund --install-links ./client_sdk/typescript"
         " typescript@5 @types/node@20"
     ]
     steps = script(page)
@@ -162,7 +166,7 @@ def ts_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = subprocess.run(
         ["bash", "-c", "set -euo pipefail\n" + setup],
         cwd=folder,
-        env=_clean_env(),
+        env=_clean_env() | {"npm_config_prefer_offline": "true"},  # see the module's doc
         capture_output=True,
         text=True,
         timeout=600,
@@ -274,16 +278,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         served.stop()
 
 
-@pytest.mark.parametrize("page", ["python-bot.md", "javascript-bot.md"])
+@pytest.mark.parametrize("page", ["javascript-bot.md", "python-bot.md"])
 def test_tutorial_runs_as_written(
-    page: str, server: Served, request: pytest.FixtureRequest, tmp_path: Path
+    page: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
+    """The page's setup first, then the module's server: the TypeScript page runs first,
+    so that the server (its bot pool and scheduler awake) is not started before npm and
+    tsc have done, and does not idle through them."""
     if page.startswith("javascript"):  # the client package, as its setup installed it
         modules = request.getfixturevalue("ts_modules")
         (tmp_path / "node_modules").symlink_to(modules, target_is_directory=True)
     else:
         venv = request.getfixturevalue("sdk_venv")
         (tmp_path / "bot-venv").symlink_to(venv, target_is_directory=True)
+    server: Served = request.getfixturevalue("server")
     env = _clean_env() | {"PARLOUR_SERVER": server.url}
     done = subprocess.run(
         ["bash", "-c", script(TUTORIALS / page)],

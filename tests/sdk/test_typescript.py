@@ -7,7 +7,9 @@
 * the example bot, compiled, plays a whole game against a real ``parlour serve``
   (holding all four seats), and enters a ladder to play the house bots;
 * the turn source reads the server-sent events stream, and long-polls
-  ``GET /v1/me/turns?wait=`` where the server answers the stream with 404.
+  ``GET /v1/me/turns?wait=`` where the server answers the stream with 404;
+* ``runBot`` accepts an invitation made while its turn stream was opening (never pushed
+  to it: it looks at its invitations again once the stream is open).
 
 The build (``npm ci``, ``tsc``) is shared with the other node tests: tests/typescript.py.
 """
@@ -259,3 +261,61 @@ def test_the_turn_source_streams_or_falls_back_to_long_polls(
         assert ran["stream"] == 1 and ran["poll"] >= 1, ran
     else:
         assert ran["stream"] >= 1 and ran["poll"] == 0, ran
+
+
+INVITED_ON_CONNECT = """
+import { createParlourClient, runBot } from "%(index)s";
+
+const [server, token, creatorToken, body] = process.argv.slice(2);
+let created;
+const client = createParlourClient({
+  server,
+  token,
+  fetch: async (input) => {
+    if (new URL(input.url).pathname === "/v1/me/turns/stream" && created === undefined) {
+      // after runBot's first look at its invitations, before its stream listens
+      const answer = await fetch(`${server}/v1/games`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${creatorToken}`, "Content-Type": "application/json" },
+        body,
+      });
+      created = (await answer.json()).id;
+    }
+    return fetch(input);
+  },
+});
+const bot = { chooseMove: (view) => view.legal_moves[0] };
+const accepted = new AbortController(); // done once it accepted; else given up after 4 s
+const stopped = AbortSignal.any([accepted.signal, AbortSignal.timeout(4000)]);
+const log = (line) => line.startsWith("accepted invitation") && accepted.abort();
+const stats = await runBot(bot, client, { acceptInvitations: true, wait: 1, signal: stopped, log });
+console.log(JSON.stringify({ created, ...stats }));
+"""
+
+
+def test_run_bot_accepts_an_invitation_made_before_its_stream_opened(
+    served: Served, tmp_path: Path
+) -> None:
+    """An invitation made between runBot's first look at ``GET /v1/me/invitations`` and the
+    moment its turn stream listens is never pushed: runBot looks again once the stream is
+    open, so the seat is taken and the game starts (before, it stayed ``waiting``)."""
+    anyone = Client(served.url)
+    creator = anyone.players.register("ts-inviter")
+    invitee = anyone.players.register("ts-invitee")
+    body = {
+        "game": "concerto",
+        "options": SHORT,
+        "seats": [creator["id"], invitee["id"], creator["id"], creator["id"]],
+        "allow_multiple_seats": True,
+    }
+    harness = tmp_path / "invited.mjs"
+    harness.write_text(INVITED_ON_CONNECT % {"index": (PACKAGE / "dist" / "index.js").as_uri()})
+    done = subprocess.run(
+        ["node", str(harness), served.url, invitee["token"], creator["token"], json.dumps(body)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    game_id = json.loads(done.stdout)["created"]
+    view = Client(served.url, creator["token"]).games.view(game_id)
+    assert view["seats"][1]["player_id"] == invitee["id"], view["seats"]
+    assert view["status"] != "waiting", view["status"]

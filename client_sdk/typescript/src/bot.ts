@@ -7,6 +7,9 @@
  * skipped. A 409 (someone moved first, or a retry that lost) means "wait for the next
  * turn"; a network error or a 5xx means "wait a moment and connect again". Games that
  * stop asking for moves are looked at on quiet moments, so the loop notices their end.
+ * With `acceptInvitations`, invitations are accepted at the start, when one is pushed,
+ * and each time the turn stream opens (one made before the stream listened is never
+ * pushed).
  */
 import { ApiError, ok, type Move, type ParlourClient, type View } from "./client.js";
 import { TurnSource } from "./turns.js";
@@ -177,7 +180,8 @@ export async function runBot(
           }
         } else if (event.kind === "over") {
           if (playing.has(event.gameId)) await check(event.gameId);
-        } else if (event.kind === "invitation") {
+        } else if (event.kind === "invitation" || event.kind === "open") {
+          // on open too: an invitation made before the stream listened is never pushed
           await acceptInvitations();
         } else if (event.kind === "error") {
           throw new ApiError(401, { error: { code: "unauthorized", message: event.message } });

@@ -19,6 +19,9 @@ export type TurnEvent =
   | { kind: "over"; gameId: string; status: string }
   /** someone named the player in a seat or an entry (`event: invitation`) */
   | { kind: "invitation"; id: string }
+  /** the stream is open: from here on, every new invitation is pushed (an invitation
+   * made before it opened is not: read `GET /v1/me/invitations` now) */
+  | { kind: "open" }
   /** a heartbeat, or a long-poll that ended with no turn: time for idle checks */
   | { kind: "quiet" }
   /** the token was revoked or expired (`event: error`): the stream ends */
@@ -113,6 +116,7 @@ export class TurnSource {
       } else if (!response.ok || !data) {
         throw new ApiError(response.status, await response.json().catch(() => null));
       } else {
+        yield { kind: "open" };
         try {
           for await (const item of sseMessages(data)) {
             if (item.type === "comment") {
