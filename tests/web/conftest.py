@@ -19,6 +19,8 @@ needs. These tests skip only when no Chromium is installed.
   cost a new window, and each new window loads the browser's own omnibox page in a
   renderer of its own (about half a CPU-second a test; the headless shell has no
   windows). The app keeps nothing in cookies or ``localStorage``.
+  Its pages prefer reduced motion (see :func:`shared_context`); it waits for the page's
+  own changes (:func:`wait_for`, a MutationObserver) rather than asking it over and over.
 * ``phone_web``: the same on a 390×844 touch screen (``page.tap`` works there), in a
   shared context of its own.
 * ``seats``: registers players through the API and seats them in new games.
@@ -100,10 +102,14 @@ _SHARED: dict[str, tuple[Browser, BrowserContext]] = {}
 
 def shared_context(browser: Browser, kind: str, **options: Any) -> BrowserContext:
     """The context of ``browser`` for screens of this ``kind`` (made with ``options``, as
-    Playwright takes them, on first use; made again if it was closed)."""
+    Playwright takes them, on first use; made again if it was closed).
+
+    Its pages prefer reduced motion (unless ``options`` say otherwise), as a person may
+    ask their system: a legal card then rises at once under the pointer, where it would
+    glide for a few frames, each one laid out and painted again (style.css)."""
     known = _SHARED.get(kind)
     if known is None or known[0] is not browser or known[1] not in browser.contexts:
-        context = browser.new_context(**options)
+        context = browser.new_context(**({"reduced_motion": "reduce"} | options))
         context.set_default_timeout(TIMEOUT_MS)
         _SHARED[kind] = (browser, context)
     return _SHARED[kind][1]
@@ -243,9 +249,35 @@ def play_random(
     return view
 
 
+APPEARS = """([selector, ms]) => new Promise((resolve) => {
+  const found = () => document.querySelector(selector) !== null;
+  if (found()) { resolve(true); return; }
+  const observer = new MutationObserver(() => {
+    if (found()) { observer.disconnect(); clearTimeout(timer); resolve(true); }
+  });
+  const timer = setTimeout(() => { observer.disconnect(); resolve(false); }, ms);
+  observer.observe(document, {subtree: true, childList: true, attributes: true});
+})"""
+"""Resolves once an element matches ``selector`` (true), or after ``ms`` (false); the
+page's own DOM changes wake it (a MutationObserver), where Playwright's
+``wait_for_selector`` asks the page again and again (every 100-500 ms, each ask a
+round trip through the driver and the browser)."""
+
+
+def appears(page: Page, selector: str, timeout_ms: float) -> bool:
+    """Whether an element matching ``selector`` is in the page within ``timeout_ms``
+    (attached: a click on it then waits for it to be visible, stable and enabled)."""
+    return bool(page.evaluate(APPEARS, [selector, timeout_ms]))
+
+
+def wait_for(page: Page, selector: str, timeout_ms: float = TIMEOUT_MS) -> None:
+    """Wait until an element matches ``selector``; fail the test after ``timeout_ms``."""
+    assert appears(page, selector, timeout_ms), f"no {selector} after {timeout_ms} ms"
+
+
 def wait_for_version(page: Page, version: int) -> None:
     """Wait until the page shows the game at ``version`` (drawn from a view, not reloaded)."""
-    page.wait_for_selector(f".board[data-version='{version}']")
+    wait_for(page, f".board[data-version='{version}']")
 
 
 AXE_DIR = Path(__file__).resolve().parents[2] / "var" / "cache" / "axe"

@@ -16,7 +16,7 @@ import pytest
 from bots.uniform import RandomBot
 from client_sdk import Client, Runner
 from tests.conftest import ADMIN_TOKEN, Player
-from tests.web.conftest import Seats, Web, play_random, wait_for_version
+from tests.web.conftest import Seats, Web, play_random, wait_for, wait_for_version
 
 HAND_ONE_LED_BY_NORTH = {"first_dealer": 3, "deals": 1}  # hand k is led by (dealer + k) % 4
 
@@ -52,10 +52,10 @@ def test_a_bots_move_appears_without_a_reload(web: Web, seats: Seats) -> None:
     page = web.open(f"/table/{game_id}")
     page.wait_for_selector(".seat[data-seat='0'].to-move")
     assert page.locator(".center [data-card]").count() == 0
-    page.evaluate("window.stillTheSamePage = true")
+    page.evaluate("window.stillTheSamePage = true; window.board = document.querySelector('.board')")
 
     with bots(web.url, players[:1]):  # North's bot only: it leads, then South must act
-        page.wait_for_selector(".center [data-card]")
+        wait_for(page, ".center [data-card]")
 
     (played,) = seats.view(game_id)["state"]["current_hand"]
     assert played["seat"] == 0
@@ -63,6 +63,14 @@ def test_a_bots_move_appears_without_a_reload(web: Web, seats: Seats) -> None:
     assert page.locator(".log li[data-kind=play]").count() == 1
     assert page.locator(".seat[data-seat='2']").get_attribute("class").count("to-move") == 1
     assert page.evaluate("window.stillTheSamePage") is True
+    # The move changed the table in place (the board drawn before stays, changed where the
+    # move changed it), and into exactly what a fresh look at the table draws.
+    assert page.evaluate("document.querySelector('.board') === window.board") is True
+    drawn = page.inner_html(".board-host")
+    fresh = page.context.new_page()
+    fresh.goto(f"{web.url}/table/{game_id}")
+    fresh.wait_for_selector("body[data-ready=true]")
+    assert fresh.inner_html(".board-host") == drawn
 
 
 def test_a_person_plays_a_full_concerto_hand_by_clicking(web: Web, seats: Seats) -> None:
@@ -74,6 +82,13 @@ def test_a_person_plays_a_full_concerto_hand_by_clicking(web: Web, seats: Seats)
     with bots(web.url, others, seed=7):
         page = web.open(f"/table/{game_id}#token={me.token}")
         assert page.locator(".table-bar .who").inner_text() == "You are North (me)."
+        legal = ".seat.you button.card.legal"  # North leads: a card to play shows
+        page.wait_for_selector(legal)
+        rises = f"getComputedStyle(document.querySelector('{legal}')).transitionDuration"
+        assert page.evaluate(rises) == "0s"  # asked for reduced motion: at once
+        page.emulate_media(reduced_motion="no-preference")
+        assert page.evaluate(rises) == "0.08s"  # else it glides
+        page.emulate_media(reduced_motion="reduce")
         while True:
             page.wait_for_selector(f".seat.you button.card.legal, {done}")
             if page.locator(done).count():

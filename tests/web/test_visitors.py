@@ -14,7 +14,7 @@ from server.games import REGISTRY
 from server.processes.botpool import POOL, BotPool, BotSpec
 from tests.api.helpers import cards_in
 from tests.conftest import ADMIN_TOKEN, LiveServer
-from tests.web.conftest import Web
+from tests.web.conftest import Web, appears, wait_for
 from tests.web.test_table import assert_page_holds_none_of
 
 RULE_TAGS = {"concerto": "c17", "seconds": "s3", "cowpoke": "w4", "pinochle": "p20"}
@@ -88,10 +88,8 @@ def play_one_deal(web: Web, game_id: str, *, tap: bool = False, limit: int = 200
     mine = "button.card.legal, button.move"
     while not deal_over(web, game_id):
         assert presses < limit, "the deal never ended"
-        try:
-            page.wait_for_selector(f"{mine}, .board[data-status=finished]", timeout=1500)
-        except Exception:  # noqa: BLE001 - the bots are thinking, or the deal just ended
-            continue
+        if not appears(page, f"{mine}, .board[data-status=finished]", 1500):
+            continue  # the bots are thinking, or the deal just ended
         if page.locator(".board[data-status=finished]").count():
             break
         version = page.locator(".board").get_attribute("data-version")
@@ -119,7 +117,7 @@ def play_one_deal(web: Web, game_id: str, *, tap: bool = False, limit: int = 200
         except Exception:  # noqa: BLE001 - redrawn under the pointer: look again
             continue
         presses += 1
-        page.wait_for_selector(f".board:not([data-version='{version}'])")
+        wait_for(page, f".board:not([data-version='{version}'])")
     return presses
 
 

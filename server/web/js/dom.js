@@ -10,7 +10,7 @@ export function h(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key === 'class') el.className = value;
     else if (key === 'dataset') Object.assign(el.dataset, value);
-    else if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    else if (key.startsWith('on')) listen(el, key.slice(2), value);
     else el.setAttribute(key, value === true ? '' : String(value));
   }
   append(el, children);
@@ -30,6 +30,66 @@ export function append(el, children) {
 export function replace(el, ...children) {
   el.replaceChildren();
   return append(el, children);
+}
+
+// Each element's handlers by event type: one listener per type calls the element's current
+// handler, so that redraw() can hand an element that stays the handlers of its new drawing.
+const HANDLERS = new WeakMap();
+
+function listen(el, type, handler) {
+  let own = HANDLERS.get(el);
+  if (!own) HANDLERS.set(el, own = new Map());
+  if (!own.has(type)) el.addEventListener(type, (e) => HANDLERS.get(el).get(type)?.call(el, e));
+  own.set(type, handler);
+}
+
+/** Whether the node drawn before may be kept (updated in place) for the one drawn now. */
+function keeps(old, now, scrolled) {
+  if (old.nodeType !== now.nodeType || old.nodeName !== now.nodeName) return false;
+  if (old.nodeType !== Node.ELEMENT_NODE) return true;
+  // What a new element would not carry over, it does not carry over now either: the focus,
+  // a scroll position, a form control's own state; and a card stays the card it was.
+  return old !== document.activeElement && !scrolled.has(old)
+    && !['INPUT', 'SELECT', 'TEXTAREA'].includes(old.nodeName)
+    && old.getAttribute('data-card') === now.getAttribute('data-card');
+}
+
+function update(old, now, scrolled) {
+  if (old.nodeType !== Node.ELEMENT_NODE) {
+    if (old.data !== now.data) old.data = now.data;
+    return;
+  }
+  for (const {name} of [...old.attributes]) if (!now.hasAttribute(name)) old.removeAttribute(name);
+  for (const {name, value} of now.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  const handlers = HANDLERS.get(now);
+  const own = HANDLERS.get(old);
+  if (own) for (const type of own.keys()) if (!handlers?.has(type)) own.delete(type);
+  if (handlers) for (const [type, handler] of handlers) listen(old, type, handler);
+  const before = [...old.childNodes];
+  const after = [...now.childNodes];
+  after.forEach((child, i) => {
+    const was = before[i];
+    if (!was) old.append(child);
+    else if (keeps(was, child, scrolled)) update(was, child, scrolled);
+    else was.replaceWith(child);
+  });
+  for (const extra of before.slice(after.length)) extra.remove();
+}
+
+/**
+ * Show ``drawn`` (a new drawing) as the only child of ``el``, as replace(el, drawn) would,
+ * but keep the elements already there that the new drawing has at the same place and
+ * change only what differs: the browser then lays out and paints only what changed, not
+ * the whole page again. An element keeps no state a new one would not have (no focus,
+ * no scroll position, no typed value: those are drawn anew).
+ */
+export function redraw(el, drawn) {
+  const old = el.firstChild;
+  // Scroll positions are read once, before any change (a read after one would lay out anew).
+  const scrolled = new Set([...el.querySelectorAll('*')].filter((e) => e.scrollTop || e.scrollLeft));
+  if (el.childNodes.length === 1 && keeps(old, drawn, scrolled)) update(old, drawn, scrolled);
+  else replace(el, drawn);
+  return el;
 }
 
 /** A promise that resolves after ms milliseconds. */

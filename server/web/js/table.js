@@ -2,7 +2,7 @@
 // long-polling the game's events; with a seat token, legal moves are clicked.
 
 import {api, ApiError, forgetToken, query, rememberVisitorGame, setToken, token, visitorGame} from './api.js';
-import {crumbs, h, replace, sleep} from './dom.js';
+import {crumbs, h, redraw, replace, sleep} from './dom.js';
 import {describeEvent, makeContext, renderBoard, tick} from './board.js';
 import {rendererFor} from './games/index.js';
 
@@ -48,7 +48,7 @@ export async function tablePage(main, gameId) {
     if (!view) return;
     const interactive = view.you !== null && view.status === 'active';
     const end = view.status === 'finished' ? playAgain() : null;
-    replace(host, renderBoard(view, {events, interactive, pending, onMove: play, end}));
+    redraw(host, renderBoard(view, {events, interactive, pending, onMove: play, end}));
     announce();
     drawBar();
     tick();
