@@ -349,3 +349,9 @@ def test_options_with_a_list_fall_back_to_asdict() -> None:
     saved = options_dict(options)
     assert saved == {"order": ["S", "H"], "players": 4}
     assert saved["order"] is not options.order
+
+    @dataclasses.dataclass(frozen=True)
+    class One:
+        players: int = 4
+
+    assert options_dict(One(3)) == {"players": 3} == dataclasses.asdict(One(3))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import operator
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -197,8 +198,8 @@ def read_options(
     return make(**values)
 
 
-_SCALAR_TYPES = (str, int, float, bool, type(None))
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+_FIELD_NAMES: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
 
 
 def options_dict(options: Any) -> dict[str, Any]:
@@ -208,12 +209,18 @@ def options_dict(options: Any) -> dict[str, Any]:
     state (``to_dict``), and a search or a conformance sweep saves thousands.
     A field that is not a scalar falls back to ``asdict`` (same result either way).
     """
-    names = _FIELD_NAMES.get(type(options))
-    if names is None:
-        names = _FIELD_NAMES[type(options)] = tuple(f.name for f in dataclasses.fields(options))
-    d = {name: getattr(options, name) for name in names}
-    if all(type(v) in _SCALAR_TYPES for v in d.values()):
-        return d
+    known = _FIELD_NAMES.get(type(options))
+    if known is None:
+        names = tuple(f.name for f in dataclasses.fields(options))
+        if not names:
+            return {}
+        known = _FIELD_NAMES[type(options)] = (names, operator.attrgetter(*names))
+    names, values_of = known
+    values = values_of(options)
+    if len(names) == 1:
+        values = (values,)
+    if _SCALAR_TYPES.issuperset(map(type, values)):
+        return dict(zip(names, values, strict=True))
     return dataclasses.asdict(options)
 
 
