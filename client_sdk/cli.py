@@ -105,10 +105,28 @@ def load_bot(spec: str, rng: random.Random | None = None) -> Bot:
     Raises:
         ValueError: no such bot, or it did not build a :class:`~client_sdk.Bot`.
     """
-    bot = _factory(spec)(rng)
-    if not isinstance(bot, Bot):
-        raise ValueError(f"{spec} did not build a client_sdk.Bot")
-    return bot
+    return bot_factory(spec)(rng)
+
+
+def bot_factory(spec: str) -> BotFactory:
+    """:func:`load_bot` for many bots of one ``spec``: the name is resolved once.
+
+    Resolving an installed bot's name reads every distribution's entry points;
+    an arena building a bot per game should not do it per game.
+
+    Raises:
+        ValueError: no such bot (now), or it did not build a
+            :class:`~client_sdk.Bot` (when called).
+    """
+    make = _factory(spec)
+
+    def build(rng: random.Random | None = None) -> Bot:
+        bot = make(rng)
+        if not isinstance(bot, Bot):
+            raise ValueError(f"{spec} did not build a client_sdk.Bot")
+        return bot
+
+    return build
 
 
 def _add_server(parser: argparse.ArgumentParser) -> None:

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from client_sdk import Bot
-from client_sdk.cli import load_bot
+from client_sdk.cli import bot_factory
 from client_sdk.local import (
     Interval,
     MatchReport,
@@ -278,8 +278,9 @@ def duplicate_match(
 def factory(name: str) -> BotFactory:
     """A bot factory from a ``--bots`` name (``random``, ``greedy``, ``signals``, mod:Class)."""
     spec = ALIASES.get(name, name)
-    load_bot(spec)  # fail early on a bad name
-    return lambda rng: load_bot(spec, rng)
+    make = bot_factory(spec)  # the name resolved once, not per game
+    make(None)  # fail early on a bad name
+    return make
 
 
 def _option(text: str) -> tuple[str, Any]:

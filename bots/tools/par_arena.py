@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from client_sdk import Bot
-from client_sdk.cli import load_bot
+from client_sdk.cli import bot_factory
 from server.games import REGISTRY, IllegalMove, concerto
 from server.games.analysis.concerto_par import deal_par
 from server.games.concerto import SIDE_NAMES
@@ -122,8 +122,9 @@ def factory(name: str, budget_ms: float) -> BotFactory:
     spec = ALIASES.get(name, name)
     if spec == "concerto_search":
         return lambda rng: make_search(rng, budget_ms)
-    load_bot(spec)  # fail early on a bad name
-    return lambda rng: load_bot(spec, rng)
+    make = bot_factory(spec)  # the name resolved once, not per game
+    make(None)  # fail early on a bad name
+    return make
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from itertools import combinations, islice
 from typing import Any, ClassVar
 
@@ -57,6 +57,7 @@ from .kit.base import (
     Seat,
     Termination,
     game_record,
+    options_dict,
     redeal,
 )
 from .kit.cards import STANDARD, Card, deal_singly, derived_rng, shuffled_order, sort_hand
@@ -875,7 +876,7 @@ class State(BaseState):
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game,
-            "options": asdict(self.options),
+            "options": options_dict(self.options),
             "seed": self.seed,
             "presets": [
                 {"dealer": p["dealer"], "hands": _copy_hands(p["hands"])} for p in self.presets

@@ -64,7 +64,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import permutations
 from typing import Any, ClassVar
@@ -78,6 +78,7 @@ from .kit.base import (
     Seat,
     Termination,
     game_record,
+    options_dict,
     redeal,
     split_leading_kind,
 )
@@ -828,7 +829,7 @@ class State(BaseState):
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "game": self.game,
-            "options": asdict(self.options),
+            "options": options_dict(self.options),
             "seed": self.seed,
             "presets": self.presets,
         }
@@ -1033,7 +1034,7 @@ def _stored_from_view(
     drawn[seat] = v["drawn"]
     results = v["deal_results"]
     return {
-        "options": asdict(options), "seed": "view", "presets": [],
+        "options": options_dict(options), "seed": "view", "presets": [],
         **{name: v[name] for name in ("deal_number", "dealer", "round", "phase", "chooser",
                                       "asked", "passes", "exposed", "rounds", "deal_results")},
         "out_of_play": out, "takes": takes, "put_outs": put_outs, "taken_by": taken_by,

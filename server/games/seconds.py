@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .kit.base import (
@@ -55,6 +55,7 @@ from .kit.base import (
     Seat,
     Termination,
     game_record,
+    options_dict,
     redeal,
     split_leading_kind,
 )
@@ -586,7 +587,7 @@ class State(BaseState):
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game,
-            "options": asdict(self.options),
+            "options": options_dict(self.options),
             "seed": self.seed,
             "presets": self.presets,
             "deal_number": self.deal_number,

@@ -156,3 +156,25 @@ def test_the_arena_command(capsys) -> None:
     assert "games: 3/3" in err and "games:" not in out  # progress, on standard error
     assert main(["concerto", "--bots", "greedy,nobody"]) == 2
     assert "no bot 'nobody'" in capsys.readouterr().err
+
+
+def test_a_factory_resolves_the_bot_name_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading the entry points per game was a fifth of an arena's time: once per factory,
+    and each bot built is the one ``load_bot`` builds for that seed."""
+    import client_sdk.cli as cli
+
+    lookups = []
+    real = cli.entry_points
+
+    def counted(**kwargs):  # type: ignore[no-untyped-def]
+        lookups.append(kwargs)
+        return real(**kwargs)
+
+    monkeypatch.setattr(cli, "entry_points", counted)
+    make = factory("random")
+    bots = [make(random.Random(seed)) for seed in range(5)]
+    assert len(lookups) == 1
+    assert all(isinstance(bot, RandomBot) for bot in bots)
+    assert [bot.rng.random() for bot in bots] == [random.Random(s).random() for s in range(5)]
+    with pytest.raises(ValueError, match="no bot"):
+        factory("no_such_bot")

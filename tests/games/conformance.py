@@ -611,7 +611,7 @@ class Pinochle(Table):
         public = self.known(state)
         if [Counter(e) for e in view["state"]["exposed"]] != public:
             leaks.append(("exposed", view["state"]["exposed"], public))
-        own = Counter(state.to_dict()["hands"][observer]) if observer is not None else Counter()
+        own = Counter(state.hands[observer]) if observer is not None else Counter()
         public = {("state", key) for key in PINOCHLE_PUBLIC_VIEW}
         for path, card in card_paths(view, PINOCHLE.is_card, public.__contains__):
             if path[:1] not in (("hand",), ("legal_moves",)) or observer is None or not own[card]:
@@ -645,9 +645,8 @@ class Pinochle(Table):
         """Proofs are true; 250 counters per pack per deal, the last trick included."""
         before, _seat, _move, events, _after = step
         packs = 2 if before.options.variant == "double-deck" else 1
-        d = before.to_dict()
-        for seat in range(before.num_seats):
-            assert Counter(d["exposed"][seat]) <= Counter(d["hands"][seat])
+        for seat in range(before.num_seats):  # the state itself, not a to_dict copy of it
+            assert Counter(before.exposed[seat]) <= Counter(before.hands[seat])
         for event in events:
             if event.kind == "deal_end":
                 assert sum(event.data["counters"]) == 250 * packs

@@ -195,6 +195,12 @@ def brute_force(first: list[str], second: list[str], leaders: tuple[int, ...],
     edition = EDITIONS[rules]
     seat_of = (0, 2)
 
+    @cache  # the same hand recurs under many holdings: score each once
+    def points(lead: int, mine: tuple[str, ...], theirs: tuple[str, ...]) -> int:
+        played = [(seat_of[lead], c) for c in mine]
+        played += [(seat_of[1 - lead], c) for c in theirs]
+        return edition.hand_points(evaluate(mine + theirs)[0], played)
+
     @cache
     def best(j: int, held: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[int, int]:
         if j == len(leaders):
@@ -206,13 +212,12 @@ def brute_force(first: list[str], second: list[str], leaders: tuple[int, ...],
         for k in range(1 if held[lead] else 0, 6):
             for mine in combinations(held[lead], k):
                 for theirs in combinations(held[other], 5 - k):
-                    played = [(seat_of[lead], c) for c in mine]
-                    played += [(seat_of[other], c) for c in theirs]
-                    hand = [c for _, c in played]
-                    points = edition.hand_points(evaluate(hand)[0], played)
-                    rest = [tuple(c for c in h if c not in hand) for h in held]
-                    later, left = best(j + 1, (rest[0], rest[1]))
-                    top, least = max(top, points + later), min(least, left)
+                    kept = tuple(c for c in held[lead] if c not in mine)
+                    kept_other = tuple(c for c in held[other] if c not in theirs)
+                    rest = (kept, kept_other) if lead == 0 else (kept_other, kept)
+                    later, left = best(j + 1, rest)
+                    top = max(top, points(lead, mine, theirs) + later)
+                    least = min(least, left)
         return top, least
 
     return best(0, (tuple(sorted(first)), tuple(sorted(second))))

@@ -3,7 +3,7 @@
 Simulating without events, the compact form of the moves (``legal_actions``,
 ``apply_action``), checking a move without listing every legal move, hand
 records built when asked for, cheap clones, Poker categories by table look-up,
-the deal's shuffle and the determinization re-deal: each is checked here
+the deal's shuffle, the determinization re-deal and the options as saved: each is checked here
 against the plain way of doing the same thing.
 The golden traces (test_golden_traces.py) check the event-building path move
 by move.
@@ -11,14 +11,15 @@ by move.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from itertools import combinations
 
 import pytest
 
-from server.games import concerto
-from server.games.kit.base import GameOver, IllegalMove, NotYourTurn, redeal
+from server.games import REGISTRY, concerto
+from server.games.kit.base import GameOver, IllegalMove, NotYourTurn, options_dict, redeal
 from server.games.kit.cards import (
     DOUBLE_PINOCHLE,
     PINOCHLE,
@@ -324,3 +325,33 @@ def test_three_pairs_is_three_ranks_each_held_twice() -> None:
     assert is_three_pairs(["AS", "AH", "KS", "KH", "2S", "2H"])
     assert not is_three_pairs(["AS", "AH", "AD", "KH", "2S", "2H"])
     assert not is_three_pairs(["AS", "AH", "KS", "KH", "2S"])
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_options_are_saved_as_asdict_saves_them(game_id: str) -> None:
+    """``options_dict`` (in ``to_dict``, ``public_options``) is ``asdict``, fresh each time."""
+    state = REGISTRY[game_id].new_state({}, "options")
+    saved = state.to_dict()["options"]
+    assert saved == dataclasses.asdict(state.options) == state.public_options()
+    saved["first_dealer"] = "changed"
+    assert state.to_dict()["options"] == dataclasses.asdict(state.options)
+
+
+def test_options_with_a_list_fall_back_to_asdict() -> None:
+    """A field that is not a scalar is copied, as ``asdict`` copies it."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Listed:
+        order: list[str]
+        players: int = 4
+
+    options = Listed(["S", "H"])
+    saved = options_dict(options)
+    assert saved == {"order": ["S", "H"], "players": 4}
+    assert saved["order"] is not options.order
+
+    @dataclasses.dataclass(frozen=True)
+    class One:
+        players: int = 4
+
+    assert options_dict(One(3)) == {"players": 3} == dataclasses.asdict(One(3))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import operator
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -195,6 +196,32 @@ def read_options(
     if problems:
         raise InvalidOptions(problems)
     return make(**values)
+
+
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+_FIELD_NAMES: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+
+
+def options_dict(options: Any) -> dict[str, Any]:
+    """``dataclasses.asdict`` of an options dataclass, fast when every field is a scalar.
+
+    ``asdict`` recurses and copies each value; options are saved with every
+    state (``to_dict``), and a search or a conformance sweep saves thousands.
+    A field that is not a scalar falls back to ``asdict`` (same result either way).
+    """
+    known = _FIELD_NAMES.get(type(options))
+    if known is None:
+        names = tuple(f.name for f in dataclasses.fields(options))
+        if not names:
+            return {}
+        known = _FIELD_NAMES[type(options)] = (names, operator.attrgetter(*names))
+    names, values_of = known
+    values = values_of(options)
+    if len(names) == 1:
+        values = (values,)
+    if _SCALAR_TYPES.issuperset(map(type, values)):
+        return dict(zip(names, values, strict=True))
+    return dataclasses.asdict(options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -522,7 +549,7 @@ class BaseState:
     # -- information --------------------------------------------------------
     def public_options(self) -> dict[str, Any]:
         """The game's options with every default filled in (they are public)."""
-        return dataclasses.asdict(self.options)
+        return options_dict(self.options)
 
     def view(self, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator), the same envelope in every game.

@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import asdict
 from typing import Any, ClassVar
 
 from ..kit.base import (
@@ -24,6 +23,7 @@ from ..kit.base import (
     Outcome,
     Seat,
     game_record,
+    options_dict,
     redeal,
     split_leading_kind,
 )
@@ -305,7 +305,7 @@ class State(Dealing, Auction, Melding, Tricks, Scoring):
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "game": self.game,
-            "options": asdict(self.options),
+            "options": options_dict(self.options),
             "seed": self.seed,
             "presets": [{**p, "hands": [list(h) for h in p["hands"]]} for p in self.presets],
             "hands": [list(h) for h in self.hands],
