@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import yaml
 
 import client_sdk
 from client_sdk import Client
@@ -49,9 +47,8 @@ from client_sdk.errors import (
     Unauthorized,
     WrongEntrySize,
 )
+from tests import spec
 from tests.sdk.canned import DROP, Answer, CannedServer, error
-
-OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
 
 @pytest.fixture
@@ -443,7 +440,7 @@ def test_the_archive_follows_every_page(server: CannedServer) -> None:
 
 
 def _openapi() -> dict:
-    return yaml.safe_load(OPENAPI.read_text())
+    return spec.document()
 
 
 def test_every_api_endpoint_has_an_sdk_method_and_vice_versa() -> None:

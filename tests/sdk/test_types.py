@@ -33,12 +33,11 @@ from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
-import yaml
 
 from client_sdk import types as sdk
+from tests import spec
 
-OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
-SCHEMAS: dict[str, Any] = yaml.safe_load(OPENAPI.read_text())["components"]["schemas"]
+SCHEMAS: dict[str, Any] = spec.document()["components"]["schemas"]
 
 # SDK name -> spec component, where the SDK's public name differs (bots import these).
 RENAMED = {
