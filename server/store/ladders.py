@@ -83,32 +83,40 @@ def ids(r: Redis) -> list[str]:
     return [text(x) for x in found]
 
 
-def read(r: Redis, ladder_id: str, *, client: Any = None) -> LadderRecord | None:
+def read(r: Redis, ladder_id: str) -> LadderRecord | None:
     """The ladder with its entries, open matches and their games and results, or None.
 
     Only the open matches' games and results are read, so a scheduler's pass costs
     the same on a ladder's first day as after a million matches (the history is
-    :func:`all_matches` and :func:`all_results`'s). ``client`` may be a pipeline in
-    WATCH mode (its commands run immediately).
+    :func:`all_matches` and :func:`all_results`'s). Three round trips, each a pipeline
+    of what the one before it tells (the ladder's keys share a cluster slot): the
+    ladder, its entries and which matches are open; those matches; their tables'
+    games and results.
     """
-    c = client if client is not None else r
-    head = c.hgetall(keys.ladder(ladder_id))
+    pipe = r.pipeline(transaction=False)
+    pipe.hgetall(keys.ladder(ladder_id))
+    pipe.hgetall(keys.ladder_entries(ladder_id))
+    pipe.hlen(keys.ladder_matches(ladder_id))
+    pipe.smembers(keys.ladder_open(ladder_id))
+    head, entries, count, members = pipe.execute()
     if b"meta" not in head:
         return None
-    entries = c.hgetall(keys.ladder_entries(ladder_id))
-    count = int(c.hlen(keys.ladder_matches(ladder_id)))
-    numbers = sorted(int(x) for x in c.smembers(keys.ladder_open(ladder_id)))
-    stored = c.hmget(keys.ladder_matches(ladder_id), [str(n) for n in numbers]) if numbers else []
+    numbers = sorted(int(x) for x in members)
+    stored = r.hmget(keys.ladder_matches(ladder_id), [str(n) for n in numbers]) if numbers else []
     open_ = {n: orjson.loads(m) for n, m in zip(numbers, stored, strict=True) if m}
     slots = [slot(n, t) for n, m in open_.items() for t in range(len(m["tables"]))]
-    games = c.hmget(keys.ladder_games(ladder_id), slots) if slots else []
-    results = c.hmget(keys.ladder_results(ladder_id), slots) if slots else []
+    games: list[Any] = []
+    results: list[Any] = []
+    if slots:
+        pipe.hmget(keys.ladder_games(ladder_id), slots)
+        pipe.hmget(keys.ladder_results(ladder_id), slots)
+        games, results = pipe.execute()
     return LadderRecord(
         id=ladder_id,
         meta=orjson.loads(head[b"meta"]),
         created=float(head[b"created"]),
         entries={text(k): orjson.loads(v) for k, v in entries.items()},
-        matches_count=count,
+        matches_count=int(count),
         open=open_,
         games={k: text(v) for k, v in zip(slots, games, strict=True) if v},
         results={k: orjson.loads(v) for k, v in zip(slots, results, strict=True) if v},
@@ -219,7 +227,9 @@ def put_matches(
     """
     with r.pipeline() as pipe:
         pipe.watch(keys.ladder_matches(ladder_id))
-        record = read(r, ladder_id, client=pipe)
+        # read after the WATCH (on another connection: the watch holds whatever reads
+        # come after it), so a match written since fails the transaction below
+        record = read(r, ladder_id)
         if record is None:
             return 0
         new = plan(record)
