@@ -95,6 +95,8 @@ class LadderPlay:
             return 0
         self._drive(record, checkpoint)
         self.validate(record, time.time() if now is None else now)
+        if len(record.entries) < record.meta["table_size"]:
+            return 0  # too few entries to fill a table: spare the pairing transaction
 
         def plan(record: LadderRecord) -> list[dict[str, Any]]:
             at = time.time() if now is None else now  # after the read: what it saw is older

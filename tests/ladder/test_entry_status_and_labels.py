@@ -59,3 +59,27 @@ def test_a_shared_name_is_told_apart_by_the_player_id_tail(service):
 
 def test_label_of_a_player_without_a_name():
     assert label(None, "0123456789abcdef", False) == "0123456789abcdef"
+
+
+def _watches(service: Services) -> int:
+    """How many WATCH commands Redis has run (each pairing transaction starts with one)."""
+    return int(service.core.r.info("commandstats").get("cmdstat_watch", {}).get("calls", 0))
+
+
+def test_a_pass_over_a_ladder_too_small_for_a_table_opens_no_pairing_transaction(service):
+    """Three entries on a four-seat ladder (as a house ladder waits for its newcomer): a
+    scheduler's pass reads the ladder and stops there; with a fourth it pairs."""
+    players = register(service, 4)
+    ladder_id = _ladder(service, players[:3])
+    for p in players[:3]:
+        ladder_store.seen(service.core.r, p["id"], time.time())
+    before = _watches(service)
+    Runner(service).tick()
+    assert _watches(service) == before
+    assert ladder_store.read(service.core.r, ladder_id).open == {}
+    service.ladders.join(players[3]["token"], ladder_id)
+    ladder_store.seen(service.core.r, players[3]["id"], time.time())  # kept for entries only
+    Runner(service).tick()
+    assert _watches(service) > before  # the pairing, then the new tables' own
+    (match,) = ladder_store.read(service.core.r, ladder_id).open.values()
+    assert {p for seats in match["tables"] for p in seats} == {p["id"] for p in players}
