@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import requests
@@ -38,6 +39,9 @@ class ServerFailed(RuntimeError):
 class Served:
     """``parlour serve`` as a subprocess; ``admin_token`` is read from its first lines.
 
+    ``options`` are more ``parlour serve`` flags, e.g. ``("--no-botpool",)`` where the
+    server's bots would only play games nobody looks at.
+
     Raises:
         ServerFailed: the server did not become ready.
     """
@@ -49,6 +53,7 @@ class Served:
         admin_token: str | None = None,
         workers: int = 1,
         ready_timeout: float = 20.0,
+        options: Sequence[str] = (),
     ) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PARLOUR_ADMIN_TOKEN")}
         if admin_token:
@@ -67,6 +72,7 @@ class Served:
                 str(workers),
                 "--data-dir",
                 str(data_dir),
+                *options,
             ],
             env=env,
             stdout=subprocess.PIPE,

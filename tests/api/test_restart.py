@@ -2,6 +2,11 @@
 
 The game continues from the last accepted move: same version, same hands, same
 events, and the same tokens still work.
+
+The server runs with its scheduler but without its bot pool, webhook deliverer and
+callback dispatcher: no seat here is a house bot's or a callback player's and no app
+is registered, so they would only start up (and the pool's house bots play ladder games
+of their own) for nothing. The stop of the whole stack is tests/docs/test_serve_console.py's.
 """
 
 from __future__ import annotations
@@ -13,11 +18,13 @@ from tests.api.helpers import Api
 from tests.api.play import play_random_moves
 from tests.conftest import Player
 
+ONLY_THE_SCHEDULER = ("--no-botpool", "--no-webhooks", "--no-dispatch")
+
 
 def test_game_survives_a_restart(tmp_path):
     data_dir = tmp_path / "var"
     port = free_port()
-    server = Served(data_dir, port)
+    server = Served(data_dir, port, options=ONLY_THE_SCHEDULER)
     try:
         api = Api(base_url=server.url)
         four = []
@@ -37,7 +44,7 @@ def test_game_survives_a_restart(tmp_path):
     redis_socket = data_dir / "redis.sock"
     assert not redis_socket.exists()  # the embedded Redis stopped with the server
 
-    server = Served(data_dir, port, admin_token=server.admin_token)
+    server = Served(data_dir, port, admin_token=server.admin_token, options=ONLY_THE_SCHEDULER)
     try:
         api = Api(base_url=server.url)
         assert [api.view(gid, p) for p in four] == views

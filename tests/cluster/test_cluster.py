@@ -24,7 +24,16 @@ from server.services.bundle import Services
 from server.store import connect, is_cluster_url, keys
 from server.store.connection import cluster_nodes as parse_cluster_url
 from tests.conftest import ADMIN_TOKEN as TEST_ADMIN
-from tests.faults.bots import HttpBots, admin, open_tournament, register, show, start, wait_until
+from tests.faults.bots import (
+    SHOW_EVERY,
+    HttpBots,
+    admin,
+    open_tournament,
+    register,
+    show,
+    start,
+    wait_until,
+)
 from tests.faults.procs import ADMIN_TOKEN, ApiProc, SchedulerProc, running
 from tests.scheduler.support import all_game_ids, assert_exactly_once, make_tournament
 
@@ -70,9 +79,22 @@ def test_the_keys_of_one_thing_share_a_slot(tag):
         assert len({key_slot(k.encode()) for k in group}) == 1, group
 
 
-def node_of(nodes, key: str) -> list[int]:
-    """The ports of the nodes holding ``key`` (each node lists only its own keys)."""
-    return [n.port for n in nodes if key.encode() in set(n.client().scan_iter(match=key))]
+def keys_by_node(nodes) -> dict[int, set[bytes]]:
+    """Every key each node holds, by port (each node lists only its own keys): one SCAN
+    of each node, not one per key looked up."""
+    held: dict[int, set[bytes]] = {}
+    for n in nodes:
+        client = n.client()
+        try:
+            held[n.port] = set(client.scan_iter(count=1000))
+        finally:
+            client.close()
+    return held
+
+
+def node_of(held: dict[int, set[bytes]], key: str) -> list[int]:
+    """The ports of the nodes holding ``key``."""
+    return [port for port, found in held.items() if key.encode() in found]
 
 
 def test_the_whole_stack_on_a_cluster(tmp_path, cluster, cluster_nodes):
@@ -97,7 +119,10 @@ def test_the_whole_stack_on_a_cluster(tmp_path, cluster, cluster_nodes):
         bots = HttpBots([api.url], players).start()
         try:
             wait_until(
-                lambda: (show(api.url, tid) or {}).get("status") == "finished", 60, "the tournament"
+                lambda: (show(api.url, tid) or {}).get("status") == "finished",
+                60,
+                "the tournament",
+                SHOW_EVERY,
             )
             wait_until(
                 lambda: (
@@ -106,6 +131,7 @@ def test_the_whole_stack_on_a_cluster(tmp_path, cluster, cluster_nodes):
                 ),
                 30,
                 "the casual game",
+                SHOW_EVERY,
             )
         finally:
             bots.stop()
@@ -121,10 +147,11 @@ def test_the_whole_stack_on_a_cluster(tmp_path, cluster, cluster_nodes):
     shown = assert_exactly_once(service, service.tournaments, tid)
     games = all_game_ids(service.core.r)
     assert games == {casual} | {t["game_id"] for rd in shown["rounds"] for t in rd["tables"]}
+    held = keys_by_node(cluster_nodes)
     for gid in games:  # each game's keys together on one node...
-        (port,) = node_of(cluster_nodes, keys.game_state(gid))
-        assert node_of(cluster_nodes, keys.game_events(gid)) == [port]
-        assert node_of(cluster_nodes, keys.game_moves(gid)) == [port]
+        (port,) = node_of(held, keys.game_state(gid))
+        assert node_of(held, keys.game_events(gid)) == [port]
+        assert node_of(held, keys.game_moves(gid)) == [port]
     for node in cluster_nodes:  # ...and the data spread over every node
         assert node.client().dbsize() > 0
 

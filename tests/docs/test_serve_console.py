@@ -19,6 +19,7 @@ import requests
 
 from server.processes.served import free_port
 
+POOL_UP = "botpool bot pool: "
 READY = "Parlour is ready: open http://127.0.0.1:{port}/ in a browser (Ctrl-C stops it)"
 
 
@@ -59,7 +60,13 @@ def test_serve_prints_the_address_then_ctrl_c_stops_it_without_tracebacks(tmp_pa
         while READY.format(port=port) + "\n" not in lines:
             assert time.monotonic() < deadline, f"no line says where to open it: {lines}"
             time.sleep(0.2)
-        time.sleep(3)  # the bot pool holds its turn streams open: a stop must end them
+        # the bot pool holds its turn streams open: a stop must end them. Its line comes
+        # once every identity's stream is starting (a fixed 3 s sleep here was not always
+        # enough on a loaded machine, and meanwhile its house bots played for nothing)
+        while POOL_UP not in (tmp_path / "stderr").read_text(errors="replace"):
+            assert time.monotonic() < deadline, "the bot pool never started"
+            time.sleep(0.2)
+        time.sleep(1)  # its streams open
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C
         code = proc.wait(60)
     finally:

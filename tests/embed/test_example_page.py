@@ -60,7 +60,14 @@ def deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     saved = {k: os.environ.get(k) for k in settings}
     os.environ.update(settings)  # the served child inherits them
     try:
-        parlour = Served(tmp_path_factory.mktemp("served") / "data", free_port(), workers=1)
+        # the bot pool plays the guest's table; its house ladders are no part of this
+        # page, and their games would only take the one worker's time
+        parlour = Served(
+            tmp_path_factory.mktemp("served") / "data",
+            free_port(),
+            workers=1,
+            options=("--no-ladders",),
+        )
     finally:
         for key, value in saved.items():
             if value is None:

@@ -22,6 +22,7 @@ import orjson
 from server.services.bundle import Services
 from server.store import connect, keys
 from tests.faults.bots import (
+    SHOW_EVERY,
     HttpBots,
     copy_redis,
     open_tournament,
@@ -94,6 +95,7 @@ def test_kill_9_of_a_worker_the_api_the_scheduler_and_redis(tmp_path, redis_clie
                 lambda: (show(api.url, tid) or {}).get("status") == "finished",
                 90,
                 "the tournament to finish",
+                every=SHOW_EVERY,
             )
         finally:
             bots.stop()

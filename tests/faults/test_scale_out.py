@@ -17,6 +17,7 @@ import requests
 from server.services.bundle import Services
 from server.store import connect
 from tests.faults.bots import (
+    SHOW_EVERY,
     HttpBots,
     copy_redis,
     open_tournament,
@@ -61,6 +62,7 @@ def test_two_apis_and_three_schedulers_play_like_one(tmp_path, redis_client, red
                 lambda: (show(apis[1].url, tid) or {}).get("status") == "finished",
                 60,
                 "the tournament to finish",
+                every=SHOW_EVERY,
             )
         finally:
             bots.stop()

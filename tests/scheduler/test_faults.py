@@ -22,6 +22,7 @@ from server.processes.scheduler import Runner
 from server.services.bundle import Services
 from server.services.core import Core
 from server.store import clocks as clock_store
+from server.store import keys
 from tests.scheduler.support import (
     Movers,
     assert_exactly_once,
@@ -118,7 +119,9 @@ def test_a_scheduler_process_killed_with_sigkill_and_restarted(
         )
 
     def games_finished() -> int:
-        return tours.show(tid)["progress"]["games_finished"]
+        """``progress.games_finished`` of the tournament's show (its recorded results),
+        read without building the whole show between every two steps."""
+        return service.core.r.hlen(keys.tournament_results(tid))
 
     def started(n: int) -> None:  # the n-th process is running, its signal handlers set
         wait_for(lambda: log.exists() and log.read_text().count("running on") >= n, 30)
