@@ -90,3 +90,27 @@ def test_the_client_reads_lengths_chunks_and_closes_and_retries_a_dropped_connec
         b'Content-Length: 8\r\nContent-Type: application/json\r\n\r\n{"k": 1}'
     )
     assert b"Content-Length: 0\r\n" not in received[2]  # DELETE without a body: none
+
+
+def test_the_in_process_client_reads_what_the_flask_test_client_reads(api, client, players):
+    """``Api`` over the app (no socket) answers as the Flask test client does: status,
+    JSON body (None for other types), text and headers, for reads, writes and errors."""
+    me = players.register("same")
+    game = api.create("admin", [me.id, None, None, None])
+    cases = [
+        ("get", f"/v1/games/{game['id']}", me.headers, None),
+        ("get", "/v1/games/nope", {}, None),
+        ("get", "/metrics", {}, None),  # text
+        ("get", "/", {}, None),  # HTML
+        ("post", "/v1/players", {"Content-Type": "application/json"}, '{"name": 1}'),
+        ("delete", f"/v1/games/{game['id']}/seats/1", me.headers, None),
+    ]
+    for method, path, headers, data in cases:
+        ours = api.post(path, raw=data) if method == "post" else getattr(api, method)(path, me)
+        theirs = client.open(path, method=method.upper(), headers=headers, data=data)
+        assert ours.status == theirs.status_code, path
+        assert ours.body == theirs.get_json(silent=True), path
+        if path != "/metrics":  # (its counters count the request just made)
+            assert ours.text == theirs.get_data(as_text=True), path
+        assert ours.headers.keys() == dict(theirs.headers).keys(), path
+    assert api.get("/metrics").body is None and api.get("/").body is None
