@@ -25,6 +25,7 @@ from typing import Any
 import orjson
 from flask import Flask
 from flask.json.provider import JSONProvider
+from werkzeug.routing import Rule
 
 from server.services import wire
 from server.services.bundle import Services
@@ -77,6 +78,30 @@ class OrjsonProvider(JSONProvider):
         return orjson.loads(s)
 
 
+class LazyRule(Rule):
+    """Werkzeug's URL rule, its two URL builders compiled at their first use, not when the
+    route is added: identical builders, but an app is built in a fifth of the time (werkzeug
+    generates and compiles Python code for both builders of each of the ~70 routes, and the
+    server answers requests without building a URL; the tests build an app per test)."""
+
+    def _compile_builder(self, append_unknown: bool = True) -> Any:
+        compile_now = super()._compile_builder
+        name = "_build_unknown" if append_unknown else "_build"
+
+        def build(rule: LazyRule, **values: Any) -> tuple[str, str]:
+            builder = compile_now(append_unknown).__get__(rule, None)
+            setattr(rule, name, builder)  # the next build calls it directly
+            return builder(**values)
+
+        return build
+
+
+class ParlourFlask(Flask):
+    """Flask with :class:`LazyRule` as its URL rule class (its ``static`` route too)."""
+
+    url_rule_class = LazyRule
+
+
 def _env_flag(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     return default if value is None else value.lower() not in ("0", "false", "no", "off")
@@ -89,7 +114,7 @@ def _env_int(name: str) -> int | None:
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` overrides the environment (tests pass REDIS_URL etc.)."""
-    app = Flask(__name__)
+    app = ParlourFlask(__name__)
     app.json = OrjsonProvider(app)
     app.config.from_mapping(
         REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),

@@ -16,13 +16,17 @@ import importlib
 import json
 import random
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 from openapi_core import OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
 from openapi_schema_validator import OAS31Validator
+from referencing import Registry
+from referencing._core import Resolver
 from werkzeug.test import EnvironBuilder
 
 from client_sdk.sse import SseParser
@@ -59,6 +63,36 @@ def validator(document: dict, name: str) -> OAS31Validator:
 @pytest.fixture(scope="module")
 def spec(document: dict) -> OpenAPI:
     return OpenAPI.from_dict(document)  # also validates the document itself
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pointers_resolved_once(spec: OpenAPI, document: dict) -> Iterator[None]:
+    """Each ``#/...`` reference of the spec resolved once, not once per use, while the
+    answers are validated (after the document itself was, by ``spec``, unchanged).
+
+    jsonschema asks ``referencing`` for the target of every ``$ref`` it meets (each event
+    of a list, each discriminated ``oneOf``), and ``referencing`` walks the JSON pointer
+    anew each time (about a tenth of this module's CPU). A pointer's target within one
+    registry is always the same schema; the resolver handed back differs only in its
+    dynamic scope, which only ``$dynamicRef`` reads, and the spec has none. An invalid
+    answer fails exactly as before: only the finding of the schema is shared.
+    """
+    assert "$dynamicRef" not in json.dumps(document)
+    lookup = Resolver.lookup
+    found: dict[tuple[str, int, str], tuple[Registry, Any]] = {}
+
+    def cached(self: Resolver, ref: str) -> Any:
+        if not ref.startswith("#/"):
+            return lookup(self, ref)
+        key = (self._base_uri, id(self._registry), ref)
+        hit = found.get(key)
+        if hit is None or hit[0] is not self._registry:  # (the registry is held: ids unique)
+            hit = found[key] = (self._registry, lookup(self, ref))
+        return hit[1]
+
+    Resolver.lookup = cached  # type: ignore[method-assign]
+    yield
+    Resolver.lookup = lookup  # type: ignore[method-assign]
 
 
 class Checked:
