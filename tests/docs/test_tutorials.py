@@ -121,6 +121,30 @@ def shown_pattern(line: str) -> re.Pattern[str]:
     return re.compile("^" + "".join(out) + "$", re.MULTILINE)
 
 
+def run_page(
+    page: Path, cwd: Path, env: dict[str, str], timeout: float, *, stderr_shows: bool = True
+) -> tuple[subprocess.CompletedProcess[str], str]:
+    """``page``'s steps (:func:`script`) run in ``cwd``: asserts that they succeed and print
+    every line of the page's output blocks (:func:`shown_pattern`), on stdout or, with
+    ``stderr_shows``, on either. Returns the run and its output, for more assertions."""
+    done = subprocess.run(
+        ["bash", "-c", script(page)],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    said = f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+    assert done.returncode == 0, said
+    printed = done.stdout + done.stderr if stderr_shows else done.stdout
+    for kind, _, body in blocks(page):
+        if kind == "output":
+            for line in body.splitlines():
+                assert shown_pattern(line).search(printed), (line, said)
+    return done, said
+
+
 def test_every_tutorial_has_steps() -> None:
     for page in TUTORIALS.glob("*.md"):
         kinds = [kind for kind, _, _ in blocks(page)]
@@ -293,20 +317,7 @@ def test_tutorial_runs_as_written(
         (tmp_path / "bot-venv").symlink_to(venv, target_is_directory=True)
     server: Served = request.getfixturevalue("server")
     env = _clean_env() | {"PARLOUR_SERVER": server.url}
-    done = subprocess.run(
-        ["bash", "-c", script(TUTORIALS / page)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    said = f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
-    assert done.returncode == 0, said
-    for kind, _, body in blocks(TUTORIALS / page):
-        if kind == "output":
-            for line in body.splitlines():
-                assert shown_pattern(line).search(done.stdout + done.stderr), (line, said)
+    done, said = run_page(TUTORIALS / page, tmp_path, env, timeout=120)
     if page.startswith("python"):
         # the ladder game was rated: ann is on the leaderboard with the house bots
         assert re.search(r"^\s*\d+ ann\b", done.stdout, re.MULTILINE), said
@@ -328,21 +339,8 @@ def test_the_train_page_runs_as_written(server: Served, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env["PARLOUR_SERVER"] = server.url
-    done = subprocess.run(
-        ["bash", "-c", script(TRAIN)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    said = f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
-    assert done.returncode == 0, said
-    outputs = [body for kind, _, body in blocks(TRAIN) if kind == "output"]
-    assert len(outputs) == 3
-    for body in outputs:
-        for line in body.splitlines():
-            assert shown_pattern(line).search(done.stdout + done.stderr), (line, said)
+    done, said = run_page(TRAIN, tmp_path, env, timeout=240)
+    assert len([kind for kind, _, _ in blocks(TRAIN) if kind == "output"]) == 3
     assert "ismcts: " in done.stdout and ", 0 illegal" in done.stdout, said
 
 
