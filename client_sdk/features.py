@@ -22,11 +22,10 @@ import numpy.typing as npt
 
 from server.games import REGISTRY
 from server.games.kit.base import BaseState
+from server.games.kit.cards import PINOCHLE, STANDARD
 
-_RANKS = "23456789TJQKA"
-_SUITS = "CDHS"
-_STANDARD = [r + s for s in _SUITS for r in _RANKS]
-_PINOCHLE = [r + s for s in _SUITS for r in "9JQKTA"]
+_STANDARD = list(STANDARD.low_to_high())
+_PINOCHLE = list(PINOCHLE.low_to_high())
 
 ACTIONS: dict[str, tuple[Any, ...]] = {g: game.actions for g, game in REGISTRY.items()}
 """Each game's action space, the engine's own (``Game.actions``): the action id is the

@@ -334,7 +334,7 @@ PASS_OR_FORCE = [PASS, FORCE]
 ACTION_KINDS: dict[Action, str] = {**dict.fromkeys(DECK, PLAY), PASS: PASS, FORCE: FORCE}
 """The move ``type`` of each action."""
 ACTIONS: tuple[Action, ...] = (
-    *(r + s for s in "CDHS" for r in "23456789TJQKA"), PASS, FORCE
+    *STANDARD.low_to_high(), PASS, FORCE
 )  # fmt: skip
 """The action space (:attr:`State.actions`): every card, clubs to spades, low to high
 within a suit (the reverse of :data:`PACK`, the order hands are held in), then pass

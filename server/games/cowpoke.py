@@ -207,7 +207,7 @@ CALL_MOVE, PASS_MOVE = (CALL,), (PASS,)
 HAND_ORDER = hand_order(STANDARD)
 """Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
 _HAND_PLACE = HAND_ORDER.__getitem__
-_CARDS = tuple(r + s for s in "CDHS" for r in "23456789TJQKA")
+_CARDS = STANDARD.low_to_high()
 ACTIONS: tuple[SimMove, ...] = (
     CALL_MOVE, PASS_MOVE, *(PUT_OUT_MOVES[c] for c in _CARDS), *(TAKE_MOVES[c] for c in _CARDS)
 )  # fmt: skip

@@ -300,7 +300,7 @@ def as_dict(move: SimMove) -> Move:
 
 HAND_ORDER = hand_order(STANDARD)
 """Position in the pack's order, suit by suit (S H D C), high to low: how a player holds cards."""
-ACTIONS: tuple[SimMove, ...] = tuple((PLAY, r + s) for s in "CDHS" for r in "23456789TJQKA")
+ACTIONS: tuple[SimMove, ...] = tuple(PLAY_MOVES[c] for c in STANDARD.low_to_high())
 """The action space (:attr:`State.actions`): every card's play, clubs to spades, low to
 high within a suit: the reverse of :data:`HAND_ORDER`, so a hand's ids, read from its
 last card, ascend."""

@@ -54,6 +54,16 @@ class Pack:
         """Every card of the pack, in a fixed order (suit by suit, high to low)."""
         return list(self._cards)
 
+    def low_to_high(self) -> tuple[Card, ...]:
+        """Each card once, in the reverse of :meth:`cards`' order: suit by suit from clubs
+        (C D H S), low to high. The games' action spaces list cards so: a hand held in the
+        pack's order, read from its last card, gives its action ids ascending.
+
+        >>> STANDARD.low_to_high()[:3], PINOCHLE.low_to_high()[:7]
+        (('2C', '3C', '4C'), ('9C', 'JC', 'QC', 'KC', 'TC', 'AC', '9D'))
+        """
+        return tuple(dict.fromkeys(reversed(self._cards)))
+
     @cached_property
     def _cards(self) -> tuple[Card, ...]:
         return tuple(r + s for s in SUITS for r in self.ranks for _ in range(self.copies))

@@ -73,7 +73,7 @@ PLAY_MOVE_OF = PLAY_MOVES.__getitem__
 MOVE_ARG = {BID: "amount", NAME_TRUMP: "suit", PLAY_CARD: "card"}
 ACTIONS: tuple[SimMove, ...] = (
     PASS_MOVE, *BID_MOVES.values(), *((NAME_TRUMP, suit) for suit in "CDHS"), EXCHANGE_MOVE,
-    KEEP_MOVE, *(PLAY_MOVES[r + s] for s in "CDHS" for r in "9JQKTA"),
+    KEEP_MOVE, *(PLAY_MOVES[c] for c in PINOCHLE_PACK.low_to_high()),
 )  # fmt: skip
 """The action space (:attr:`State.actions`): pass, the bids, the trumps, exchanging the
 dix, keeping it, then every card's play, clubs to spades, low to high within a suit (the
