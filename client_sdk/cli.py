@@ -629,15 +629,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _factory_of(spec: str) -> Callable[[random.Random], Bot]:
-    return lambda rng: load_bot(spec, rng)
-
-
 def _play_rotation(args: argparse.Namespace, options: dict[str, Any]) -> int:
     """``play --rotate`` / ``--games N``: the arena's seat rotation, through the local runner."""
     from . import local
 
-    factories = {spec: _factory_of(spec) for spec in dict.fromkeys(args.bots)}
+    factories = {spec: bot_factory(spec) for spec in dict.fromkeys(args.bots)}
     names = list(args.bots)
     out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
     try:
