@@ -112,7 +112,6 @@ class Spec:
         probe = self.engine.new_state(self.options, "probe")  # InvalidOptions: bad params
         self.num_seats = len(probe.seat_scores())
         self.actions = self.engine.actions
-        self.action_ids = self.engine.action_ids
         self.max_game_length = (
             SEED_BYTES
             + _deals_bound(game_id, probe) * STEPS_PER_DEAL[game_id] * self.num_seats // 4

@@ -37,7 +37,8 @@ were trained on."""
 def test_the_action_ids_are_those_policies_were_trained_on():
     for game_id, game in REGISTRY.items():
         assert list(game.actions) == IDS_AS_TRAINED[game_id], game_id
-        assert dict(game.action_ids) == {a: i for i, a in enumerate(IDS_AS_TRAINED[game_id])}
+        state_class = type(game.new_state({}, "ids"))
+        assert dict(state_class.action_ids) == {a: i for i, a in enumerate(IDS_AS_TRAINED[game_id])}
 
 
 def _check(state: BaseState, where: str) -> None:

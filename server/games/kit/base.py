@@ -734,8 +734,6 @@ class Game:
     actions: tuple[Any, ...] = ()
     """The game's fixed action space (:attr:`BaseState.actions`): an action's place is
     its id, the same in every state (OpenSpiel's and PettingZoo's action ids)."""
-    action_ids: Mapping[Any, int] = dataclasses.field(default_factory=dict)
-    """Each action of :attr:`actions` to its id."""
 
     def side_size(self, seats: int) -> int:
         """Players per side at a table of ``seats``: half the table when the game is played
@@ -781,7 +779,6 @@ def game_record(
         house_bots=house_bots,
         ladder_options=dict(ladder_options or {}),
         actions=state.actions,
-        action_ids=state.action_ids,
     )
 
 
