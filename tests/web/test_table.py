@@ -122,6 +122,39 @@ def test_a_person_plays_a_full_concerto_hand_by_clicking(web: Web, seats: Seats)
         assert page.locator(".log li[data-kind=pass]", has_text="North passes").count() >= 1
 
 
+def test_a_move_s_late_answer_never_draws_an_older_table(web: Web, seats: Seats) -> None:
+    """The answer to a click can arrive after the long-poll has drawn a newer table (the
+    next seat already moved): the page keeps the newer one. Drawing the older one would
+    leave a finished deal showing as active, the long-poll stopped (seen in CI)."""
+    players = [seats.register(name) for name in ("me", "east", "south", "west")]
+    game_id = seats.game("concerto", players, HAND_ONE_LED_BY_NORTH)["id"]
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:  # the server applies the move; its answer waits
+        held.append((route, route.fetch()))
+
+    page = web.open(f"/table/{game_id}#token={players[0].token}")
+    page.wait_for_selector(".seat.you button.card.legal")
+    version = int(page.locator(".board").get_attribute("data-version"))
+    page.route(f"**/v1/games/{game_id}/moves", hold)
+    page.locator(".seat.you button.card.legal").first.click()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the click sent no move"
+    (nxt,) = seats.view(game_id)["to_move"]
+    theirs = seats.view(game_id, players[nxt])
+    assert theirs["version"] == version + 1
+    seats.move(game_id, players[nxt], theirs["legal_moves"][0], theirs["version"])
+    wait_for_version(page, version + 2)  # drawn from the long-poll while the click waits
+    route, answer = held[0]
+    assert answer.json()["version"] == version + 1
+    route.fulfill(response=answer)
+    wait_for(page, ".board:not(.pending)")
+    assert page.locator(".board").get_attribute("data-version") == str(version + 2)
+
+
 def hands_now(seats: Seats, game_id: str, players: list[Player]) -> dict[int, set[str]]:
     return {i: set(seats.view(game_id, p)["hand"]) for i, p in enumerate(players)}
 

@@ -39,6 +39,12 @@ export async function tablePage(main, gameId) {
   let troubled = false; // an error is shown that a later success should clear
   let generation = 0; // bumped when the token changes: an older long-poll stops
 
+  // Responses can arrive out of order (a move's answer after the long-poll's newer view):
+  // an older version never replaces a newer one, or a finished table would show as active.
+  const accept = (next) => {
+    if (!view || next.version >= view.version) view = next;
+  };
+
   const say = (text, kind = 'info') => {
     message.textContent = text || '';
     message.className = `message ${kind}`;
@@ -125,12 +131,12 @@ export async function tablePage(main, gameId) {
 
   async function loadView() {
     try {
-      view = await api(`/v1/games/${gameId}`);
+      accept(await api(`/v1/games/${gameId}`));
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
         forgetToken();
         say('That token was refused; you are watching as a spectator.', 'error');
-        view = await api(`/v1/games/${gameId}`);
+        accept(await api(`/v1/games/${gameId}`));
       } else {
         throw err;
       }
@@ -178,7 +184,7 @@ export async function tablePage(main, gameId) {
     pending = true;
     draw();
     try {
-      view = await api(`/v1/games/${gameId}/moves`, {method: 'POST', body: {move, version: view.version, seat: view.you}});
+      accept(await api(`/v1/games/${gameId}/moves`, {method: 'POST', body: {move, version: view.version, seat: view.you}}));
       say('');
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
@@ -198,7 +204,7 @@ export async function tablePage(main, gameId) {
 
   async function joinSeat(seat) {
     try {
-      view = await api(`/v1/games/${gameId}/join`, {method: 'POST', body: {seat}});
+      accept(await api(`/v1/games/${gameId}/join`, {method: 'POST', body: {seat}}));
       say('');
       restart();
     } catch (err) {
