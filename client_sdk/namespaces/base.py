@@ -259,10 +259,10 @@ class Requestor:
                 f"GET {path}: {type(exc).__name__}", code="connection_error"
             ) from exc
         with response:
-            if response.status_code >= 300:
-                raise _error_of(response)
             parser = SseParser()
             try:
+                if response.status_code >= 300:  # its body is read only now, and may drop
+                    raise _error_of(response)
                 for chunk in _arriving(response):
                     comments = parser.comments
                     for message in parser.feed(chunk):

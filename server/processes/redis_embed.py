@@ -93,7 +93,10 @@ class EmbeddedRedis:
             args += ["--appendonly", "yes", "--appendfsync", "everysec"]
         else:
             args += ["--appendonly", "no"]
-        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL)
+        # A process group of its own: Ctrl-C at a terminal signals the whole foreground
+        # group, and Redis would shut down at once, under the clients still stopping (the
+        # bot pool's turn streams, the scheduler); its owner stops it last, with stop().
+        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, process_group=0)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -2,7 +2,8 @@
 
 The server says where to open it once it listens, and Ctrl-C (SIGINT to the
 terminal's whole process group: the arbiter, its workers, scheduler, bot pool and
-webhook deliverer) stops it cleanly: exit status 0, no traceback, no worker killed.
+webhook deliverer) stops it cleanly: exit status 0, no traceback, no worker killed, and
+the embedded Redis (a process group of its own) stopped last.
 """
 
 from __future__ import annotations
@@ -78,3 +79,7 @@ def test_serve_prints_the_address_then_ctrl_c_stops_it_without_tracebacks(tmp_pa
     assert code == 0, stderr
     assert "Traceback" not in stderr, stderr
     assert "SIGKILL" not in stderr and "[ERROR]" not in stderr, stderr
+    # the embedded Redis stops last, once its clients have (Ctrl-C reaches it too unless
+    # it has a process group of its own): none of them saw it go, and it stopped cleanly
+    assert "redis unavailable" not in stderr and "lease not given back" not in stderr, stderr
+    assert not (tmp_path / "var" / "redis.sock").exists()

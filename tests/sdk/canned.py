@@ -27,6 +27,9 @@ class Answer:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     raw: bytes | None = None
+    cut: int = 0
+    """Bytes the Content-Length promises but the server never sends: it closes instead
+    (a server going down halfway through its answer)."""
 
 
 @dataclass
@@ -77,11 +80,13 @@ class CannedServer:
                 payload = answer.raw if answer.raw is not None else json.dumps(answer.body).encode()
                 self.send_response(answer.status)
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
+                self.send_header("Content-Length", str(len(payload) + answer.cut))
                 for k, v in answer.headers.items():
                     self.send_header(k, v)
                 self.end_headers()
                 self.wfile.write(payload)
+                if answer.cut:
+                    self.close_connection = True
 
             do_GET = do_POST = do_PUT = do_DELETE = _handle
 

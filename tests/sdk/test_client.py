@@ -7,6 +7,7 @@ classes against the real Parlour server.
 
 from __future__ import annotations
 
+import json
 import socket
 from collections.abc import Iterator
 
@@ -133,6 +134,20 @@ def test_error_code_chooses_the_class_and_4xx_is_never_retried(
     assert err.request_id == "req-42"
     assert "req-42" in str(err) and code in str(err)
     assert len(server.seen) == 1 and sleeps == []
+
+
+def test_a_stream_refused_with_a_cut_off_answer_is_a_connection_error(
+    server: CannedServer,
+) -> None:
+    """A stream refused by a server that goes down halfway through its error body is a
+    dropped connection (the reader reconnects), never requests' own exception escaping
+    (it once stopped a house bot in the bot pool while ``parlour serve`` shut down)."""
+    body = json.dumps({"error": {"code": "unavailable", "message": "storage unavailable"}})
+    server.answer(Answer(503, raw=body.encode()[:20], cut=len(body) - 20))
+    client, _ = make_client(server.url)
+    with pytest.raises(ConnectionError) as caught:
+        next(client.turns.stream())
+    assert caught.value.code == "connection_error"
 
 
 def test_illegal_move_carries_the_legal_moves(server: CannedServer) -> None:
