@@ -10,14 +10,25 @@ Redis client before gevent patches the workers.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import importlib.util
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2): the signal a process gets when the thread that started it ends (Linux)."""
+
+
+def _term_when_parent_dies() -> None:
+    """In the child, before exec: SIGTERM when its parent dies (kept across exec)."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def redis_server_binary() -> str:
@@ -62,11 +73,22 @@ class EmbeddedRedis:
     def start(self, timeout: float = 10.0) -> str:
         """Start the server and wait until it answers PING; return its URL.
 
+        On Linux the server shuts down (SIGTERM) when the thread that started it ends:
+        start it from the thread that owns it for its whole life (the main thread).
+
         Raises:
-            RuntimeError: it exited or did not answer within ``timeout``.
+            RuntimeError: it exited or did not answer within ``timeout``, or another
+                server already answers on this data directory's socket.
         """
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if self.socket_path.exists():
+            with contextlib.suppress(OSError):  # a socket file no server holds: stale
+                if self.command("PING") == b"+PONG":
+                    raise RuntimeError(
+                        f"a Redis server already answers on {self.socket_path}: two would "
+                        f"write one AOF. Stop it first (redis-cli -s {self.socket_path} "
+                        "shutdown)"
+                    )
             self.socket_path.unlink()
         args = [
             redis_server_binary(),
@@ -96,7 +118,14 @@ class EmbeddedRedis:
         # A process group of its own: Ctrl-C at a terminal signals the whole foreground
         # group, and Redis would shut down at once, under the clients still stopping (the
         # bot pool's turn streams, the scheduler); its owner stops it last, with stop().
-        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, process_group=0)
+        # Should its owner die without stopping it (kill -9), it gets SIGTERM and shuts
+        # down cleanly rather than live on, holding the data directory.
+        self.process = subprocess.Popen(
+            args,
+            stdin=subprocess.DEVNULL,
+            process_group=0,
+            preexec_fn=_term_when_parent_dies if sys.platform == "linux" else None,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
