@@ -178,14 +178,16 @@ def test_declining_a_seat_frees_it(api, players):
 def test_an_expired_invitation_frees_its_seat(app_config, redis_client, players):
     from server.api import create_app
 
-    app = create_app({**app_config, "INVITATION_TTL": 0.2})
+    # long enough for the invitation to be listed first on a loaded machine (0.2 s was
+    # not, once, in a full run), short enough to wait out
+    app = create_app({**app_config, "INVITATION_TTL": 1.0})
     api = Api(client=app.test_client())
     alice, bob = players.many(2)
     gid = api.post(
         "/v1/games", {"game": "concerto", "seats": [alice.id, bob.id, None, None]}, alice
     ).body["id"]
     (inv,) = _invitations(api, bob)
-    time.sleep(0.3)
+    time.sleep(1.1)
     assert_error(
         api.post(f"/v1/invitations/{inv['id']}/accept", {}, bob), 409, "invitation_expired"
     )
