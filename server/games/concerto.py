@@ -459,38 +459,27 @@ class State(BaseState):
         return hand[:]
 
     def legal_action_ids(self, seat: Seat | None) -> list[int]:
-        """The ids of :meth:`legal_actions`, ascending, from the hand: it is held in the
-        reverse of the ids' order (:data:`ACTIONS`), so read from its last card; then
-        pass and force (the last two ids) if allowed."""
-        if seat != self.turn or seat is None:
-            return []
-        hand = self.hands[seat]
-        ids = list(map(CARD_IDS.__getitem__, reversed(hand)))
-        if (
-            self.current
-            and self.forced_by is None
-            and self.passes < 2
-            and self.hands[PARTNER[seat]]
-        ):  # may_pass, written out as in legal_actions
-            ids += PASS_OR_FORCE_IDS
-        return ids
+        """The ids of :meth:`legal_actions`, ascending: its cards are the hand, held in the
+        reverse of the ids' order (:data:`ACTIONS`), so read from the last; then pass
+        and force (the last two ids) when it ends with them."""
+        actions = self.legal_actions(seat)
+        if actions and actions[-1] == FORCE:
+            del actions[-2:]
+            return [*map(CARD_IDS.__getitem__, reversed(actions)), *PASS_OR_FORCE_IDS]
+        return list(map(CARD_IDS.__getitem__, reversed(actions)))
 
     def legal_actions_by_kind(self, seat: Seat | None) -> list[list[Action]]:
-        """:meth:`legal_actions` grouped by kind, from the rules: the cards held, then
-        pass and force if allowed. The seat on turn always holds cards (C11 passes the
-        turn to the partner, and a side keeps at least six of its 26 cards).
+        """:meth:`legal_actions` grouped by kind: the cards held, then pass and force
+        when it ends with them. The seat on turn always holds cards (C11 passes the turn
+        to the partner, and a side keeps at least six of its 26 cards).
         """
-        if seat != self.turn or seat is None:
+        actions = self.legal_actions(seat)
+        if not actions:
             return []
-        hand = self.hands[seat]
-        if (
-            self.current
-            and self.forced_by is None
-            and self.passes < 2
-            and self.hands[PARTNER[seat]]
-        ):  # may_pass, written out as in legal_actions
-            return [hand[:], [PASS], [FORCE]]
-        return [hand[:]]
+        if actions[-1] == FORCE:
+            del actions[-2:]
+            return [actions, [PASS], [FORCE]]
+        return [actions]
 
     def apply_action(self, seat: Seat | None, action: Action) -> None:
         """Apply one action of :meth:`legal_actions`, building no events, with the checks
