@@ -17,11 +17,16 @@ help: ## list the targets
 
 # uv installs the same packages as pip, from the same registry, in a fifth of the time
 # (parallel downloads, no compiling of every module up front); pip stays the fallback.
+# The venv starts without pip (ensurepip compiles all of pip: 6 s); the system's pip puts
+# uv in it (pip >= 22.3 installs for another interpreter, --python), and uv then installs
+# pip with the rest (the tests download wheels with it). Without such a pip, ensurepip.
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet uv
+	$(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m pip --python $(BIN)/python install --quiet uv 2>/dev/null \
+	  || { $(BIN)/python -m ensurepip --default-pip >/dev/null && $(BIN)/python -m pip install --quiet uv; }
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]' \
-	  || { echo "uv could not install; pip will"; $(BIN)/python -m pip install --quiet -e '.[dev]'; }
+	  || { echo "uv could not install; pip will"; $(BIN)/python -m ensurepip --default-pip >/dev/null; \
+	       $(BIN)/python -m pip install --quiet -e '.[dev]'; }
 	touch $(STAMP)
 
 demo: $(STAMP) ## the main job: parlour serve + eight bots + a Concerto tournament, end to end
