@@ -255,7 +255,7 @@ def ensure_indexed(r: Redis, game_ids: Iterable[str], now: float) -> None:
     The safety net for a crash between a game's creation or commit and its
     indexing; games already indexed keep their score (``ZADD NX``).
     """
-    mapping = {gid: now for gid in game_ids}
+    mapping: dict[str | bytes, float] = {gid: now for gid in game_ids}
     if mapping:
         r.zadd(keys.deadlines(), mapping, nx=True)
 

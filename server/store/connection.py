@@ -86,7 +86,7 @@ def connect(url: str, *, max_connections: int = 4000, block_timeout: float = 30.
     if not is_cluster_url(url):
         return Redis.from_url(url, **common)
     scheme, nodes, user, password = cluster_nodes(url)
-    cluster = RedisCluster(
+    cluster: RedisCluster[bytes] = RedisCluster(
         startup_nodes=[ClusterNode(host, port) for host, port in nodes],
         username=user,
         password=password,

@@ -258,8 +258,9 @@ def commit(
         # EVALSHA itself, not the Script object: a Script in a pipeline makes redis-py
         # ask SCRIPT EXISTS first, one more round trip on every move. The wake-up only
         # goes out if this very move was committed (wake_committed.lua).
-        pipe.evalsha(scripts.commit_move.sha, len(names), *names, *args)
-        pipe.evalsha(scripts.wake_committed.sha, len(waking), *waking, *told)
+        # (typeshed's Script has no .sha; redis-py's has)
+        pipe.evalsha(scripts.commit_move.sha, len(names), *names, *args)  # type: ignore[attr-defined]
+        pipe.evalsha(scripts.wake_committed.sha, len(waking), *waking, *told)  # type: ignore[attr-defined]
         reply, woke = pipe.execute(raise_on_error=False)
         if isinstance(reply, NoScriptError):  # a restarted Redis: load the script, go again
             reply = scripts.commit_move(keys=names, args=args, client=r)

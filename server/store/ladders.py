@@ -179,7 +179,7 @@ def set_validation(
     with r.pipeline() as pipe:
         try:
             pipe.watch(key)
-            raw = pipe.hget(key, player_id)
+            raw: Any = pipe.hget(key, player_id)  # WATCHing: the command runs at once
             if raw is None:
                 return False
             entry = orjson.loads(raw)
