@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import importlib.util
 import os
 import shutil
@@ -20,15 +21,23 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 PR_SET_PDEATHSIG = 1
 """prctl(2): the signal a process gets when the thread that started it ends (Linux)."""
 
 
-def _term_when_parent_dies() -> None:
-    """In the child, before exec: SIGTERM when its parent dies (kept across exec)."""
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+def _term_when_parent_dies() -> Callable[[], object] | None:
+    """What the child runs before exec to get SIGTERM when its parent dies (kept across
+    exec); None off Linux. ``prctl`` is looked up here, in the parent: a child forked
+    from a threaded process must not load libraries (``dlopen`` may wait for ever on a
+    lock another thread held at the fork)."""
+    if sys.platform != "linux":
+        return None
+    return functools.partial(
+        ctypes.CDLL(None, use_errno=True).prctl, PR_SET_PDEATHSIG, signal.SIGTERM
+    )
 
 
 def redis_server_binary() -> str:
@@ -124,7 +133,7 @@ class EmbeddedRedis:
             args,
             stdin=subprocess.DEVNULL,
             process_group=0,
-            preexec_fn=_term_when_parent_dies if sys.platform == "linux" else None,
+            preexec_fn=_term_when_parent_dies(),
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
