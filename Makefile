@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test checks pytest bench lint serve clean browser docs openapi
+.PHONY: help demo test checks docscheck pytest bench lint serve clean browser docs openapi
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-8s %s\n", $$1, $$2}'
@@ -41,8 +41,15 @@ PYTEST_ARGS ?= -n auto --dist loadfile --durations=30
 test: $(STAMP) browser ## run the whole test suite (real Redis, real sockets, real Chromium)
 	@$(MAKE) --no-print-directory -j2 checks pytest
 
-checks: lint ## lint, then the docs build (mkdocs --strict)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+checks: lint ## lint, then the docs build (mkdocs --strict: a warning fails it)
+	@$(MAKE) --no-print-directory docscheck
+
+# mkdocs --quiet hides warnings from --strict as well as from the screen (a warning then
+# fails nothing), so the build runs loud and only what is not INFO is shown, on failure.
+MKDOCS_CONFIG ?= mkdocs.yml
+docscheck: $(STAMP) ## the docs build, strict: any warning fails it (MKDOCS_CONFIG: mkdocs.yml)
+	@out=$$(NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --config-file $(MKDOCS_CONFIG) 2>&1) \
+	  || { echo "$$out" | grep -v '^INFO'; echo "docscheck: the docs build failed"; exit 1; }
 
 pytest: $(STAMP) ## pytest alone (PYTEST_ARGS: -n auto --dist loadfile, the 30 slowest listed)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -25,18 +25,20 @@ bot never sees it:
   is refused the second time (a retry of a turn comes with a new id);
 * a JSON object with a ``game_id`` and a ``view`` holding legal moves (400).
 
->>> from client_sdk import Bot
->>> class First(Bot):
-...     def choose_move(self, view):
-...         return view["legal_moves"][0]
->>> app = make_app(First(), "cbs_s3cret")
->>> body = b'{"id": "c1", "game_id": "g", "seat": 0, "view": {"legal_moves": [{"type": "pass"}]}}'
->>> call(app, body, {SIGNATURE_HEADER: sign("cbs_s3cret", body)})
-(200, {'move': {'type': 'pass'}})
->>> call(app, body, {SIGNATURE_HEADER: sign("cbs_s3cret", body)})[0]  # the same call again
-409
->>> call(app, body, {SIGNATURE_HEADER: sign("not the secret", body)})[0]
-401
+Examples:
+    >>> from client_sdk import Bot
+    >>> class First(Bot):
+    ...     def choose_move(self, view):
+    ...         return view["legal_moves"][0]
+    >>> app = make_app(First(), "cbs_s3cret")
+    >>> view = b'{"legal_moves": [{"type": "pass"}]}'
+    >>> body = b'{"id": "c1", "game_id": "g", "seat": 0, "view": ' + view + b'}'
+    >>> call(app, body, {SIGNATURE_HEADER: sign("cbs_s3cret", body)})
+    (200, {'move': {'type': 'pass'}})
+    >>> call(app, body, {SIGNATURE_HEADER: sign("cbs_s3cret", body)})[0]  # the same call again
+    409
+    >>> call(app, body, {SIGNATURE_HEADER: sign("not the secret", body)})[0]
+    401
 """
 
 from __future__ import annotations

@@ -445,8 +445,9 @@ def rotation_match(
     swapped. ``on_play`` gets every finished play.
 
     Raises:
-        EnginesMissing, ValueError (no game, more names than seats, a name with
-        no factory), server.games.GameError (options the game refuses).
+        EnginesMissing: the engines are not installed beside the SDK.
+        ValueError: no game, more names than seats, or a name with no factory.
+        server.games.GameError: options the game refuses.
     """
     if games < 1:
         raise ValueError("play at least one game")

@@ -149,21 +149,22 @@ class Decider:
     remembered up to ``remember`` (oldest forgotten first: an endpoint never hears
     of a game's end), so memory stays bounded over weeks of play.
 
-    >>> class First(Bot):
-    ...     def choose_move(self, view):
-    ...         return view["legal_moves"][0]
-    ...     def on_game_start(self, view):
-    ...         print("start", view["id"])
-    >>> decider = Decider(First())
-    >>> decider.move("g1", {"id": "g1", "legal_moves": [{"type": "pass"}]})
-    start g1
-    {'type': 'pass'}
-    >>> decider.move("g1", {"id": "g1", "legal_moves": [{"type": "play", "card": "2C"}]})
-    {'type': 'play', 'card': '2C'}
-    >>> decider.finish("g1", {"id": "g1", "status": "finished"})  # on_game_over: not defined
-    >>> decider.start("g1", {"id": "g1"})  # a game id seen again after its end: a new game
-    start g1
-    True
+    Examples:
+        >>> class First(Bot):
+        ...     def choose_move(self, view):
+        ...         return view["legal_moves"][0]
+        ...     def on_game_start(self, view):
+        ...         print("start", view["id"])
+        >>> decider = Decider(First())
+        >>> decider.move("g1", {"id": "g1", "legal_moves": [{"type": "pass"}]})
+        start g1
+        {'type': 'pass'}
+        >>> decider.move("g1", {"id": "g1", "legal_moves": [{"type": "play", "card": "2C"}]})
+        {'type': 'play', 'card': '2C'}
+        >>> decider.finish("g1", {"id": "g1", "status": "finished"})  # on_game_over: not defined
+        >>> decider.start("g1", {"id": "g1"})  # a game id seen again after its end: a new game
+        start g1
+        True
     """
 
     def __init__(self, bot: Bot, *, remember: int = 1024) -> None:

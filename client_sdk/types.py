@@ -16,12 +16,14 @@ Two levels of detail:
   game that knows its state's keys.
 * :data:`GameView` is the union of the per-game views (:class:`ConcertoView`,
   :class:`SecondsView`, :class:`CowpokeView`, :class:`PinochleView`), each with
-  its typed ``state`` and ``legal_moves``; narrow on ``view["game"]``::
+  its typed ``state`` and ``legal_moves``; narrow on ``view["game"]``:
 
-      def choose_move(self, view: View) -> Move:
-          typed = game_view(view)
-          if typed["game"] == "pinochle":
-              trump = typed["state"]["trump"] if typed["state"] else None
+  ```python
+  def choose_move(self, view: View) -> Move:
+      typed = game_view(view)
+      if typed["game"] == "pinochle":
+          trump = typed["state"]["trump"] if typed["state"] else None
+  ```
 
   Objects the spec leaves unnamed inside a state (a trick, a deal's result)
   stay ``dict[str, Any]``.

@@ -30,3 +30,20 @@ def test_the_long_files_named_to_go_first_exist() -> None:
 
     missing = [path for path in LONG_FILES if not (ROOT / path).is_file()]
     assert not missing, missing
+
+
+def test_a_docs_warning_fails_the_docs_check(tmp_path: Path) -> None:
+    """The strict build in ``make test`` fails on a warning (a link to a missing page): with
+    ``mkdocs --quiet`` it had hidden the warning from ``--strict`` and passed."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\nSee [the rules](missing.md).\n")
+    (tmp_path / "mkdocs.yml").write_text(
+        f"site_name: t\ndocs_dir: {tmp_path / 'docs'}\nsite_dir: {tmp_path / 'site'}\n"
+    )
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-o", ".venv/.installed", "docscheck",
+         f"MKDOCS_CONFIG={tmp_path / 'mkdocs.yml'}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode != 0, done.stdout
+    assert "missing.md" in done.stdout and "INFO" not in done.stdout, done.stdout
