@@ -185,3 +185,32 @@ def test_a_callback_left_on_a_revoked_player_plays_nothing(api, svc, players, re
         assert svc.dispatch.keep_waiting(time.time()) == 0
         _drain(svc, redis_client, ann.id)
         assert _calls_for(bot, queued) == 0
+
+
+def test_the_sdk_and_the_cli_say_what_a_rotation_did_to_the_callback(
+    live_server, redis_client, capsys
+):
+    from client_sdk import Client
+    from client_sdk.cli import main as bot_cli
+    from server.processes.cli import main as parlour_cli
+
+    url = "https://93.184.216.34/bot"
+    with Client(live_server.url) as anon:
+        ann = anon.players.register("ann")
+    callback_store.put(redis_client, ann["id"], url, "cbs_old", 1.0)
+    with Client(live_server.url, ann["token"]) as client:
+        new = client.tokens.rotate(keep_callback=True)
+        assert new["callback"] is not None and new["callback"]["kept"] is True
+        assert client.players.callback()["secret_hint"] == new["callback"]["secret"][-4:]
+        token = new["token"]
+
+    argv = ["token", "rotate", "--server", live_server.url, "--token", token]
+    assert bot_cli([*argv, "--keep-callback"]) == 0
+    out, err = capsys.readouterr()
+    secret = callback_store.get(redis_client, ann["id"])["secret"]
+    assert f"callback {url} kept" in err and secret in err and secret not in out
+    # parlour token rotate --player (the admin's tool): removed by default
+    admin = ["token", "rotate", "--server", live_server.url, "--player", ann["id"]]
+    assert parlour_cli([*admin, "--token", ADMIN_TOKEN]) == 0
+    assert f"callback {url} removed" in capsys.readouterr().err
+    assert callback_store.get(redis_client, ann["id"]) is None
