@@ -10,7 +10,8 @@
 * ``parlour-bot callback set URL|show|rotate|remove`` sets the player's callback
   (``set`` and ``rotate`` print its new secret, once), shows or removes it;
 * ``parlour-bot token rotate|revoke --server URL --token T`` replaces the
-  player's token with a new one (printed; the old one dies at once) or
+  player's token with a new one (printed; the old one dies at once, and the
+  player's callback with it unless ``--keep-callback``) or
   revokes it. With ``--player ID`` or ``--app ID`` it acts on that player's
   or app's token instead (the admin's token, or the app's own, as ``T``);
   ``parlour token`` is the same with the admin token (``PARLOUR_ADMIN_TOKEN``);
@@ -239,12 +240,13 @@ def cmd_token(args: argparse.Namespace) -> int:
                 if args.app:
                     new = tokens.rotate_app(args.app)
                 elif args.player:
-                    new = tokens.rotate_player(args.player)
+                    new = tokens.rotate_player(args.player, args.keep_callback)
                 else:
-                    new = tokens.rotate()
+                    new = tokens.rotate(args.keep_callback)
                 print(new["token"])
                 print(f"{new['id']}: the token above is shown once; the old one is dead",
                       file=sys.stderr)  # fmt: skip
+                _say_callback(new.get("callback"))
             elif args.app:
                 tokens.revoke_app(args.app)
             elif args.player:
@@ -255,6 +257,18 @@ def cmd_token(args: argparse.Namespace) -> int:
             print(f"token {args.token_command} failed: {exc}", file=sys.stderr)
             return 1
     return 0
+
+
+def _say_callback(callback: Mapping[str, Any] | None) -> None:
+    """What a rotation did to the player's callback, on standard error."""
+    if not callback:
+        return
+    if callback.get("kept"):
+        print(f"callback {callback['url']} kept; its new secret (shown once): "
+              f"{callback['secret']}", file=sys.stderr)  # fmt: skip
+    else:
+        print(f"callback {callback['url']} removed with the old token: set it again with "
+              "`parlour-bot callback set URL`", file=sys.stderr)  # fmt: skip
 
 
 SECRET_ENV = "PARLOUR_CALLBACK_SECRET"
@@ -444,7 +458,14 @@ def add_token_command(sub: _Subparsers[argparse.ArgumentParser], token_env: str)
         whose = action.add_mutually_exclusive_group()
         whose.add_argument("--player", help="another player's token (admin)")
         whose.add_argument("--app", help="an app's token (the app itself, or the admin)")
-        action.set_defaults(func=cmd_token, token_env=token_env)
+        if name == "rotate":
+            action.add_argument(
+                "--keep-callback",
+                action="store_true",
+                help="keep the player's callback, with a new secret (printed once); "
+                "by default it is removed with the old token",
+            )
+        action.set_defaults(func=cmd_token, token_env=token_env, keep_callback=False)
 
 
 def add_bot_commands(subparsers: _Subparsers[argparse.ArgumentParser]) -> argparse.ArgumentParser:

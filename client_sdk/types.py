@@ -166,6 +166,22 @@ class NewPlayer(TypedDict):
     token: str
 
 
+class TokenCallback(TypedDict, total=False):
+    """What a token rotation did to the player's callback: removed (``kept`` false), or
+    kept with a new signing ``secret`` (shown once)."""
+
+    url: str
+    kept: bool
+    secret: str
+
+
+class RotatedToken(NewPlayer):
+    """``POST .../token``: the new token (shown once) and what became of the callback
+    (None: the player had none)."""
+
+    callback: TokenCallback | None
+
+
 class Rating(TypedDict):
     """A player's rating in one game."""
 

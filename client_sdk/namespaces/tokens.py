@@ -7,21 +7,27 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..types import NewPlayer
+from ..types import RotatedToken
 from .base import _Namespace, _q
 
 
 class Tokens(_Namespace):
     """Rotating and revoking tokens (docs/api.md#tokens-rotate-and-revoke).
 
-    A rotated or revoked token stops working at once. Rotating the client's own
+    A rotated or revoked token stops working at once, and a player's callback is
+    removed with it (a rotation may keep it, with a new secret). Rotating the client's own
     token (the player's, or the app's) makes the client use the new one.
     Never retried after a lost answer: a repeat would kill the token it returned.
     """
 
-    def rotate(self) -> NewPlayer:
-        """``POST /v1/players/me/token``: a new token for the caller (shown once)."""
-        new = cast(NewPlayer, self._r.request("POST", "/v1/players/me/token"))
+    def rotate(self, keep_callback: bool = False) -> RotatedToken:
+        """``POST /v1/players/me/token``: a new token for the caller (shown once).
+
+        The player's callback is removed with the old token, unless ``keep_callback``:
+        then it stays with a new secret, in the answer's ``callback`` (shown once).
+        """
+        body = {"keep_callback": True} if keep_callback else None
+        new = cast(RotatedToken, self._r.request("POST", "/v1/players/me/token", json=body))
         self._r.token = new.get("token", self._r.token)
         return new
 
@@ -30,9 +36,12 @@ class Tokens(_Namespace):
         self._r.request("DELETE", "/v1/players/me/token")
         self._r.token = None
 
-    def rotate_player(self, player_id: str) -> NewPlayer:
-        """``POST /v1/players/{id}/token`` (admin): a new token for any player."""
-        return cast(NewPlayer, self._r.request("POST", f"/v1/players/{_q(player_id)}/token"))
+    def rotate_player(self, player_id: str, keep_callback: bool = False) -> RotatedToken:
+        """``POST /v1/players/{id}/token`` (admin): a new token for any player; its
+        callback as in :meth:`rotate`."""
+        body = {"keep_callback": True} if keep_callback else None
+        path = f"/v1/players/{_q(player_id)}/token"
+        return cast(RotatedToken, self._r.request("POST", path, json=body))
 
     def revoke_player(self, player_id: str) -> None:
         """``DELETE /v1/players/{id}/token`` (admin): that player's token stops working."""

@@ -47,6 +47,7 @@ FROM_MARSHMALLOW: dict[str, type[schemas.Schema]] = {
     "Clock": schemas.Clock,
     "BotsEnsure": schemas.BotsEnsure,
     "CallbackPut": schemas.CallbackPut,
+    "TokenRotate": schemas.TokenRotate,
 }
 """Components that are the request schemas themselves (name in the spec: class)."""
 

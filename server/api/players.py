@@ -91,17 +91,31 @@ def rotate_own_token():
         For a player's own token (not the admin's, not a guest's: 403). The old
         token stops working in every API process from the next request on.
         Never retry a lost answer blindly: a repeat with the old token is 401.
+
+        The player's callback (`/v1/me/callback`) is removed with the old token
+        (whoever held it may have set it), unless the body is
+        `{"keep_callback": true}`: then it stays, with a new signing secret. The
+        answer's `callback` says which (`null`: none was set).
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/TokenRotate'
       responses:
         '200':
-          description: the player and its new token
+          description: the player, its new token, and what became of its callback
           content:
             application/json:
               schema:
-                $ref: '#/components/schemas/PlayerCreated'
+                $ref: '#/components/schemas/TokenRotated'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
         '403':
           $ref: '#/components/responses/Forbidden'
     """
-    return schemas.player_created.dump(services().players.rotate_own(g.token))
+    body = schemas.token_rotate.load(load_json())
+    return schemas.token_rotated.dump(services().players.rotate_own(g.token, **body))
 
 
 @bp.delete("/v1/players/me/token")
@@ -114,6 +128,7 @@ def revoke_own_token():
       tags:
       - players
       summary: Revoke the caller's token (only the admin can give the player a new one).
+      description: The player's callback is removed with it.
       responses:
         '204':
           description: the token no longer works
@@ -140,20 +155,32 @@ def rotate_token(player_id: str):
       tags:
       - players
       summary: Give any player a new token (admin only); the old one dies at once.
-      description: How a player whose token was revoked or lost gets back in.
+      description: |
+        How a player whose token was revoked or lost gets back in. The player's
+        callback, as for `POST /v1/players/me/token`: removed, unless
+        `{"keep_callback": true}`.
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/TokenRotate'
       responses:
         '200':
-          description: the player and its new token
+          description: the player, its new token, and what became of its callback
           content:
             application/json:
               schema:
-                $ref: '#/components/schemas/PlayerCreated'
+                $ref: '#/components/schemas/TokenRotated'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
           $ref: '#/components/responses/NotFound'
     """
-    return schemas.player_created.dump(services().players.rotate(g.token, player_id))
+    body = schemas.token_rotate.load(load_json())
+    return schemas.token_rotated.dump(services().players.rotate(g.token, player_id, **body))
 
 
 @bp.delete("/v1/players/<player_id>/token")
@@ -172,6 +199,7 @@ def revoke_token(player_id: str):
       tags:
       - players
       summary: Revoke any player's token (admin only).
+      description: The player's callback is removed with it.
       responses:
         '204':
           description: the token no longer works

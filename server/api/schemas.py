@@ -218,6 +218,10 @@ class PlayerCreated(Schema):
     token = fields.String()
 
 
+class TokenRotated(PlayerCreated):
+    callback = fields.Raw(allow_none=True)
+
+
 class Profile(Schema):
     id = fields.String()
     name = fields.String()
@@ -377,6 +381,7 @@ game_list = GameList()
 frame = Frame()
 tournament_list = TournamentList()
 player_created = PlayerCreated()
+token_rotated = TokenRotated()
 profile = Profile()
 rules = Rules()
 view = View()
@@ -418,6 +423,13 @@ class WebhookCreate(Schema):
 
 class CallbackPut(Schema):
     url = fields.String(required=True, validate=validate.Length(min=8, max=2048))
+
+
+class TokenRotate(Schema):
+    """A token rotation's body: none, ``{}``, or ``{"keep_callback": true}`` (the
+    player's callback is kept, with a new secret, instead of removed)."""
+
+    keep_callback = Boolean(load_default=False)
 
 
 class AppGameCreate(Schema):
@@ -487,6 +499,7 @@ class Bots(Schema):
 app_create = AppCreate()
 webhook_create = WebhookCreate()
 callback_put = CallbackPut()
+token_rotate = TokenRotate()
 app_game_create = AppGameCreate()
 bots_ensure = BotsEnsure()
 stream_query = StreamQuery()

@@ -7,7 +7,11 @@ outbound guard (:mod:`server.services.targets`, the webhooks' one, with the
 operator's ``PARLOUR_WEBHOOK_ALLOW``) at registration; the dispatcher checks it
 again after resolving the name, before each call. The secret (``cbs_...``) is
 shown once, in the answer that made it; it signs each call exactly like a
-webhook (:func:`server.services.notifications.signature`).
+webhook (:func:`server.services.notifications.signature`). A callback ends with
+the token that could set it: a revocation removes it, a rotation too unless asked
+to keep it (then with a new secret), in the token's own swap
+(:mod:`server.services.players`); a revoked player's seats are not played even by
+a callback left from before (:meth:`Core.read_as` refuses it).
 
 **Queueing.** After each commit (a repeatable step, :meth:`Core.queue_callbacks`)
 the turns of the seats to move whose player has a callback are added to a Redis
@@ -64,6 +68,7 @@ from server.services.games import Games
 from server.store import callbacks as store
 from server.store import games as game_store
 from server.store import players as player_store
+from server.store.players import PlayerRecord
 from server.tournaments.ladder import percentile
 
 MAX_URL = 2048
@@ -79,6 +84,11 @@ FAILURE_KINDS = (
     "too_large",  # a body past the bound
     "refused_move",  # the engine refused the move
 )
+
+
+def new_secret() -> str:
+    """A fresh signing secret (``cbs_...``)."""
+    return SECRET_PREFIX + secrets.token_urlsafe(32)
 
 
 def health(books: tuple[dict[str, int], list[int], list[dict[str, Any]]]) -> dict[str, Any]:
@@ -137,8 +147,9 @@ class Callbacks:
         A new URL (none before, or another) is a change of bot: ``changed`` is told.
 
         Raises:
-            Unauthorized, Forbidden, InvalidRequest: not an http(s) URL, too long, or an
-            address the server must not reach.
+            Unauthorized (also: the token was rotated or revoked while this ran; the
+            callback is not left set), Forbidden, InvalidRequest: not an http(s) URL,
+            too long, or an address the server must not reach.
         """
         player = self.core.player(token)
         if not isinstance(url, str) or not url:
@@ -146,12 +157,24 @@ class Callbacks:
         if len(url) > MAX_URL:
             raise InvalidRequest("url is too long", {"url": [f"at most {MAX_URL} characters"]})
         check_target_url(url, self.allow, "callbacks")
-        secret = SECRET_PREFIX + secrets.token_urlsafe(32)
+        secret = new_secret()
         before = store.get(self.r, player.id)
         store.put(self.r, player.id, url, secret, time.time())
+        if not self._token_holds(player):
+            raise Unauthorized("unknown token")
         if before is None or before["url"] != url:
             self.changed(player.id)
         return {"url": url, "secret": secret}
+
+    def _token_holds(self, player: PlayerRecord) -> bool:
+        """After a write with ``player``'s token: whether it is still the player's. A
+        token rotated or revoked meanwhile removed the callback before the write or
+        will not see it: the write is undone (the revocation's own removal, done late)."""
+        now = player_store.get(self.r, player.id)
+        if now is not None and now.token_sha256 == player.token_sha256:
+            return True
+        store.delete(self.r, player.id)
+        return False
 
     def rotate(self, token: str | None) -> dict[str, Any]:
         """A new secret for the caller's callback; the old one signs nothing more.
@@ -160,7 +183,7 @@ class Callbacks:
             Unauthorized, Forbidden, NotFound: no callback is set.
         """
         player = self.core.player(token)
-        secret = SECRET_PREFIX + secrets.token_urlsafe(32)
+        secret = new_secret()
         url = store.rotate(self.r, self.core.scripts, player.id, secret)
         if url is None:
             raise NotFound("no callback is set")
@@ -421,9 +444,10 @@ class Dispatch:
         return queued
 
     def keep_waiting(self, until: float) -> int:
-        """Every callback player counts as waiting for a turn (the ladders match it):
-        its dispatcher is. Returns how many."""
-        players = store.players(self.r)
+        """Every callback player that can be called counts as waiting for a turn (the
+        ladders match it): its dispatcher is. Not one whose callback was removed nor
+        whose token was revoked (:func:`store.live`). Returns how many."""
+        players = store.live(self.r)
         for pid in players:
             self.core.waiting(pid, until)
         return len(players)

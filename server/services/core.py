@@ -290,12 +290,13 @@ class Core:
         dispatcher's, which plays a callback player's seats for it.
 
         Raises:
-            Unauthorized: no such player (removed since); NotFound.
+            Unauthorized: no such player (removed since), or its token is revoked (a
+                callback set by whoever held it plays none of its seats); NotFound.
         """
         got = game_store.read(
             self.r, game_id, player_id=player_id, accepted_at=accepted_at, with_clock=True
         )
-        if got.player is None:
+        if got.player is None or got.player.token_sha256 == player_store.REVOKED:
             raise Unauthorized("unknown player")
         if got.game is None:
             raise NotFound("no such game", {"game_id": game_id})

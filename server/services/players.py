@@ -6,6 +6,12 @@ admin may do either to any player. Only the token's SHA-256 is stored, read
 from Redis on every request and compared in constant time
 (:meth:`server.services.core.Core.caller`): no API process keeps a copy, so a
 change holds in every process from the next request on.
+
+A player's **callback** (:mod:`server.services.callbacks`) ends with the token:
+whoever held the token may have set it, to read and play the player's seats. A
+revocation removes it, in the same script as the token's swap; so does a rotation,
+unless the caller asks to keep it, and then its signing secret is rotated too
+(docs/callbacks.md#tokens-and-your-callback).
 """
 
 from __future__ import annotations
@@ -14,10 +20,11 @@ import secrets
 from typing import Any
 
 from server.games import REGISTRY
-from server.services import names, views
+from server.services import callbacks, names, views
 from server.services.core import Core, sha256
 from server.services.errors import Forbidden, NotFound, Unauthorized
 from server.store import apps as app_store
+from server.store import callbacks as callback_store
 from server.store import players as player_store
 from server.store import ratings as rating_store
 from server.store.players import PlayerRecord
@@ -71,8 +78,28 @@ class Players:
         token = f"{player_id}.{secrets.token_urlsafe(32)}"
         return token, sha256(token.partition(".")[2])
 
-    def rotate_own(self, token: str | None) -> dict[str, Any]:
+    def _swap(
+        self, player_id: str, old: str | None, new: str, keep_callback: bool = False
+    ) -> tuple[bool, dict[str, Any] | None]:
+        """Swap the token hash and end the callback with the old token (or, with
+        ``keep_callback``, give it a new secret), in one script: whether the swap was
+        made, and the answer's ``callback`` (None: none was set)."""
+        secret = callbacks.new_secret() if keep_callback else None
+        swapped, url = callback_store.swap_token(
+            self.r, self.core.scripts, player_id, old, new, secret
+        )
+        if url is None:
+            return swapped, None
+        if secret is None:
+            return swapped, {"url": url, "kept": False}
+        return swapped, {"url": url, "kept": True, "secret": secret}
+
+    def rotate_own(self, token: str | None, keep_callback: bool = False) -> dict[str, Any]:
         """A new token for the calling player (shown this once); the old one dies.
+
+        The player's callback dies with the old token (whoever held it may have set
+        it), unless ``keep_callback``: then it gets a new secret, shown this once.
+        The answer's ``callback`` says which (None: no callback was set).
 
         Raises:
             Unauthorized: the token is unknown (or was rotated meanwhile).
@@ -80,33 +107,39 @@ class Players:
         """
         player = self.core.player(token)
         new, digest = self._new_token(player.id)
-        if not player_store.swap_token(self.r, player.id, player.token_sha256, digest):
+        swapped, callback = self._swap(player.id, player.token_sha256, digest, keep_callback)
+        if not swapped:
             raise Unauthorized("unknown token")
-        return {"id": player.id, "name": player.name, "token": new}
+        return {"id": player.id, "name": player.name, "token": new, "callback": callback}
 
     def revoke_own(self, token: str | None) -> None:
-        """The calling player's token stops working (the admin may issue a new one)."""
+        """The calling player's token stops working (the admin may issue a new one), and
+        its callback is removed with it: no turn is called any more."""
         player = self.core.player(token)
-        if not player_store.swap_token(
-            self.r, player.id, player.token_sha256, player_store.REVOKED
-        ):
+        if not self._swap(player.id, player.token_sha256, player_store.REVOKED)[0]:
             raise Unauthorized("unknown token")
 
     def _admin(self, token: str | None) -> None:
         if not self.core.caller(token).is_admin:
             raise Forbidden("only the admin may change another player's token")
 
-    def rotate(self, token: str | None, player_id: str) -> dict[str, Any]:
-        """A new token for any player (admin only): how a revoked player gets back in."""
+    def rotate(
+        self, token: str | None, player_id: str, keep_callback: bool = False
+    ) -> dict[str, Any]:
+        """A new token for any player (admin only): how a revoked player gets back in.
+        The callback as in :meth:`rotate_own`."""
         self._admin(token)
         record = player_store.get(self.r, player_id)
-        new, digest = self._new_token(player_id)
-        if record is None or not player_store.swap_token(self.r, player_id, None, digest):
+        if record is None:
             raise NotFound("no such player", {"player_id": player_id})
-        return {"id": player_id, "name": record.name, "token": new}
+        new, digest = self._new_token(player_id)
+        swapped, callback = self._swap(player_id, None, digest, keep_callback)
+        if not swapped:
+            raise NotFound("no such player", {"player_id": player_id})
+        return {"id": player_id, "name": record.name, "token": new, "callback": callback}
 
     def revoke(self, token: str | None, player_id: str) -> None:
-        """Any player's token stops working (admin only)."""
+        """Any player's token stops working (admin only); its callback is removed."""
         self._admin(token)
-        if not player_store.swap_token(self.r, player_id, None, player_store.REVOKED):
+        if not self._swap(player_id, None, player_store.REVOKED)[0]:
             raise NotFound("no such player", {"player_id": player_id})

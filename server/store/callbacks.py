@@ -22,6 +22,7 @@ from redis import Redis
 from redis.exceptions import ResponseError
 
 from . import keys
+from .players import REVOKED
 from .scripts import Scripts
 
 GROUP = "dispatchers"
@@ -68,6 +69,45 @@ def delete(r: Redis, player_id: str) -> bool:
     there was one."""
     r.srem(keys.callback_players(), player_id)
     return bool(r.delete(keys.player_callback(player_id)))
+
+
+def swap_token(
+    r: Redis, scripts: Scripts, player_id: str, old: str | None, new: str, secret: str | None
+) -> tuple[bool, str | None]:
+    """:func:`players.swap_token` (``new``: a token's hash, or ``players.REVOKED``) and,
+    in the same script, the callback removed (``secret`` None) or given ``secret``.
+
+    Returns whether the token was swapped (nothing changes when it is not), and the
+    callback's URL (None: there was none). A removed callback leaves the lookup set
+    last: while it is still listed, :func:`get` finds nothing, and nothing is called.
+    """
+    got = scripts.swap_player_token(
+        keys=[keys.player(player_id), keys.player_callback(player_id)],
+        args=[old or "", new, secret or ""],
+        client=r,
+    )
+    if got == 0:
+        return False, None
+    url = _text(got) or None
+    if secret is None:
+        r.srem(keys.callback_players(), player_id)
+    return True, url
+
+
+def live(r: Redis) -> list[str]:
+    """Every player with a callback that can be called: its record set (the lookup set
+    may still list one a revocation just removed) and its token not revoked."""
+    pids = players(r)
+    pipe = r.pipeline(transaction=False)
+    for pid in pids:
+        pipe.exists(keys.player_callback(pid))
+        pipe.hget(keys.player(pid), "token_sha256")
+    replies = pipe.execute()
+    return [
+        pid
+        for pid, has, digest in zip(pids, replies[::2], replies[1::2], strict=True)
+        if has and digest is not None and _text(digest) != REVOKED
+    ]
 
 
 def having(r: Redis, player_ids: Sequence[str]) -> set[str]:

@@ -40,6 +40,7 @@ class Scripts:
     put_invitation: Script
     queue_callbacks: Script
     rotate_callback: Script
+    swap_player_token: Script
 
     @classmethod
     def register(cls, r: Redis) -> Scripts:

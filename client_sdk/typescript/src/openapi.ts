@@ -910,10 +910,15 @@ export interface paths {
         put?: never;
         /**
          * Give any player a new token (admin only); the old one dies at once.
-         * @description How a player whose token was revoked or lost gets back in.
+         * @description How a player whose token was revoked or lost gets back in. The player's
+         *     callback, as for `POST /v1/players/me/token`: removed, unless
+         *     `{"keep_callback": true}`.
          */
         post: operations["rotatePlayerToken"];
-        /** Revoke any player's token (admin only). */
+        /**
+         * Revoke any player's token (admin only).
+         * @description The player's callback is removed with it.
+         */
         delete: operations["revokePlayerToken"];
         options?: never;
         head?: never;
@@ -951,9 +956,17 @@ export interface paths {
          * @description For a player's own token (not the admin's, not a guest's: 403). The old
          *     token stops working in every API process from the next request on.
          *     Never retry a lost answer blindly: a repeat with the old token is 401.
+         *
+         *     The player's callback (`/v1/me/callback`) is removed with the old token
+         *     (whoever held it may have set it), unless the body is
+         *     `{"keep_callback": true}`: then it stays, with a new signing secret. The
+         *     answer's `callback` says which (`null`: none was set).
          */
         post: operations["rotateOwnToken"];
-        /** Revoke the caller's token (only the admin can give the player a new one). */
+        /**
+         * Revoke the caller's token (only the admin can give the player a new one).
+         * @description The player's callback is removed with it.
+         */
         delete: operations["revokeOwnToken"];
         options?: never;
         head?: never;
@@ -1290,6 +1303,10 @@ export interface components {
         CallbackPut: {
             url: string;
         };
+        TokenRotate: {
+            /** @default false */
+            keep_callback?: boolean;
+        };
         /** @description rank then suit, e.g. "TS" is the ten of spades */
         Card: string;
         Seat: number;
@@ -1307,6 +1324,25 @@ export interface components {
             name: string;
             /** @description shown once: <player_id>.<secret> */
             token: string;
+        };
+        /** @description the player, its new token, and what became of its callback */
+        TokenRotated: {
+            id: string;
+            name: string;
+            /** @description shown once: <player_id>.<secret> */
+            token: string;
+            /**
+             * @description null when the player had no callback; else its URL and whether it was
+             *     kept (`keep_callback`, with a new signing secret shown this once) or
+             *     removed with the old token
+             */
+            callback: components["schemas"]["TokenCallback"] | null;
+        };
+        TokenCallback: {
+            url: string;
+            kept: boolean;
+            /** @description only when kept: the callback's new `cbs_` secret, shown once */
+            secret?: string;
         };
         Profile: {
             id: string;
@@ -5038,17 +5074,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TokenRotate"];
+            };
+        };
         responses: {
-            /** @description the player and its new token */
+            /** @description the player, its new token, and what became of its callback */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlayerCreated"];
+                    "application/json": components["schemas"]["TokenRotated"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5109,17 +5150,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TokenRotate"];
+            };
+        };
         responses: {
-            /** @description the player and its new token */
+            /** @description the player, its new token, and what became of its callback */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlayerCreated"];
+                    "application/json": components["schemas"]["TokenRotated"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
