@@ -265,6 +265,11 @@ class Dispatch:
         and has not finished (it died mid-call)."""
         return self._jobs(store.claim_idle(self.r, consumer, int(min_idle * 1000), count))
 
+    def hold(self, consumer: str, jobs: list[Job]) -> None:
+        """``consumer`` still has ``jobs`` in hand: their idle time starts again, so no
+        other dispatcher's :meth:`reclaim` takes them (those acked meanwhile stay done)."""
+        store.hold(self.r, consumer, [job.entry for job in jobs])
+
     def ack(self, job: Job) -> None:
         """The turn is answered, or stale: no dispatcher takes it again."""
         store.ack(self.r, job.entry)
