@@ -283,8 +283,8 @@ class Dispatch:
         is over, the seat changed hands, the callback was removed): ack it; or
         :data:`LATER` while a clocked game's deadline for the version is not set yet.
 
-        The time by which to answer is the seat's deadline (and its time bank, where the
-        turn has one), at most ``max_seconds`` from now.
+        The time by which to answer is the seat's deadline (which holds its time bank,
+        where the turn has one), at most ``max_seconds`` from now.
         """
         now = time.time() if now is None else now
         callback = store.get(self.r, job.player_id)
@@ -309,8 +309,7 @@ class Dispatch:
         limit = now + max_seconds
         deadline = clock.deadlines.get(job.seat) if clock is not None else None
         if deadline is not None:
-            bank = ((turn.get("clock") or {}).get("bank_ms") or 0) / 1000
-            limit = min(limit, deadline + bank)
+            limit = min(limit, deadline)
         return Call(job, callback["url"], callback["secret"], turn, limit, [(read, state)])
 
     def submit(self, call: Call, move: Any) -> tuple[str, str | None]:

@@ -6,11 +6,13 @@ well within any per-read timeout, for as long as the dispatcher keeps reading.
 The dispatcher must cut the call at its deadline (the whole call, not each read),
 keep the turn it holds (no dispatcher calls it again meanwhile), and keep serving
 another player's bot while drippers hold calls (at most ``per_host`` of them to
-one host).
+one host). A turn's time bank is counted once: the call is cut at the seat's
+deadline, which holds the bank already.
 """
 
 from __future__ import annotations
 
+import secrets
 import select
 import socket
 import threading
@@ -81,6 +83,13 @@ def drip(conn: socket.socket) -> None:
             conn.sendall(bytes([byte]))
         except OSError:
             return
+
+
+def mute(conn: socket.socket) -> None:
+    """Nothing at all, until the peer gives up (or :data:`DRIP_MOST`)."""
+    ends = time.monotonic() + DRIP_MOST
+    while time.monotonic() < ends and not _closed_by_peer(conn, DRIP_EVERY):
+        pass
 
 
 class RawHost:
@@ -198,3 +207,32 @@ def test_drippers_hold_their_own_turns_and_another_bot_is_served_meanwhile(svc, 
     assert all(start >= end - 0.1 for start, end in zip(starts[1:], ends, strict=False))
     # the last turns waited over a second for the host, held: their idle time kept short
     assert max(idle) < dispatcher.claim_idle / 4 * 1000 + 600
+
+
+def test_the_time_bank_is_counted_once(svc, players):
+    """``{"move_seconds": 0.3, "bank_ms": 1000}``: the seat's deadline is 1.3 s after the
+    turn began (the bank in it); a bot that never answers is cut by then, not a bank later."""
+    a, b = players.many(2, "cb")
+    with hosting(mute) as host:
+        _callback(svc, a.id, f"http://127.0.0.1:{host.port}/bot")
+        game_id = secrets.token_hex(8)
+        svc.games.create_tournament_game(
+            game_id=game_id,
+            game="cowpoke",
+            options={"players": 2, "hands": 1},
+            seats=[a.id, b.id],
+            seed=None,
+            clock={
+                "move_seconds": 0.3,
+                "bank_ms": 1000,
+                "timeout_policy": {"kind": "default_move"},
+            },
+            tournament={"id": None, "consent": {"kind": "test", "players": sorted([a.id, b.id])}},
+        )
+        clock = svc.core.clock(svc.core.game(game_id))
+        assert clock is not None
+        deadline = clock.deadlines[0]
+        dispatcher = Dispatcher(svc.dispatch, consumer="d1", timeout=5, allow=LOCAL)
+        with dispatching(dispatcher):
+            wait_for(lambda: host.calls and host.calls[0]["ended"], DRIP_MOST, "the cut")
+    assert host.calls[0]["ended"] <= deadline + 0.15  # not deadline + 1.0 (the bank again)
