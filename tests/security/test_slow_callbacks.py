@@ -1,4 +1,5 @@
-"""A slow or hostile callback costs its own seats' time, nobody else's (issue 45).
+"""A slow or hostile callback costs its own seats' time, nobody else's, and cannot fill
+the log (issue 45).
 
 The hostile host is a raw socket server on 127.0.0.1 (:class:`RawHost`): it reads
 the call and then drips its status line and headers a byte at a time, each byte
@@ -7,11 +8,15 @@ The dispatcher must cut the call at its deadline (the whole call, not each read)
 keep the turn it holds (no dispatcher calls it again meanwhile), and keep serving
 another player's bot while drippers hold calls (at most ``per_host`` of them to
 one host). A turn's time bank is counted once: the call is cut at the seat's
-deadline, which holds the bank already.
+deadline, which holds the bank already. A malformed answer is logged as one short
+line, no traceback; a compressed body is read as sent (it is no move).
 """
 
 from __future__ import annotations
 
+import gzip
+import itertools
+import logging
 import secrets
 import select
 import socket
@@ -72,7 +77,7 @@ def _closed_by_peer(conn: socket.socket, wait: float) -> bool:
         return True
 
 
-def drip(conn: socket.socket) -> None:
+def drip(conn: socket.socket, call: dict[str, Any]) -> None:
     """The status line, then a header without end, a byte every :data:`DRIP_EVERY` s."""
     stream = b"HTTP/1.1 200 OK\r\nX-Drip: " + b"a" * 10_000
     ends = time.monotonic() + DRIP_MOST
@@ -85,7 +90,7 @@ def drip(conn: socket.socket) -> None:
             return
 
 
-def mute(conn: socket.socket) -> None:
+def mute(conn: socket.socket, call: dict[str, Any]) -> None:
     """Nothing at all, until the peer gives up (or :data:`DRIP_MOST`)."""
     ends = time.monotonic() + DRIP_MOST
     while time.monotonic() < ends and not _closed_by_peer(conn, DRIP_EVERY):
@@ -96,7 +101,7 @@ class RawHost:
     """A callback host on a raw socket: per connection, the call read, then ``reply``;
     each call kept with when it came and when its connection ended (``time.time()``)."""
 
-    def __init__(self, reply: Callable[[socket.socket], None]) -> None:
+    def __init__(self, reply: Callable[[socket.socket, dict[str, Any]], None]) -> None:
         self.reply = reply
         self.calls: list[dict[str, Any]] = []
         self.lock = threading.Lock()
@@ -123,12 +128,12 @@ class RawHost:
                 return
             with self.lock:
                 self.calls.append(call)
-            self.reply(conn)
+            self.reply(conn, call)
             call["ended"] = time.time()
 
 
 @contextmanager
-def hosting(reply: Callable[[socket.socket], None]) -> Iterator[RawHost]:
+def hosting(reply: Callable[[socket.socket, dict[str, Any]], None]) -> Iterator[RawHost]:
     host = RawHost(reply)
     threading.Thread(target=host.serve, daemon=True).start()
     try:
@@ -236,3 +241,46 @@ def test_the_time_bank_is_counted_once(svc, players):
         with dispatching(dispatcher):
             wait_for(lambda: host.calls and host.calls[0]["ended"], DRIP_MOST, "the cut")
     assert host.calls[0]["ended"] <= deadline + 0.15  # not deadline + 1.0 (the bank again)
+
+
+def gzipped(conn: socket.socket, call: dict[str, Any]) -> None:
+    """A legal move, gzipped (asked for ``identity``)."""
+    body = gzip.compress(orjson.dumps({"move": call["view"]["legal_moves"][0]}))
+    head = f"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: {len(body)}\r\n\r\n"
+    conn.sendall(head.encode() + body)
+
+
+def test_malformed_answers_log_a_short_line_each_and_gzip_is_not_decoded(svc, players, caplog):
+    caplog.set_level(logging.INFO)
+    sent = itertools.count()
+
+    def malformed(conn: socket.socket, call: dict[str, Any]) -> None:
+        """A header line that continues nothing (urllib3 warns, with a traceback), then a
+        status line of 60 000 bytes: a bot's own words, long, in the dispatcher's errors."""
+        if next(sent) == 0:
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\n X" + b"y" * 5000 + b"\r\nContent-Length: 2\r\n\r\n{}"
+            )
+        else:
+            conn.sendall(b"garbage " + b"z" * 60_000 + b"\r\n\r\n")
+
+    a, b, c, d = players.many(4, "cb")
+    with hosting(gzipped) as packed, hosting(malformed) as broken:
+        _callback(svc, a.id, f"http://127.0.0.1:{packed.port}/bot")
+        _callback(svc, c.id, f"http://127.0.0.1:{broken.port}/bot")
+        clocked_game(svc, [a.id, b.id], move_seconds=30)
+        clocked_game(svc, [c.id, d.id], move_seconds=30)
+        dispatcher = Dispatcher(svc.dispatch, consumer="d1", timeout=2, allow=LOCAL)
+        with dispatching(dispatcher):
+            for p in (a, c):
+                wait_for(lambda p=p: svc.callbacks.health([p.id])[p.id]["errors"] >= 2, 3, "books")
+    packed_health = svc.callbacks.health([a.id])[a.id]
+    assert packed_health["moves"] == 0
+    assert {f["kind"] for f in packed_health["last_failures"]} == {"not_a_move"}
+    assert len(broken.calls) == 2
+    ours = [r for r in caplog.records if r.name.startswith(("server.processes", "urllib3"))]
+    assert any(r.name == "urllib3.connection" for r in ours)  # the header warning, kept
+    assert sum("garbage" in r.getMessage() for r in ours) == 1  # the status line's failure
+    for record in ours:
+        assert record.exc_info is None and record.exc_text is None  # no traceback
+        assert len(record.getMessage()) < 400 and "\n" not in record.getMessage()
