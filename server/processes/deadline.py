@@ -101,7 +101,8 @@ class Reaper:
                 self._thread = threading.Thread(target=self._run, name="deadlines", daemon=True)
                 self._thread.start()
             heapq.heappush(self._heap, (deadline, next(self._seq), watch))
-            self._cond.notify()
+            if self._heap[0][2] is watch:  # the earliest now: the reaper waits less
+                self._cond.notify()
         _current.watch = watch
         try:
             yield watch
