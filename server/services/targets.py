@@ -103,8 +103,9 @@ def refused(address: str, allow: Sequence[Network] = ()) -> bool:
     Refused: anything but a global unicast address (loopback, private,
     link-local, shared, multicast, unspecified, reserved, documentation), an
     IPv6 address whose embedded IPv4 address is any of those, the NAT64
-    local-use range and the site-local ``fec0::/10``; unless a range of ``allow`` holds the address (or, for an
-    IPv4-mapped address, the IPv4 address it is on the wire).
+    local-use range and the site-local ``fec0::/10``; unless a range of
+    ``allow`` holds the address (or, for an IPv4-mapped address, the IPv4
+    address it is on the wire).
 
     >>> refused("127.0.0.1"), refused("93.184.216.34"), refused("::ffff:10.0.0.1")
     (True, False, True)
