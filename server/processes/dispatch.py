@@ -8,9 +8,18 @@ player's URL, and submits the answered move with the turn's version.
 * **Nothing lost, nothing twice.** A turn stays pending for its dispatcher until
   it is acked, after the move is submitted or the turn found stale. A dispatcher
   that dies mid-call leaves it pending: another claims it once it has been idle
-  ``claim_idle`` seconds (longer than any call may take) and calls again, with a
-  new call id. If the first got as far as submitting, the second submit fails
-  the version's compare-and-set and counts as ``stale``: a turn is played once.
+  ``claim_idle`` seconds and calls again, with a new call id. A live dispatcher's
+  turns never get that idle: every ``claim_idle / 4`` seconds it claims again,
+  for itself, every turn it holds (running, or waiting for a call to its host to
+  end), which resets their idle time (:meth:`Dispatch.hold`). That holds however
+  long a turn is held, so nothing rests on a bound of a call's length. If a
+  first dispatcher got as far as submitting, the second submit fails the
+  version's compare-and-set and counts as ``stale``: a turn is played once.
+* **A slow bot costs its own seats' time.** A call ends at its deadline, whatever
+  the bot sends and however slowly (:mod:`server.processes.deadline`: the
+  connect, the TLS handshake, the status line, the headers and the body are one
+  wall-clock deadline). At most ``per_host`` calls to one host name run at once:
+  a turn for a host at its cap waits, holding no thread, until one of them ends.
 * **Failures.** No answer in the time left, a status other than 200, a body that
   is not ``{"move": ...}`` or too large, a refused move: one retry while time is
   left; then nothing, and the clock plays its default move at the deadline
@@ -19,8 +28,10 @@ player's URL, and submits the answered move with the turn's version.
 * **Outbound HTTP.** A urllib3 ``PoolManager`` per bot host (keep-alive
   connections, kept for the next call once an answer is read to its end; no
   retries, no proxy), redirects not followed, TLS verified for the URL's host, the
-  answer read in a stream up to :data:`MAX_ANSWER` bytes and within the time left
-  (the whole answer, not each read). Before each call the host is resolved and
+  answer read as sent (``Accept-Encoding: identity``; a compressed body is not
+  decoded, so it is no move) up to :data:`MAX_ANSWER` bytes, the whole call within
+  the time left. A failure is logged as one line of bounded length and no
+  traceback (urllib3's warning on malformed headers too). Before each call the host is resolved and
   every address checked by the webhooks' guard
   (:func:`server.services.notifications.check_target`); the connection goes to a
   checked address (the URL's host in ``Host`` and in TLS; the next one if it
@@ -38,6 +49,7 @@ import os
 import socket
 import threading
 import time
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -46,10 +58,11 @@ from urllib.parse import urlsplit
 import certifi
 import orjson
 import urllib3
-from urllib3.exceptions import HTTPError, NewConnectionError, ReadTimeoutError
+from urllib3.exceptions import HTTPError, NewConnectionError
 from urllib3.exceptions import TimeoutError as Urllib3Timeout
 
 from server.processes.daemon import log_as, orphaned, stop_on_signals
+from server.processes.deadline import POOLS, REAPER
 from server.services import notifications
 from server.services.bundle import Services
 from server.services.callbacks import LATER, Call, Dispatch, Job
@@ -63,9 +76,13 @@ SUBMIT_MARGIN = 0.05
 """Seconds kept before the limit to submit the move (a call's timeout is the rest)."""
 MIN_CALL = 0.05
 """A call with less time than this left is not made."""
+LOGGED = 160
+"""Most characters of a failure's detail in a log line (the rest is the bot's to fill)."""
 WAITING_EVERY = 2.0
 """Seconds between two marks of every callback player as waiting (the ladders match it),
 and two sweeps of their turns for any not queued (:meth:`Dispatch.sweep`)."""
+QUEUED = "queued"
+""":meth:`Dispatcher.handle`'s answer for a turn left waiting for its host's cap."""
 
 
 class Answer:
@@ -92,10 +109,14 @@ class Dispatcher:
     Args:
         dispatch: the dispatch use cases over the server's Redis.
         consumer: this dispatcher's name in the consumer group (unique per process).
-        concurrency: calls in flight at once (a slow bot delays no other).
+        concurrency: calls in flight at once (threads).
+        per_host: calls in flight at once to one host name (the URL's); a turn for a
+            host at its cap waits, holding no thread, for one of them to end.
         timeout: the longest a call may take, whatever the deadline (unclocked games).
         claim_idle: seconds after which a turn another dispatcher took and did not
-            finish is claimed (at least ``timeout`` + 2: a live call is never taken).
+            finish is claimed (at least ``timeout`` + 2). A turn this dispatcher
+            holds is claimed again by it every ``claim_idle / 4`` seconds, which
+            resets its idle time: it is never taken from a live dispatcher.
         allow: internal ranges callbacks may reach all the same (CIDR list,
             ``PARLOUR_WEBHOOK_ALLOW``).
         resolve: host, port -> addresses (the system's resolver by default).
@@ -108,6 +129,7 @@ class Dispatcher:
         *,
         consumer: str | None = None,
         concurrency: int = 32,
+        per_host: int = 8,
         timeout: float = 10.0,
         claim_idle: float | None = None,
         allow: str | Sequence[notifications.Network] = "",
@@ -118,6 +140,7 @@ class Dispatcher:
         self.ca_bundle = ca_bundle or certifi.where()
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
         self.concurrency = concurrency
+        self.per_host = max(1, per_host)
         self.timeout = timeout
         self.claim_idle = max(claim_idle or 0.0, timeout + 2.0)
         self.allow = notifications.allowlist(allow) if isinstance(allow, str) else tuple(allow)
@@ -126,29 +149,50 @@ class Dispatcher:
         self._free = threading.Semaphore(concurrency)
         self._hosts: dict[tuple[str, str, int], urllib3.PoolManager] = {}
         self._hosts_lock = threading.Lock()
+        self._held: dict[str, Job] = {}  # entry -> a turn taken and not done with
+        self._calls: Counter[str] = Counter()  # host -> calls in flight
+        self._queued: dict[str, deque[Job]] = {}  # host -> turns waiting for a call to end
+        self._ready: deque[Job] = deque()  # turns a call's end let through: started first
+        self._turns_lock = threading.Lock()
         self._next_claim = 0.0
+        self._next_hold = 0.0
         self._next_waiting = 0.0
         self._stopping = threading.Event()
 
     # -- the loop -------------------------------------------------------------------
     def tick(self, block: float = 1.0) -> int:
-        """Start the turns waiting (claimed ones first); returns how many were started."""
+        """Start the turns waiting (those a host's cap let through, then claimed ones,
+        then new ones); returns how many were started."""
         now = time.monotonic()
         if now >= self._next_waiting:  # the ladders' books, and turns the commits missed
             self._next_waiting = now + WAITING_EVERY
             self.dispatch.keep_waiting(time.time())
             self.dispatch.sweep()
+        if now >= self._next_hold:  # the turns held stay ours: their idle time reset
+            self._next_hold = now + self.claim_idle / 4
+            with self._turns_lock:
+                held = list(self._held.values())
+            self.dispatch.hold(self.consumer, held)
         free = self._free_slots()
-        jobs: list[Job] = []
-        if free and now >= self._next_claim:
+        with self._turns_lock:
+            jobs = [self._ready.popleft() for _ in range(min(free, len(self._ready)))]
+            queued = bool(self._queued)
+        if free - len(jobs) > 0 and now >= self._next_claim:
             self._next_claim = now + min(1.0, self.claim_idle / 4)
-            jobs = self.dispatch.reclaim(self.consumer, self.claim_idle, free)
-        if free - len(jobs) > 0:
-            jobs += self.dispatch.take(self.consumer, free - len(jobs), int(block * 1000))
+            jobs += self.dispatch.reclaim(self.consumer, self.claim_idle, free - len(jobs))
+        if free - len(jobs) > 0:  # a turn queued for its host: back soon for it
+            wait = min(block, 0.05) if queued else block
+            jobs += self.dispatch.take(self.consumer, free - len(jobs), int(wait * 1000))
+        started = 0
         for job in jobs:
+            with self._turns_lock:
+                if self._held.get(job.entry, job) is not job:  # running here already
+                    continue
+                self._held[job.entry] = job
             self._free.acquire()
             self._pool.submit(self._run, job)
-        return len(jobs)
+            started += 1
+        return started
 
     def _free_slots(self) -> int:
         n = 0
@@ -159,14 +203,18 @@ class Dispatcher:
         return n
 
     def _run(self, job: Job) -> None:
+        outcome = None
         try:
-            self.handle(job)
+            outcome = self.handle(job)
         except Exception:  # noqa: BLE001 - Redis away a moment: the turn stays pending
             if self._stopping.is_set():  # Redis stopped with us (Ctrl-C): the turn waits
                 log.info("turn %s of game %s: left pending at stop", job.version, job.game_id)
             else:
                 log.exception("turn %s of game %s: dispatch failed", job.version, job.game_id)
         finally:
+            if outcome != QUEUED:  # done, or left pending for another dispatcher to claim
+                with self._turns_lock:
+                    self._held.pop(job.entry, None)
             self._free.release()
 
     def run(self, stop: threading.Event, parent_pid: int | None = None) -> None:
@@ -196,12 +244,44 @@ class Dispatcher:
     # -- one turn ---------------------------------------------------------------------
     def handle(self, job: Job) -> str:
         """Call ``job``'s turn (twice at most) and submit the move; ack it. Returns the
-        last outcome (``moved``, ``stale``, or a failure kind)."""
+        last outcome (``moved``, ``stale``, or a failure kind), or :data:`QUEUED`: its
+        host is at its cap, the turn waits (pending, held) for a call to it to end."""
         call = self._prepare(job)
         if call is None:
             log.info("game %s v%s seat %s: stale", job.game_id, job.version, job.seat)
             self.dispatch.ack(job)
             return "stale"
+        host = (urlsplit(call.url).hostname or "").lower()
+        if not self._enter(host, job):
+            return QUEUED
+        try:
+            return self._attempts(job, call)
+        finally:
+            self._leave(host)
+
+    def _enter(self, host: str, job: Job) -> bool:
+        """A call slot of ``host``; or False, and ``job`` queued for the next one free."""
+        with self._turns_lock:
+            if self._calls[host] >= self.per_host:
+                self._queued.setdefault(host, deque()).append(job)
+                return False
+            self._calls[host] += 1
+            return True
+
+    def _leave(self, host: str) -> None:
+        """A call to ``host`` ended: the next turn queued for it is started first."""
+        with self._turns_lock:
+            self._calls[host] -= 1
+            if not self._calls[host]:
+                del self._calls[host]
+            waiting = self._queued.get(host)
+            if waiting:
+                self._ready.append(waiting.popleft())
+                if not waiting:
+                    del self._queued[host]
+
+    def _attempts(self, job: Job, call: Call) -> str:
+        """The call and its retry, the move submitted, the turn finished."""
         outcome = "timeout"
         last: dict[str, Any] | None = None  # the last attempt's books, written with the ack
         for _ in range(2):  # one retry while time is left
@@ -245,7 +325,7 @@ class Dispatcher:
             host, port = notifications.target(url)
             addresses = notifications.check_target(url, self.allow, self.resolve)
         except notifications.TargetRefused as exc:
-            log.warning("callback of %s refused: %s", call.job.player_id, exc)
+            log.warning("callback of %s refused: %s", call.job.player_id, _brief(exc))
             return Answer(failure="refused_address", called=False)
         except (OSError, UnicodeError, ValueError):
             return Answer(failure="unreachable", detail="the name does not resolve", called=False)
@@ -270,13 +350,15 @@ class Dispatcher:
                     started + left,
                 )
                 break
+            except Late:
+                return Answer(failure="timeout", detail=f"no answer in {left:.2f} s")
             except Urllib3Timeout as exc:
                 if not isinstance(exc, NewConnectionError):  # no answer in the time left
                     return Answer(failure="timeout", detail=f"no answer in {left:.2f} s")
                 failed: Exception = exc  # refused, unroutable: the next address
             except (HTTPError, OSError) as exc:
                 failed = exc
-            log.info("callback of %s via %s: %s", call.job.player_id, address, failed)
+            log.info("callback of %s via %s: %s", call.job.player_id, address, _brief(failed))
             if n == len(addresses) - 1:
                 return Answer(failure="unreachable", detail=_kind(failed))
         else:  # no address at all (the guard never answers so)
@@ -303,6 +385,7 @@ class Dispatcher:
                     server_hostname=host,
                     assert_hostname=host,
                 )
+                manager.pool_classes_by_scheme = POOLS  # type: ignore[assignment]
                 self._hosts[key] = manager
             return manager
 
@@ -310,32 +393,50 @@ class Dispatcher:
 def _post(
     manager: urllib3.PoolManager, url: str, body: bytes, headers: dict[str, str], deadline: float
 ) -> tuple[int, bytes]:
-    """POST ``body`` to ``url`` by ``deadline`` (monotonic); the status and the answer
-    (:func:`_read`). A connection is kept for the next call only if its answer was read
-    to its end.
+    """POST ``body`` to ``url``, the whole call by ``deadline`` (monotonic: the
+    reaper shuts its sockets down then, :mod:`server.processes.deadline`); the status
+    and the answer (:func:`_read`). A connection is kept for the next call only if its
+    answer was read to its end in time.
 
     Raises:
-        urllib3's errors (a timeout, a refused connection, TLS), OSError.
+        Late: the deadline passed first. urllib3's errors (a refused connection, TLS,
+        a malformed reply), OSError.
     """
-    reply = manager.urlopen(
-        "POST",
-        url,
-        body=body,
-        headers=headers,
-        timeout=urllib3.Timeout(max(deadline - time.monotonic(), MIN_CALL)),
-        retries=False,
-        redirect=False,
-        preload_content=False,
-    )
-    done = False
-    try:
-        raw = _read(reply, MAX_ANSWER + 1, deadline)
-        done = len(raw) <= MAX_ANSWER
+    with REAPER.bounded(deadline) as watch:
+        try:
+            reply = manager.urlopen(
+                "POST",
+                url,
+                body=body,
+                headers=headers,
+                timeout=urllib3.Timeout(max(deadline - time.monotonic(), MIN_CALL)),
+                retries=False,
+                redirect=False,
+                preload_content=False,
+            )
+        except (HTTPError, OSError):
+            if watch.fired:
+                raise Late from None
+            raise
+        done = False
+        try:
+            raw = _read(reply, MAX_ANSWER + 1)
+            done = len(raw) <= MAX_ANSWER and not watch.fired
+        except (HTTPError, OSError):
+            if watch.fired:
+                raise Late from None
+            raise
+        finally:
+            if not done:  # not read to its end (or cut): the connection is dropped
+                reply.close()
+            reply.release_conn()
+        if watch.fired or time.monotonic() > deadline:
+            raise Late
         return reply.status, raw
-    finally:
-        if not done:  # not read to its end: the connection is dropped
-            reply.close()
-        reply.release_conn()
+
+
+class Late(Exception):
+    """The call's deadline passed before its answer was read."""
 
 
 def _judge(status: int, raw: bytes, latency: int) -> Answer:
@@ -359,23 +460,40 @@ def _kind(exc: Exception) -> str:
     return "SSLError" if isinstance(exc, urllib3.exceptions.SSLError) else "ConnectionError"
 
 
-def _read(reply: urllib3.BaseHTTPResponse, most: int, deadline: float) -> bytes:
-    """The answer's body, up to ``most`` bytes, read as it comes until ``deadline``
-    (monotonic): a body dripped slowly stops at the first piece past it (each piece
-    waits at most the call's timeout).
-
-    Raises:
-        ReadTimeoutError: the deadline passed before the body ended.
-    """
+def _read(reply: urllib3.BaseHTTPResponse, most: int) -> bytes:
+    """The answer's body as sent (not decoded, whatever its ``Content-Encoding``), up
+    to ``most`` bytes, read as it comes (the call's deadline ends the read)."""
     got = bytearray()
     while len(got) < most:
-        piece = reply.read1(most - len(got), decode_content=True)
+        piece = reply.read1(most - len(got), decode_content=False)
         if not piece:
             break
         got += piece
-        if time.monotonic() > deadline:
-            raise ReadTimeoutError(None, None, "the answer came past the deadline")  # type: ignore[arg-type]
     return bytes(got)
+
+
+def _brief(exc: Exception) -> str:
+    """``exc`` for a log line: its kind and at most :data:`LOGGED` characters of its
+    words (they may hold what a bot sent), escaped onto one line."""
+    return f"{type(exc).__name__}: {_bounded(str(exc))}"
+
+
+def _bounded(words: str) -> str:
+    return repr(words[:LOGGED]) + ("..." if len(words) > LOGGED else "")
+
+
+class _OneLine(logging.Filter):
+    """urllib3's warning on a reply's malformed headers, without its traceback and its
+    words bounded (a bot choosing its headers would fill the log otherwise)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info:
+            record.msg, record.args = "%s", (_bounded(record.getMessage()),)
+            record.exc_info = record.exc_text = None
+        return True
+
+
+logging.getLogger("urllib3.connection").addFilter(_OneLine())
 
 
 def serve_forever(
@@ -387,7 +505,8 @@ def serve_forever(
     """``parlour dispatch``: dispatch until SIGINT/SIGTERM (or the parent exits).
 
     Settings from the environment: ``PARLOUR_DISPATCH_CONCURRENCY`` (calls in
-    flight, default 32), ``PARLOUR_CALLBACK_TIMEOUT`` (the longest call, seconds,
+    flight, default 32), ``PARLOUR_DISPATCH_PER_HOST`` (calls in flight to one
+    host name, default 8), ``PARLOUR_CALLBACK_TIMEOUT`` (the longest call, seconds,
     default 10), ``PARLOUR_DISPATCH_CLAIM_IDLE`` (seconds before a dead
     dispatcher's turn is claimed, at least and by default the timeout + 2),
     ``PARLOUR_WEBHOOK_ALLOW`` (internal ranges callbacks may reach, CIDR list).
@@ -398,6 +517,7 @@ def serve_forever(
     dispatcher = make(
         Services.connect(redis_url, admin_token=None).dispatch,
         concurrency=int(os.environ.get("PARLOUR_DISPATCH_CONCURRENCY", "32")),
+        per_host=int(os.environ.get("PARLOUR_DISPATCH_PER_HOST", "8")),
         timeout=float(os.environ.get("PARLOUR_CALLBACK_TIMEOUT", "10")),
         claim_idle=float(claim) if claim else None,
         allow=os.environ.get("PARLOUR_WEBHOOK_ALLOW", ""),

@@ -288,6 +288,11 @@ class Dispatch:
         and has not finished (it died mid-call)."""
         return self._jobs(store.claim_idle(self.r, consumer, int(min_idle * 1000), count))
 
+    def hold(self, consumer: str, jobs: list[Job]) -> None:
+        """``consumer`` still has ``jobs`` in hand: their idle time starts again, so no
+        other dispatcher's :meth:`reclaim` takes them (those acked meanwhile stay done)."""
+        store.hold(self.r, consumer, [job.entry for job in jobs])
+
     def ack(self, job: Job) -> None:
         """The turn is answered, or stale: no dispatcher takes it again."""
         store.ack(self.r, job.entry)
@@ -301,8 +306,8 @@ class Dispatch:
         is over, the seat changed hands, the callback was removed): ack it; or
         :data:`LATER` while a clocked game's deadline for the version is not set yet.
 
-        The time by which to answer is the seat's deadline (and its time bank, where the
-        turn has one), at most ``max_seconds`` from now.
+        The time by which to answer is the seat's deadline (which holds its time bank,
+        where the turn has one), at most ``max_seconds`` from now.
         """
         now = time.time() if now is None else now
         callback = store.get(self.r, job.player_id)
@@ -327,8 +332,7 @@ class Dispatch:
         limit = now + max_seconds
         deadline = clock.deadlines.get(job.seat) if clock is not None else None
         if deadline is not None:
-            bank = ((turn.get("clock") or {}).get("bank_ms") or 0) / 1000
-            limit = min(limit, deadline + bank)
+            limit = min(limit, deadline)
         return Call(job, callback["url"], callback["secret"], turn, limit, [(read, state)])
 
     def submit(self, call: Call, move: Any) -> tuple[str, str | None]:

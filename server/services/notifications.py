@@ -20,7 +20,7 @@ wake-ups); :mod:`server.processes.webhooks` delivers them, through the queue's u
 cases here (:class:`Deliveries`).
 
 **Targets.** A webhook may not reach the server's own network: loopback,
-private, link-local, multicast, unspecified and reserved addresses, and IPv6
+private, link-local, site-local, multicast, unspecified and reserved addresses, and IPv6
 forms that carry such an IPv4 address (mapped, compatible, SIIT, NAT64, 6to4,
 Teredo), are refused at registration and again at delivery, after the name is
 resolved, unless the operator allows their ranges (``PARLOUR_WEBHOOK_ALLOW``).

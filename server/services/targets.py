@@ -20,7 +20,9 @@ translator, a relay or the host's own stack may end up reaching (and Python's
 
 The NAT64 local-use prefix ``64:ff9b:1::/48`` (RFC 8215) is refused whole:
 where in it an IPv4 address sits depends on the operator's prefix length, so
-none of it is plainly global.
+none of it is plainly global. So is the site-local ``fec0::/10`` (RFC 3513,
+deprecated by RFC 3879 but still routed inside some sites), which Python
+3.11's ``is_global`` calls global.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ _COMPATIBLE = ipaddress.ip_network("::/96")
 _SIIT = ipaddress.ip_network("::ffff:0:0:0/96")
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
+_SITE_LOCAL = ipaddress.ip_network("fec0::/10")
 _SIX_TO_FOUR = ipaddress.ip_network("2002::/16")
 _TEREDO = ipaddress.ip_network("2001::/32")
 
@@ -99,16 +102,17 @@ def refused(address: str, allow: Sequence[Network] = ()) -> bool:
 
     Refused: anything but a global unicast address (loopback, private,
     link-local, shared, multicast, unspecified, reserved, documentation), an
-    IPv6 address whose embedded IPv4 address is any of those, and the NAT64
-    local-use range; unless a range of ``allow`` holds the address (or, for an
-    IPv4-mapped address, the IPv4 address it is on the wire).
+    IPv6 address whose embedded IPv4 address is any of those, the NAT64
+    local-use range and the site-local ``fec0::/10``; unless a range of
+    ``allow`` holds the address (or, for an IPv4-mapped address, the IPv4
+    address it is on the wire).
 
     >>> refused("127.0.0.1"), refused("93.184.216.34"), refused("::ffff:10.0.0.1")
     (True, False, True)
     >>> refused("64:ff9b::a9fe:a9fe"), refused("::7f00:1"), refused("2002:7f00:1::")
     (True, True, True)
-    >>> refused("::ffff:0:7f00:1"), refused("64:ff9b::5db8:d822")
-    (True, False)
+    >>> refused("::ffff:0:7f00:1"), refused("64:ff9b::5db8:d822"), refused("fec0::1")
+    (True, False, True)
     """
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     wire: Address = ip
@@ -116,7 +120,7 @@ def refused(address: str, allow: Sequence[Network] = ()) -> bool:
         wire = ip.ipv4_mapped
     if any(a in net for a in {ip, wire} for net in allow if net.version == a.version):
         return False
-    if ip in _NAT64_LOCAL:
+    if ip in _NAT64_LOCAL or ip in _SITE_LOCAL:
         return True
     embedded = embedded_ipv4(ip)
     if embedded:  # judged as the IPv4 it reaches; the IPv6 wrapper itself says nothing

@@ -7,7 +7,8 @@ books the dispatchers keep on each callback (its health).
 * ``cb:{q}:turns`` — a stream read by the consumer group :data:`GROUP`: an entry
   per turn (game, version, seat, player). A dispatcher reads new entries
   (``XREADGROUP``), claims those another left pending too long (``XAUTOCLAIM``),
-  and acks and deletes an entry once its turn is answered or stale.
+  keeps claiming those it holds (``XCLAIM``: their idle time reset), and acks
+  and deletes an entry once its turn is answered or stale.
 * ``p:{player}:cbstats``, ``:cblatency``, ``:cbfailures`` — counters, the latest
   answer times and the latest failures.
 """
@@ -209,6 +210,13 @@ def claim_idle(
         keys.callback_turns(), GROUP, consumer, min_idle_ms, "0-0", count=count
     )
     return _entries(reply[1] if reply else [])
+
+
+def hold(r: Redis, consumer: str, entry_ids: Sequence[str]) -> None:
+    """The entries stay ``consumer``'s, their idle time reset (``XCLAIM ... JUSTID``,
+    delivery counts unchanged); an entry acked meanwhile is not pending: left alone."""
+    if entry_ids:
+        r.xclaim(keys.callback_turns(), GROUP, consumer, 0, list(entry_ids), justid=True)
 
 
 def ack(r: Redis, entry_id: str) -> None:
