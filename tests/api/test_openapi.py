@@ -30,12 +30,12 @@ from referencing._core import Resolver
 from werkzeug.test import EnvironBuilder
 
 from client_sdk.sse import SseParser
+from tests.api.game_setups import FINISHED_SETUPS, GAME_SETUPS, check_every_game_is_set_up
 from tests.api.play import play_random_moves
 from tests.callbacks.openapi_calls import exercise_callbacks
 from tests.conftest import ADMIN_TOKEN
 from tests.embed.openapi_calls import exercise_embedding
 from tests.ladder.openapi_calls import exercise_ladders
-from tests.per_game import check_covers
 from tests.security.openapi_tokens import exercise_tokens
 from tests.web.openapi_calls import exercise_visitors
 
@@ -445,23 +445,11 @@ def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -
 # The refusals after them need the game under way: an option set whose games may end within
 # MOVES fails there by its message, not silently. A registered game without an entry fails
 # `test_every_game_s_answers_are_checked`.
-GAME_SETUPS: dict[str, list[dict[str, Any]]] = {
-    "concerto": [{"deals": 1}, {"deals": 1, "rules": "penguin"}],
-    "seconds": [{}],
-    "cowpoke": [{}, {"players": 5}],
-    "pinochle": [
-        {"variant": "partnership"},
-        {"variant": "firehouse"},
-        {"variant": "check"},
-        {"variant": "double-deck"},
-    ],
-}
 MOVES = 40
 
 
 def test_every_game_s_answers_are_checked() -> None:
-    check_covers(GAME_SETUPS, "GAME_SETUPS")
-    check_covers(FINISHED_SETUPS, "FINISHED_SETUPS")
+    check_every_game_is_set_up()
 
 
 @pytest.mark.parametrize(
@@ -657,16 +645,6 @@ def test_the_examples_are_answers_the_spec_accepts(document):
 # Each game played to its end (the moves through the services: the answers checked here
 # are the finished game's), its shortest options: the replay, its last frame, the view
 # with the result and the game stream's `end`, for every game and edition.
-FINISHED_SETUPS: dict[str, list[dict[str, Any]]] = {
-    "concerto": [{"deals": 1}, {"deals": 1, "rules": "penguin"}],
-    "seconds": [{}],
-    "cowpoke": [{"hands": 1}, {"players": 5, "hands": 1}],
-    "pinochle": [
-        {"variant": v, "max_deals": 1} for v in ("partnership", "firehouse", "check", "double-deck")
-    ],
-}
-
-
 @pytest.mark.parametrize(
     ("game", "options"),
     [(g, o) for g, sets in FINISHED_SETUPS.items() for o in sets],

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import requests
@@ -15,9 +14,9 @@ from server.games import REGISTRY
 from server.processes.botpool import POOL, BotPool, BotSpec
 from tests.api.helpers import cards_in
 from tests.conftest import ADMIN_TOKEN, LiveServer
-from tests.per_game import check_covers
 from tests.web.conftest import Web, appears, wait_for
 from tests.web.test_table import assert_page_holds_none_of
+from tests.web.visitor_tables import VISITOR_TABLES, check_every_game_has_a_visitor_table
 
 RULE_TAGS = {"concerto": "c17", "seconds": "s3", "cowpoke": "w4", "pinochle": "p20"}
 """One tag per game that its docs page defines (docs/rules/<game>.md#<tag>)."""
@@ -291,17 +290,8 @@ def test_visitors_are_limited_per_address_capped_and_can_be_turned_off(app, clie
     assert client.get("/v1/visitors").json["enabled"] is False
 
 
-VISITOR_TABLES: dict[str, dict[str, Any]] = {
-    "concerto": {},
-    "seconds": {},
-    "cowpoke": {"players": 5},
-    "pinochle": {"variant": "double-deck", "players": 8},
-}
-"""The table a visitor of each game asks for (the largest, where the size is an option)."""
-
-
 def test_every_game_has_its_visitor_table() -> None:
-    check_covers(VISITOR_TABLES, "VISITOR_TABLES")
+    check_every_game_has_a_visitor_table()
 
 
 def test_visitors_are_seated_with_the_best_house_bot_of_their_game(app, client) -> None:
