@@ -14,27 +14,56 @@ The tensor is the same for every game, built from the engine's view of one seat:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from server.games import REGISTRY
+from server.games import REGISTRY, Game
 from server.games.kit.base import BaseState
-from server.games.kit.cards import PINOCHLE, STANDARD
 
-_STANDARD = list(STANDARD.low_to_high())
-_PINOCHLE = list(PINOCHLE.low_to_high())
+T = TypeVar("T")
 
-ACTIONS: dict[str, tuple[Any, ...]] = {g: game.actions for g, game in REGISTRY.items()}
+
+class _OfEachGame(Mapping[str, T]):
+    """One fact of each game of the registry, read from its :class:`~server.games.Game`
+    record when asked for (a game registered later is there too)."""
+
+    def __init__(self, fact: Callable[[Game], T]) -> None:
+        self._fact = fact
+
+    def __getitem__(self, game_id: str) -> T:
+        game = REGISTRY.get(game_id)
+        if game is None:
+            raise KeyError(f"no game {game_id!r} (one of {', '.join(REGISTRY)})")
+        return self._fact(game)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(REGISTRY)
+
+    def __len__(self) -> int:
+        return len(REGISTRY)
+
+
+ACTIONS: Mapping[str, tuple[Any, ...]] = _OfEachGame(lambda game: game.actions)
 """Each game's action space, the engine's own (``Game.actions``): the action id is the
 place of an engine action (of ``legal_actions``) here, the same in every state."""
 
-CARDS = {"concerto": _STANDARD, "seconds": _STANDARD, "cowpoke": _STANDARD, "pinochle": _PINOCHLE}
-"""Each game's cards (its pack, each card once): the observation tensor counts them."""
+CARDS: Mapping[str, tuple[str, ...]] = _OfEachGame(lambda game: game.pack)
+"""Each game's cards (``Game.pack``: each card once, low to high): the observation tensor
+counts them."""
 
-_CARD_PLACES = {g: {c: i for i, c in enumerate(cards)} for g, cards in CARDS.items()}
+_CARD_PLACES: dict[str, tuple[tuple[str, ...], dict[str, int]]] = {}
+"""Each game's pack and the place of each of its cards (built once per pack)."""
+
+
+def _card_places(game_id: str) -> dict[str, int]:
+    pack = CARDS[game_id]
+    known = _CARD_PLACES.get(game_id)
+    if known is None or known[0] is not pack:
+        known = _CARD_PLACES[game_id] = (pack, {c: i for i, c in enumerate(pack)})
+    return known[1]
 
 
 def parts(tensor: npt.NDArray[np.float32], game_id: str, seats: int) -> dict[str, Any]:
@@ -55,7 +84,7 @@ def size(game_id: str, seats: int) -> int:
 
 def fill(views: Mapping[str, Any], game_id: str, engine: BaseState, seat: int) -> None:
     """Write ``seat``'s observation of ``engine`` into a zeroed tensor's ``views``."""
-    place = _CARD_PLACES[game_id]
+    place = _card_places(game_id)
     for card in engine.hands[seat]:
         views["hand"][place[card]] += 1
     for card in _strings(engine.state_view(None)):

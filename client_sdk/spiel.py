@@ -58,12 +58,7 @@ SEED_BYTES = 4
 PREFIX = "python_parlour_"
 """Each game's OpenSpiel name is this prefix and the engine's id."""
 
-STEPS_PER_DEAL = {"concerto": 400, "seconds": 60, "cowpoke": 400, "pinochle": 400}
-"""A bound on the moves of one deal (the longest legal auction and play, and more)."""
 CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
-UNBOUNDED_DEALS = 1000
-"""Deals assumed when the options set no limit (a Pinochle game to a target, a
-Concerto match): only OpenSpiel's ``max_game_length`` reads it."""
 
 
 def _sentinel(spec: Mapping[str, Any]) -> Any:
@@ -87,19 +82,6 @@ def engine_options(game: Game, params: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in params.items() if k in defaults and v != defaults[k]}
 
 
-def _deals_bound(game_id: str, state: BaseState) -> int:
-    options = state.public_options()
-    if game_id == "seconds":
-        return 7
-    if game_id == "cowpoke":
-        return int(options["hands"])
-    if game_id == "concerto" and options.get("match_target") is None:
-        return int(options["deals"])
-    if game_id == "pinochle" and options.get("max_deals") is not None:
-        return int(options["max_deals"])
-    return UNBOUNDED_DEALS
-
-
 class Spec:
     """One engine game with one set of options: what a :class:`ParlourGame` and its
     states read (it pickles as its name and parameters, as OpenSpiel's games do)."""
@@ -107,15 +89,12 @@ class Spec:
     def __init__(self, game_id: str, params: Mapping[str, Any]) -> None:
         self.game_id = game_id
         self.params = dict(params)
-        self.engine: Game = REGISTRY[game_id]
+        self.engine: Game = _game(game_id)
         self.options = engine_options(self.engine, params)
         probe = self.engine.new_state(self.options, "probe")  # InvalidOptions: bad params
         self.num_seats = len(probe.seat_scores())
         self.actions = self.engine.actions
-        self.max_game_length = (
-            SEED_BYTES
-            + _deals_bound(game_id, probe) * STEPS_PER_DEAL[game_id] * self.num_seats // 4
-        )
+        self.max_game_length = SEED_BYTES + self.engine.longest_game(probe.public_options())
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (spec, (self.game_id, tuple(sorted(self.params.items()))))
@@ -169,7 +148,7 @@ class ParlourGame(pyspiel.Game):  # type: ignore[misc]
 
 def engine_params(game_id: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """The parameters OpenSpiel holds for a game, without those at their default."""
-    defaults = parameters(REGISTRY[game_id])
+    defaults = parameters(_game(game_id))
     return {k: v for k, v in params.items() if k in defaults and v != defaults[k]}
 
 
@@ -350,13 +329,11 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
             core.tracker = core.root.clone()
             if not core.prefix:
                 _note(core.seen, core.game.engine.opening_events(core.root))
-        replay, actions = core.tracker, core.actions
+        replay, actions, move_of = core.tracker, core.actions, core.game.engine.move_of
         history = self.history()
         for action in history[core.start + core.seen_moves :]:
             seat = replay.to_move()[0]  # the seat that moved: the adapter's current player
-            compact = actions[action]
-            move = replay.legal_moves(seat)[replay.legal_actions(seat).index(compact)]
-            _note(core.seen, replay.apply(seat, move))
+            _note(core.seen, replay.apply(seat, move_of(actions[action])))
         core.seen_moves = len(history) - core.start
         return core.seen
 
@@ -425,8 +402,19 @@ def resample(state: ParlourState, seat: int, rng: random.Random) -> ParlourState
 
 
 def load(game_id: str, **params: Any) -> ParlourGame:
-    """``pyspiel.load_game`` of the engine game ``game_id`` with these parameters."""
+    """``pyspiel.load_game`` of the engine game ``game_id`` with these parameters (a game
+    added to the registry since this module was imported is registered first)."""
+    if game_id not in _GAME_TYPES:
+        register(_game(game_id))
     game: ParlourGame = pyspiel.load_game(PREFIX + game_id, params)
+    return game
+
+
+def _game(game_id: str) -> Game:
+    """The registry's game ``game_id``; ValueError (naming the games) if there is none."""
+    game = REGISTRY.get(game_id)
+    if game is None:
+        raise ValueError(f"no game {game_id!r} (one of {', '.join(REGISTRY)})")
     return game
 
 
@@ -451,21 +439,23 @@ def _game_type(game: Game) -> Any:
     )
 
 
-_GAME_TYPES = {game_id: _game_type(game) for game_id, game in REGISTRY.items()}
+_GAME_TYPES: dict[str, Any] = {}
+"""Each registered game's OpenSpiel ``GameType``, by engine id."""
 
 
-def _register() -> None:
-    registered = set(pyspiel.registered_names())
-    for game_id, game_type in _GAME_TYPES.items():
-        if game_type.short_name in registered:
-            continue
+def register(game: Game) -> None:
+    """Register ``game`` with ``pyspiel`` as ``python_parlour_<id>`` (once: pyspiel keeps
+    a name for good). Every game of the registry is registered on import."""
+    game_type = _GAME_TYPES.setdefault(game.id, _game_type(game))
+    if game_type.short_name in pyspiel.registered_names():
+        return
+    name = f"{game.id.capitalize()}Game"
+    # a class of this module by its name, as pickle (OpenSpiel's serialisation) finds it
+    cls = type(name, (ParlourGame,), {"game_id": game.id})
+    cls.__qualname__ = name
+    globals()[name] = cls
+    pyspiel.register_game(game_type, cls)
 
-        name = f"{game_id.capitalize()}Game"
-        # a class of this module by its name, as pickle (OpenSpiel's serialisation) finds it
-        cls = type(name, (ParlourGame,), {"game_id": game_id})
-        cls.__qualname__ = name
-        globals()[name] = cls
-        pyspiel.register_game(game_type, cls)
 
-
-_register()
+for _registered in REGISTRY.values():
+    register(_registered)

@@ -54,6 +54,8 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.game_id = game_id
+        if game_id not in REGISTRY:
+            raise ValueError(f"no game {game_id!r} (one of {', '.join(REGISTRY)})")
         self.game = REGISTRY[game_id]
         self.options = dict(options or {})
         self.metadata = {**self.metadata, "name": f"parlour_{game_id}_v0"}
@@ -113,7 +115,7 @@ class ParlourEnv(AECEnv):  # type: ignore[misc]
         if action not in state.legal_action_ids(seat):
             raise ValueError(f"action {action} is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
-        state.apply_action(seat, ACTIONS[self.game_id][int(action)])
+        state.apply_action(seat, self.game.actions[int(action)])
         outcome = state.outcome()
         if outcome is None:
             self.agent_selection = self.possible_agents[state.to_move()[0]]

@@ -46,6 +46,7 @@ from itertools import combinations, islice
 from typing import Any, ClassVar
 
 from .kit.base import (
+    UNBOUNDED_DEALS,
     BaseState,
     Event,
     GameOver,
@@ -1043,6 +1044,17 @@ parse_options = State.parse_options
 """Options as a client sent them → the game's options (the kit's one parser)."""
 
 
+def longest_game(options: Mapping[str, Any]) -> int:
+    """A bound on a game's moves: 400 a deal (the longest auction and play, and more), for
+    its deals, or :data:`UNBOUNDED_DEALS` in a match to a target.
+
+    >>> longest_game({"deals": 2, "match_target": None}), longest_game({"match_target": 500})
+    (800, 400000)
+    """
+    deals = options["deals"] if options.get("match_target") is None else UNBOUNDED_DEALS
+    return 400 * int(deals)
+
+
 GAME = game_record(
     State,
     title="Concerto",
@@ -1052,4 +1064,7 @@ GAME = game_record(
     variant_option="rules",
     house_bots=("concerto_signals", "concerto_greedy"),
     ladder_options={"deals": 1},
+    pack=STANDARD.low_to_high(),
+    longest_game=longest_game,
+    move_of=move_of,
 )

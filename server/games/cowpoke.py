@@ -1069,6 +1069,16 @@ parse_options = State.parse_options
 """Options as a client sent them → the game's options (the kit's one parser)."""
 
 
+def longest_game(options: Mapping[str, Any]) -> int:
+    """A bound on a game's moves: 100 a player a hand (the calls, put-outs and takes, and
+    more), for its ``hands``.
+
+    >>> longest_game({"players": 3, "hands": 2})
+    600
+    """
+    return 100 * int(options["players"]) * int(options["hands"])
+
+
 GAME = game_record(
     State,
     title="Cowpoke",
@@ -1076,4 +1086,7 @@ GAME = game_record(
     options=OPTIONS,
     seat_option="players",
     house_bots=("cowpoke",),
+    pack=STANDARD.low_to_high(),
+    longest_game=longest_game,
+    move_of=as_dict,
 )

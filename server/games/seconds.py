@@ -718,4 +718,19 @@ parse_options = State.parse_options
 """Options as a client sent them → the game's options (the kit's one parser)."""
 
 
-GAME = game_record(State, title="Seconds", seats=(SEATS,), options=OPTIONS, house_bots=("seconds",))
+def longest_game(options: Mapping[str, Any]) -> int:
+    """A bound on a game's moves: 60 a deal (13 tricks of four cards, and more), for its
+    :data:`DEALS` deals, whatever the options."""
+    return 60 * DEALS
+
+
+GAME = game_record(
+    State,
+    title="Seconds",
+    seats=(SEATS,),
+    options=OPTIONS,
+    house_bots=("seconds",),
+    pack=STANDARD.low_to_high(),
+    longest_game=longest_game,
+    move_of=as_dict,
+)

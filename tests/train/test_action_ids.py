@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from server.games import REGISTRY, BaseState
+from tests.per_game import check_covers
 from tests.train.option_sets import OPTION_SETS, ids
 
 GAMES_PER_SET = 2
@@ -35,6 +36,7 @@ were trained on."""
 
 
 def test_the_action_ids_are_those_policies_were_trained_on():
+    check_covers(IDS_AS_TRAINED, "IDS_AS_TRAINED (a new game: its Game.actions written out)")
     for game_id, game in REGISTRY.items():
         assert list(game.actions) == IDS_AS_TRAINED[game_id], game_id
         state_class = type(game.new_state({}, "ids"))
@@ -44,6 +46,7 @@ def test_the_action_ids_are_those_policies_were_trained_on():
 def _check(state: BaseState, where: str) -> None:
     """Every seat's fast ids are its legal actions' ids, sorted, and decode to them."""
     actions, action_ids = type(state).actions, type(state).action_ids
+    move_of = REGISTRY[state.game].move_of  # the game's own action -> move
     for seat in [None, *range(len(state.seat_scores()))]:
         legal = state.legal_actions(seat)
         fast = state.legal_action_ids(seat)
@@ -51,18 +54,9 @@ def _check(state: BaseState, where: str) -> None:
         assert [actions[i] for i in fast] == sorted(legal, key=action_ids.__getitem__)
         if seat in state.to_move():  # the API's moves (a seat not to move has none)
             assert {tuple(sorted(m.items())) for m in state.legal_moves(seat)} == {
-                tuple(sorted(state.normalize_move(_as_move(state, a)).items()))
+                tuple(sorted(state.normalize_move(move_of(a)).items()))
                 for a in (actions[i] for i in fast)
             }, (where, seat)
-
-
-def _as_move(state: BaseState, action: Any) -> dict[str, Any]:
-    """The API's move of a compact action (each game's own translation)."""
-    if isinstance(action, str):  # Concerto: a card, pass or force
-        return {"type": "play", "card": action} if len(action) == 2 else {"type": action}
-    kind, *arg = action
-    field = {"bid": "amount", "trump": "suit"}.get(kind, "card")
-    return {"type": kind, **({field: arg[0]} if arg else {})}
 
 
 @pytest.mark.parametrize(("game_id", "options"), OPTION_SETS, ids=ids())

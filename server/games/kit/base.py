@@ -676,6 +676,10 @@ class NewState(Protocol[S_co]):
     ) -> S_co: ...
 
 
+UNBOUNDED_DEALS = 1000
+"""The deals a game's :attr:`Game.longest_game` assumes when its options set no limit (a
+game played to a target): only OpenSpiel's ``max_game_length`` reads the bound."""
+
 ANY_GAME_BOTS: tuple[str, ...] = ("random",)
 """House bots that play every game (legal moves drawn at random): after each game's own
 :attr:`Game.house_bots` wherever a bot is chosen for a game."""
@@ -700,7 +704,13 @@ class Game:
       runs them, visitors are seated with the first);
     * ``ladder_options``: the options of its house ladder, where not the defaults;
     * the constructors: ``new_state``, ``from_dict``, ``from_view``, ``opening_events``;
-    * ``actions``: the fixed action space (an action's place is its id).
+    * its OpenSpiel facts (as ``GameInfo``), which the SDK's adapters (OpenSpiel,
+      PettingZoo, the observation tensor) read: ``actions``, the fixed action space (an
+      action's place is its id), ``move_of``, each action's move, ``pack``, its cards
+      low to high, and ``longest_game``, a bound on a game's moves for given options.
+      :func:`game_record` refuses a game without them, naming what is missing.
+
+    Its rules page is ``docs/rules/<id>.md`` (the docs build lists every game's there).
     """
 
     id: str
@@ -714,6 +724,15 @@ class Game:
     """A world from a bot's view (:meth:`BaseState.from_view`), for bots that search."""
     opening_events: Callable[[Any], list[Event]]
     """The events a new state starts with (the first deal), for the game's feed."""
+    pack: tuple[Card, ...]
+    """Each card of the game once, low to high (the observation tensor's card places)."""
+    longest_game: Callable[[Mapping[str, Any]], int]
+    """A bound on the moves of a whole game, from its options with every default filled
+    in (:meth:`BaseState.public_options`): OpenSpiel's ``max_game_length``, the seed's
+    chance nodes aside."""
+    move_of: Callable[[Any], Move]
+    """The move (the API's form, as ``legal_moves`` lists it) of one action of
+    :attr:`actions`: the action ↔ move mapping, the action's id being its place there."""
     seat_option: str | None = None
     """The option that sets the number of players, if the game has one (Cowpoke's
     ``players``). The service fills it in from the seats a creator lists."""
@@ -734,6 +753,11 @@ class Game:
     actions: tuple[Any, ...] = ()
     """The game's fixed action space (:attr:`BaseState.actions`): an action's place is
     its id, the same in every state (OpenSpiel's and PettingZoo's action ids)."""
+
+    def __post_init__(self) -> None:
+        problems = _fact_problems(self)
+        if problems:
+            raise ValueError(f"game {self.id!r}: " + "; ".join(problems))
 
     def side_size(self, seats: int) -> int:
         """Players per side at a table of ``seats``: half the table when the game is played
@@ -762,8 +786,23 @@ def game_record(
     variant_option: str | None = None,
     house_bots: tuple[str, ...] = (),
     ladder_options: Mapping[str, Any] | None = None,
+    pack: Iterable[Card] | None = None,
+    longest_game: Callable[[Mapping[str, Any]], int] | None = None,
+    move_of: Callable[[Any], Move] | None = None,
 ) -> Game:
-    """The registry's record of the game whose states are ``state``."""
+    """The registry's record of the game whose states are ``state``.
+
+    ``pack``, ``longest_game`` and ``move_of`` are the game's OpenSpiel facts
+    (:class:`Game`), with the state's ``actions``; each is required.
+
+    Raises:
+        ValueError: a fact is missing or wrong, each named with what it should be.
+    """
+    given = {"pack": pack, "longest_game": longest_game, "move_of": move_of}
+    missing = [f"no {name} ({_FACTS[name]})" for name, value in given.items() if value is None]
+    if missing:
+        raise ValueError(f"game {state.game!r}: " + "; ".join(missing))
+    assert pack is not None and longest_game is not None and move_of is not None
     return Game(
         id=state.game,
         title=title,
@@ -779,7 +818,39 @@ def game_record(
         house_bots=house_bots,
         ladder_options=dict(ladder_options or {}),
         actions=state.actions,
+        pack=tuple(pack),
+        longest_game=longest_game,
+        move_of=move_of,
     )
+
+
+_FACTS = {
+    "actions": "the State class's fixed action space, every action legal_actions can give",
+    "pack": "pack=: each card of the game once, low to high",
+    "longest_game": "longest_game=: a bound on a game's moves, from its options",
+    "move_of": "move_of=: the move, as legal_moves lists it, of each action",
+}
+"""What each of a game's OpenSpiel facts is, for the message that names one missing."""
+
+
+def _fact_problems(game: Game) -> list[str]:
+    """What is wrong with ``game``'s OpenSpiel facts (empty: nothing): present, and each
+    action's move a move (a mapping with a ``type``)."""
+    problems = []
+    if not game.actions:
+        problems.append(f"no actions ({_FACTS['actions']})")
+    if not game.pack or len(set(game.pack)) != len(game.pack):
+        problems.append(f"no pack, or a card twice in it ({_FACTS['pack']})")
+    for name in ("longest_game", "move_of"):
+        if not callable(getattr(game, name)):
+            problems.append(f"no {name} ({_FACTS[name]})")
+    if callable(game.move_of):
+        for action in game.actions:
+            move = game.move_of(action)
+            if not isinstance(move, Mapping) or not isinstance(move.get("type"), str):
+                problems.append(f"move_of({action!r}) is {move!r}, not a move with a type")
+                break
+    return problems
 
 
 def split_leading_kind(actions: list[tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from ..kit.base import (
+    UNBOUNDED_DEALS,
     Event,
     MalformedMove,
     Move,
@@ -507,6 +508,19 @@ class State(Dealing, Auction, Melding, Tricks, Scoring):
 
 new_state = State.new
 
+
+def longest_game(options: Mapping[str, Any]) -> int:
+    """A bound on a game's moves: 100 a player a deal (the auction, the exchange and the
+    tricks, and more), for its ``max_deals``, or :data:`UNBOUNDED_DEALS` in a game to its
+    target alone.
+
+    >>> longest_game({"players": 6, "max_deals": 2}), longest_game({"players": 4})
+    (1200, 400000)
+    """
+    deals = options.get("max_deals")
+    return 100 * int(options["players"]) * int(UNBOUNDED_DEALS if deals is None else deals)
+
+
 GAME = game_record(
     State,
     title="Pinochle (partnership, firehouse, check, double-deck)",
@@ -516,4 +530,7 @@ GAME = game_record(
     two_sides=True,  # seats alternate between two sides in every variant (rules.side_of)
     variant_option="variant",
     house_bots=("pinochle",),
+    pack=PINOCHLE_PACK.low_to_high(),
+    longest_game=longest_game,
+    move_of=as_dict,
 )
