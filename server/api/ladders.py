@@ -123,10 +123,12 @@ def create():
           is seen waiting `pause_seconds` after its last timeout.
         * `provisional_games`: rated contests before a rating stops being
           provisional.
-        * `validation` (default true): a new entry (or one whose callback
-          changed) first plays one unrated validation game against the
-          ladder's house bots; it is matched only once that game ends with no
-          timeout and no illegal move of its own.
+        * `max_games`: each entry's games at once (house bots have no cap:
+          one entry holds at most its own `max_games` of theirs).
+        * `validation` (default true): a new entry (joining again after leaving
+          is one; so is one whose callback changed) first plays one unrated
+          validation game against the ladder's house bots; it is matched only
+          once that game ends with no timeout and no illegal move of its own.
       requestBody:
         required: true
         content:
@@ -232,6 +234,12 @@ def leave(ladder_id: str):
       tags:
       - ladders
       summary: Leave the ladder (games in progress go on; no new ones are made).
+      description: |
+        The player's games under way go on while it is seen waiting (a bot that
+        leaves as its last game begins plays it out); once it has not been seen
+        for the ladder's `seen_seconds`, the scheduler gives each of its turns
+        there the clock's timeout policy at once. Joining again is a new entry:
+        it plays a validation game again where the ladder validates.
       parameters:
       - name: player_id
         in: query

@@ -10,6 +10,7 @@ policy (:mod:`server.tournaments.clock`) as the seat's move.
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from dataclasses import replace
 from typing import Any
 
@@ -43,11 +44,13 @@ class Clocks:
         clocks = clock_store.read_many(self.r, game_ids)
         return {g: {str(s): n for s, n in c.timeouts.items()} for g, c in clocks.items()}
 
-    def timeout(self, game_id: str, now: float | None = None) -> str:
+    def timeout(self, game_id: str, now: float | None = None, gone: Collection[int] = ()) -> str:
         """Apply the move clock to one game whose indexed deadline has come.
 
         Re-reads the truth (the game and its clock) and acts on at most one
-        seat: the first seat to move whose deadline is at or before ``now`` gets
+        seat: the first seat to move whose deadline is at or before ``now``, or
+        that is one of ``gone`` (seats whose player is gone: their turn is up at
+        once, :mod:`server.services.ladder_play`), gets
         its timeout policy (:mod:`server.tournaments.clock`), committed together
         with the clock's bookkeeping (one more timeout, its time bank spent); a
         move that beat it to the commit wins and nothing happens. Call again
@@ -69,7 +72,7 @@ class Clocks:
         if clock.version < record.version:  # a crash between a commit and its arming
             self.core.arm(record, state, clock, mover=None, restart=True)
             return "rearmed"
-        due = [s for s in state.to_move() if clock.deadlines.get(s, now + 1) <= now]
+        due = [s for s in state.to_move() if clock.deadlines.get(s, now + 1) <= now or s in gone]
         if not due:
             clock_store.index(self.r, game_id, clock.earliest())
             return "waiting"

@@ -3,9 +3,10 @@ case), and the books it keeps on how its entries play (a play hook subscriber).
 
 **Driving** (:meth:`LadderPlay.advance`, called by the scheduler,
 :mod:`server.processes.scheduler`, for every ladder on each pass): create the
-games of its open matches, record their results, rate the matches whose tables
-are all over, drive the new entries' validation games (:meth:`LadderPlay.validate`),
-then match the entries available now
+games of its open matches, give the turns of the players who left and are gone the
+clock's timeout policy at once (:meth:`LadderPlay._play_gone`), record the results,
+rate the matches whose tables are all over, drive the new entries' validation games
+(:meth:`LadderPlay.validate`), then match the entries available now
 (:meth:`server.services.ladders.Ladders.plan`).
 
 Exactly once without a lock: a ladder's matches are numbered; new ones are
@@ -41,6 +42,9 @@ from server.store import ladders as store
 from server.store.games import GameRecord
 from server.store.ladders import LadderRecord
 from server.tournaments.ladder import contest_ranks
+
+MAX_GIVEN_UP = 16
+"""Turns of gone players given up in one game per pass (more are the next pass's)."""
 
 
 def ladder_of(record: GameRecord) -> str | None:
@@ -118,14 +122,16 @@ class LadderPlay:
 
         An entry whose validation is ``pending`` and that is seen waiting gets its game:
         its player at seat 0, the ladder's first house bots at the others, the ladder's
-        clock, an id derived from (ladder, player, attempt) so that two schedulers
-        create one game; the entry's state becomes ``playing``. Once that game is over
+        clock, an id derived from (ladder, player, the validation's random key, attempt)
+        so that two schedulers create one game and no other validation finds it; the
+        entry's state becomes ``playing``. Once that game is over
         the entry has ``passed`` (no timeout, no move refused) or ``failed`` (the reason
         says which). Each state is written only over the one read
         (:func:`server.store.ladders.set_validation`), so a scheduler that read an
         older one writes nothing. The game is no match: never rated.
         """
         meta = record.meta
+        self._left_validations(record)
         waiting = {
             p: got
             for p, entry in record.entries.items()
@@ -141,7 +147,7 @@ class LadderPlay:
                     continue  # it plays its validation game when it is there to play it
                 if len(house) < meta["table_size"] - 1:
                     continue  # the house bots left: it waits for them
-                game_id = self._create_validation(record, player, got["attempt"], house)
+                game_id = self._create_validation(record, player, got, house)
                 store.set_validation(
                     self.r,
                     record.id,
@@ -166,11 +172,32 @@ class LadderPlay:
                 done["reason"] = f"in its validation game {game_id} it " + " and ".join(reasons)
             store.set_validation(self.r, record.id, player, done, expected=got)
 
+    def _left_validations(self, record: LadderRecord) -> None:
+        """The validation games under way when their player left: its turns (seat 0)
+        are played at once once it is gone (:meth:`_play_gone`); over, they are dropped."""
+        left = store.left_validations(self.r, record.id)
+        if not left:
+            return
+        over = list(self.clocks.final_results(list(left)))
+        store.drop_left_validations(self.r, record.id, over)
+        done = {left[g] for g in over} - set(record.entries)
+        if done:
+            store.forget(self.r, sorted(done))
+        self._play_gone(
+            record, {g: [p] for g, p in left.items() if g not in over and p not in record.entries}
+        )
+
     def _create_validation(
-        self, record: LadderRecord, player: str, attempt: int, house: list[str]
+        self, record: LadderRecord, player: str, got: dict[str, Any], house: list[str]
     ) -> str:
-        """Create (once) the ``attempt``-th validation game of ``player``; its id."""
-        game_id = table_game_id(f"ladder:{record.id}:validation:{player}", attempt, 0)
+        """Create (once) the validation game of ``player``'s validation ``got``; its id,
+        derived from the validation's random key (one stored before keys: from the
+        attempt alone), so that two schedulers create one game and no new validation
+        finds an old one."""
+        base = f"ladder:{record.id}:validation:{player}"
+        if got.get("key"):
+            base += f":{got['key']}"
+        game_id = table_game_id(base, got["attempt"], 0)
         placement = {"validation": player, "table": 0, "board": None, "twins": None}
         self._create_table(record, game_id, [player, *house], None, placement)
         return game_id
@@ -193,6 +220,15 @@ class LadderPlay:
             for t in range(len(match["tables"]))
             if (name := store.slot(n, t)) not in record.results
         }
+        self._play_gone(
+            record,
+            {
+                games[store.slot(n, t)]: seats
+                for n, match in record.open.items()
+                for t, seats in enumerate(match["tables"])
+                if store.slot(n, t) in pending
+            },
+        )
         finals = self.clocks.final_results(list(pending.values()))
         timeouts = self.clocks.timeouts(list(finals))
         results = {
@@ -207,6 +243,26 @@ class LadderPlay:
             store.put_results(self.r, record.id, results)
             record = store.read(self.r, record.id) or record
         self._rate(record, checkpoint)
+
+    def _play_gone(self, record: LadderRecord, tables: dict[str, list[str]]) -> None:
+        """Give the turns of the players who are gone the clock's timeout policy at once,
+        in the ladder's games under way (``tables``: game id -> its players by seat).
+
+        Gone: left the ladder, and not seen waiting within its ``seen_seconds`` (a bot
+        that leaves as its last game begins, ``parlour bot run --games N``, keeps
+        playing it). Each such turn is a timeout of its seat, as its clock would have
+        made it a full move clock later (a default move, or the policy's forfeit)."""
+        left = {p for seats in tables.values() for p in seats if p not in record.entries}
+        if not left:
+            return
+        now = time.time()
+        seen = store.last_seen(self.r, sorted(left))
+        gone = {p for p in left if seen.get(p, 0) < now - record.meta["seen_seconds"]}
+        for game_id, seats in tables.items():
+            mine = {s for s, p in enumerate(seats) if p in gone}
+            for _ in range(MAX_GIVEN_UP if mine else 0):
+                if self.clocks.timeout(game_id, now, gone=mine) not in ("default_move", "rearmed"):
+                    break
 
     def _rate(self, record: LadderRecord, checkpoint: Checkpoint) -> None:
         """Rate each match whose tables are all over, once (a duplicate board is one contest)."""
@@ -234,6 +290,11 @@ class LadderPlay:
                 )
         checkpoint("close")
         store.close(self.r, record.id, list(done))
+        still = {p for n, m in record.open.items() if n not in done for s in m["sides"] for p in s}
+        left = {p for n in done for s in record.open[n]["sides"] for p in s}
+        left -= still | set(record.entries)
+        if left:  # their games here over: no longer kept as seen (store.forget)
+            store.forget(self.r, sorted(left))
 
     def _create_game(
         self, record: LadderRecord, n: int, t: int, match: dict[str, Any], checkpoint: Checkpoint

@@ -17,6 +17,11 @@ the pair is held until the partner joins naming it back. Only such an accepted
 pair is matched, always as one side and rated as a team; either leaving takes
 the pair out.
 
+Caps: an entry plays at most ``max_games`` of the ladder's games at once (the
+ladder's, or its own lower one); house bots have no cap, so one entry that stalls
+its games holds only its own share of theirs, and a validated newcomer is matched
+at the next passes however busy they are.
+
 Health, computed from the stored results (never stored apart, so it cannot
 drift): an entry whose last ``pause_after`` games each ran out its clock is
 paused, with the reason shown, until it is seen waiting again
@@ -35,8 +40,10 @@ unrated **validation game** against the house bots
 once the entry is seen waiting); only an entry that ends it with no timeout and no
 illegal move is matched and rated (status ``validating`` until then,
 ``failed_validation`` with the reason after a failed one; joining again tries
-again). :meth:`Ladders.revalidate` asks it again of a player on all its ladders
-(its callback changed). House bots are never validated; neither are entries of a
+again; leaving and joining again is a new entry, which validates again, in a game
+of its own: each validation's id derives from a random key).
+:meth:`Ladders.revalidate` asks it again of a player on all its ladders (its
+callback changed). House bots are never validated; neither are entries of a
 ladder without such house bots (nothing to validate against) or of one defined
 before validation existed.
 """
@@ -100,8 +107,16 @@ def _outcome(ranks: tuple[int, ...], rank: int) -> str:
 
 
 def _validation(attempt: int) -> dict[str, Any]:
-    """A validation to play (its ``attempt``-th)."""
-    return {"state": "pending", "attempt": attempt, "game_id": None, "reason": None}
+    """A validation to play (its entry's ``attempt``-th), with a fresh random ``key`` its
+    game's id derives from: no later attempt, nor a later entry of the same player
+    (whose attempts count from 1 again), can find an earlier attempt's game."""
+    return {
+        "state": "pending",
+        "attempt": attempt,
+        "game_id": None,
+        "reason": None,
+        "key": secrets.token_hex(8),
+    }
 
 
 def _validation_out(got: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -371,14 +386,26 @@ class Ladders:
             )
 
     def leave(self, token: str | None, ladder_id: str, player_id: str | None = None) -> dict:
-        """Take a player out: it is not matched again (its games in progress go on).
-        On a ladder of fixed pairs its accepted partner leaves with it."""
+        """Take a player out: it is not matched again. Its games in progress go on while
+        it is seen waiting; once it is not (for ``seen_seconds``) the scheduler gives its
+        turns there the clock's timeout policy at once
+        (:meth:`server.services.ladder_play.LadderPlay.advance`). On a ladder of fixed
+        pairs its accepted partner leaves with it."""
         player_id = self._subject(token, player_id)
         record = self._record(ladder_id)
         partner = _pair_of(record, player_id)
-        if not store.leave(self.r, ladder_id, player_id, *([partner] if partner else [])):
+        leaving = [player_id, *([partner] if partner else [])]
+        running = {
+            got["game_id"]: p
+            for p in leaving
+            if (got := record.entries.get(p, {}).get("validation")) and got["state"] == "playing"
+        }
+        if not store.leave(self.r, ladder_id, *leaving, validations=running):
             raise NotFound("not on this ladder", {"player_id": player_id})
-        store.forget(self.r, [player_id, *([partner] if partner else [])])
+        # still seen while at a game here (whether it is gone decides how that game goes)
+        store.forget(
+            self.r, [p for p in leaving if not _playing(record, p) and p not in running.values()]
+        )
         out = {"ladder_id": ladder_id, "player_id": player_id, "left": True}
         return out | ({"partner_left": partner} if partner else {})
 
@@ -461,7 +488,7 @@ class Ladders:
             for p in record.entries
             if seen.get(p, 0) >= now - meta["seen_seconds"]
             and validated(record.entries[p])
-            and busy[p] < min(meta["max_games"], record.entries[p].get("max_games") or 1e9)
+            and busy[p] < self._cap(record, p)
         ]
         if len(free) < meta["table_size"]:
             return []  # nobody to match: spare the reading of every result
@@ -490,6 +517,16 @@ class Ladders:
             }
             for match, board in found
         ]
+
+    @staticmethod
+    def _cap(record: LadderRecord, player: str) -> float:
+        """How many of the ladder's games at once ``player`` may be at: the ladder's
+        ``max_games``, or the entry's own lower cap. House bots have none: the server
+        sizes their play, and each opponent holds at most its own cap of their games,
+        so one entry that stalls its games cannot keep the others from them."""
+        if views.is_house(player):
+            return float("inf")
+        return min(record.meta["max_games"], record.entries[player].get("max_games") or 1e9)
 
     def _match(
         self,

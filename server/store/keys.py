@@ -294,6 +294,12 @@ def ladder_validation_refused(ladder_id: str) -> str:
     return f"L:{{L{ladder_id}}}:vrefused"
 
 
+def ladder_left_validations(ladder_id: str) -> str:
+    """Hash: validation game id -> the player that left the ladder during it (the
+    scheduler plays its turns there until the game is over)."""
+    return f"L:{{L{ladder_id}}}:vleft"
+
+
 def ladders() -> str:
     """Sorted set: every ladder id -> its creation time."""
     return "ladders"

@@ -12,6 +12,9 @@ Layout (a ladder's keys share the hash tag ``{L<ladder_id>}``; every name is bui
   "reason"}``, :func:`set_validation`);
 * ``L:{id}:vrefused`` hash validation game id -> the moves of its entry the engine
   refused there;
+* ``L:{id}:vleft``    hash validation game id -> its player, for the validation games
+  under way when their player left (the scheduler plays its turns once it is gone,
+  and drops the game once over);
 * ``L:{id}:matches``  hash match number -> JSON ``{"tables": [[player per seat]...],
   "sides": [[players]...], "created"}``; numbers run 0, 1, 2… and each is written
   once, in a MULTI/EXEC guarded by WATCH on this hash (:func:`put_matches`);
@@ -25,7 +28,8 @@ Layout (a ladder's keys share the hash tag ``{L<ladder_id>}``; every name is bui
 * ``ladder:waiting``  sorted set player id -> when it was last seen waiting for a turn
   (epoch; 0: not yet), of the players on some ladder only: a player is added when it
   joins (and by the scheduler's pass over the entries, so none is ever missed), marked
-  by ``ZADD XX`` (nobody else is added), and dropped when it leaves its last ladder.
+  by ``ZADD XX`` (nobody else is added), and dropped when it has left its last ladder
+  and its games there are over (until then its games go by whether it is still seen).
 
 Exactly once without a lock: a match number is claimed by the transaction
 that writes it, which fails if any other scheduler wrote a match since this
@@ -205,14 +209,35 @@ def validation_refusals(r: Redis, ladder_id: str, game_id: str) -> int:
     return int(got or 0)
 
 
-def leave(r: Redis, ladder_id: str, player_id: str, *also: str) -> bool:
+def leave(
+    r: Redis,
+    ladder_id: str,
+    player_id: str,
+    *also: str,
+    validations: dict[str, str] | None = None,
+) -> bool:
     """Take the player out, and ``also`` these (its pair); its games go on, it is not
-    paired again. False if the player was not in."""
+    paired again; ``validations`` (game id -> player) are the validation games under way
+    of those leaving, kept in ``vleft`` for the scheduler. False if the player was not in."""
     pipe = r.pipeline()  # MULTI/EXEC: a pair leaves together
     pipe.hdel(keys.ladder_entries(ladder_id), player_id)
     if also:
         pipe.hdel(keys.ladder_entries(ladder_id), *also)
+    if validations:
+        pipe.hset(keys.ladder_left_validations(ladder_id), mapping=dict[Any, Any](validations))
     return bool(pipe.execute()[0])
+
+
+def left_validations(r: Redis, ladder_id: str) -> dict[str, str]:
+    """The validation games under way whose player left: game id -> player."""
+    raw: Any = r.hgetall(keys.ladder_left_validations(ladder_id))
+    return {text(k): text(v) for k, v in raw.items()}
+
+
+def drop_left_validations(r: Redis, ladder_id: str, game_ids: Sequence[str]) -> None:
+    """Those validation games of players who left are over."""
+    if game_ids:
+        r.hdel(keys.ladder_left_validations(ladder_id), *game_ids)
 
 
 def put_matches(
