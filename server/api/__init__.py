@@ -151,6 +151,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # Abuse: see server/services/invitations.py, lobby.py and core.py (house bots).
         INVITATIONS_PER_INVITER=int(os.environ.get("PARLOUR_INVITATIONS_PER_INVITER", "50")),
         INVITATIONS_PER_INVITEE=int(os.environ.get("PARLOUR_INVITATIONS_PER_INVITEE", "50")),
+        INVITATIONS_PER_PAIR=int(os.environ.get("PARLOUR_INVITATIONS_PER_PAIR", "10")),
         LOBBY_PER_CREATOR=int(os.environ.get("PARLOUR_LOBBY_PER_CREATOR", "5")),
         HOUSE_BOTS=os.environ.get("PARLOUR_HOUSE_BOTS", "visitors,apps,games,ladders"),
     )
@@ -170,6 +171,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         webhook_allow=app.config["WEBHOOK_ALLOW"],
         invitations_per_inviter=app.config["INVITATIONS_PER_INVITER"],
         invitations_per_invitee=app.config["INVITATIONS_PER_INVITEE"],
+        invitations_per_pair=app.config["INVITATIONS_PER_PAIR"],
         lobby_per_creator=app.config["LOBBY_PER_CREATOR"],
         house_bots=app.config["HOUSE_BOTS"],
     )
