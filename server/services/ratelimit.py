@@ -112,14 +112,15 @@ class RateLimits:
             raise RateLimited(wait)
         return known
 
-    def check_registration(
-        self, token: str | None, address: str | None, limit: int, period: float
+    def check_address(
+        self, bucket: str, token: str | None, address: str | None, limit: int, period: float
     ) -> None:
-        """Count one registration of ``address`` (the admin's are not counted).
+        """Count one request of ``address`` in its ``bucket`` (``register``: registrations,
+        ``archive``: archive pages), whatever token it carries; the admin's are not counted.
 
         Raises:
-            RateLimited: the address registered ``limit`` players this window.
+            RateLimited: the address made ``limit`` such requests this window.
         """
         if not limit or not address or (token is not None and self.core.is_admin(token)):
             return
-        self._hit(f"register:{address}", limit, period)
+        self._hit(f"{bucket}:{client_key(address)}", limit, period)
