@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.client
+import os
 import random
 import statistics
 import sys
@@ -103,10 +104,16 @@ class Table:
         return took
 
 
-def register(base: str, session: requests.Session, n: int) -> tuple[list[str], list[str]]:
+def register(
+    base: str, session: requests.Session, n: int, admin_token: str
+) -> tuple[list[str], list[str]]:
+    """``n`` players, registered as the admin (an address registers only a few itself)."""
     ids, tokens = [], []
+    admin = {"Authorization": f"Bearer {admin_token}"}
     for i in range(n):
-        body = session.post(f"{base}/v1/players", json={"name": f"bench{i}"}, timeout=30).json()
+        body = session.post(
+            f"{base}/v1/players", json={"name": f"bench{i}"}, headers=admin, timeout=30
+        ).json()
         ids.append(body["id"])
         tokens.append(body["token"])
     return ids, tokens
@@ -189,11 +196,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--waiters", type=int, default=200)
     args = parser.parse_args(argv or [])
 
+    # every waiter and client polls from this one host: no per-address stream cap
+    os.environ.setdefault("PARLOUR_STREAMS_PER_ADDRESS", "0")
     with tempfile.TemporaryDirectory(prefix="parlour-bench-") as tmp:
         server = Served(Path(tmp) / "var", free_port(), workers=args.workers)
         try:
             base, setup = server.url, requests.Session()
-            ids, tokens = register(base, setup, 4 * args.clients + args.waiters)
+            ids, tokens = register(base, setup, 4 * args.clients + args.waiters, server.admin_token)
             tables = [
                 Table(
                     base,

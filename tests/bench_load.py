@@ -349,6 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         "PARLOUR_WORKER_CONNECTIONS": str(args.waiters + 1000),
         "PARLOUR_REDIS_MAX_CONNECTIONS": str(args.waiters + 1000),
         "PARLOUR_MAX_WAIT": str(args.poll_wait),
+        "PARLOUR_STREAMS_PER_ADDRESS": "0",  # every waiter polls from this one host
     }
     with tempfile.TemporaryDirectory(prefix="parlour-load-") as tmp:
         red = RedisNode(Path(tmp) / "redis", fsync="everysec")

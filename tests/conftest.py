@@ -130,14 +130,23 @@ def redis_client(redis_server: EmbeddedRedis) -> Iterator[redis.Redis]:
     client.close()
 
 
+UNBUCKETED = {"REGISTER_LIMIT": 0, "ARCHIVE_LIMIT": 0}
+"""The per-address buckets the tests' servers turn off (``PARLOUR_REGISTER_LIMIT``,
+``PARLOUR_ARCHIVE_LIMIT``: docs/operations.md)."""
+
+
 @pytest.fixture
 def app_config(redis_server: EmbeddedRedis) -> dict[str, Any]:
-    """Settings of the ``app`` fixture; override this fixture to change them."""
+    """Settings of the ``app`` fixture; override this fixture to change them.
+
+    The per-address buckets of registrations and archive pages are off: every test
+    registers its players from one address (tests/security check those limits)."""
     return {
         "REDIS_URL": redis_server.url,
         "ADMIN_TOKEN": ADMIN_TOKEN,
         "MAX_WAIT": MAX_WAIT,
         "TESTING": True,
+        **UNBUCKETED,
     }
 
 

@@ -10,8 +10,10 @@ The use cases live in ``app.extensions["parlour"]``, a
 largest request body in bytes, 64 KiB by default; a larger one is answered 413, before it
 is read when it states its length, once past the limit when chunked;
 ``PARLOUR_STREAMS_PER_PLAYER`` and ``PARLOUR_STREAMS_PER_ADDRESS``: the caps on open
-streams and long-polls, see :mod:`server.services.slots`; ``PARLOUR_FRAME_ANCESTORS``:
-the origins that may frame the web pages, see :mod:`.headers`). The app keeps no state
+streams and long-polls, see :mod:`server.services.slots`; the rate limits and the
+per-address buckets of registrations and archive pages, see :mod:`.ratelimit`;
+``PARLOUR_FRAME_ANCESTORS``: the origins that may frame the web pages, see
+:mod:`.headers`). The app keeps no state
 between requests: everything shared lives in Redis, so any number of workers can serve
 any request.
 """
@@ -136,8 +138,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # Flask's own setting: werkzeug refuses a longer body with 413 (errors.py).
         MAX_CONTENT_LENGTH=int(os.environ.get("PARLOUR_MAX_BODY", str(MAX_BODY))),
         ANON_RATE_LIMIT=_env_int("PARLOUR_ANON_RATE_LIMIT"),  # None: RATE_LIMIT's
-        REGISTER_LIMIT=int(os.environ.get("PARLOUR_REGISTER_LIMIT", "0")),
+        REGISTER_LIMIT=int(os.environ.get("PARLOUR_REGISTER_LIMIT", "10")),
         REGISTER_PERIOD=float(os.environ.get("PARLOUR_REGISTER_PERIOD", "3600")),
+        ARCHIVE_LIMIT=int(os.environ.get("PARLOUR_ARCHIVE_LIMIT", "30")),
+        ARCHIVE_PERIOD=float(os.environ.get("PARLOUR_ARCHIVE_PERIOD", "60")),
         TRUSTED_PROXIES=int(os.environ.get("PARLOUR_TRUSTED_PROXIES", "0")),
         WEBHOOK_ALLOW=os.environ.get("PARLOUR_WEBHOOK_ALLOW", ""),
         # Visitors: see server/services/visitors.py and docs/web.md.
@@ -151,6 +155,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # Abuse: see server/services/invitations.py, lobby.py and core.py (house bots).
         INVITATIONS_PER_INVITER=int(os.environ.get("PARLOUR_INVITATIONS_PER_INVITER", "50")),
         INVITATIONS_PER_INVITEE=int(os.environ.get("PARLOUR_INVITATIONS_PER_INVITEE", "50")),
+        INVITATIONS_PER_PAIR=int(os.environ.get("PARLOUR_INVITATIONS_PER_PAIR", "10")),
         LOBBY_PER_CREATOR=int(os.environ.get("PARLOUR_LOBBY_PER_CREATOR", "5")),
         HOUSE_BOTS=os.environ.get("PARLOUR_HOUSE_BOTS", "visitors,apps,games,ladders"),
     )
@@ -170,6 +175,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         webhook_allow=app.config["WEBHOOK_ALLOW"],
         invitations_per_inviter=app.config["INVITATIONS_PER_INVITER"],
         invitations_per_invitee=app.config["INVITATIONS_PER_INVITEE"],
+        invitations_per_pair=app.config["INVITATIONS_PER_PAIR"],
         lobby_per_creator=app.config["LOBBY_PER_CREATOR"],
         house_bots=app.config["HOUSE_BOTS"],
     )

@@ -419,7 +419,9 @@ def archive():
         while there is more, the `Link` header names the next page
         (`<...&cursor=...>; rel="next"`), and the last page has no `Link`. A game
         that ends (or whose board becomes over) after the walk passed its place
-        is found by a later export.
+        is found by a later export. Pages are counted per client address, whatever
+        the token (`PARLOUR_ARCHIVE_LIMIT`, 30 per `PARLOUR_ARCHIVE_PERIOD`, 60 s;
+        past it 429 `rate_limited`).
       security:
       - {}
       parameters:

@@ -81,7 +81,8 @@ def turn_stream():
 
         The token goes in `Authorization: Bearer` only: a `?token=` is refused
         with 400 (bots can send headers, and URLs end up in logs). A player holds
-        at most `PARLOUR_STREAMS_PER_PLAYER` (8) streams and long-polls at once;
+        at most `PARLOUR_STREAMS_PER_PLAYER` (8) streams and long-polls at once,
+        and a client address `PARLOUR_STREAMS_PER_ADDRESS` (64) whoever holds them;
         past that: 429 `too_many_streams` with `Retry-After`.
       parameters:
       - name: heartbeat
@@ -123,6 +124,7 @@ def turn_stream():
         token,
         heartbeat=min(query["heartbeat"] or most, most),
         max_seconds=current_app.config["SSE_MAX_SECONDS"],
+        client=client_address(),
     )
     return Response(
         frames,

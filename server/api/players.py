@@ -21,7 +21,9 @@ def register():
       summary: Register a player; the token is shown once.
       description: |
         Open registration is on by default (`PARLOUR_OPEN_REGISTRATION=0` turns
-        it off); the admin token can always register players.
+        it off), limited per client address (`PARLOUR_REGISTER_LIMIT`, 10 per
+        `PARLOUR_REGISTER_PERIOD`, 3600 s; past it 429 `rate_limited` and nothing
+        is created); the admin token can always register players, uncounted.
       security:
       - {}
       - bearer: []

@@ -4,12 +4,17 @@
 1) per token, counted in Redis so the limit holds across every API process;
 a token counts however it is sent (``Authorization`` or the game stream's
 ``?token=``). Requests without a token, or with a made-up one, count per client address
-(``PARLOUR_ANON_RATE_LIMIT``, default the same limit), and registrations
-(``POST /v1/players``) also in a stricter bucket per address
-(``PARLOUR_REGISTER_LIMIT`` per ``PARLOUR_REGISTER_PERIOD`` seconds). ``0``
+(``PARLOUR_ANON_RATE_LIMIT``, default the same limit). Two kinds of request
+also count in a stricter bucket per address, whatever token they carry:
+registrations (``POST /v1/players``: ``PARLOUR_REGISTER_LIMIT``, 10, per
+``PARLOUR_REGISTER_PERIOD``, 3600 seconds: an account is the one thing an
+anonymous caller can make, and fresh accounts would each get a player's caps)
+and archive pages (``GET /v1/archive``: ``PARLOUR_ARCHIVE_LIMIT``, 30, per
+``PARLOUR_ARCHIVE_PERIOD``, 60 seconds: each page is up to 50 replays). ``0``
 turns a count off; ``PARLOUR_RATE_LIMIT`` defaults to 0, because a limiter
 costs a Redis round trip on every request, which a server behind its own
-gateway may rather not pay. The admin token is never limited.
+gateway may rather not pay. The admin token is never limited. An address counts
+as :func:`~server.services.ratelimit.client_key` says (an IPv6 client per /64).
 
 The client address is the socket's peer, unless the operator says how many
 proxies stand in front (``PARLOUR_TRUSTED_PROXIES``): then ``X-Forwarded-For``
@@ -27,6 +32,11 @@ from server.services.errors import RateLimited
 from .context import client_address, presented_token, services
 
 __all__ = ["RateLimited", "check_rate", "register"]
+
+BUCKETS = {"players.register": ("register", "REGISTER"), "games.archive": ("archive", "ARCHIVE")}
+"""Endpoints also counted per client address in a stricter bucket of their own, whatever
+token they carry: ``endpoint -> (bucket, setting)``, the setting's ``_LIMIT`` per
+``_PERIOD`` seconds."""
 
 UNCOUNTED = frozenset({"health.healthz", "metrics.metrics"})
 """Probes from load balancers and scrapers: limiting them would take a healthy host out."""
@@ -46,9 +56,11 @@ def check_rate() -> None:
         config["RATE_PERIOD"],
         anonymous_limit=config["ANON_RATE_LIMIT"],
     )
-    if request.endpoint == "players.register":
-        limits.check_registration(
-            token, address, config["REGISTER_LIMIT"], config["REGISTER_PERIOD"]
+    bucket = BUCKETS.get(request.endpoint or "")
+    if bucket is not None:
+        name, setting = bucket
+        limits.check_address(
+            name, token, address, config[f"{setting}_LIMIT"], config[f"{setting}_PERIOD"]
         )
 
 

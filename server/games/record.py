@@ -123,23 +123,31 @@ def seat_view(
     return {**head, "you": seat, "deadline": deadline, **shown}
 
 
+COMPUTE: Any = object()
+"""``replay(par=COMPUTE)``: work the par out from the events (the local runner)."""
+
+
 def replay(
     head: Mapping[str, Any],
     state: BaseState,
     events: Iterable[tuple[int, Mapping[str, Any]]],
     *,
     result: dict[str, Any] | None,
+    par: Any = COMPUTE,
 ) -> dict[str, Any]:
     """A game's replay: the public record while it is played; everything once finished.
 
     ``events`` are the stored events (:func:`stamped`) with their numbers, oldest
     first. A finished game's replay shows every event with its audience, the
     state's :meth:`~server.games.BaseState.reveal` (hands, the seed) and the
-    game's par (:func:`server.games.analysis.par_of`); before that, the public
+    game's par: ``par`` as given (the server stores each game's once), else
+    :func:`server.games.analysis.par_of` of the events; before that, the public
     events only.
     """
     finished = head["status"] == "finished"
     stored = list(events)
+    if finished and par is COMPUTE:
+        par = par_of(head["game"], head["options"], [e for _, e in stored])
     return {
         **head,
         "events": [
@@ -150,5 +158,5 @@ def replay(
         "result": result,
         "revealed": state.reveal() if finished else None,
         # per-game analysis of the full record (Concerto: each deal's par)
-        "par": par_of(head["game"], head["options"], [e for _, e in stored]) if finished else None,
+        "par": par if finished else None,
     }

@@ -23,6 +23,7 @@ from server.services.health import Health
 from server.services.invitations import (
     DEFAULT_PER_INVITEE,
     DEFAULT_PER_INVITER,
+    DEFAULT_PER_PAIR,
     DEFAULT_TTL,
     Invitations,
 )
@@ -57,6 +58,7 @@ class Services:
         webhook_allow: CIDR list of internal ranges webhooks may target all the same.
         invitations_per_inviter: open invitations one player or app may have sent.
         invitations_per_invitee: open invitations one player may hold.
+        invitations_per_pair: of those, from any one inviter (0: no share).
         lobby_per_creator: live games (and tournaments) of one player the lobby's lists
             show at most.
         house_bots: where house bots may play, a comma list of
@@ -77,6 +79,7 @@ class Services:
         webhook_allow: str = "",
         invitations_per_inviter: int = DEFAULT_PER_INVITER,
         invitations_per_invitee: int = DEFAULT_PER_INVITEE,
+        invitations_per_pair: int = DEFAULT_PER_PAIR,
         lobby_per_creator: int = PER_CREATOR,
         house_bots: str | None = None,
     ) -> None:
@@ -95,6 +98,7 @@ class Services:
             ttl=invitation_ttl,
             per_inviter=invitations_per_inviter,
             per_invitee=invitations_per_invitee,
+            per_pair=invitations_per_pair,
         )
         self.games = Games(self.core, self.invitations)
         self.clocks = Clocks(self.core)

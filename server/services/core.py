@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from redis import Redis
 
 from server.games import BaseState
-from server.services import notifications, views
+from server.services import notifications, par, views
 from server.services.errors import Forbidden, NotFound, Unauthorized
 from server.store import apps as app_store
 from server.store import callbacks as callback_store
@@ -407,10 +407,13 @@ class Core:
         return self._callbacks
 
     def after_commit(self, record: GameRecord, state: BaseState, woken: bool = False) -> None:
-        """Persisting came first; now the separate, repeatable step: wake-ups and cleanup.
+        """Persisting came first; now the separate, repeatable step: a finished game's
+        par (:mod:`server.services.par`), wake-ups and cleanup.
 
         ``woken``: the players to move were woken with the commit already
         (``game_store.commit(wake=...)``)."""
+        if record.status == "finished":  # once, where it ends: replays read it back
+            par.settle(self.r, record)
         if record.status in ("finished", "aborted"):
             lobby_store.settle(self.r, [(record.id, time.time())])
             pids = [v["player_id"] for v in record.seats.values()]

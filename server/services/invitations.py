@@ -21,7 +21,9 @@ seated in. A tournament started with every entry accepted records it
 
 **Limits** (docs/api.md#limits-on-invitations). An inviter (a player or an
 app) holds at most ``per_inviter`` open invitations and a player at most
-``per_invitee``; a player may block an inviter, whose invitations it then never
+``per_invitee``, of which at most ``per_pair`` from any one inviter (so that a
+few inviters, or throwaway accounts, cannot fill a player's slots and keep its
+friends out); a player may block an inviter, whose invitations it then never
 gets. An invitation past a limit or to a player blocking the inviter refuses
 the whole request (409) before anything is created, and nothing reaches the
 invited player's stream. The invitations are stored (under both limits, in one
@@ -54,6 +56,8 @@ DEFAULT_PER_INVITER = 50
 """Open invitations one player or app may have sent (``PARLOUR_INVITATIONS_PER_INVITER``)."""
 DEFAULT_PER_INVITEE = 50
 """Open invitations one player may hold (``PARLOUR_INVITATIONS_PER_INVITEE``)."""
+DEFAULT_PER_PAIR = 10
+"""Of those, from any one inviter (``PARLOUR_INVITATIONS_PER_PAIR``: a fifth of 50)."""
 PAGE = 50
 """Invitations (or blocks) per page of a list, unless ``limit`` says otherwise."""
 MAX_PAGE = 200
@@ -87,12 +91,14 @@ class Invitations:
         ttl: float = DEFAULT_TTL,
         per_inviter: int = DEFAULT_PER_INVITER,
         per_invitee: int = DEFAULT_PER_INVITEE,
+        per_pair: int = DEFAULT_PER_PAIR,
     ) -> None:
         self.core = core
         self.r = core.r
         self.ttl = ttl
         self.per_inviter = per_inviter
         self.per_invitee = per_invitee
+        self.per_pair = per_pair
 
     # -- making them (for games, tournaments and apps) ---------------------------------
     def record(
@@ -120,8 +126,8 @@ class Invitations:
 
         Raises:
             TooManyInvitations: ``sender`` would pass its limit of open invitations.
-            InvitationRefused: an invited player holds its limit, or blocks ``sender``
-                (which of the two is not told).
+            InvitationRefused: an invited player holds its limit, or ``sender``'s share
+                of it, or blocks ``sender`` (which of these is not told).
         """
         if not invitations:
             return
@@ -151,6 +157,7 @@ class Invitations:
                 sender=sender,
                 now=now,
                 cap=self.per_invitee,
+                share=self.per_pair,
             )
             if done != store.STORED:
                 self.cancel(sender, invitations)

@@ -6,15 +6,22 @@ without counts against the client's address, and so does one whose token is
 made up (else a fresh fake token per request would never be limited: the
 token's stored hash is read in the same round trip as the count). A
 registration also counts in the address's registration bucket, stricter (an
-account is the one thing an anonymous caller can make). The admin token is
+account is the one thing an anonymous caller can make), and an archive page in
+the address's archive bucket (each page is up to 50 replays). The admin token is
 never limited. Tokens are hashed before they name a key, so no key holds a
 credential.
+
+An address is counted by :func:`client_key`: an IPv4 address as itself, an IPv6
+one by its /64 (one subscriber's prefix: a client picks any address inside it at
+will), an IPv4-mapped IPv6 one as its IPv4 address. Every per-address count
+uses it: these, the stream caps (:mod:`server.services.slots`) and the archive's.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import time
 
 from server.services.core import Core, sha256, split_token
@@ -22,6 +29,27 @@ from server.services.errors import RateLimited
 from server.store import keys
 from server.store import ratelimit as ratelimit_store
 from server.store.apps import APP_PREFIX
+
+
+def client_key(address: str) -> str:
+    """What a per-address count counts ``address`` as: an IPv4 address unchanged, an
+    IPv6 one as its /64 (``2001:db8:1:2::/64``), an IPv4-mapped one as its IPv4
+    address; anything else (not an IP address) unchanged.
+
+    >>> client_key("203.0.113.9"), client_key("2001:db8:1:2:aa:bb:cc:dd")
+    ('203.0.113.9', '2001:db8:1:2::/64')
+    >>> client_key("::ffff:203.0.113.9")
+    '203.0.113.9'
+    """
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv4Address):
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
 
 
 class RateLimits:
@@ -59,7 +87,7 @@ class RateLimits:
         if token is not None and self._known(token, limit, period):
             return
         if anonymous and address:
-            self._hit(f"addr:{address}", anonymous, period)
+            self._hit(f"addr:{client_key(address)}", anonymous, period)
 
     def _known(self, token: str, limit: int, period: float) -> bool:
         """Count ``token``'s request (if ``limit``); whether the token is a real one.
@@ -84,14 +112,15 @@ class RateLimits:
             raise RateLimited(wait)
         return known
 
-    def check_registration(
-        self, token: str | None, address: str | None, limit: int, period: float
+    def check_address(
+        self, bucket: str, token: str | None, address: str | None, limit: int, period: float
     ) -> None:
-        """Count one registration of ``address`` (the admin's are not counted).
+        """Count one request of ``address`` in its ``bucket`` (``register``: registrations,
+        ``archive``: archive pages), whatever token it carries; the admin's are not counted.
 
         Raises:
-            RateLimited: the address registered ``limit`` players this window.
+            RateLimited: the address made ``limit`` such requests this window.
         """
         if not limit or not address or (token is not None and self.core.is_admin(token)):
             return
-        self._hit(f"register:{address}", limit, period)
+        self._hit(f"{bucket}:{client_key(address)}", limit, period)

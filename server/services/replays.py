@@ -1,5 +1,6 @@
 """Replays: a game's record (everything, hands and seed, once it is finished), its
-frames (every seat's view at every step), and each deal's par (``par`` below).
+frames (every seat's view at every step), and each deal's par (``par`` below: stored
+once when the game finished, read back here, :mod:`server.services.par`).
 
 A table of a duplicate board (same cards as its twins, other players) is refused
 to all but the admin and, while it is played, its seated players, until its twin
@@ -13,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from server.games import record as shown_record
-from server.services import boards, views
+from server.services import boards, par, views
 from server.services.core import Core
 from server.services.errors import GameNotFinished, NotFound
 from server.store import games as game_store
@@ -38,11 +39,13 @@ class Replays:
         :func:`boards.check` lets through (the archive passes only games it would
         let anyone see)."""
         state = views.state_of(record)
+        events = game_store.all_events(self.r, record.id)
         return shown_record.replay(  # what the local runner writes too (parlour-bot play)
             views.header(record),
             state,
-            game_store.all_events(self.r, record.id),
+            events,
             result=views.result(record, state, self.core.clock(record)),
+            par=par.of(self.r, record, events) if record.status == "finished" else None,
         )
 
     def replay_frame(self, token: str | None, game_id: str, version: int) -> dict[str, Any]:

@@ -60,11 +60,19 @@ class TurnStreams:
         self.r = core.r
         self.feeds = feeds
 
-    def open(self, token: str | None, *, heartbeat: float, max_seconds: float) -> Iterator[bytes]:
-        """Check the caller now (401, or 429 past its cap of open streams, before
-        anything is streamed), then the stream, holding its slot until closed."""
+    def open(
+        self,
+        token: str | None,
+        *,
+        heartbeat: float,
+        max_seconds: float,
+        client: str | None = None,
+    ) -> Iterator[bytes]:
+        """Check the caller now (401, or 429 past its cap of open streams, or its
+        address ``client``'s, before anything is streamed), then the stream, holding
+        its slot until closed."""
         player = self.core.player(token)
-        lease = self.feeds.slots.stream(token, None)
+        lease = self.feeds.slots.stream(token, client)
         return self.feeds.slots.hold(self._stream(token, player.id, heartbeat, max_seconds), lease)
 
     def _stream(

@@ -1,4 +1,5 @@
-"""The archive's reads: which games a ladder, a tournament or a period holds.
+"""The archive's reads: which games a ladder, a tournament or a period holds, and each
+finished game's stored par.
 
 No index of its own: a ladder's and a tournament's game lists (``keys.ladder_games``,
 ``keys.tournament_games``) and the lobby's games by end time
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from redis import Redis
 
 from . import keys
@@ -63,3 +65,30 @@ def ended_between(
     more: list[Any] = r.zrangebyscore(key, low, high, start=0, num=count, withscores=True)
     rows += [(float(t), text(g)) for g, t in more]
     return rows[:count]
+
+
+# -- each finished game's par, kept with its record -----------------------------------
+PAR_FIELD = "par"
+"""The field of a finished game's ``g:{id}:game`` holding its par as JSON (``null``:
+a game without one)."""
+
+_KEEP_PAR = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+end
+return redis.call('HGET', KEYS[1], ARGV[1])
+"""
+
+
+def stored_par(r: Redis, game_id: str) -> tuple[bool, Any]:
+    """``(True, par)`` once the game's par is stored, else ``(False, None)``."""
+    raw: Any = r.hget(keys.game_state(game_id), PAR_FIELD)
+    return (False, None) if raw is None else (True, orjson.loads(raw))
+
+
+def keep_par(r: Redis, game_id: str, par: Any) -> Any:
+    """Store the game's par unless one is stored already (the first wins), and only
+    while the game exists (a game gone is not brought back as a record holding only
+    its par). Returns the par stored (``par`` itself when the game is gone)."""
+    raw: Any = r.eval(_KEEP_PAR, 1, keys.game_state(game_id), PAR_FIELD, orjson.dumps(par))
+    return par if raw is None else orjson.loads(raw)

@@ -113,13 +113,15 @@ def put_capped(
     sender: str,
     now: float,
     cap: int,
+    share: int = 0,
 ) -> int:
-    """Store one invitation unless ``player_id`` blocks ``sender`` (:data:`BLOCKED`) or
-    holds ``cap`` open invitations already (:data:`FULL`); :data:`STORED` otherwise."""
+    """Store one invitation unless ``player_id`` blocks ``sender`` (:data:`BLOCKED`),
+    holds ``cap`` open invitations already, or ``share`` of them from ``sender``
+    (:data:`FULL`; ``share`` 0: no share); :data:`STORED` otherwise."""
     return int(
         scripts.put_invitation(
             keys=[keys.player_invitations(player_id), keys.player_blocks(player_id)],
-            args=[repr(now), cap, sender, invitation["id"], orjson.dumps(invitation)],
+            args=[repr(now), cap, sender, invitation["id"], orjson.dumps(invitation), share],
         )
     )
 

@@ -250,6 +250,9 @@ def _env(redis_url: str, extra: dict[str, str] | None = None) -> dict[str, str]:
             "REDIS_URL": redis_url,
             "PARLOUR_ADMIN_TOKEN": ADMIN_TOKEN,
             "PARLOUR_SEED_SECRET": SEED_SECRET,
+            # every test registers its players from one address (tests/conftest.py)
+            "PARLOUR_REGISTER_LIMIT": "0",
+            "PARLOUR_ARCHIVE_LIMIT": "0",
             "PYTHONPATH": str(ROOT),
         }
     )

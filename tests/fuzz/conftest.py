@@ -15,7 +15,7 @@ import redis
 from werkzeug.serving import make_server
 
 from server.api import create_app
-from tests.conftest import ADMIN_TOKEN, KeepAliveHandler, LiveServer
+from tests.conftest import ADMIN_TOKEN, UNBUCKETED, KeepAliveHandler, LiveServer
 
 SHORT = {"MAX_WAIT": 0.05, "SSE_MAX_SECONDS": 0.5, "SSE_HEARTBEAT": 0.1}
 
@@ -31,7 +31,13 @@ def fuzz_server(redis_server) -> Iterator[LiveServer]:
     client = redis.Redis.from_url(redis_server.url)
     client.flushdb()
     app = create_app(
-        {"REDIS_URL": redis_server.url, "ADMIN_TOKEN": ADMIN_TOKEN, "TESTING": True, **SHORT}
+        {
+            "REDIS_URL": redis_server.url,
+            "ADMIN_TOKEN": ADMIN_TOKEN,
+            "TESTING": True,
+            **SHORT,
+            **UNBUCKETED,
+        }
     )
     server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=KeepAliveHandler)
     thread = threading.Thread(

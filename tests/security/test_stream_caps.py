@@ -1,5 +1,5 @@
-"""Open streams and long-polls are capped per player and per anonymous address
-(docs/operations.md, security settings).
+"""Open streams and long-polls are capped per player and per client address, a
+player's counting against both (docs/operations.md, security settings).
 
 Each open stream (``/v1/me/turns/stream``, ``/v1/games/{id}/stream``) and each
 long-poll with ``wait`` holds a lease counted in Redis; past the cap the answer
@@ -146,9 +146,9 @@ def test_anonymous_callers_are_capped_per_address(live_server, game, redis_clien
         events = f"/v1/games/{gid}/events"
         assert_capped(open_(url, events, params={"wait": 2}), PER_ADDRESS)
         assert requests.get(url + events, timeout=5).ok  # no wait: nothing held open
-        mine = open_(url, path, people[0])  # a player counts as itself, not as its address
-        assert mine.status_code == 200
-        mine.close()
+        # a player counts against its address too (fresh accounts share the address's cap)
+        assert_capped(open_(url, path, people[0]), PER_ADDRESS)
+        assert held(redis_client, f"p:{people[0].id}") == 0  # the refusal held nothing
     finally:
         streams[0].close()
     eventually(lambda: held(redis_client, "a:127.0.0.1") == PER_ADDRESS - 1)
@@ -245,7 +245,7 @@ def test_the_caps_follow_the_environment(monkeypatch, redis_server):
     monkeypatch.delenv("PARLOUR_STREAMS_PER_PLAYER")
     monkeypatch.delenv("PARLOUR_STREAMS_PER_ADDRESS")
     slots = create_app({"REDIS_URL": redis_server.url}).extensions["parlour"].slots
-    assert (slots.per_player, slots.per_address) == (8, 32)
+    assert (slots.per_player, slots.per_address) == (8, 64)
 
 
 def test_the_cap_holds_across_gunicorn_workers(redis_server, redis_client, tmp_path):
