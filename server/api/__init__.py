@@ -145,6 +145,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         VISITORS_MAX_LIVE=int(os.environ.get("PARLOUR_VISITORS_MAX_LIVE", "50")),
         VISITORS_PER_CLIENT=int(os.environ.get("PARLOUR_VISITORS_PER_CLIENT", "10")),
         VISITORS_PERIOD=float(os.environ.get("PARLOUR_VISITORS_PERIOD", "3600")),
+        VISITORS_IDLE=float(os.environ.get("PARLOUR_VISITORS_IDLE", "600")),
         # Open streams and long-polls at once: see server/services/slots.py.
         STREAMS_PER_PLAYER=int(os.environ.get("PARLOUR_STREAMS_PER_PLAYER", str(PER_PLAYER))),
         STREAMS_PER_ADDRESS=int(os.environ.get("PARLOUR_STREAMS_PER_ADDRESS", str(PER_ADDRESS))),
@@ -178,6 +179,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         max_live=app.config["VISITORS_MAX_LIVE"],
         per_client=app.config["VISITORS_PER_CLIENT"],
         period=app.config["VISITORS_PERIOD"],
+        idle=app.config["VISITORS_IDLE"],
     )
     app.extensions["parlour"].slots.configure(
         per_player=app.config["STREAMS_PER_PLAYER"],

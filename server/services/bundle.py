@@ -128,7 +128,7 @@ class Services:
         self.deliveries = notifications.Deliveries(r)
         self.metrics = Metrics(self.core)
         self.visitors = Visitors(
-            self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace
+            self.core, self.games, self.clocks, guest_ttl=guest_ttl, guest_grace=guest_grace
         )
 
     @classmethod

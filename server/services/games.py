@@ -106,17 +106,20 @@ class Games:
         seats: list[str | None],
         app: dict[str, Any],
         registered: list[str] | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """An app's game (:mod:`server.services.apps`): the same path as :meth:`create_game`,
         its seats already given to guests and bots; answers the spectator's view.
 
         ``registered``: the seats' registered players (not the app's own guests nor
-        bots): their seats are held until they accept the app's invitation."""
+        bots): their seats are held until they accept the app's invitation. ``clock``:
+        a move clock, as :meth:`create_tournament_game`'s (a visitor's game has one)."""
         created = self._create(
             game=game,
             options=options,
             seats=seats,
             game_id=game_id,
+            clock=clock,
             created_by=app["id"],
             extra_meta={"app": app},
             holds=self._holds(registered or [], app["id"]),

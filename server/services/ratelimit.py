@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import time
 
 from server.services.core import Core, sha256, split_token
@@ -22,6 +23,25 @@ from server.services.errors import RateLimited
 from server.store import keys
 from server.store import ratelimit as ratelimit_store
 from server.store.apps import APP_PREFIX
+
+
+def client_key(address: str) -> str:
+    """The client an address counts as: an IPv4 address as it is, an IPv6 one by its /64
+    (one subscriber holds a whole /64 and may send from any of its addresses); an
+    IPv4-mapped IPv6 address as its IPv4 one. Anything else (no address) as it is.
+
+    >>> client_key("192.0.2.7"), client_key("2001:db8:1:2:aaaa::1"), client_key("::ffff:192.0.2.7")
+    ('192.0.2.7', '2001:db8:1:2::/64', '192.0.2.7')
+    """
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 class RateLimits:
