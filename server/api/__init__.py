@@ -154,6 +154,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         INVITATIONS_PER_INVITEE=int(os.environ.get("PARLOUR_INVITATIONS_PER_INVITEE", "50")),
         LOBBY_PER_CREATOR=int(os.environ.get("PARLOUR_LOBBY_PER_CREATOR", "5")),
         HOUSE_BOTS=os.environ.get("PARLOUR_HOUSE_BOTS", "visitors,apps,games,ladders"),
+        HOUSE_GAMES_PER_PLAYER=int(os.environ.get("PARLOUR_HOUSE_GAMES_PER_PLAYER", "2")),
+        HOUSE_GAMES_MAX=int(os.environ.get("PARLOUR_HOUSE_GAMES_MAX", "4")),
     )
     if config:
         app.config.update(config)
@@ -173,6 +175,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         invitations_per_invitee=app.config["INVITATIONS_PER_INVITEE"],
         lobby_per_creator=app.config["LOBBY_PER_CREATOR"],
         house_bots=app.config["HOUSE_BOTS"],
+        house_games_per_player=app.config["HOUSE_GAMES_PER_PLAYER"],
+        house_games_max=app.config["HOUSE_GAMES_MAX"],
     )
     app.extensions["parlour"].visitors.configure(
         enabled=app.config["VISITORS"],

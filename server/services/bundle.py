@@ -61,6 +61,9 @@ class Services:
             show at most.
         house_bots: where house bots may play, a comma list of
             :data:`server.services.core.HOUSE_BOTS_PLACES`.
+        house_games_per_player: unfinished games seating only house bots one player
+            may have made (0: no cap).
+        house_games_max: such games unfinished at once in all (0: no cap).
     """
 
     def __init__(
@@ -79,6 +82,8 @@ class Services:
         invitations_per_invitee: int = DEFAULT_PER_INVITEE,
         lobby_per_creator: int = PER_CREATOR,
         house_bots: str | None = None,
+        house_games_per_player: int = 2,
+        house_games_max: int = 4,
     ) -> None:
         self.core = Core(
             r,
@@ -97,6 +102,8 @@ class Services:
             per_invitee=invitations_per_invitee,
         )
         self.games = Games(self.core, self.invitations)
+        self.games.house_games.per_player = house_games_per_player
+        self.games.house_games.max_live = house_games_max
         self.clocks = Clocks(self.core)
         self.slots = Slots(self.core)
         self.feeds = Feeds(self.core, self.slots)
