@@ -149,6 +149,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         VISITORS_MAX_LIVE=int(os.environ.get("PARLOUR_VISITORS_MAX_LIVE", "50")),
         VISITORS_PER_CLIENT=int(os.environ.get("PARLOUR_VISITORS_PER_CLIENT", "10")),
         VISITORS_PERIOD=float(os.environ.get("PARLOUR_VISITORS_PERIOD", "3600")),
+        VISITORS_IDLE=float(os.environ.get("PARLOUR_VISITORS_IDLE", "600")),
         # Open streams and long-polls at once: see server/services/slots.py.
         STREAMS_PER_PLAYER=int(os.environ.get("PARLOUR_STREAMS_PER_PLAYER", str(PER_PLAYER))),
         STREAMS_PER_ADDRESS=int(os.environ.get("PARLOUR_STREAMS_PER_ADDRESS", str(PER_ADDRESS))),
@@ -158,6 +159,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         INVITATIONS_PER_PAIR=int(os.environ.get("PARLOUR_INVITATIONS_PER_PAIR", "10")),
         LOBBY_PER_CREATOR=int(os.environ.get("PARLOUR_LOBBY_PER_CREATOR", "5")),
         HOUSE_BOTS=os.environ.get("PARLOUR_HOUSE_BOTS", "visitors,apps,games,ladders"),
+        HOUSE_GAMES_PER_PLAYER=int(os.environ.get("PARLOUR_HOUSE_GAMES_PER_PLAYER", "2")),
+        HOUSE_GAMES_MAX=int(os.environ.get("PARLOUR_HOUSE_GAMES_MAX", "4")),
     )
     if config:
         app.config.update(config)
@@ -178,12 +181,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         invitations_per_pair=app.config["INVITATIONS_PER_PAIR"],
         lobby_per_creator=app.config["LOBBY_PER_CREATOR"],
         house_bots=app.config["HOUSE_BOTS"],
+        house_games_per_player=app.config["HOUSE_GAMES_PER_PLAYER"],
+        house_games_max=app.config["HOUSE_GAMES_MAX"],
     )
     app.extensions["parlour"].visitors.configure(
         enabled=app.config["VISITORS"],
         max_live=app.config["VISITORS_MAX_LIVE"],
         per_client=app.config["VISITORS_PER_CLIENT"],
         period=app.config["VISITORS_PERIOD"],
+        idle=app.config["VISITORS_IDLE"],
     )
     app.extensions["parlour"].slots.configure(
         per_player=app.config["STREAMS_PER_PLAYER"],

@@ -90,7 +90,12 @@ def create():
         and `seed` are admin-only (403 otherwise). Without `seed`, the deal seed
         is derived from a server secret and the game id; `deal_commitment` is
         the SHA-256 (hex) of the seed's UTF-8 bytes, revealed by the replay once
-        the game is finished.
+        the game is finished. A `"bot:<name>"` seat takes the house identity of
+        that bot seated in the fewest games. A player may have
+        `PARLOUR_HOUSE_GAMES_PER_PLAYER` (2) unfinished games seating only house
+        bots (403 `forbidden` beyond, `details.limit` and `details.live`), and the
+        server runs `PARLOUR_HOUSE_GAMES_MAX` (4) of them at once (429
+        `rate_limited` beyond); nothing is made when refused.
       requestBody:
         required: true
         content:
@@ -120,6 +125,8 @@ def create():
           $ref: '#/components/responses/NotFound'
         '409':
           $ref: '#/components/responses/Conflict'
+        '429':
+          $ref: '#/components/responses/RateLimited'
     """
     body = schemas.game_create.load(load_json())
     return schemas.view.dump(services().games.create_game(g.token, **body)), 201

@@ -2,8 +2,8 @@
 
 Thin: the schemas of this feature, one service call each
 (:class:`~server.services.visitors.Visitors`). The client address that the
-rate limit counts is ``request.remote_addr``: behind a proxy, the operator
-makes it the visitor's (docs/operations.md).
+rate limit counts is ``request.remote_addr`` (an IPv6 one by its /64): behind a
+proxy, the operator makes it the visitor's (docs/operations.md).
 """
 
 from __future__ import annotations
@@ -76,11 +76,16 @@ def create_game():
         over), and the bot pool (`parlour botpool`) fills every other seat, so the
         game starts at once. The web lobby keeps the token in `sessionStorage`.
         The operator turns this off with `PARLOUR_VISITORS=0` (403); each client
-        address may create `PARLOUR_VISITORS_PER_CLIENT` games (10) per
-        `PARLOUR_VISITORS_PERIOD` seconds (3600), and at most
-        `PARLOUR_VISITORS_MAX_LIVE` visitor games (50) may be unfinished at once;
-        over either limit: 429 `rate_limited` with `Retry-After` (the message says
-        which). 400 when the pool has too few bots for the table.
+        address (an IPv6 one counted by its /64) may create
+        `PARLOUR_VISITORS_PER_CLIENT` games (10) per `PARLOUR_VISITORS_PERIOD`
+        seconds (3600), and at most `PARLOUR_VISITORS_MAX_LIVE` visitor games (50)
+        may be unfinished at once; over either limit: 429 `rate_limited` with
+        `Retry-After` (the message says which). Each seat has
+        `PARLOUR_VISITORS_IDLE` seconds (600) per move (the view's `deadline`): the
+        seat that lets them pass forfeits, the game is `aborted` (its `result` says
+        `"termination": "forfeit"`) and its table is free. The bots are the pool's
+        identities seated in the fewest games. 400 when the pool has too few bots
+        for the table.
       security:
       - {}
       requestBody:

@@ -10,7 +10,9 @@ checks): the only privileged thing it does is one admin call,
 back their tokens. Each identity is then driven by a :class:`~client_sdk.runner.Runner`
 in a thread, taking the turns of every game it sits in from ``GET /v1/me/turns/stream``.
 A runner that fails is logged and run again after a pause (1 s, doubling to a minute),
-so no game that names a house bot waits for it for ever.
+so no game that names a house bot waits for it for ever; one whose token the server
+refuses (the admin rotated or revoked it) asks ``POST /v1/bots`` for it again first,
+which restores the identity's derived token, and plays on with it.
 
 ``parlour serve`` starts one pool beside the API (like the scheduler). Several
 pools may run against one server: the tokens are derived on the server, so
@@ -42,7 +44,7 @@ from typing import Any
 
 from client_sdk import Client
 from client_sdk.cli import load_bot
-from client_sdk.errors import ConnectionError, Forbidden, ServerError
+from client_sdk.errors import ConnectionError, Forbidden, ServerError, Unauthorized
 from client_sdk.runner import Runner
 from server.games import ANY_GAME_BOTS, REGISTRY, Game
 from server.processes.daemon import log_as, orphaned, stop_on_signals
@@ -204,7 +206,7 @@ class BotPool:
                 )
                 thread = threading.Thread(
                     target=self._run,
-                    args=(runner, player["name"]),
+                    args=(runner, player["name"], player["id"]),
                     name=f"bot {player['name']}",
                     daemon=True,
                 )
@@ -256,12 +258,13 @@ class BotPool:
                 )
         return out
 
-    def _run(self, runner: Runner, name: str) -> None:
+    def _run(self, runner: Runner, name: str, player_id: str) -> None:
         """Run one identity until the pool stops; a runner that fails is run again.
 
         A house bot that stays down stalls every visitor and app game that names it
-        (one hostile name used to end a runner for good). Whose turn it is
-        lives on the server, so a restarted runner picks up every game where it left.
+        (one hostile name used to end a runner for good, and so did an admin's token
+        change: the runner asks for its token again, :meth:`_refresh`). Whose turn it
+        is lives on the server, so a restarted runner picks up every game where it left.
         """
         failures = 0
         try:
@@ -270,7 +273,9 @@ class BotPool:
                 try:
                     runner.run()
                     return  # asked to stop
-                except Exception:  # noqa: BLE001 - a bot's failure must not stop its seats
+                except Exception as exc:  # noqa: BLE001 - a bot's failure must not stop its seats
+                    if isinstance(exc, Unauthorized):
+                        self._refresh(runner, name, player_id)
                     if time.monotonic() - began >= self.max_restart_pause:
                         failures = 0
                     pause = min(self.max_restart_pause, self.restart_pause * 2**failures)
@@ -289,6 +294,18 @@ class BotPool:
                     self.restarts += 1
         finally:
             runner.client.close()
+
+    def _refresh(self, runner: Runner, name: str, player_id: str) -> None:
+        """Give ``runner`` its identity's token again from ``POST /v1/bots`` (the server
+        answers the derived one and stores it again); logged, not raised, if it fails."""
+        try:
+            tokens = {p["id"]: p["token"] for b in self.register(5.0) for p in b["players"]}
+        except Exception:  # noqa: BLE001 - tried again at the runner's next failure
+            log.warning("bot %s: its token was refused and could not be fetched", name)
+            return
+        if player_id in tokens:
+            runner.client.requestor.token = tokens[player_id]
+            log.warning("bot %s: its token was refused; fetched it again", name)
 
     def stop(self, timeout: float | None = None) -> None:
         """Ask every runner to stop after its move in hand; wait for them."""

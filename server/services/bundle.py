@@ -63,6 +63,9 @@ class Services:
             show at most.
         house_bots: where house bots may play, a comma list of
             :data:`server.services.core.HOUSE_BOTS_PLACES`.
+        house_games_per_player: unfinished games seating only house bots one player
+            may have made (0: no cap).
+        house_games_max: such games unfinished at once in all (0: no cap).
     """
 
     def __init__(
@@ -82,6 +85,8 @@ class Services:
         invitations_per_pair: int = DEFAULT_PER_PAIR,
         lobby_per_creator: int = PER_CREATOR,
         house_bots: str | None = None,
+        house_games_per_player: int = 2,
+        house_games_max: int = 4,
     ) -> None:
         self.core = Core(
             r,
@@ -101,6 +106,8 @@ class Services:
             per_pair=invitations_per_pair,
         )
         self.games = Games(self.core, self.invitations)
+        self.games.house_games.per_player = house_games_per_player
+        self.games.house_games.max_live = house_games_max
         self.clocks = Clocks(self.core)
         self.slots = Slots(self.core)
         self.feeds = Feeds(self.core, self.slots)
@@ -132,7 +139,7 @@ class Services:
         self.deliveries = notifications.Deliveries(r)
         self.metrics = Metrics(self.core)
         self.visitors = Visitors(
-            self.core, self.games, guest_ttl=guest_ttl, guest_grace=guest_grace
+            self.core, self.games, self.clocks, guest_ttl=guest_ttl, guest_grace=guest_grace
         )
 
     @classmethod

@@ -34,6 +34,10 @@ class Clocks:
         """Ids of the games whose indexed deadline has come by ``now``, earliest first."""
         return clock_store.due(self.r, now)
 
+    def due_among(self, game_ids: list[str], now: float) -> list[str]:
+        """Those of ``game_ids`` whose indexed deadline has come by ``now``."""
+        return clock_store.due_among(self.r, game_ids, now)
+
     def watch(self, game_ids: list[str], now: float) -> None:
         """Index as due now those of ``game_ids`` missing from the deadline index: the
         safety net for a crash between a game's creation or commit and its indexing."""

@@ -20,7 +20,7 @@ from typing import Any
 from server.games import REGISTRY, BaseState, GameError, GameOver
 from server.games.record import deal_commitment
 from server.services import boards, notifications, views
-from server.services.bots import resolve_bots
+from server.services.bots import HouseGames, resolve_bots
 from server.services.core import Caller, Core, Read, to_wake
 from server.services.errors import (
     DeadlinePassed,
@@ -48,6 +48,8 @@ class Games:
         self.core = core
         self.r = core.r
         self.invitations = invitations
+        self.house_games = HouseGames(core.r)
+        """The caps on the games players make seating only house bots."""
 
     # -- creating ---------------------------------------------------------------------
     def create_game(
@@ -67,10 +69,15 @@ class Games:
         invitation it sends (:mod:`server.services.invitations`); the admin seats
         anyone directly.
 
+        A player's game seating only house bots counts against the caps of
+        :attr:`house_games` (the admin's does not).
+
         Raises:
-            Unauthorized, Forbidden (``deals``/``seed`` are admin-only),
-            InvalidRequest (unknown game, bad seats, unknown bots), NotFound
-            (unknown player), InvalidOptions / InvalidDeal from the engine.
+            Unauthorized, Forbidden (``deals``/``seed`` are admin-only; the caller's
+            house-only games at their cap), RateLimited (the server's house-only
+            games at their cap), InvalidRequest (unknown game, bad seats, unknown
+            bots), NotFound (unknown player), InvalidOptions / InvalidDeal from the
+            engine.
         """
         caller = self.core.caller(token)
         seats = resolve_bots(self.r, game, seats)  # "bot:<name>" seats
@@ -79,6 +86,9 @@ class Games:
         if admin_only and not caller.is_admin:
             raise Forbidden("only the admin may preset deals or the seed", {"fields": admin_only})
         inviter = caller.player.id if caller.player else None
+        house_only = self.house_games.house_only(seats)
+        if inviter is not None and house_only:
+            self.house_games.admit(inviter)
         created = self._create(
             game=game,
             options=options,
@@ -94,6 +104,8 @@ class Games:
         )
         assert created is not None  # a fresh id: nothing existed under it
         record, state = created
+        if inviter is not None and house_only:
+            self.house_games.add(inviter, record.id)
         mine = views.seats_of(record, caller.player.id) if caller.player else []
         return views.view(record, state, views.pick_seat(state, mine))
 
@@ -106,17 +118,20 @@ class Games:
         seats: list[str | None],
         app: dict[str, Any],
         registered: list[str] | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """An app's game (:mod:`server.services.apps`): the same path as :meth:`create_game`,
         its seats already given to guests and bots; answers the spectator's view.
 
         ``registered``: the seats' registered players (not the app's own guests nor
-        bots): their seats are held until they accept the app's invitation."""
+        bots): their seats are held until they accept the app's invitation. ``clock``:
+        a move clock, as :meth:`create_tournament_game`'s (a visitor's game has one)."""
         created = self._create(
             game=game,
             options=options,
             seats=seats,
             game_id=game_id,
+            clock=clock,
             created_by=app["id"],
             extra_meta={"app": app},
             holds=self._holds(registered or [], app["id"]),

@@ -14,7 +14,8 @@ credential.
 An address is counted by :func:`client_key`: an IPv4 address as itself, an IPv6
 one by its /64 (one subscriber's prefix: a client picks any address inside it at
 will), an IPv4-mapped IPv6 one as its IPv4 address. Every per-address count
-uses it: these, the stream caps (:mod:`server.services.slots`) and the archive's.
+uses it: these, the stream caps (:mod:`server.services.slots`), the archive's and the
+visitor games' (:mod:`server.services.visitors`).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def client_key(address: str) -> str:
     '203.0.113.9'
     """
     try:
-        ip = ipaddress.ip_address(address.strip())
+        ip = ipaddress.ip_address(address.strip().split("%", 1)[0])  # a zone id is no other client
     except ValueError:
         return address
     if isinstance(ip, ipaddress.IPv4Address):

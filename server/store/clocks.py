@@ -264,3 +264,11 @@ def due(r: Redis, now: float, limit: int = 200) -> list[str]:
     """Ids of the games whose indexed deadline is at or before ``now``, earliest first."""
     ids: list[Any] = r.zrangebyscore(keys.deadlines(), "-inf", now, 0, limit)
     return [text(g) for g in ids]
+
+
+def due_among(r: Redis, game_ids: Sequence[str], now: float) -> list[str]:
+    """Those of ``game_ids`` whose indexed deadline is at or before ``now``."""
+    if not game_ids:
+        return []
+    scores: list[Any] = r.zmscore(keys.deadlines(), list(game_ids))
+    return [g for g, at in zip(game_ids, scores, strict=True) if at is not None and at <= now]

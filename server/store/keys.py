@@ -317,6 +317,12 @@ def visitors_live() -> str:
     return "visitors:live"
 
 
+def house_games_live() -> str:
+    """Sorted set: ``<creator id>:<game id>`` of the games a player made seating only
+    house bots -> creation time, pruned as games end (server/services/bots.py)."""
+    return "house:games:live"
+
+
 # -- callbacks: bots played through a URL (server/services/callbacks.py) ------------------
 def player_callback(player_id: str) -> str:
     """Hash: the player's callback: ``url``, ``secret`` (kept as given: it signs),

@@ -116,6 +116,15 @@ def forget_games(r: Redis, player_id: str, game_ids: Iterable[str]) -> None:
         r.srem(keys.player_games(player_id), *ids)
 
 
+def game_counts(r: Redis, player_ids: Iterable[str]) -> dict[str, int]:
+    """How many unfinished games each player sits in (one round trip)."""
+    ids = list(dict.fromkeys(player_ids))
+    pipe = r.pipeline(transaction=False)
+    for pid in ids:
+        pipe.scard(keys.player_games(pid))
+    return dict(zip(ids, (int(n) for n in pipe.execute()), strict=True))
+
+
 def games(r: Redis, player_id: str) -> list[str]:
     """Ids of the unfinished games the player sits in, sorted."""
     return sorted(text(g) for g in r.smembers(keys.player_games(player_id)))

@@ -292,7 +292,12 @@ export interface paths {
          *     and `seed` are admin-only (403 otherwise). Without `seed`, the deal seed
          *     is derived from a server secret and the game id; `deal_commitment` is
          *     the SHA-256 (hex) of the seed's UTF-8 bytes, revealed by the replay once
-         *     the game is finished.
+         *     the game is finished. A `"bot:<name>"` seat takes the house identity of
+         *     that bot seated in the fewest games. A player may have
+         *     `PARLOUR_HOUSE_GAMES_PER_PLAYER` (2) unfinished games seating only house
+         *     bots (403 `forbidden` beyond, `details.limit` and `details.live`), and the
+         *     server runs `PARLOUR_HOUSE_GAMES_MAX` (4) of them at once (429
+         *     `rate_limited` beyond); nothing is made when refused.
          */
         post: operations["createGame"];
         delete?: never;
@@ -1210,11 +1215,16 @@ export interface paths {
          *     over), and the bot pool (`parlour botpool`) fills every other seat, so the
          *     game starts at once. The web lobby keeps the token in `sessionStorage`.
          *     The operator turns this off with `PARLOUR_VISITORS=0` (403); each client
-         *     address may create `PARLOUR_VISITORS_PER_CLIENT` games (10) per
-         *     `PARLOUR_VISITORS_PERIOD` seconds (3600), and at most
-         *     `PARLOUR_VISITORS_MAX_LIVE` visitor games (50) may be unfinished at once;
-         *     over either limit: 429 `rate_limited` with `Retry-After` (the message says
-         *     which). 400 when the pool has too few bots for the table.
+         *     address (an IPv6 one counted by its /64) may create
+         *     `PARLOUR_VISITORS_PER_CLIENT` games (10) per `PARLOUR_VISITORS_PERIOD`
+         *     seconds (3600), and at most `PARLOUR_VISITORS_MAX_LIVE` visitor games (50)
+         *     may be unfinished at once; over either limit: 429 `rate_limited` with
+         *     `Retry-After` (the message says which). Each seat has
+         *     `PARLOUR_VISITORS_IDLE` seconds (600) per move (the view's `deadline`): the
+         *     seat that lets them pass forfeits, the game is `aborted` (its `result` says
+         *     `"termination": "forfeit"`) and its table is free. The bots are the pool's
+         *     identities seated in the fewest games. 400 when the pool has too few bots
+         *     for the table.
          */
         post: operations["createVisitorGame"];
         delete?: never;
