@@ -184,8 +184,9 @@ def test_revoking_an_app_token_removes_its_webhooks(api, redis_client, receivers
     assert webhook_store.pending_count(redis_client) == 0
 
 
-def test_the_sdk_lists_and_removes_webhooks(live_server, redis_client):
+def test_the_sdk_and_the_cli_list_remove_and_keep_webhooks(live_server, redis_client, capsys):
     from client_sdk import Client
+    from client_sdk.cli import main as bot_cli
     from tests.conftest import ADMIN_TOKEN
 
     with Client(live_server.url, token=ADMIN_TOKEN) as admin:
@@ -200,3 +201,12 @@ def test_the_sdk_lists_and_removes_webhooks(live_server, redis_client):
         rotated = client.tokens.rotate_app(app["id"], keep_webhooks=True)
         assert rotated["webhooks"] == {"count": 0, "kept": True}
         assert client.apps.webhooks(app["id"]) == []  # the client uses the new token
+
+    client.apps.add_webhook(app["id"], "https://93.184.216.34/hook")
+    argv = ["token", "rotate", "--server", live_server.url, "--app", app["id"]]
+    assert bot_cli([*argv, "--token", ADMIN_TOKEN, "--keep-webhooks"]) == 0
+    assert "1 webhook(s) kept" in capsys.readouterr().err
+    assert len(_stored(redis_client, App(app["id"], ""))) == 1
+    assert bot_cli([*argv, "--token", ADMIN_TOKEN]) == 0
+    assert "1 webhook(s) removed with the old token" in capsys.readouterr().err
+    assert _stored(redis_client, App(app["id"], "")) == {}
