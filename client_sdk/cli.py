@@ -11,7 +11,8 @@
   (``set`` and ``rotate`` print its new secret, once), shows or removes it;
 * ``parlour-bot token rotate|revoke --server URL --token T`` replaces the
   player's token with a new one (printed; the old one dies at once, and the
-  player's callback with it unless ``--keep-callback``) or
+  player's callback with it unless ``--keep-callback``; an app's webhooks
+  unless ``--keep-webhooks``) or
   revokes it. With ``--player ID`` or ``--app ID`` it acts on that player's
   or app's token instead (the admin's token, or the app's own, as ``T``);
   ``parlour token`` is the same with the admin token (``PARLOUR_ADMIN_TOKEN``);
@@ -238,7 +239,7 @@ def cmd_token(args: argparse.Namespace) -> int:
             if args.token_command == "rotate":
                 new: Mapping[str, Any]
                 if args.app:
-                    new = tokens.rotate_app(args.app)
+                    new = tokens.rotate_app(args.app, args.keep_webhooks)
                 elif args.player:
                     new = tokens.rotate_player(args.player, args.keep_callback)
                 else:
@@ -247,6 +248,7 @@ def cmd_token(args: argparse.Namespace) -> int:
                 print(f"{new['id']}: the token above is shown once; the old one is dead",
                       file=sys.stderr)  # fmt: skip
                 _say_callback(new.get("callback"))
+                _say_webhooks(new.get("webhooks"))
             elif args.app:
                 tokens.revoke_app(args.app)
             elif args.player:
@@ -269,6 +271,18 @@ def _say_callback(callback: Mapping[str, Any] | None) -> None:
     else:
         print(f"callback {callback['url']} removed with the old token: set it again with "
               "`parlour-bot callback set URL`", file=sys.stderr)  # fmt: skip
+
+
+def _say_webhooks(webhooks: object) -> None:
+    """What an app token's rotation did to the app's webhooks, on standard error."""
+    if not isinstance(webhooks, Mapping) or not webhooks.get("count"):
+        return
+    if webhooks.get("kept"):
+        print(f"{webhooks['count']} webhook(s) kept: list them and remove any you did not add",
+              file=sys.stderr)  # fmt: skip
+    else:
+        print(f"{webhooks['count']} webhook(s) removed with the old token: add them again",
+              file=sys.stderr)  # fmt: skip
 
 
 SECRET_ENV = "PARLOUR_CALLBACK_SECRET"
@@ -465,7 +479,15 @@ def add_token_command(sub: _Subparsers[argparse.ArgumentParser], token_env: str)
                 help="keep the player's callback, with a new secret (printed once); "
                 "by default it is removed with the old token",
             )
-        action.set_defaults(func=cmd_token, token_env=token_env, keep_callback=False)
+            action.add_argument(
+                "--keep-webhooks",
+                action="store_true",
+                help="with --app: keep the app's webhooks (list them and remove any you "
+                "did not add); by default they are removed with the old token",
+            )
+        action.set_defaults(
+            func=cmd_token, token_env=token_env, keep_callback=False, keep_webhooks=False
+        )
 
 
 def add_bot_commands(subparsers: _Subparsers[argparse.ArgumentParser]) -> argparse.ArgumentParser:

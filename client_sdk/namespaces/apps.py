@@ -56,3 +56,12 @@ class Apps(_Namespace):
         return cast(
             dict[str, Any], self._r.request("POST", f"/v1/apps/{_q(app_id)}/webhooks", json=body)
         )
+
+    def webhooks(self, app_id: str) -> list[dict[str, Any]]:
+        """``GET /v1/apps/{id}/webhooks``: the app's webhooks, oldest first (no secrets)."""
+        reply = cast(dict[str, Any], self._r.request("GET", f"/v1/apps/{_q(app_id)}/webhooks"))
+        return cast(list[dict[str, Any]], reply.get("webhooks", []))
+
+    def remove_webhook(self, app_id: str, webhook_id: str) -> None:
+        """``DELETE /v1/apps/{id}/webhooks/{webhook_id}``: nothing more is sent to it."""
+        self._r.request("DELETE", f"/v1/apps/{_q(app_id)}/webhooks/{_q(webhook_id)}")

@@ -14,8 +14,9 @@ from .base import _Namespace, _q
 class Tokens(_Namespace):
     """Rotating and revoking tokens (docs/api.md#tokens-rotate-and-revoke).
 
-    A rotated or revoked token stops working at once, and a player's callback is
-    removed with it (a rotation may keep it, with a new secret). Rotating the client's own
+    A rotated or revoked token stops working at once, and a player's callback (an
+    app's webhooks) is removed with it (a rotation may keep it, with a new secret; or
+    keep them). Rotating the client's own
     token (the player's, or the app's) makes the client use the new one.
     Never retried after a lost answer: a repeat would kill the token it returned.
     """
@@ -47,13 +48,21 @@ class Tokens(_Namespace):
         """``DELETE /v1/players/{id}/token`` (admin): that player's token stops working."""
         self._r.request("DELETE", f"/v1/players/{_q(player_id)}/token")
 
-    def rotate_app(self, app_id: str) -> dict[str, Any]:
-        """``POST /v1/apps/{id}/token`` (the app or the admin): a new app token."""
-        new = cast(dict[str, Any], self._r.request("POST", f"/v1/apps/{_q(app_id)}/token"))
+    def rotate_app(self, app_id: str, keep_webhooks: bool = False) -> dict[str, Any]:
+        """``POST /v1/apps/{id}/token`` (the app or the admin): a new app token.
+
+        The app's webhooks are removed with the old token, unless ``keep_webhooks``
+        (then list them, ``client.apps.webhooks``, and remove any the app did not add);
+        the answer's ``webhooks`` says how many there were and whether they were kept.
+        """
+        body = {"keep_webhooks": True} if keep_webhooks else None
+        path = f"/v1/apps/{_q(app_id)}/token"
+        new = cast(dict[str, Any], self._r.request("POST", path, json=body))
         if (self._r.token or "").startswith(f"{app_id}."):
             self._r.token = new.get("token", self._r.token)
         return new
 
     def revoke_app(self, app_id: str) -> None:
-        """``DELETE /v1/apps/{id}/token`` (the app or the admin): the app token stops working."""
+        """``DELETE /v1/apps/{id}/token`` (the app or the admin): the app token stops
+        working, and the app's webhooks are removed with it."""
         self._r.request("DELETE", f"/v1/apps/{_q(app_id)}/token")

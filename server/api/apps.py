@@ -174,6 +174,64 @@ def add_webhook(app_id: str):
     return schemas.webhook.dump(services().apps.add_webhook(g.token, app_id, **body)), 201
 
 
+@bp.get("/v1/apps/<app_id>/webhooks")
+@requires_token
+def list_webhooks(app_id: str):
+    """
+    ---
+    parameters:
+    - AppId
+    get:
+      operationId: listWebhooks
+      tags:
+      - apps
+      summary: The app's webhooks, oldest first (their secrets are never shown again).
+      description: |
+        For the app's own token or the admin. After a rotation that kept the
+        webhooks (`keep_webhooks`), remove any the app did not add.
+      responses:
+        '200':
+          description: the app's webhooks
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/WebhookList'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
+    return schemas.webhook_list.dump(services().apps.list_webhooks(g.token, app_id))
+
+
+@bp.delete("/v1/apps/<app_id>/webhooks/<webhook_id>")
+@requires_token
+def remove_webhook(app_id: str, webhook_id: str):
+    """
+    ---
+    parameters:
+    - AppId
+    - WebhookId
+    delete:
+      operationId: removeWebhook
+      tags:
+      - apps
+      summary: Remove one of the app's webhooks (the app itself or the admin).
+      description: |
+        Nothing more is sent to it, not even a delivery queued already (its
+        outcome is `dropped`). An id the app has no webhook by: 404.
+      responses:
+        '204':
+          description: the webhook is removed
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    """
+    services().apps.remove_webhook(g.token, app_id, webhook_id)
+    return "", 204
+
+
 # -- the app's token: rotate and revoke (docs/api.md#tokens-rotate-and-revoke) --------------
 @bp.post("/v1/apps/<app_id>/token")
 @requires_token
@@ -188,20 +246,34 @@ def rotate_token(app_id: str):
       - apps
       summary: Rotate the app's token (the app itself or the admin); shown once.
       description: |
-        The old token dies at once. The app's games, guests and webhooks stay.
+        The old token dies at once. The app's games and guests stay. Its
+        webhooks are removed with the old token (whoever held it may have added
+        one), unless the body is `{"keep_webhooks": true}`: then they stay as
+        they are; list them (`GET /v1/apps/{app_id}/webhooks`) and remove any
+        the app did not add. The answer's `webhooks` says how many there were
+        and whether they were kept.
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/AppTokenRotate'
       responses:
         '200':
-          description: the app and its new token
+          description: the app, its new token, and what became of its webhooks
           content:
             application/json:
               schema:
-                $ref: '#/components/schemas/AppCreated'
+                $ref: '#/components/schemas/AppTokenRotated'
+        '400':
+          $ref: '#/components/responses/InvalidRequest'
         '403':
           $ref: '#/components/responses/Forbidden'
         '404':
           $ref: '#/components/responses/NotFound'
     """
-    return schemas.app_created.dump(services().apps.rotate_token(g.token, app_id))
+    body = schemas.app_token_rotate.load(load_json())
+    return schemas.app_token_rotated.dump(services().apps.rotate_token(g.token, app_id, **body))
 
 
 @bp.delete("/v1/apps/<app_id>/token")
@@ -217,8 +289,10 @@ def revoke_token(app_id: str):
       - apps
       summary: Revoke the app's token (the app itself or the admin).
       description: |
-        The admin can issue a new one (`POST`). Guests keep playing their
-        games and webhooks keep coming; only the app token stops working.
+        The app's webhooks are removed with it (nothing more is sent, not even
+        a delivery queued already). The app stays: its guests keep playing
+        their games, and the admin can issue a new token (`POST`), with which
+        the app adds its webhooks again.
       responses:
         '204':
           description: the token no longer works

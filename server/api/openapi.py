@@ -48,6 +48,7 @@ FROM_MARSHMALLOW: dict[str, type[schemas.Schema]] = {
     "BotsEnsure": schemas.BotsEnsure,
     "CallbackPut": schemas.CallbackPut,
     "TokenRotate": schemas.TokenRotate,
+    "AppTokenRotate": schemas.AppTokenRotate,
 }
 """Components that are the request schemas themselves (name in the spec: class)."""
 

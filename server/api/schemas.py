@@ -432,6 +432,13 @@ class TokenRotate(Schema):
     keep_callback = Boolean(load_default=False)
 
 
+class AppTokenRotate(Schema):
+    """An app token rotation's body: none, ``{}``, or ``{"keep_webhooks": true}`` (the
+    app's webhooks are kept instead of removed)."""
+
+    keep_webhooks = Boolean(load_default=False)
+
+
 class AppGameCreate(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
     options = fields.Dict(keys=fields.String(), load_default=None)
@@ -471,6 +478,10 @@ class AppCreated(Schema):
     invite_url = fields.String(allow_none=True)
 
 
+class AppTokenRotated(AppCreated):
+    webhooks = fields.Raw()
+
+
 class App(Schema):
     id = fields.String()
     name = fields.String()
@@ -487,6 +498,10 @@ class Webhook(Schema):
     created = fields.Float()
 
 
+class WebhookList(Schema):
+    webhooks = fields.Raw()
+
+
 class AppGame(Schema):
     game = fields.Nested(View)
     invitations = fields.Raw()
@@ -500,12 +515,15 @@ app_create = AppCreate()
 webhook_create = WebhookCreate()
 callback_put = CallbackPut()
 token_rotate = TokenRotate()
+app_token_rotate = AppTokenRotate()
 app_game_create = AppGameCreate()
 bots_ensure = BotsEnsure()
 stream_query = StreamQuery()
 app_created = AppCreated()
+app_token_rotated = AppTokenRotated()
 app_info = App()
 webhook = Webhook()
+webhook_list = WebhookList()
 app_game = AppGame()
 bots = Bots()
 

@@ -15,7 +15,9 @@
 * **Bot seats** (``"bot:<name>"``) are played by the server's bot pool
   (:mod:`server.processes.botpool`), which registers its identities through
   :meth:`Apps.ensure_bots` (admin only) and plays over HTTP like any bot.
-* **Webhooks**: see :mod:`server.processes.webhooks`.
+* **Webhooks**: see :mod:`server.processes.webhooks`. The app (its current token)
+  and the admin list and remove them; they end with the token that could add them:
+  a revocation removes them, a rotation too unless asked to keep them.
 """
 
 from __future__ import annotations
@@ -156,12 +158,21 @@ class Apps:
             "id": app.id,
             "name": app.name,
             "invite_url": app.invite_url,
-            "webhooks": [
-                {k: h[k] for k in ("id", "url", "events", "created")}
-                for h in webhook_store.of_app(self.r, app.id)
-            ],
+            "webhooks": self._webhooks(app.id),
             "deliveries": webhook_store.outcomes(self.r, app.id),
         }
+
+    def _webhooks(self, app_id: str) -> list[dict[str, Any]]:
+        """The app's webhooks, oldest first, without their secrets (shown once only)."""
+        return [
+            {k: h[k] for k in ("id", "url", "events", "created")}
+            for h in webhook_store.of_app(self.r, app_id)
+        ]
+
+    # -- webhooks ---------------------------------------------------------------------
+    def list_webhooks(self, token: str | None, app_id: str) -> dict[str, Any]:
+        """``{"webhooks": [...]}``: the app's webhooks, without their secrets."""
+        return {"webhooks": self._webhooks(self._app(token, app_id).id)}
 
     def add_webhook(
         self, token: str | None, app_id: str, url: str, events: list[str] | None = None
@@ -183,35 +194,60 @@ class Apps:
         webhook_store.add(self.r, app.id, hook)
         return hook
 
+    def remove_webhook(self, token: str | None, app_id: str, webhook_id: str) -> None:
+        """Remove the app's webhook ``webhook_id``: nothing more is sent to it, not even
+        a delivery queued already (it ends as ``dropped``).
+
+        Raises:
+            NotFound: the app has no webhook by that id.
+        """
+        app = self._app(token, app_id)
+        if not webhook_store.remove(self.r, app.id, webhook_id):
+            raise NotFound("no such webhook", {"webhook_id": webhook_id})
+
     # -- the app's token ----------------------------------------------------------------
-    def _swap_token(self, token: str | None, app_id: str, new: str) -> AppRecord:
-        """Replace the app's token hash; the app itself (its current token) or the admin."""
+    def _swap_token(
+        self, token: str | None, app_id: str, new: str, keep_webhooks: bool = False
+    ) -> tuple[AppRecord, int]:
+        """Replace the app's token hash and remove its webhooks (unless ``keep_webhooks``)
+        in one script; the app itself (its current token) or the admin. Returns the app
+        and how many webhooks it had."""
         app = self._app(token, app_id)
         by_app = token is not None and token.startswith(app.id + ".")
         old = app.token_sha256 if by_app else None
-        if not app_store.swap_app_token(self.r, app.id, old, new):
+        count = app_store.swap_app_token(self.r, self.core.scripts, app.id, old, new, keep_webhooks)
+        if count is None:
             if by_app:
                 raise Unauthorized("unknown token")  # rotated meanwhile
             raise NotFound("no such app", {"app_id": app_id})
-        return app
+        return app, count
 
-    def rotate_token(self, token: str | None, app_id: str) -> dict[str, Any]:
+    def rotate_token(
+        self, token: str | None, app_id: str, keep_webhooks: bool = False
+    ) -> dict[str, Any]:
         """A new token for the app (shown this once); the old one dies at once.
 
         The app itself or the admin may: the admin is how a revoked app gets back in.
+        The app's webhooks are removed with the old token (whoever held it may have
+        added one), unless ``keep_webhooks``: then they stay as they are, and the app
+        should list them and remove any it does not know. The answer's ``webhooks``
+        says how many there were and whether they were kept.
         """
         secret = secrets.token_urlsafe(32)
-        app = self._swap_token(token, app_id, sha256(secret))
+        app, count = self._swap_token(token, app_id, sha256(secret), keep_webhooks)
         return {
             "id": app.id,
             "name": app.name,
             "token": f"{app.id}.{secret}",
             "invite_url": app.invite_url,
+            "webhooks": {"count": count, "kept": keep_webhooks},
         }
 
     def revoke_token(self, token: str | None, app_id: str) -> None:
-        """The app's token stops working (the app itself or the admin). Its games,
-        guests and webhooks stay: guests keep playing, notifications keep coming."""
+        """The app's token stops working (the app itself or the admin), and its webhooks
+        are removed with it. The app stays, with its games and guests: guests keep
+        playing; the admin may issue a new token (:meth:`rotate_token`), and the app
+        then adds its webhooks again."""
         self._swap_token(token, app_id, player_store.REVOKED)
 
     # -- games and invitations -------------------------------------------------------

@@ -24,6 +24,7 @@ from redis import Redis
 from . import keys, players
 from .players import PlayerRecord
 from .replies import text
+from .scripts import Scripts
 
 APP_PREFIX = "app"
 """App ids start with it; ``p`` is not a hex digit, so no player id (hex) can."""
@@ -76,10 +77,24 @@ def get_app(r: Redis, app_id: str) -> AppRecord | None:
     return AppRecord(app_id, text(name), text(digest), text(invite or b"") or None)
 
 
-def swap_app_token(r: Redis, app_id: str, old: str | None, new: str) -> bool:
-    """Replace the app's token hash (rotation; ``players.REVOKED`` revokes): see
-    :func:`players.swap_digest`."""
-    return players.swap_digest(r, keys.app(app_id), old, new)
+def swap_app_token(
+    r: Redis, scripts: Scripts, app_id: str, old: str | None, new: str, keep_webhooks: bool
+) -> int | None:
+    """Replace the app's token hash (rotation; ``players.REVOKED`` revokes), as
+    :func:`players.swap_digest` does, and in the same script remove the app's webhooks
+    (unless ``keep_webhooks``): a queued delivery to a removed one is dropped.
+
+    Returns how many webhooks the app had, or None when nothing changed (no such app,
+    or its hash is no longer ``old``).
+    """
+    got = int(
+        scripts.swap_app_token(
+            keys=[keys.app(app_id), keys.app_webhooks(app_id)],
+            args=[old or "", new, "1" if keep_webhooks else ""],
+            client=r,
+        )
+    )
+    return None if got < 0 else got
 
 
 # -- guests ------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ class Scripts:
     queue_callbacks: Script
     rotate_callback: Script
     swap_player_token: Script
+    swap_app_token: Script
 
     @classmethod
     def register(cls, r: Redis) -> Scripts:

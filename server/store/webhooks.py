@@ -37,6 +37,12 @@ def of_app(r: Redis, app_id: str) -> list[dict[str, Any]]:
     return sorted(hooks, key=lambda h: (h["created"], h["id"]))
 
 
+def remove(r: Redis, app_id: str, hook_id: str) -> bool:
+    """Remove one webhook; False if the app had none by that id. Its queued
+    deliveries stay queued: the deliverer drops them (``dropped``), sending nothing."""
+    return bool(r.hdel(keys.app_webhooks(app_id), hook_id))
+
+
 def get(r: Redis, app_id: str, hook_id: str) -> dict[str, Any] | None:
     raw = r.hget(keys.app_webhooks(app_id), hook_id)
     return None if raw is None else orjson.loads(raw)

@@ -90,7 +90,7 @@ def test_every_operation_and_webhook_is_named_tagged_and_states_its_security(bui
         assert isinstance(operation.get("security"), list), name
         assert {} not in operation["security"] or len(operation["security"]) > 1, name
         ids.append(operation["operationId"])
-    assert len(ids) == len(set(ids)) == 60
+    assert len(ids) == len(set(ids)) == 62
     public = dict(_operations(document))
     assert public["get /healthz"]["security"] == []
     assert public["post /v1/games/{game_id}/moves"]["security"] == [{"bearer": []}]

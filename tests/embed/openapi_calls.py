@@ -76,6 +76,18 @@ def exercise_embedding(call: Call, finished_game: str, player_token: str) -> Non
     assert call("get", apps, token=player_token)[0] == 403
     assert call("get", "/v1/apps/appnope", token=ADMIN_TOKEN)[0] == 404
 
+    hooks = f"{apps}/webhooks"
+    status, listed = call("get", hooks, token=token)
+    assert status == 200 and [h["id"] for h in listed["webhooks"]] == [made["id"]]
+    assert call("get", hooks)[0] == 401
+    assert call("get", hooks, token=player_token)[0] == 403
+    assert call("get", "/v1/apps/appnope/webhooks", token=ADMIN_TOKEN)[0] == 404
+    one = f"{hooks}/{made['id']}"
+    assert call("delete", one, token=player_token)[0] == 403
+    assert call("delete", one)[0] == 401
+    assert call("delete", f"{hooks}/whnope", token=token)[0] == 404
+    assert call("delete", one, token=token)[0] == 204
+
     stream = f"/v1/games/{finished_game}/stream"
     status, _ = call("get", stream)  # finished: every public event, then `end`, at once
     assert status == 200

@@ -362,6 +362,9 @@ CALLS = [
      {"game": "concerto", "seats": [None, "bot:random", None, None]}),
     (lambda c: c.apps.add_webhook("A", "http://x/h", ["game_end"]),
      "POST", "/v1/apps/{app_id}/webhooks", {"url": "http://x/h", "events": ["game_end"]}),
+    (lambda c: c.apps.webhooks("A"), "GET", "/v1/apps/{app_id}/webhooks", None),
+    (lambda c: c.apps.remove_webhook("A", "W"), "DELETE",
+     "/v1/apps/{app_id}/webhooks/{webhook_id}", None),
     (lambda c: c.bots.list(), "GET", "/v1/bots", None),
     (lambda c: c.bots.ensure(["random"]), "POST", "/v1/bots", {"bots": ["random"]}),
     (lambda c: next(c.turns.stream(), None), "GET", "/v1/me/turns/stream", None),
@@ -379,6 +382,8 @@ CALLS = [
     (lambda c: c.tokens.rotate_player("P"), "POST", "/v1/players/{player_id}/token", None),
     (lambda c: c.tokens.revoke_player("P"), "DELETE", "/v1/players/{player_id}/token", None),
     (lambda c: c.tokens.rotate_app("A"), "POST", "/v1/apps/{app_id}/token", None),
+    (lambda c: c.tokens.rotate_app("A", keep_webhooks=True), "POST", "/v1/apps/{app_id}/token",
+     {"keep_webhooks": True}),
     (lambda c: c.tokens.revoke_app("A"), "DELETE", "/v1/apps/{app_id}/token", None),
     # ladders (docs/ladder.md)
     (lambda c: c.ladders.create("concerto", max_games=4), "POST", "/v1/ladders",
@@ -405,6 +410,7 @@ def _template(path: str) -> str:
             .replace("/ratings/concerto", "/ratings/{game}")
             .replace("/replay/7", "/replay/{version}")
             .replace("/apps/A", "/apps/{app_id}")
+            .replace("/webhooks/W", "/webhooks/{webhook_id}")
             .replace("/invitations/I/", "/invitations/{invitation_id}/")
             .replace("/players/P/", "/players/{player_id}/")
             .replace("/ladders/L", "/ladders/{ladder_id}")

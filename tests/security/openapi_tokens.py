@@ -36,8 +36,9 @@ def exercise_tokens(call: Call) -> None:
 
     _, app = call("post", "/v1/apps", {"name": "rotating"}, ADMIN_TOKEN)
     path = f"/v1/apps/{app['id']}/token"
-    status, rotated = call("post", path, token=app["token"])
-    assert status == 200 and rotated["id"] == app["id"]
+    assert call("post", path, {"keep_webhooks": "yes"}, app["token"])[0] == 400
+    status, rotated = call("post", path, {"keep_webhooks": True}, app["token"])
+    assert status == 200 and rotated["webhooks"] == {"count": 0, "kept": True}
     assert call("post", path, token=app["token"])[0] == 401
     assert call("post", path, token=bob["token"])[0] == 403
     assert call("post", "/v1/apps/appnope/token", token=ADMIN_TOKEN)[0] == 404

@@ -159,13 +159,20 @@ export interface paths {
         put?: never;
         /**
          * Rotate the app's token (the app itself or the admin); shown once.
-         * @description The old token dies at once. The app's games, guests and webhooks stay.
+         * @description The old token dies at once. The app's games and guests stay. Its
+         *     webhooks are removed with the old token (whoever held it may have added
+         *     one), unless the body is `{"keep_webhooks": true}`: then they stay as
+         *     they are; list them (`GET /v1/apps/{app_id}/webhooks`) and remove any
+         *     the app did not add. The answer's `webhooks` says how many there were
+         *     and whether they were kept.
          */
         post: operations["rotateAppToken"];
         /**
          * Revoke the app's token (the app itself or the admin).
-         * @description The admin can issue a new one (`POST`). Guests keep playing their
-         *     games and webhooks keep coming; only the app token stops working.
+         * @description The app's webhooks are removed with it (nothing more is sent, not even
+         *     a delivery queued already). The app stays: its guests keep playing
+         *     their games, and the admin can issue a new token (`POST`), with which
+         *     the app adds its webhooks again.
          */
         delete: operations["revokeAppToken"];
         options?: never;
@@ -182,7 +189,12 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The app's webhooks, oldest first (their secrets are never shown again).
+         * @description For the app's own token or the admin. After a rotation that kept the
+         *     webhooks (`keep_webhooks`), remove any the app did not add.
+         */
+        get: operations["listWebhooks"];
         put?: never;
         /**
          * Register a URL for signed notifications; the secret is shown once.
@@ -201,6 +213,30 @@ export interface paths {
          */
         post: operations["addWebhook"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{app_id}/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                app_id: components["parameters"]["AppId"];
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of the app's webhooks (the app itself or the admin).
+         * @description Nothing more is sent to it, not even a delivery queued already (its
+         *     outcome is `dropped`). An id the app has no webhook by: 404.
+         */
+        delete: operations["removeWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1317,6 +1353,10 @@ export interface components {
             /** @default false */
             keep_callback?: boolean;
         };
+        AppTokenRotate: {
+            /** @default false */
+            keep_webhooks?: boolean;
+        };
         /** @description rank then suit, e.g. "TS" is the ten of spades */
         Card: string;
         Seat: number;
@@ -2263,6 +2303,26 @@ export interface components {
             token: string;
             invite_url: string | null;
         };
+        /** @description the app, its new token, and what became of its webhooks */
+        AppTokenRotated: {
+            id: string;
+            name: string;
+            /** @description `<app id>.<secret>`, shown once */
+            token: string;
+            invite_url: string | null;
+            /**
+             * @description how many webhooks the app had, and whether they were kept
+             *     (`keep_webhooks`) or removed with the old token
+             */
+            webhooks: {
+                count: number;
+                kept: boolean;
+            };
+        };
+        WebhookList: {
+            /** @description oldest first, without their secrets */
+            webhooks: components["schemas"]["WebhookInfo"][];
+        };
         WebhookCreate: {
             /** @description absolute http(s) URL */
             url: string;
@@ -2829,6 +2889,7 @@ export interface components {
                 tournament_id?: string;
                 ladder_id?: string;
                 app_id?: string;
+                webhook_id?: string;
                 invitation?: string;
                 /** @description the unknown game of a leaderboard */
                 game?: string;
@@ -3859,6 +3920,7 @@ export interface components {
         TournamentId: string;
         LadderId: string;
         AppId: string;
+        WebhookId: string;
         /** @description which of the caller's seats to speak for (players holding several) */
         Seat: number;
         /** @description at most this many items in the page */
@@ -4036,17 +4098,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AppTokenRotate"];
+            };
+        };
         responses: {
-            /** @description the app and its new token */
+            /** @description the app, its new token, and what became of its webhooks */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AppCreated"];
+                    "application/json": components["schemas"]["AppTokenRotated"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4070,6 +4137,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                app_id: components["parameters"]["AppId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the app's webhooks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4102,6 +4195,31 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    removeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                app_id: components["parameters"]["AppId"];
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the webhook is removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
