@@ -57,13 +57,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games import REGISTRY
-from server.services import views
+from server.services import boards, views
 from server.services.callbacks import health as callback_health
 from server.services.core import Core
 from server.services.errors import Forbidden, InvalidRequest, NotFound
 from server.services.names import MAX_TITLE_LENGTH, clean_name
 from server.services.wire import iso
 from server.store import callbacks as callback_store
+from server.store import games as game_store
 from server.store import ladders as store
 from server.store import players as player_store
 from server.store import ratings as rating_store
@@ -492,7 +493,7 @@ class Ladders:
         ]
         if len(free) < meta["table_size"]:
             return []  # nobody to match: spare the reading of every result
-        tally = self._tally(record, None)
+        tally = self._tally(record, None, sealed=True)
         stats = self._stats(record, seen=seen, now=now, tally=tally)
         ratings = rating_store.pool(self.r, pool(record.id))
         candidates = [
@@ -620,8 +621,12 @@ class Ladders:
             | views.house(p)
             for p in everyone
         }
+        hidden = self._sealed_failures(books)
         for p in everyone:  # a callback's own health: how it answers its calls
-            out[p]["health"]["callback"] = callback_health(books[p]) if p in books else None
+            book = books.get(p)
+            if book is not None:  # nothing of a sealed table's calls
+                book = (book[0], book[1], [f for f in book[2] if f["game_id"] not in hidden])
+            out[p]["health"]["callback"] = callback_health(book) if book else None
         if history_of in out:
             got = rating_store.of_player(self.r, [pool(record.id)], history_of).get(pool(record.id))
             shown: dict[str, Any] | None = _rating_out(got)
@@ -642,8 +647,23 @@ class Ladders:
             out[history_of]["history"] = tally.history[::-1]
         return out
 
-    def _tally(self, record: LadderRecord, history_of: str | None) -> _Tally:
-        """One pass over every match: timeouts per game, contest results, last played."""
+    def _sealed_failures(self, books: dict[str, tuple[Any, Any, list[dict[str, Any]]]]) -> set[str]:
+        """The games among the callbacks' failures that are tables of a duplicate board in
+        play (:func:`server.services.boards.in_play_among`): the public pages show
+        nothing of them."""
+        ids = sorted({f["game_id"] for _, _, failures in books.values() for f in failures})
+        if not ids:
+            return set()
+        return boards.in_play_among(self.core, game_store.read_many(self.r, ids))
+
+    def _tally(self, record: LadderRecord, history_of: str | None, sealed: bool = False) -> _Tally:
+        """One pass over every match: timeouts per game, contest results, last played.
+
+        A duplicate board's tables count once the board is over (both tables): until
+        then a table's end and timeouts tell of the deal its twin plays, and the
+        entry pages show nothing of them. ``sealed`` counts them at once (the
+        scheduler's view: a table's timeouts pause its entry as soon as it is over).
+        """
         matches = store.all_matches(self.r, record.id)
         games, results = store.all_results(self.r, record.id)
         tally = _Tally()
@@ -651,7 +671,9 @@ class Ladders:
             match = matches[n]
             tally.players.update(p for side in match["sides"] for p in side)
             finals = [results.get(store.slot(n, t)) for t in range(len(match["tables"]))]
-            for seats, final in zip(match["tables"], finals, strict=True):
+            board_open = len(finals) > 1 and None in finals
+            counted = finals if sealed or not board_open else [None] * len(finals)
+            for seats, final in zip(match["tables"], counted, strict=True):
                 if final is not None:
                     for s, p in enumerate(seats):
                         got = int(final["timeouts"].get(str(s), 0))
@@ -666,7 +688,9 @@ class Ladders:
                     for p in side:
                         tally.results[p][_outcome(ranks, rank)] += 1
             if history_of and any(history_of in s for s in match["sides"]):
-                tally.history.append(self._history_row(n, match, games, finals, ranks, history_of))
+                tally.history.append(
+                    self._history_row(n, match, games, finals, ranks, history_of, board_open)
+                )
         return tally
 
     @staticmethod
@@ -735,6 +759,7 @@ class Ladders:
         finals: list[dict[str, Any] | None],
         ranks: tuple[int, ...] | None,
         player: str,
+        board_open: bool = False,
     ) -> dict[str, Any]:
         side = next(i for i, s in enumerate(match["sides"]) if player in s)
         table: list[str] = next((seats for seats in match["tables"] if player in seats), [])
@@ -751,7 +776,7 @@ class Ladders:
                 {
                     "game_id": g,
                     "replay": f"/v1/games/{g}/replay" if g else None,
-                    "over": f is not None,
+                    "over": None if board_open else f is not None,
                 }
                 for g, f in zip(ids, finals, strict=True)
             ],

@@ -70,7 +70,8 @@ class Lobby:
         lists that creator's live games only, all of them up to ``limit``.
 
         Public parts only, what any spectator's view shows: seats, whose turn,
-        scores, the result (none of these for a duplicate board's table in play).
+        scores, the result (a duplicate board's table in play shows only that it
+        exists: none of these, nor its version or times).
         The index is a hint; each game's own status decides, and a game found
         ended in the live index is moved on the way.
 
@@ -134,7 +135,10 @@ class Lobby:
         Pinochle's ``variant``, Concerto's edition (``rules``).
 
         A table of a duplicate board in play (``sealed``) shows nobody whose turn it
-        is, its scores or its result: they tell of the deal its twin is playing.
+        is, its scores, its result, its version or when it was created or ended:
+        they tell of the deal its twin is playing (its pace, how long the bidding
+        ran). ``tournament`` names a tournament's table (``id``) or a ladder's
+        (``ladder``).
         """
         state = views.state_of(record)
         public = {} if sealed else state.view(None)
@@ -145,17 +149,18 @@ class Lobby:
             "game": record.meta["game"],
             "options": record.meta["options"],
             "status": record.status,
-            "version": record.version,
+            "version": None if sealed else record.version,
             "seats": views.seats(record),
             "to_move": public["to_move"] if record.status == "active" and public else [],
             "scores": public.get("scores"),
             "result": None if sealed else views.result(record, state, clock),
-            "created": None if over else iso(at),
-            "ended": iso(at) if over else None,
+            "created": None if over or sealed else iso(at),
+            "ended": iso(at) if over and not sealed else None,
             "tournament": None
             if tournament is None
             else {
-                "id": tournament["id"],
+                "id": tournament.get("id"),
+                "ladder": tournament.get("ladder"),
                 "round": tournament.get("round"),
                 "table": tournament.get("table"),
             },

@@ -20,7 +20,10 @@ refuses, naming the class in the error:
 **House bots** (the bot pool's players, ids starting ``bot``) are named
 ``<bot> #<n>``. :func:`impersonates` tells whether a name would pass for one
 once folded (NFKC, case-folded, joiners and whitespace runs dropped or
-collapsed): such names are refused to everyone else.
+collapsed) and reduced to its :func:`skeleton` (Unicode TS 39 confusables for
+the Latin letters and digits, :mod:`server.services.confusables`: Cyrillic
+``\u0430`` reads as ``a``, small capital ``\u0280`` as ``r``): such names are
+refused to everyone else.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from server.services.confusables import latin
 from server.services.errors import InvalidRequest
 
 MAX_LENGTH = 64
@@ -102,18 +106,33 @@ def fold(name: str) -> str:
     return re.sub(r"[\s_-]+", " ", folded).strip()
 
 
+def skeleton(name: str) -> str:
+    """A name as it is drawn: :func:`fold`, then each code point as the ASCII letters
+    or digits it is confusable with (TS 39), folded again until nothing changes.
+
+    >>> skeleton("r\u0430nd\u043em #1") == skeleton("\u0280ANDOM #1") == skeleton("random #l")
+    True
+    """
+    shown = fold(name)
+    while True:
+        drawn = fold("".join(latin(ch) for ch in shown))
+        if drawn == shown:
+            return drawn
+        shown = drawn
+
+
 def impersonates(name: str, house: Iterable[str]) -> bool:
     """Whether ``name`` would pass for a house bot named ``<bot> #<n>`` (any ``n``), or
-    for the bot itself, given the pool's bot names ``house``.
+    for the bot itself, given the pool's bot names ``house``: their skeletons compared.
 
     >>> impersonates("Random #1", ["random"]), impersonates("random#7", ["random"])
     (True, True)
     >>> impersonates("Randall", ["random"]), impersonates("random fan", ["random"])
     (False, False)
     """
-    folded = fold(name)
+    folded = skeleton(name)
     for bot in house:
-        stem = fold(bot)
+        stem = skeleton(bot)
         if folded == stem or re.fullmatch(re.escape(stem) + r" ?#.*", folded):
             return True
     return False

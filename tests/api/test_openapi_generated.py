@@ -126,7 +126,7 @@ def test_the_schemas_generators_could_not_read(built):
     assert details["properties"]["legal_moves"]["items"] == {"$ref": "#/components/schemas/Move"}
     assert "termination" in schemas["Result"]["required"]
     tournament = schemas["GameSummary"]["properties"]["tournament"]
-    assert set(tournament["required"]) == {"id", "round", "table"}
+    assert set(tournament["required"]) == {"id", "ladder", "round", "table"}
     assert schemas["Frame"]["properties"]["move"]["required"] == ["seat", "move"]
 
 

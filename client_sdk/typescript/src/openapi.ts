@@ -1997,23 +1997,26 @@ export interface components {
             };
             /** @enum {string} */
             status: "waiting" | "active" | "finished" | "aborted";
-            version: number;
+            /** @description null at a table of a duplicate board in play (sealed) */
+            version: number | null;
             seats: components["schemas"]["SeatEntry"][];
             to_move: components["schemas"]["Seat"][];
             scores: number[] | null;
             result: components["schemas"]["Result"];
             /**
              * Format: date-time
-             * @description live games
+             * @description live games (null at a sealed table)
              */
             created: string | null;
             /**
              * Format: date-time
-             * @description ended games
+             * @description ended games (null at a sealed table)
              */
             ended: string | null;
+            /** @description a tournament's or a ladder's table: `id` names the tournament (null at a ladder's table), `ladder` the ladder (null at a tournament's table); null for any other game */
             tournament: {
-                id: string;
+                id: string | null;
+                ladder: string | null;
                 round: number | null;
                 table: number | null;
             } | null;
@@ -2028,10 +2031,12 @@ export interface components {
             version: number;
             /** @description the finished game's version */
             last_version: number;
-            /** @description `{seat, move}` accepted at version - 1 (null at version 0) */
+            /** @description `{seat, move}` accepted at version - 1 (null at version 0); `timeout` (true) when the clock made that move for the seat, past its deadline (the `timeout_policy`'s default move) */
             move: {
                 seat: number | null;
                 move: components["schemas"]["Move"];
+                /** @constant */
+                timeout?: true;
             } | null;
             public: components["schemas"]["View"];
             /** @description each seat's own view, by seat */
@@ -2686,7 +2691,8 @@ export interface components {
                 games: {
                     game_id: string | null;
                     replay: string | null;
-                    over: boolean;
+                    /** @description null while the board's other table is not over (sealed) */
+                    over: boolean | null;
                 }[];
             }[];
         };

@@ -38,7 +38,8 @@ function gameRow(game) {
     h('td', {}, r.title || game.game, variantOf(game) ? h('span', {class: 'variant'}, ` (${variantOf(game)})`) : null,
       game.tournament ? h('div', {class: 'muted'}, game.tournament.id
         ? h('a', {href: `/tournaments/${game.tournament.id}`}, `tournament round ${(game.tournament.round ?? 0) + 1}`)
-        : 'ladder game') : null),
+        : game.tournament.ladder ? h('a', {href: `/ladders/${game.tournament.ladder}`}, 'ladder game')
+          : 'ladder game') : null),
     h('td', {}, h('div', {class: 'seat-names'}, seatList(game))),
     h('td', {}, state, h('div', {class: 'muted'}, when(game.created || game.ended))),
     h('td', {}, (game.scores || []).join(' · ')),
