@@ -166,13 +166,13 @@ class NewPlayer(TypedDict):
     token: str
 
 
-class TokenCallback(TypedDict, total=False):
+class TokenCallback(TypedDict):
     """What a token rotation did to the player's callback: removed (``kept`` false), or
     kept with a new signing ``secret`` (shown once)."""
 
     url: str
     kept: bool
-    secret: str
+    secret: NotRequired[str]
 
 
 class RotatedToken(NewPlayer):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import ipaddress
 import os
 import secrets
 import signal
@@ -211,6 +212,24 @@ def start_child(command: str, *args: str) -> subprocess.Popen[bytes]:
     return proc
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (the bind address) serves this machine alone: there every client
+    has one address, and a per-address registration limit would count them all as one
+    (``parlour serve`` turns it off there unless ``PARLOUR_REGISTER_LIMIT`` is set).
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("::1")
+    (True, True, True)
+    >>> is_loopback("0.0.0.0"), is_loopback("203.0.113.9")
+    (False, False)
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def local_url(host: str, port: int) -> str:
     """Where a child process reaches this server's API.
 
@@ -251,6 +270,8 @@ def refused_setting() -> str | None:
 def serve(args: argparse.Namespace) -> int:
     """Run until stopped (SIGINT/SIGTERM); the embedded Redis stops with it."""
     raise_open_files_limit()
+    if is_loopback(args.host):  # one machine's server: every caller is 127.0.0.1
+        os.environ.setdefault("PARLOUR_REGISTER_LIMIT", "0")
     if not os.environ.get("PARLOUR_ADMIN_TOKEN"):
         token = secrets.token_urlsafe(32)
         os.environ["PARLOUR_ADMIN_TOKEN"] = token

@@ -47,6 +47,7 @@ RENAMED = {
     "NewPlayer": "PlayerCreated",
     "Player": "Profile",
     "GameView": "View",
+    "RotatedToken": "TokenRotated",
 }
 # Aliases of plain types with no component of their own (used inside the others).
 NOT_COMPONENTS = {"Status", "Card"}

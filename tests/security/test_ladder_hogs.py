@@ -1,4 +1,4 @@
-"""Ladder entries that hold the house bots, or slip past validation (issue 45).
+"""Ladder entries that hold the house bots, or slip past validation.
 
 * A hog: one entry that stalls its games (polls, never moves) took both of the house
   bots' game slots (the ladder's ``max_games``, 2), and a validated newcomer stayed

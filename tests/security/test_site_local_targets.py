@@ -1,4 +1,4 @@
-"""The deprecated site-local ``fec0::/10`` is an internal range (issue 45).
+"""The deprecated site-local ``fec0::/10`` is an internal range.
 
 Python 3.11's ``is_global`` calls it global; the guard refuses it for webhooks and
 callbacks alike, at registration and when a name resolves to it at delivery or

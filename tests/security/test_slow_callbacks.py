@@ -1,5 +1,5 @@
 """A slow or hostile callback costs its own seats' time, nobody else's, and cannot fill
-the log (issue 45).
+the log.
 
 The hostile host is a raw socket server on 127.0.0.1 (:class:`RawHost`): it reads
 the call and then drips its status line and headers a byte at a time, each byte

@@ -1,4 +1,4 @@
-"""Caps that fresh accounts do not multiply (issue 45, finding 5).
+"""Caps that fresh accounts do not multiply.
 
 Registration was open and unlimited, and two caps counted per account only: 25
 fresh players held 200 streams from one address (the address cap counted callers

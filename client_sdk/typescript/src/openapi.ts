@@ -263,7 +263,9 @@ export interface paths {
          *     while there is more, the `Link` header names the next page
          *     (`<...&cursor=...>; rel="next"`), and the last page has no `Link`. A game
          *     that ends (or whose board becomes over) after the walk passed its place
-         *     is found by a later export.
+         *     is found by a later export. Pages are counted per client address, whatever
+         *     the token (`PARLOUR_ARCHIVE_LIMIT`, 30 per `PARLOUR_ARCHIVE_PERIOD`, 60 s;
+         *     past it 429 `rate_limited`).
          */
         get: operations["getArchive"];
         put?: never;
@@ -629,10 +631,12 @@ export interface paths {
          *       is seen waiting `pause_seconds` after its last timeout.
          *     * `provisional_games`: rated contests before a rating stops being
          *       provisional.
-         *     * `validation` (default true): a new entry (or one whose callback
-         *       changed) first plays one unrated validation game against the
-         *       ladder's house bots; it is matched only once that game ends with no
-         *       timeout and no illegal move of its own.
+         *     * `max_games`: each entry's games at once (house bots have no cap:
+         *       one entry holds at most its own `max_games` of theirs).
+         *     * `validation` (default true): a new entry (joining again after leaving
+         *       is one; so is one whose callback changed) first plays one unrated
+         *       validation game against the ladder's house bots; it is matched only
+         *       once that game ends with no timeout and no illegal move of its own.
          */
         post: operations["createLadder"];
         delete?: never;
@@ -679,7 +683,14 @@ export interface paths {
          *     the pair is held until the partner makes the same call naming this player.
          */
         post: operations["joinLadder"];
-        /** Leave the ladder (games in progress go on; no new ones are made). */
+        /**
+         * Leave the ladder (games in progress go on; no new ones are made).
+         * @description The player's games under way go on while it is seen waiting (a bot that
+         *     leaves as its last game begins plays it out); once it has not been seen
+         *     for the ladder's `seen_seconds`, the scheduler gives each of its turns
+         *     there the clock's timeout policy at once. Joining again is a new entry:
+         *     it plays a validation game again where the ladder validates.
+         */
         delete: operations["leaveLadder"];
         options?: never;
         head?: never;
@@ -905,7 +916,8 @@ export interface paths {
          *
          *     The token goes in `Authorization: Bearer` only: a `?token=` is refused
          *     with 400 (bots can send headers, and URLs end up in logs). A player holds
-         *     at most `PARLOUR_STREAMS_PER_PLAYER` (8) streams and long-polls at once;
+         *     at most `PARLOUR_STREAMS_PER_PLAYER` (8) streams and long-polls at once,
+         *     and a client address `PARLOUR_STREAMS_PER_ADDRESS` (64) whoever holds them;
          *     past that: 429 `too_many_streams` with `Retry-After`.
          */
         get: operations["streamTurns"];
@@ -929,7 +941,9 @@ export interface paths {
         /**
          * Register a player; the token is shown once.
          * @description Open registration is on by default (`PARLOUR_OPEN_REGISTRATION=0` turns
-         *     it off); the admin token can always register players.
+         *     it off), limited per client address (`PARLOUR_REGISTER_LIMIT`, 10 per
+         *     `PARLOUR_REGISTER_PERIOD`, 3600 s; past it 429 `rate_limited` and nothing
+         *     is created); the admin token can always register players, uncounted.
          */
         post: operations["registerPlayer"];
         delete?: never;
@@ -2540,7 +2554,8 @@ export interface components {
              */
             sides?: "solo" | "fixed";
             /**
-             * @description (default true) a new entry, or one whose callback changed, first plays
+             * @description (default true) a new entry (joining again after leaving is one), or
+             *     one whose callback changed, first plays
              *     an unrated validation game against the ladder's house bots and is
              *     matched only once that game ends with no timeout and no illegal move
              *     of its own (a ladder without house bots enough to fill a table with it
@@ -2567,7 +2582,7 @@ export interface components {
             timeout_policy: {
                 [key: string]: unknown;
             };
-            /** @description concurrent games per entry */
+            /** @description concurrent games per entry (house bots have no cap) */
             max_games: number;
             provisional_games: number;
             pause_after: number;
@@ -3904,10 +3919,12 @@ export interface components {
             };
         };
         /**
-         * @description too many requests from this token (`rate_limited`), or, for a stream or a
-         *     long-poll (`wait` above 0), too many of them open at once
+         * @description too many requests from this token or client address (`rate_limited`: a
+         *     registration or an archive page also per address, whatever the token), or,
+         *     for a stream or a long-poll (`wait` above 0), too many of them open at once
          *     (`too_many_streams`: `PARLOUR_STREAMS_PER_PLAYER` per player,
-         *     `PARLOUR_STREAMS_PER_ADDRESS` per address without a token); details.retry_after
+         *     `PARLOUR_STREAMS_PER_ADDRESS` per client address, a player's counting against
+         *     both); details.retry_after
          */
         RateLimited: {
             headers: {
