@@ -42,6 +42,7 @@ from redis import Redis
 from server.games import BaseState
 from server.services import targets, wire
 from server.store import apps as app_store
+from server.store import players as player_store
 from server.store import webhooks as webhook_store
 from server.store.games import GameRecord
 
@@ -220,7 +221,12 @@ class Deliveries:
         return self.queue.claim(now, lease, limit)
 
     def hook(self, app_id: str, hook_id: str) -> dict[str, Any] | None:
-        """The app's webhook, or None if it was removed since the delivery was queued."""
+        """The app's webhook, or None if it was removed since the delivery was queued, or
+        its app's token is revoked (a revocation removes the webhooks; one stored before
+        revocations did is never delivered either)."""
+        app = app_store.get_app(self.r, app_id)
+        if app is None or app.token_sha256 == player_store.REVOKED:
+            return None
         return webhook_store.get(self.r, app_id, hook_id)
 
     def done(self, delivery: dict[str, Any], outcome: dict[str, Any]) -> None:

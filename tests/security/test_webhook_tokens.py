@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from server.processes.webhooks import Deliverer
+from server.services import notifications
 from server.services.notifications import Deliveries
 from server.store import keys
 from server.store import webhooks as webhook_store
@@ -181,6 +182,21 @@ def test_revoking_an_app_token_removes_its_webhooks(api, redis_client, receivers
     # the app's guests play on: revocation ends the app token and its webhooks only
     guest = made["invitations"][0]["token"]
     assert api.get(f"/v1/games/{made['game']['id']}", guest).status == 200
+    assert webhook_store.pending_count(redis_client) == 0
+
+
+def test_a_webhook_left_on_a_revoked_app_is_never_delivered(api, redis_client, receivers):
+    """A webhook stored for an app whose token was revoked before revocations removed
+    webhooks (written here to the store, as such a server left it) is dropped unsent."""
+    thief, _ = receivers
+    app = make_app(api)
+    assert api.delete(f"/v1/apps/{app.id}/token", "admin").status == 204
+    hook = {"id": "wh_left", "url": thief.url, "events": ["game_start"], "secret": "whs_x"}
+    webhook_store.add(redis_client, app.id, hook | {"created": "2026-01-01T00:00:00Z"})
+    note = {"id": "n1", "type": "game_start", "game_id": "g1"}  # a game of the app's starts
+    assert notifications.queue(redis_client, app.id, [note]) == 1
+    _deliver(redis_client)
+    assert thief.events == []
     assert webhook_store.pending_count(redis_client) == 0
 
 
