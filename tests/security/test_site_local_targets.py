@@ -1,27 +1,25 @@
 """The deprecated site-local ``fec0::/10`` is an internal range.
 
 Python 3.11's ``is_global`` calls it global; the guard refuses it for webhooks and
-callbacks alike, at registration and when a name resolves to it at delivery or
-at call time.
+callbacks alike, at registration and when a name resolves to it at call time (at a
+webhook's delivery: tests/security/test_webhook_ipv6_forms.py, with the other IPv6 forms).
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 from server.processes.dispatch import Dispatcher
-from server.processes.webhooks import Deliverer
 from server.services.bundle import Services
-from server.services.notifications import Deliveries, refused
+from server.services.notifications import refused
 from server.store import callbacks as callback_store
 from server.store import webhooks as webhook_store
 from tests.api.helpers import assert_error
 from tests.callbacks.support import clocked_game, dispatching, wait_for
 from tests.conftest import ADMIN_TOKEN
-from tests.embed.conftest import app_game, make_app
+from tests.embed.conftest import make_app
 
 SITE_LOCAL = ["fec0::1", "fed0::a9fe:a9fe", "feff::1", "fef0:0:0:1::7"]
 
@@ -71,33 +69,3 @@ def test_a_name_resolving_to_site_local_is_refused_at_call_time(redis_client, pl
     health = svc.callbacks.health([a.id])[a.id]
     assert health["calls"] == 0
     assert {f["kind"] for f in health["last_failures"]} == {"refused_address"}
-
-
-def test_a_name_resolving_to_site_local_is_refused_at_delivery(api, redis_client):
-    app = make_app(api)
-    webhook_store.add(
-        redis_client,
-        app.id,
-        {
-            "id": "whtest",
-            "url": "http://hooks.rebind.test:8080/hook",
-            "events": ["game_start"],
-            "secret": "whsec_t",
-            "created": 1.0,
-        },
-    )
-    app_game(api, app, [None, None, None, None])
-    d = Deliverer(
-        Deliveries(redis_client),
-        backoff=0.01,
-        max_attempts=2,
-        timeout=2,
-        rng=random.Random(1),
-        allow="",
-        resolve=lambda host, port: ["fed0::a9fe:a9fe"],
-    )
-    for _ in range(5):
-        d.tick(now=1e12)
-    d.close()
-    shown = api.get(f"/v1/apps/{app.id}", app.token).body["deliveries"]
-    assert [x["status"] for x in shown] == ["refused"]

@@ -92,7 +92,10 @@ def test_registration_refuses_the_ipv6_form_and_stores_nothing(api, redis_client
     assert api.get(f"/v1/apps/{app.id}", app.token).body == before
 
 
-@pytest.mark.parametrize("addresses", [["64:ff9b::a9fe:a9fe"], ["2002:7f00:1::"], ["::7f00:1"]])
+@pytest.mark.parametrize(
+    "addresses",
+    [["64:ff9b::a9fe:a9fe"], ["2002:7f00:1::"], ["::7f00:1"], ["fed0::a9fe:a9fe"]],  # site-local
+)
 def test_delivery_refuses_a_name_resolving_to_an_ipv6_form(api, redis_client, addresses):
     app = make_app(api)
     webhook_store.add(
