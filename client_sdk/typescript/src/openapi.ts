@@ -1442,12 +1442,16 @@ export interface components {
             hands: components["schemas"]["Card"][][];
         };
         GameCreate: {
-            /** @example concerto */
+            /**
+             * @description a game id of GET /v1/rules (another is refused, 400 invalid_request)
+             * @example concerto
+             */
             game: string;
             /** @description game options, see GET /v1/rules (Concerto: rules, deals, target, first_dealer, match_target) */
             options?: {
                 [key: string]: unknown;
             } | null;
+            /** @description who sits where, one entry per seat; the game's seat count (GET /v1/rules) bounds the list further (another length is refused, 400 invalid_request) */
             seats?: (string | null)[] | null;
             /** @default false */
             allow_multiple_seats?: boolean;
@@ -1457,6 +1461,7 @@ export interface components {
             seed?: string | null;
         };
         Join: {
+            /** @description the seat to take; below the game's seat count (another is refused, 400 invalid_request) */
             seat?: number | null;
         };
         /**
