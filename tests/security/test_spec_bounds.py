@@ -109,3 +109,12 @@ def test_a_url_off_the_stated_pattern_is_refused(client, players: Players, url):
     assert reply.status_code == 400, reply.get_json()
     error = reply.get_json()["error"]
     assert error["code"] == "invalid_request" and "url" in error["details"], error
+
+
+def test_a_view_past_the_stated_seat_is_refused(api, players: Players):
+    host = players.register("host")
+    game = api.post("/v1/games", GAME, host).body["id"]
+    seat = SPEC["components"]["parameters"]["Seat"]["schema"]["maximum"]
+    assert api.get(f"/v1/games/{game}", host, seat=seat).status != 500
+    reply = api.get(f"/v1/games/{game}", host, seat=seat + 1)
+    assert "seat" in assert_error(reply, 400, "invalid_request")
