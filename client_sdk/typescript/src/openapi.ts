@@ -493,6 +493,7 @@ export interface paths {
             header?: never;
             path: {
                 game_id: components["parameters"]["GameId"];
+                /** @description below the game's seat count (another is refused, 400 invalid_request) */
                 seat: number;
             };
             cookie?: never;
@@ -3949,7 +3950,7 @@ export interface components {
         LadderId: string;
         AppId: string;
         WebhookId: string;
-        /** @description which of the caller's seats to speak for (players holding several) */
+        /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
         Seat: number;
         /** @description at most this many items in the page */
         Limit: number;
@@ -4399,7 +4400,7 @@ export interface operations {
     getGame: {
         parameters: {
             query?: {
-                /** @description which of the caller's seats to speak for (players holding several) */
+                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
                 seat?: components["parameters"]["Seat"];
             };
             header?: never;
@@ -4432,7 +4433,7 @@ export interface operations {
                 after?: number;
                 /** @description seconds to wait for something new (capped by the server) */
                 wait?: components["parameters"]["Wait"];
-                /** @description which of the caller's seats to speak for (players holding several) */
+                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
                 seat?: components["parameters"]["Seat"];
             };
             header?: never;
@@ -4585,6 +4586,7 @@ export interface operations {
             header?: never;
             path: {
                 game_id: components["parameters"]["GameId"];
+                /** @description below the game's seat count (another is refused, 400 invalid_request) */
                 seat: number;
             };
             cookie?: never;
@@ -4613,7 +4615,7 @@ export interface operations {
             query?: {
                 /** @description start after this event (`Last-Event-ID` wins when sent) */
                 after?: number;
-                /** @description which of the caller's seats to speak for (players holding several) */
+                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
                 seat?: components["parameters"]["Seat"];
                 /** @description the bearer token, for clients that cannot set headers (EventSource) */
                 token?: string;
