@@ -183,6 +183,7 @@ def leave(game_id: str, seat: int):
     - name: seat
       in: path
       required: true
+      description: below the game's seat count (another is refused, 400 invalid_request)
       schema:
         type: integer
         minimum: 0

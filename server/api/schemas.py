@@ -400,11 +400,15 @@ leaderboard = Leaderboard()
 
 
 # -- apps, guests and invitations, the bot pool, streams ----------------------
+HTTP_URL = validate.Regexp(r"^[hH][tT][tT][pP][sS]?://[^/?#]+", error="an absolute http(s) URL")
+"""An http(s) scheme and a host part (the service checks the host and the address)."""
+
+
 class _Url(fields.String):
-    """An absolute URL (the service checks the scheme)."""
+    """An absolute http(s) URL."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(validate=validate.Length(min=8, max=2000), **kwargs)
+        super().__init__(validate=[validate.Length(min=8, max=2000), HTTP_URL], **kwargs)
 
 
 class AppCreate(Schema):
@@ -422,7 +426,7 @@ class WebhookCreate(Schema):
 
 
 class CallbackPut(Schema):
-    url = fields.String(required=True, validate=validate.Length(min=8, max=2048))
+    url = fields.String(required=True, validate=[validate.Length(min=8, max=2048), HTTP_URL])
 
 
 class TokenRotate(Schema):

@@ -91,6 +91,8 @@ def stream(game_id: str):
         description: the bearer token, for clients that cannot set headers (EventSource)
         schema:
           type: string
+          minLength: 1
+          maxLength: 200
       - name: Last-Event-ID
         in: header
         description: |

@@ -493,6 +493,7 @@ export interface paths {
             header?: never;
             path: {
                 game_id: components["parameters"]["GameId"];
+                /** @description below the game's seat count (another is refused, 400 invalid_request) */
                 seat: number;
             };
             cookie?: never;
@@ -1442,12 +1443,16 @@ export interface components {
             hands: components["schemas"]["Card"][][];
         };
         GameCreate: {
-            /** @example concerto */
+            /**
+             * @description a game id of GET /v1/rules (another is refused, 400 invalid_request)
+             * @example concerto
+             */
             game: string;
             /** @description game options, see GET /v1/rules (Concerto: rules, deals, target, first_dealer, match_target) */
             options?: {
                 [key: string]: unknown;
             } | null;
+            /** @description who sits where, one entry per seat; the game's seat count (GET /v1/rules) bounds the list further (another length is refused, 400 invalid_request) */
             seats?: (string | null)[] | null;
             /** @default false */
             allow_multiple_seats?: boolean;
@@ -1457,6 +1462,7 @@ export interface components {
             seed?: string | null;
         };
         Join: {
+            /** @description the seat to take; below the game's seat count (another is refused, 400 invalid_request) */
             seat?: number | null;
         };
         /**
@@ -3944,7 +3950,7 @@ export interface components {
         LadderId: string;
         AppId: string;
         WebhookId: string;
-        /** @description which of the caller's seats to speak for (players holding several) */
+        /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
         Seat: number;
         /** @description at most this many items in the page */
         Limit: number;
@@ -4394,7 +4400,7 @@ export interface operations {
     getGame: {
         parameters: {
             query?: {
-                /** @description which of the caller's seats to speak for (players holding several) */
+                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
                 seat?: components["parameters"]["Seat"];
             };
             header?: never;
@@ -4427,7 +4433,7 @@ export interface operations {
                 after?: number;
                 /** @description seconds to wait for something new (capped by the server) */
                 wait?: components["parameters"]["Wait"];
-                /** @description which of the caller's seats to speak for (players holding several) */
+                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
                 seat?: components["parameters"]["Seat"];
             };
             header?: never;
@@ -4580,6 +4586,7 @@ export interface operations {
             header?: never;
             path: {
                 game_id: components["parameters"]["GameId"];
+                /** @description below the game's seat count (another is refused, 400 invalid_request) */
                 seat: number;
             };
             cookie?: never;
@@ -4608,7 +4615,7 @@ export interface operations {
             query?: {
                 /** @description start after this event (`Last-Event-ID` wins when sent) */
                 after?: number;
-                /** @description which of the caller's seats to speak for (players holding several) */
+                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
                 seat?: components["parameters"]["Seat"];
                 /** @description the bearer token, for clients that cannot set headers (EventSource) */
                 token?: string;
