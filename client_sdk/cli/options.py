@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..runner import AcceptPolicy
+from ..accept import AcceptPolicy
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 
