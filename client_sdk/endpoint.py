@@ -10,7 +10,7 @@ it, plus a unique call ``id``::
 
 and the answer is ``200 {"move": {...}}``. :func:`make_app` is that endpoint as a
 WSGI application around a :class:`~client_sdk.Bot` (the one the runner plays, asked
-through the same :class:`~client_sdk.runner.Decider`), and :func:`make_server`
+through the same :class:`~client_sdk.decider.Decider`), and :func:`make_server`
 serves it with the standard library (``parlour-bot serve module:Class --port N``).
 
 Before the bot is asked, a call must pass, else it is refused with a 4xx and the
@@ -58,7 +58,7 @@ from typing import IO, Any, cast
 from wsgiref.simple_server import ServerHandler, WSGIRequestHandler, WSGIServer
 
 from .bot import Bot
-from .runner import Decider
+from .decider import Decider
 from .types import View
 
 log = logging.getLogger("client_sdk.endpoint")

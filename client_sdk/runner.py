@@ -26,6 +26,11 @@ that another player names the bot in is held until the bot accepts. The
 runner accepts per its :class:`AcceptPolicy` (``--accept-invitations``): ``none``
 (the default: only the admin, e.g. the tournament scheduler, and the bot itself
 seat it), ``anyone``, or ``from:alice,bob`` (inviters by player id or name).
+
+The policy is :mod:`client_sdk.accept`'s, the bot is asked through
+:mod:`client_sdk.decider`'s :class:`Decider` (as the callback endpoint asks it), and a
+finished game is put in words by :mod:`client_sdk.outcomes`; all three are importable
+from here as well.
 """
 
 from __future__ import annotations
@@ -34,14 +39,16 @@ import logging
 import signal
 import threading
 import time
-from collections import OrderedDict, deque
-from collections.abc import Collection, Iterator, Mapping
+from collections import deque
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from .accept import AcceptPolicy
 from .bot import Bot
 from .client import Client
+from .decider import Decider
 from .errors import (
     BadFrame,
     Conflict,
@@ -55,7 +62,8 @@ from .errors import (
     ServerError,
     StaleVersion,
 )
-from .types import Move, Turn, View
+from .outcomes import held_seats, outcome_text, rating_change
+from .types import Turn, View
 
 log = logging.getLogger("client_sdk.runner")
 progress = logging.getLogger("client_sdk.progress")
@@ -97,183 +105,12 @@ class RunStats:
     pool runs for weeks)."""
 
 
-@dataclass(frozen=True)
-class AcceptPolicy:
-    """Which invitations the runner accepts: ``none``, ``anyone`` or ``from:<a>,<b>``.
-
-    >>> AcceptPolicy.parse("from:alice,bob").accepts({"from": {"id": "9f", "name": "bob"}})
-    True
-    >>> AcceptPolicy.parse("none").accepts({"from": {"id": "9f", "name": "bob"}})
-    False
-    """
-
-    mode: str = "none"
-    inviters: frozenset[str] = frozenset()
-
-    @classmethod
-    def parse(cls, text: str) -> AcceptPolicy:
-        """``none`` | ``anyone`` | ``from:alice,bob`` (ids or names, comma-separated).
-
-        Raises:
-            ValueError: another shape.
-        """
-        text = text.strip()
-        if text in ("none", "anyone"):
-            return cls(text)
-        if text.startswith("from:"):
-            names = frozenset(n.strip() for n in text[5:].split(",") if n.strip())
-            if names:
-                return cls("from", names)
-        raise ValueError(f"expected none, anyone or from:<id or name>,...; got {text!r}")
-
-    def accepts(self, invitation: Mapping[str, Any]) -> bool:
-        """Whether to accept this invitation (by who sent it)."""
-        if self.mode != "from":
-            return self.mode == "anyone"
-        sender = invitation.get("from") or {}
-        return bool({sender.get("id"), sender.get("name")} & self.inviters)
-
-
-class Decider:
-    """The one path from a turn's view to the bot's move, whichever way the turn came.
-
-    The runner (turns it reads from the server) and the callback endpoint
-    (:mod:`client_sdk.endpoint`: turns the server posts to it) both ask the bot
-    through this, so one :class:`~client_sdk.Bot` plays the same either way:
-    ``on_game_start`` once, with the first view of a game it is asked about, then
-    ``choose_move`` per turn; ``on_game_over`` once, if the game's end is heard of
-    (the runner hears it; a callback endpoint is only called for turns).
-
-    The bot is asked one call at a time (a lock), as the runner asks it, so a bot
-    need not be thread-safe when a threaded endpoint serves it. The games begun are
-    remembered up to ``remember`` (oldest forgotten first: an endpoint never hears
-    of a game's end), so memory stays bounded over weeks of play.
-
-    Examples:
-        >>> class First(Bot):
-        ...     def choose_move(self, view):
-        ...         return view["legal_moves"][0]
-        ...     def on_game_start(self, view):
-        ...         print("start", view["id"])
-        >>> decider = Decider(First())
-        >>> decider.move("g1", {"id": "g1", "legal_moves": [{"type": "pass"}]})
-        start g1
-        {'type': 'pass'}
-        >>> decider.move("g1", {"id": "g1", "legal_moves": [{"type": "play", "card": "2C"}]})
-        {'type': 'play', 'card': '2C'}
-        >>> decider.finish("g1", {"id": "g1", "status": "finished"})  # on_game_over: not defined
-        >>> decider.start("g1", {"id": "g1"})  # a game id seen again after its end: a new game
-        start g1
-        True
-    """
-
-    def __init__(self, bot: Bot, *, remember: int = 1024) -> None:
-        self.bot = bot
-        self.remember = remember
-        self._begun: OrderedDict[str, None] = OrderedDict()
-        self._lock = threading.RLock()
-
-    def start(self, game_id: str, view: View) -> bool:
-        """Tell the bot a game begins (``on_game_start``) unless it was told already;
-        whether it was told now."""
-        with self._lock:
-            if game_id in self._begun:
-                return False
-            self._begun[game_id] = None
-            while len(self._begun) > self.remember:
-                self._begun.popitem(last=False)
-            self.bot.on_game_start(view)
-            return True
-
-    def move(self, game_id: str, view: View) -> Move:
-        """The bot's move in ``view`` (a turn of ``game_id``), the game started first."""
-        with self._lock:
-            self.start(game_id, view)
-            return self.bot.choose_move(view)
-
-    def finish(self, game_id: str, view: View) -> None:
-        """Tell the bot a game it began is over (``on_game_over``), once."""
-        with self._lock:
-            if game_id in self._begun:
-                del self._begun[game_id]
-                self.bot.on_game_over(view)
-
-
 @dataclass
 class _Game:
     seat: int | None
     last_check: float = 0.0
     validation: bool = False
     """The ladder's validation game of the bot's entry: unrated, not one of ``max_games``."""
-
-
-def outcome_text(
-    result: Mapping[str, Any] | None, seats: Collection[int], table: int | None = None
-) -> str:
-    """A finished game's result for the player holding ``seats`` of ``table`` seats, in words.
-
-    >>> outcome_text({"scores": [6, 25, 6, 25], "winners": [1, 3]}, {0})
-    'lost (scores 6 · 25 · 6 · 25)'
-    >>> outcome_text({"scores": [6, 25, 6, 25], "winners": [1, 3]}, {0, 1})
-    'won and lost (scores 6 · 25 · 6 · 25)'
-    >>> outcome_text({"scores": [6, 25, 6, 25], "winners": [1, 3]}, {0, 1, 2, 3}, 4)
-    'played every seat (scores 6 · 25 · 6 · 25)'
-    >>> outcome_text({"termination": "forfeit", "scores": [0, 0], "winners": [], "forfeit": 1}, {0})
-    'forfeited by seat 1 (scores 0 · 0)'
-    """
-    if not result:
-        return "aborted"
-    scores = " · ".join(str(x) for x in result.get("scores", []))
-    winners = result.get("winners") or []
-    if result.get("termination") == "forfeit":
-        word = f"forfeited by seat {result.get('forfeit')}"
-    elif table is not None and table > 1 and len(set(seats)) == table:
-        word = "played every seat"
-    elif not winners:
-        word = "drawn"
-    else:
-        won = set(seats) & set(winners)
-        lost = set(seats) - set(winners)
-        word = "won and lost" if won and lost else "won" if won else "lost"
-    return f"{word} (scores {scores})" if scores else word
-
-
-def _my_seats(view: Mapping[str, Any], seat: int | None) -> set[int]:
-    """Every seat of the game held by the player that holds the view's seat (``you``),
-    else the seat its turn named."""
-    you = view.get("you") if isinstance(view.get("you"), int) else seat
-    seats = view.get("seats") or []
-    me = next((s.get("player_id") for s in seats if s.get("seat") == you), None)
-    held = {s["seat"] for s in seats if me is not None and s.get("player_id") == me}
-    return held or ({you} if you is not None else set())
-
-
-def rating_change(history: list[Mapping[str, Any]], game_id: str) -> str | None:
-    """The rating change of the contest ``game_id`` was part of, from an entry's history
-    (newest first): the ordinal (mu - 3 sigma) before and after, the first contest
-    counted from 0 (the default rating's ordinal); None while it is not rated, ``""``
-    when the game is no contest of the ladder.
-
-    >>> rows = [{"games": [{"game_id": "g2"}], "outcome": "won", "rating": {"ordinal": 1.5}},
-    ...         {"games": [{"game_id": "g1"}], "outcome": "lost", "rating": {"ordinal": 0.25}}]
-    >>> rating_change(rows, "g2")
-    'contest won, rating 0.25 -> 1.50 (+1.25)'
-    >>> rating_change(rows, "g3")
-    ''
-    """
-    for i, row in enumerate(history):
-        if any(g.get("game_id") == game_id for g in row.get("games", [])):
-            after = (row.get("rating") or {}).get("ordinal")
-            if row.get("outcome") is None or after is None:
-                return None
-            before = next(
-                (r["rating"]["ordinal"] for r in history[i + 1 :] if r.get("rating")), 0.0
-            )
-            return (
-                f"contest {row['outcome']}, rating {before:.2f} -> {after:.2f} "
-                f"({after - before:+.2f})"
-            )
-    return ""
 
 
 def _turns_of(data: Any) -> list[Turn]:
@@ -647,14 +484,14 @@ class Runner:
             del self._seen[key]
         if game.validation:  # unrated, and not one of the games asked for
             table = len(view.get("seats") or []) or None
-            said = outcome_text(view.get("result"), _my_seats(view, game.seat), table)
+            said = outcome_text(view.get("result"), held_seats(view, game.seat), table)
             progress.info("validation game %s finished: %s", game_id, said)
             self.decider.finish(game_id, view)
             return
         self.stats.games_finished += 1
         self.stats.finished_games.append(game_id)
         table = len(view.get("seats") or []) or None
-        said = outcome_text(view.get("result"), _my_seats(view, game.seat), table)
+        said = outcome_text(view.get("result"), held_seats(view, game.seat), table)
         if self.ladder is not None:
             self._unrated[game_id] = said  # said once the ladder rated it (_report_ratings)
         else:

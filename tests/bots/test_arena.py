@@ -161,7 +161,7 @@ def test_the_arena_command(capsys) -> None:
 def test_a_factory_resolves_the_bot_name_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading the entry points per game was a fifth of an arena's time: once per factory,
     and each bot built is the one ``load_bot`` builds for that seed."""
-    import client_sdk.cli as cli
+    import client_sdk.cli.loading as cli
 
     lookups = []
     real = cli.entry_points

@@ -9,8 +9,9 @@ import importlib
 import pytest
 
 MODULES = [
-    "client_sdk.errors", "client_sdk.client", "client_sdk.bot", "client_sdk.runner",
-    "client_sdk.types", "client_sdk.endpoint",
+    "client_sdk.errors", "client_sdk.client", "client_sdk.bot",
+    "client_sdk.types", "client_sdk.endpoint", "client_sdk.accept", "client_sdk.decider",
+    "client_sdk.outcomes",
     "bots._concerto", "bots.pinochle",
 ]  # fmt: skip
 
