@@ -48,7 +48,15 @@ class Name(fields.String):
     def __init__(self, max_length: int = names.MAX_LENGTH, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.max_length = max_length
-        self.metadata = {"minLength": 1, "maxLength": max_length, **self.metadata}
+        self.metadata = {
+            "minLength": 1,
+            "maxLength": max_length,
+            "description": "a display name, normalised to NFC and stripped; refused (400 "
+            "invalid_request naming the field and the class) when blank, with a control, "
+            "bidi or invisible character, or reading as a house bot's name (look-alike "
+            "letters folded by Unicode TS 39 skeletons)",
+            **self.metadata,
+        }
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)

@@ -1341,6 +1341,7 @@ export interface webhooks {
 export interface components {
     schemas: {
         PlayerCreate: {
+            /** @description a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons) */
             name: string;
         };
         EntryCreate: {
