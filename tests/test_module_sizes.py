@@ -6,7 +6,7 @@ Pinochle's state is split by the rulebook's sections (``server/games/pinochle/``
 ``concerto_signals`` bot's system by the convention card's (``bots/_signals/``).
 
 Outside them (``server`` and ``client_sdk``) the line is :data:`OTHER_LIMIT`, save the
-modules named in :data:`NOT_YET_SPLIT` (issue 46): each with what it holds and its size
+modules named in :data:`NOT_YET_SPLIT`: each with what it holds and its size
 when the line was drawn, so a module can only leave the list, never grow onto it.
 """
 
