@@ -75,6 +75,12 @@ def resolve_bots(r: Redis, game: str, seats: list[str | None] | None) -> list[st
     return out
 
 
+def unfinished(r: Redis, game_ids: Sequence[str]) -> set[str]:
+    """The games among ``game_ids`` not over yet: the truth behind the live indexes of
+    the house bots' tables (:mod:`server.store.visitors`), read from the records."""
+    return {g.id for g in game_store.read_many(r, game_ids) if g.status in LIVE_STATUSES}
+
+
 def least_busy(player_ids: Sequence[str], loads: dict[str, int]) -> list[str]:
     """``player_ids``, those seated in the fewest unfinished games (``loads``) first,
     ties in a random order (so no identity is everyone's first).
@@ -126,8 +132,7 @@ class HouseGames:
             return
         games = house_store.house_live(self.r)
         if len(games) >= min(n for n in (self.per_player, self.max_live) if n):
-            records = game_store.read_many(self.r, [g for _, g in games])
-            live = {g.id for g in records if g.status in LIVE_STATUSES}
+            live = unfinished(self.r, [g for _, g in games])
             gone = [(c, g) for c, g in games if g not in live]
             house_store.house_drop(self.r, gone)
             games = [(c, g) for c, g in games if g in live]

@@ -29,7 +29,7 @@ from typing import Any
 
 from server.games import REGISTRY, GameError
 from server.services import names
-from server.services.bots import least_busy
+from server.services.bots import least_busy, unfinished
 from server.services.clocks import Clocks
 from server.services.core import Core, sha256
 from server.services.errors import Forbidden, InvalidRequest, RateLimited
@@ -37,7 +37,6 @@ from server.services.games import Games
 from server.services.ratelimit import client_key
 from server.services.wire import iso
 from server.store import apps as app_store
-from server.store import games as game_store
 from server.store import players as player_store
 from server.store import ratelimit as ratelimit_store
 from server.store import visitors as visitor_store
@@ -46,8 +45,6 @@ from server.store.players import PlayerRecord
 
 VISITOR_APP = "visitors"
 """The app id visitor games and their guests carry (an app with no record and no webhook)."""
-
-LIVE_STATUSES = ("waiting", "active")
 
 IDLE_POLICY = {"kind": "forfeit", "after": 1}
 """A visitor game's timeout policy: the first seat to let its move time pass forfeits."""
@@ -235,7 +232,7 @@ class Visitors:
             return
         for game_id in self.clocks.due_among(ids, now):
             self.clocks.timeout(game_id, now)
-        live = {g.id for g in game_store.read_many(self.r, ids) if g.status in LIVE_STATUSES}
+        live = unfinished(self.r, ids)
         gone = [i for i in ids if i not in live]
         visitor_store.drop(self.r, gone)
         if len(ids) - len(gone) >= self.max_live:
