@@ -130,7 +130,8 @@ REAPER = Reaper()
 """The process's reaper (one thread, whatever the number of dispatchers)."""
 
 
-def _watch(sock: Any) -> None:
+def watch(sock: Any) -> None:
+    """Let the running bounded call's deadline shut ``sock`` down (outside one: nothing)."""
     watch: Watch | None = getattr(_current, "watch", None)
     if watch is not None and sock is not None:
         watch.add(sock)
@@ -141,11 +142,11 @@ class _Watched(HTTPConnection):
 
     def _new_conn(self) -> socket.socket:
         sock = super()._new_conn()
-        _watch(sock)  # before TLS: the handshake is bounded too
+        watch(sock)  # before TLS: the handshake is bounded too
         return sock
 
     def request(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
-        _watch(self.sock)  # a kept-alive connection (a new one connects inside)
+        watch(self.sock)  # a kept-alive connection (a new one connects inside)
         super().request(*args, **kwargs)
 
 

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from server.processes import deadline
 from server.processes.daemon import log_as, orphaned, stop_on_signals
 from server.services import notifications
 from server.services.bundle import Services
@@ -51,6 +52,7 @@ class _Pinned(http.client.HTTPConnection):
 
     def connect(self) -> None:
         self.sock = socket.create_connection((self.address, self.port), self.timeout)
+        deadline.watch(self.sock)
 
 
 class _PinnedTLS(http.client.HTTPSConnection):
@@ -63,6 +65,7 @@ class _PinnedTLS(http.client.HTTPSConnection):
 
     def connect(self) -> None:
         raw = socket.create_connection((self.address, self.port), self.timeout)
+        deadline.watch(raw)  # before TLS: the handshake is bounded too
         self.sock = self.tls.wrap_socket(raw, server_hostname=self.host)
 
 
@@ -70,18 +73,28 @@ def post(url: str, address: str, body: bytes, headers: dict[str, str], timeout: 
     """POST ``body`` to ``url`` over a connection to ``address``; the answer's status.
 
     Redirects are not followed (a redirect is an answer that is not 2xx: the
-    webhook URL must be the real one).
+    webhook URL must be the real one). ``timeout`` bounds the whole call, as the
+    dispatcher's calls are bounded (:mod:`server.processes.deadline`): a receiver
+    that drips its status line or headers is cut off then, not at its leisure.
     """
     host, port = notifications.target(url)
     parts = urlsplit(url)
     kind = _PinnedTLS if parts.scheme == "https" else _Pinned
     conn = kind(host, port, address, timeout)
-    try:
-        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        conn.request("POST", path, body=body, headers=headers)
-        return conn.getresponse().status
-    finally:
-        conn.close()
+    with deadline.REAPER.bounded(time.monotonic() + timeout) as call:
+        try:
+            path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+            conn.request("POST", path, body=body, headers=headers)
+            status = conn.getresponse().status
+        except (OSError, http.client.HTTPException):
+            if call.fired:
+                raise TimeoutError(f"no answer in {timeout:g} s") from None
+            raise
+        finally:
+            conn.close()
+        if call.fired:  # cut mid-headers, http.client takes the end for theirs: no answer
+            raise TimeoutError(f"no answer in {timeout:g} s")
+        return status
 
 
 class Deliverer:

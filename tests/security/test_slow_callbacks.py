@@ -284,3 +284,17 @@ def test_malformed_answers_log_a_short_line_each_and_gzip_is_not_decoded(svc, pl
     for record in ours:
         assert record.exc_info is None and record.exc_text is None  # no traceback
         assert len(record.getMessage()) < 400 and "\n" not in record.getMessage()
+
+
+def test_a_webhook_receiver_that_drips_is_cut_at_the_deliverys_timeout():
+    """The deliverer's POST is bounded as a whole as the dispatcher's calls are: a
+    receiver dripping its status line and headers holds a delivery thread (and the
+    batch, so every app's webhooks) no longer than the timeout."""
+    from server.processes.webhooks import post
+
+    with hosting(drip) as host:
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            post(f"http://127.0.0.1:{host.port}/hook", "127.0.0.1", b"{}", {}, 1.0)
+        took = time.monotonic() - started
+    assert took < 1.0 + 0.3, took
