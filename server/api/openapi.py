@@ -1,21 +1,23 @@
 """``openapi.yaml`` generated from the code: ``python -m server.api.openapi [--check] [PATH]``.
 
-apispec (with its marshmallow plugin) builds the
-document from three sources, so nothing describes the wire twice:
+apispec (with its marshmallow plugin) builds the document from:
 
-* every operation from its Flask view's docstring (the YAML after ``---``; a
-  ``parameters`` key there is the path's parameters), the path from the view's route;
-* the request bodies from the marshmallow schemas that load them (:data:`FROM_MARSHMALLOW`,
-  server/api/schemas.py: the spec states exactly what the server accepts);
-* the rest (the document's head, the webhooks, the shared response types) from
-  ``openapi_base.yaml`` beside this module; there, ``x-error-details`` (each error
-  code's ``details``) and ``x-event-data`` (each event kind's ``data``) become one
+* every operation from its view's :func:`.operations.operation` declaration (the
+  marshmallow schemas that load its body and query and dump its answers, and the
+  words), the path from the view's route; views not yet declared that way still give
+  theirs as YAML after ``---`` in their docstring (a ``parameters`` key there is the
+  path's parameters);
+* the request schemas of :data:`FROM_MARSHMALLOW`, and every schema an operation names
+  (server/api/schemas/), so the spec states exactly what the server loads and dumps;
+* the rest (the document's head, the webhooks, the shared response types no schema yet
+  says) from ``openapi_base.yaml`` beside this module; there, ``x-error-details`` (each
+  error code's ``details``) and ``x-event-data`` (each event kind's ``data``) become one
   schema per code (``<Code>Error``) and per kind (``<Kind>Event``), and ``View`` one
   per game (``<Game>View``).
 
 The root ``openapi.yaml`` is this module's output; tests/api/test_openapi_generated.py
-fails when it differs from what the code generates. Views without ``---`` in their
-docstring (the web pages) are not part of the API and are left out.
+fails when it differs from what the code generates. Views that declare nothing (the web
+pages) are not part of the API and are left out.
 """
 
 from __future__ import annotations
@@ -30,12 +32,15 @@ from typing import Any
 
 import yaml
 from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
+from apispec.ext.marshmallow.common import resolve_schema_instance
 from flask import Flask
+from marshmallow import EXCLUDE, INCLUDE
 
 from server.services.lobby import Lobby
 
 from . import schemas
+from .operations import Operation
 
 BASE = Path(__file__).with_name("openapi_base.yaml")
 ROOT_SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -68,6 +73,22 @@ def _schema_name(schema: Any) -> str:
         if known is cls:
             return name
     return cls.__name__
+
+
+class _Converter(OpenAPIConverter):
+    """apispec's converter, but a schema's ``Meta.description`` does not cost it its
+    ``additionalProperties`` (apispec sets one or the other)."""
+
+    def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
+        out: dict[str, Any] = super().schema2jsonschema(schema)
+        unknown = resolve_schema_instance(schema).unknown
+        if unknown != EXCLUDE:
+            out["additionalProperties"] = unknown == INCLUDE
+        return out
+
+
+class _Plugin(MarshmallowPlugin):
+    Converter = _Converter
 
 
 def _path(rule: str) -> str:
@@ -232,7 +253,7 @@ def build(app: Flask | None = None) -> dict[str, Any]:
         title=info["title"],
         version=info["version"],
         openapi_version=base["openapi"],
-        plugins=[MarshmallowPlugin(schema_name_resolver=_schema_name)],
+        plugins=[_Plugin(schema_name_resolver=_schema_name)],
         info={k: v for k, v in info.items() if k not in ("title", "version")},
         servers=base["servers"],
         security=base["security"],
@@ -240,7 +261,13 @@ def build(app: Flask | None = None) -> dict[str, Any]:
     )
     _components(spec, base["components"])
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
-        doc = _docstring_yaml(app.view_functions[rule.endpoint].__doc__)
+        view = app.view_functions[rule.endpoint]
+        declared: Operation | None = getattr(view, "__operation__", None)
+        if declared is not None:
+            (method,) = {m.lower() for m in rule.methods or ()} & set(METHODS)
+            spec.path(_path(rule.rule), operations={method: declared.spec()})
+            continue
+        doc = _docstring_yaml(view.__doc__)
         operations = {m: doc[m] for m in METHODS if m in doc}
         if operations:
             spec.path(_path(rule.rule), operations=operations, parameters=doc.get("parameters"))

@@ -957,9 +957,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                player_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -1384,41 +1382,6 @@ export interface components {
             ok: boolean;
             /** @description `reply_bytes` dots (the benchmark's floor only) */
             padding?: string;
-        };
-        PlayerCreated: {
-            id: string;
-            name: string;
-            /** @description shown once: <player_id>.<secret> */
-            token: string;
-        };
-        /** @description the player, its new token, and what became of its callback */
-        TokenRotated: {
-            id: string;
-            name: string;
-            /** @description shown once: <player_id>.<secret> */
-            token: string;
-            /**
-             * @description null when the player had no callback; else its URL and whether it was
-             *     kept (`keep_callback`, with a new signing secret shown this once) or
-             *     removed with the old token
-             */
-            callback: components["schemas"]["TokenCallback"] | null;
-        };
-        TokenCallback: {
-            url: string;
-            kept: boolean;
-            /** @description only when kept: the callback's new `cbs_` secret, shown once */
-            secret?: string;
-        };
-        Profile: {
-            id: string;
-            name: string;
-            /** @description per game the player has played rated games of */
-            ratings: {
-                [key: string]: components["schemas"]["Rating"];
-            };
-            /** @description ids of the unfinished games the player sits in */
-            games: string[];
         };
         OptionSpec: {
             default: unknown;
@@ -2065,14 +2028,6 @@ export interface components {
         };
         Turns: {
             turns: components["schemas"]["Turn"][];
-        };
-        Rating: {
-            mu: number;
-            sigma: number;
-            /** @description mu - 3 sigma: what the leaderboard orders by */
-            ordinal: number;
-            /** @description rated games played */
-            games: number;
         };
         Leaderboard: {
             game: string;
@@ -3817,6 +3772,45 @@ export interface components {
         };
         /** @description something that happened in a game; `data` by `kind` */
         Event: components["schemas"]["DealEvent"] | components["schemas"]["HandEvent"] | components["schemas"]["PlayEvent"] | components["schemas"]["PassEvent"] | components["schemas"]["ForceEvent"] | components["schemas"]["HandCompleteEvent"] | components["schemas"]["TrickEvent"] | components["schemas"]["DealEndEvent"] | components["schemas"]["GameEndEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["AskingEvent"] | components["schemas"]["CallEvent"] | components["schemas"]["PutOutEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["TakeEvent"] | components["schemas"]["OutOfPlayEvent"] | components["schemas"]["RoundEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["ShowdownEvent"] | components["schemas"]["BidEvent"] | components["schemas"]["ContractEvent"] | components["schemas"]["TrumpEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["ExchangeEvent"] | components["schemas"]["MeldsEvent"] | components["schemas"]["TimeoutEvent"];
+        PlayerCreated: {
+            id: string;
+            name: string;
+            /** @description shown once: <player_id>.<secret> */
+            token: string;
+        };
+        TokenCallback: {
+            url: string;
+            kept: boolean;
+            /** @description only when kept: the callback's new `cbs_` secret, shown once */
+            secret?: string;
+        };
+        /** @description the player, its new token, and what became of its callback */
+        TokenRotated: {
+            id: string;
+            name: string;
+            /** @description shown once: <player_id>.<secret> */
+            token: string;
+            /** @description null when the player had no callback; else its URL and whether it was kept (`keep_callback`, with a new signing secret shown this once) or removed with the old token */
+            callback: components["schemas"]["TokenCallback"] | null;
+        };
+        Rating: {
+            mu: number;
+            sigma: number;
+            /** @description mu - 3 sigma: what the leaderboard orders by */
+            ordinal: number;
+            /** @description rated games played */
+            games: number;
+        };
+        Profile: {
+            id: string;
+            name: string;
+            /** @description per game the player has played rated games of */
+            ratings: {
+                [key: string]: components["schemas"]["Rating"];
+            };
+            /** @description ids of the unfinished games the player sits in */
+            games: string[];
+        };
     };
     responses: {
         /**
