@@ -78,8 +78,9 @@ lint: $(STAMP) ## ruff (check + format), mypy, the layer contracts
 docs: $(STAMP) ## build the documentation into site/ (MkDocs, offline)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-openapi: $(STAMP) ## regenerate openapi.yaml from server/api, then the TypeScript client's types from it
+openapi: $(STAMP) ## regenerate openapi.yaml from server/api, then the Python SDK's and the TypeScript client's types from it
 	$(BIN)/python -m server.api.openapi
+	$(BIN)/python -m client_sdk.typegen
 	cd client_sdk/typescript && npm ci --ignore-scripts --silent && npm run --silent generate
 
 serve: $(STAMP) ## run the server on 127.0.0.1:8000 with an embedded Redis

@@ -477,4 +477,4 @@ def test_every_api_endpoint_has_an_sdk_method_and_vice_versa() -> None:
     assert served == sdk
 
 
-# The TypedDicts of client_sdk/types.py are held to the spec in test_types.py.
+# The TypedDicts of client_sdk.types are generated from the spec (test_types.py).
