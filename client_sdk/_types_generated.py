@@ -353,52 +353,6 @@ class StatusSchema(TypedDict):
     """`reply_bytes` dots (the benchmark's floor only)"""
 
 
-class PlayerCreated(TypedDict):
-    id: str
-    name: str
-    token: str
-    """shown once: <player_id>.<secret>"""
-
-
-class TokenCallback(TypedDict):
-    url: str
-    kept: bool
-    secret: NotRequired[str]
-    """only when kept: the callback's new `cbs_` secret, shown once"""
-
-
-class TokenRotated(TypedDict):
-    """the player, its new token, and what became of its callback"""
-
-    id: str
-    name: str
-    token: str
-    """shown once: <player_id>.<secret>"""
-    callback: TokenCallback | None
-    """null when the player had no callback; else its URL and whether it was
-    kept (`keep_callback`, with a new signing secret shown this once) or
-    removed with the old token
-    """
-
-
-class Rating(TypedDict):
-    mu: float
-    sigma: float
-    ordinal: float
-    """mu - 3 sigma: what the leaderboard orders by"""
-    games: int
-    """rated games played"""
-
-
-class Profile(TypedDict):
-    id: str
-    name: str
-    ratings: dict[str, Rating]
-    """per game the player has played rated games of"""
-    games: list[str]
-    """ids of the unfinished games the player sits in"""
-
-
 class OptionSpec(TypedDict):
     default: Any
     choices: NotRequired[list[str | int]]
@@ -2230,6 +2184,13 @@ class VisitorGame(TypedDict):
     expires: str
 
 
+class PlayerCreated(TypedDict):
+    id: str
+    name: str
+    token: str
+    """shown once: <player_id>.<secret>"""
+
+
 class BotPoolBotsItem(TypedDict):
     name: str
     games: list[str] | None
@@ -3053,3 +3014,39 @@ class Error(TypedDict):
         | TooManyStreamsErrorBody
         | UnavailableErrorBody
     )
+
+
+class TokenCallback(TypedDict):
+    url: str
+    kept: bool
+    secret: NotRequired[str]
+    """only when kept: the callback's new `cbs_` secret, shown once"""
+
+
+class TokenRotated(TypedDict):
+    """the player, its new token, and what became of its callback"""
+
+    id: str
+    name: str
+    token: str
+    """shown once: <player_id>.<secret>"""
+    callback: TokenCallback | None
+    """null when the player had no callback; else its URL and whether it was kept (`keep_callback`, with a new signing secret shown this once) or removed with the old token"""
+
+
+class Rating(TypedDict):
+    mu: float
+    sigma: float
+    ordinal: float
+    """mu - 3 sigma: what the leaderboard orders by"""
+    games: int
+    """rated games played"""
+
+
+class Profile(TypedDict):
+    id: str
+    name: str
+    ratings: dict[str, Rating]
+    """per game the player has played rated games of"""
+    games: list[str]
+    """ids of the unfinished games the player sits in"""
