@@ -2,9 +2,10 @@
 leaderboard, and one entry with its games (anyone may read them).
 
 Each entry's state, health, results and history come from
-:class:`server.services.ladder_stats.LadderStats`; a duplicate board's tables in play
-show nothing (their twin deals the same cards). Names need not be unique, so the
-leaderboard tells rows of the same name apart by the player id's tail (:func:`label`).
+:class:`server.services.ladder_stats.LadderStats`, which shows nothing of a duplicate
+board's tables until the board is over (a table's end would tell of the deal its twin
+plays). Names need not be unique, so the leaderboard tells rows of the same name apart
+by the player id's tail (:func:`label`).
 """
 
 from __future__ import annotations

@@ -71,7 +71,8 @@ from server.store.ladders import LadderRecord
 from server.tournaments import clock as clock_policy
 
 __all__ = ["DEFAULTS", "Ladders", "label", "pool"]
-"""``label`` and ``pool`` are the pages' and the entries' (imported from here too)."""
+"""What other code imports from here: ``label`` (:mod:`server.services.ladder_pages`) and
+``pool`` (:mod:`server.services.ladder_entries`) are kept importable from this module."""
 
 DEFAULTS: dict[str, Any] = {
     "clock": {"move_seconds": 30.0, "bank_ms": 0},

@@ -6,8 +6,9 @@ checks its seat's deadline before the engine sees it, and each commit re-arms
 the deadlines as a repeatable step after it (:meth:`Core.arm`); the timeouts
 themselves are :mod:`server.services.clocks`.
 
-A duplicate board's tables stay secret until the board is over: every view passes
-through :func:`server.services.boards.view`.
+A table of a duplicate board in play is shown only as :func:`server.services.boards.view`
+allows (the board stays secret until every table of it is over): every view answered
+here passes through it.
 """
 
 from __future__ import annotations
