@@ -86,7 +86,7 @@ def test_the_processes_are_loops_over_the_services() -> None:
         assert not reached, (module, reached)
 
 
-PLAY_CODE = ("games", "feeds", "turnstream")
+PLAY_CODE = ("games", "new_games", "moves", "feeds", "turnstream")
 """The services of play: creating, moving, the feeds and the turn streams."""
 
 

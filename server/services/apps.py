@@ -31,7 +31,8 @@ from urllib.parse import urlencode, urlsplit
 
 from server.services import names, notifications
 from server.services.bots import resolve_bots
-from server.services.core import Core, sha256, split_token
+from server.services.callers import sha256, split_token
+from server.services.core import Core
 from server.services.errors import Forbidden, InvalidRequest, NotFound, Unauthorized
 from server.services.games import Games
 from server.services.notifications import EVENTS

@@ -25,7 +25,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from server.services import views
-from server.services.core import Caller, Core
+from server.services.callers import Caller
+from server.services.core import Core
 from server.services.errors import BoardInPlay
 from server.store import games as game_store
 from server.store.games import GameRecord

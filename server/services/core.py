@@ -3,7 +3,9 @@ who is calling, reading a game with its caller, and the step after a commit.
 
 Each feature (players, games, feeds, replays, lobby, tournaments, apps) is a
 small class over one :class:`Core`; :class:`server.services.bundle.Services`
-builds them all over the same core.
+builds them all over the same core. Who is calling is resolved by the core's
+:class:`~server.services.callers.Callers` (tokens, the admin's, guests'), whose
+methods the core offers as its own (:meth:`Core.caller`, :meth:`Core.verify`, ...).
 
 Clocked games (tournament games, see :mod:`server.tournaments.clock`) re-arm
 their deadlines after each commit (:meth:`Core.arm`), a repeatable step like
@@ -30,14 +32,13 @@ from redis import Redis
 
 from server.games import BaseState
 from server.services import notifications, par, views
+from server.services.callers import Caller, Callers, split_token
 from server.services.errors import Forbidden, NotFound, Unauthorized
-from server.store import apps as app_store
 from server.store import callbacks as callback_store
 from server.store import clocks as clock_store
 from server.store import games as game_store
 from server.store import lobby as lobby_store
 from server.store import players as player_store
-from server.store.apps import GuestBinding
 from server.store.clocks import Clock
 from server.store.games import GameRecord
 from server.store.players import PlayerRecord
@@ -70,16 +71,6 @@ def house_bot_places(spec: str) -> frozenset[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class Caller:
-    """Who is calling: a player, the admin, or (``None`` in place of a Caller) nobody."""
-
-    player: PlayerRecord | None
-    is_admin: bool = False
-    guest: GuestBinding | None = None
-    """Set for a guest's token (an app's invitation): valid for one seat of one game only."""
-
-
-@dataclass(frozen=True, slots=True)
 class Read:
     """A game read together with its caller (and the accepted move, if asked for)."""
 
@@ -107,23 +98,6 @@ class PlayHook(Protocol):
         """The engine refused a move of the player (illegal, malformed, not its turn)."""
 
 
-def sha256(text: str) -> str:
-    """SHA-256 hex of ``text``: how tokens and secrets are stored."""
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def split_token(token: str) -> tuple[str, str] | None:
-    """A player token is ``<player_id>.<secret>``; None when it has another shape.
-
-    Carrying the id lets the record be read by id, so the secret's hash is
-    compared in constant time instead of being used as a lookup key.
-    """
-    pid, dot, secret = token.partition(".")
-    if not dot or not pid or not secret or not pid.isalnum() or len(pid) > 32:
-        return None
-    return pid, secret
-
-
 class Core:
     """The shared state of the use cases over one Redis client.
 
@@ -146,7 +120,7 @@ class Core:
     ) -> None:
         self.r = r
         self.scripts = Scripts.register(r)
-        self._admin_digest = sha256(admin_token).encode() if admin_token else None
+        self.callers = Callers(r, admin_token)
         self.max_wait = max_wait
         self.open_registration = open_registration
         self._seed_secret = seed_secret
@@ -176,78 +150,28 @@ class Core:
                 {"players": bots, "house_bots_play_in": sorted(self.house_bots_in)},
             )
 
-    # -- callers ----------------------------------------------------------------------
+    # -- callers (:class:`~server.services.callers.Callers`) ---------------------------
     def is_admin(self, token: str) -> bool:
-        """Whether ``token`` is the admin's (compared in constant time)."""
-        return self._admin_digest is not None and hmac.compare_digest(
-            sha256(token).encode(), self._admin_digest
-        )
+        """Whether ``token`` is the admin's (:meth:`Callers.is_admin`)."""
+        return self.callers.is_admin(token)
 
     def verify(self, token: str, record: PlayerRecord | None, game_id: str | None = None) -> Caller:
-        """Check a player token against the record read for its id (constant time), where
-        that read rode with another (a move's game read, a turn stream's wait).
-
-        A guest's token (an app's invitation) is bound to one game: anywhere
-        else it is refused, and once expired it is unknown.
-        """
-        parts = split_token(token)
-        if (
-            record is None
-            or parts is None
-            or not hmac.compare_digest(sha256(parts[1]).encode(), record.token_sha256.encode())
-        ):
-            raise Unauthorized("unknown token")
-        if not record.id.startswith(app_store.GUEST_PREFIX):
-            return Caller(record)
-        guest = app_store.guest(self.r, record.id)
-        if guest is None or guest.expired(time.time()):
-            raise Unauthorized("this guest token has expired")
-        if guest.game_id != game_id:
-            raise Forbidden("a guest token is valid only in its own game")
-        return Caller(record, guest=guest)
+        """Check a player token against the record read for its id (:meth:`Callers.verify`)."""
+        return self.callers.verify(token, record, game_id)
 
     def caller(self, token: str | None) -> Caller:
-        """Resolve a required bearer token (one round trip for a player token).
-
-        Raises:
-            Unauthorized: the token is missing or unknown.
-        """
-        if token is None:
-            raise Unauthorized("missing bearer token")
-        if self.is_admin(token):
-            return Caller(None, is_admin=True)
-        parts = split_token(token)
-        if parts is None:
-            raise Unauthorized("unknown token")
-        return self.verify(token, player_store.get(self.r, parts[0]))
+        """Resolve a required bearer token (:meth:`Callers.caller`)."""
+        return self.callers.caller(token)
 
     def claimed_player(self, token: str | None) -> str:
-        """The player id a token claims, before its record is read and checked
-        (:meth:`verify`): for a read that carries the token check with it.
-
-        Raises:
-            Unauthorized: no token, or not a player token's shape; Forbidden: the admin's.
-        """
-        if token is None:
-            raise Unauthorized("missing bearer token")
-        if self.is_admin(token):
-            raise Forbidden("the admin token is not a player")
-        parts = split_token(token)
-        if parts is None:
-            raise Unauthorized("unknown token")
-        return parts[0]
+        """The player id a token claims, not yet checked (:meth:`Callers.claimed_player`)."""
+        return self.callers.claimed_player(token)
 
     def player(self, token: str | None) -> PlayerRecord:
-        """The calling player (the admin is not one).
+        """The calling player, not the admin (:meth:`Callers.player`)."""
+        return self.callers.player(token)
 
-        Raises:
-            Unauthorized; Forbidden: the admin's token.
-        """
-        caller = self.caller(token)
-        if caller.player is None:
-            raise Forbidden("the admin token is not a player")
-        return caller.player
-
+    # -- reading a game with its caller -----------------------------------------------
     def read(
         self,
         token: str | None,

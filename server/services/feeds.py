@@ -45,6 +45,7 @@ from server.services.core import Core, Read
 from server.services.errors import BoardInPlay, Forbidden, InvalidRequest, ServiceError
 from server.services.slots import NO_LEASE, Lease, Slots
 from server.store import clocks as clock_store
+from server.store import game_events as event_store
 from server.store import games as game_store
 from server.store import players as player_store
 
@@ -145,9 +146,9 @@ class Feeds:
             while True:
                 block_ms = int(max(0.0, deadline - time.monotonic()) * 1000)
                 if player is None or block_ms <= 0:
-                    found = game_store.events(self.r, game_id, last, block_ms)
+                    found = event_store.events(self.r, game_id, last, block_ms)
                 else:  # the token again, read as the wait ends: none for a rotated one
-                    found, record = game_store.events_checked(
+                    found, record = event_store.events_checked(
                         self.r, game_id, last, block_ms, player.id
                     )
                     self.core.verify(token or "", record, game_id)
@@ -167,7 +168,7 @@ class Feeds:
         is some seat's own (its cards, dealt but not to be seen before the start), where
         ``last`` stops, so the feed resumes there once the game starts (docs/api.md)."""
         shown, last = [], after
-        for n, e in game_store.events(self.r, game_id, after):
+        for n, e in event_store.events(self.r, game_id, after):
             if not visible(Event.from_dict(e), None):
                 break
             shown.append(views.event_out(n, e))

@@ -7,7 +7,7 @@ games of its open matches, give the turns of the players who left and are gone t
 clock's timeout policy at once (:meth:`LadderPlay._play_gone`), record the results,
 rate the matches whose tables are all over, drive the new entries' validation games
 (:meth:`LadderPlay.validate`), then match the entries available now
-(:meth:`server.services.ladders.Ladders.plan`).
+(:meth:`server.services.ladders.Ladders.plan`, :mod:`server.services.ladder_plan`).
 
 Exactly once without a lock: a ladder's matches are numbered; new ones are
 written in a MULTI/EXEC that WATCHes the ladder's matches, so of two schedulers
@@ -35,7 +35,8 @@ from server.games import REGISTRY
 from server.services.clocks import Clocks
 from server.services.core import Core
 from server.services.games import Games
-from server.services.ladders import VALIDATING, Ladders, house_entries, pool
+from server.services.ladder_entries import VALIDATING, house_entries, pool
+from server.services.ladders import Ladders
 from server.services.ratings import Ratings
 from server.services.rounds import Checkpoint, no_checkpoint, table_game_id
 from server.store import ladders as store

@@ -17,7 +17,7 @@ from redis import Redis
 
 from server.games.analysis import par_of
 from server.store import archive as archive_store
-from server.store import games as game_store
+from server.store import game_events as event_store
 from server.store.games import GameRecord
 
 
@@ -26,7 +26,7 @@ def settle(
 ) -> Any:
     """Compute the finished game's par from its events (read here unless given) and store
     it; the par stored (another request's, if it stored one first)."""
-    stored = game_store.all_events(r, record.id) if events is None else events
+    stored = event_store.all_events(r, record.id) if events is None else events
     par = par_of(record.meta["game"], record.meta["options"], [e for _, e in stored])
     return archive_store.keep_par(r, record.id, par)
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from server.games import REGISTRY
 from server.services import callbacks, names, views
-from server.services.core import Core, sha256
+from server.services.callers import sha256
+from server.services.core import Core
 from server.services.errors import Forbidden, NotFound, Unauthorized
 from server.store import apps as app_store
 from server.store import callbacks as callback_store

@@ -25,7 +25,8 @@ import hmac
 import ipaddress
 import time
 
-from server.services.core import Core, sha256, split_token
+from server.services.callers import sha256, split_token
+from server.services.core import Core
 from server.services.errors import RateLimited
 from server.store import keys
 from server.store import ratelimit as ratelimit_store

@@ -17,7 +17,7 @@ from server.games import record as shown_record
 from server.services import boards, par, views
 from server.services.core import Core
 from server.services.errors import GameNotFinished, NotFound
-from server.store import games as game_store
+from server.store import game_events as event_store
 from server.store.games import GameRecord
 
 
@@ -39,7 +39,7 @@ class Replays:
         :func:`boards.check` lets through (the archive passes only games it would
         let anyone see)."""
         state = views.state_of(record)
-        events = game_store.all_events(self.r, record.id)
+        events = event_store.all_events(self.r, record.id)
         return shown_record.replay(  # what the local runner writes too (parlour-bot play)
             views.header(record),
             state,
@@ -71,7 +71,7 @@ class Replays:
             )
         if not 0 <= version <= record.version:
             raise NotFound("no such version", {"version": [f"0..{record.version}"]})
-        opening, moves = game_store.history(self.r, game_id)
+        opening, moves = event_store.history(self.r, game_id)
         if opening is None or any(v not in moves for v in range(version)):
             raise NotFound("this game's history was not kept", {})
         state = views.engine(record).from_dict(opening)

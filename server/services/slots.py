@@ -36,7 +36,8 @@ from typing import Generic, TypeVar
 
 from redis.exceptions import RedisError
 
-from server.services.core import Core, split_token
+from server.services.callers import split_token
+from server.services.core import Core
 from server.services.errors import TooManyStreams
 from server.services.ratelimit import client_key
 from server.store import slots as slot_store

@@ -1,10 +1,13 @@
 """Tournament use cases: create, enter, start, show, list, standings.
 
 Like the other services, plain values in, plain dicts out, typed errors
-(:mod:`server.services.errors`). The scheduler drives a started tournament through
-:mod:`server.services.rounds`; what that shares with these use cases (the snapshot
-of a stored tournament, each round's randomness) is :mod:`server.services.brackets`,
-and rating a game exactly once is :meth:`server.services.ratings.Ratings.rate`.
+(:mod:`server.services.errors`). Creating, entering and starting are here; what is
+read (show, list, standings) is :mod:`server.services.tournament_pages`, which
+:class:`Tournaments` hands those calls to. The scheduler drives a started tournament
+through :mod:`server.services.rounds`; what that shares with these use cases (the
+snapshot of a stored tournament, each round's randomness) is
+:mod:`server.services.brackets`, and rating a game exactly once is
+:meth:`server.services.ratings.Ratings.rate`.
 
 Who may do what:
 
@@ -44,9 +47,9 @@ from server.services.errors import (
     UnplayableFormat,
 )
 from server.services.invitations import Invitations, needs_invitation, new_id
-from server.services.lobby import PER_CREATOR, capped
+from server.services.lobby import PER_CREATOR
 from server.services.names import MAX_TITLE_LENGTH, clean_name
-from server.services.wire import iso
+from server.services.tournament_pages import TournamentPages, read
 from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store import tournaments as store
@@ -70,7 +73,7 @@ class Tournaments:
         self.r = core.r
         self.scripts = core.scripts
         self.invitations = invitations
-        self.per_creator = per_creator
+        self.pages = TournamentPages(core, per_creator=per_creator)
 
     # -- create, enter, start ------------------------------------------------------
     def create(
@@ -163,7 +166,7 @@ class Tournaments:
             WrongEntrySize (409).
         """
         caller = self.core.caller(token)
-        record = self._record(tournament_id)
+        record = read(self.r, tournament_id)
         mine = caller.player is not None and (
             caller.player.id == record.meta["created_by"] or caller.player.id in players
         )
@@ -241,7 +244,7 @@ class Tournaments:
         """
         caller = self.core.caller(token)
         for _ in range(3):
-            record = self._record(tournament_id)
+            record = read(self.r, tournament_id)
             if not (
                 caller.is_admin
                 or (caller.player is not None and caller.player.id == record.meta["created_by"])
@@ -252,7 +255,7 @@ class Tournaments:
             if record.pending and self.invitations.free_expired_entries(
                 tournament_id, record.pending
             ):
-                record = self._record(tournament_id)
+                record = read(self.r, tournament_id)
             if record.pending:
                 raise InvitationsPending(
                     "every invited player must accept before the start",
@@ -284,119 +287,20 @@ class Tournaments:
             return self.show(tournament_id)
         raise CannotStart("entries keep arriving: try again")
 
-    # -- reading -------------------------------------------------------------------
+    # -- reading (public) -----------------------------------------------------------
     def show(self, tournament_id: str) -> dict[str, Any]:
-        """The tournament: settings, entries, rounds with their games and results, standings.
-
-        Raises:
-            NotFound.
+        """The tournament: settings, entries, rounds with their games and results, standings
+        (:meth:`TournamentPages.show <server.services.tournament_pages.TournamentPages.show>`).
         """
-        record = self._record(tournament_id)
-        names = self._names(record)
-        snap = brackets.snapshot(record)
-        meta = record.meta
-        return {
-            "id": record.id,
-            "name": meta["name"],
-            "game": meta["game"],
-            "options": meta["options"],
-            "format": meta["format"],
-            "status": record.status,
-            "created_by": meta["created_by"],
-            "clock": meta["clock"],
-            "timeout_policy": meta["timeout_policy"],
-            "seats_per_entry": record.seats_per_entry,
-            "table_size": (
-                meta["num_seats"] // record.seats_per_entry if record.seats_per_entry else None
-            ),
-            "min_table_size": meta.get("min_table_size"),
-            "rounds_planned": brackets.rounds_planned(snap, meta),
-            "boards_per_match": meta.get("boards_per_match"),
-            "created": iso(record.created),
-            "started": iso(record.started),
-            "finished": iso(record.finished),
-            "error": record.error,
-            "consented": record.consented,
-            "progress": {
-                "rounds": len(record.rounds),
-                "games_planned": record.games_planned,
-                "games_started": len(record.games),
-                "games_finished": len(record.results),
-            },
-            "entries": [
-                {
-                    "id": eid,
-                    "seed": i + 1,
-                    "players": [{"id": p, "name": names.get(p)} | views.house(p) for p in players],
-                    "pending": list(record.pending.get(eid, ())),
-                }
-                for i, (eid, players) in enumerate(record.entries)
-            ],
-            "rounds": [brackets.round_out(record, data) for data in record.rounds],
-            "standings": brackets.standings_out(snap, names),
-        }
+        return self.pages.show(tournament_id)
 
     def list_tournaments(self, limit: int = 20) -> dict[str, Any]:
-        """The lobby's list: the newest tournaments, each with its leader(s) once one has played.
-
-        Public like :meth:`show` (names, points, game ids; never a card). Fair like the
-        games' list: at most ``per_creator`` tournaments of any one player, read from
-        at most three times ``limit`` of the newest.
-        """
-        out: list[dict[str, Any]] = []
-        shown: dict[str, int] = {}
-        for tournament_id in lobby_store.tournaments(self.r, limit * 3):
-            if len(out) >= limit:
-                break
-            record = store.read(self.r, tournament_id)
-            if record is None:
-                continue
-            creator = str(record.meta.get("created_by", ""))
-            if capped(creator):
-                if shown.get(creator, 0) >= self.per_creator:
-                    continue
-                shown[creator] = shown.get(creator, 0) + 1
-            names = self._names(record)
-            table = brackets.standings_out(brackets.snapshot(record), names)
-            out.append(
-                {
-                    "id": record.id,
-                    "name": record.meta["name"],
-                    "game": record.meta["game"],
-                    "format": record.meta["format"],
-                    "status": record.status,
-                    "created": iso(record.created),
-                    "entries": len(record.entries),
-                    "rounds": len(record.rounds),
-                    "leaders": [
-                        row
-                        for row in table  # nobody leads before a table is played
-                        if row["rank"] == 1 and (row["played"] or row["byes"])
-                    ],
-                }
-            )
-        return {"tournaments": out}
+        """The lobby's list: the newest tournaments, each with its leader(s) once one has
+        played (:meth:`TournamentPages.list_tournaments
+        <server.services.tournament_pages.TournamentPages.list_tournaments>`)."""
+        return self.pages.list_tournaments(limit)
 
     def standings(self, tournament_id: str) -> dict[str, Any]:
-        """The standings alone (best first, ties fully broken; see ``formats.standings``).
-
-        Raises:
-            NotFound.
-        """
-        record = self._record(tournament_id)
-        return {
-            "id": record.id,
-            "status": record.status,
-            "standings": brackets.standings_out(brackets.snapshot(record), self._names(record)),
-        }
-
-    # -- helpers -------------------------------------------------------------------------
-    def _record(self, tournament_id: str) -> TournamentRecord:
-        record = store.read(self.r, tournament_id)
-        if record is None:
-            raise NotFound("no such tournament", {"tournament_id": tournament_id})
-        return record
-
-    def _names(self, record: TournamentRecord) -> dict[str, str]:
-        ids = [p for _, players in record.entries for p in players]
-        return {p: rec.name for p, rec in player_store.get_many(self.r, ids).items() if rec}
+        """The standings alone (:meth:`TournamentPages.standings
+        <server.services.tournament_pages.TournamentPages.standings>`)."""
+        return self.pages.standings(tournament_id)

@@ -30,8 +30,9 @@ from typing import Any
 from server.games import REGISTRY, GameError
 from server.services import names
 from server.services.bots import least_busy, unfinished
+from server.services.callers import sha256
 from server.services.clocks import Clocks
-from server.services.core import Core, sha256
+from server.services.core import Core
 from server.services.errors import Forbidden, InvalidRequest, RateLimited
 from server.services.games import Games
 from server.services.ratelimit import client_key

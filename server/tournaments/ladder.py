@@ -9,7 +9,7 @@ is a team event (:func:`server.tournaments.pairing.duplicate.team_board`): two
 teams of two sides, the same deal at two tables, each team's first side at
 position 0 of table 1 and its second at position 1 of table 2, so nobody sits
 at both tables. It needs twice a table's players; when fewer are available the
-ladder plays ordinary games instead (``services.ladders``).
+ladder plays ordinary games instead (``services.ladder_plan``).
 
 Choices, in order:
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from server.games import REGISTRY
 from server.processes.scheduler import Runner
+from server.store import game_events as event_store
 from server.store import games as game_store
 from tests.api.helpers import Api
 from tests.conftest import Player
@@ -117,6 +118,6 @@ def snapshot(redis_client, gids: list[str]) -> list[tuple]:
     out = []
     for gid in gids:
         record = game_store.read(redis_client, gid).game
-        events = game_store.all_events(redis_client, gid)
+        events = event_store.all_events(redis_client, gid)
         out.append((record.version, record.status, record.state, record.seq, len(events)))
     return out

@@ -9,7 +9,7 @@ import pytest
 from redis.crc import key_slot
 
 from server.games import REGISTRY
-from server.store import games, keys, players
+from server.store import game_events, games, keys, players
 from server.store.errors import AlreadySeated, NoOpenSeat, SeatTaken, StaleVersion
 from server.store.games import GameRecord
 from server.store.players import PlayerRecord
@@ -99,7 +99,7 @@ def test_racing_commits_from_one_version_exactly_one_wins(redis_client, scripts)
     assert after.accepted == {"seat": seat, "move": legal[winners[0]]}
     played = REGISTRY["concerto"].from_dict(after.game.state).state_view()["current_hand"]
     assert played == [{"seat": seat, "card": legal[winners[0]]["card"]}]
-    stream = games.all_events(redis_client, "g1")
+    stream = game_events.all_events(redis_client, "g1")
     assert [n for n, _ in stream] == list(range(1, read.seq + 2))
     assert after.game.seq == read.seq + 1
 
