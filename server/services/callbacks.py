@@ -3,11 +3,13 @@ and plays the move it answers (docs/api.md, "Callbacks").
 
 **Registration** (:class:`Callbacks`, ``/v1/me/callback``): a player sets,
 replaces, rotates the secret of, and removes its own callback. The URL passes the
-outbound guard (:mod:`server.services.targets`, the webhooks' one, with the
-operator's ``PARLOUR_WEBHOOK_ALLOW``) at registration; the dispatcher checks it
-again after resolving the name, before each call. The secret (``cbs_...``) is
-shown once, in the answer that made it; it signs each call exactly like a
-webhook (:func:`server.services.notifications.signature`). A callback ends with
+outbound guard (:func:`server.services.targets.check_target_url`, the webhooks'
+one, with the operator's ``PARLOUR_WEBHOOK_ALLOW``) at registration; the
+dispatcher's outbound stack (:mod:`server.processes.outbound`, the webhooks' too)
+checks it again after resolving the name, before each call. The secret
+(``cbs_...``) is shown once, in the answer that made it; it signs each call
+exactly like a webhook (:func:`server.services.notifications.signature`, applied
+by that stack). A callback ends with
 the token that could set it: a revocation removes it, a rotation too unless asked
 to keep it (then with a new secret), in the token's own swap
 (:mod:`server.services.players`); a revoked player's seats are not played even by
@@ -45,8 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games import BaseState
-from server.services import notifications, views, wire
-from server.services.apps import check_target_url
+from server.services import targets, views, wire
 from server.services.core import Core, Read
 from server.services.errors import (
     DeadlinePassed,
@@ -65,6 +66,7 @@ from server.services.errors import (
 )
 from server.services.feeds import OVER, Feeds
 from server.services.games import Games
+from server.services.targets import check_target_url
 from server.store import callbacks as store
 from server.store import games as game_store
 from server.store import players as player_store
@@ -117,7 +119,7 @@ class Callbacks:
     def __init__(
         self,
         core: Core,
-        allow: tuple[notifications.Network, ...] = (),
+        allow: tuple[targets.Network, ...] = (),
         changed: Callable[[str], object] = lambda player_id: None,
     ) -> None:
         self.core = core
@@ -236,20 +238,12 @@ class Call:
     them (no second read nor parse); any later one reads afresh (the engine may have
     played on the state, and on the record's state with it)."""
 
-    def request(self, now: float | None = None) -> tuple[str, bytes, dict[str, str]]:
-        """A fresh call of this turn: its id, body and signed headers (a retry of the same
-        turn gets a new id: the SDK refuses a repeated one as a replay)."""
+    def request(self) -> tuple[str, bytes]:
+        """A fresh call of this turn: its id and body, to be signed with :attr:`secret` as
+        it is sent (a retry of the same turn gets a new id: the SDK refuses a repeated one
+        as a replay)."""
         call_id = secrets.token_hex(12)
-        body = wire.dumps({"id": call_id, **self.turn})
-        stamp = int(time.time() if now is None else now)
-        return (
-            call_id,
-            body,
-            {
-                "Content-Type": "application/json",
-                notifications.SIGNATURE_HEADER: notifications.signature(self.secret, body, stamp),
-            },
-        )
+        return call_id, wire.dumps({"id": call_id, **self.turn})
 
 
 LATER = "later"
