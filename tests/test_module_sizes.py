@@ -64,7 +64,7 @@ NOT_YET_SPLIT: dict[str, tuple[int, str]] = {
     "client_sdk/runner.py": (572, "the Runner class (430 lines): turn pages, ladder entry and "
                              "leave, rating reports, signals"),
     "client_sdk/types.py": (551, "the API's JSON shapes as TypedDicts"),
-    "server/services/callbacks.py": (470, "callbacks: registration, secrets, the call queue"),
+    "server/services/callbacks.py": (451, "callbacks: registration, secrets, the call queue"),
     "client_sdk/spiel.py": (461, "every engine as an OpenSpiel game"),
     "server/services/core.py": (451, "what every use case shares: Redis, scripts, secrets"),
     "server/store/games.py": (425, "games in Redis: creation, snapshot, compare-and-set, events"),

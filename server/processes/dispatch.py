@@ -24,7 +24,8 @@ player's URL, and submits the answered move with the turn's version.
   is not ``{"move": ...}`` or too large, a refused move: one retry while time is
   left; then nothing, and the clock plays its default move at the deadline
   (an unclocked game's turn waits for the player's other paths). Each attempt
-  counts in the player's books (:meth:`Dispatch.record`).
+  counts in the player's books (:meth:`Dispatch.record`); a refused move by the
+  API's error code for it, read from the API's one table (:func:`refusal_code`).
 * **Outbound HTTP.** The call goes through the server's one outbound stack
   (:mod:`server.processes.outbound`, the webhooks' too): the host resolved and
   every address checked by the guard before each call, the connection to a checked
@@ -55,6 +56,7 @@ from urllib.parse import urlsplit
 import certifi
 import orjson
 
+from server.api.errors import ERRORS
 from server.processes import outbound
 from server.processes.daemon import log_as, orphaned, stop_on_signals
 from server.services import targets
@@ -286,7 +288,8 @@ class Dispatcher:
                 self.dispatch.record(job, **last)
             answer = self.call(call, left)
             if answer.failure is None:
-                outcome, detail = self.dispatch.submit(call, answer.move)
+                outcome, refusal = self.dispatch.submit(call, answer.move)
+                detail = refusal_code(refusal)
             else:
                 outcome, detail = answer.failure, answer.detail
             last = {
@@ -346,6 +349,16 @@ def _judge(status: int, raw: bytes, latency: int) -> Answer:
     if not isinstance(answer, dict) or "move" not in answer:
         return Answer(failure="not_a_move", detail='no "move"', latency_ms=latency)
     return Answer(move=answer["move"], latency_ms=latency)
+
+
+def refusal_code(refusal: Exception | None) -> str | None:
+    """The API's error code for a refused answer (``server/api/errors.py``'s table, read
+    along the class hierarchy), as a caller of the move endpoint would read it: a move
+    that is no move of the game is ``invalid_request`` there, an illegal one
+    ``illegal_move``."""
+    if refusal is None:
+        return None
+    return next((ERRORS[cls][1] for cls in type(refusal).__mro__ if cls in ERRORS), None)
 
 
 def serve_forever(

@@ -52,11 +52,9 @@ from server.services.core import Core, Read
 from server.services.errors import (
     DeadlinePassed,
     Forbidden,
-    GameNotStarted,
     GameOver,
     IllegalMove,
     InvalidRequest,
-    InvitationsPending,
     MalformedMove,
     NotFound,
     NotYourTurn,
@@ -329,15 +327,17 @@ class Dispatch:
             limit = min(limit, deadline)
         return Call(job, callback["url"], callback["secret"], turn, limit, [(read, state)])
 
-    def submit(self, call: Call, move: Any) -> tuple[str, str | None]:
+    def submit(self, call: Call, move: Any) -> tuple[str, Exception | None]:
         """Play the answered ``move`` with the turn's version: the first time over the
         game as :meth:`prepare` read it (:attr:`Call.prepared`), a retry over a fresh read.
 
         Returns:
             ``("moved", None)``; ``("stale", None)``: the turn was answered already (by
-            the player another way, by an earlier dispatcher, by the clock); ``("late",
-            None)``: the deadline passed; ``("refused_move", code)``: the engine refused
-            it (``code`` is the API's error code, e.g. ``illegal_move``).
+            the player another way, by an earlier dispatcher, by the clock), or
+            ``("stale", refusal)``: it is no turn now (not started, invitations
+            pending); ``("late", None)``: the deadline passed; ``("refused_move",
+            refusal)``: the engine refused it. ``refusal`` is the exception, which the
+            dispatcher names by the API's error code.
         """
         job = call.job
         try:
@@ -348,9 +348,9 @@ class Dispatch:
         except DeadlinePassed:
             return "late", None
         except (IllegalMove, MalformedMove) as exc:
-            return "refused_move", _code(exc)
+            return "refused_move", exc
         except ServiceError as exc:  # not started, invitations pending: the turn is not one
-            return "stale", _code(exc)
+            return "stale", exc
         return "moved", None
 
     def record(
@@ -449,22 +449,3 @@ class Dispatch:
         for pid in players:
             self.core.waiting(pid, until)
         return len(players)
-
-
-SUBMIT_CODES: dict[type[Exception], str] = {
-    IllegalMove: "illegal_move",
-    MalformedMove: "invalid_request",
-    GameNotStarted: "game_not_started",
-    InvitationsPending: "invitations_pending",
-}
-"""The API's error code (``server/api/errors.py``; a test holds the two to the same
-word) for each refusal of a submitted answer the books name."""
-
-
-def _code(exc: Exception) -> str:
-    """The API's error code for ``exc``, as a caller of the move endpoint would read it."""
-    for cls in type(exc).__mro__:
-        if cls in SUBMIT_CODES:
-            return SUBMIT_CODES[cls]
-    name = type(exc).__name__  # another refusal: its class's name, snake case
-    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
