@@ -1,4 +1,5 @@
-"""One wall-clock deadline for a whole outbound HTTP call (the dispatcher's calls).
+"""One wall-clock deadline for a whole outbound HTTP call (every call of
+:mod:`server.processes.outbound`: the dispatcher's to bots, the deliverer's to webhooks).
 
 urllib3's ``Timeout`` bounds each socket operation, not the call: a server that
 sends its status line and headers a byte at a time, each within the timeout,
@@ -127,7 +128,7 @@ class Reaper:
 
 
 REAPER = Reaper()
-"""The process's reaper (one thread, whatever the number of dispatchers)."""
+"""The process's reaper (one thread, whatever the number of calls in flight)."""
 
 
 def watch(sock: Any) -> None:

@@ -16,26 +16,24 @@ player's URL, and submits the answered move with the turn's version.
   first dispatcher got as far as submitting, the second submit fails the
   version's compare-and-set and counts as ``stale``: a turn is played once.
 * **A slow bot costs its own seats' time.** A call ends at its deadline, whatever
-  the bot sends and however slowly (:mod:`server.processes.deadline`: the
-  connect, the TLS handshake, the status line, the headers and the body are one
-  wall-clock deadline). At most ``per_host`` calls to one host name run at once:
-  a turn for a host at its cap waits, holding no thread, until one of them ends.
+  the bot sends and however slowly (the connect, the TLS handshake, the status
+  line, the headers and the body are one wall-clock deadline). At most
+  ``per_host`` calls to one host name run at once: a turn for a host at its cap
+  waits, holding no thread, until one of them ends.
 * **Failures.** No answer in the time left, a status other than 200, a body that
   is not ``{"move": ...}`` or too large, a refused move: one retry while time is
   left; then nothing, and the clock plays its default move at the deadline
   (an unclocked game's turn waits for the player's other paths). Each attempt
-  counts in the player's books (:meth:`Dispatch.record`).
-* **Outbound HTTP.** A urllib3 ``PoolManager`` per bot host (keep-alive
-  connections, kept for the next call once an answer is read to its end; no
-  retries, no proxy), redirects not followed, TLS verified for the URL's host, the
-  answer read as sent (``Accept-Encoding: identity``; a compressed body is not
-  decoded, so it is no move) up to :data:`MAX_ANSWER` bytes, the whole call within
-  the time left. A failure is logged as one line of bounded length and no
-  traceback (urllib3's warning on malformed headers too). Before each call the host is resolved and
-  every address checked by the webhooks' guard
-  (:func:`server.services.notifications.check_target`); the connection goes to a
-  checked address (the URL's host in ``Host`` and in TLS; the next one if it
-  refuses), so a name rebound to an internal address in between is never reached.
+  counts in the player's books (:meth:`Dispatch.record`); a refused move by the
+  API's error code for it, read from the API's one table (:func:`refusal_code`).
+* **Outbound HTTP.** The call goes through the server's one outbound stack
+  (:mod:`server.processes.outbound`, the webhooks' too): the host resolved and
+  every address checked by the guard before each call, the connection to a checked
+  address, the body signed with the callback's secret, the whole call within the
+  time left, keep-alive connections per bot host (kept once an answer is read to its
+  end), no redirect followed, TLS verified for the URL's host (against certifi's
+  certificates), the answer read as sent up to :data:`MAX_ANSWER` bytes, a failure
+  logged as one short line.
 * **Round trips.** A turn is read once (:meth:`Dispatch.prepare`: the callback,
   then the game with its clock and the player) and its engine state parsed once:
   the first submit plays over them (a retry reads afresh); the last attempt's books
@@ -57,13 +55,11 @@ from urllib.parse import urlsplit
 
 import certifi
 import orjson
-import urllib3
-from urllib3.exceptions import HTTPError, NewConnectionError
-from urllib3.exceptions import TimeoutError as Urllib3Timeout
 
+from server.api.errors import ERRORS
+from server.processes import outbound
 from server.processes.daemon import log_as, orphaned, stop_on_signals
-from server.processes.deadline import POOLS, REAPER
-from server.services import notifications
+from server.services import targets
 from server.services.bundle import Services
 from server.services.callbacks import LATER, Call, Dispatch, Job
 
@@ -76,8 +72,6 @@ SUBMIT_MARGIN = 0.05
 """Seconds kept before the limit to submit the move (a call's timeout is the rest)."""
 MIN_CALL = 0.05
 """A call with less time than this left is not made."""
-LOGGED = 160
-"""Most characters of a failure's detail in a log line (the rest is the bot's to fill)."""
 WAITING_EVERY = 2.0
 """Seconds between two marks of every callback player as waiting (the ladders match it),
 and two sweeps of their turns for any not queued (:meth:`Dispatch.sweep`)."""
@@ -132,23 +126,25 @@ class Dispatcher:
         per_host: int = 8,
         timeout: float = 10.0,
         claim_idle: float | None = None,
-        allow: str | Sequence[notifications.Network] = "",
-        resolve: notifications.Resolver = notifications.resolve,
+        allow: str | Sequence[targets.Network] = "",
+        resolve: targets.Resolver = targets.resolve,
         ca_bundle: str | None = None,
     ) -> None:
         self.dispatch = dispatch
-        self.ca_bundle = ca_bundle or certifi.where()
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
         self.concurrency = concurrency
         self.per_host = max(1, per_host)
         self.timeout = timeout
         self.claim_idle = max(claim_idle or 0.0, timeout + 2.0)
-        self.allow = notifications.allowlist(allow) if isinstance(allow, str) else tuple(allow)
-        self.resolve = resolve
+        self.http = outbound.Outbound(
+            USER_AGENT,
+            allow=allow,
+            resolve=resolve,
+            ca_bundle=ca_bundle or certifi.where(),
+            connections=concurrency,
+        )
         self._pool = ThreadPoolExecutor(concurrency, thread_name_prefix="dispatch")
         self._free = threading.Semaphore(concurrency)
-        self._hosts: dict[tuple[str, str, int], urllib3.PoolManager] = {}
-        self._hosts_lock = threading.Lock()
         self._held: dict[str, Job] = {}  # entry -> a turn taken and not done with
         self._calls: Counter[str] = Counter()  # host -> calls in flight
         self._queued: dict[str, deque[Job]] = {}  # host -> turns waiting for a call to end
@@ -238,8 +234,7 @@ class Dispatcher:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
-        for manager in self._hosts.values():
-            manager.clear()
+        self.http.close()
 
     # -- one turn ---------------------------------------------------------------------
     def handle(self, job: Job) -> str:
@@ -293,7 +288,8 @@ class Dispatcher:
                 self.dispatch.record(job, **last)
             answer = self.call(call, left)
             if answer.failure is None:
-                outcome, detail = self.dispatch.submit(call, answer.move)
+                outcome, refusal = self.dispatch.submit(call, answer.move)
+                detail = refusal_code(refusal)
             else:
                 outcome, detail = answer.failure, answer.detail
             last = {
@@ -317,126 +313,27 @@ class Dispatcher:
         return None
 
     def call(self, call: Call, left: float) -> Answer:
-        """POST the turn to the bot, reading at most :data:`MAX_ANSWER` bytes in ``left``
-        seconds."""
-        url = call.url
-        parts = urlsplit(url)
+        """POST the turn to the bot (:meth:`Outbound.post`), reading at most
+        :data:`MAX_ANSWER` bytes in ``left`` seconds."""
+        _, body = call.request()
         try:
-            host, port = notifications.target(url)
-            addresses = notifications.check_target(url, self.allow, self.resolve)
-        except notifications.TargetRefused as exc:
-            log.warning("callback of %s refused: %s", call.job.player_id, _brief(exc))
-            return Answer(failure="refused_address", called=False)
-        except (OSError, UnicodeError, ValueError):
-            return Answer(failure="unreachable", detail="the name does not resolve", called=False)
-        _, body, headers = call.request()
-        headers = headers | {
-            "User-Agent": USER_AGENT,
-            "Host": parts.netloc.rpartition("@")[2],
-            "Accept-Encoding": "identity",
-            "Accept": "*/*",
-        }
-        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        manager = self._manager(parts.scheme, host, port)
-        started = time.monotonic()
-        for n, address in enumerate(addresses):  # the first checked address that answers
-            shown = f"[{address}]" if ":" in address else address
-            try:
-                status, raw = _post(
-                    manager,
-                    f"{parts.scheme}://{shown}:{port}{path}",
-                    body,
-                    headers,
-                    started + left,
-                )
-                break
-            except Late:
-                return Answer(failure="timeout", detail=f"no answer in {left:.2f} s")
-            except Urllib3Timeout as exc:
-                if not isinstance(exc, NewConnectionError):  # no answer in the time left
-                    return Answer(failure="timeout", detail=f"no answer in {left:.2f} s")
-                failed: Exception = exc  # refused, unroutable: the next address
-            except (HTTPError, OSError) as exc:
-                failed = exc
-            log.info("callback of %s via %s: %s", call.job.player_id, address, _brief(failed))
-            if n == len(addresses) - 1:
-                return Answer(failure="unreachable", detail=_kind(failed))
-        else:  # no address at all (the guard never answers so)
-            return Answer(failure="unreachable", called=False)
-        latency = int((time.monotonic() - started) * 1000)
-        if time.monotonic() - started > left:
-            return Answer(failure="timeout", detail="answered late", latency_ms=latency)
-        return _judge(status, raw, latency)
-
-    def _manager(self, scheme: str, host: str, port: int) -> urllib3.PoolManager:
-        """The keep-alive connections of one bot host (to its checked addresses: TLS
-        names and verifies the host)."""
-        key = (scheme, host, port)
-        with self._hosts_lock:
-            manager = self._hosts.get(key)
-            if manager is None:
-                manager = urllib3.PoolManager(
-                    num_pools=4,
-                    maxsize=self.concurrency,
-                    block=False,
-                    retries=False,
-                    cert_reqs="CERT_REQUIRED",
-                    ca_certs=self.ca_bundle,
-                    server_hostname=host,
-                    assert_hostname=host,
-                )
-                manager.pool_classes_by_scheme = POOLS  # type: ignore[assignment]
-                self._hosts[key] = manager
-            return manager
-
-
-def _post(
-    manager: urllib3.PoolManager, url: str, body: bytes, headers: dict[str, str], deadline: float
-) -> tuple[int, bytes]:
-    """POST ``body`` to ``url``, the whole call by ``deadline`` (monotonic: the
-    reaper shuts its sockets down then, :mod:`server.processes.deadline`); the status
-    and the answer (:func:`_read`). A connection is kept for the next call only if its
-    answer was read to its end in time.
-
-    Raises:
-        Late: the deadline passed first. urllib3's errors (a refused connection, TLS,
-        a malformed reply), OSError.
-    """
-    with REAPER.bounded(deadline) as watch:
-        try:
-            reply = manager.urlopen(
-                "POST",
-                url,
-                body=body,
-                headers=headers,
-                timeout=urllib3.Timeout(max(deadline - time.monotonic(), MIN_CALL)),
-                retries=False,
-                redirect=False,
-                preload_content=False,
+            reply = self.http.post(
+                call.url,
+                body,
+                secret=call.secret,
+                timeout=left,
+                most=MAX_ANSWER,
+                what=f"callback of {call.job.player_id}",
             )
-        except (HTTPError, OSError):
-            if watch.fired:
-                raise Late from None
-            raise
-        done = False
-        try:
-            raw = _read(reply, MAX_ANSWER + 1)
-            done = len(raw) <= MAX_ANSWER and not watch.fired
-        except (HTTPError, OSError):
-            if watch.fired:
-                raise Late from None
-            raise
-        finally:
-            if not done:  # not read to its end (or cut): the connection is dropped
-                reply.close()
-            reply.release_conn()
-        if watch.fired or time.monotonic() > deadline:
-            raise Late
-        return reply.status, raw
-
-
-class Late(Exception):
-    """The call's deadline passed before its answer was read."""
+        except outbound.Refused:
+            return Answer(failure="refused_address", called=False)
+        except outbound.Unresolved:
+            return Answer(failure="unreachable", detail="the name does not resolve", called=False)
+        except outbound.Late:
+            return Answer(failure="timeout", detail=f"no answer in {left:.2f} s")
+        except outbound.Unreachable as exc:
+            return Answer(failure="unreachable", detail=exc.kind)
+        return _judge(reply.status, reply.body, int(reply.took * 1000))
 
 
 def _judge(status: int, raw: bytes, latency: int) -> Answer:
@@ -454,46 +351,14 @@ def _judge(status: int, raw: bytes, latency: int) -> Answer:
     return Answer(move=answer["move"], latency_ms=latency)
 
 
-def _kind(exc: Exception) -> str:
-    """The failure's name as the books show it (as requests named them: the name of a
-    connection that broke or was refused is ``ConnectionError``, of TLS ``SSLError``)."""
-    return "SSLError" if isinstance(exc, urllib3.exceptions.SSLError) else "ConnectionError"
-
-
-def _read(reply: urllib3.BaseHTTPResponse, most: int) -> bytes:
-    """The answer's body as sent (not decoded, whatever its ``Content-Encoding``), up
-    to ``most`` bytes, read as it comes (the call's deadline ends the read)."""
-    got = bytearray()
-    while len(got) < most:
-        piece = reply.read1(most - len(got), decode_content=False)
-        if not piece:
-            break
-        got += piece
-    return bytes(got)
-
-
-def _brief(exc: Exception) -> str:
-    """``exc`` for a log line: its kind and at most :data:`LOGGED` characters of its
-    words (they may hold what a bot sent), escaped onto one line."""
-    return f"{type(exc).__name__}: {_bounded(str(exc))}"
-
-
-def _bounded(words: str) -> str:
-    return repr(words[:LOGGED]) + ("..." if len(words) > LOGGED else "")
-
-
-class _OneLine(logging.Filter):
-    """urllib3's warning on a reply's malformed headers, without its traceback and its
-    words bounded (a bot choosing its headers would fill the log otherwise)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info:
-            record.msg, record.args = "%s", (_bounded(record.getMessage()),)
-            record.exc_info = record.exc_text = None
-        return True
-
-
-logging.getLogger("urllib3.connection").addFilter(_OneLine())
+def refusal_code(refusal: Exception | None) -> str | None:
+    """The API's error code for a refused answer (``server/api/errors.py``'s table, read
+    along the class hierarchy), as a caller of the move endpoint would read it: a move
+    that is no move of the game is ``invalid_request`` there, an illegal one
+    ``illegal_move``."""
+    if refusal is None:
+        return None
+    return next((ERRORS[cls][1] for cls in type(refusal).__mro__ if cls in ERRORS), None)
 
 
 def serve_forever(

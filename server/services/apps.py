@@ -27,15 +27,16 @@ import hmac
 import secrets
 import time
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
-from server.services import names, notifications
+from server.services import names, targets
 from server.services.bots import resolve_bots
 from server.services.callers import sha256, split_token
 from server.services.core import Core
 from server.services.errors import Forbidden, InvalidRequest, NotFound, Unauthorized
 from server.services.games import Games
 from server.services.notifications import EVENTS
+from server.services.targets import check_target_url
 from server.services.wire import iso
 from server.store import apps as app_store
 from server.store import games as game_store
@@ -43,41 +44,6 @@ from server.store import players as player_store
 from server.store import webhooks as webhook_store
 from server.store.apps import APP_PREFIX, BOT_PREFIX, GUEST_PREFIX, AppRecord, GuestBinding
 from server.store.players import PlayerRecord
-
-
-def _check_url(url: str | None, field: str) -> None:
-    """An absolute http(s) URL, or InvalidRequest naming ``field``."""
-    if url is None:
-        return
-    try:
-        parts = urlsplit(url)
-        ok = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
-    except ValueError:  # a bracketed host left open, a port out of range
-        ok = False
-    if not ok:
-        raise InvalidRequest("not an http(s) URL", {field: ["an absolute http(s) URL"]})
-
-
-def check_target_url(
-    url: str, allow: tuple[notifications.Network, ...], what: str = "webhooks"
-) -> None:
-    """An http(s) URL outside the server's own network (docs/operations.md#security-settings),
-    for a webhook or a callback (``what`` names them in the error).
-
-    Its address, or every address its name resolves to now, must be public or
-    in the operator's ``allow`` ranges. A name that does not resolve yet is
-    accepted: the deliverer checks again, after resolving, before each attempt.
-    """
-    _check_url(url, "url")
-    try:
-        notifications.check_target(url, allow)
-    except notifications.TargetRefused:
-        raise InvalidRequest(
-            f"{what} may not target internal addresses",
-            {"url": ["a public address (or one the operator allows)"]},
-        ) from None
-    except (OSError, UnicodeError):
-        pass
 
 
 class Apps:
@@ -89,7 +55,7 @@ class Apps:
         guest_ttl: seconds an invitation stays valid at most.
         guest_grace: seconds a guest token may still read its game once it ended.
         webhook_allow: internal ranges webhooks may target all the same
-            (:func:`server.services.notifications.allowlist`).
+            (:func:`server.services.targets.allowlist`).
     """
 
     def __init__(
@@ -99,7 +65,7 @@ class Apps:
         *,
         guest_ttl: float = 86400.0,
         guest_grace: float = 3600.0,
-        webhook_allow: tuple[notifications.Network, ...] = (),
+        webhook_allow: tuple[targets.Network, ...] = (),
     ) -> None:
         self.core = core
         self.games = games
@@ -146,7 +112,7 @@ class Apps:
         """A new app and its token, shown this once (admin only)."""
         self._admin(token)
         name = names.clean_name(name)
-        _check_url(invite_url, "invite_url")
+        targets.check_url(invite_url, "invite_url")
         app_id = APP_PREFIX + secrets.token_hex(8)
         secret = secrets.token_urlsafe(32)
         app_store.create_app(self.r, AppRecord(app_id, name, sha256(secret), invite_url))

@@ -11,7 +11,7 @@ from typing import Any
 
 from redis import Redis
 
-from server.services import notifications
+from server.services import notifications, targets
 from server.services.apps import Apps
 from server.services.archive import Archive
 from server.services.callbacks import Callbacks, Dispatch
@@ -129,10 +129,10 @@ class Services:
             self.games,
             guest_ttl=guest_ttl,
             guest_grace=guest_grace,
-            webhook_allow=notifications.allowlist(webhook_allow),
+            webhook_allow=targets.allowlist(webhook_allow),
         )
         self.callbacks = Callbacks(
-            self.core, notifications.allowlist(webhook_allow), changed=self.ladders.revalidate
+            self.core, targets.allowlist(webhook_allow), changed=self.ladders.revalidate
         )
         self.dispatch = Dispatch(self.core, self.games, self.feeds)
         self.ratelimits = RateLimits(self.core)

@@ -3,11 +3,13 @@ and plays the move it answers (docs/api.md, "Callbacks").
 
 **Registration** (:class:`Callbacks`, ``/v1/me/callback``): a player sets,
 replaces, rotates the secret of, and removes its own callback. The URL passes the
-outbound guard (:mod:`server.services.targets`, the webhooks' one, with the
-operator's ``PARLOUR_WEBHOOK_ALLOW``) at registration; the dispatcher checks it
-again after resolving the name, before each call. The secret (``cbs_...``) is
-shown once, in the answer that made it; it signs each call exactly like a
-webhook (:func:`server.services.notifications.signature`). A callback ends with
+outbound guard (:func:`server.services.targets.check_target_url`, the webhooks'
+one, with the operator's ``PARLOUR_WEBHOOK_ALLOW``) at registration; the
+dispatcher's outbound stack (:mod:`server.processes.outbound`, the webhooks' too)
+checks it again after resolving the name, before each call. The secret
+(``cbs_...``) is shown once, in the answer that made it; it signs each call
+exactly like a webhook (:func:`server.services.notifications.signature`, applied
+by that stack). A callback ends with
 the token that could set it: a revocation removes it, a rotation too unless asked
 to keep it (then with a new secret), in the token's own swap
 (:mod:`server.services.players`); a revoked player's seats are not played even by
@@ -45,17 +47,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games import BaseState
-from server.services import notifications, views, wire
-from server.services.apps import check_target_url
+from server.services import targets, views, wire
 from server.services.core import Core, Read
 from server.services.errors import (
     DeadlinePassed,
     Forbidden,
-    GameNotStarted,
     GameOver,
     IllegalMove,
     InvalidRequest,
-    InvitationsPending,
     MalformedMove,
     NotFound,
     NotYourTurn,
@@ -65,6 +64,7 @@ from server.services.errors import (
 )
 from server.services.feeds import OVER, Feeds
 from server.services.games import Games
+from server.services.targets import check_target_url
 from server.store import callbacks as store
 from server.store import games as game_store
 from server.store import players as player_store
@@ -117,7 +117,7 @@ class Callbacks:
     def __init__(
         self,
         core: Core,
-        allow: tuple[notifications.Network, ...] = (),
+        allow: tuple[targets.Network, ...] = (),
         changed: Callable[[str], object] = lambda player_id: None,
     ) -> None:
         self.core = core
@@ -236,20 +236,12 @@ class Call:
     them (no second read nor parse); any later one reads afresh (the engine may have
     played on the state, and on the record's state with it)."""
 
-    def request(self, now: float | None = None) -> tuple[str, bytes, dict[str, str]]:
-        """A fresh call of this turn: its id, body and signed headers (a retry of the same
-        turn gets a new id: the SDK refuses a repeated one as a replay)."""
+    def request(self) -> tuple[str, bytes]:
+        """A fresh call of this turn: its id and body, to be signed with :attr:`secret` as
+        it is sent (a retry of the same turn gets a new id: the SDK refuses a repeated one
+        as a replay)."""
         call_id = secrets.token_hex(12)
-        body = wire.dumps({"id": call_id, **self.turn})
-        stamp = int(time.time() if now is None else now)
-        return (
-            call_id,
-            body,
-            {
-                "Content-Type": "application/json",
-                notifications.SIGNATURE_HEADER: notifications.signature(self.secret, body, stamp),
-            },
-        )
+        return call_id, wire.dumps({"id": call_id, **self.turn})
 
 
 LATER = "later"
@@ -335,15 +327,17 @@ class Dispatch:
             limit = min(limit, deadline)
         return Call(job, callback["url"], callback["secret"], turn, limit, [(read, state)])
 
-    def submit(self, call: Call, move: Any) -> tuple[str, str | None]:
+    def submit(self, call: Call, move: Any) -> tuple[str, Exception | None]:
         """Play the answered ``move`` with the turn's version: the first time over the
         game as :meth:`prepare` read it (:attr:`Call.prepared`), a retry over a fresh read.
 
         Returns:
             ``("moved", None)``; ``("stale", None)``: the turn was answered already (by
-            the player another way, by an earlier dispatcher, by the clock); ``("late",
-            None)``: the deadline passed; ``("refused_move", code)``: the engine refused
-            it (``code`` is the API's error code, e.g. ``illegal_move``).
+            the player another way, by an earlier dispatcher, by the clock), or
+            ``("stale", refusal)``: it is no turn now (not started, invitations
+            pending); ``("late", None)``: the deadline passed; ``("refused_move",
+            refusal)``: the engine refused it. ``refusal`` is the exception, which the
+            dispatcher names by the API's error code.
         """
         job = call.job
         try:
@@ -354,9 +348,9 @@ class Dispatch:
         except DeadlinePassed:
             return "late", None
         except (IllegalMove, MalformedMove) as exc:
-            return "refused_move", _code(exc)
+            return "refused_move", exc
         except ServiceError as exc:  # not started, invitations pending: the turn is not one
-            return "stale", _code(exc)
+            return "stale", exc
         return "moved", None
 
     def record(
@@ -455,22 +449,3 @@ class Dispatch:
         for pid in players:
             self.core.waiting(pid, until)
         return len(players)
-
-
-SUBMIT_CODES: dict[type[Exception], str] = {
-    IllegalMove: "illegal_move",
-    MalformedMove: "invalid_request",
-    GameNotStarted: "game_not_started",
-    InvitationsPending: "invitations_pending",
-}
-"""The API's error code (``server/api/errors.py``; a test holds the two to the same
-word) for each refusal of a submitted answer the books name."""
-
-
-def _code(exc: Exception) -> str:
-    """The API's error code for ``exc``, as a caller of the move endpoint would read it."""
-    for cls in type(exc).__mro__:
-        if cls in SUBMIT_CODES:
-            return SUBMIT_CODES[cls]
-    name = type(exc).__name__  # another refusal: its class's name, snake case
-    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")

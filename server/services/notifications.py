@@ -24,7 +24,8 @@ private, link-local, site-local, multicast, unspecified and reserved addresses, 
 forms that carry such an IPv4 address (mapped, compatible, SIIT, NAT64, 6to4,
 Teredo), are refused at registration and again at delivery, after the name is
 resolved, unless the operator allows their ranges (``PARLOUR_WEBHOOK_ALLOW``).
-The guard is :mod:`server.services.targets`, re-exported here.
+The guard is :mod:`server.services.targets`; the deliverer's calls go through the
+outbound stack (:mod:`server.processes.outbound`), which checks and signs.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from typing import Any
 from redis import Redis
 
 from server.games import BaseState
-from server.services import targets, wire
+from server.services import wire
 from server.store import apps as app_store
 from server.store import players as player_store
 from server.store import webhooks as webhook_store
@@ -83,18 +84,6 @@ def verify(
         return False
     expected = signature(secret, body, timestamp).split("v1=", 1)[1]
     return hmac.compare_digest(expected, parts.get("v1", ""))
-
-
-# -- where a webhook may go: the shared outbound guard ----------------------------------
-# (re-exported: the deliverer and the apps' use cases reach it through this module)
-Network = targets.Network
-Resolver = targets.Resolver
-TargetRefused = targets.TargetRefused
-allowlist = targets.allowlist
-refused = targets.refused
-resolve = targets.resolve
-target = targets.target
-check_target = targets.check_target
 
 
 # -- what a commit notifies ------------------------------------------------------------

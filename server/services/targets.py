@@ -1,11 +1,12 @@
 """Where the server may connect on a caller's behalf: the outbound address guard.
 
-Webhooks (:mod:`server.services.notifications`) and any other URL a caller
-gives the server to call back go through :func:`check_target` before a
-connection is made, at registration and again at delivery after the name is
-resolved. Anything that is not plainly a global unicast address is refused,
-unless the operator's allow-list (``PARLOUR_WEBHOOK_ALLOW``, parsed by
-:func:`allowlist`) covers it.
+Every URL a caller gives the server to call (a webhook, a callback) goes through
+:func:`check_target` twice: at registration (:func:`check_target_url`, which
+makes a refusal a 400), and before each call, when the outbound stack
+(:mod:`server.processes.outbound`, the processes' one door to it) resolves the
+name, checks every address and connects to a checked one. Anything that is not
+plainly a global unicast address is refused, unless the operator's allow-list
+(``PARLOUR_WEBHOOK_ALLOW``, parsed by :func:`allowlist`) covers it.
 
 **IPv6 forms of IPv4.** Several IPv6 ranges carry an IPv4 address that a
 translator, a relay or the host's own stack may end up reaching (and Python's
@@ -31,6 +32,8 @@ import ipaddress
 import socket
 from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
+
+from server.services.errors import InvalidRequest
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -168,3 +171,40 @@ def check_target(
     if bad or not addresses:
         raise TargetRefused(f"{host} resolves to a refused address: {bad}")
     return addresses
+
+
+def check_url(url: str | None, field: str) -> None:
+    """An absolute http(s) URL (or None), or InvalidRequest naming ``field``."""
+    if url is None:
+        return
+    try:
+        parts = urlsplit(url)
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:  # a bracketed host left open, a port out of range
+        ok = False
+    if not ok:
+        raise InvalidRequest("not an http(s) URL", {field: ["an absolute http(s) URL"]})
+
+
+def check_target_url(url: str, allow: Sequence[Network], what: str = "webhooks") -> None:
+    """Registration's check: an http(s) URL outside the server's own network
+    (docs/operations.md#security-settings), for a webhook or a callback (``what``
+    names them in the error).
+
+    Its address, or every address its name resolves to now, must pass
+    :func:`check_target`. A name that does not resolve yet is accepted: the
+    outbound stack checks again, after resolving, before each call.
+
+    Raises:
+        InvalidRequest: not an http(s) URL, or an address the server must not reach.
+    """
+    check_url(url, "url")
+    try:
+        check_target(url, allow)
+    except TargetRefused:
+        raise InvalidRequest(
+            f"{what} may not target internal addresses",
+            {"url": ["a public address (or one the operator allows)"]},
+        ) from None
+    except (OSError, UnicodeError):
+        pass

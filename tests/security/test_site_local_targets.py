@@ -13,7 +13,7 @@ import pytest
 
 from server.processes.dispatch import Dispatcher
 from server.services.bundle import Services
-from server.services.notifications import refused
+from server.services.targets import refused
 from server.store import callbacks as callback_store
 from server.store import webhooks as webhook_store
 from tests.api.helpers import assert_error

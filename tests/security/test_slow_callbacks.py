@@ -287,14 +287,16 @@ def test_malformed_answers_log_a_short_line_each_and_gzip_is_not_decoded(svc, pl
 
 
 def test_a_webhook_receiver_that_drips_is_cut_at_the_deliverys_timeout():
-    """The deliverer's POST is bounded as a whole as the dispatcher's calls are: a
-    receiver dripping its status line and headers holds a delivery thread (and the
-    batch, so every app's webhooks) no longer than the timeout."""
-    from server.processes.webhooks import post
+    """The deliverer's POST (the outbound stack's, as the dispatcher's) is bounded as a
+    whole: a receiver dripping its status line and headers holds a delivery thread (and
+    the batch, so every app's webhooks) no longer than the timeout."""
+    from server.processes import outbound
+    from server.processes.webhooks import USER_AGENT
 
+    http = outbound.Outbound(USER_AGENT, allow=LOCAL)
     with hosting(drip) as host:
         started = time.monotonic()
-        with pytest.raises(TimeoutError):
-            post(f"http://127.0.0.1:{host.port}/hook", "127.0.0.1", b"{}", {}, 1.0)
+        with pytest.raises(outbound.Late):
+            http.post(f"http://127.0.0.1:{host.port}/hook", b"{}", secret="s", timeout=1.0)
         took = time.monotonic() - started
     assert took < 1.0 + 0.3, took

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from server.processes.webhooks import Deliverer
-from server.services.notifications import Deliveries, allowlist, check_target, refused
+from server.services.notifications import Deliveries
+from server.services.targets import allowlist, check_target, refused
 from server.store import webhooks as webhook_store
 from tests.api.helpers import assert_error
 from tests.embed.conftest import app_game, make_app
