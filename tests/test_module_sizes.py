@@ -61,8 +61,6 @@ NOT_YET_SPLIT: dict[str, tuple[int, str]] = {
     "client_sdk/local.py": (588, "local matches, seating, rotation matches and replays"),
     "server/api/schemas.py": (593, "every request and response schema; the spec is built from it"),
     "server/api/games.py": (555, "the /v1/games views; the spec is built from their docstrings"),
-    "client_sdk/runner.py": (572, "the Runner class (430 lines): turn pages, ladder entry and "
-                             "leave, rating reports, signals"),
     "client_sdk/types.py": (551, "the API's JSON shapes as TypedDicts"),
     "server/processes/dispatch.py": (531, "the callback dispatcher process"),
     "server/services/callbacks.py": (476, "callbacks: registration, secrets, the call queue"),
