@@ -57,7 +57,6 @@ NOT_YET_SPLIT: dict[str, tuple[int, str]] = {
     "server/services/ladders.py": (823, "the Ladders use case in one class: definition and "
                                    "entries, the matchmaking plan, validation, the public page"),
     "server/services/games.py": (607, "a game's use cases: create, join, leave, view, move"),
-    "server/tournaments/formats.py": (593, "every tournament format's rounds and standings"),
     "server/api/schemas.py": (593, "every request and response schema; the spec is built from it"),
     "server/api/games.py": (555, "the /v1/games views; the spec is built from their docstrings"),
     "client_sdk/types.py": (551, "the API's JSON shapes as TypedDicts"),
