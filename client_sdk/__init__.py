@@ -1,5 +1,6 @@
-"""Parlour's Python client: an HTTP client, a ``Bot`` base class, a runner, and a
-callback endpoint (:mod:`client_sdk.endpoint`) that serves the same bot as a URL.
+"""Parlour's Python client: an HTTP client, a ``Bot`` base class, a runner that plays
+the bot's games (:mod:`client_sdk.runner`), and a callback endpoint
+(:mod:`client_sdk.endpoint`) that serves the same bot as a URL.
 
 A complete bot::
 
@@ -12,7 +13,10 @@ A complete bot::
     run(FirstLegal(), Client("http://127.0.0.1:8000", token="..."))
 
 Only ``requests`` and the standard library are used: the SDK talks to the
-public HTTP API and nothing else.
+public HTTP API and nothing else. Beyond it, when installed beside the SDK: the
+local runner (:mod:`client_sdk.local`, ``parlour-bot play``) uses the engines, and
+the learning adapters (:mod:`client_sdk.spiel`, :mod:`client_sdk.zoo`) the engines
+and OpenSpiel or PettingZoo.
 """
 
 from .bot import Bot

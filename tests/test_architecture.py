@@ -120,10 +120,11 @@ def test_the_sdk_stands_alone_and_bots_use_no_server_internals() -> None:
     )
 
 
-ENGINE_USERS = {"client_sdk.local", "client_sdk.spiel", "client_sdk.zoo", "client_sdk.features",
-                "client_sdk.policy"}  # fmt: skip
-"""The SDK's modules that reach the engines: the local runner (``parlour-bot play``) and
-the learning adapters (docs/train.md), each imported only when used."""
+ENGINE_USERS = {"client_sdk.local.match", "client_sdk.local.replays", "client_sdk.spiel",
+                "client_sdk.zoo", "client_sdk.features", "client_sdk.policy"}  # fmt: skip
+"""The SDK's modules that reach the engines: the local runner's (``parlour-bot play``,
+``client_sdk.local``) and the learning adapters (docs/train.md), each imported only when
+used."""
 
 
 def test_only_the_local_runner_and_the_learning_adapters_reach_the_engines() -> None:
@@ -141,7 +142,7 @@ def test_only_the_local_runner_and_the_learning_adapters_reach_the_engines() -> 
         if imported == "server" or imported.startswith("server.")
     }
     assert reached and {i for i, _ in reached} <= ENGINE_USERS, reached
-    assert "client_sdk.local" in {i for i, _ in reached}
+    assert "client_sdk.local.match" in {i for i, _ in reached}
     assert all(m == "server.games" or m.startswith("server.games.") for _, m in reached)
     assert forbids("client_sdk.runner", {"client_sdk.spiel", "pyspiel", "pettingzoo", "numpy"})
 

@@ -4,7 +4,8 @@
   duplicate) over the shared :mod:`.pairing.tables` data: entries in, the
   next :class:`~.pairing.tables.Round` out.
 * ``formats`` — from a :class:`~.formats.TournamentSnapshot` to the next
-  round, the standings and the rating events.
+  round, the standings and the rating events, a module per stage (``snapshot``,
+  ``rounds``, ``scoring``).
 * ``ratings`` — openskill ratings over plain dicts.
 * ``clock`` — what a move timeout does, and how a forfeit scores a table.
 

@@ -1,4 +1,4 @@
-"""Formats (server/tournaments/formats.py): next rounds, standings, rating events.
+"""Formats (server/tournaments/formats/): next rounds, standings, rating events.
 
 Standings below are worked by hand from the tie-break rules in
 ``formats.standings``' docstring, from results chosen so that each rule is

@@ -1,27 +1,7 @@
-"""Tournament formats: from an immutable snapshot to the next round and the standings.
+"""Scoring: each finished game that counts (a *contest*), the standings and the rating
+events, for every format.
 
-The scheduler's use case (``server/services/rounds.py``) reads a :class:`TournamentSnapshot`
-from the store (entries in seed order, every round so far with the results of
-its finished tables), calls :func:`next_round` and persists what comes back; it
-calls :func:`standings` for the table and :func:`rating_events` for the
-ratings. Everything here is pure: no Redis, no clock, no global randomness, so
-two schedulers pairing the same round get the same tables.
-
-Formats (``Format``):
-
-* ``round_robin`` — :func:`.pairing.round_robin.round_robin`, one cycle by default.
-* ``swiss`` — :func:`.pairing.swiss.swiss` on the current standings,
-  ``ceil(log2(n))`` rounds by default.
-* ``knockout`` — :func:`.pairing.knockout.knockout` on the seeds and each round's
-  winners, until one entry is left.
-* ``duplicate`` — a pairs event (:func:`.pairing.duplicate.board_tables`): each
-  round is a round-robin round of tables between two entries (sides of a
-  partnership game), and every table of the round plays the round's
-  ``boards_per_match`` boards, so each board is played at every table of the
-  round by different entries; nobody sits at two tables of a board. It needs
-  at least 4 entries (two tables).
-
-Scoring one table (a *contest*): entries are ranked winners first, then by
+Scoring one table (a contest): entries are ranked winners first, then by
 score (equal keys share a place); an entry earns ``(entries placed below it
 + ½ × entries tied with it) / (table entries − 1)`` points — 1, ½, 0 for a
 win, draw and loss at two. In duplicate an entry is compared with the entries
@@ -42,29 +22,15 @@ hurts on average), and nothing in a knockout (the bye *is* the advantage).
 
 from __future__ import annotations
 
-import enum
 import itertools
 import math
-import random
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .pairing.duplicate import board_tables
-from .pairing.knockout import knockout
-from .pairing.round_robin import round_robin, round_robin_cycle
-from .pairing.swiss import swiss
-from .pairing.tables import EntryId, PairingError, Round, Table
-
-
-class Format(enum.StrEnum):
-    ROUND_ROBIN = "round_robin"
-    SWISS = "swiss"
-    KNOCKOUT = "knockout"
-    DUPLICATE = "duplicate"
-
+from ..pairing.tables import EntryId, Table
+from .snapshot import Format, TableResult, TournamentSnapshot
 
 BYE_POINTS: dict[Format, Fraction] = {
     Format.ROUND_ROBIN: Fraction(1, 2),
@@ -72,222 +38,6 @@ BYE_POINTS: dict[Format, Fraction] = {
     Format.KNOCKOUT: Fraction(0),
     Format.DUPLICATE: Fraction(1, 2),
 }
-
-
-class RoundNotFinished(PairingError):
-    """The next round cannot be paired while a table of the current one has no result."""
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One entry: its id and the player behind each of its seats, in seat order.
-
-    An individual game has one player per entry; Concerto has two (the
-    entry's first seat, e.g. North, then its second, South).
-    """
-
-    id: EntryId
-    players: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TableResult:
-    """The result of one finished table, by table position (``Table.entries`` order).
-
-    ``scores[p]`` is the final score of the entry at position ``p`` (in
-    partnership games, its side's score); ``winners`` are positions (empty:
-    nobody was declared the winner, e.g. a draw). Build it from an engine's
-    ``Outcome`` with :meth:`from_outcome`.
-    """
-
-    scores: tuple[float, ...]
-    winners: tuple[int, ...] = ()
-
-    @classmethod
-    def from_outcome(
-        cls, table: Table, seat_scores: Sequence[float], winner_seats: Iterable[int]
-    ) -> TableResult:
-        """Convert per-seat scores and winning seats (``Outcome``) to positions.
-
-        Raises:
-            PairingError: the score list does not have one entry per seat.
-        """
-        if len(seat_scores) != len(table.seats):
-            raise PairingError(f"{len(seat_scores)} scores for {len(table.seats)} seats")
-        entries = table.entries
-        winners = {table.position_of(table.seats[s]) for s in winner_seats}
-        return cls(
-            tuple(seat_scores[table.seats_of(e)[0]] for e in entries), tuple(sorted(winners))
-        )
-
-    def ranks(self) -> tuple[int, ...]:
-        """0-based place per position: winners first, then by score; ties share.
-
-        >>> TableResult((10, 30, 20, 20), winners=(2,)).ranks()   # Seconds: 2nd-highest wins
-        (3, 1, 0, 2)
-        >>> TableResult((50, 50)).ranks()
-        (0, 0)
-        """
-        keys = [(p in self.winners, s) for p, s in enumerate(self.scores)]
-        return tuple(sum(1 for other in keys if other > key) for key in keys)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"scores": list(self.scores), "winners": list(self.winners)}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> TableResult:
-        return cls(tuple(d["scores"]), tuple(d.get("winners", ())))
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedRound:
-    """A round as stored: its pairing and one result slot per table (None: not over)."""
-
-    round: Round
-    results: tuple[TableResult | None, ...]
-
-    def __post_init__(self) -> None:
-        if len(self.results) != len(self.round.tables):
-            raise PairingError(
-                f"round {self.round.index}: {len(self.results)} results "
-                f"for {len(self.round.tables)} tables"
-            )
-
-    @property
-    def is_finished(self) -> bool:
-        return all(r is not None for r in self.results)
-
-
-@dataclass(frozen=True)
-class TournamentSnapshot:
-    """Everything a format needs, read from the store at one moment. Immutable.
-
-    Attributes:
-        format: the system.
-        entries: in seed order (seed 1 first).
-        rounds: every round so far, in order; ``rounds[i].round.index == i``.
-        table_size: entries per table (2 for Concerto's two sides; 4 for
-            Seconds; 2-5 for Cowpoke).
-        min_table_size: smallest table allowed (default: full tables only).
-        seats_per_entry: seats each entry holds (2 for Concerto).
-        total_rounds: rounds to play; default one round-robin cycle, or
-            ``ceil(log2(n))`` for swiss. A knockout ends by itself.
-        boards_per_match: duplicate only: boards per match.
-    """
-
-    format: Format
-    entries: tuple[Entry, ...]
-    rounds: tuple[PlayedRound, ...] = ()
-    table_size: int = 2
-    min_table_size: int | None = None
-    seats_per_entry: int = 1
-    total_rounds: int | None = None
-    boards_per_match: int = 1
-    _seed: dict[EntryId, int] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "format", Format(self.format))
-        ids = [e.id for e in self.entries]
-        if len(set(ids)) != len(ids):
-            raise PairingError("entry ids must be distinct")
-        for e in self.entries:
-            if len(e.players) != self.seats_per_entry:
-                raise PairingError(
-                    f"entry {e.id} has {len(e.players)} players for {self.seats_per_entry} seats"
-                )
-        for i, played in enumerate(self.rounds):
-            if played.round.index != i:
-                raise PairingError(f"round at position {i} says it is round {played.round.index}")
-        if self.format in (Format.KNOCKOUT, Format.DUPLICATE) and self.table_size != 2:
-            raise PairingError(f"{self.format} is played between two entries per table")
-        if self.boards_per_match < 1:
-            raise PairingError("boards_per_match must be at least 1")
-        object.__setattr__(self, "_seed", {e: i for i, e in enumerate(ids)})
-
-    @property
-    def entry_ids(self) -> list[EntryId]:
-        return [e.id for e in self.entries]
-
-    def planned_rounds(self) -> int | None:
-        """Rounds this tournament plays (None for a knockout: it ends by itself)."""
-        if self.total_rounds is not None:
-            return self.total_rounds
-        n = len(self.entries)
-        if self.format is Format.SWISS:
-            return max(1, math.ceil(math.log2(max(n, 2))))
-        if self.format is Format.KNOCKOUT:
-            return None
-        return round_robin_cycle(n, self.table_size, min_table_size=self.min_table_size)
-
-
-def seat_players(snapshot: TournamentSnapshot, table: Table) -> tuple[str, ...]:
-    """The player id in each seat of ``table``: an entry's ``j``-th seat gets its ``j``-th player.
-
-    >>> snap = TournamentSnapshot(Format.ROUND_ROBIN,
-    ...     (Entry("A", ("a1", "a2")), Entry("B", ("b1", "b2"))), seats_per_entry=2)
-    >>> seat_players(snap, Table(("A", "B", "A", "B")))
-    ('a1', 'b1', 'a2', 'b2')
-    """
-    players = {e.id: e.players for e in snapshot.entries}
-    used: dict[EntryId, int] = defaultdict(int)
-    out = []
-    for entry in table.seats:
-        out.append(players[entry][used[entry]])
-        used[entry] += 1
-    return tuple(out)
-
-
-# --------------------------------------------------------------------------- next round
-
-
-def next_round(snapshot: TournamentSnapshot, rng: random.Random | None = None) -> Round | None:
-    """Pair the next round, or None when the tournament is over.
-
-    Deterministic for a given snapshot and ``rng`` state: give the runner a
-    ``random.Random`` seeded from the tournament and round, and two
-    schedulers pairing the same round get the same tables.
-
-    Raises:
-        RoundNotFinished: the last round still has a table without a result.
-        PairingError: the snapshot cannot be paired (too few entries, …).
-    """
-    if snapshot.rounds and not snapshot.rounds[-1].is_finished:
-        raise RoundNotFinished(f"round {len(snapshot.rounds) - 1} is not finished")
-    index = len(snapshot.rounds)
-    planned = snapshot.planned_rounds()
-    if planned is not None and index >= planned:
-        return None
-    ids = snapshot.entry_ids
-    history = [p.round for p in snapshot.rounds]
-    low, seats = snapshot.min_table_size, snapshot.seats_per_entry
-    match snapshot.format:
-        case Format.ROUND_ROBIN:
-            return round_robin(
-                ids, index, snapshot.table_size, min_table_size=low, seats_per_entry=seats
-            )
-        case Format.SWISS:
-            order = [(s.entry, s.points) for s in standings(snapshot)]
-            return swiss(
-                order, history, snapshot.table_size, rng, min_table_size=low, seats_per_entry=seats
-            )
-        case Format.KNOCKOUT:
-            winners = [_knockout_winners(snapshot, p) for p in snapshot.rounds]
-            return knockout(ids, winners, seats_per_entry=seats)
-        case Format.DUPLICATE:
-            return _duplicate_round(snapshot, history)
-    raise AssertionError(snapshot.format)  # pragma: no cover
-
-
-def _duplicate_round(snapshot: TournamentSnapshot, history: Sequence[Round]) -> Round:
-    """A round-robin round of tables, every table playing the round's ``boards_per_match``
-    fresh boards (numbered on from the last board played): a pairs event's round."""
-    index = len(history)
-    seats = snapshot.seats_per_entry
-    pairings = round_robin(snapshot.entry_ids, index, 2, seats_per_entry=seats)
-    first = 1 + max((t.board for r in history for t in r.tables if t.board is not None), default=-1)
-    boards = range(first, first + snapshot.boards_per_match)
-    tables = board_tables([t.entries for t in pairings.tables], boards, seats_per_entry=seats)
-    return Round(index, tables, pairings.byes)
 
 
 def _advancing(
@@ -301,15 +51,6 @@ def _advancing(
     """
     best = [e for e, r in zip(entries, ranks, strict=True) if r == 0]
     return min(best, key=snapshot._seed.__getitem__)
-
-
-def _knockout_winners(snapshot: TournamentSnapshot, played: PlayedRound) -> set[EntryId]:
-    """The entries going through from every finished table of a knockout round."""
-    return {
-        _advancing(snapshot, table.entries, result.ranks())
-        for table, result in zip(played.round.tables, played.results, strict=True)
-        if result is not None
-    }
 
 
 # --------------------------------------------------------------------------- standings

@@ -1,0 +1,52 @@
+"""Local matches: bots play a game on this machine exactly as they would on the server.
+
+With the engines installed (``pip install ./server/games``: the distribution
+``parlour-games``, the server's own rules), :func:`play_match` deals a game from a
+seed, asks each bot for its moves through the very views the server sends (the same
+function renders them: :func:`server.games.record.seat_view`), gives each move a
+time limit, and returns the game's replay in the format of
+``GET /v1/games/{id}/replay`` (:func:`server.games.record.replay`). ``parlour-bot
+play`` is its command line (docs/local.md).
+
+A module each: :mod:`.match` (one match, :func:`play_match`, and the way to the
+engines), :mod:`.rotation` (seating, the seat rotation of :func:`rotation_match` and
+its :class:`MatchReport`) and :mod:`.replays` (a finished replay's moves,
+:func:`moves_of`, played again by :func:`replay_match`). Everything is importable
+from here.
+
+Only this package of the SDK touches the engines, and only inside its functions (and
+for the type checker): the SDK installs and runs without them, and says how to
+install them when they are asked for (:class:`EnginesMissing`).
+
+>>> lineup(["a", "b"], 4), rotations(("a", "b", "a"))
+(('a', 'b', 'a', 'b'), [('a', 'b', 'a'), ('a', 'a', 'b'), ('b', 'a', 'a')])
+>>> parse_option("hands=3"), parse_option("rules=penguin")
+(('hands', 3), ('rules', 'penguin'))
+"""
+
+from .match import (
+    INSTALL_HINT,
+    EnginesMissing,
+    LocalMatch,
+    deals_played,
+    engines_installed,
+    parse_option,
+    play_match,
+)
+from .replays import SEARCH, moves_of, replay_match
+from .rotation import (
+    BotFactory,
+    Interval,
+    MatchReport,
+    Play,
+    lineup,
+    rotation_match,
+    rotations,
+    seating,
+)
+
+__all__ = [
+    "INSTALL_HINT", "SEARCH", "BotFactory", "EnginesMissing", "Interval", "LocalMatch",
+    "MatchReport", "Play", "deals_played", "engines_installed", "lineup", "moves_of",
+    "parse_option", "play_match", "replay_match", "rotation_match", "rotations", "seating",
+]  # fmt: skip
