@@ -335,18 +335,6 @@ class AppTokenRotate(TypedDict):
     keep_webhooks: NotRequired[bool]
 
 
-Card = str
-"""rank then suit, e.g. "TS" is the ten of spades"""
-
-
-Seat = int
-
-
-class SideScores(TypedDict):
-    NS: int
-    EW: int
-
-
 class StatusSchema(TypedDict):
     ok: bool
     padding: NotRequired[str]
@@ -372,6 +360,13 @@ class RulesGamesItem(TypedDict):
 
 class Rules(TypedDict):
     games: list[RulesGamesItem]
+
+
+Card = str
+"""rank then suit, e.g. "TS" is the ten of spades"""
+
+
+Seat = int
 
 
 class Deal(TypedDict):
@@ -473,9 +468,7 @@ class TrumpMove(TypedDict):
 
 
 PinochleMove = BidMove | PassMove | TrumpMove | KeepMove | ExchangeDixMove | PlayMove
-"""Pinochle (every variant): bid or pass in the auction, name trump, keep the
-turn-up or exchange the dix for it, play a card
-"""
+"""Pinochle (every variant): bid or pass in the auction, name trump, keep the turn-up or exchange the dix for it, play a card"""
 
 
 SecondsMove = PlayMove
@@ -483,15 +476,114 @@ SecondsMove = PlayMove
 
 
 MoveSchema = ConcertoMove | SecondsMove | CowpokeMove | PinochleMove
-"""A move of any game: the game's own move schema says which `type`s it has
-(`ConcertoMove`, `SecondsMove`, `CowpokeMove`, `PinochleMove`). A view's
-`legal_moves` lists the seat's moves in its game's schema.
+"""A move of any game: the game's own move schema says which `type`s it has (`ConcertoMove`, `SecondsMove`, `CowpokeMove`, `PinochleMove`). A view's `legal_moves` lists the seat's moves in its game's schema."""
+
+
+class MoveRequest(TypedDict):
+    move: MoveSchema
+    version: NotRequired[int]
+    seat: NotRequired[int]
+
+
+House = Literal[True]
+"""Present (true) only on a row that stands for one of the server's house bots
+(the bot pool's players): no one else can be marked so, and no one else may
+take a name that reads as theirs.
 """
+
+
+class SeatEntry(TypedDict):
+    seat: Seat
+    name: str | None
+    player_id: str | None
+    house: NotRequired[House]
+
+
+class Result(TypedDict):
+    termination: str
+    """the engine's reason, or `forfeit` for a game aborted by a forfeit"""
+    scores: list[int]
+    winners: list[Seat]
+    forfeit: NotRequired[Seat]
+    """the seat that forfeited (then `scores` are those when the game stopped)"""
+
+
+Integers = list[int]
+"""one number per seat, or per side"""
 
 
 class TrickCard(TypedDict):
     seat: Seat
     card: Card
+
+
+class SideScores(TypedDict):
+    NS: int
+    EW: int
+
+
+class PlayedCard(TypedDict):
+    seat: Seat
+    card: Card
+
+
+class CompletedHand(TypedDict):
+    deal: int
+    number: int
+    side: list[Seat]
+    leader: Seat
+    cards: list[PlayedCard]
+    combination: Literal[
+        "nothing",
+        "one_pair",
+        "two_pairs",
+        "threes",
+        "straight",
+        "flush",
+        "full_house",
+        "fours",
+        "straight_flush",
+    ]
+    points: int
+
+
+class DealResult(TypedDict):
+    deal: int
+    dealer: Seat
+    hand_points: SideScores
+    leftovers: dict[str, list[Card]]
+    """the revealed left-overs, by side"""
+    leftover_bonus: SideScores
+    game_bonus: SideScores
+
+
+class ConcertoStateForced(TypedDict):
+    by: Seat
+    player: Seat
+
+
+class ConcertoState(TypedDict):
+    """the public state of a Concerto game (identical for every seat)"""
+
+    rules: NotRequired[str]
+    """the rules edition"""
+    game_number: NotRequired[int]
+    deal_number: int
+    dealer: Seat
+    hand_number: int
+    leader: Seat
+    current_hand: list[PlayedCard]
+    completed_hands: list[CompletedHand]
+    cards_left: list[int]
+    deal_results: list[DealResult]
+    side: NotRequired[list[Seat]]
+    passes: NotRequired[int]
+    forced: NotRequired[ConcertoStateForced | None]
+    deal_hand_points: NotRequired[SideScores]
+    game_scores: NotRequired[SideScores]
+    match_scores: NotRequired[SideScores | None]
+    games: NotRequired[list[dict[str, Any]]]
+    final_hands: NotRequired[list[Any] | None]
 
 
 class SecondsStateDealResultsItem(TypedDict):
@@ -533,8 +625,12 @@ class SecondsState(TypedDict):
     deal_results: list[SecondsStateDealResultsItem]
 
 
+CowpokeOwner = Seat | Literal["dummy"]
+"""a seat, or `dummy` (the dummy hand's put-out, with two players)"""
+
+
 class TableCard(TypedDict):
-    owner: Seat
+    owner: CowpokeOwner
     card: Card
     taken_by: Seat | None
 
@@ -544,7 +640,7 @@ CowpokeTake = TypedDict(
     {
         "seat": Seat,
         "card": Card,
-        "from": Seat,
+        "from": CowpokeOwner,
         "auto": bool,
     },
 )
@@ -601,6 +697,16 @@ PinochleMeld = TypedDict(
         "cards": list[Card],
     },
 )
+
+
+class PinochleCheck(TypedDict):
+    """checks a side earned (the check variant)"""
+
+    deal: int
+    side: int
+    checks: int
+    reason: str
+    seat: NotRequired[Seat]
 
 
 class PinochleStateBidsItem(TypedDict):
@@ -674,99 +780,6 @@ class PinochleState(TypedDict):
     checks: list[int] | None
     """check variant: each side's checks"""
     check_log: list[PinochleStateCheckLogItem] | None
-
-
-class MoveRequest(TypedDict):
-    move: MoveSchema
-    version: NotRequired[int]
-    seat: NotRequired[int]
-
-
-House = Literal[True]
-"""Present (true) only on a row that stands for one of the server's house bots
-(the bot pool's players): no one else can be marked so, and no one else may
-take a name that reads as theirs.
-"""
-
-
-class SeatEntry(TypedDict):
-    seat: Seat
-    name: str | None
-    player_id: str | None
-    house: NotRequired[House]
-
-
-class Result(TypedDict):
-    termination: str
-    """the engine's reason, or `forfeit` for a game aborted by a forfeit"""
-    scores: list[int]
-    winners: list[Seat]
-    forfeit: NotRequired[Seat]
-    """the seat that forfeited (then `scores` are those when the game stopped)"""
-
-
-class PlayedCard(TypedDict):
-    seat: Seat
-    card: Card
-
-
-class CompletedHand(TypedDict):
-    deal: int
-    number: int
-    side: list[Seat]
-    leader: Seat
-    cards: list[PlayedCard]
-    combination: Literal[
-        "nothing",
-        "one_pair",
-        "two_pairs",
-        "threes",
-        "straight",
-        "flush",
-        "full_house",
-        "fours",
-        "straight_flush",
-    ]
-    points: int
-
-
-class DealResult(TypedDict):
-    deal: int
-    dealer: Seat
-    hand_points: SideScores
-    leftovers: dict[str, list[Card]]
-    """the revealed left-overs, by side"""
-    leftover_bonus: SideScores
-    game_bonus: SideScores
-
-
-class ConcertoStateForced(TypedDict):
-    by: Seat
-    player: Seat
-
-
-class ConcertoState(TypedDict):
-    """the public state of a Concerto game (identical for every seat)"""
-
-    rules: NotRequired[str]
-    """the rules edition"""
-    game_number: NotRequired[int]
-    deal_number: int
-    dealer: Seat
-    hand_number: int
-    leader: Seat
-    current_hand: list[PlayedCard]
-    completed_hands: list[CompletedHand]
-    cards_left: list[int]
-    deal_results: list[DealResult]
-    side: NotRequired[list[Seat]]
-    passes: NotRequired[int]
-    forced: NotRequired[ConcertoStateForced | None]
-    deal_hand_points: NotRequired[SideScores]
-    game_scores: NotRequired[SideScores]
-    match_scores: NotRequired[SideScores | None]
-    games: NotRequired[list[dict[str, Any]]]
-    final_hands: NotRequired[list[Any] | None]
 
 
 class ConcertoView(TypedDict):
@@ -1004,7 +1017,7 @@ class HandEvent(TypedDict):
 
 
 class PlayEventData(TypedDict):
-    """a card played (Concerto `hand_number`; the trick games `trick_number`)"""
+    """a card played (Concerto `hand_number`; Seconds, Pinochle `trick_number`)"""
 
     seat: Seat
     card: Card
@@ -1021,7 +1034,7 @@ class PlayEvent(TypedDict):
     """the game version it belongs to"""
     kind: Literal["play"]
     data: PlayEventData
-    """a card played (Concerto `hand_number`; the trick games `trick_number`)"""
+    """a card played (Concerto `hand_number`; Seconds, Pinochle `trick_number`)"""
     visible_to: NotRequired[list[Seat] | None]
     """in finished replays only; null means public"""
 
@@ -1092,35 +1105,8 @@ class HandCompleteEvent(TypedDict):
     """in finished replays only; null means public"""
 
 
-class TrickEventData(TypedDict):
-    """a trick is complete (Seconds `deal`, `rule`; Pinochle `counters`, `last`)"""
-
-    number: int
-    leader: Seat
-    winner: Seat
-    cards: list[TrickCard]
-    deal: NotRequired[int]
-    rule: NotRequired[str]
-    counters: NotRequired[int]
-    last: NotRequired[bool]
-
-
-class TrickEvent(TypedDict):
-    """a `trick` event"""
-
-    seq: int
-    """the event's number in the game"""
-    version: int
-    """the game version it belongs to"""
-    kind: Literal["trick"]
-    data: TrickEventData
-    """a trick is complete (Seconds `deal`, `rule`; Pinochle `counters`, `last`)"""
-    visible_to: NotRequired[list[Seat] | None]
-    """in finished replays only; null means public"""
-
-
 class DealEndEventData1(TypedDict):
-    """Concerto (sides' scores)"""
+    """Concerto: a deal is scored (the sides' scores)"""
 
     deal: int
     dealer: Seat
@@ -1133,12 +1119,8 @@ class DealEndEventData1(TypedDict):
     scores: SideScores
 
 
-Integers = list[int]
-"""one number per seat, or per side"""
-
-
 class DealEndEventData2(TypedDict):
-    """Seconds (per seat)"""
+    """Seconds: a deal is scored (per seat)"""
 
     deal: int
     dealer: Seat
@@ -1155,18 +1137,8 @@ class DealEndEventData3Contract(TypedDict):
     made: bool
 
 
-class PinochleCheck(TypedDict):
-    """checks a side earned (the check variant)"""
-
-    deal: int
-    side: int
-    checks: int
-    reason: str
-    seat: NotRequired[Seat]
-
-
 class DealEndEventData3(TypedDict):
-    """Pinochle (per side)"""
+    """Pinochle: a deal is scored (per side)"""
 
     deal: int
     dealer: Seat
@@ -1192,7 +1164,7 @@ class DealEndEvent(TypedDict):
     """the game version it belongs to"""
     kind: Literal["deal_end"]
     data: DealEndEventData1 | DealEndEventData2 | DealEndEventData3
-    """a deal is scored, per game"""
+    """a deal is scored, one shape per game (Concerto, Seconds, Pinochle)"""
     visible_to: NotRequired[list[Seat] | None]
     """in finished replays only; null means public"""
 
@@ -1222,12 +1194,13 @@ class GameEndEvent(TypedDict):
 
 
 class GameOverEventData(TypedDict):
-    """the game is over (Pinochle `checks`, per side)"""
+    """the game is over (Pinochle `checks`)"""
 
     termination: str
     scores: Integers
     winners: list[Seat]
     checks: NotRequired[Integers | None]
+    """per side"""
 
 
 class GameOverEvent(TypedDict):
@@ -1239,43 +1212,73 @@ class GameOverEvent(TypedDict):
     """the game version it belongs to"""
     kind: Literal["game_over"]
     data: GameOverEventData
-    """the game is over (Pinochle `checks`, per side)"""
+    """the game is over (Pinochle `checks`)"""
     visible_to: NotRequired[list[Seat] | None]
     """in finished replays only; null means public"""
 
 
-class AskingEventData(TypedDict):
-    round: int
-    asked: Seat
+class TrickEventData(TypedDict):
+    """a trick is complete (Seconds `deal`, `rule`; Pinochle `counters`, `last`)"""
+
+    number: int
+    leader: Seat
+    winner: Seat
+    cards: list[TrickCard]
+    deal: NotRequired[int]
+    rule: NotRequired[str]
+    counters: NotRequired[int]
+    last: NotRequired[bool]
 
 
-class AskingEvent(TypedDict):
-    """a `asking` event"""
+class TrickEvent(TypedDict):
+    """a `trick` event"""
 
     seq: int
     """the event's number in the game"""
     version: int
     """the game version it belongs to"""
-    kind: Literal["asking"]
-    data: AskingEventData
+    kind: Literal["trick"]
+    data: TrickEventData
+    """a trick is complete (Seconds `deal`, `rule`; Pinochle `counters`, `last`)"""
     visible_to: NotRequired[list[Seat] | None]
     """in finished replays only; null means public"""
 
 
-class CallEventData(TypedDict):
+class RoundEventData(TypedDict):
+    deal: int
     round: int
+
+
+class RoundEvent(TypedDict):
+    """a `round` event"""
+
+    seq: int
+    """the event's number in the game"""
+    version: int
+    """the game version it belongs to"""
+    kind: Literal["round"]
+    data: RoundEventData
+    visible_to: NotRequired[list[Seat] | None]
+    """in finished replays only; null means public"""
+
+
+class DrawEventData(TypedDict):
+    """a card drawn (seen by its seat only)"""
+
     seat: Seat
+    card: Card
 
 
-class CallEvent(TypedDict):
-    """a `call` event"""
+class DrawEvent(TypedDict):
+    """a `draw` event"""
 
     seq: int
     """the event's number in the game"""
     version: int
     """the game version it belongs to"""
-    kind: Literal["call"]
-    data: CallEventData
+    kind: Literal["draw"]
+    data: DrawEventData
+    """a card drawn (seen by its seat only)"""
     visible_to: NotRequired[list[Seat] | None]
     """in finished replays only; null means public"""
 
@@ -1296,10 +1299,6 @@ class PutOutEvent(TypedDict):
     data: PutOutEventData
     visible_to: NotRequired[list[Seat] | None]
     """in finished replays only; null means public"""
-
-
-CowpokeOwner = Seat | Literal["dummy"]
-"""a seat, or `dummy` (the dummy hand's put-out)"""
 
 
 class RevealEventDataPutOutsItem(TypedDict):
@@ -1373,41 +1372,38 @@ class OutOfPlayEvent(TypedDict):
     """in finished replays only; null means public"""
 
 
-class RoundEventData(TypedDict):
-    deal: int
+class AskingEventData(TypedDict):
     round: int
+    asked: Seat
 
 
-class RoundEvent(TypedDict):
-    """a `round` event"""
+class AskingEvent(TypedDict):
+    """a `asking` event"""
 
     seq: int
     """the event's number in the game"""
     version: int
     """the game version it belongs to"""
-    kind: Literal["round"]
-    data: RoundEventData
+    kind: Literal["asking"]
+    data: AskingEventData
     visible_to: NotRequired[list[Seat] | None]
     """in finished replays only; null means public"""
 
 
-class DrawEventData(TypedDict):
-    """a card drawn (seen by its seat only)"""
-
+class CallEventData(TypedDict):
+    round: int
     seat: Seat
-    card: Card
 
 
-class DrawEvent(TypedDict):
-    """a `draw` event"""
+class CallEvent(TypedDict):
+    """a `call` event"""
 
     seq: int
     """the event's number in the game"""
     version: int
     """the game version it belongs to"""
-    kind: Literal["draw"]
-    data: DrawEventData
-    """a card drawn (seen by its seat only)"""
+    kind: Literal["call"]
+    data: CallEventData
     visible_to: NotRequired[list[Seat] | None]
     """in finished replays only; null means public"""
 
@@ -1586,18 +1582,18 @@ EventVariant = (
     | PassEvent
     | ForceEvent
     | HandCompleteEvent
-    | TrickEvent
     | DealEndEvent
     | GameEndEvent
     | GameOverEvent
-    | AskingEvent
-    | CallEvent
+    | TrickEvent
+    | RoundEvent
+    | DrawEvent
     | PutOutEvent
     | RevealEvent
     | TakeEvent
     | OutOfPlayEvent
-    | RoundEvent
-    | DrawEvent
+    | AskingEvent
+    | CallEvent
     | ShowdownEvent
     | BidEvent
     | ContractEvent

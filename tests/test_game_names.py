@@ -5,13 +5,13 @@ offers, its OpenSpiel facts) live on its :class:`server.games.Game` record; the
 services, the API, the processes, the lobby and the SDK's adapters read them from
 ``REGISTRY``, so no code outside ``server/games/`` (and, for its table,
 ``server/web/js/games/``) changes for a fifth game. What else it touches is its own:
-its rules page (``docs/rules/<id>.md``, which the docs build requires), its view and
-moves in the API's contract (``server/api/openapi_base.yaml``; the SDK's types follow it)
-and an entry in each per-game list of the tests, each of which fails until it has one
-(``tests/per_game.py``). This test scans the rest of ``server/`` for a game id written
-out: a Python string constant that is one, or in JavaScript a quoted string or an
-object key that is one. Docs, tests, bots and the SDK may name games; they are outside
-the scan.
+its rules page (``docs/rules/<id>.md``, which the docs build requires), its view, moves
+and events in the API's contract (its wire, on its Game record, which the spec and from
+it the SDK's types are generated from) and an entry in each per-game list of the tests,
+each of which fails until it has one (``tests/per_game.py``). This test scans the rest of
+``server/`` for a game id written out: a Python string constant that is one, or in
+JavaScript a quoted string or an object key that is one. Docs, tests, bots and the SDK
+may name games; they are outside the scan.
 """
 
 from __future__ import annotations

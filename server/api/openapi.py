@@ -9,11 +9,14 @@ apispec (with its marshmallow plugin) builds the document from:
   path's parameters);
 * the request schemas of :data:`FROM_MARSHMALLOW`, and every schema an operation names
   (server/api/schemas/), so the spec states exactly what the server loads and dumps;
+* each game's state view, moves and events' ``data`` from its wire, declared beside its
+  rules (its Game record's ``wire``, ``server/games/kit/wire.py``): ``<Game>State``,
+  ``<Game>Move`` and the shapes they share (``Card``, ``Seat``, ``PlayMove``...);
 * the rest (the document's head, the webhooks, the shared response types no schema yet
-  says) from ``openapi_base.yaml`` beside this module; there, ``x-error-details`` (each
-  error code's ``details``) and ``x-event-data`` (each event kind's ``data``) become one
-  schema per code (``<Code>Error``) and per kind (``<Kind>Event``), and ``View`` one
-  per game (``<Game>View``).
+  says) from ``openapi_base.yaml`` beside this module; there, ``x-error-details``
+  (each error code's ``details``) and ``x-event-data`` (the server's own event kinds'
+  ``data``) become one schema per code (``<Code>Error``) and, with the games' kinds,
+  per kind (``<Kind>Event``), and ``View`` one per game (``<Game>View``).
 
 The root ``openapi.yaml`` is this module's output; tests/api/test_openapi_generated.py
 fails when it differs from what the code generates. Views that declare nothing (the web
@@ -37,9 +40,8 @@ from apispec.ext.marshmallow.common import resolve_schema_instance
 from flask import Flask
 from marshmallow import EXCLUDE, INCLUDE
 
-from server.services.lobby import Lobby
-
 from . import schemas
+from .openapi_games import game_events, game_schemas, games
 from .operations import Operation
 
 BASE = Path(__file__).with_name("openapi_base.yaml")
@@ -59,10 +61,6 @@ FROM_MARSHMALLOW: dict[str, type[schemas.Schema]] = {
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: 10x faster when built
 
-GAMES = {game["id"]: game["id"].capitalize() for game in Lobby.rules()["games"]}
-"""Each registered game's id and its schemas' prefix (the id capitalised): ``<Prefix>State``
-and ``<Prefix>Move`` in openapi_base.yaml (tests/api/test_openapi_generated.py checks that
-every game has them)."""
 
 METHODS = ("get", "put", "post", "delete", "patch")
 
@@ -120,14 +118,20 @@ def _ref(name: str) -> str:
 
 def _per_game_views(schemas: dict[str, Any]) -> dict[str, Any]:
     """``View`` as one schema per game, told apart by ``game``: the envelope of the base's
-    ``View`` with the game's own ``state`` and ``legal_moves``."""
+    ``View`` with the game's own ``state`` and ``legal_moves``; before them, every game's
+    schemas (:func:`game_schemas`)."""
     envelope = schemas["View"]
+    prefixes = games()
     out: dict[str, Any] = {}
     for name, schema in schemas.items():
         if name != "View":
             out[name] = schema
             continue
-        for game, prefix in GAMES.items():
+        for shape, declared in game_schemas().items():
+            if shape in out:
+                raise ValueError(f"{shape} is both a game's schema and the base's")
+            out[shape] = declared
+        for game, prefix in prefixes.items():
             view = copy.deepcopy(envelope)
             props = view["properties"]
             props["game"] = {"type": "string", "const": game}
@@ -138,10 +142,10 @@ def _per_game_views(schemas: dict[str, Any]) -> dict[str, Any]:
         out["View"] = {
             "description": "A game as one seat (or a spectator) sees it: one schema per game,"
             " told apart by `game`.",
-            "oneOf": [{"$ref": _ref(f"{prefix}View")} for prefix in GAMES.values()],
+            "oneOf": [{"$ref": _ref(f"{prefix}View")} for prefix in prefixes.values()],
             "discriminator": {
                 "propertyName": "game",
-                "mapping": {game: _ref(f"{prefix}View") for game, prefix in GAMES.items()},
+                "mapping": {game: _ref(f"{prefix}View") for game, prefix in prefixes.items()},
             },
         }
     return out
@@ -223,10 +227,14 @@ def _error_responses(responses: dict[str, Any]) -> dict[str, Any]:
 
 def _per_kind_events(schemas: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     """One schema per event kind, ``<Kind>Event``: the base's ``Event`` envelope with
-    ``kind`` a const and that kind's ``data`` (the base's ``x-event-data``); ``Event`` is one
-    of them, told apart by ``kind``."""
+    ``kind`` a const and that kind's ``data``: the games' (their wires, :func:`game_events`),
+    then the base's (``x-event-data``: the server's own kinds). ``Event`` is one of them,
+    told apart by ``kind``."""
     envelope = schemas["Event"]
     out = {name: schema for name, schema in schemas.items() if name != "Event"}
+    if both := sorted(game_events().keys() & data.keys()):
+        raise ValueError(f"event kinds both a game's and the base's: {both}")
+    data = {**game_events(), **data}
     for kind, schema in data.items():
         event = copy.deepcopy(envelope)
         event["properties"]["kind"] = {"type": "string", "const": kind}

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from itertools import combinations, islice
 from typing import Any, ClassVar
 
+from .concerto_wire import WIRE
 from .kit.base import (
     UNBOUNDED_DEALS,
     BaseState,
@@ -1067,4 +1068,5 @@ GAME = game_record(
     pack=STANDARD.low_to_high(),
     longest_game=longest_game,
     move_of=move_of,
+    wire=WIRE,
 )

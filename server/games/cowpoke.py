@@ -69,6 +69,7 @@ from functools import cached_property
 from itertools import permutations
 from typing import Any, ClassVar
 
+from .cowpoke_wire import WIRE
 from .kit.base import (
     BaseState,
     Event,
@@ -1089,4 +1090,5 @@ GAME = game_record(
     pack=STANDARD.low_to_high(),
     longest_game=longest_game,
     move_of=as_dict,
+    wire=WIRE,
 )

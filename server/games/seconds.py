@@ -70,6 +70,7 @@ from .kit.deals import (
     read_hands,
 )
 from .packs import hand_order, shuffled
+from .seconds_wire import WIRE
 
 SEATS = 4
 DEALS = 7
@@ -733,4 +734,5 @@ GAME = game_record(
     pack=STANDARD.low_to_high(),
     longest_game=longest_game,
     move_of=as_dict,
+    wire=WIRE,
 )

@@ -11,7 +11,7 @@ from tests.per_game import check_covers
 GAME_SETUPS: dict[str, list[dict[str, Any]]] = {
     "concerto": [{"deals": 1}, {"deals": 1, "rules": "penguin"}],
     "seconds": [{}],
-    "cowpoke": [{}, {"players": 5}],
+    "cowpoke": [{}, {"players": 5}, {"players": 2}],  # two: the dummy's cards
     "pinochle": [
         {"variant": "partnership"},
         {"variant": "firehouse"},
@@ -24,7 +24,7 @@ GAME_SETUPS: dict[str, list[dict[str, Any]]] = {
 FINISHED_SETUPS: dict[str, list[dict[str, Any]]] = {
     "concerto": [{"deals": 1}, {"deals": 1, "rules": "penguin"}],
     "seconds": [{}],
-    "cowpoke": [{"hands": 1}, {"players": 5, "hands": 1}],
+    "cowpoke": [{"hands": 1}, {"players": 5, "hands": 1}, {"players": 2, "hands": 1}],
     "pinochle": [
         {"variant": v, "max_deals": 1} for v in ("partnership", "firehouse", "check", "double-deck")
     ],

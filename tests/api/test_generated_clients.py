@@ -216,3 +216,49 @@ def test_the_docs_bot_plays_as_written(generation, gen, live_server, tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("finished scores ["), done.stdout
+
+
+def test_two_player_cowpoke_s_dummy_reads_in_the_generated_client(gen, live_server):
+    """With two players the dummy's put-out is owned by ``"dummy"`` (docs/rules/cowpoke.md,
+    W5): in the view's table and takes, and in the ``reveal``, ``take`` and ``out_of_play``
+    events. The generated client parses each of them (a ``CowpokeOwner``: a seat, or the
+    enum's one member): the views as the game is played, the events page and the replay."""
+    models = gen.models
+    from_client = importlib.import_module(f"{gen.__name__}.client")
+    admin = from_client.AuthenticatedClient(base_url=live_server.url, token=ADMIN_TOKEN)
+    _, player = call("players.register_player", client=admin, body=models.PlayerCreate(name="duo"))
+    me = from_client.AuthenticatedClient(base_url=live_server.url, token=player.token)
+    options = models.GameCreateOptionsType0.from_dict({"players": 2, "hands": 1})
+    body = models.GameCreate(game="cowpoke", options=options, allow_multiple_seats=True)
+    status, view = call("games.create_game", client=me, body=body)
+    while view.status.value == "waiting":
+        status, view = call("games.join_game", game_id=view.id, client=me, body=models.Join())
+    game_id, rng, owners = view.id, random.Random("duo"), []
+    status, turns = call("turns.get_turns", client=me)
+    while turns.turns:
+        turn = turns.turns[0]
+        owners += [card.owner for card in turn.view.state.table]
+        move = models.MoveRequest(
+            move=rng.choice(turn.view.legal_moves), version=turn.version, seat=turn.seat
+        )
+        status, view = call("games.make_move", game_id=game_id, client=me, body=move)
+        assert status == 200 and isinstance(view, models.CowpokeView), view
+        status, turns = call("turns.get_turns", client=me)
+    status, page = call("games.get_events", game_id=game_id, client=me, seat=0)
+    assert status == 200 and isinstance(page, models.Events) and page.events
+    status, replay = call("games.get_replay", game_id=game_id, client=me)
+    assert status == 200 and isinstance(replay, models.Replay) and replay.status.value == "finished"
+
+    def owned(events: list[Any]) -> list[Any]:
+        """Every owner the ``take``, ``out_of_play`` and ``reveal`` events name."""
+        found = [
+            e.data.from_ for e in events if isinstance(e, models.TakeEvent | models.OutOfPlayEvent)
+        ]
+        return found + [
+            p.owner for e in events if isinstance(e, models.RevealEvent) for p in e.data.put_outs
+        ]
+
+    dummy = models.CowpokeOwnerType1.DUMMY
+    for named in (owners, owned(page.events), owned(replay.events)):
+        assert dummy in named and 0 in named and 1 in named, named
+        assert all(o is dummy or type(o) is int for o in named), named

@@ -458,7 +458,16 @@ def test_every_game_s_answers_are_checked() -> None:
     ids=lambda v: str(v),
 )
 def test_every_games_answers_match_the_spec(client, spec, players, app, document, game, options):
-    call = Checked(client, spec, app, document)
+    check_a_game_s_answers(Checked(client, spec, app, document), players, game, options)
+
+
+def check_a_game_s_answers(
+    call: Checked, players, game: str, options: dict, moves: int = MOVES
+) -> None:
+    """A game of ``game`` played ``moves`` moves in through ``call`` (every answer checked
+    against its spec), then its refusals, its streams and its events (each of its kind's
+    schema). tests/testgame/ calls it with a spec built with its game registered."""
+    client, document = call.client, call.document
     me = players.register(f"{game}-bot")
     body = {"game": game, "options": options, "allow_multiple_seats": True}
     status, view = call("post", "/v1/games", body, me.token)
@@ -470,7 +479,7 @@ def test_every_games_answers_match_the_spec(client, spec, players, app, document
     rng = random.Random(f"{game}{options}")
     kinds = set()
     last: tuple[int, dict] | None = None  # the seat and move made last
-    for n in range(MOVES):
+    for n in range(moves):
         if view["status"] != "active":
             break
         seat = view["to_move"][0]
@@ -551,6 +560,7 @@ WRONG_MOVES = [
     {"type": "call"},
     {"type": "keep"},
     {"type": "bid", "amount": 1000},
+    *({"type": "play", "card": f"A{suit}"} for suit in "SHDC"),  # a seat holds not every ace
 ]
 
 
@@ -653,7 +663,16 @@ def test_the_examples_are_answers_the_spec_accepts(document):
 def test_every_games_finished_answers_match_the_spec(
     client, spec, players, app, document, game, options
 ):
-    call = Checked(client, spec, app, document)
+    check_a_finished_game_s_answers(
+        Checked(client, spec, app, document), players, app, game, options
+    )
+
+
+def check_a_finished_game_s_answers(call: Checked, players, app, game: str, options: dict) -> None:
+    """A game of ``game`` played to its end (through the services), then its answers
+    checked through ``call`` against its spec: the view, the replay, its last frame, the
+    game stream's ``end``."""
+    document = call.document
     me = players.register(f"{game}-end")
     body = {"game": game, "options": options, "allow_multiple_seats": True}
     status, view = call("post", "/v1/games", body, me.token)

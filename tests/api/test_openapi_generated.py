@@ -59,13 +59,16 @@ def test_check_mode_names_the_command(tmp_path, capsys):
 
 
 def test_every_registered_game_has_its_view_state_and_moves(built):
-    """A game added to the engines needs its ``<Game>State`` and ``<Game>Move`` here."""
+    """Each registered game's wire gives its ``<Game>State`` and ``<Game>Move``, its
+    ``<Game>View`` and its events' kinds (tests/testgame/ calls this with its game too)."""
     from server.games import REGISTRY
 
-    assert set(openapi.GAMES) == set(REGISTRY)
+    assert set(openapi.games()) == set(REGISTRY)
     schemas = built["components"]["schemas"]
     mapping = schemas["View"]["discriminator"]["mapping"]
-    for game, prefix in openapi.GAMES.items():
+    kinds = schemas["Event"]["discriminator"]["mapping"]
+    for game, prefix in openapi.games().items():
+        assert REGISTRY[game].wire.events.keys() <= kinds.keys()
         view = schemas[f"{prefix}View"]["properties"]
         assert mapping[game] == f"#/components/schemas/{prefix}View"
         assert view["game"]["const"] == game

@@ -1,5 +1,6 @@
 """Hicard, a game that exists only in the tests: the smallest game the engine contract
-allows, to show what a new game needs (its rules here, its facts on its Game record).
+allows, to show what a new game needs (its rules here, its facts and its wire on its Game
+record: the API's spec built with it registered has its views, moves and events).
 
 Two players, a pack of twelve cards (A K Q of each suit), a few rounds of one trick. Each
 round deals three cards to each seat from the seed; the leader (seat 0 in the first round,
@@ -30,6 +31,17 @@ from server.games.kit.base import (
     options_dict,
 )
 from server.games.kit.cards import Pack, derived_rng, shuffled, sort_hand
+from server.games.kit.wire import (
+    CARD,
+    CARDS,
+    GAME_OVER_EVENT,
+    HAND_EVENT,
+    INTEGER,
+    SEAT,
+    Wire,
+    array,
+    record,
+)
 
 PACK = Pack("12-card", "AKQ")
 SEATS, HAND = 2, 3
@@ -208,6 +220,33 @@ class State(BaseState):
         return s
 
 
+TRICK = {"leader": SEAT, "cards": CARDS, "winner": SEAT}
+"""A trick: its leader, its cards in the order played, its winner."""
+
+WIRE = Wire(
+    state=record(
+        {
+            "round": INTEGER,
+            "rounds": INTEGER,
+            "leader": SEAT,
+            "trick": CARDS,
+            "tricks": array(record(TRICK)),
+            "cards_left": array(INTEGER),
+        },
+        description="the public state of a Hicard game (identical for every seat)",
+    ),
+    moves={"play": "PlayMove"},
+    moves_description="Hicard: play a card",
+    events={
+        "deal": record({"round": INTEGER, "leader": SEAT}, description="a round is dealt"),
+        "hand": HAND_EVENT,
+        "play": record({"seat": SEAT, "card": CARD}, description="a card played"),
+        "trick": record(TRICK, description="a trick is complete"),
+        "game_over": GAME_OVER_EVENT,
+    },
+)
+"""What Hicard sends and takes (:class:`~server.games.kit.wire.Wire`)."""
+
 GAME = game_record(
     State,
     title="Hicard (a test game)",
@@ -216,4 +255,5 @@ GAME = game_record(
     pack=PACK.low_to_high(),
     longest_game=longest_game,
     move_of=move_of,
+    wire=WIRE,
 )

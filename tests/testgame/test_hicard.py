@@ -29,7 +29,7 @@ from server.games.kit.cards import sort_hand
 from tests.api.game_setups import check_every_game_is_set_up
 from tests.games import test_conformance, test_search_door
 from tests.games.conformance import Table
-from tests.testgame.hicard import PACK, State
+from tests.testgame.hicard import PACK, WIRE, State
 from tests.train import test_action_ids, test_option_sets
 from tests.web.visitor_tables import check_every_game_has_a_visitor_table
 
@@ -76,13 +76,14 @@ class Hicard(Table):
 
 
 def test_a_game_without_its_facts_is_refused_when_its_record_is_made() -> None:
-    with pytest.raises(ValueError, match=r"'hicard': no pack .*; no longest_game .*; no move_of"):
+    missing = r"'hicard': no pack .*; no longest_game .*; no move_of .*; no wire \(wire=: the"
+    with pytest.raises(ValueError, match=missing):
         game_record(State, title="Hicard", seats=(2,), options={})
 
     class NoActions(State):
         actions = ()
 
-    facts = {"pack": PACK.low_to_high(), "longest_game": len, "move_of": dict}
+    facts = {"pack": PACK.low_to_high(), "longest_game": len, "move_of": dict, "wire": WIRE}
     with pytest.raises(ValueError, match=r"'hicard': no actions \(the State class's fixed"):
         game_record(NoActions, title="Hicard", seats=(2,), options={}, **facts)
     wrong = r"move_of\(\('play', 'QC'\)\) is \['play', 'QC'\], not a move"

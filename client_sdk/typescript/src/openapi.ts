@@ -1371,13 +1371,6 @@ export interface components {
             /** @default false */
             keep_webhooks?: boolean;
         };
-        /** @description rank then suit, e.g. "TS" is the ten of spades */
-        Card: string;
-        Seat: number;
-        SideScores: {
-            NS: number;
-            EW: number;
-        };
         Status: {
             ok: boolean;
             /** @description `reply_bytes` dots (the benchmark's floor only) */
@@ -1429,23 +1422,41 @@ export interface components {
             /** @description the seat to take; below the game's seat count (another is refused, 400 invalid_request) */
             seat?: number | null;
         };
+        MoveRequest: {
+            move: components["schemas"]["Move"];
+            version?: number;
+            seat?: number;
+        };
+        SeatEntry: {
+            seat: components["schemas"]["Seat"];
+            name: string | null;
+            player_id: string | null;
+            house?: components["schemas"]["House"];
+        };
         /**
-         * @description A move of any game: the game's own move schema says which `type`s it has
-         *     (`ConcertoMove`, `SecondsMove`, `CowpokeMove`, `PinochleMove`). A view's
-         *     `legal_moves` lists the seat's moves in its game's schema.
+         * @description Present (true) only on a row that stands for one of the server's house bots
+         *     (the bot pool's players): no one else can be marked so, and no one else may
+         *     take a name that reads as theirs.
+         * @constant
          */
-        Move: components["schemas"]["ConcertoMove"] | components["schemas"]["SecondsMove"] | components["schemas"]["CowpokeMove"] | components["schemas"]["PinochleMove"];
-        /** @description Concerto: play a card, pass, or call 'Play' (force) */
-        ConcertoMove: components["schemas"]["PlayMove"] | components["schemas"]["PassMove"] | components["schemas"]["ForceMove"];
-        /** @description Seconds: play a card */
-        SecondsMove: components["schemas"]["PlayMove"];
-        /** @description Cowpoke: put a card out, take one from the table, call the showdown, or pass */
-        CowpokeMove: components["schemas"]["PutOutMove"] | components["schemas"]["TakeMove"] | components["schemas"]["CallMove"] | components["schemas"]["PassMove"];
-        /**
-         * @description Pinochle (every variant): bid or pass in the auction, name trump, keep the
-         *     turn-up or exchange the dix for it, play a card
-         */
-        PinochleMove: components["schemas"]["BidMove"] | components["schemas"]["PassMove"] | components["schemas"]["TrumpMove"] | components["schemas"]["KeepMove"] | components["schemas"]["ExchangeDixMove"] | components["schemas"]["PlayMove"];
+        House: true;
+        Result: {
+            /** @description the engine's reason, or `forfeit` for a game aborted by a forfeit */
+            termination: string;
+            scores: number[];
+            winners: components["schemas"]["Seat"][];
+            /** @description the seat that forfeited (then `scores` are those when the game stopped) */
+            forfeit?: components["schemas"]["Seat"];
+        } | null;
+        /** @description rank then suit, e.g. "TS" is the ten of spades */
+        Card: string;
+        Seat: number;
+        /** @description one number per seat, or per side */
+        Integers: number[];
+        TrickCard: {
+            seat: components["schemas"]["Seat"];
+            card: components["schemas"]["Card"];
+        };
         /** @description play a card from your hand */
         PlayMove: {
             /**
@@ -1470,72 +1481,64 @@ export interface components {
              */
             type: "force";
         };
-        /** @description Cowpoke: put a card out on the table */
-        PutOutMove: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "put_out";
-            card: components["schemas"]["Card"];
+        SideScores: {
+            NS: number;
+            EW: number;
         };
-        /** @description Cowpoke: take a card from the table */
-        TakeMove: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "take";
-            card: components["schemas"]["Card"];
-        };
-        /** @description Cowpoke: call the showdown */
-        CallMove: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "call";
-        };
-        /** @description Pinochle: bid in the auction */
-        BidMove: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "bid";
-            amount: number;
-        };
-        /** @description Pinochle: the contract's holder names trump */
-        TrumpMove: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "trump";
-            suit: components["schemas"]["Suit"];
-        };
-        /** @description Pinochle: keep the turn-up */
-        KeepMove: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "keep";
-        };
-        /** @description Pinochle: exchange the dix (the nine of trump) for the turn-up */
-        ExchangeDixMove: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "exchange_dix";
-        };
-        /** @enum {string} */
-        Suit: "S" | "H" | "D" | "C";
-        TrickCard: {
+        PlayedCard: {
             seat: components["schemas"]["Seat"];
             card: components["schemas"]["Card"];
         };
+        CompletedHand: {
+            deal: number;
+            number: number;
+            side: components["schemas"]["Seat"][];
+            leader: components["schemas"]["Seat"];
+            cards: components["schemas"]["PlayedCard"][];
+            /** @enum {string} */
+            combination: "nothing" | "one_pair" | "two_pairs" | "threes" | "straight" | "flush" | "full_house" | "fours" | "straight_flush";
+            points: number;
+        };
+        DealResult: {
+            deal: number;
+            dealer: components["schemas"]["Seat"];
+            hand_points: components["schemas"]["SideScores"];
+            /** @description the revealed left-overs, by side */
+            leftovers: {
+                [key: string]: components["schemas"]["Card"][];
+            };
+            leftover_bonus: components["schemas"]["SideScores"];
+            game_bonus: components["schemas"]["SideScores"];
+        };
+        /** @description the public state of a Concerto game (identical for every seat) */
+        ConcertoState: {
+            /** @description the rules edition */
+            rules?: string;
+            game_number?: number;
+            deal_number: number;
+            dealer: components["schemas"]["Seat"];
+            hand_number: number;
+            leader: components["schemas"]["Seat"];
+            current_hand: components["schemas"]["PlayedCard"][];
+            completed_hands: components["schemas"]["CompletedHand"][];
+            cards_left: number[];
+            deal_results: components["schemas"]["DealResult"][];
+            side?: components["schemas"]["Seat"][];
+            passes?: number;
+            forced?: {
+                by: components["schemas"]["Seat"];
+                player: components["schemas"]["Seat"];
+            } | null;
+            deal_hand_points?: components["schemas"]["SideScores"];
+            game_scores?: components["schemas"]["SideScores"];
+            match_scores?: components["schemas"]["SideScores"] | null;
+            games?: {
+                [key: string]: unknown;
+            }[];
+            final_hands?: unknown[] | null;
+        };
+        /** @description Concerto: play a card, pass, or call 'Play' (force) */
+        ConcertoMove: components["schemas"]["PlayMove"] | components["schemas"]["PassMove"] | components["schemas"]["ForceMove"];
         /** @description the public state of a Seconds game (identical for every seat) */
         SecondsState: {
             winner_rule: string;
@@ -1569,15 +1572,45 @@ export interface components {
                 scores: number[];
             }[];
         };
+        /** @description Seconds: play a card */
+        SecondsMove: components["schemas"]["PlayMove"];
+        /** @description Cowpoke: put a card out on the table */
+        PutOutMove: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "put_out";
+            card: components["schemas"]["Card"];
+        };
+        /** @description Cowpoke: take a card from the table */
+        TakeMove: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "take";
+            card: components["schemas"]["Card"];
+        };
+        /** @description Cowpoke: call the showdown */
+        CallMove: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "call";
+        };
+        /** @description a seat, or `dummy` (the dummy hand's put-out, with two players) */
+        CowpokeOwner: components["schemas"]["Seat"] | "dummy";
         TableCard: {
-            owner: components["schemas"]["Seat"];
+            owner: components["schemas"]["CowpokeOwner"];
             card: components["schemas"]["Card"];
             taken_by: components["schemas"]["Seat"] | null;
         };
         CowpokeTake: {
             seat: components["schemas"]["Seat"];
             card: components["schemas"]["Card"];
-            from: components["schemas"]["Seat"];
+            from: components["schemas"]["CowpokeOwner"];
             auto: boolean;
         };
         /** @description the public state of a Cowpoke game (identical for every seat) */
@@ -1620,11 +1653,57 @@ export interface components {
             drawn: components["schemas"]["Card"] | null;
             put_out: components["schemas"]["Card"] | null;
         };
+        /** @description Cowpoke: put a card out, take one from the table, call the showdown, or pass */
+        CowpokeMove: components["schemas"]["PutOutMove"] | components["schemas"]["TakeMove"] | components["schemas"]["CallMove"] | components["schemas"]["PassMove"];
+        /** @enum {string} */
+        Suit: "S" | "H" | "D" | "C";
+        /** @description Pinochle: bid in the auction */
+        BidMove: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bid";
+            amount: number;
+        };
+        /** @description Pinochle: the contract's holder names trump */
+        TrumpMove: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "trump";
+            suit: components["schemas"]["Suit"];
+        };
+        /** @description Pinochle: keep the turn-up */
+        KeepMove: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "keep";
+        };
+        /** @description Pinochle: exchange the dix (the nine of trump) for the turn-up */
+        ExchangeDixMove: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "exchange_dix";
+        };
         PinochleMeld: {
             name: string;
             class: string;
             points: number;
             cards: components["schemas"]["Card"][];
+        };
+        /** @description checks a side earned (the check variant) */
+        PinochleCheck: {
+            deal: number;
+            side: number;
+            checks: number;
+            reason: string;
+            seat?: components["schemas"]["Seat"];
         };
         /** @description the public state of a Pinochle game, every variant (identical for every seat) */
         PinochleState: {
@@ -1690,84 +1769,10 @@ export interface components {
                 [key: string]: unknown;
             })[] | null;
         };
-        MoveRequest: {
-            move: components["schemas"]["Move"];
-            version?: number;
-            seat?: number;
-        };
-        SeatEntry: {
-            seat: components["schemas"]["Seat"];
-            name: string | null;
-            player_id: string | null;
-            house?: components["schemas"]["House"];
-        };
-        /**
-         * @description Present (true) only on a row that stands for one of the server's house bots
-         *     (the bot pool's players): no one else can be marked so, and no one else may
-         *     take a name that reads as theirs.
-         * @constant
-         */
-        House: true;
-        Result: {
-            /** @description the engine's reason, or `forfeit` for a game aborted by a forfeit */
-            termination: string;
-            scores: number[];
-            winners: components["schemas"]["Seat"][];
-            /** @description the seat that forfeited (then `scores` are those when the game stopped) */
-            forfeit?: components["schemas"]["Seat"];
-        } | null;
-        PlayedCard: {
-            seat: components["schemas"]["Seat"];
-            card: components["schemas"]["Card"];
-        };
-        CompletedHand: {
-            deal: number;
-            number: number;
-            side: components["schemas"]["Seat"][];
-            leader: components["schemas"]["Seat"];
-            cards: components["schemas"]["PlayedCard"][];
-            /** @enum {string} */
-            combination: "nothing" | "one_pair" | "two_pairs" | "threes" | "straight" | "flush" | "full_house" | "fours" | "straight_flush";
-            points: number;
-        };
-        DealResult: {
-            deal: number;
-            dealer: components["schemas"]["Seat"];
-            hand_points: components["schemas"]["SideScores"];
-            /** @description the revealed left-overs, by side */
-            leftovers: {
-                [key: string]: components["schemas"]["Card"][];
-            };
-            leftover_bonus: components["schemas"]["SideScores"];
-            game_bonus: components["schemas"]["SideScores"];
-        };
-        /** @description the public state of a Concerto game (identical for every seat) */
-        ConcertoState: {
-            /** @description the rules edition */
-            rules?: string;
-            game_number?: number;
-            deal_number: number;
-            dealer: components["schemas"]["Seat"];
-            hand_number: number;
-            leader: components["schemas"]["Seat"];
-            current_hand: components["schemas"]["PlayedCard"][];
-            completed_hands: components["schemas"]["CompletedHand"][];
-            cards_left: number[];
-            deal_results: components["schemas"]["DealResult"][];
-            side?: components["schemas"]["Seat"][];
-            passes?: number;
-            forced?: {
-                by: components["schemas"]["Seat"];
-                player: components["schemas"]["Seat"];
-            } | null;
-            deal_hand_points?: components["schemas"]["SideScores"];
-            game_scores?: components["schemas"]["SideScores"];
-            match_scores?: components["schemas"]["SideScores"] | null;
-            games?: {
-                [key: string]: unknown;
-            }[];
-            final_hands?: unknown[] | null;
-        };
+        /** @description Pinochle (every variant): bid or pass in the auction, name trump, keep the turn-up or exchange the dix for it, play a card */
+        PinochleMove: components["schemas"]["BidMove"] | components["schemas"]["PassMove"] | components["schemas"]["TrumpMove"] | components["schemas"]["KeepMove"] | components["schemas"]["ExchangeDixMove"] | components["schemas"]["PlayMove"];
+        /** @description A move of any game: the game's own move schema says which `type`s it has (`ConcertoMove`, `SecondsMove`, `CowpokeMove`, `PinochleMove`). A view's `legal_moves` lists the seat's moves in its game's schema. */
+        Move: components["schemas"]["ConcertoMove"] | components["schemas"]["SecondsMove"] | components["schemas"]["CowpokeMove"] | components["schemas"]["PinochleMove"];
         /** @description A Concerto game as one seat (or a spectator) sees it. */
         ConcertoView: {
             id: string;
@@ -2778,18 +2783,6 @@ export interface components {
         Problems: string[] | {
             [key: string]: unknown;
         } | string;
-        /** @description one number per seat, or per side */
-        Integers: number[];
-        /** @description checks a side earned (the check variant) */
-        PinochleCheck: {
-            deal: number;
-            side: number;
-            checks: number;
-            reason: string;
-            seat?: components["schemas"]["Seat"];
-        };
-        /** @description a seat, or `dummy` (the dummy hand's put-out) */
-        CowpokeOwner: components["schemas"]["Seat"] | "dummy";
         /**
          * @description `invalid_request`: each field of the request that is wrong -> its problems: a list of messages, or, for a
          *     nested field, the same map one level down; the first 20 problems, each once, and
@@ -3263,7 +3256,7 @@ export interface components {
              * @enum {string}
              */
             kind: "play";
-            /** @description a card played (Concerto `hand_number`; the trick games `trick_number`) */
+            /** @description a card played (Concerto `hand_number`; Seconds, Pinochle `trick_number`) */
             data: {
                 seat: components["schemas"]["Seat"];
                 card: components["schemas"]["Card"];
@@ -3335,31 +3328,6 @@ export interface components {
             /** @description in finished replays only; null means public */
             visible_to?: components["schemas"]["Seat"][] | null;
         };
-        /** @description a `trick` event */
-        TrickEvent: {
-            /** @description the event's number in the game */
-            seq: number;
-            /** @description the game version it belongs to */
-            version: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "trick";
-            /** @description a trick is complete (Seconds `deal`, `rule`; Pinochle `counters`, `last`) */
-            data: {
-                number: number;
-                leader: components["schemas"]["Seat"];
-                winner: components["schemas"]["Seat"];
-                cards: components["schemas"]["TrickCard"][];
-                deal?: number;
-                rule?: string;
-                counters?: number;
-                last?: boolean;
-            };
-            /** @description in finished replays only; null means public */
-            visible_to?: components["schemas"]["Seat"][] | null;
-        };
         /** @description a `deal_end` event */
         DealEndEvent: {
             /** @description the event's number in the game */
@@ -3371,7 +3339,7 @@ export interface components {
              * @enum {string}
              */
             kind: "deal_end";
-            /** @description a deal is scored, per game */
+            /** @description a deal is scored, one shape per game (Concerto, Seconds, Pinochle) */
             data: {
                 deal: number;
                 dealer: components["schemas"]["Seat"];
@@ -3447,18 +3415,19 @@ export interface components {
              * @enum {string}
              */
             kind: "game_over";
-            /** @description the game is over (Pinochle `checks`, per side) */
+            /** @description the game is over (Pinochle `checks`) */
             data: {
                 termination: string;
                 scores: components["schemas"]["Integers"];
                 winners: components["schemas"]["Seat"][];
+                /** @description per side */
                 checks?: components["schemas"]["Integers"] | null;
             };
             /** @description in finished replays only; null means public */
             visible_to?: components["schemas"]["Seat"][] | null;
         };
-        /** @description a `asking` event */
-        AskingEvent: {
+        /** @description a `trick` event */
+        TrickEvent: {
             /** @description the event's number in the game */
             seq: number;
             /** @description the game version it belongs to */
@@ -3467,16 +3436,23 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            kind: "asking";
+            kind: "trick";
+            /** @description a trick is complete (Seconds `deal`, `rule`; Pinochle `counters`, `last`) */
             data: {
-                round: number;
-                asked: components["schemas"]["Seat"];
+                number: number;
+                leader: components["schemas"]["Seat"];
+                winner: components["schemas"]["Seat"];
+                cards: components["schemas"]["TrickCard"][];
+                deal?: number;
+                rule?: string;
+                counters?: number;
+                last?: boolean;
             };
             /** @description in finished replays only; null means public */
             visible_to?: components["schemas"]["Seat"][] | null;
         };
-        /** @description a `call` event */
-        CallEvent: {
+        /** @description a `round` event */
+        RoundEvent: {
             /** @description the event's number in the game */
             seq: number;
             /** @description the game version it belongs to */
@@ -3485,10 +3461,29 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            kind: "call";
+            kind: "round";
             data: {
+                deal: number;
                 round: number;
+            };
+            /** @description in finished replays only; null means public */
+            visible_to?: components["schemas"]["Seat"][] | null;
+        };
+        /** @description a `draw` event */
+        DrawEvent: {
+            /** @description the event's number in the game */
+            seq: number;
+            /** @description the game version it belongs to */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "draw";
+            /** @description a card drawn (seen by its seat only) */
+            data: {
                 seat: components["schemas"]["Seat"];
+                card: components["schemas"]["Card"];
             };
             /** @description in finished replays only; null means public */
             visible_to?: components["schemas"]["Seat"][] | null;
@@ -3572,8 +3567,8 @@ export interface components {
             /** @description in finished replays only; null means public */
             visible_to?: components["schemas"]["Seat"][] | null;
         };
-        /** @description a `round` event */
-        RoundEvent: {
+        /** @description a `asking` event */
+        AskingEvent: {
             /** @description the event's number in the game */
             seq: number;
             /** @description the game version it belongs to */
@@ -3582,16 +3577,16 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            kind: "round";
+            kind: "asking";
             data: {
-                deal: number;
                 round: number;
+                asked: components["schemas"]["Seat"];
             };
             /** @description in finished replays only; null means public */
             visible_to?: components["schemas"]["Seat"][] | null;
         };
-        /** @description a `draw` event */
-        DrawEvent: {
+        /** @description a `call` event */
+        CallEvent: {
             /** @description the event's number in the game */
             seq: number;
             /** @description the game version it belongs to */
@@ -3600,11 +3595,10 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            kind: "draw";
-            /** @description a card drawn (seen by its seat only) */
+            kind: "call";
             data: {
+                round: number;
                 seat: components["schemas"]["Seat"];
-                card: components["schemas"]["Card"];
             };
             /** @description in finished replays only; null means public */
             visible_to?: components["schemas"]["Seat"][] | null;
@@ -3771,7 +3765,7 @@ export interface components {
             visible_to?: components["schemas"]["Seat"][] | null;
         };
         /** @description something that happened in a game; `data` by `kind` */
-        Event: components["schemas"]["DealEvent"] | components["schemas"]["HandEvent"] | components["schemas"]["PlayEvent"] | components["schemas"]["PassEvent"] | components["schemas"]["ForceEvent"] | components["schemas"]["HandCompleteEvent"] | components["schemas"]["TrickEvent"] | components["schemas"]["DealEndEvent"] | components["schemas"]["GameEndEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["AskingEvent"] | components["schemas"]["CallEvent"] | components["schemas"]["PutOutEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["TakeEvent"] | components["schemas"]["OutOfPlayEvent"] | components["schemas"]["RoundEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["ShowdownEvent"] | components["schemas"]["BidEvent"] | components["schemas"]["ContractEvent"] | components["schemas"]["TrumpEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["ExchangeEvent"] | components["schemas"]["MeldsEvent"] | components["schemas"]["TimeoutEvent"];
+        Event: components["schemas"]["DealEvent"] | components["schemas"]["HandEvent"] | components["schemas"]["PlayEvent"] | components["schemas"]["PassEvent"] | components["schemas"]["ForceEvent"] | components["schemas"]["HandCompleteEvent"] | components["schemas"]["DealEndEvent"] | components["schemas"]["GameEndEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["TrickEvent"] | components["schemas"]["RoundEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["PutOutEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["TakeEvent"] | components["schemas"]["OutOfPlayEvent"] | components["schemas"]["AskingEvent"] | components["schemas"]["CallEvent"] | components["schemas"]["ShowdownEvent"] | components["schemas"]["BidEvent"] | components["schemas"]["ContractEvent"] | components["schemas"]["TrumpEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["ExchangeEvent"] | components["schemas"]["MeldsEvent"] | components["schemas"]["TimeoutEvent"];
         PlayerCreated: {
             id: string;
             name: string;

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 from .cards import shuffle
+from .wire import Wire
 
 Seat = int
 Card = str
@@ -707,8 +708,12 @@ class Game:
     * its OpenSpiel facts (as ``GameInfo``), which the SDK's adapters (OpenSpiel,
       PettingZoo, the observation tensor) read: ``actions``, the fixed action space (an
       action's place is its id), ``move_of``, each action's move, ``pack``, its cards
-      low to high, and ``longest_game``, a bound on a game's moves for given options.
-      :func:`game_record` refuses a game without them, naming what is missing.
+      low to high, and ``longest_game``, a bound on a game's moves for given options;
+    * ``wire``, the schemas of what it sends and takes (its view, moves and events), which
+      the API's spec is built from.
+
+    :func:`game_record` refuses a game without its OpenSpiel facts or its wire, naming
+    what is missing.
 
     Its rules page is ``docs/rules/<id>.md`` (the docs build lists every game's there).
     """
@@ -733,6 +738,10 @@ class Game:
     move_of: Callable[[Any], Move]
     """The move (the API's form, as ``legal_moves`` lists it) of one action of
     :attr:`actions`: the action ↔ move mapping, the action's id being its place there."""
+    wire: Wire
+    """What the game sends and takes, as JSON Schema (:class:`~server.games.kit.wire.Wire`):
+    its ``state`` view, each of its moves and each event kind's ``data``. The API's spec is
+    built from it."""
     seat_option: str | None = None
     """The option that sets the number of players, if the game has one (Cowpoke's
     ``players``). The service fills it in from the seats a creator lists."""
@@ -789,20 +798,23 @@ def game_record(
     pack: Iterable[Card] | None = None,
     longest_game: Callable[[Mapping[str, Any]], int] | None = None,
     move_of: Callable[[Any], Move] | None = None,
+    wire: Wire | None = None,
 ) -> Game:
     """The registry's record of the game whose states are ``state``.
 
     ``pack``, ``longest_game`` and ``move_of`` are the game's OpenSpiel facts
-    (:class:`Game`), with the state's ``actions``; each is required.
+    (:class:`Game`), with the state's ``actions``; ``wire`` is its schemas. Each is
+    required.
 
     Raises:
         ValueError: a fact is missing or wrong, each named with what it should be.
     """
-    given = {"pack": pack, "longest_game": longest_game, "move_of": move_of}
+    given = {"pack": pack, "longest_game": longest_game, "move_of": move_of, "wire": wire}
     missing = [f"no {name} ({_FACTS[name]})" for name, value in given.items() if value is None]
     if missing:
         raise ValueError(f"game {state.game!r}: " + "; ".join(missing))
     assert pack is not None and longest_game is not None and move_of is not None
+    assert wire is not None
     return Game(
         id=state.game,
         title=title,
@@ -821,6 +833,7 @@ def game_record(
         pack=tuple(pack),
         longest_game=longest_game,
         move_of=move_of,
+        wire=wire,
     )
 
 
@@ -829,6 +842,7 @@ _FACTS = {
     "pack": "pack=: each card of the game once, low to high",
     "longest_game": "longest_game=: a bound on a game's moves, from its options",
     "move_of": "move_of=: the move, as legal_moves lists it, of each action",
+    "wire": "wire=: the schemas of its state view, moves and events (kit.wire.Wire)",
 }
 """What each of a game's OpenSpiel facts is, for the message that names one missing."""
 

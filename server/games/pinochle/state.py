@@ -50,6 +50,7 @@ from .options import OPTIONS, PinochleOptions, check_options_together, parse_dea
 from .rules import BID_STEP, MAX_BID, MIN_BID, side_of, trick_winner
 from .scoring import Scoring
 from .tricks import Tricks
+from .wire import WIRE
 
 MOVE_FIELDS: dict[str, frozenset[str]] = {
     BID: frozenset({"type", "amount"}),
@@ -533,4 +534,5 @@ GAME = game_record(
     pack=PINOCHLE_PACK.low_to_high(),
     longest_game=longest_game,
     move_of=as_dict,
+    wire=WIRE,
 )
