@@ -2762,18 +2762,6 @@ export interface components {
         TurnStreamMessage: components["schemas"]["TurnsMessage"] | components["schemas"]["OverMessage"] | components["schemas"]["InvitationMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["Heartbeat"];
         /** @description a message of `GET /v1/games/{game_id}/stream` (a heartbeat is a comment) */
         GameStreamMessage: components["schemas"]["EventMessage"] | components["schemas"]["EndMessage"] | components["schemas"]["Heartbeat"];
-        /** @description always `{}` */
-        NoDetails: Record<string, never>;
-        SeatDetails: {
-            seat: components["schemas"]["Seat"];
-        };
-        StatusDetails: {
-            /** @description the game's or tournament's status */
-            status: string;
-        };
-        InvitationDetails: {
-            invitation: string;
-        };
         /** @description a field's problems (a list of messages), or a nested field's */
         Problems: string[] | {
             [key: string]: unknown;
@@ -2790,6 +2778,18 @@ export interface components {
         };
         /** @description a seat, or `dummy` (the dummy hand's put-out) */
         CowpokeOwner: components["schemas"]["Seat"] | "dummy";
+        /** @description always `{}` */
+        NoDetails: Record<string, never>;
+        SeatDetails: {
+            seat: components["schemas"]["Seat"];
+        };
+        StatusDetails: {
+            /** @description the game's or tournament's status */
+            status: string;
+        };
+        InvitationDetails: {
+            invitation: string;
+        };
         /**
          * @description `invalid_request`: each field of the request that is wrong -> its problems: a list of messages, or, for a
          *     nested field, the same map one level down; the first 20 problems, each once, and
@@ -2843,6 +2843,10 @@ export interface components {
                 players?: string[];
                 /** @description where the house bots do play */
                 house_bots_play_in?: string[];
+                /** @description the most unfinished games seating only house bots a player may have */
+                limit?: number;
+                /** @description the caller's unfinished games seating only house bots */
+                live?: number;
             };
         };
         /** @description `board_in_play` */
