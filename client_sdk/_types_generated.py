@@ -2570,6 +2570,10 @@ GameStreamMessage = EventMessage | EndMessage | Heartbeat
 """a message of `GET /v1/games/{game_id}/stream` (a heartbeat is a comment)"""
 
 
+Problems = list[str] | dict[str, Any] | str
+"""a field's problems (a list of messages), or a nested field's"""
+
+
 class NoDetails(TypedDict):
     """always `{}`"""
 
@@ -2585,10 +2589,6 @@ class StatusDetails(TypedDict):
 
 class InvitationDetails(TypedDict):
     invitation: str
-
-
-Problems = list[str] | dict[str, Any] | str
-"""a field's problems (a list of messages), or a nested field's"""
 
 
 class InvalidRequestErrorBody(TypedDict):
@@ -2631,6 +2631,10 @@ class ForbiddenErrorBodyDetails(TypedDict):
     """the house bots named where house bots do not play"""
     house_bots_play_in: NotRequired[list[str]]
     """where the house bots do play"""
+    limit: NotRequired[int]
+    """the most unfinished games seating only house bots a player may have"""
+    live: NotRequired[int]
+    """the caller's unfinished games seating only house bots"""
 
 
 class ForbiddenErrorBody(TypedDict):

@@ -5,15 +5,21 @@ looked up along the exception's class hierarchy. Views never catch anything.
 Messages come from exceptions designed to be shown (engine, store and service
 errors name no hidden cards); anything unexpected becomes a generic 500 that
 never echoes the exception's text.
+
+The error answers an operation may give (``errors=("InvalidRequest", ...)``) are
+:data:`ANSWERS`: each one's status, words and codes, from which server/api/openapi.py
+writes the spec's ``components/responses``; each code's ``details`` is its schema in
+:data:`.schemas.errors.DETAILS`, which under test every answer's details must match.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -169,6 +175,129 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
 }
 """Exception class -> (status, code, details). The first class found along the MRO wins."""
 
+
+@dataclass(frozen=True)
+class ErrorAnswer:
+    """One error answer of the spec (``components/responses``): its status, its words and
+    the codes it may carry (the spec answers one code's ``<Code>Error``, several ``Error``)."""
+
+    status: int
+    description: str
+    codes: tuple[str, ...]
+    headers: Mapping[str, Any] = field(default_factory=dict)
+    examples: Mapping[str, str] = field(default_factory=dict)
+    """Example name -> component example name (``components/examples``)."""
+
+
+ANSWERS: dict[str, ErrorAnswer] = {
+    "InvalidRequest": ErrorAnswer(
+        400,
+        """\
+malformed JSON or a schema violation (`invalid_request`); details name the
+fields: the first 20 problems, each once, and `more_problems` counts the rest
+""",
+        ("invalid_request",),
+    ),
+    "Unauthorized": ErrorAnswer(
+        401, "missing or unknown token (`unauthorized`)", ("unauthorized",)
+    ),
+    "Forbidden": ErrorAnswer(
+        403,
+        """\
+a known caller that may not do this (`forbidden`); or `board_in_play`:
+a table of a duplicate board another table of which is still played,
+refused to all but the admin and its seated players (docs/api.md,
+"Duplicate boards"); it opens to everyone once every table is over
+""",
+        ("forbidden", "board_in_play"),
+    ),
+    "NotFound": ErrorAnswer(404, "no such game or player (`not_found`)", ("not_found",)),
+    "Conflict": ErrorAnswer(
+        409,
+        """\
+`not_your_turn`, `stale_version` (details.version is the current one),
+`game_over`, `game_not_started`, `seat_taken`, `already_seated`, `no_open_seat`,
+`deadline_passed` (details.deadline), `entries_closed`, `already_entered`,
+`wrong_entry_size`, `cannot_start`, `game_not_finished`,
+`invitations_pending` (a move or a start while a seat or entry is held for an
+invitation; details.players or details.entries), `invitation_expired`,
+`game_started`, `seat_open`, `seat_held` (leaving a seat),
+`too_many_invitations` (the inviter's open invitations are at the limit;
+details.open, details.limit), `invitation_refused` (a named player cannot
+take the invitation now; details.players): nothing was created
+""",
+        (
+            "not_your_turn",
+            "stale_version",
+            "game_over",
+            "game_not_started",
+            "seat_taken",
+            "already_seated",
+            "no_open_seat",
+            "deadline_passed",
+            "entries_closed",
+            "already_entered",
+            "wrong_entry_size",
+            "cannot_start",
+            "game_not_finished",
+            "invitations_pending",
+            "invitation_expired",
+            "game_started",
+            "seat_open",
+            "seat_held",
+            "too_many_invitations",
+            "invitation_refused",
+        ),
+        examples={"stale_version": "StaleVersion"},
+    ),
+    "PayloadTooLarge": ErrorAnswer(
+        413,
+        """\
+the body is over the server's limit (`PARLOUR_MAX_BODY`, 64 KiB by default);
+code `invalid_request`. Any endpoint that takes a body may answer this.
+""",
+        ("invalid_request",),
+    ),
+    "UnplayableFormat": ErrorAnswer(
+        422,
+        """\
+a format the game cannot be played in (`unplayable_format`): duplicate needs
+a game whose seats form two fixed sides (Concerto, Pinochle); details.format
+""",
+        ("unplayable_format",),
+    ),
+    "IllegalMove": ErrorAnswer(
+        422,
+        "a well-formed move the rules refuse (`illegal_move`); details.legal_moves",
+        ("illegal_move",),
+        examples={"illegal_move": "IllegalMove"},
+    ),
+    "Unavailable": ErrorAnswer(503, "the store does not answer (`unavailable`)", ("unavailable",)),
+    "RateLimited": ErrorAnswer(
+        429,
+        """\
+too many requests from this token or client address (`rate_limited`: a
+registration or an archive page also per address, whatever the token), or,
+for a stream or a long-poll (`wait` above 0), too many of them open at once
+(`too_many_streams`: `PARLOUR_STREAMS_PER_PLAYER` per player,
+`PARLOUR_STREAMS_PER_ADDRESS` per client address, a player's counting against
+both); details.retry_after
+""",
+        ("rate_limited", "too_many_streams"),
+        headers={
+            "Retry-After": {
+                "description": "seconds until the window ends, or until a slot must be free"
+                " at the latest",
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        },
+    ),
+}
+"""The error answers an operation names (``errors=(...)`` of :func:`.operations.operation`):
+name -> status, description, codes. tests/api/test_errors.py holds them to :data:`ERRORS`
+and to each code's details schema."""
+
+
 _HTTP_CODES = {
     400: "invalid_request",
     401: "unauthorized",
@@ -188,13 +317,27 @@ _MESSAGES = {
 
 
 def envelope(status: int, code: str, message: str, details: dict[str, Any]):
-    """A response in docs/api.md's error shape."""
+    """A response in docs/api.md's error shape. Under test (``app.testing``) ``details``
+    must be what its code's schema says (:func:`check_details`)."""
     if code == "invalid_request":  # problems with the request: its size, not ours
         details = cap_details(details)
+    if current_app.testing:
+        check_details(code, details)
     body = schemas.error.dump(
         {"error": {"code": code, "message": _short(message), "details": details}}
     )
     return body, status
+
+
+def check_details(code: str, details: dict[str, Any]) -> None:
+    """Fail loudly (:class:`AssertionError`) if ``details`` has a key its code's schema
+    (:data:`.schemas.errors.DETAILS`) does not name, lacks one it requires, or holds a value
+    of another shape: the spec would not say what the server answers. A code with no schema
+    (405, 500) has none."""
+    schema = schemas.DETAILS.get(code)
+    problems = schema().validate(details) if schema else details
+    if problems:
+        raise AssertionError(f"the {code} details {details!r} are not its schema's: {problems}")
 
 
 def handle(exc: Exception):

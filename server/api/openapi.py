@@ -12,11 +12,13 @@ apispec (with its marshmallow plugin) builds the document from:
 * each game's state view, moves and events' ``data`` from its wire, declared beside its
   rules (its Game record's ``wire``, ``server/games/kit/wire.py``): ``<Game>State``,
   ``<Game>Move`` and the shapes they share (``Card``, ``Seat``, ``PlayMove``...);
+* the error answers (``components/responses``) from :data:`.errors.ANSWERS`, and one
+  schema per error code (``<Code>ErrorBody``, ``<Code>Error``, ``Error``) from each code's
+  ``details`` schema, :data:`.schemas.errors.DETAILS`;
 * the rest (the document's head, the webhooks, the shared response types no schema yet
-  says) from ``openapi_base.yaml`` beside this module; there, ``x-error-details``
-  (each error code's ``details``) and ``x-event-data`` (the server's own event kinds'
-  ``data``) become one schema per code (``<Code>Error``) and, with the games' kinds,
-  per kind (``<Kind>Event``), and ``View`` one per game (``<Game>View``).
+  says) from ``openapi_base.yaml`` beside this module; there, ``x-event-data`` (the
+  server's own event kinds' ``data``) becomes, with the games' kinds, one schema per
+  kind (``<Kind>Event``), and ``View`` one per game (``<Game>View``).
 
 The root ``openapi.yaml`` is this module's output; tests/api/test_openapi_generated.py
 fails when it differs from what the code generates. Views that declare nothing (the web
@@ -41,6 +43,8 @@ from flask import Flask
 from marshmallow import EXCLUDE, INCLUDE
 
 from . import schemas
+from .openapi_errors import camel as _camel
+from .openapi_errors import error_responses, per_code_schemas
 from .openapi_games import game_events, game_schemas, games
 from .operations import Operation
 
@@ -151,80 +155,6 @@ def _per_game_views(schemas: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _camel(name: str) -> str:
-    """``stale_version`` -> ``StaleVersion``."""
-    return "".join(word.capitalize() for word in name.split("_"))
-
-
-def _per_code_errors(
-    schemas: dict[str, Any], details: dict[str, Any], responses: dict[str, Any]
-) -> dict[str, Any]:
-    """One schema per error code from each code's ``details`` (the base's
-    ``x-error-details``): ``<Code>ErrorBody`` (``code`` a const, ``message``, ``details``);
-    ``<Code>Error``, the envelope of that body alone, for a code a response carries alone;
-    and ``Error``, the envelope of any body, told apart by ``code`` (a response with several
-    codes: :func:`_error_responses`)."""
-    out = {name: schema for name, schema in schemas.items() if name != "Error"}
-    alone = {
-        response["x-error-codes"][0]
-        for response in responses.values()
-        if len(response.get("x-error-codes", [])) == 1
-    }
-    for code, schema in details.items():
-        out[f"{_camel(code)}ErrorBody"] = {
-            "description": f"`{code}`" + (f": {d}" if (d := schema.get("description")) else ""),
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["code", "message", "details"],
-            "properties": {
-                "code": {"type": "string", "const": code},
-                "message": {"type": "string"},
-                "details": {k: v for k, v in schema.items() if k != "description"},
-            },
-        }
-        if code in alone:
-            out[f"{_camel(code)}Error"] = _error_envelope([code], f"the `{code}` error")
-    out["Error"] = _error_envelope(list(details), schemas["Error"]["description"])
-    return out
-
-
-def _error_envelope(codes: list[str], description: str) -> dict[str, Any]:
-    """docs/api.md's ``{"error": ...}`` around the bodies of ``codes``."""
-    bodies = {code: _ref(f"{_camel(code)}ErrorBody") for code in codes}
-    if len(codes) == 1:
-        error: dict[str, Any] = {"$ref": bodies[codes[0]]}
-    else:
-        error = {
-            "oneOf": [{"$ref": ref} for ref in bodies.values()],
-            "discriminator": {"propertyName": "code", "mapping": bodies},
-        }
-    return {
-        "description": description,
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["error"],
-        "properties": {"error": error},
-    }
-
-
-def _error_responses(responses: dict[str, Any]) -> dict[str, Any]:
-    """A response whose ``x-error-codes`` names one code answers that code's ``<Code>Error``;
-    one that names several answers ``Error`` (any code, told apart by ``error.code``) and
-    keeps ``x-error-codes``, the codes it may carry."""
-    out = {}
-    for name, response in responses.items():
-        response = dict(response)
-        codes = response.get("x-error-codes")
-        if codes:
-            media = response["content"]["application/json"] or {}
-            schema = {"$ref": _ref(f"{_camel(codes[0])}Error" if len(codes) == 1 else "Error")}
-            response["content"] = {"application/json": {"schema": schema, **media}}
-            if len(codes) == 1:
-                del response["x-error-codes"]
-        out[name] = response
-    return out
-
-
 def _per_kind_events(schemas: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     """One schema per event kind, ``<Kind>Event``: the base's ``Event`` envelope with
     ``kind`` a const and that kind's ``data``: the games' (their wires, :func:`game_events`),
@@ -296,20 +226,21 @@ def build(app: Flask | None = None) -> dict[str, Any]:
 
 
 def _components(spec: APISpec, components: dict[str, Any]) -> None:
-    """The base's components, its schemas expanded per error code, event kind and game."""
+    """The base's components, the error answers and one schema per error code (from the
+    code), the base's schemas expanded per event kind and game."""
     for name, scheme in components["securitySchemes"].items():
         spec.components.security_scheme(name, scheme)
     for name, param in components["parameters"].items():
         spec.components.parameter(name, param.pop("in"), param)
-    for name, response in _error_responses(components["responses"]).items():
+    for name, response in error_responses().items():
         spec.components.response(name, response)
     for name, example in components["examples"].items():
         spec.components.example(name, example)
     for name, cls in FROM_MARSHMALLOW.items():
         spec.components.schema(name, schema=cls)
-    named = _per_code_errors(
-        components["schemas"], components["x-error-details"], components["responses"]
-    )
+    converter = next(p.converter for p in spec.plugins if isinstance(p, MarshmallowPlugin))
+    assert converter is not None  # the spec gave the plugin its converter
+    named = per_code_schemas(components["schemas"], converter)
     named = _per_kind_events(named, components["x-event-data"])
     for name, schema in _per_game_views(named).items():
         if name not in FROM_MARSHMALLOW:

@@ -39,6 +39,7 @@ from flask import Response, current_app, request
 from marshmallow import Schema
 
 from .context import load_json
+from .errors import ANSWERS as ERROR_ANSWERS
 
 OPEN: list[dict[str, list[str]]] = [{}]
 """No token: anybody may call."""
@@ -94,7 +95,12 @@ class Operation:
     """Path (and header) parameters: a component's name or an inline parameter."""
     responses: Mapping[int, Answer] = field(default_factory=dict)
     errors: Sequence[str] = ()
-    """The error answers, by component name (``components/responses``)."""
+    """The error answers, by name (:data:`.errors.ANSWERS`: ``components/responses``)."""
+
+    def __post_init__(self) -> None:
+        unknown = [name for name in self.errors if name not in ERROR_ANSWERS]
+        if unknown:
+            raise ValueError(f"{self.operation_id}: no such error answer {unknown}")
 
     def spec(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -121,24 +127,9 @@ class Operation:
             }
         answers: dict[str, Any] = {str(s): a.spec() for s, a in self.responses.items()}
         for name in self.errors:
-            answers[str(ERROR_STATUS[name])] = {"$ref": f"#/components/responses/{name}"}
+            answers[str(ERROR_ANSWERS[name].status)] = {"$ref": f"#/components/responses/{name}"}
         out["responses"] = answers
         return out
-
-
-ERROR_STATUS: dict[str, int] = {
-    "InvalidRequest": 400,
-    "Unauthorized": 401,
-    "Forbidden": 403,
-    "NotFound": 404,
-    "Conflict": 409,
-    "PayloadTooLarge": 413,
-    "IllegalMove": 422,
-    "UnplayableFormat": 422,
-    "RateLimited": 429,
-    "Unavailable": 503,
-}
-"""Each error answer's status (``components/responses`` in openapi_base.yaml)."""
 
 
 def _schema(schema: SchemaRef) -> Any:

@@ -295,3 +295,62 @@ def test_store_down_is_503_not_500(tmp_path):
         reply = down.get(path)
         assert reply.status_code == 503
         assert reply.get_json()["error"]["code"] == "unavailable"
+
+
+# -- one table: every code's status, answer and details schema ---------------------------
+def test_every_code_has_its_details_schema_and_an_answer_that_carries_it_at_its_status():
+    """ERRORS (what the server answers), ANSWERS (what the spec documents) and DETAILS
+    (each code's details schema) name the same codes, each at the same status."""
+    from server.api import errors, schemas
+
+    sent = {(status, code) for status, code, _ in errors.ERRORS.values()}
+    sent |= {(s, c) for s, c in errors._HTTP_CODES.items() if c != "method_not_allowed"}
+    documented = {(a.status, code) for a in errors.ANSWERS.values() for code in a.codes}
+    assert sent == documented
+    assert {code for _, code in sent} == set(schemas.DETAILS)
+
+
+def _raising(exc: Exception, testing: bool = True):
+    from flask import Flask
+
+    from server.api import errors
+
+    app = Flask(__name__)
+    app.testing = testing
+    errors.register(app)
+
+    @app.get("/boom")
+    def boom():
+        raise exc
+
+    return app.test_client()
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [
+        pytest.param(("Forbidden", {"fields": ["admin"], "bogus": 1}), id="a key not named"),
+        pytest.param(("BoardInPlay", {}), id="a required key missing"),
+        pytest.param(("NotFound", {"players": ["p1"]}), id="a value of another shape"),
+        pytest.param(("InvalidRequest", {"name": 7}), id="not a field's problems"),
+    ],
+)
+def test_under_test_details_its_schema_does_not_say_fail_loudly(exc):
+    from server.services import errors as service_errors
+
+    name, details = exc
+    error = getattr(service_errors, name)("refused", details)
+    with pytest.raises(AssertionError, match="not its schema's"):
+        _raising(error).get("/boom")
+    served = _raising(error, testing=False).get("/boom")  # served as it always was
+    assert served.get_json()["error"]["details"] == details
+
+
+def test_details_its_schema_says_pass():
+    from server.services.errors import NotFound, TooManyStreams
+
+    reply = _raising(NotFound("no such game", {"game_id": "g1"})).get("/boom")
+    assert (reply.status_code, reply.get_json()["error"]["details"]) == (404, {"game_id": "g1"})
+    reply = _raising(TooManyStreams(8, 3.2)).get("/boom")
+    assert reply.get_json()["error"]["details"] == {"limit": 8, "retry_after": 4}
+    assert reply.headers["Retry-After"] == "4"

@@ -477,4 +477,34 @@ def test_every_api_endpoint_has_an_sdk_method_and_vice_versa() -> None:
     assert served == sdk
 
 
+def _codes(document: dict, response: dict) -> set[str]:
+    """The error codes a response of the spec may carry: its ``x-error-codes``, or the
+    code of the one ``<Code>Error`` it answers."""
+    if "$ref" in response:
+        response = document["components"]["responses"][response["$ref"].rsplit("/", 1)[1]]
+    if "x-error-codes" in response:
+        return set(response["x-error-codes"])
+    schema = response.get("content", {}).get("application/json", {}).get("schema", {})
+    schemas = document["components"]["schemas"]
+    envelope = schemas[schema["$ref"].rsplit("/", 1)[1]]["properties"]["error"]
+    return {schemas[envelope["$ref"].rsplit("/", 1)[1]]["properties"]["code"]["const"]}
+
+
+def test_every_client_error_code_the_spec_names_has_its_class_and_vice_versa() -> None:
+    """Every code a 4xx answer of the spec may carry chooses its class (5xx codes need
+    none: they are ServerError, and retried), and the SDK knows no code the spec does not."""
+    document = _openapi()
+    named = {
+        code
+        for item in document["paths"].values()
+        for method, operation in item.items()
+        if method in ("get", "post", "put", "delete", "patch")
+        for status, response in operation["responses"].items()
+        if 400 <= int(status) < 500
+        for code in _codes(document, response)
+    }
+    assert "illegal_move" in named and "too_many_streams" in named
+    assert named == set(ERRORS_BY_CODE)
+
+
 # The TypedDicts of client_sdk.types are generated from the spec (test_types.py).

@@ -2767,6 +2767,10 @@ export interface components {
         TurnStreamMessage: components["schemas"]["TurnsMessage"] | components["schemas"]["OverMessage"] | components["schemas"]["InvitationMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["Heartbeat"];
         /** @description a message of `GET /v1/games/{game_id}/stream` (a heartbeat is a comment) */
         GameStreamMessage: components["schemas"]["EventMessage"] | components["schemas"]["EndMessage"] | components["schemas"]["Heartbeat"];
+        /** @description a field's problems (a list of messages), or a nested field's */
+        Problems: string[] | {
+            [key: string]: unknown;
+        } | string;
         /** @description always `{}` */
         NoDetails: Record<string, never>;
         SeatDetails: {
@@ -2779,10 +2783,6 @@ export interface components {
         InvitationDetails: {
             invitation: string;
         };
-        /** @description a field's problems (a list of messages), or a nested field's */
-        Problems: string[] | {
-            [key: string]: unknown;
-        } | string;
         /**
          * @description `invalid_request`: each field of the request that is wrong -> its problems: a list of messages, or, for a
          *     nested field, the same map one level down; the first 20 problems, each once, and
@@ -2836,6 +2836,10 @@ export interface components {
                 players?: string[];
                 /** @description where the house bots do play */
                 house_bots_play_in?: string[];
+                /** @description the most unfinished games seating only house bots a player may have */
+                limit?: number;
+                /** @description the caller's unfinished games seating only house bots */
+                live?: number;
             };
         };
         /** @description `board_in_play` */
