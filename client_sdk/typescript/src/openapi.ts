@@ -1127,9 +1127,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                tournament_id: components["parameters"]["TournamentId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -1151,9 +1149,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                tournament_id: components["parameters"]["TournamentId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -1180,9 +1176,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                tournament_id: components["parameters"]["TournamentId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -1208,9 +1202,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                tournament_id: components["parameters"]["TournamentId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -1347,8 +1339,12 @@ export interface components {
             players: string[];
         };
         Clock: {
+            /** @description each move's time, from the start of the seat's turn */
             move_seconds: number;
-            /** @default null */
+            /**
+             * @description each seat's time bank for a game, in milliseconds (default 0, none): a move may run past `move_seconds`, and the overrun is taken from the bank; a timeout spends the rest of it
+             * @default null
+             */
             bank_ms?: number | null;
         };
         BotSpec: {
@@ -2058,170 +2054,6 @@ export interface components {
              *     to the move's commit (null before its first move)
              */
             last_latency_ms: number | null;
-        };
-        TimeoutPolicy: {
-            /** @constant */
-            kind: "default_move";
-        } | {
-            /** @constant */
-            kind: "forfeit";
-            /** @description the seat's timeout that forfeits */
-            after: number;
-        };
-        TournamentCreate: {
-            /** @example concerto */
-            game: string;
-            /** @enum {string} */
-            format: "round_robin" | "swiss" | "knockout" | "duplicate";
-            /** @description the game's options for every table */
-            options?: {
-                [key: string]: unknown;
-            } | null;
-            /** @description not for knockout */
-            rounds?: number | null;
-            /** @description duplicate only */
-            boards_per_match?: number | null;
-            seats_per_entry?: number | null;
-            min_table_size?: number | null;
-            clock?: components["schemas"]["Clock"] | null;
-            timeout_policy?: components["schemas"]["TimeoutPolicy"] | null;
-            name?: string | null;
-        };
-        EntryPlayer: {
-            id: string;
-            name: string | null;
-            house?: components["schemas"]["House"];
-        };
-        EntryCreated: {
-            /** @example e1 */
-            id: string;
-            seed: number;
-            players: components["schemas"]["EntryPlayer"][];
-            /** @description players invited, yet to accept */
-            pending: string[];
-        };
-        /** @description by table position (the order of `entries`) */
-        TableResult: {
-            scores: number[];
-            winners: number[];
-            /** @description 0 = first; ties share */
-            ranks: number[];
-            /** @description the entry that forfeited */
-            forfeit: string | null;
-        };
-        TournamentTable: {
-            table: number;
-            /** @description entries by position */
-            entries: string[];
-            /** @description the entry holding each seat */
-            seats: string[];
-            /** @description duplicate board (same deal at every table of the board) */
-            board: number | null;
-            game_id: string | null;
-            /** @enum {string} */
-            status: "pending" | "playing" | "finished" | "forfeited";
-            /**
-             * @description null until the table is over; at a duplicate board, until every table
-             *     of the board is over (the table then shows `finished`, even when
-             *     forfeited): its scores would tell of the deal the others are playing
-             */
-            result: components["schemas"]["TableResult"] | null;
-        };
-        TournamentRound: {
-            index: number;
-            byes: string[];
-            tables: components["schemas"]["TournamentTable"][];
-        };
-        Standing: {
-            rank: number;
-            entry: string;
-            players: string[];
-            names: (string | null)[];
-            points: number;
-            played: number;
-            byes: number;
-            head_to_head: number;
-            score_difference: number;
-            /** @description swiss only */
-            buchholz: number | null;
-            /** @description knockout: the round lost in */
-            eliminated_in: number | null;
-            house?: components["schemas"]["House"];
-        };
-        Standings: {
-            id: string;
-            status: components["schemas"]["TournamentStatus"];
-            standings: components["schemas"]["Standing"][];
-        };
-        TournamentSummary: {
-            id: string;
-            name: string;
-            game: string;
-            /** @enum {string} */
-            format: "round_robin" | "swiss" | "knockout" | "duplicate";
-            status: components["schemas"]["TournamentStatus"];
-            /** Format: date-time */
-            created: string;
-            entries: number;
-            /** @description rounds paired so far */
-            rounds: number;
-            /** @description the standings' rank-1 rows */
-            leaders: components["schemas"]["Standing"][];
-        };
-        TournamentList: {
-            tournaments: components["schemas"]["TournamentSummary"][];
-        };
-        /** @enum {string} */
-        TournamentStatus: "open" | "running" | "finished" | "aborted";
-        Tournament: {
-            id: string;
-            name: string;
-            game: string;
-            options: {
-                [key: string]: unknown;
-            };
-            /** @enum {string} */
-            format: "round_robin" | "swiss" | "knockout" | "duplicate";
-            status: components["schemas"]["TournamentStatus"];
-            /** @description a player id, or admin */
-            created_by: string;
-            clock: components["schemas"]["Clock"];
-            timeout_policy: components["schemas"]["TimeoutPolicy"];
-            /** @description null until fixed */
-            seats_per_entry: number | null;
-            /** @description entries per table */
-            table_size: number | null;
-            min_table_size: number | null;
-            /** @description null for a knockout */
-            rounds_planned: number | null;
-            boards_per_match: number | null;
-            /** Format: date-time */
-            created: string;
-            /** Format: date-time */
-            started: string | null;
-            /** Format: date-time */
-            finished: string | null;
-            /** @description why an aborted tournament stopped */
-            error: string | null;
-            /** @description started with every entry accepted by all its players; only then rated */
-            consented: boolean;
-            progress: {
-                /** @description rounds paired so far */
-                rounds: number;
-                /** @description known from the start */
-                games_planned: number | null;
-                games_started: number;
-                games_finished: number;
-            };
-            entries: {
-                id: string;
-                seed: number;
-                players: components["schemas"]["EntryPlayer"][];
-                /** @description yet to accept */
-                pending: string[];
-            }[];
-            rounds: components["schemas"]["TournamentRound"][];
-            standings: components["schemas"]["Standing"][];
         };
         ConsentInvitation: {
             id: string;
@@ -3811,6 +3643,188 @@ export interface components {
             /** @description ids of the unfinished games the player sits in */
             games: string[];
         };
+        Standing: {
+            rank: number;
+            entry: string;
+            players: string[];
+            names: (string | null)[];
+            points: number;
+            played: number;
+            byes: number;
+            head_to_head: number;
+            score_difference: number;
+            /** @description swiss only */
+            buchholz: number | null;
+            /** @description knockout: the round lost in */
+            eliminated_in: number | null;
+            house?: components["schemas"]["House"];
+        };
+        TournamentSummary: {
+            id: string;
+            name: string;
+            game: string;
+            /** @enum {string} */
+            format: "round_robin" | "swiss" | "knockout" | "duplicate";
+            /** @enum {string} */
+            status: "open" | "running" | "finished" | "aborted";
+            /** Format: date-time */
+            created: string;
+            entries: number;
+            /** @description rounds paired so far */
+            rounds: number;
+            /** @description the standings' rank-1 rows */
+            leaders: components["schemas"]["Standing"][];
+        };
+        TournamentList: {
+            tournaments: components["schemas"]["TournamentSummary"][];
+        };
+        TimeoutPolicy: {
+            /** @constant */
+            kind: "default_move";
+        } | {
+            /** @constant */
+            kind: "forfeit";
+            /** @description the seat's timeout that forfeits */
+            after: number;
+        };
+        TournamentCreate: {
+            /** @example concerto */
+            game: string;
+            /** @enum {string} */
+            format: "round_robin" | "swiss" | "knockout" | "duplicate";
+            /**
+             * @description the game's options for every table
+             * @default null
+             */
+            options?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description not for knockout
+             * @default null
+             */
+            rounds?: number | null;
+            /**
+             * @description duplicate only
+             * @default null
+             */
+            boards_per_match?: number | null;
+            /** @default null */
+            seats_per_entry?: number | null;
+            /** @default null */
+            min_table_size?: number | null;
+            /** @default null */
+            clock?: components["schemas"]["Clock"] | null;
+            /** @default null */
+            timeout_policy?: components["schemas"]["TimeoutPolicy"] | null;
+            /**
+             * @description a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons)
+             * @default null
+             */
+            name?: string | null;
+        } & (unknown & unknown);
+        TournamentProgress: {
+            /** @description rounds paired so far */
+            rounds: number;
+            /** @description known from the start */
+            games_planned: number | null;
+            games_started: number;
+            games_finished: number;
+        };
+        EntryPlayer: {
+            id: string;
+            name: string | null;
+            house?: components["schemas"]["House"];
+        };
+        TournamentEntry: {
+            /** @example e1 */
+            id: string;
+            seed: number;
+            players: components["schemas"]["EntryPlayer"][];
+            /** @description yet to accept */
+            pending: string[];
+        };
+        /** @description by table position (the order of `entries`) */
+        TableResult: {
+            scores: number[];
+            winners: number[];
+            /** @description 0 = first; ties share */
+            ranks: number[];
+            /** @description the entry that forfeited */
+            forfeit: string | null;
+        };
+        TournamentTable: {
+            table: number;
+            /** @description entries by position */
+            entries: string[];
+            /** @description the entry holding each seat */
+            seats: string[];
+            /** @description duplicate board (same deal at every table of the board) */
+            board: number | null;
+            game_id: string | null;
+            /** @enum {string} */
+            status: "pending" | "playing" | "finished" | "forfeited";
+            /** @description null until the table is over; at a duplicate board, until every table of the board is over (the table then shows `finished`, even when forfeited): its scores would tell of the deal the others are playing */
+            result: components["schemas"]["TableResult"] | null;
+        };
+        TournamentRound: {
+            index: number;
+            byes: string[];
+            tables: components["schemas"]["TournamentTable"][];
+        };
+        Tournament: {
+            id: string;
+            name: string;
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            format: "round_robin" | "swiss" | "knockout" | "duplicate";
+            /** @enum {string} */
+            status: "open" | "running" | "finished" | "aborted";
+            /** @description a player id, or admin */
+            created_by: string;
+            clock: components["schemas"]["Clock"];
+            timeout_policy: components["schemas"]["TimeoutPolicy"];
+            /** @description null until fixed */
+            seats_per_entry: number | null;
+            /** @description entries per table */
+            table_size: number | null;
+            min_table_size: number | null;
+            /** @description null for a knockout */
+            rounds_planned: number | null;
+            boards_per_match: number | null;
+            /** Format: date-time */
+            created: string;
+            /** Format: date-time */
+            started: string | null;
+            /** Format: date-time */
+            finished: string | null;
+            /** @description why an aborted tournament stopped */
+            error: string | null;
+            /** @description started with every entry accepted by all its players; only then rated */
+            consented: boolean;
+            progress: components["schemas"]["TournamentProgress"];
+            entries: components["schemas"]["TournamentEntry"][];
+            rounds: components["schemas"]["TournamentRound"][];
+            standings: components["schemas"]["Standing"][];
+        };
+        EntryCreated: {
+            /** @example e1 */
+            id: string;
+            seed: number;
+            players: components["schemas"]["EntryPlayer"][];
+            /** @description players invited, yet to accept */
+            pending: string[];
+        };
+        Standings: {
+            id: string;
+            /** @enum {string} */
+            status: "open" | "running" | "finished" | "aborted";
+            standings: components["schemas"]["Standing"][];
+        };
+        Empty: Record<string, never>;
     };
     responses: {
         /**
@@ -5529,7 +5543,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["Empty"];
             };
         };
         responses: {
