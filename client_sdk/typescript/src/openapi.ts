@@ -650,9 +650,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                ladder_id: components["parameters"]["LadderId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /** The ladder, and each entry's status and health. */
@@ -669,9 +667,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                ladder_id: components["parameters"]["LadderId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -702,10 +698,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                ladder_id: components["parameters"]["LadderId"];
-                player_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /** One entry's status, health, rating and history (newest first, replay links). */
@@ -722,9 +715,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                ladder_id: components["parameters"]["LadderId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /** Everyone rated on the ladder, best first by ordinal (mu - 3 sigma). */
@@ -2319,217 +2310,6 @@ export interface components {
             scores: number[] | null;
             result: components["schemas"]["Result"];
         } & components["schemas"]["Notification"];
-        LadderCreate: {
-            game: string;
-            options?: {
-                [key: string]: unknown;
-            } | null;
-            table_size?: number;
-            side_size?: number;
-            duplicate?: boolean;
-            name?: string;
-            clock?: components["schemas"]["Clock"];
-            timeout_policy?: components["schemas"]["TimeoutPolicy"];
-            max_games?: number;
-            provisional_games?: number;
-            pause_after?: number;
-            pause_seconds?: number;
-            seen_seconds?: number;
-            /**
-             * @description a match that would replay an entry's last match whole (nobody else free)
-             *     waits until that entry has been idle this long (default 3), so that
-             *     entries finishing soon after mix in
-             */
-            rematch_seconds?: number;
-            /**
-             * @description `solo` (default): every entry is one player, paired into partnerships
-             *     board by board; `fixed` (two players a side only): every entry is a pair
-             * @enum {string}
-             */
-            sides?: "solo" | "fixed";
-            /**
-             * @description (default true) a new entry (joining again after leaving is one), or
-             *     one whose callback changed, first plays
-             *     an unrated validation game against the ladder's house bots and is
-             *     matched only once that game ends with no timeout and no illegal move
-             *     of its own (a ladder without house bots enough to fill a table with it
-             *     validates nobody)
-             *     entered together (`partner` in the join body), always one side
-             */
-            validation?: boolean;
-        };
-        LadderSummary: {
-            id: string;
-            name: string;
-            game: string;
-            options: {
-                [key: string]: unknown;
-            };
-            table_size: number;
-            side_size: number;
-            /** @enum {string} */
-            sides: "solo" | "fixed";
-            duplicate: boolean;
-            clock: {
-                [key: string]: unknown;
-            };
-            timeout_policy: {
-                [key: string]: unknown;
-            };
-            /** @description concurrent games per entry (house bots have no cap) */
-            max_games: number;
-            provisional_games: number;
-            pause_after: number;
-            pause_seconds: number;
-            seen_seconds: number;
-            rematch_seconds?: number;
-            /** @description whether new entries play a validation game first */
-            validation?: boolean;
-            created: string;
-            entries_count: number;
-            /** @description matches made so far */
-            matches: number;
-        };
-        Ladder: components["schemas"]["LadderSummary"] & {
-            entries: components["schemas"]["LadderEntry"][];
-        };
-        LadderEntryBody: {
-            player_id?: string | null;
-            /**
-             * @description the entry's own cap on games at once, below the ladder's `max_games`
-             *     (`parlour-bot run --games N` joins with 1, so it never holds two). Kept
-             *     from the first join: joining again while entered leaves it as it was.
-             */
-            max_games?: number | null;
-            /**
-             * @description ladders of fixed pairs only: the partner's player id (required there,
-             *     unless the player is entered already: the call then only confirms it).
-             *     The entry is `held` until the partner joins naming this player back
-             *     (the same call); then the pair plays as one side. Refused (400) when
-             *     either is already entered with someone else (leave first).
-             */
-            partner?: string | null;
-        };
-        LadderEntry: {
-            player_id: string;
-            name: string | null;
-            house?: components["schemas"]["House"];
-            /** @description the partner named on a ladder of fixed pairs (else null) */
-            partner: string | null;
-            /**
-             * @description `available`: seen waiting lately, may be matched; `playing`: at a
-             *     game of the ladder now; `away`: not seen
-             *     waiting within `seen_seconds`; `paused`: timed out in its last
-             *     `pause_after` games (see `paused_reason`); `left`: no longer entered;
-             *     `held`: a fixed pair whose partner has not joined naming it back;
-             *     `validating`: to play, or playing, its validation game (see
-             *     `validation`); `failed_validation`: it timed out or moved illegally
-             *     there (`validation.reason`): joining again tries again.
-             * @enum {string}
-             */
-            status: "available" | "playing" | "away" | "paused" | "left" | "held" | "validating" | "failed_validation";
-            /**
-             * @description the entry's validation game (null: it needs none: a house bot, a
-             *     ladder that does not validate, or one without house bots enough)
-             */
-            validation?: null | {
-                /**
-                 * @description `pending`: its validation game starts when it is seen waiting;
-                 *     `playing`: the game is on (`game_id`); `passed`: it may be
-                 *     matched; `failed`: see `reason`
-                 * @enum {string}
-                 */
-                status: "pending" | "playing" | "passed" | "failed";
-                attempt: number;
-                game_id: string | null;
-                reason: string | null;
-            };
-            paused_reason: string | null;
-            /** @description epoch seconds */
-            paused_until: number | null;
-            joined: string | null;
-            last_seen_waiting: string | null;
-            last_played: string | null;
-            results: components["schemas"]["LadderResults"];
-            health: {
-                /** @description finished games (tables) played */
-                games: number;
-                games_with_timeouts: number;
-                /** @description moves the clock made for it */
-                timeouts: number;
-                timeout_streak: number;
-                /** @description ms from turn to move */
-                response_p50?: number | null;
-                /** @description ms, latest 500 moves */
-                response_p99?: number | null;
-                response_samples?: number;
-                /** @description moves the rules refused */
-                refused_moves?: number;
-                /**
-                 * @description for an entry that plays through a callback (`PUT /v1/me/callback`): how it
-                 *     answers its calls, in all its games; null for any other
-                 */
-                callback?: components["schemas"]["CallbackHealth"] | null;
-            };
-            rating?: {
-                mu?: number;
-                sigma?: number;
-                ordinal?: number;
-                games?: number;
-            } | null;
-            history?: {
-                match: number;
-                created: string;
-                /** @description partners at the entry's table */
-                partners: string[];
-                /** @description a duplicate board's other side of the entry's team (at the other table) */
-                teammates?: string[];
-                opponents: string[];
-                /** @enum {string|null} */
-                outcome: "won" | "drawn" | "lost" | null;
-                /**
-                 * @description the entry's rating right after this contest was rated (null until
-                 *     then): plotted over the history, the entry's rating over time
-                 */
-                rating: {
-                    mu: number;
-                    sigma: number;
-                    /** @description mu - 3 sigma */
-                    ordinal: number;
-                } | null;
-                games: {
-                    game_id: string | null;
-                    replay: string | null;
-                    /** @description null while the board's other table is not over (sealed) */
-                    over: boolean | null;
-                }[];
-            }[];
-        };
-        LadderResults: {
-            won: number;
-            drawn: number;
-            lost: number;
-        };
-        LadderLeaderboard: {
-            ladder_id: string;
-            leaderboard: {
-                rank: number;
-                player_id: string;
-                name: string | null;
-                /** @description the name to show; where two rows share a name, each is followed by its player id's last four characters (`mybot */
-                label: string;
-                house?: components["schemas"]["House"];
-                ordinal: number;
-                mu: number;
-                sigma: number;
-                /** @description rated contests (a duplicate board is one) */
-                games: number;
-                provisional: boolean;
-                results: components["schemas"]["LadderResults"];
-                last_played: string | null;
-                on_ladder: boolean;
-            }[];
-        };
         /** @description a game where the caller is to act, with the seat's view */
         Turn: {
             game_id: string;
@@ -3604,6 +3384,233 @@ export interface components {
         };
         /** @description something that happened in a game; `data` by `kind` */
         Event: components["schemas"]["DealEvent"] | components["schemas"]["HandEvent"] | components["schemas"]["PlayEvent"] | components["schemas"]["PassEvent"] | components["schemas"]["ForceEvent"] | components["schemas"]["HandCompleteEvent"] | components["schemas"]["TrickEvent"] | components["schemas"]["DealEndEvent"] | components["schemas"]["GameEndEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["AskingEvent"] | components["schemas"]["CallEvent"] | components["schemas"]["PutOutEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["TakeEvent"] | components["schemas"]["OutOfPlayEvent"] | components["schemas"]["RoundEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["ShowdownEvent"] | components["schemas"]["BidEvent"] | components["schemas"]["ContractEvent"] | components["schemas"]["TrumpEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["ExchangeEvent"] | components["schemas"]["MeldsEvent"] | components["schemas"]["TimeoutEvent"];
+        TimeoutPolicy: {
+            /** @constant */
+            kind: "default_move";
+        } | {
+            /** @constant */
+            kind: "forfeit";
+            /** @description the seat's timeout that forfeits */
+            after: number;
+        };
+        LadderSummary: {
+            id: string;
+            name: string;
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            table_size: number;
+            side_size: number;
+            /** @enum {string} */
+            sides: "solo" | "fixed";
+            duplicate: boolean;
+            clock: components["schemas"]["Clock"];
+            timeout_policy: components["schemas"]["TimeoutPolicy"];
+            /** @description concurrent games per entry (house bots have no cap) */
+            max_games: number;
+            provisional_games: number;
+            pause_after: number;
+            pause_seconds: number;
+            seen_seconds: number;
+            rematch_seconds?: number;
+            /** @description whether new entries play a validation game first */
+            validation?: boolean;
+            created: string;
+            entries_count: number;
+            /** @description matches made so far */
+            matches: number;
+        };
+        LadderList: {
+            ladders: components["schemas"]["LadderSummary"][];
+        };
+        LadderCreate: {
+            game: string;
+            /** @default null */
+            options?: {
+                [key: string]: unknown;
+            } | null;
+            table_size?: number;
+            side_size?: number;
+            duplicate?: boolean;
+            /** @description a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons) */
+            name?: string;
+            clock?: components["schemas"]["Clock"];
+            timeout_policy?: components["schemas"]["TimeoutPolicy"];
+            max_games?: number;
+            provisional_games?: number;
+            pause_after?: number;
+            pause_seconds?: number;
+            seen_seconds?: number;
+            /** @description a match that would replay an entry's last match whole (nobody else free) waits until that entry has been idle this long (default 3), so that entries finishing soon after mix in */
+            rematch_seconds?: number;
+            /**
+             * @description `solo` (default): every entry is one player, paired into partnerships board by board; `fixed` (two players a side only): every entry is a pair entered together (`partner` in the join body), always one side
+             * @enum {string}
+             */
+            sides?: "solo" | "fixed";
+            /** @description (default true) a new entry (joining again after leaving is one), or one whose callback changed, first plays an unrated validation game against the ladder's house bots and is matched only once that game ends with no timeout and no illegal move of its own (a ladder without house bots enough to fill a table with it validates nobody) */
+            validation?: boolean;
+        };
+        LadderValidation: {
+            /**
+             * @description `pending`: its validation game starts when it is seen waiting; `playing`: the game is on (`game_id`); `passed`: it may be matched; `failed`: see `reason`
+             * @enum {string}
+             */
+            status: "pending" | "playing" | "passed" | "failed";
+            attempt: number;
+            game_id: string | null;
+            reason: string | null;
+        };
+        LadderResults: {
+            won: number;
+            drawn: number;
+            lost: number;
+        };
+        LadderHealth: {
+            /** @description finished games (tables) played */
+            games: number;
+            games_with_timeouts: number;
+            /** @description moves the clock made for it */
+            timeouts: number;
+            timeout_streak: number;
+            /** @description ms from turn to move */
+            response_p50?: number | null;
+            /** @description ms, latest 500 moves */
+            response_p99?: number | null;
+            response_samples?: number;
+            /** @description moves the rules refused */
+            refused_moves?: number;
+            /** @description for an entry that plays through a callback (`PUT /v1/me/callback`): how it answers its calls, in all its games; null for any other */
+            callback?: components["schemas"]["CallbackHealth"] | null;
+        };
+        LadderRating: {
+            mu?: number;
+            sigma?: number;
+            ordinal?: number;
+            games?: number;
+        };
+        LadderMatchRating: {
+            mu: number;
+            sigma: number;
+            /** @description mu - 3 sigma */
+            ordinal: number;
+        };
+        LadderMatchGame: {
+            game_id: string | null;
+            replay: string | null;
+            /** @description null while the board's other table is not over (sealed) */
+            over: boolean | null;
+        };
+        LadderMatch: {
+            match: number;
+            created: string;
+            /** @description partners at the entry's table */
+            partners: string[];
+            /** @description a duplicate board's other side of the entry's team (at the other table) */
+            teammates?: string[];
+            opponents: string[];
+            /** @enum {string|null} */
+            outcome: "won" | "drawn" | "lost" | null;
+            /** @description the entry's rating right after this contest was rated (null until then): plotted over the history, the entry's rating over time */
+            rating: components["schemas"]["LadderMatchRating"] | null;
+            games: components["schemas"]["LadderMatchGame"][];
+        };
+        LadderEntry: {
+            player_id: string;
+            name: string | null;
+            house?: components["schemas"]["House"];
+            /** @description the partner named on a ladder of fixed pairs (else null) */
+            partner: string | null;
+            /**
+             * @description `available`: seen waiting lately, may be matched; `playing`: at a game of the ladder now; `away`: not seen waiting within `seen_seconds`; `paused`: timed out in its last `pause_after` games (see `paused_reason`); `left`: no longer entered; `held`: a fixed pair whose partner has not joined naming it back; `validating`: to play, or playing, its validation game (see `validation`); `failed_validation`: it timed out or moved illegally there (`validation.reason`): joining again tries again.
+             * @enum {string}
+             */
+            status: "available" | "playing" | "away" | "paused" | "left" | "held" | "validating" | "failed_validation";
+            /** @description the entry's validation game (null: it needs none: a house bot, a ladder that does not validate, or one without house bots enough) */
+            validation?: components["schemas"]["LadderValidation"] | null;
+            paused_reason: string | null;
+            /** @description epoch seconds */
+            paused_until: number | null;
+            joined: string | null;
+            last_seen_waiting: string | null;
+            last_played: string | null;
+            results: components["schemas"]["LadderResults"];
+            health: components["schemas"]["LadderHealth"];
+            rating?: components["schemas"]["LadderRating"] | null;
+            history?: components["schemas"]["LadderMatch"][];
+        };
+        Ladder: {
+            id: string;
+            name: string;
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            table_size: number;
+            side_size: number;
+            /** @enum {string} */
+            sides: "solo" | "fixed";
+            duplicate: boolean;
+            clock: components["schemas"]["Clock"];
+            timeout_policy: components["schemas"]["TimeoutPolicy"];
+            /** @description concurrent games per entry (house bots have no cap) */
+            max_games: number;
+            provisional_games: number;
+            pause_after: number;
+            pause_seconds: number;
+            seen_seconds: number;
+            rematch_seconds?: number;
+            /** @description whether new entries play a validation game first */
+            validation?: boolean;
+            created: string;
+            entries_count: number;
+            /** @description matches made so far */
+            matches: number;
+            entries: components["schemas"]["LadderEntry"][];
+        };
+        LadderEntryBody: {
+            /** @default null */
+            player_id?: string | null;
+            /**
+             * @description the entry's own cap on games at once, below the ladder's `max_games` (`parlour-bot run --games N` joins with 1, so it never holds two). Kept from the first join: joining again while entered leaves it as it was.
+             * @default null
+             */
+            max_games?: number | null;
+            /**
+             * @description ladders of fixed pairs only: the partner's player id (required there, unless the player is entered already: the call then only confirms it). The entry is `held` until the partner joins naming this player back (the same call); then the pair plays as one side. Refused (400) when either is already entered with someone else (leave first).
+             * @default null
+             */
+            partner?: string | null;
+        };
+        LadderLeft: {
+            ladder_id: string;
+            player_id: string;
+            left: boolean;
+            /** @description on a ladder of fixed pairs, the partner that left too */
+            partner_left?: string;
+        };
+        LadderRank: {
+            rank: number;
+            player_id: string;
+            name: string | null;
+            /** @description the name to show; where two rows share a name, each is followed by its player id's last four characters (`mybot #b2c4`) */
+            label: string;
+            house?: components["schemas"]["House"];
+            ordinal: number;
+            mu: number;
+            sigma: number;
+            /** @description rated contests (a duplicate board is one) */
+            games: number;
+            provisional: boolean;
+            results: components["schemas"]["LadderResults"];
+            last_played: string | null;
+            on_ladder: boolean;
+        };
+        LadderLeaderboard: {
+            ladder_id: string;
+            leaderboard: components["schemas"]["LadderRank"][];
+        };
         PlayerCreated: {
             id: string;
             name: string;
@@ -3677,15 +3684,6 @@ export interface components {
         };
         TournamentList: {
             tournaments: components["schemas"]["TournamentSummary"][];
-        };
-        TimeoutPolicy: {
-            /** @constant */
-            kind: "default_move";
-        } | {
-            /** @constant */
-            kind: "forfeit";
-            /** @description the seat's timeout that forfeits */
-            after: number;
         };
         TournamentCreate: {
             /** @example concerto */
@@ -4754,9 +4752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ladders: components["schemas"]["LadderSummary"][];
-                    };
+                    "application/json": components["schemas"]["LadderList"];
                 };
             };
         };
@@ -4863,13 +4859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ladder_id: string;
-                        player_id: string;
-                        left: boolean;
-                        /** @description on a ladder of fixed pairs, the partner that left too */
-                        partner_left?: string;
-                    };
+                    "application/json": components["schemas"]["LadderLeft"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
