@@ -558,9 +558,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                invitation_id: components["parameters"]["InvitationId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -582,9 +580,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                invitation_id: components["parameters"]["InvitationId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -749,9 +745,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                player_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -2046,55 +2040,6 @@ export interface components {
              */
             last_latency_ms: number | null;
         };
-        ConsentInvitation: {
-            id: string;
-            /** @enum {string} */
-            kind: "game" | "tournament";
-            /**
-             * @description once answered
-             * @enum {string}
-             */
-            status?: "accepted" | "declined";
-            from: {
-                /** @enum {string} */
-                kind: "player" | "app";
-                id: string;
-                name: string | null;
-            };
-            /** Format: date-time */
-            created: string;
-            /** Format: date-time */
-            expires: string;
-            /** @description kind game: the game */
-            game_id?: string;
-            /** @description the game's engine id */
-            game?: string;
-            /** @description kind game: the held seats */
-            seats?: number[];
-            /** @description kind tournament: the tournament */
-            tournament_id?: string;
-            /** @description the tournament's name */
-            tournament?: string;
-            /** @description kind tournament: the held entry */
-            entry_id?: string;
-            /** @description the entry's players */
-            players?: string[];
-        };
-        ConsentInvitationList: {
-            invitations: components["schemas"]["ConsentInvitation"][];
-            /** @description the next page's cursor; null on the last */
-            next_cursor: string | null;
-        };
-        Block: {
-            player_id: string;
-            name: string | null;
-            /** Format: date-time */
-            since: string;
-        };
-        BlockList: {
-            blocks: components["schemas"]["Block"][];
-            next_cursor: string | null;
-        };
         AppCreate: {
             name: string;
             /** @description absolute http(s) URL of the app's play page */
@@ -3384,6 +3329,42 @@ export interface components {
         };
         /** @description something that happened in a game; `data` by `kind` */
         Event: components["schemas"]["DealEvent"] | components["schemas"]["HandEvent"] | components["schemas"]["PlayEvent"] | components["schemas"]["PassEvent"] | components["schemas"]["ForceEvent"] | components["schemas"]["HandCompleteEvent"] | components["schemas"]["TrickEvent"] | components["schemas"]["DealEndEvent"] | components["schemas"]["GameEndEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["AskingEvent"] | components["schemas"]["CallEvent"] | components["schemas"]["PutOutEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["TakeEvent"] | components["schemas"]["OutOfPlayEvent"] | components["schemas"]["RoundEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["ShowdownEvent"] | components["schemas"]["BidEvent"] | components["schemas"]["ContractEvent"] | components["schemas"]["TrumpEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["ExchangeEvent"] | components["schemas"]["MeldsEvent"] | components["schemas"]["TimeoutEvent"];
+        Empty: Record<string, never>;
+        Inviter: {
+            /** @enum {string} */
+            kind: "player" | "app";
+            id: string;
+            name: string | null;
+        };
+        ConsentInvitation: {
+            id: string;
+            /** @enum {string} */
+            kind: "game" | "tournament";
+            /**
+             * @description once answered
+             * @enum {string}
+             */
+            status?: "accepted" | "declined";
+            /** Format: date-time */
+            created: string;
+            /** Format: date-time */
+            expires: string;
+            /** @description kind game: the game */
+            game_id?: string;
+            /** @description the game's engine id */
+            game?: string;
+            /** @description kind game: the held seats */
+            seats?: number[];
+            /** @description kind tournament: the tournament */
+            tournament_id?: string;
+            /** @description the tournament's name */
+            tournament?: string;
+            /** @description kind tournament: the held entry */
+            entry_id?: string;
+            /** @description the entry's players */
+            players?: string[];
+            from: components["schemas"]["Inviter"];
+        };
         TimeoutPolicy: {
             /** @constant */
             kind: "default_move";
@@ -3611,6 +3592,21 @@ export interface components {
             ladder_id: string;
             leaderboard: components["schemas"]["LadderRank"][];
         };
+        Block: {
+            player_id: string;
+            name: string | null;
+            /** Format: date-time */
+            since: string;
+        };
+        BlockList: {
+            blocks: components["schemas"]["Block"][];
+            next_cursor: string | null;
+        };
+        ConsentInvitationList: {
+            invitations: components["schemas"]["ConsentInvitation"][];
+            /** @description the next page's cursor; null on the last */
+            next_cursor: string | null;
+        };
         PlayerCreated: {
             id: string;
             name: string;
@@ -3822,7 +3818,6 @@ export interface components {
             status: "open" | "running" | "finished" | "aborted";
             standings: components["schemas"]["Standing"][];
         };
-        Empty: Record<string, never>;
     };
     responses: {
         /**
@@ -3959,10 +3954,6 @@ export interface components {
         WebhookId: string;
         /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
         Seat: number;
-        /** @description at most this many items in the page */
-        Limit: number;
-        /** @description the previous page's `next_cursor` (none for the first page) */
-        Cursor: string;
         /** @description seconds to wait for something new (capped by the server) */
         Wait: number;
     };
@@ -4685,7 +4676,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["Empty"];
             };
         };
         responses: {
@@ -4717,7 +4708,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["Empty"];
             };
         };
         responses: {
@@ -4920,9 +4911,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description at most this many items in the page */
-                limit?: components["parameters"]["Limit"];
+                limit?: number;
                 /** @description the previous page's `next_cursor` (none for the first page) */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4956,7 +4947,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["Empty"];
             };
         };
         responses: {
@@ -5101,9 +5092,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description at most this many items in the page */
-                limit?: components["parameters"]["Limit"];
+                limit?: number;
                 /** @description the previous page's `next_cursor` (none for the first page) */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: string;
             };
             header?: never;
             path?: never;

@@ -324,6 +324,3 @@ class Leaderboard(Schema):
 
 
 leaderboard = Leaderboard()
-
-
-empty = Empty()
