@@ -1359,11 +1359,6 @@ export interface components {
             NS: number;
             EW: number;
         };
-        Status: {
-            ok: boolean;
-            /** @description `reply_bytes` dots (the benchmark's floor only) */
-            padding?: string;
-        };
         OptionSpec: {
             default: unknown;
             /** @description the values the option takes */
@@ -3329,6 +3324,11 @@ export interface components {
         };
         /** @description something that happened in a game; `data` by `kind` */
         Event: components["schemas"]["DealEvent"] | components["schemas"]["HandEvent"] | components["schemas"]["PlayEvent"] | components["schemas"]["PassEvent"] | components["schemas"]["ForceEvent"] | components["schemas"]["HandCompleteEvent"] | components["schemas"]["TrickEvent"] | components["schemas"]["DealEndEvent"] | components["schemas"]["GameEndEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["AskingEvent"] | components["schemas"]["CallEvent"] | components["schemas"]["PutOutEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["TakeEvent"] | components["schemas"]["OutOfPlayEvent"] | components["schemas"]["RoundEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["ShowdownEvent"] | components["schemas"]["BidEvent"] | components["schemas"]["ContractEvent"] | components["schemas"]["TrumpEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["ExchangeEvent"] | components["schemas"]["MeldsEvent"] | components["schemas"]["TimeoutEvent"];
+        Status: {
+            ok: boolean;
+            /** @description `reply_bytes` dots (the benchmark's floor only) */
+            padding?: string;
+        };
         Empty: Record<string, never>;
         Inviter: {
             /** @enum {string} */
