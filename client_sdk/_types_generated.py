@@ -55,7 +55,6 @@ __all__ = [
     "ConcertoStateForced",
     "ConcertoView",
     "ConsentInvitation",
-    "ConsentInvitationFrom",
     "ConsentInvitationList",
     "ContractEvent",
     "ContractEventData",
@@ -80,6 +79,7 @@ __all__ = [
     "Delivery",
     "DrawEvent",
     "DrawEventData",
+    "Empty",
     "EndMessage",
     "EndMessageData",
     "EntriesClosedErrorBody",
@@ -138,6 +138,7 @@ __all__ = [
     "InvitationRefusedErrorBodyDetails",
     "InvitationsPendingErrorBody",
     "InvitationsPendingErrorBodyDetails",
+    "Inviter",
     "Join",
     "KeepEvent",
     "KeepEventData",
@@ -146,16 +147,18 @@ __all__ = [
     "LadderCreate",
     "LadderEntry",
     "LadderEntryBody",
-    "LadderEntryHealth",
-    "LadderEntryHistoryItem",
-    "LadderEntryHistoryItemGamesItem",
-    "LadderEntryHistoryItemRating",
-    "LadderEntryRating",
-    "LadderEntryValidation",
+    "LadderHealth",
     "LadderLeaderboard",
-    "LadderLeaderboardLeaderboardItem",
+    "LadderLeft",
+    "LadderList",
+    "LadderMatch",
+    "LadderMatchGame",
+    "LadderMatchRating",
+    "LadderRank",
+    "LadderRating",
     "LadderResults",
     "LadderSummary",
+    "LadderValidation",
     "Leaderboard",
     "LeaderboardLeaderboardItem",
     "MeldsEvent",
@@ -257,11 +260,10 @@ __all__ = [
     "TooManyStreamsErrorBodyDetails",
     "Tournament",
     "TournamentCreate",
-    "TournamentEntriesItem",
+    "TournamentEntry",
     "TournamentList",
     "TournamentProgress",
     "TournamentRound",
-    "TournamentStatus",
     "TournamentSummary",
     "TournamentTable",
     "TrickCard",
@@ -310,7 +312,9 @@ class EntryCreate(TypedDict):
 
 class Clock(TypedDict):
     move_seconds: float
+    """each move's time, from the start of the seat's turn"""
     bank_ms: NotRequired[int | None]
+    """each seat's time bank for a game, in milliseconds (default 0, none): a move may run past `move_seconds`, and the overrun is taken from the bank; a timeout spends the rest of it"""
 
 
 class BotSpec(TypedDict):
@@ -333,12 +337,6 @@ class TokenRotate(TypedDict):
 
 class AppTokenRotate(TypedDict):
     keep_webhooks: NotRequired[bool]
-
-
-class StatusSchema(TypedDict):
-    ok: bool
-    padding: NotRequired[str]
-    """`reply_bytes` dots (the benchmark's floor only)"""
 
 
 class OptionSpec(TypedDict):
@@ -1754,228 +1752,6 @@ class Leaderboard(TypedDict):
     leaderboard: list[LeaderboardLeaderboardItem]
 
 
-class TimeoutPolicyDefaultMove(TypedDict):
-    kind: Literal["default_move"]
-
-
-class TimeoutPolicyForfeit(TypedDict):
-    kind: Literal["forfeit"]
-    after: int
-    """the seat's timeout that forfeits"""
-
-
-TimeoutPolicy = TimeoutPolicyDefaultMove | TimeoutPolicyForfeit
-
-
-class TournamentCreate(TypedDict):
-    game: str
-    format: Literal["round_robin", "swiss", "knockout", "duplicate"]
-    options: NotRequired[dict[str, Any] | None]
-    """the game's options for every table"""
-    rounds: NotRequired[int | None]
-    """not for knockout"""
-    boards_per_match: NotRequired[int | None]
-    """duplicate only"""
-    seats_per_entry: NotRequired[int | None]
-    min_table_size: NotRequired[int | None]
-    clock: NotRequired[Clock | None]
-    timeout_policy: NotRequired[TimeoutPolicy | None]
-    name: NotRequired[str | None]
-
-
-class EntryPlayer(TypedDict):
-    id: str
-    name: str | None
-    house: NotRequired[House]
-
-
-class EntryCreated(TypedDict):
-    id: str
-    seed: int
-    players: list[EntryPlayer]
-    pending: list[str]
-    """players invited, yet to accept"""
-
-
-class TableResult(TypedDict):
-    """by table position (the order of `entries`)"""
-
-    scores: list[float]
-    winners: list[int]
-    ranks: list[int]
-    """0 = first; ties share"""
-    forfeit: str | None
-    """the entry that forfeited"""
-
-
-class TournamentTable(TypedDict):
-    table: int
-    entries: list[str]
-    """entries by position"""
-    seats: list[str]
-    """the entry holding each seat"""
-    board: int | None
-    """duplicate board (same deal at every table of the board)"""
-    game_id: str | None
-    status: Literal["pending", "playing", "finished", "forfeited"]
-    result: TableResult | None
-    """null until the table is over; at a duplicate board, until every table
-    of the board is over (the table then shows `finished`, even when
-    forfeited): its scores would tell of the deal the others are playing
-    """
-
-
-class TournamentRound(TypedDict):
-    index: int
-    byes: list[str]
-    tables: list[TournamentTable]
-
-
-class Standing(TypedDict):
-    rank: int
-    entry: str
-    players: list[str]
-    names: list[str | None]
-    points: float
-    played: int
-    byes: int
-    head_to_head: float
-    score_difference: float
-    buchholz: float | None
-    """swiss only"""
-    eliminated_in: int | None
-    """knockout: the round lost in"""
-    house: NotRequired[House]
-
-
-TournamentStatus = Literal["open", "running", "finished", "aborted"]
-
-
-class Standings(TypedDict):
-    id: str
-    status: TournamentStatus
-    standings: list[Standing]
-
-
-class TournamentSummary(TypedDict):
-    id: str
-    name: str
-    game: str
-    format: Literal["round_robin", "swiss", "knockout", "duplicate"]
-    status: TournamentStatus
-    created: str
-    entries: int
-    rounds: int
-    """rounds paired so far"""
-    leaders: list[Standing]
-    """the standings' rank-1 rows"""
-
-
-class TournamentList(TypedDict):
-    tournaments: list[TournamentSummary]
-
-
-class TournamentEntriesItem(TypedDict):
-    id: str
-    seed: int
-    players: list[EntryPlayer]
-    pending: list[str]
-    """yet to accept"""
-
-
-class TournamentProgress(TypedDict):
-    rounds: int
-    """rounds paired so far"""
-    games_planned: int | None
-    """known from the start"""
-    games_started: int
-    games_finished: int
-
-
-class Tournament(TypedDict):
-    id: str
-    name: str
-    game: str
-    options: dict[str, Any]
-    format: Literal["round_robin", "swiss", "knockout", "duplicate"]
-    status: TournamentStatus
-    created_by: str
-    """a player id, or admin"""
-    clock: Clock
-    timeout_policy: TimeoutPolicy
-    seats_per_entry: int | None
-    """null until fixed"""
-    table_size: int | None
-    """entries per table"""
-    min_table_size: int | None
-    rounds_planned: int | None
-    """null for a knockout"""
-    boards_per_match: int | None
-    created: str
-    started: str | None
-    finished: str | None
-    error: str | None
-    """why an aborted tournament stopped"""
-    consented: bool
-    """started with every entry accepted by all its players; only then rated"""
-    progress: TournamentProgress
-    entries: list[TournamentEntriesItem]
-    rounds: list[TournamentRound]
-    standings: list[Standing]
-
-
-class ConsentInvitationFrom(TypedDict):
-    kind: Literal["player", "app"]
-    id: str
-    name: str | None
-
-
-ConsentInvitation = TypedDict(
-    "ConsentInvitation",
-    {
-        "id": str,
-        "kind": Literal["game", "tournament"],
-        "status": NotRequired[Literal["accepted", "declined"]],
-        "from": ConsentInvitationFrom,
-        "created": str,
-        "expires": str,
-        "game_id": NotRequired[str],
-        "game": NotRequired[str],
-        "seats": NotRequired[list[int]],
-        "tournament_id": NotRequired[str],
-        "tournament": NotRequired[str],
-        "entry_id": NotRequired[str],
-        "players": NotRequired[list[str]],
-    },
-)
-"""``status``: once answered
-``game_id``: kind game: the game
-``game``: the game's engine id
-``seats``: kind game: the held seats
-``tournament_id``: kind tournament: the tournament
-``tournament``: the tournament's name
-``entry_id``: kind tournament: the held entry
-``players``: the entry's players
-"""
-
-
-class ConsentInvitationList(TypedDict):
-    invitations: list[ConsentInvitation]
-    next_cursor: str | None
-    """the next page's cursor; null on the last"""
-
-
-class Block(TypedDict):
-    player_id: str
-    name: str | None
-    since: str
-
-
-class BlockList(TypedDict):
-    blocks: list[Block]
-    next_cursor: str | None
-
-
 class AppCreate(TypedDict):
     name: str
     invite_url: NotRequired[str | None]
@@ -2247,251 +2023,6 @@ class GameEndNotification(TypedDict):
     status: Literal["waiting", "active", "finished", "aborted"]
     scores: list[int] | None
     result: Result | None
-
-
-class LadderCreate(TypedDict):
-    game: str
-    options: NotRequired[dict[str, Any] | None]
-    table_size: NotRequired[int]
-    side_size: NotRequired[int]
-    duplicate: NotRequired[bool]
-    name: NotRequired[str]
-    clock: NotRequired[Clock]
-    timeout_policy: NotRequired[TimeoutPolicy]
-    max_games: NotRequired[int]
-    provisional_games: NotRequired[int]
-    pause_after: NotRequired[int]
-    pause_seconds: NotRequired[float]
-    seen_seconds: NotRequired[float]
-    rematch_seconds: NotRequired[float]
-    """a match that would replay an entry's last match whole (nobody else free)
-    waits until that entry has been idle this long (default 3), so that
-    entries finishing soon after mix in
-    """
-    sides: NotRequired[Literal["solo", "fixed"]]
-    """`solo` (default): every entry is one player, paired into partnerships
-    board by board; `fixed` (two players a side only): every entry is a pair
-    """
-    validation: NotRequired[bool]
-    """(default true) a new entry (joining again after leaving is one), or
-    one whose callback changed, first plays
-    an unrated validation game against the ladder's house bots and is
-    matched only once that game ends with no timeout and no illegal move
-    of its own (a ladder without house bots enough to fill a table with it
-    validates nobody)
-    entered together (`partner` in the join body), always one side
-    """
-
-
-class LadderSummary(TypedDict):
-    id: str
-    name: str
-    game: str
-    options: dict[str, Any]
-    table_size: int
-    side_size: int
-    sides: Literal["solo", "fixed"]
-    duplicate: bool
-    clock: dict[str, Any]
-    timeout_policy: dict[str, Any]
-    max_games: int
-    """concurrent games per entry (house bots have no cap)"""
-    provisional_games: int
-    pause_after: int
-    pause_seconds: float
-    seen_seconds: float
-    rematch_seconds: NotRequired[float]
-    validation: NotRequired[bool]
-    """whether new entries play a validation game first"""
-    created: str
-    entries_count: int
-    matches: int
-    """matches made so far"""
-
-
-class LadderEntryHealth(TypedDict):
-    games: int
-    """finished games (tables) played"""
-    games_with_timeouts: int
-    timeouts: int
-    """moves the clock made for it"""
-    timeout_streak: int
-    response_p50: NotRequired[float | None]
-    """ms from turn to move"""
-    response_p99: NotRequired[float | None]
-    """ms, latest 500 moves"""
-    response_samples: NotRequired[int]
-    refused_moves: NotRequired[int]
-    """moves the rules refused"""
-    callback: NotRequired[CallbackHealth | None]
-    """for an entry that plays through a callback (`PUT /v1/me/callback`): how it
-    answers its calls, in all its games; null for any other
-    """
-
-
-class LadderEntryHistoryItemGamesItem(TypedDict):
-    game_id: str | None
-    replay: str | None
-    over: bool | None
-    """null while the board's other table is not over (sealed)"""
-
-
-class LadderEntryHistoryItemRating(TypedDict):
-    """the entry's rating right after this contest was rated (null until
-    then): plotted over the history, the entry's rating over time
-    """
-
-    mu: float
-    sigma: float
-    ordinal: float
-    """mu - 3 sigma"""
-
-
-class LadderEntryHistoryItem(TypedDict):
-    match: int
-    created: str
-    partners: list[str]
-    """partners at the entry's table"""
-    teammates: NotRequired[list[str]]
-    """a duplicate board's other side of the entry's team (at the other table)"""
-    opponents: list[str]
-    outcome: Literal["won", "drawn", "lost"] | None
-    rating: LadderEntryHistoryItemRating | None
-    """the entry's rating right after this contest was rated (null until
-    then): plotted over the history, the entry's rating over time
-    """
-    games: list[LadderEntryHistoryItemGamesItem]
-
-
-class LadderEntryRating(TypedDict):
-    mu: NotRequired[float]
-    sigma: NotRequired[float]
-    ordinal: NotRequired[float]
-    games: NotRequired[int]
-
-
-class LadderEntryValidation(TypedDict):
-    status: Literal["pending", "playing", "passed", "failed"]
-    """`pending`: its validation game starts when it is seen waiting;
-    `playing`: the game is on (`game_id`); `passed`: it may be
-    matched; `failed`: see `reason`
-    """
-    attempt: int
-    game_id: str | None
-    reason: str | None
-
-
-class LadderResults(TypedDict):
-    won: int
-    drawn: int
-    lost: int
-
-
-class LadderEntry(TypedDict):
-    player_id: str
-    name: str | None
-    house: NotRequired[House]
-    partner: str | None
-    """the partner named on a ladder of fixed pairs (else null)"""
-    status: Literal[
-        "available",
-        "playing",
-        "away",
-        "paused",
-        "left",
-        "held",
-        "validating",
-        "failed_validation",
-    ]
-    """`available`: seen waiting lately, may be matched; `playing`: at a
-    game of the ladder now; `away`: not seen
-    waiting within `seen_seconds`; `paused`: timed out in its last
-    `pause_after` games (see `paused_reason`); `left`: no longer entered;
-    `held`: a fixed pair whose partner has not joined naming it back;
-    `validating`: to play, or playing, its validation game (see
-    `validation`); `failed_validation`: it timed out or moved illegally
-    there (`validation.reason`): joining again tries again.
-    """
-    validation: NotRequired[LadderEntryValidation | None]
-    """the entry's validation game (null: it needs none: a house bot, a
-    ladder that does not validate, or one without house bots enough)
-    """
-    paused_reason: str | None
-    paused_until: float | None
-    """epoch seconds"""
-    joined: str | None
-    last_seen_waiting: str | None
-    last_played: str | None
-    results: LadderResults
-    health: LadderEntryHealth
-    rating: NotRequired[LadderEntryRating | None]
-    history: NotRequired[list[LadderEntryHistoryItem]]
-
-
-class Ladder(TypedDict):
-    id: str
-    name: str
-    game: str
-    options: dict[str, Any]
-    table_size: int
-    side_size: int
-    sides: Literal["solo", "fixed"]
-    duplicate: bool
-    clock: dict[str, Any]
-    timeout_policy: dict[str, Any]
-    max_games: int
-    """concurrent games per entry (house bots have no cap)"""
-    provisional_games: int
-    pause_after: int
-    pause_seconds: float
-    seen_seconds: float
-    rematch_seconds: NotRequired[float]
-    validation: NotRequired[bool]
-    """whether new entries play a validation game first"""
-    created: str
-    entries_count: int
-    matches: int
-    """matches made so far"""
-    entries: list[LadderEntry]
-
-
-class LadderEntryBody(TypedDict):
-    player_id: NotRequired[str | None]
-    max_games: NotRequired[int | None]
-    """the entry's own cap on games at once, below the ladder's `max_games`
-    (`parlour-bot run --games N` joins with 1, so it never holds two). Kept
-    from the first join: joining again while entered leaves it as it was.
-    """
-    partner: NotRequired[str | None]
-    """ladders of fixed pairs only: the partner's player id (required there,
-    unless the player is entered already: the call then only confirms it).
-    The entry is `held` until the partner joins naming this player back
-    (the same call); then the pair plays as one side. Refused (400) when
-    either is already entered with someone else (leave first).
-    """
-
-
-class LadderLeaderboardLeaderboardItem(TypedDict):
-    rank: int
-    player_id: str
-    name: str | None
-    label: str
-    """the name to show; where two rows share a name, each is followed by its player id's last four characters (`mybot"""
-    house: NotRequired[House]
-    ordinal: float
-    mu: float
-    sigma: float
-    games: int
-    """rated contests (a duplicate board is one)"""
-    provisional: bool
-    results: LadderResults
-    last_played: str | None
-    on_ladder: bool
-
-
-class LadderLeaderboard(TypedDict):
-    ladder_id: str
-    leaderboard: list[LadderLeaderboardLeaderboardItem]
 
 
 class TurnsMessage(TypedDict):
@@ -3016,6 +2547,298 @@ class Error(TypedDict):
     )
 
 
+class StatusSchema(TypedDict):
+    ok: bool
+    padding: NotRequired[str]
+    """`reply_bytes` dots (the benchmark's floor only)"""
+
+
+class Empty(TypedDict):
+    pass
+
+
+class Inviter(TypedDict):
+    kind: Literal["player", "app"]
+    id: str
+    name: str | None
+
+
+ConsentInvitation = TypedDict(
+    "ConsentInvitation",
+    {
+        "id": str,
+        "kind": Literal["game", "tournament"],
+        "status": NotRequired[Literal["accepted", "declined"]],
+        "created": str,
+        "expires": str,
+        "game_id": NotRequired[str],
+        "game": NotRequired[str],
+        "seats": NotRequired[list[int]],
+        "tournament_id": NotRequired[str],
+        "tournament": NotRequired[str],
+        "entry_id": NotRequired[str],
+        "players": NotRequired[list[str]],
+        "from": Inviter,
+    },
+)
+"""``status``: once answered
+``game_id``: kind game: the game
+``game``: the game's engine id
+``seats``: kind game: the held seats
+``tournament_id``: kind tournament: the tournament
+``tournament``: the tournament's name
+``entry_id``: kind tournament: the held entry
+``players``: the entry's players
+"""
+
+
+class TimeoutPolicyDefaultMove(TypedDict):
+    kind: Literal["default_move"]
+
+
+class TimeoutPolicyForfeit(TypedDict):
+    kind: Literal["forfeit"]
+    after: int
+    """the seat's timeout that forfeits"""
+
+
+TimeoutPolicy = TimeoutPolicyDefaultMove | TimeoutPolicyForfeit
+
+
+class LadderSummary(TypedDict):
+    id: str
+    name: str
+    game: str
+    options: dict[str, Any]
+    table_size: int
+    side_size: int
+    sides: Literal["solo", "fixed"]
+    duplicate: bool
+    clock: Clock
+    timeout_policy: TimeoutPolicy
+    max_games: int
+    """concurrent games per entry (house bots have no cap)"""
+    provisional_games: int
+    pause_after: int
+    pause_seconds: float
+    seen_seconds: float
+    rematch_seconds: NotRequired[float]
+    validation: NotRequired[bool]
+    """whether new entries play a validation game first"""
+    created: str
+    entries_count: int
+    matches: int
+    """matches made so far"""
+
+
+class LadderList(TypedDict):
+    ladders: list[LadderSummary]
+
+
+class LadderCreate(TypedDict):
+    game: str
+    options: NotRequired[dict[str, Any] | None]
+    table_size: NotRequired[int]
+    side_size: NotRequired[int]
+    duplicate: NotRequired[bool]
+    name: NotRequired[str]
+    """a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons)"""
+    clock: NotRequired[Clock]
+    timeout_policy: NotRequired[TimeoutPolicy]
+    max_games: NotRequired[int]
+    provisional_games: NotRequired[int]
+    pause_after: NotRequired[int]
+    pause_seconds: NotRequired[float]
+    seen_seconds: NotRequired[float]
+    rematch_seconds: NotRequired[float]
+    """a match that would replay an entry's last match whole (nobody else free) waits until that entry has been idle this long (default 3), so that entries finishing soon after mix in"""
+    sides: NotRequired[Literal["solo", "fixed"]]
+    """`solo` (default): every entry is one player, paired into partnerships board by board; `fixed` (two players a side only): every entry is a pair entered together (`partner` in the join body), always one side"""
+    validation: NotRequired[bool]
+    """(default true) a new entry (joining again after leaving is one), or one whose callback changed, first plays an unrated validation game against the ladder's house bots and is matched only once that game ends with no timeout and no illegal move of its own (a ladder without house bots enough to fill a table with it validates nobody)"""
+
+
+class LadderValidation(TypedDict):
+    status: Literal["pending", "playing", "passed", "failed"]
+    """`pending`: its validation game starts when it is seen waiting; `playing`: the game is on (`game_id`); `passed`: it may be matched; `failed`: see `reason`"""
+    attempt: int
+    game_id: str | None
+    reason: str | None
+
+
+class LadderResults(TypedDict):
+    won: int
+    drawn: int
+    lost: int
+
+
+class LadderHealth(TypedDict):
+    games: int
+    """finished games (tables) played"""
+    games_with_timeouts: int
+    timeouts: int
+    """moves the clock made for it"""
+    timeout_streak: int
+    response_p50: NotRequired[float | None]
+    """ms from turn to move"""
+    response_p99: NotRequired[float | None]
+    """ms, latest 500 moves"""
+    response_samples: NotRequired[int]
+    refused_moves: NotRequired[int]
+    """moves the rules refused"""
+    callback: NotRequired[CallbackHealth | None]
+    """for an entry that plays through a callback (`PUT /v1/me/callback`): how it answers its calls, in all its games; null for any other"""
+
+
+class LadderRating(TypedDict):
+    mu: NotRequired[float]
+    sigma: NotRequired[float]
+    ordinal: NotRequired[float]
+    games: NotRequired[int]
+
+
+class LadderMatchRating(TypedDict):
+    mu: float
+    sigma: float
+    ordinal: float
+    """mu - 3 sigma"""
+
+
+class LadderMatchGame(TypedDict):
+    game_id: str | None
+    replay: str | None
+    over: bool | None
+    """null while the board's other table is not over (sealed)"""
+
+
+class LadderMatch(TypedDict):
+    match: int
+    created: str
+    partners: list[str]
+    """partners at the entry's table"""
+    teammates: NotRequired[list[str]]
+    """a duplicate board's other side of the entry's team (at the other table)"""
+    opponents: list[str]
+    outcome: Literal["won", "drawn", "lost"] | None
+    rating: LadderMatchRating | None
+    """the entry's rating right after this contest was rated (null until then): plotted over the history, the entry's rating over time"""
+    games: list[LadderMatchGame]
+
+
+class LadderEntry(TypedDict):
+    player_id: str
+    name: str | None
+    house: NotRequired[House]
+    partner: str | None
+    """the partner named on a ladder of fixed pairs (else null)"""
+    status: Literal[
+        "available",
+        "playing",
+        "away",
+        "paused",
+        "left",
+        "held",
+        "validating",
+        "failed_validation",
+    ]
+    """`available`: seen waiting lately, may be matched; `playing`: at a game of the ladder now; `away`: not seen waiting within `seen_seconds`; `paused`: timed out in its last `pause_after` games (see `paused_reason`); `left`: no longer entered; `held`: a fixed pair whose partner has not joined naming it back; `validating`: to play, or playing, its validation game (see `validation`); `failed_validation`: it timed out or moved illegally there (`validation.reason`): joining again tries again."""
+    validation: NotRequired[LadderValidation | None]
+    """the entry's validation game (null: it needs none: a house bot, a ladder that does not validate, or one without house bots enough)"""
+    paused_reason: str | None
+    paused_until: float | None
+    """epoch seconds"""
+    joined: str | None
+    last_seen_waiting: str | None
+    last_played: str | None
+    results: LadderResults
+    health: LadderHealth
+    rating: NotRequired[LadderRating | None]
+    history: NotRequired[list[LadderMatch]]
+
+
+class Ladder(TypedDict):
+    id: str
+    name: str
+    game: str
+    options: dict[str, Any]
+    table_size: int
+    side_size: int
+    sides: Literal["solo", "fixed"]
+    duplicate: bool
+    clock: Clock
+    timeout_policy: TimeoutPolicy
+    max_games: int
+    """concurrent games per entry (house bots have no cap)"""
+    provisional_games: int
+    pause_after: int
+    pause_seconds: float
+    seen_seconds: float
+    rematch_seconds: NotRequired[float]
+    validation: NotRequired[bool]
+    """whether new entries play a validation game first"""
+    created: str
+    entries_count: int
+    matches: int
+    """matches made so far"""
+    entries: list[LadderEntry]
+
+
+class LadderEntryBody(TypedDict):
+    player_id: NotRequired[str | None]
+    max_games: NotRequired[int | None]
+    """the entry's own cap on games at once, below the ladder's `max_games` (`parlour-bot run --games N` joins with 1, so it never holds two). Kept from the first join: joining again while entered leaves it as it was."""
+    partner: NotRequired[str | None]
+    """ladders of fixed pairs only: the partner's player id (required there, unless the player is entered already: the call then only confirms it). The entry is `held` until the partner joins naming this player back (the same call); then the pair plays as one side. Refused (400) when either is already entered with someone else (leave first)."""
+
+
+class LadderLeft(TypedDict):
+    ladder_id: str
+    player_id: str
+    left: bool
+    partner_left: NotRequired[str]
+    """on a ladder of fixed pairs, the partner that left too"""
+
+
+class LadderRank(TypedDict):
+    rank: int
+    player_id: str
+    name: str | None
+    label: str
+    """the name to show; where two rows share a name, each is followed by its player id's last four characters (`mybot #b2c4`)"""
+    house: NotRequired[House]
+    ordinal: float
+    mu: float
+    sigma: float
+    games: int
+    """rated contests (a duplicate board is one)"""
+    provisional: bool
+    results: LadderResults
+    last_played: str | None
+    on_ladder: bool
+
+
+class LadderLeaderboard(TypedDict):
+    ladder_id: str
+    leaderboard: list[LadderRank]
+
+
+class Block(TypedDict):
+    player_id: str
+    name: str | None
+    since: str
+
+
+class BlockList(TypedDict):
+    blocks: list[Block]
+    next_cursor: str | None
+
+
+class ConsentInvitationList(TypedDict):
+    invitations: list[ConsentInvitation]
+    next_cursor: str | None
+    """the next page's cursor; null on the last"""
+
+
 class TokenCallback(TypedDict):
     url: str
     kept: bool
@@ -3050,3 +2873,155 @@ class Profile(TypedDict):
     """per game the player has played rated games of"""
     games: list[str]
     """ids of the unfinished games the player sits in"""
+
+
+class Standing(TypedDict):
+    rank: int
+    entry: str
+    players: list[str]
+    names: list[str | None]
+    points: float
+    played: int
+    byes: int
+    head_to_head: float
+    score_difference: float
+    buchholz: float | None
+    """swiss only"""
+    eliminated_in: int | None
+    """knockout: the round lost in"""
+    house: NotRequired[House]
+
+
+class TournamentSummary(TypedDict):
+    id: str
+    name: str
+    game: str
+    format: Literal["round_robin", "swiss", "knockout", "duplicate"]
+    status: Literal["open", "running", "finished", "aborted"]
+    created: str
+    entries: int
+    rounds: int
+    """rounds paired so far"""
+    leaders: list[Standing]
+    """the standings' rank-1 rows"""
+
+
+class TournamentList(TypedDict):
+    tournaments: list[TournamentSummary]
+
+
+class TournamentCreate(TypedDict):
+    game: str
+    format: Literal["round_robin", "swiss", "knockout", "duplicate"]
+    options: NotRequired[dict[str, Any] | None]
+    """the game's options for every table"""
+    rounds: NotRequired[int | None]
+    """not for knockout"""
+    boards_per_match: NotRequired[int | None]
+    """duplicate only"""
+    seats_per_entry: NotRequired[int | None]
+    min_table_size: NotRequired[int | None]
+    clock: NotRequired[Clock | None]
+    timeout_policy: NotRequired[TimeoutPolicy | None]
+    name: NotRequired[str | None]
+    """a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons)"""
+
+
+class TournamentProgress(TypedDict):
+    rounds: int
+    """rounds paired so far"""
+    games_planned: int | None
+    """known from the start"""
+    games_started: int
+    games_finished: int
+
+
+class EntryPlayer(TypedDict):
+    id: str
+    name: str | None
+    house: NotRequired[House]
+
+
+class TournamentEntry(TypedDict):
+    id: str
+    seed: int
+    players: list[EntryPlayer]
+    pending: list[str]
+    """yet to accept"""
+
+
+class TableResult(TypedDict):
+    """by table position (the order of `entries`)"""
+
+    scores: list[float]
+    winners: list[int]
+    ranks: list[int]
+    """0 = first; ties share"""
+    forfeit: str | None
+    """the entry that forfeited"""
+
+
+class TournamentTable(TypedDict):
+    table: int
+    entries: list[str]
+    """entries by position"""
+    seats: list[str]
+    """the entry holding each seat"""
+    board: int | None
+    """duplicate board (same deal at every table of the board)"""
+    game_id: str | None
+    status: Literal["pending", "playing", "finished", "forfeited"]
+    result: TableResult | None
+    """null until the table is over; at a duplicate board, until every table of the board is over (the table then shows `finished`, even when forfeited): its scores would tell of the deal the others are playing"""
+
+
+class TournamentRound(TypedDict):
+    index: int
+    byes: list[str]
+    tables: list[TournamentTable]
+
+
+class Tournament(TypedDict):
+    id: str
+    name: str
+    game: str
+    options: dict[str, Any]
+    format: Literal["round_robin", "swiss", "knockout", "duplicate"]
+    status: Literal["open", "running", "finished", "aborted"]
+    created_by: str
+    """a player id, or admin"""
+    clock: Clock
+    timeout_policy: TimeoutPolicy
+    seats_per_entry: int | None
+    """null until fixed"""
+    table_size: int | None
+    """entries per table"""
+    min_table_size: int | None
+    rounds_planned: int | None
+    """null for a knockout"""
+    boards_per_match: int | None
+    created: str
+    started: str | None
+    finished: str | None
+    error: str | None
+    """why an aborted tournament stopped"""
+    consented: bool
+    """started with every entry accepted by all its players; only then rated"""
+    progress: TournamentProgress
+    entries: list[TournamentEntry]
+    rounds: list[TournamentRound]
+    standings: list[Standing]
+
+
+class EntryCreated(TypedDict):
+    id: str
+    seed: int
+    players: list[EntryPlayer]
+    pending: list[str]
+    """players invited, yet to accept"""
+
+
+class Standings(TypedDict):
+    id: str
+    status: Literal["open", "running", "finished", "aborted"]
+    standings: list[Standing]

@@ -10,79 +10,44 @@ must read, then compare-and-set, and answers with a view.
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from typing import Any
+
+from flask import Blueprint
 
 from . import schemas
 from .context import services
+from .operations import OPEN, Answer, operation
 
 bp = Blueprint("health", __name__)
 
 
 @bp.get("/healthz")
+@operation(
+    "getHealth",
+    tag="system",
+    summary="Ready when Redis answers.",
+    security=OPEN,
+    responses={200: Answer("ready", schemas.Status)},
+    errors=("Unavailable",),
+)
 def healthz():
-    """
-    ---
-    get:
-      operationId: getHealth
-      tags:
-      - system
-      summary: Ready when Redis answers.
-      security:
-      - {}
-      responses:
-        '200':
-          description: ready
-          content:
-            application/json:
-              schema:
-                $ref: '#/components/schemas/Status'
-        '503':
-          $ref: '#/components/responses/Unavailable'
-    """
-    return schemas.status.dump(services().health.ping())
+    return services().health.ping()
 
 
 @bp.get("/v1/_ping_redis")
-def ping_redis():
-    """
-    ---
-    get:
-      operationId: pingRedis
-      tags:
-      - system
-      summary: One Redis round trip (the benchmark's ceiling).
-      description: |
-        `round_trips=2&reply_bytes=N` waits on Redis twice, one trip after the
-        other, and answers N bytes of `padding`: the floor under a move, which reads,
-        compares-and-sets (docs/architecture.md) and answers with a view.
-      security:
-      - {}
-      parameters:
-      - name: round_trips
-        in: query
-        schema:
-          type: integer
-          minimum: 1
-          maximum: 4
-          default: 1
-      - name: reply_bytes
-        in: query
-        schema:
-          type: integer
-          minimum: 0
-          maximum: 65536
-          default: 0
-      responses:
-        '200':
-          description: Redis answered
-          content:
-            application/json:
-              schema:
-                $ref: '#/components/schemas/Status'
-        '400':
-          $ref: '#/components/responses/InvalidRequest'
-        '503':
-          $ref: '#/components/responses/Unavailable'
-    """
-    query = schemas.ping_query.load(request.args)
-    return schemas.status.dump(services().health.ping(**query))
+@operation(
+    "pingRedis",
+    tag="system",
+    summary="One Redis round trip (the benchmark's ceiling).",
+    description="""\
+`round_trips=2&reply_bytes=N` waits on Redis twice, one trip after the
+other, and answers N bytes of `padding`: the floor under a move, which reads,
+compares-and-sets (docs/architecture.md) and answers with a view.
+""",
+    security=OPEN,
+    query=schemas.PingQuery,
+    responses={200: Answer("Redis answered", schemas.Status)},
+    errors=("InvalidRequest", "Unavailable"),
+)
+def ping_redis(query: dict[str, Any]):
+    return services().health.ping(**query)

@@ -40,6 +40,7 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 from server.services.metrics import Metrics, Snapshot
 
 from .context import services
+from .operations import OPEN, Answer, operation
 
 bp = Blueprint("metrics", __name__)
 
@@ -304,34 +305,28 @@ def render(snap: Snapshot) -> str:
 
 
 @bp.get("/metrics")
+@operation(
+    "getMetrics",
+    tag="system",
+    summary="The whole deployment's figures in the Prometheus text format.",
+    description="""\
+Counters of every API worker on every host, added up in Redis about once a
+second: `parlour_http_requests_total{method,route,status}`,
+`parlour_http_request_duration_seconds` (histogram per method and route),
+`parlour_http_errors_total{status,code}`, `parlour_moves_total`; gauges:
+`parlour_long_polls_waiting`, `parlour_api_workers`, `parlour_games_live`,
+`parlour_tournaments_running`, `parlour_clocks_pending`, `parlour_clocks_overdue`.
+Scrape any one instance (or the load balancer): each answers for the fleet.
+""",
+    security=OPEN,
+    responses={
+        200: Answer(
+            "the metrics (text format version 0.0.4)", {"type": "string"}, media="text/plain"
+        )
+    },
+    errors=("Unavailable",),
+)
 def metrics():
-    """
-    ---
-    get:
-      operationId: getMetrics
-      tags:
-      - system
-      summary: The whole deployment's figures in the Prometheus text format.
-      description: |
-        Counters of every API worker on every host, added up in Redis about once a
-        second: `parlour_http_requests_total{method,route,status}`,
-        `parlour_http_request_duration_seconds` (histogram per method and route),
-        `parlour_http_errors_total{status,code}`, `parlour_moves_total`; gauges:
-        `parlour_long_polls_waiting`, `parlour_api_workers`, `parlour_games_live`,
-        `parlour_tournaments_running`, `parlour_clocks_pending`, `parlour_clocks_overdue`.
-        Scrape any one instance (or the load balancer): each answers for the fleet.
-      security:
-      - {}
-      responses:
-        '200':
-          description: the metrics (text format version 0.0.4)
-          content:
-            text/plain:
-              schema:
-                type: string
-        '503':
-          $ref: '#/components/responses/Unavailable'
-    """
     rec = recorder()
     metrics = services().metrics
     rec.flush(metrics)

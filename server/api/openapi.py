@@ -79,13 +79,29 @@ def _schema_name(schema: Any) -> str:
 
 class _Converter(OpenAPIConverter):
     """apispec's converter, but a schema's ``Meta.description`` does not cost it its
-    ``additionalProperties`` (apispec sets one or the other)."""
+    ``additionalProperties`` (apispec sets one or the other), and what apispec cannot say
+    a schema says in its ``Meta``: ``one_of`` (schemas) documents it as one of those
+    (each inline: a union, whose rule the schema's own validation enforces),
+    ``json_schema`` adds keywords (a rule between fields); a field's ``const`` and
+    ``$ref`` (metadata: a component still written in openapi_base.yaml) are kept."""
 
     def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
+        meta = getattr(schema, "Meta", None)
+        variants = getattr(meta, "one_of", ())
+        if variants:
+            return {"oneOf": [self.schema2jsonschema(variant) for variant in variants]}
         out: dict[str, Any] = super().schema2jsonschema(schema)
         unknown = resolve_schema_instance(schema).unknown
         if unknown != EXCLUDE:
             out["additionalProperties"] = unknown == INCLUDE
+        out.update(copy.deepcopy(getattr(meta, "json_schema", {})))
+        return out
+
+    def metadata2properties(self, field: Any, **kwargs: Any) -> dict[str, Any]:
+        out: dict[str, Any] = super().metadata2properties(field, **kwargs)
+        for key in ("const", "$ref"):
+            if key in field.metadata:
+                out[key] = field.metadata[key]
         return out
 
 

@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+from openapi_schema_validator import OAS31Validator
 
 from client_sdk import CannotStart, Client, organise
 from server.processes import scheduler as runner_module
@@ -17,6 +18,7 @@ from server.processes.scheduler import Runner
 from server.services.bundle import Services
 from server.store import connect
 from server.tournaments import clock
+from tests import spec
 from tests.api.helpers import Api, assert_error, cards_in
 from tests.conftest import ADMIN_TOKEN as ADMIN
 from tests.conftest import Player
@@ -166,6 +168,32 @@ def test_a_bad_tournament_is_refused_with_the_field_named(api, players, body, fi
     someone = players.register()
     details = assert_error(api.post("/v1/tournaments", body, someone), 400, "invalid_request")
     assert field in details
+
+
+SWISS = {"game": "concerto", "format": "swiss"}
+
+
+@pytest.mark.parametrize(
+    "body, accepted",
+    [
+        ({"game": "concerto", "format": "knockout", "rounds": 2}, False),
+        ({"game": "concerto", "format": "knockout", "rounds": None}, True),
+        ({**SWISS, "rounds": 2}, True),
+        ({**SWISS, "boards_per_match": 2}, False),
+        ({"game": "concerto", "format": "duplicate", "boards_per_match": 2}, True),
+        ({**SWISS, "timeout_policy": {"kind": "forfeit", "after": 3}}, True),
+        ({**SWISS, "timeout_policy": {"kind": "forfeit", "after": 1001}}, False),
+        ({**SWISS, "timeout_policy": {"kind": "forfeit"}}, False),
+        ({**SWISS, "timeout_policy": {"kind": "default_move", "after": 2}}, False),
+    ],
+)
+def test_the_spec_of_a_tournament_refuses_what_the_server_refuses(api, players, body, accepted):
+    """The rules between fields (and the timeout policy's kinds and bounds) are in the
+    spec's ``TournamentCreate``, as the server applies them."""
+    document = spec.document()
+    said = OAS31Validator({**document, "$ref": "#/components/schemas/TournamentCreate"})
+    reply = api.post("/v1/tournaments", body, players.register())
+    assert (said.is_valid(body), reply.status) == (accepted, 201 if accepted else 400)
 
 
 def test_entries_and_start_errors(api, players):

@@ -558,9 +558,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                invitation_id: components["parameters"]["InvitationId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -582,9 +580,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                invitation_id: components["parameters"]["InvitationId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -650,9 +646,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                ladder_id: components["parameters"]["LadderId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /** The ladder, and each entry's status and health. */
@@ -669,9 +663,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                ladder_id: components["parameters"]["LadderId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -702,10 +694,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                ladder_id: components["parameters"]["LadderId"];
-                player_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /** One entry's status, health, rating and history (newest first, replay links). */
@@ -722,9 +711,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                ladder_id: components["parameters"]["LadderId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /** Everyone rated on the ladder, best first by ordinal (mu - 3 sigma). */
@@ -758,9 +745,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                player_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -1127,9 +1112,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                tournament_id: components["parameters"]["TournamentId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -1151,9 +1134,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                tournament_id: components["parameters"]["TournamentId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -1180,9 +1161,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                tournament_id: components["parameters"]["TournamentId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -1208,9 +1187,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                tournament_id: components["parameters"]["TournamentId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -1347,8 +1324,12 @@ export interface components {
             players: string[];
         };
         Clock: {
+            /** @description each move's time, from the start of the seat's turn */
             move_seconds: number;
-            /** @default null */
+            /**
+             * @description each seat's time bank for a game, in milliseconds (default 0, none): a move may run past `move_seconds`, and the overrun is taken from the bank; a timeout spends the rest of it
+             * @default null
+             */
             bank_ms?: number | null;
         };
         BotSpec: {
@@ -1370,11 +1351,6 @@ export interface components {
         AppTokenRotate: {
             /** @default false */
             keep_webhooks?: boolean;
-        };
-        Status: {
-            ok: boolean;
-            /** @description `reply_bytes` dots (the benchmark's floor only) */
-            padding?: string;
         };
         OptionSpec: {
             default: unknown;
@@ -2064,219 +2040,6 @@ export interface components {
              */
             last_latency_ms: number | null;
         };
-        TimeoutPolicy: {
-            /** @constant */
-            kind: "default_move";
-        } | {
-            /** @constant */
-            kind: "forfeit";
-            /** @description the seat's timeout that forfeits */
-            after: number;
-        };
-        TournamentCreate: {
-            /** @example concerto */
-            game: string;
-            /** @enum {string} */
-            format: "round_robin" | "swiss" | "knockout" | "duplicate";
-            /** @description the game's options for every table */
-            options?: {
-                [key: string]: unknown;
-            } | null;
-            /** @description not for knockout */
-            rounds?: number | null;
-            /** @description duplicate only */
-            boards_per_match?: number | null;
-            seats_per_entry?: number | null;
-            min_table_size?: number | null;
-            clock?: components["schemas"]["Clock"] | null;
-            timeout_policy?: components["schemas"]["TimeoutPolicy"] | null;
-            name?: string | null;
-        };
-        EntryPlayer: {
-            id: string;
-            name: string | null;
-            house?: components["schemas"]["House"];
-        };
-        EntryCreated: {
-            /** @example e1 */
-            id: string;
-            seed: number;
-            players: components["schemas"]["EntryPlayer"][];
-            /** @description players invited, yet to accept */
-            pending: string[];
-        };
-        /** @description by table position (the order of `entries`) */
-        TableResult: {
-            scores: number[];
-            winners: number[];
-            /** @description 0 = first; ties share */
-            ranks: number[];
-            /** @description the entry that forfeited */
-            forfeit: string | null;
-        };
-        TournamentTable: {
-            table: number;
-            /** @description entries by position */
-            entries: string[];
-            /** @description the entry holding each seat */
-            seats: string[];
-            /** @description duplicate board (same deal at every table of the board) */
-            board: number | null;
-            game_id: string | null;
-            /** @enum {string} */
-            status: "pending" | "playing" | "finished" | "forfeited";
-            /**
-             * @description null until the table is over; at a duplicate board, until every table
-             *     of the board is over (the table then shows `finished`, even when
-             *     forfeited): its scores would tell of the deal the others are playing
-             */
-            result: components["schemas"]["TableResult"] | null;
-        };
-        TournamentRound: {
-            index: number;
-            byes: string[];
-            tables: components["schemas"]["TournamentTable"][];
-        };
-        Standing: {
-            rank: number;
-            entry: string;
-            players: string[];
-            names: (string | null)[];
-            points: number;
-            played: number;
-            byes: number;
-            head_to_head: number;
-            score_difference: number;
-            /** @description swiss only */
-            buchholz: number | null;
-            /** @description knockout: the round lost in */
-            eliminated_in: number | null;
-            house?: components["schemas"]["House"];
-        };
-        Standings: {
-            id: string;
-            status: components["schemas"]["TournamentStatus"];
-            standings: components["schemas"]["Standing"][];
-        };
-        TournamentSummary: {
-            id: string;
-            name: string;
-            game: string;
-            /** @enum {string} */
-            format: "round_robin" | "swiss" | "knockout" | "duplicate";
-            status: components["schemas"]["TournamentStatus"];
-            /** Format: date-time */
-            created: string;
-            entries: number;
-            /** @description rounds paired so far */
-            rounds: number;
-            /** @description the standings' rank-1 rows */
-            leaders: components["schemas"]["Standing"][];
-        };
-        TournamentList: {
-            tournaments: components["schemas"]["TournamentSummary"][];
-        };
-        /** @enum {string} */
-        TournamentStatus: "open" | "running" | "finished" | "aborted";
-        Tournament: {
-            id: string;
-            name: string;
-            game: string;
-            options: {
-                [key: string]: unknown;
-            };
-            /** @enum {string} */
-            format: "round_robin" | "swiss" | "knockout" | "duplicate";
-            status: components["schemas"]["TournamentStatus"];
-            /** @description a player id, or admin */
-            created_by: string;
-            clock: components["schemas"]["Clock"];
-            timeout_policy: components["schemas"]["TimeoutPolicy"];
-            /** @description null until fixed */
-            seats_per_entry: number | null;
-            /** @description entries per table */
-            table_size: number | null;
-            min_table_size: number | null;
-            /** @description null for a knockout */
-            rounds_planned: number | null;
-            boards_per_match: number | null;
-            /** Format: date-time */
-            created: string;
-            /** Format: date-time */
-            started: string | null;
-            /** Format: date-time */
-            finished: string | null;
-            /** @description why an aborted tournament stopped */
-            error: string | null;
-            /** @description started with every entry accepted by all its players; only then rated */
-            consented: boolean;
-            progress: {
-                /** @description rounds paired so far */
-                rounds: number;
-                /** @description known from the start */
-                games_planned: number | null;
-                games_started: number;
-                games_finished: number;
-            };
-            entries: {
-                id: string;
-                seed: number;
-                players: components["schemas"]["EntryPlayer"][];
-                /** @description yet to accept */
-                pending: string[];
-            }[];
-            rounds: components["schemas"]["TournamentRound"][];
-            standings: components["schemas"]["Standing"][];
-        };
-        ConsentInvitation: {
-            id: string;
-            /** @enum {string} */
-            kind: "game" | "tournament";
-            /**
-             * @description once answered
-             * @enum {string}
-             */
-            status?: "accepted" | "declined";
-            from: {
-                /** @enum {string} */
-                kind: "player" | "app";
-                id: string;
-                name: string | null;
-            };
-            /** Format: date-time */
-            created: string;
-            /** Format: date-time */
-            expires: string;
-            /** @description kind game: the game */
-            game_id?: string;
-            /** @description the game's engine id */
-            game?: string;
-            /** @description kind game: the held seats */
-            seats?: number[];
-            /** @description kind tournament: the tournament */
-            tournament_id?: string;
-            /** @description the tournament's name */
-            tournament?: string;
-            /** @description kind tournament: the held entry */
-            entry_id?: string;
-            /** @description the entry's players */
-            players?: string[];
-        };
-        ConsentInvitationList: {
-            invitations: components["schemas"]["ConsentInvitation"][];
-            /** @description the next page's cursor; null on the last */
-            next_cursor: string | null;
-        };
-        Block: {
-            player_id: string;
-            name: string | null;
-            /** Format: date-time */
-            since: string;
-        };
-        BlockList: {
-            blocks: components["schemas"]["Block"][];
-            next_cursor: string | null;
-        };
         AppCreate: {
             name: string;
             /** @description absolute http(s) URL of the app's play page */
@@ -2492,217 +2255,6 @@ export interface components {
             scores: number[] | null;
             result: components["schemas"]["Result"];
         } & components["schemas"]["Notification"];
-        LadderCreate: {
-            game: string;
-            options?: {
-                [key: string]: unknown;
-            } | null;
-            table_size?: number;
-            side_size?: number;
-            duplicate?: boolean;
-            name?: string;
-            clock?: components["schemas"]["Clock"];
-            timeout_policy?: components["schemas"]["TimeoutPolicy"];
-            max_games?: number;
-            provisional_games?: number;
-            pause_after?: number;
-            pause_seconds?: number;
-            seen_seconds?: number;
-            /**
-             * @description a match that would replay an entry's last match whole (nobody else free)
-             *     waits until that entry has been idle this long (default 3), so that
-             *     entries finishing soon after mix in
-             */
-            rematch_seconds?: number;
-            /**
-             * @description `solo` (default): every entry is one player, paired into partnerships
-             *     board by board; `fixed` (two players a side only): every entry is a pair
-             * @enum {string}
-             */
-            sides?: "solo" | "fixed";
-            /**
-             * @description (default true) a new entry (joining again after leaving is one), or
-             *     one whose callback changed, first plays
-             *     an unrated validation game against the ladder's house bots and is
-             *     matched only once that game ends with no timeout and no illegal move
-             *     of its own (a ladder without house bots enough to fill a table with it
-             *     validates nobody)
-             *     entered together (`partner` in the join body), always one side
-             */
-            validation?: boolean;
-        };
-        LadderSummary: {
-            id: string;
-            name: string;
-            game: string;
-            options: {
-                [key: string]: unknown;
-            };
-            table_size: number;
-            side_size: number;
-            /** @enum {string} */
-            sides: "solo" | "fixed";
-            duplicate: boolean;
-            clock: {
-                [key: string]: unknown;
-            };
-            timeout_policy: {
-                [key: string]: unknown;
-            };
-            /** @description concurrent games per entry (house bots have no cap) */
-            max_games: number;
-            provisional_games: number;
-            pause_after: number;
-            pause_seconds: number;
-            seen_seconds: number;
-            rematch_seconds?: number;
-            /** @description whether new entries play a validation game first */
-            validation?: boolean;
-            created: string;
-            entries_count: number;
-            /** @description matches made so far */
-            matches: number;
-        };
-        Ladder: components["schemas"]["LadderSummary"] & {
-            entries: components["schemas"]["LadderEntry"][];
-        };
-        LadderEntryBody: {
-            player_id?: string | null;
-            /**
-             * @description the entry's own cap on games at once, below the ladder's `max_games`
-             *     (`parlour-bot run --games N` joins with 1, so it never holds two). Kept
-             *     from the first join: joining again while entered leaves it as it was.
-             */
-            max_games?: number | null;
-            /**
-             * @description ladders of fixed pairs only: the partner's player id (required there,
-             *     unless the player is entered already: the call then only confirms it).
-             *     The entry is `held` until the partner joins naming this player back
-             *     (the same call); then the pair plays as one side. Refused (400) when
-             *     either is already entered with someone else (leave first).
-             */
-            partner?: string | null;
-        };
-        LadderEntry: {
-            player_id: string;
-            name: string | null;
-            house?: components["schemas"]["House"];
-            /** @description the partner named on a ladder of fixed pairs (else null) */
-            partner: string | null;
-            /**
-             * @description `available`: seen waiting lately, may be matched; `playing`: at a
-             *     game of the ladder now; `away`: not seen
-             *     waiting within `seen_seconds`; `paused`: timed out in its last
-             *     `pause_after` games (see `paused_reason`); `left`: no longer entered;
-             *     `held`: a fixed pair whose partner has not joined naming it back;
-             *     `validating`: to play, or playing, its validation game (see
-             *     `validation`); `failed_validation`: it timed out or moved illegally
-             *     there (`validation.reason`): joining again tries again.
-             * @enum {string}
-             */
-            status: "available" | "playing" | "away" | "paused" | "left" | "held" | "validating" | "failed_validation";
-            /**
-             * @description the entry's validation game (null: it needs none: a house bot, a
-             *     ladder that does not validate, or one without house bots enough)
-             */
-            validation?: null | {
-                /**
-                 * @description `pending`: its validation game starts when it is seen waiting;
-                 *     `playing`: the game is on (`game_id`); `passed`: it may be
-                 *     matched; `failed`: see `reason`
-                 * @enum {string}
-                 */
-                status: "pending" | "playing" | "passed" | "failed";
-                attempt: number;
-                game_id: string | null;
-                reason: string | null;
-            };
-            paused_reason: string | null;
-            /** @description epoch seconds */
-            paused_until: number | null;
-            joined: string | null;
-            last_seen_waiting: string | null;
-            last_played: string | null;
-            results: components["schemas"]["LadderResults"];
-            health: {
-                /** @description finished games (tables) played */
-                games: number;
-                games_with_timeouts: number;
-                /** @description moves the clock made for it */
-                timeouts: number;
-                timeout_streak: number;
-                /** @description ms from turn to move */
-                response_p50?: number | null;
-                /** @description ms, latest 500 moves */
-                response_p99?: number | null;
-                response_samples?: number;
-                /** @description moves the rules refused */
-                refused_moves?: number;
-                /**
-                 * @description for an entry that plays through a callback (`PUT /v1/me/callback`): how it
-                 *     answers its calls, in all its games; null for any other
-                 */
-                callback?: components["schemas"]["CallbackHealth"] | null;
-            };
-            rating?: {
-                mu?: number;
-                sigma?: number;
-                ordinal?: number;
-                games?: number;
-            } | null;
-            history?: {
-                match: number;
-                created: string;
-                /** @description partners at the entry's table */
-                partners: string[];
-                /** @description a duplicate board's other side of the entry's team (at the other table) */
-                teammates?: string[];
-                opponents: string[];
-                /** @enum {string|null} */
-                outcome: "won" | "drawn" | "lost" | null;
-                /**
-                 * @description the entry's rating right after this contest was rated (null until
-                 *     then): plotted over the history, the entry's rating over time
-                 */
-                rating: {
-                    mu: number;
-                    sigma: number;
-                    /** @description mu - 3 sigma */
-                    ordinal: number;
-                } | null;
-                games: {
-                    game_id: string | null;
-                    replay: string | null;
-                    /** @description null while the board's other table is not over (sealed) */
-                    over: boolean | null;
-                }[];
-            }[];
-        };
-        LadderResults: {
-            won: number;
-            drawn: number;
-            lost: number;
-        };
-        LadderLeaderboard: {
-            ladder_id: string;
-            leaderboard: {
-                rank: number;
-                player_id: string;
-                name: string | null;
-                /** @description the name to show; where two rows share a name, each is followed by its player id's last four characters (`mybot */
-                label: string;
-                house?: components["schemas"]["House"];
-                ordinal: number;
-                mu: number;
-                sigma: number;
-                /** @description rated contests (a duplicate board is one) */
-                games: number;
-                provisional: boolean;
-                results: components["schemas"]["LadderResults"];
-                last_played: string | null;
-                on_ladder: boolean;
-            }[];
-        };
         /** @description a game where the caller is to act, with the seat's view */
         Turn: {
             game_id: string;
@@ -3770,6 +3322,289 @@ export interface components {
         };
         /** @description something that happened in a game; `data` by `kind` */
         Event: components["schemas"]["DealEvent"] | components["schemas"]["HandEvent"] | components["schemas"]["PlayEvent"] | components["schemas"]["PassEvent"] | components["schemas"]["ForceEvent"] | components["schemas"]["HandCompleteEvent"] | components["schemas"]["DealEndEvent"] | components["schemas"]["GameEndEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["TrickEvent"] | components["schemas"]["RoundEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["PutOutEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["TakeEvent"] | components["schemas"]["OutOfPlayEvent"] | components["schemas"]["AskingEvent"] | components["schemas"]["CallEvent"] | components["schemas"]["ShowdownEvent"] | components["schemas"]["BidEvent"] | components["schemas"]["ContractEvent"] | components["schemas"]["TrumpEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["ExchangeEvent"] | components["schemas"]["MeldsEvent"] | components["schemas"]["TimeoutEvent"];
+        Status: {
+            ok: boolean;
+            /** @description `reply_bytes` dots (the benchmark's floor only) */
+            padding?: string;
+        };
+        Empty: Record<string, never>;
+        Inviter: {
+            /** @enum {string} */
+            kind: "player" | "app";
+            id: string;
+            name: string | null;
+        };
+        ConsentInvitation: {
+            id: string;
+            /** @enum {string} */
+            kind: "game" | "tournament";
+            /**
+             * @description once answered
+             * @enum {string}
+             */
+            status?: "accepted" | "declined";
+            /** Format: date-time */
+            created: string;
+            /** Format: date-time */
+            expires: string;
+            /** @description kind game: the game */
+            game_id?: string;
+            /** @description the game's engine id */
+            game?: string;
+            /** @description kind game: the held seats */
+            seats?: number[];
+            /** @description kind tournament: the tournament */
+            tournament_id?: string;
+            /** @description the tournament's name */
+            tournament?: string;
+            /** @description kind tournament: the held entry */
+            entry_id?: string;
+            /** @description the entry's players */
+            players?: string[];
+            from: components["schemas"]["Inviter"];
+        };
+        TimeoutPolicy: {
+            /** @constant */
+            kind: "default_move";
+        } | {
+            /** @constant */
+            kind: "forfeit";
+            /** @description the seat's timeout that forfeits */
+            after: number;
+        };
+        LadderSummary: {
+            id: string;
+            name: string;
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            table_size: number;
+            side_size: number;
+            /** @enum {string} */
+            sides: "solo" | "fixed";
+            duplicate: boolean;
+            clock: components["schemas"]["Clock"];
+            timeout_policy: components["schemas"]["TimeoutPolicy"];
+            /** @description concurrent games per entry (house bots have no cap) */
+            max_games: number;
+            provisional_games: number;
+            pause_after: number;
+            pause_seconds: number;
+            seen_seconds: number;
+            rematch_seconds?: number;
+            /** @description whether new entries play a validation game first */
+            validation?: boolean;
+            created: string;
+            entries_count: number;
+            /** @description matches made so far */
+            matches: number;
+        };
+        LadderList: {
+            ladders: components["schemas"]["LadderSummary"][];
+        };
+        LadderCreate: {
+            game: string;
+            /** @default null */
+            options?: {
+                [key: string]: unknown;
+            } | null;
+            table_size?: number;
+            side_size?: number;
+            duplicate?: boolean;
+            /** @description a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons) */
+            name?: string;
+            clock?: components["schemas"]["Clock"];
+            timeout_policy?: components["schemas"]["TimeoutPolicy"];
+            max_games?: number;
+            provisional_games?: number;
+            pause_after?: number;
+            pause_seconds?: number;
+            seen_seconds?: number;
+            /** @description a match that would replay an entry's last match whole (nobody else free) waits until that entry has been idle this long (default 3), so that entries finishing soon after mix in */
+            rematch_seconds?: number;
+            /**
+             * @description `solo` (default): every entry is one player, paired into partnerships board by board; `fixed` (two players a side only): every entry is a pair entered together (`partner` in the join body), always one side
+             * @enum {string}
+             */
+            sides?: "solo" | "fixed";
+            /** @description (default true) a new entry (joining again after leaving is one), or one whose callback changed, first plays an unrated validation game against the ladder's house bots and is matched only once that game ends with no timeout and no illegal move of its own (a ladder without house bots enough to fill a table with it validates nobody) */
+            validation?: boolean;
+        };
+        LadderValidation: {
+            /**
+             * @description `pending`: its validation game starts when it is seen waiting; `playing`: the game is on (`game_id`); `passed`: it may be matched; `failed`: see `reason`
+             * @enum {string}
+             */
+            status: "pending" | "playing" | "passed" | "failed";
+            attempt: number;
+            game_id: string | null;
+            reason: string | null;
+        };
+        LadderResults: {
+            won: number;
+            drawn: number;
+            lost: number;
+        };
+        LadderHealth: {
+            /** @description finished games (tables) played */
+            games: number;
+            games_with_timeouts: number;
+            /** @description moves the clock made for it */
+            timeouts: number;
+            timeout_streak: number;
+            /** @description ms from turn to move */
+            response_p50?: number | null;
+            /** @description ms, latest 500 moves */
+            response_p99?: number | null;
+            response_samples?: number;
+            /** @description moves the rules refused */
+            refused_moves?: number;
+            /** @description for an entry that plays through a callback (`PUT /v1/me/callback`): how it answers its calls, in all its games; null for any other */
+            callback?: components["schemas"]["CallbackHealth"] | null;
+        };
+        LadderRating: {
+            mu?: number;
+            sigma?: number;
+            ordinal?: number;
+            games?: number;
+        };
+        LadderMatchRating: {
+            mu: number;
+            sigma: number;
+            /** @description mu - 3 sigma */
+            ordinal: number;
+        };
+        LadderMatchGame: {
+            game_id: string | null;
+            replay: string | null;
+            /** @description null while the board's other table is not over (sealed) */
+            over: boolean | null;
+        };
+        LadderMatch: {
+            match: number;
+            created: string;
+            /** @description partners at the entry's table */
+            partners: string[];
+            /** @description a duplicate board's other side of the entry's team (at the other table) */
+            teammates?: string[];
+            opponents: string[];
+            /** @enum {string|null} */
+            outcome: "won" | "drawn" | "lost" | null;
+            /** @description the entry's rating right after this contest was rated (null until then): plotted over the history, the entry's rating over time */
+            rating: components["schemas"]["LadderMatchRating"] | null;
+            games: components["schemas"]["LadderMatchGame"][];
+        };
+        LadderEntry: {
+            player_id: string;
+            name: string | null;
+            house?: components["schemas"]["House"];
+            /** @description the partner named on a ladder of fixed pairs (else null) */
+            partner: string | null;
+            /**
+             * @description `available`: seen waiting lately, may be matched; `playing`: at a game of the ladder now; `away`: not seen waiting within `seen_seconds`; `paused`: timed out in its last `pause_after` games (see `paused_reason`); `left`: no longer entered; `held`: a fixed pair whose partner has not joined naming it back; `validating`: to play, or playing, its validation game (see `validation`); `failed_validation`: it timed out or moved illegally there (`validation.reason`): joining again tries again.
+             * @enum {string}
+             */
+            status: "available" | "playing" | "away" | "paused" | "left" | "held" | "validating" | "failed_validation";
+            /** @description the entry's validation game (null: it needs none: a house bot, a ladder that does not validate, or one without house bots enough) */
+            validation?: components["schemas"]["LadderValidation"] | null;
+            paused_reason: string | null;
+            /** @description epoch seconds */
+            paused_until: number | null;
+            joined: string | null;
+            last_seen_waiting: string | null;
+            last_played: string | null;
+            results: components["schemas"]["LadderResults"];
+            health: components["schemas"]["LadderHealth"];
+            rating?: components["schemas"]["LadderRating"] | null;
+            history?: components["schemas"]["LadderMatch"][];
+        };
+        Ladder: {
+            id: string;
+            name: string;
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            table_size: number;
+            side_size: number;
+            /** @enum {string} */
+            sides: "solo" | "fixed";
+            duplicate: boolean;
+            clock: components["schemas"]["Clock"];
+            timeout_policy: components["schemas"]["TimeoutPolicy"];
+            /** @description concurrent games per entry (house bots have no cap) */
+            max_games: number;
+            provisional_games: number;
+            pause_after: number;
+            pause_seconds: number;
+            seen_seconds: number;
+            rematch_seconds?: number;
+            /** @description whether new entries play a validation game first */
+            validation?: boolean;
+            created: string;
+            entries_count: number;
+            /** @description matches made so far */
+            matches: number;
+            entries: components["schemas"]["LadderEntry"][];
+        };
+        LadderEntryBody: {
+            /** @default null */
+            player_id?: string | null;
+            /**
+             * @description the entry's own cap on games at once, below the ladder's `max_games` (`parlour-bot run --games N` joins with 1, so it never holds two). Kept from the first join: joining again while entered leaves it as it was.
+             * @default null
+             */
+            max_games?: number | null;
+            /**
+             * @description ladders of fixed pairs only: the partner's player id (required there, unless the player is entered already: the call then only confirms it). The entry is `held` until the partner joins naming this player back (the same call); then the pair plays as one side. Refused (400) when either is already entered with someone else (leave first).
+             * @default null
+             */
+            partner?: string | null;
+        };
+        LadderLeft: {
+            ladder_id: string;
+            player_id: string;
+            left: boolean;
+            /** @description on a ladder of fixed pairs, the partner that left too */
+            partner_left?: string;
+        };
+        LadderRank: {
+            rank: number;
+            player_id: string;
+            name: string | null;
+            /** @description the name to show; where two rows share a name, each is followed by its player id's last four characters (`mybot #b2c4`) */
+            label: string;
+            house?: components["schemas"]["House"];
+            ordinal: number;
+            mu: number;
+            sigma: number;
+            /** @description rated contests (a duplicate board is one) */
+            games: number;
+            provisional: boolean;
+            results: components["schemas"]["LadderResults"];
+            last_played: string | null;
+            on_ladder: boolean;
+        };
+        LadderLeaderboard: {
+            ladder_id: string;
+            leaderboard: components["schemas"]["LadderRank"][];
+        };
+        Block: {
+            player_id: string;
+            name: string | null;
+            /** Format: date-time */
+            since: string;
+        };
+        BlockList: {
+            blocks: components["schemas"]["Block"][];
+            next_cursor: string | null;
+        };
+        ConsentInvitationList: {
+            invitations: components["schemas"]["ConsentInvitation"][];
+            /** @description the next page's cursor; null on the last */
+            next_cursor: string | null;
+        };
         PlayerCreated: {
             id: string;
             name: string;
@@ -3808,6 +3643,178 @@ export interface components {
             };
             /** @description ids of the unfinished games the player sits in */
             games: string[];
+        };
+        Standing: {
+            rank: number;
+            entry: string;
+            players: string[];
+            names: (string | null)[];
+            points: number;
+            played: number;
+            byes: number;
+            head_to_head: number;
+            score_difference: number;
+            /** @description swiss only */
+            buchholz: number | null;
+            /** @description knockout: the round lost in */
+            eliminated_in: number | null;
+            house?: components["schemas"]["House"];
+        };
+        TournamentSummary: {
+            id: string;
+            name: string;
+            game: string;
+            /** @enum {string} */
+            format: "round_robin" | "swiss" | "knockout" | "duplicate";
+            /** @enum {string} */
+            status: "open" | "running" | "finished" | "aborted";
+            /** Format: date-time */
+            created: string;
+            entries: number;
+            /** @description rounds paired so far */
+            rounds: number;
+            /** @description the standings' rank-1 rows */
+            leaders: components["schemas"]["Standing"][];
+        };
+        TournamentList: {
+            tournaments: components["schemas"]["TournamentSummary"][];
+        };
+        TournamentCreate: {
+            /** @example concerto */
+            game: string;
+            /** @enum {string} */
+            format: "round_robin" | "swiss" | "knockout" | "duplicate";
+            /**
+             * @description the game's options for every table
+             * @default null
+             */
+            options?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description not for knockout
+             * @default null
+             */
+            rounds?: number | null;
+            /**
+             * @description duplicate only
+             * @default null
+             */
+            boards_per_match?: number | null;
+            /** @default null */
+            seats_per_entry?: number | null;
+            /** @default null */
+            min_table_size?: number | null;
+            /** @default null */
+            clock?: components["schemas"]["Clock"] | null;
+            /** @default null */
+            timeout_policy?: components["schemas"]["TimeoutPolicy"] | null;
+            /**
+             * @description a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons)
+             * @default null
+             */
+            name?: string | null;
+        } & (unknown & unknown);
+        TournamentProgress: {
+            /** @description rounds paired so far */
+            rounds: number;
+            /** @description known from the start */
+            games_planned: number | null;
+            games_started: number;
+            games_finished: number;
+        };
+        EntryPlayer: {
+            id: string;
+            name: string | null;
+            house?: components["schemas"]["House"];
+        };
+        TournamentEntry: {
+            /** @example e1 */
+            id: string;
+            seed: number;
+            players: components["schemas"]["EntryPlayer"][];
+            /** @description yet to accept */
+            pending: string[];
+        };
+        /** @description by table position (the order of `entries`) */
+        TableResult: {
+            scores: number[];
+            winners: number[];
+            /** @description 0 = first; ties share */
+            ranks: number[];
+            /** @description the entry that forfeited */
+            forfeit: string | null;
+        };
+        TournamentTable: {
+            table: number;
+            /** @description entries by position */
+            entries: string[];
+            /** @description the entry holding each seat */
+            seats: string[];
+            /** @description duplicate board (same deal at every table of the board) */
+            board: number | null;
+            game_id: string | null;
+            /** @enum {string} */
+            status: "pending" | "playing" | "finished" | "forfeited";
+            /** @description null until the table is over; at a duplicate board, until every table of the board is over (the table then shows `finished`, even when forfeited): its scores would tell of the deal the others are playing */
+            result: components["schemas"]["TableResult"] | null;
+        };
+        TournamentRound: {
+            index: number;
+            byes: string[];
+            tables: components["schemas"]["TournamentTable"][];
+        };
+        Tournament: {
+            id: string;
+            name: string;
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            format: "round_robin" | "swiss" | "knockout" | "duplicate";
+            /** @enum {string} */
+            status: "open" | "running" | "finished" | "aborted";
+            /** @description a player id, or admin */
+            created_by: string;
+            clock: components["schemas"]["Clock"];
+            timeout_policy: components["schemas"]["TimeoutPolicy"];
+            /** @description null until fixed */
+            seats_per_entry: number | null;
+            /** @description entries per table */
+            table_size: number | null;
+            min_table_size: number | null;
+            /** @description null for a knockout */
+            rounds_planned: number | null;
+            boards_per_match: number | null;
+            /** Format: date-time */
+            created: string;
+            /** Format: date-time */
+            started: string | null;
+            /** Format: date-time */
+            finished: string | null;
+            /** @description why an aborted tournament stopped */
+            error: string | null;
+            /** @description started with every entry accepted by all its players; only then rated */
+            consented: boolean;
+            progress: components["schemas"]["TournamentProgress"];
+            entries: components["schemas"]["TournamentEntry"][];
+            rounds: components["schemas"]["TournamentRound"][];
+            standings: components["schemas"]["Standing"][];
+        };
+        EntryCreated: {
+            /** @example e1 */
+            id: string;
+            seed: number;
+            players: components["schemas"]["EntryPlayer"][];
+            /** @description players invited, yet to accept */
+            pending: string[];
+        };
+        Standings: {
+            id: string;
+            /** @enum {string} */
+            status: "open" | "running" | "finished" | "aborted";
+            standings: components["schemas"]["Standing"][];
         };
     };
     responses: {
@@ -3945,10 +3952,6 @@ export interface components {
         WebhookId: string;
         /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
         Seat: number;
-        /** @description at most this many items in the page */
-        Limit: number;
-        /** @description the previous page's `next_cursor` (none for the first page) */
-        Cursor: string;
         /** @description seconds to wait for something new (capped by the server) */
         Wait: number;
     };
@@ -4671,7 +4674,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["Empty"];
             };
         };
         responses: {
@@ -4703,7 +4706,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["Empty"];
             };
         };
         responses: {
@@ -4738,9 +4741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ladders: components["schemas"]["LadderSummary"][];
-                    };
+                    "application/json": components["schemas"]["LadderList"];
                 };
             };
         };
@@ -4847,13 +4848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        ladder_id: string;
-                        player_id: string;
-                        left: boolean;
-                        /** @description on a ladder of fixed pairs, the partner that left too */
-                        partner_left?: string;
-                    };
+                    "application/json": components["schemas"]["LadderLeft"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -4914,9 +4909,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description at most this many items in the page */
-                limit?: components["parameters"]["Limit"];
+                limit?: number;
                 /** @description the previous page's `next_cursor` (none for the first page) */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4950,7 +4945,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["Empty"];
             };
         };
         responses: {
@@ -5095,9 +5090,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description at most this many items in the page */
-                limit?: components["parameters"]["Limit"];
+                limit?: number;
                 /** @description the previous page's `next_cursor` (none for the first page) */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5527,7 +5522,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["Empty"];
             };
         };
         responses: {

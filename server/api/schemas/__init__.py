@@ -16,6 +16,7 @@ from .errors import *  # noqa: F403
 from .fields import *  # noqa: F403
 from .games import *  # noqa: F403
 from .invitations import *  # noqa: F403
+from .ladders import *  # noqa: F403
 from .players import *  # noqa: F403
 from .streams import *  # noqa: F403
 from .tournaments import *  # noqa: F403

@@ -69,3 +69,26 @@ class _Url(fields.String):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(validate=[validate.Length(min=8, max=2000), HTTP_URL], **kwargs)
+
+
+class Number(fields.Number[float]):
+    """A JSON number of an answer, dumped as it is: an ``int`` stays one (``Float`` would
+    write ``1`` as ``1.0``)."""
+
+    num_type = float
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
+DATE_TIME = {"format": "date-time"}
+"""A timestamp's metadata: the answers carry ISO 8601 strings (``wire.iso``), dumped as
+they are, so a ``String`` (``DateTime`` would want a ``datetime``)."""
+
+
+def Base(name: str, **kwargs: Any) -> fields.Raw:  # noqa: N802 (a field, named like one)
+    """A value whose shape is a component still written in openapi_base.yaml (``House``,
+    ``Seat``, ``CallbackHealth``): dumped as it is, documented by reference (nullable:
+    ``anyOf`` it or null). server/api/openapi.py's converter keeps the ``$ref``."""
+    metadata = {"$ref": f"#/components/schemas/{name}", **kwargs.pop("metadata", {})}
+    return fields.Raw(metadata=metadata, **kwargs)

@@ -14,14 +14,10 @@ class PingQuery(_Query):
 
 
 class Status(Schema):
-    ok = fields.Boolean()
-    padding = fields.String()
-
-
-ping_query = PingQuery()
-
-
-status = Status()
+    ok = fields.Boolean(required=True)
+    padding = fields.String(
+        metadata={"description": "`reply_bytes` dots (the benchmark's floor only)"}
+    )
 
 
 class StreamQuery(SeatQuery):

@@ -1,4 +1,4 @@
-"""Tournaments: creation, entries, clocks, standings, leaderboards."""
+"""Tournaments: creation, entries, clocks, rounds, standings; the ratings' leaderboards."""
 
 from __future__ import annotations
 
@@ -8,18 +8,56 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from server.services import names
 
-from .fields import Name, _Query
+from .fields import DATE_TIME, Base, Name, Number, _Query
+
+FORMATS = ("round_robin", "swiss", "knockout", "duplicate")
+TOURNAMENT_STATUSES = ("open", "running", "finished", "aborted")
+TABLE_STATUSES = ("pending", "playing", "finished", "forfeited")
 
 
 class Clock(Schema):
-    move_seconds = fields.Float(required=True, validate=validate.Range(min=0.05, max=86400))
+    move_seconds = fields.Float(
+        required=True,
+        validate=validate.Range(min=0.05, max=86400),
+        metadata={"description": "each move's time, from the start of the seat's turn"},
+    )
     bank_ms = fields.Integer(
-        strict=True, validate=validate.Range(min=0, max=86_400_000), load_default=None
+        strict=True,
+        validate=validate.Range(min=0, max=86_400_000),
+        load_default=None,
+        metadata={
+            "description": "each seat's time bank for a game, in milliseconds (default 0, "
+            "none): a move may run past `move_seconds`, and the overrun is taken from the "
+            "bank; a timeout spends the rest of it"
+        },
+    )
+
+
+class DefaultMovePolicy(Schema):
+    """:class:`TimeoutPolicy`'s first kind, as the spec states it."""
+
+    kind = fields.String(required=True, metadata={"const": "default_move"})
+
+
+class ForfeitPolicy(Schema):
+    """:class:`TimeoutPolicy`'s second kind, as the spec states it."""
+
+    kind = fields.String(required=True, metadata={"const": "forfeit"})
+    after = fields.Integer(
+        required=True,
+        validate=validate.Range(min=1, max=1000),
+        metadata={"description": "the seat's timeout that forfeits"},
     )
 
 
 class TimeoutPolicy(Schema):
-    """``{"kind": "default_move"}`` or ``{"kind": "forfeit", "after": N}`` (N >= 1)."""
+    """``{"kind": "default_move"}`` or ``{"kind": "forfeit", "after": N}`` (N >= 1).
+
+    The spec says it as one of its two kinds (``Meta.one_of``), which is what this
+    schema's fields and rule accept."""
+
+    class Meta:
+        one_of = (DefaultMovePolicy, ForfeitPolicy)
 
     kind = fields.String(required=True, validate=validate.OneOf(["default_move", "forfeit"]))
     after = fields.Integer(strict=True, validate=validate.Range(min=1, max=1000))
@@ -33,14 +71,49 @@ class TimeoutPolicy(Schema):
 
 
 class TournamentCreate(Schema):
-    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    format = fields.String(
-        required=True, validate=validate.OneOf(["round_robin", "swiss", "knockout", "duplicate"])
+    """A tournament's settings (``POST /v1/tournaments``).
+
+    Two rules between fields are the use case's (400 ``invalid_request`` naming the
+    field): ``rounds`` is not for a knockout, ``boards_per_match`` only for duplicate;
+    ``Meta.json_schema`` states them in the spec too."""
+
+    class Meta:
+        json_schema = {
+            "allOf": [
+                {
+                    "if": {"required": ["format"], "properties": {"format": {"const": "knockout"}}},
+                    "then": {"properties": {"rounds": {"type": "null"}}},
+                },
+                {
+                    "if": {
+                        "required": ["format"],
+                        "properties": {"format": {"not": {"const": "duplicate"}}},
+                    },
+                    "then": {"properties": {"boards_per_match": {"type": "null"}}},
+                },
+            ]
+        }
+
+    game = fields.String(
+        required=True, validate=validate.Length(min=1, max=64), metadata={"examples": ["concerto"]}
     )
-    options = fields.Dict(keys=fields.String(), load_default=None)
-    rounds = fields.Integer(strict=True, validate=validate.Range(min=1, max=100), load_default=None)
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=None,
+        metadata={"description": "the game's options for every table"},
+    )
+    rounds = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=1, max=100),
+        load_default=None,
+        metadata={"description": "not for knockout"},
+    )
     boards_per_match = fields.Integer(
-        strict=True, validate=validate.Range(min=1, max=20), load_default=None
+        strict=True,
+        validate=validate.Range(min=1, max=20),
+        load_default=None,
+        metadata={"description": "duplicate only"},
     )
     seats_per_entry = fields.Integer(
         strict=True, validate=validate.Range(min=1, max=8), load_default=None
@@ -70,78 +143,184 @@ class TournamentsQuery(_Query):
     limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
 
 
+# -- answers --------------------------------------------------------------------------------
+class EntryPlayer(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True, allow_none=True)
+    house = Base("House")
+
+
+class TournamentEntry(Schema):
+    """An entry of a tournament: its seed and players (those yet to accept: ``pending``)."""
+
+    id = fields.String(required=True, metadata={"examples": ["e1"]})
+    seed = fields.Integer(required=True, validate=validate.Range(min=1))
+    players = fields.List(fields.Nested(EntryPlayer), required=True)
+    pending = fields.List(fields.String(), required=True, metadata={"description": "yet to accept"})
+
+
+class EntryCreated(TournamentEntry):
+    pending = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "players invited, yet to accept"},
+    )
+
+
+class TableResult(Schema):
+    class Meta:
+        description = "by table position (the order of `entries`)"
+
+    scores = fields.List(Number(), required=True)
+    winners = fields.List(fields.Integer(), required=True)
+    ranks = fields.List(
+        fields.Integer(), required=True, metadata={"description": "0 = first; ties share"}
+    )
+    forfeit = fields.String(
+        required=True, allow_none=True, metadata={"description": "the entry that forfeited"}
+    )
+
+
+class TournamentTable(Schema):
+    table = fields.Integer(required=True, validate=validate.Range(min=0))
+    entries = fields.List(
+        fields.String(), required=True, metadata={"description": "entries by position"}
+    )
+    seats = fields.List(
+        fields.String(), required=True, metadata={"description": "the entry holding each seat"}
+    )
+    board = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "duplicate board (same deal at every table of the board)"},
+    )
+    game_id = fields.String(required=True, allow_none=True)
+    status = fields.String(required=True, validate=validate.OneOf(TABLE_STATUSES))
+    result = fields.Nested(
+        TableResult,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "null until the table is over; at a duplicate board, until every "
+            "table of the board is over (the table then shows `finished`, even when "
+            "forfeited): its scores would tell of the deal the others are playing"
+        },
+    )
+
+
+class TournamentRound(Schema):
+    index = fields.Integer(required=True, validate=validate.Range(min=0))
+    byes = fields.List(fields.String(), required=True)
+    tables = fields.List(fields.Nested(TournamentTable), required=True)
+
+
+class Standing(Schema):
+    rank = fields.Integer(required=True, validate=validate.Range(min=1))
+    entry = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    names = fields.List(fields.String(allow_none=True), required=True)
+    points = Number(required=True)
+    played = fields.Integer(required=True)
+    byes = fields.Integer(required=True)
+    head_to_head = Number(required=True)
+    score_difference = Number(required=True)
+    buchholz = Number(required=True, allow_none=True, metadata={"description": "swiss only"})
+    eliminated_in = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "knockout: the round lost in"}
+    )
+    house = Base("House")
+
+
+def _status() -> fields.String:
+    """A tournament's status."""
+    return fields.String(required=True, validate=validate.OneOf(TOURNAMENT_STATUSES))
+
+
+class Standings(Schema):
+    id = fields.String(required=True)
+    status = _status()
+    standings = fields.List(fields.Nested(Standing), required=True)
+
+
+class TournamentSummary(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    game = fields.String(required=True)
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    status = _status()
+    created = fields.String(required=True, metadata=DATE_TIME)
+    entries = fields.Integer(required=True, validate=validate.Range(min=0))
+    rounds = fields.Integer(
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "rounds paired so far"},
+    )
+    leaders = fields.List(
+        fields.Nested(Standing),
+        required=True,
+        metadata={"description": "the standings' rank-1 rows"},
+    )
+
+
 class TournamentList(Schema):
-    tournaments = fields.Raw()
+    tournaments = fields.List(fields.Nested(TournamentSummary), required=True)
+
+
+class TournamentProgress(Schema):
+    rounds = fields.Integer(required=True, metadata={"description": "rounds paired so far"})
+    games_planned = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "known from the start"}
+    )
+    games_started = fields.Integer(required=True)
+    games_finished = fields.Integer(required=True)
 
 
 class Tournament(Schema):
     """A tournament: settings, entries, rounds (tables, game ids, results), standings."""
 
-    id = fields.String()
-    name = fields.String()
-    game = fields.String()
-    options = fields.Raw()
-    format = fields.String()
-    status = fields.String()
-    created_by = fields.String()
-    clock = fields.Raw()
-    timeout_policy = fields.Raw()
-    seats_per_entry = fields.Raw()
-    table_size = fields.Raw()
-    min_table_size = fields.Raw()
-    rounds_planned = fields.Raw()
-    boards_per_match = fields.Raw()
-    created = fields.Raw()
-    started = fields.Raw()
-    finished = fields.Raw()
-    error = fields.Raw()
-    consented = fields.Boolean()
-    progress = fields.Raw()
-    entries = fields.Raw()
-    rounds = fields.Raw()
-    standings = fields.Raw()
-
-
-class EntryCreated(Schema):
-    id = fields.String()
-    seed = fields.Integer()
-    players = fields.Raw()
-    pending = fields.List(fields.String())
-
-
-class Standings(Schema):
-    id = fields.String()
-    status = fields.String()
-    standings = fields.Raw()
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(keys=fields.String(), required=True)
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    status = _status()
+    created_by = fields.String(required=True, metadata={"description": "a player id, or admin"})
+    clock = fields.Nested(Clock, required=True)
+    timeout_policy = fields.Nested(TimeoutPolicy, required=True)
+    seats_per_entry = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "null until fixed"}
+    )
+    table_size = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "entries per table"}
+    )
+    min_table_size = fields.Integer(required=True, allow_none=True)
+    rounds_planned = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "null for a knockout"}
+    )
+    boards_per_match = fields.Integer(required=True, allow_none=True)
+    created = fields.String(required=True, metadata=DATE_TIME)
+    started = fields.String(required=True, allow_none=True, metadata=DATE_TIME)
+    finished = fields.String(required=True, allow_none=True, metadata=DATE_TIME)
+    error = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "why an aborted tournament stopped"},
+    )
+    consented = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "started with every entry accepted by all its players; only then rated"
+        },
+    )
+    progress = fields.Nested(TournamentProgress, required=True)
+    entries = fields.List(fields.Nested(TournamentEntry), required=True)
+    rounds = fields.List(fields.Nested(TournamentRound), required=True)
+    standings = fields.List(fields.Nested(Standing), required=True)
 
 
 class Leaderboard(Schema):
     game = fields.String()
     leaderboard = fields.Raw()
-
-
-tournaments_query = TournamentsQuery()
-
-
-tournament_list = TournamentList()
-
-
-tournament_create = TournamentCreate()
-
-
-entry_create = EntryCreate()
-
-
-empty = Empty()
-
-
-tournament = Tournament()
-
-
-entry_created = EntryCreated()
-
-
-standings = Standings()
 
 
 leaderboard = Leaderboard()
