@@ -23,17 +23,20 @@ export function jsonTree(value, depth = 0) {
   return h('dl', {class: 'tree'}, rows);
 }
 
-/** The log line of an event most games share (null: not one of those). */
+/**
+ * The log line of an event most games share (null: not one of those). A `deal` without a
+ * dealer or a `trick` without its number (another game's shape of the kind) is not one.
+ */
 export function commonEvent(e, ctx) {
   const d = e.data || {};
   const who = typeof d.seat === 'number' ? ctx.label(d.seat) : null;
   switch (e.kind) {
-    case 'deal': return `Deal ${d.deal ?? ''} · dealer ${ctx.label(d.dealer)}`;
+    case 'deal': return typeof d.dealer === 'number' ? `Deal ${d.deal ?? ''} · dealer ${ctx.label(d.dealer)}` : null;
     case 'hand': return `${who} is dealt ${d.cards.length} card${d.cards.length === 1 ? '' : 's'}: ${d.cards.map(cardText).join(' ')}`;
     case 'play': return `${who} plays ${cardText(d.card)}`;
     case 'pass': return `${who} passes`;
     case 'bid': return `${who} bids ${d.amount}`;
-    case 'trick': return `Trick ${d.number} to ${ctx.label(d.winner)}`;
+    case 'trick': return typeof d.number === 'number' ? `Trick ${d.number} to ${ctx.label(d.winner)}` : null;
     case 'timeout': return `${who} ran out of time (${words(d.action)})`;
     case 'game_over': {
       const winners = (d.winners || []).map((s) => ctx.label(s));
