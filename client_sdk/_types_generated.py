@@ -323,10 +323,6 @@ class BotsEnsure(TypedDict):
     bots: list[BotSpec]
 
 
-class CallbackPut(TypedDict):
-    url: str
-
-
 class TokenRotate(TypedDict):
     keep_callback: NotRequired[bool]
 
@@ -2037,65 +2033,6 @@ class WebhookCreate(TypedDict):
     """which notifications (default all)"""
 
 
-class CallbackSecret(TypedDict):
-    """a callback and its signing secret (shown only in this answer)"""
-
-    url: str
-    secret: str
-    """`cbs_` and a random part: signs each call (`Parlour-Signature`)"""
-
-
-class CallbackFailure(TypedDict):
-    at: str
-    game_id: str
-    version: int
-    seat: int
-    kind: Literal[
-        "timeout",
-        "late",
-        "unreachable",
-        "refused_address",
-        "status",
-        "not_a_move",
-        "too_large",
-        "refused_move",
-    ]
-    detail: str | None
-    """the dispatcher's words (an HTTP status, an error code), never the bot's body"""
-
-
-class CallbackHealth(TypedDict):
-    """how a callback answers its calls (the dispatchers' books)"""
-
-    calls: int
-    timeouts: int
-    """no answer in the time left, or one after the deadline"""
-    errors: int
-    """unreachable, a refused address, a status other than 200, a body that is not a move"""
-    refused_moves: int
-    """moves the engine refused"""
-    stale: int
-    """answers to a turn played already (by another path, or the clock)"""
-    moves: int
-    """moves played"""
-    latency_p50_ms: int | None
-    latency_p99_ms: int | None
-    latency_samples: int
-    last_failures: list[CallbackFailure]
-    """the latest failures, newest first (at most 5)"""
-
-
-class Callback(TypedDict):
-    """the caller's callback and its health"""
-
-    url: str
-    secret_hint: str
-    """the secret's last 4 characters"""
-    since: str
-    """when the callback was last set"""
-    health: CallbackHealth
-
-
 class Webhook(TypedDict):
     id: str
     url: str
@@ -2311,6 +2248,46 @@ class LadderSummary(TypedDict):
     entries_count: int
     matches: int
     """matches made so far"""
+
+
+class CallbackFailure(TypedDict):
+    at: str
+    game_id: str
+    version: int
+    seat: int
+    kind: Literal[
+        "timeout",
+        "late",
+        "unreachable",
+        "refused_address",
+        "status",
+        "not_a_move",
+        "too_large",
+        "refused_move",
+    ]
+    detail: str | None
+    """the dispatcher's words (an HTTP status, an error code), never the bot's body"""
+
+
+class CallbackHealth(TypedDict):
+    """how a callback answers its calls (the dispatchers' books)"""
+
+    calls: int
+    timeouts: int
+    """no answer in the time left, or one after the deadline"""
+    errors: int
+    """unreachable, a refused address, a status other than 200, a body that is not a move"""
+    refused_moves: int
+    """moves the engine refused"""
+    stale: int
+    """answers to a turn played already (by another path, or the clock)"""
+    moves: int
+    """moves played"""
+    latency_p50_ms: int | None
+    latency_p99_ms: int | None
+    latency_samples: int
+    last_failures: list[CallbackFailure]
+    """the latest failures, newest first (at most 5)"""
 
 
 class LadderEntryHealth(TypedDict):
@@ -3014,6 +2991,29 @@ class Error(TypedDict):
         | TooManyStreamsErrorBody
         | UnavailableErrorBody
     )
+
+
+class Callback(TypedDict):
+    """the caller's callback and its health"""
+
+    url: str
+    secret_hint: str
+    """the secret's last 4 characters"""
+    since: str
+    """when the callback was last set"""
+    health: CallbackHealth
+
+
+class CallbackPut(TypedDict):
+    url: str
+
+
+class CallbackSecret(TypedDict):
+    """a callback and its signing secret (shown only in this answer)"""
+
+    url: str
+    secret: str
+    """`cbs_` and a random part: signs each call (`Parlour-Signature`)"""
 
 
 class TokenCallback(TypedDict):

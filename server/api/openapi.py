@@ -51,7 +51,6 @@ FROM_MARSHMALLOW: dict[str, type[schemas.Schema]] = {
     "EntryCreate": schemas.EntryCreate,
     "Clock": schemas.Clock,
     "BotsEnsure": schemas.BotsEnsure,
-    "CallbackPut": schemas.CallbackPut,
     "TokenRotate": schemas.TokenRotate,
     "AppTokenRotate": schemas.AppTokenRotate,
 }

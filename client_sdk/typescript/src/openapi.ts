@@ -1360,9 +1360,6 @@ export interface components {
         BotsEnsure: {
             bots: components["schemas"]["BotSpec"][];
         };
-        CallbackPut: {
-            url: string;
-        };
         TokenRotate: {
             /** @default false */
             keep_callback?: boolean;
@@ -2316,54 +2313,6 @@ export interface components {
             events: ("game_start" | "turn" | "game_end")[];
             /** @description epoch seconds */
             created: number;
-        };
-        /** @description a callback and its signing secret (shown only in this answer) */
-        CallbackSecret: {
-            url: string;
-            /** @description `cbs_` and a random part: signs each call (`Parlour-Signature`) */
-            secret: string;
-        };
-        /** @description the caller's callback and its health */
-        Callback: {
-            url: string;
-            /** @description the secret's last 4 characters */
-            secret_hint: string;
-            /**
-             * Format: date-time
-             * @description when the callback was last set
-             */
-            since: string;
-            health: components["schemas"]["CallbackHealth"];
-        };
-        /** @description how a callback answers its calls (the dispatchers' books) */
-        CallbackHealth: {
-            calls: number;
-            /** @description no answer in the time left, or one after the deadline */
-            timeouts: number;
-            /** @description unreachable, a refused address, a status other than 200, a body that is not a move */
-            errors: number;
-            /** @description moves the engine refused */
-            refused_moves: number;
-            /** @description answers to a turn played already (by another path, or the clock) */
-            stale: number;
-            /** @description moves played */
-            moves: number;
-            latency_p50_ms: number | null;
-            latency_p99_ms: number | null;
-            latency_samples: number;
-            /** @description the latest failures, newest first (at most 5) */
-            last_failures: components["schemas"]["CallbackFailure"][];
-        };
-        CallbackFailure: {
-            /** Format: date-time */
-            at: string;
-            game_id: string;
-            version: number;
-            seat: number;
-            /** @enum {string} */
-            kind: "timeout" | "late" | "unreachable" | "refused_address" | "status" | "not_a_move" | "too_large" | "refused_move";
-            /** @description the dispatcher's words (an HTTP status, an error code), never the bot's body */
-            detail: string | null;
         };
         Webhook: {
             id: string;
@@ -3772,6 +3721,57 @@ export interface components {
         };
         /** @description something that happened in a game; `data` by `kind` */
         Event: components["schemas"]["DealEvent"] | components["schemas"]["HandEvent"] | components["schemas"]["PlayEvent"] | components["schemas"]["PassEvent"] | components["schemas"]["ForceEvent"] | components["schemas"]["HandCompleteEvent"] | components["schemas"]["TrickEvent"] | components["schemas"]["DealEndEvent"] | components["schemas"]["GameEndEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["AskingEvent"] | components["schemas"]["CallEvent"] | components["schemas"]["PutOutEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["TakeEvent"] | components["schemas"]["OutOfPlayEvent"] | components["schemas"]["RoundEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["ShowdownEvent"] | components["schemas"]["BidEvent"] | components["schemas"]["ContractEvent"] | components["schemas"]["TrumpEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["ExchangeEvent"] | components["schemas"]["MeldsEvent"] | components["schemas"]["TimeoutEvent"];
+        CallbackFailure: {
+            /** Format: date-time */
+            at: string;
+            game_id: string;
+            version: number;
+            seat: number;
+            /** @enum {string} */
+            kind: "timeout" | "late" | "unreachable" | "refused_address" | "status" | "not_a_move" | "too_large" | "refused_move";
+            /** @description the dispatcher's words (an HTTP status, an error code), never the bot's body */
+            detail: string | null;
+        };
+        /** @description how a callback answers its calls (the dispatchers' books) */
+        CallbackHealth: {
+            calls: number;
+            /** @description no answer in the time left, or one after the deadline */
+            timeouts: number;
+            /** @description unreachable, a refused address, a status other than 200, a body that is not a move */
+            errors: number;
+            /** @description moves the engine refused */
+            refused_moves: number;
+            /** @description answers to a turn played already (by another path, or the clock) */
+            stale: number;
+            /** @description moves played */
+            moves: number;
+            latency_p50_ms: number | null;
+            latency_p99_ms: number | null;
+            latency_samples: number;
+            /** @description the latest failures, newest first (at most 5) */
+            last_failures: components["schemas"]["CallbackFailure"][];
+        };
+        /** @description the caller's callback and its health */
+        Callback: {
+            url: string;
+            /** @description the secret's last 4 characters */
+            secret_hint: string;
+            /**
+             * Format: date-time
+             * @description when the callback was last set
+             */
+            since: string;
+            health: components["schemas"]["CallbackHealth"];
+        };
+        CallbackPut: {
+            url: string;
+        };
+        /** @description a callback and its signing secret (shown only in this answer) */
+        CallbackSecret: {
+            url: string;
+            /** @description `cbs_` and a random part: signs each call (`Parlour-Signature`) */
+            secret: string;
+        };
         PlayerCreated: {
             id: string;
             name: string;

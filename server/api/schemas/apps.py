@@ -1,10 +1,10 @@
-"""Apps, webhooks, callbacks and the bot pool."""
+"""Apps, webhooks and the bot pool."""
 
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from .fields import HTTP_URL, Boolean, Name, _Url
+from .fields import Boolean, Name, _Url
 from .games import View
 
 
@@ -20,10 +20,6 @@ class WebhookCreate(Schema):
         validate=validate.Length(min=1, max=3),
         load_default=None,
     )
-
-
-class CallbackPut(Schema):
-    url = fields.String(required=True, validate=[validate.Length(min=8, max=2048), HTTP_URL])
 
 
 class AppTokenRotate(Schema):
@@ -104,9 +100,6 @@ app_create = AppCreate()
 
 
 webhook_create = WebhookCreate()
-
-
-callback_put = CallbackPut()
 
 
 app_token_rotate = AppTokenRotate()
