@@ -9,8 +9,9 @@ apispec (with its marshmallow plugin) builds the document from:
   path's parameters);
 * the request schemas of :data:`FROM_MARSHMALLOW`, and every schema an operation names
   (server/api/schemas/), so the spec states exactly what the server loads and dumps;
-* the rest (the document's head, the webhooks, the shared response types no schema yet
-  says) from ``openapi_base.yaml`` beside this module; there, ``x-error-details`` (each
+* each webhook's body from its schema (:data:`.apps.WEBHOOK_BODIES`);
+* the rest (the document's head, the webhooks' words, the shared response types no schema
+  yet says) from ``openapi_base.yaml`` beside this module; there, ``x-error-details`` (each
   error code's ``details``) and ``x-event-data`` (each event kind's ``data``) become one
   schema per code (``<Code>Error``) and per kind (``<Kind>Event``), and ``View`` one
   per game (``<Game>View``).
@@ -40,6 +41,7 @@ from marshmallow import EXCLUDE, INCLUDE
 from server.services.lobby import Lobby
 
 from . import schemas
+from .apps import WEBHOOK_BODIES
 from .operations import Operation
 
 BASE = Path(__file__).with_name("openapi_base.yaml")
@@ -50,11 +52,10 @@ FROM_MARSHMALLOW: dict[str, type[schemas.Schema]] = {
     "PlayerCreate": schemas.PlayerCreate,
     "EntryCreate": schemas.EntryCreate,
     "Clock": schemas.Clock,
-    "BotsEnsure": schemas.BotsEnsure,
     "TokenRotate": schemas.TokenRotate,
-    "AppTokenRotate": schemas.AppTokenRotate,
+    "Invitation": schemas.GuestInvitation,
 }
-"""Components that are the request schemas themselves (name in the spec: class)."""
+"""Components that are request schemas, or named otherwise than their class (spec name: class)."""
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: 10x faster when built
 
@@ -76,7 +77,20 @@ def _schema_name(schema: Any) -> str:
 
 class _Converter(OpenAPIConverter):
     """apispec's converter, but a schema's ``Meta.description`` does not cost it its
-    ``additionalProperties`` (apispec sets one or the other)."""
+    ``additionalProperties`` (apispec sets one or the other), and a field whose metadata
+    names a ``component`` of openapi_base.yaml is a ``$ref`` to it (apispec takes none from
+    metadata; an ``allOf`` of one fails the lint and costs the clients the name)."""
+
+    def init_attribute_functions(self) -> None:
+        super().init_attribute_functions()
+        self.attribute_functions.append(self.component2ref)
+
+    def component2ref(self, field: Any, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        if (name := field.metadata.get("component")) is None:
+            return {}
+        kept = {k: v for k, v in ret.items() if k == "description"}  # the type is the ref's
+        ret.clear()
+        return {"$ref": _ref(name), **kept}
 
     def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
         out: dict[str, Any] = super().schema2jsonschema(schema)
@@ -273,6 +287,10 @@ def build(app: Flask | None = None) -> dict[str, Any]:
 
     out = spec.to_dict()
     out["webhooks"] = base["webhooks"]
+    for event, cls in WEBHOOK_BODIES.items():
+        post, ref = out["webhooks"][event]["post"], {"$ref": _ref(cls.__name__)}
+        post["requestBody"] = {"content": {"application/json": {"schema": ref}}}
+        post["responses"] = post.pop("responses")  # (after the body, as in an operation)
     for item in [*out["paths"].values(), *out["webhooks"].values()]:
         for method in METHODS:
             if method in item:
@@ -298,6 +316,8 @@ def _components(spec: APISpec, components: dict[str, Any]) -> None:
         spec.components.example(name, example)
     for name, cls in FROM_MARSHMALLOW.items():
         spec.components.schema(name, schema=cls)
+    for cls in WEBHOOK_BODIES.values():  # (no operation names them)
+        spec.components.schema(cls.__name__, schema=cls)
     named = _per_code_errors(
         components["schemas"], components["x-error-details"], components["responses"]
     )

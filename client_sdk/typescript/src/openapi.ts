@@ -96,9 +96,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                app_id: components["parameters"]["AppId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -118,9 +116,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                app_id: components["parameters"]["AppId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -150,9 +146,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                app_id: components["parameters"]["AppId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -184,9 +178,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                app_id: components["parameters"]["AppId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -222,10 +214,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                app_id: components["parameters"]["AppId"];
-                webhook_id: components["parameters"]["WebhookId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -1351,22 +1340,73 @@ export interface components {
             /** @default null */
             bank_ms?: number | null;
         };
-        BotSpec: {
-            name: string;
-            /** @default null */
-            games?: string[] | null;
-            count: number;
-        };
-        BotsEnsure: {
-            bots: components["schemas"]["BotSpec"][];
-        };
         TokenRotate: {
             /** @default false */
             keep_callback?: boolean;
         };
-        AppTokenRotate: {
-            /** @default false */
-            keep_webhooks?: boolean;
+        Invitation: {
+            seat: components["schemas"]["Seat"];
+            /** @description the guest token: this seat of this game only */
+            token: string;
+            /** @description invite_url#game=..&seat=..&token=.. */
+            url: string | null;
+            /** Format: date-time */
+            expires: string;
+        };
+        NotificationSeat: {
+            seat: components["schemas"]["Seat"];
+            name: string;
+            /** @enum {string} */
+            kind: "guest" | "bot" | "player";
+        } & {
+            [key: string]: unknown;
+        };
+        GameStartNotification: {
+            /** @description stable per notification: `<game>:<version>:<type>` */
+            id: string;
+            /** @enum {string} */
+            type: "game_start" | "turn" | "game_end";
+            app_id: string;
+            game_id: string;
+            version: number;
+            /** @enum {string} */
+            status: "waiting" | "active" | "finished" | "aborted";
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            seats: components["schemas"]["NotificationSeat"][];
+        } & {
+            [key: string]: unknown;
+        };
+        TurnNotification: {
+            /** @description stable per notification: `<game>:<version>:<type>` */
+            id: string;
+            /** @enum {string} */
+            type: "game_start" | "turn" | "game_end";
+            app_id: string;
+            game_id: string;
+            version: number;
+            /** @enum {string} */
+            status: "waiting" | "active" | "finished" | "aborted";
+            to_move: components["schemas"]["Seat"][];
+        } & {
+            [key: string]: unknown;
+        };
+        GameEndNotification: {
+            /** @description stable per notification: `<game>:<version>:<type>` */
+            id: string;
+            /** @enum {string} */
+            type: "game_start" | "turn" | "game_end";
+            app_id: string;
+            game_id: string;
+            version: number;
+            /** @enum {string} */
+            status: "waiting" | "active" | "finished" | "aborted";
+            scores: number[] | null;
+            result: components["schemas"]["Result"];
+        } & {
+            [key: string]: unknown;
         };
         /** @description rank then suit, e.g. "TS" is the ten of spades */
         Card: string;
@@ -2269,111 +2309,6 @@ export interface components {
             blocks: components["schemas"]["Block"][];
             next_cursor: string | null;
         };
-        AppCreate: {
-            name: string;
-            /** @description absolute http(s) URL of the app's play page */
-            invite_url?: string | null;
-        };
-        AppCreated: {
-            id: string;
-            name: string;
-            /** @description `<app id>.<secret>`, shown once */
-            token: string;
-            invite_url: string | null;
-        };
-        /** @description the app, its new token, and what became of its webhooks */
-        AppTokenRotated: {
-            id: string;
-            name: string;
-            /** @description `<app id>.<secret>`, shown once */
-            token: string;
-            invite_url: string | null;
-            /**
-             * @description how many webhooks the app had, and whether they were kept
-             *     (`keep_webhooks`) or removed with the old token
-             */
-            webhooks: {
-                count: number;
-                kept: boolean;
-            };
-        };
-        WebhookList: {
-            /** @description oldest first, without their secrets */
-            webhooks: components["schemas"]["WebhookInfo"][];
-        };
-        WebhookCreate: {
-            /** @description absolute http(s) URL */
-            url: string;
-            /** @description which notifications (default all) */
-            events?: ("game_start" | "turn" | "game_end")[];
-        };
-        WebhookInfo: {
-            id: string;
-            url: string;
-            events: ("game_start" | "turn" | "game_end")[];
-            /** @description epoch seconds */
-            created: number;
-        };
-        Webhook: {
-            id: string;
-            url: string;
-            events: ("game_start" | "turn" | "game_end")[];
-            /** @description the HMAC-SHA256 signing key, shown once */
-            secret: string;
-            /** @description epoch seconds */
-            created: number;
-        };
-        Delivery: {
-            delivery: string;
-            event: string;
-            hook: string;
-            body_id?: string;
-            /** @enum {string} */
-            status: "delivered" | "failed" | "dropped" | "refused";
-            attempts?: number;
-            /** @description the receiver's last HTTP status */
-            code?: number | null;
-            at: number;
-        };
-        App: {
-            id: string;
-            name: string;
-            invite_url: string | null;
-            webhooks: components["schemas"]["WebhookInfo"][];
-            /** @description the latest outcomes, newest first (50 kept) */
-            deliveries: components["schemas"]["Delivery"][];
-        };
-        AppGameCreate: {
-            game: string;
-            options?: {
-                [key: string]: unknown;
-            };
-            seats: (string | null)[];
-            /** @description display names of the guests, in seat order (default "Guest") */
-            guest_names?: string[];
-        };
-        Invitation: {
-            seat: components["schemas"]["Seat"];
-            /** @description the guest token: this seat of this game only */
-            token: string;
-            /** @description invite_url#game=..&seat=..&token=.. */
-            url: string | null;
-            /** Format: date-time */
-            expires: string;
-        };
-        AppGame: {
-            game: components["schemas"]["View"];
-            invitations: components["schemas"]["Invitation"][];
-        };
-        Bots: {
-            bots: {
-                name: string;
-                /** @description null: any game */
-                games: string[] | null;
-                /** @description how many seats of one game it can take */
-                seats: number;
-            }[];
-        };
         VisitorSettings: {
             enabled: boolean;
             /** @description per game, how many bot seats the pool can fill */
@@ -2399,43 +2334,6 @@ export interface components {
             /** Format: date-time */
             expires: string;
         };
-        BotPool: {
-            bots: {
-                name: string;
-                games: string[] | null;
-                players: components["schemas"]["PlayerCreated"][];
-            }[];
-        };
-        Notification: {
-            /** @description stable per notification: `<game>:<version>:<type>` */
-            id: string;
-            /** @enum {string} */
-            type: "game_start" | "turn" | "game_end";
-            app_id: string;
-            game_id: string;
-            version: number;
-            /** @enum {string} */
-            status: "waiting" | "active" | "finished" | "aborted";
-        };
-        GameStartNotification: {
-            game: string;
-            options: {
-                [key: string]: unknown;
-            };
-            seats: {
-                seat: components["schemas"]["Seat"];
-                name: string;
-                /** @enum {string} */
-                kind: "guest" | "bot" | "player";
-            }[];
-        } & components["schemas"]["Notification"];
-        TurnNotification: {
-            to_move: components["schemas"]["Seat"][];
-        } & components["schemas"]["Notification"];
-        GameEndNotification: {
-            scores: number[] | null;
-            result: components["schemas"]["Result"];
-        } & components["schemas"]["Notification"];
         LadderCreate: {
             game: string;
             options?: {
@@ -3721,6 +3619,141 @@ export interface components {
         };
         /** @description something that happened in a game; `data` by `kind` */
         Event: components["schemas"]["DealEvent"] | components["schemas"]["HandEvent"] | components["schemas"]["PlayEvent"] | components["schemas"]["PassEvent"] | components["schemas"]["ForceEvent"] | components["schemas"]["HandCompleteEvent"] | components["schemas"]["TrickEvent"] | components["schemas"]["DealEndEvent"] | components["schemas"]["GameEndEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["AskingEvent"] | components["schemas"]["CallEvent"] | components["schemas"]["PutOutEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["TakeEvent"] | components["schemas"]["OutOfPlayEvent"] | components["schemas"]["RoundEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["ShowdownEvent"] | components["schemas"]["BidEvent"] | components["schemas"]["ContractEvent"] | components["schemas"]["TrumpEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["ExchangeEvent"] | components["schemas"]["MeldsEvent"] | components["schemas"]["TimeoutEvent"];
+        AppCreate: {
+            /** @description a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons) */
+            name: string;
+            /**
+             * @description absolute http(s) URL of the app's play page
+             * @default null
+             */
+            invite_url?: string | null;
+        };
+        AppCreated: {
+            id: string;
+            name: string;
+            /** @description `<app id>.<secret>`, shown once */
+            token: string;
+            invite_url: string | null;
+        };
+        WebhookInfo: {
+            id: string;
+            url: string;
+            events: ("game_start" | "turn" | "game_end")[];
+            /** @description epoch seconds */
+            created: number;
+        };
+        Delivery: {
+            delivery: string;
+            event: string;
+            hook: string;
+            body_id?: string;
+            /** @enum {string} */
+            status: "delivered" | "failed" | "dropped" | "refused";
+            attempts?: number;
+            /** @description the receiver's last HTTP status */
+            code?: number | null;
+            at: number;
+        } & {
+            [key: string]: unknown;
+        };
+        App: {
+            id: string;
+            name: string;
+            invite_url: string | null;
+            webhooks: components["schemas"]["WebhookInfo"][];
+            /** @description the latest outcomes, newest first (50 kept) */
+            deliveries: components["schemas"]["Delivery"][];
+        };
+        AppGameCreate: {
+            game: string;
+            /** @default null */
+            options?: {
+                [key: string]: unknown;
+            } | null;
+            seats: (string | null)[];
+            /**
+             * @description display names of the guests, in seat order (default "Guest")
+             * @default null
+             */
+            guest_names?: string[] | null;
+        };
+        AppGame: {
+            game: components["schemas"]["View"];
+            invitations: components["schemas"]["Invitation"][];
+        };
+        AppTokenRotate: {
+            /** @default false */
+            keep_webhooks?: boolean;
+        };
+        WebhooksKept: {
+            count: number;
+            kept: boolean;
+        };
+        /** @description the app, its new token, and what became of its webhooks */
+        AppTokenRotated: {
+            id: string;
+            name: string;
+            /** @description `<app id>.<secret>`, shown once */
+            token: string;
+            invite_url: string | null;
+            /** @description how many webhooks the app had, and whether they were kept (`keep_webhooks`) or removed with the old token */
+            webhooks: components["schemas"]["WebhooksKept"];
+        };
+        WebhookCreate: {
+            /** @description absolute http(s) URL */
+            url: string;
+            /**
+             * @description which notifications (default all)
+             * @default null
+             */
+            events?: ("game_start" | "turn" | "game_end")[] | null;
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            events: ("game_start" | "turn" | "game_end")[];
+            /** @description epoch seconds */
+            created: number;
+            /** @description the HMAC-SHA256 signing key, shown once */
+            secret: string;
+        };
+        WebhookList: {
+            /** @description oldest first, without their secrets */
+            webhooks: components["schemas"]["WebhookInfo"][];
+        };
+        PooledBot: {
+            name: string;
+            /** @description null: any game */
+            games: string[] | null;
+            /** @description how many seats of one game it can take */
+            seats: number;
+        };
+        Bots: {
+            bots: components["schemas"]["PooledBot"][];
+        };
+        BotSpec: {
+            name: string;
+            /** @default null */
+            games?: string[] | null;
+            count: number;
+        };
+        BotsEnsure: {
+            bots: components["schemas"]["BotSpec"][];
+        };
+        PlayerCreated: {
+            id: string;
+            name: string;
+            /** @description shown once: <player_id>.<secret> */
+            token: string;
+        };
+        BotPlayers: {
+            name: string;
+            games: string[] | null;
+            players: components["schemas"]["PlayerCreated"][];
+        };
+        BotPool: {
+            bots: components["schemas"]["BotPlayers"][];
+        };
         CallbackFailure: {
             /** Format: date-time */
             at: string;
@@ -3771,12 +3804,6 @@ export interface components {
             url: string;
             /** @description `cbs_` and a random part: signs each call (`Parlour-Signature`) */
             secret: string;
-        };
-        PlayerCreated: {
-            id: string;
-            name: string;
-            /** @description shown once: <player_id>.<secret> */
-            token: string;
         };
         TokenCallback: {
             url: string;
