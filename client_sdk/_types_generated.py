@@ -21,7 +21,6 @@ __all__ = [
     "AppGameCreate",
     "AppTokenRotate",
     "AppTokenRotated",
-    "AppTokenRotatedWebhooks",
     "AskingEvent",
     "AskingEventData",
     "BidEvent",
@@ -31,11 +30,10 @@ __all__ = [
     "BlockList",
     "BoardInPlayErrorBody",
     "BoardInPlayErrorBodyDetails",
+    "BotPlayers",
     "BotPool",
-    "BotPoolBotsItem",
     "BotSpec",
     "Bots",
-    "BotsBotsItem",
     "BotsEnsure",
     "CallEvent",
     "CallEventData",
@@ -112,7 +110,6 @@ __all__ = [
     "GameOverEvent",
     "GameOverEventData",
     "GameStartNotification",
-    "GameStartNotificationSeatsItem",
     "GameStartedErrorBody",
     "GameStreamMessage",
     "GameSummary",
@@ -171,7 +168,7 @@ __all__ = [
     "NotFoundErrorBody",
     "NotFoundErrorBodyDetails",
     "NotYourTurnErrorBody",
-    "Notification",
+    "NotificationSeat",
     "OptionSpec",
     "OutOfPlayEvent",
     "OutOfPlayEventData",
@@ -197,6 +194,7 @@ __all__ = [
     "PlayedCard",
     "PlayerCreate",
     "PlayerCreated",
+    "PooledBot",
     "Problems",
     "Profile",
     "PutOutEvent",
@@ -295,6 +293,7 @@ __all__ = [
     "WebhookCreate",
     "WebhookInfo",
     "WebhookList",
+    "WebhooksKept",
     "WrongEntrySizeErrorBody",
     "WrongEntrySizeErrorBodyDetails",
 ]
@@ -317,26 +316,71 @@ class Clock(TypedDict):
     """each seat's time bank for a game, in milliseconds (default 0, none): a move may run past `move_seconds`, and the overrun is taken from the bank; a timeout spends the rest of it"""
 
 
-class BotSpec(TypedDict):
-    name: str
-    games: NotRequired[list[str] | None]
-    count: int
-
-
-class BotsEnsure(TypedDict):
-    bots: list[BotSpec]
-
-
-class CallbackPut(TypedDict):
-    url: str
-
-
 class TokenRotate(TypedDict):
     keep_callback: NotRequired[bool]
 
 
-class AppTokenRotate(TypedDict):
-    keep_webhooks: NotRequired[bool]
+Seat = int
+
+
+class Invitation(TypedDict):
+    seat: Seat
+    token: str
+    """the guest token: this seat of this game only"""
+    url: str | None
+    """invite_url#game=..&seat=..&token=.."""
+    expires: str
+
+
+class NotificationSeat(TypedDict):
+    seat: Seat
+    name: str
+    kind: Literal["guest", "bot", "player"]
+
+
+class GameStartNotification(TypedDict):
+    id: str
+    """stable per notification: `<game>:<version>:<type>`"""
+    type: Literal["game_start", "turn", "game_end"]
+    app_id: str
+    game_id: str
+    version: int
+    status: Literal["waiting", "active", "finished", "aborted"]
+    game: str
+    options: dict[str, Any]
+    seats: list[NotificationSeat]
+
+
+class TurnNotification(TypedDict):
+    id: str
+    """stable per notification: `<game>:<version>:<type>`"""
+    type: Literal["game_start", "turn", "game_end"]
+    app_id: str
+    game_id: str
+    version: int
+    status: Literal["waiting", "active", "finished", "aborted"]
+    to_move: list[Seat]
+
+
+class Result(TypedDict):
+    termination: str
+    """the engine's reason, or `forfeit` for a game aborted by a forfeit"""
+    scores: list[int]
+    winners: list[Seat]
+    forfeit: NotRequired[Seat]
+    """the seat that forfeited (then `scores` are those when the game stopped)"""
+
+
+class GameEndNotification(TypedDict):
+    id: str
+    """stable per notification: `<game>:<version>:<type>`"""
+    type: Literal["game_start", "turn", "game_end"]
+    app_id: str
+    game_id: str
+    version: int
+    status: Literal["waiting", "active", "finished", "aborted"]
+    scores: list[int] | None
+    result: Result | None
 
 
 class OptionSpec(TypedDict):
@@ -362,9 +406,6 @@ class Rules(TypedDict):
 
 Card = str
 """rank then suit, e.g. "TS" is the ten of spades"""
-
-
-Seat = int
 
 
 class Deal(TypedDict):
@@ -495,15 +536,6 @@ class SeatEntry(TypedDict):
     name: str | None
     player_id: str | None
     house: NotRequired[House]
-
-
-class Result(TypedDict):
-    termination: str
-    """the engine's reason, or `forfeit` for a game aborted by a forfeit"""
-    scores: list[int]
-    winners: list[Seat]
-    forfeit: NotRequired[Seat]
-    """the seat that forfeited (then `scores` are those when the game stopped)"""
 
 
 Integers = list[int]
@@ -1752,187 +1784,6 @@ class Leaderboard(TypedDict):
     leaderboard: list[LeaderboardLeaderboardItem]
 
 
-class AppCreate(TypedDict):
-    name: str
-    invite_url: NotRequired[str | None]
-    """absolute http(s) URL of the app's play page"""
-
-
-class AppCreated(TypedDict):
-    id: str
-    name: str
-    token: str
-    """`<app id>.<secret>`, shown once"""
-    invite_url: str | None
-
-
-class AppTokenRotatedWebhooks(TypedDict):
-    """how many webhooks the app had, and whether they were kept
-    (`keep_webhooks`) or removed with the old token
-    """
-
-    count: int
-    kept: bool
-
-
-class AppTokenRotated(TypedDict):
-    """the app, its new token, and what became of its webhooks"""
-
-    id: str
-    name: str
-    token: str
-    """`<app id>.<secret>`, shown once"""
-    invite_url: str | None
-    webhooks: AppTokenRotatedWebhooks
-    """how many webhooks the app had, and whether they were kept
-    (`keep_webhooks`) or removed with the old token
-    """
-
-
-class WebhookInfo(TypedDict):
-    id: str
-    url: str
-    events: list[Literal["game_start", "turn", "game_end"]]
-    created: float
-    """epoch seconds"""
-
-
-class WebhookList(TypedDict):
-    webhooks: list[WebhookInfo]
-    """oldest first, without their secrets"""
-
-
-class WebhookCreate(TypedDict):
-    url: str
-    """absolute http(s) URL"""
-    events: NotRequired[list[Literal["game_start", "turn", "game_end"]]]
-    """which notifications (default all)"""
-
-
-class CallbackSecret(TypedDict):
-    """a callback and its signing secret (shown only in this answer)"""
-
-    url: str
-    secret: str
-    """`cbs_` and a random part: signs each call (`Parlour-Signature`)"""
-
-
-class CallbackFailure(TypedDict):
-    at: str
-    game_id: str
-    version: int
-    seat: int
-    kind: Literal[
-        "timeout",
-        "late",
-        "unreachable",
-        "refused_address",
-        "status",
-        "not_a_move",
-        "too_large",
-        "refused_move",
-    ]
-    detail: str | None
-    """the dispatcher's words (an HTTP status, an error code), never the bot's body"""
-
-
-class CallbackHealth(TypedDict):
-    """how a callback answers its calls (the dispatchers' books)"""
-
-    calls: int
-    timeouts: int
-    """no answer in the time left, or one after the deadline"""
-    errors: int
-    """unreachable, a refused address, a status other than 200, a body that is not a move"""
-    refused_moves: int
-    """moves the engine refused"""
-    stale: int
-    """answers to a turn played already (by another path, or the clock)"""
-    moves: int
-    """moves played"""
-    latency_p50_ms: int | None
-    latency_p99_ms: int | None
-    latency_samples: int
-    last_failures: list[CallbackFailure]
-    """the latest failures, newest first (at most 5)"""
-
-
-class Callback(TypedDict):
-    """the caller's callback and its health"""
-
-    url: str
-    secret_hint: str
-    """the secret's last 4 characters"""
-    since: str
-    """when the callback was last set"""
-    health: CallbackHealth
-
-
-class Webhook(TypedDict):
-    id: str
-    url: str
-    events: list[Literal["game_start", "turn", "game_end"]]
-    secret: str
-    """the HMAC-SHA256 signing key, shown once"""
-    created: float
-    """epoch seconds"""
-
-
-class Delivery(TypedDict):
-    delivery: str
-    event: str
-    hook: str
-    body_id: NotRequired[str]
-    status: Literal["delivered", "failed", "dropped", "refused"]
-    attempts: NotRequired[int]
-    code: NotRequired[int | None]
-    """the receiver's last HTTP status"""
-    at: float
-
-
-class App(TypedDict):
-    id: str
-    name: str
-    invite_url: str | None
-    webhooks: list[WebhookInfo]
-    deliveries: list[Delivery]
-    """the latest outcomes, newest first (50 kept)"""
-
-
-class AppGameCreate(TypedDict):
-    game: str
-    options: NotRequired[dict[str, Any]]
-    seats: list[str | None]
-    guest_names: NotRequired[list[str]]
-    """display names of the guests, in seat order (default "Guest")"""
-
-
-class Invitation(TypedDict):
-    seat: Seat
-    token: str
-    """the guest token: this seat of this game only"""
-    url: str | None
-    """invite_url#game=..&seat=..&token=.."""
-    expires: str
-
-
-class AppGame(TypedDict):
-    game: View
-    invitations: list[Invitation]
-
-
-class BotsBotsItem(TypedDict):
-    name: str
-    games: list[str] | None
-    """null: any game"""
-    seats: int
-    """how many seats of one game it can take"""
-
-
-class Bots(TypedDict):
-    bots: list[BotsBotsItem]
-
-
 class VisitorSettings(TypedDict):
     enabled: bool
     bots: dict[str, int]
@@ -1954,75 +1805,6 @@ class VisitorGame(TypedDict):
     token: str
     """the guest token; send it as `Authorization: Bearer`"""
     expires: str
-
-
-class PlayerCreated(TypedDict):
-    id: str
-    name: str
-    token: str
-    """shown once: <player_id>.<secret>"""
-
-
-class BotPoolBotsItem(TypedDict):
-    name: str
-    games: list[str] | None
-    players: list[PlayerCreated]
-
-
-class BotPool(TypedDict):
-    bots: list[BotPoolBotsItem]
-
-
-class Notification(TypedDict):
-    id: str
-    """stable per notification: `<game>:<version>:<type>`"""
-    type: Literal["game_start", "turn", "game_end"]
-    app_id: str
-    game_id: str
-    version: int
-    status: Literal["waiting", "active", "finished", "aborted"]
-
-
-class GameStartNotificationSeatsItem(TypedDict):
-    seat: Seat
-    name: str
-    kind: Literal["guest", "bot", "player"]
-
-
-class GameStartNotification(TypedDict):
-    id: str
-    """stable per notification: `<game>:<version>:<type>`"""
-    type: Literal["game_start", "turn", "game_end"]
-    app_id: str
-    game_id: str
-    version: int
-    status: Literal["waiting", "active", "finished", "aborted"]
-    game: str
-    options: dict[str, Any]
-    seats: list[GameStartNotificationSeatsItem]
-
-
-class TurnNotification(TypedDict):
-    id: str
-    """stable per notification: `<game>:<version>:<type>`"""
-    type: Literal["game_start", "turn", "game_end"]
-    app_id: str
-    game_id: str
-    version: int
-    status: Literal["waiting", "active", "finished", "aborted"]
-    to_move: list[Seat]
-
-
-class GameEndNotification(TypedDict):
-    id: str
-    """stable per notification: `<game>:<version>:<type>`"""
-    type: Literal["game_start", "turn", "game_end"]
-    app_id: str
-    game_id: str
-    version: int
-    status: Literal["waiting", "active", "finished", "aborted"]
-    scores: list[int] | None
-    result: Result | None
 
 
 class TurnsMessage(TypedDict):
@@ -2553,6 +2335,145 @@ class StatusSchema(TypedDict):
     """`reply_bytes` dots (the benchmark's floor only)"""
 
 
+class AppCreate(TypedDict):
+    name: str
+    """a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons)"""
+    invite_url: NotRequired[str | None]
+    """absolute http(s) URL of the app's play page"""
+
+
+class AppCreated(TypedDict):
+    id: str
+    name: str
+    token: str
+    """`<app id>.<secret>`, shown once"""
+    invite_url: str | None
+
+
+class WebhookInfo(TypedDict):
+    id: str
+    url: str
+    events: list[Literal["game_start", "turn", "game_end"]]
+    created: float
+    """epoch seconds"""
+
+
+class Delivery(TypedDict):
+    delivery: str
+    event: str
+    hook: str
+    body_id: NotRequired[str]
+    status: Literal["delivered", "failed", "dropped", "refused"]
+    attempts: NotRequired[int]
+    code: NotRequired[int | None]
+    """the receiver's last HTTP status"""
+    at: float
+
+
+class App(TypedDict):
+    id: str
+    name: str
+    invite_url: str | None
+    webhooks: list[WebhookInfo]
+    deliveries: list[Delivery]
+    """the latest outcomes, newest first (50 kept)"""
+
+
+class AppGameCreate(TypedDict):
+    game: str
+    options: NotRequired[dict[str, Any] | None]
+    seats: list[str | None]
+    guest_names: NotRequired[list[str] | None]
+    """display names of the guests, in seat order (default "Guest")"""
+
+
+class AppGame(TypedDict):
+    game: View
+    invitations: list[Invitation]
+
+
+class AppTokenRotate(TypedDict):
+    keep_webhooks: NotRequired[bool]
+
+
+class WebhooksKept(TypedDict):
+    count: int
+    kept: bool
+
+
+class AppTokenRotated(TypedDict):
+    """the app, its new token, and what became of its webhooks"""
+
+    id: str
+    name: str
+    token: str
+    """`<app id>.<secret>`, shown once"""
+    invite_url: str | None
+    webhooks: WebhooksKept
+    """how many webhooks the app had, and whether they were kept (`keep_webhooks`) or removed with the old token"""
+
+
+class WebhookCreate(TypedDict):
+    url: str
+    """absolute http(s) URL"""
+    events: NotRequired[list[Literal["game_start", "turn", "game_end"]] | None]
+    """which notifications (default all)"""
+
+
+class Webhook(TypedDict):
+    id: str
+    url: str
+    events: list[Literal["game_start", "turn", "game_end"]]
+    created: float
+    """epoch seconds"""
+    secret: str
+    """the HMAC-SHA256 signing key, shown once"""
+
+
+class WebhookList(TypedDict):
+    webhooks: list[WebhookInfo]
+    """oldest first, without their secrets"""
+
+
+class PooledBot(TypedDict):
+    name: str
+    games: list[str] | None
+    """null: any game"""
+    seats: int
+    """how many seats of one game it can take"""
+
+
+class Bots(TypedDict):
+    bots: list[PooledBot]
+
+
+class BotSpec(TypedDict):
+    name: str
+    games: NotRequired[list[str] | None]
+    count: int
+
+
+class BotsEnsure(TypedDict):
+    bots: list[BotSpec]
+
+
+class PlayerCreated(TypedDict):
+    id: str
+    name: str
+    token: str
+    """shown once: <player_id>.<secret>"""
+
+
+class BotPlayers(TypedDict):
+    name: str
+    games: list[str] | None
+    players: list[PlayerCreated]
+
+
+class BotPool(TypedDict):
+    bots: list[BotPlayers]
+
+
 class Empty(TypedDict):
     pass
 
@@ -2670,6 +2591,46 @@ class LadderResults(TypedDict):
     won: int
     drawn: int
     lost: int
+
+
+class CallbackFailure(TypedDict):
+    at: str
+    game_id: str
+    version: int
+    seat: int
+    kind: Literal[
+        "timeout",
+        "late",
+        "unreachable",
+        "refused_address",
+        "status",
+        "not_a_move",
+        "too_large",
+        "refused_move",
+    ]
+    detail: str | None
+    """the dispatcher's words (an HTTP status, an error code), never the bot's body"""
+
+
+class CallbackHealth(TypedDict):
+    """how a callback answers its calls (the dispatchers' books)"""
+
+    calls: int
+    timeouts: int
+    """no answer in the time left, or one after the deadline"""
+    errors: int
+    """unreachable, a refused address, a status other than 200, a body that is not a move"""
+    refused_moves: int
+    """moves the engine refused"""
+    stale: int
+    """answers to a turn played already (by another path, or the clock)"""
+    moves: int
+    """moves played"""
+    latency_p50_ms: int | None
+    latency_p99_ms: int | None
+    latency_samples: int
+    last_failures: list[CallbackFailure]
+    """the latest failures, newest first (at most 5)"""
 
 
 class LadderHealth(TypedDict):
@@ -2831,6 +2792,29 @@ class Block(TypedDict):
 class BlockList(TypedDict):
     blocks: list[Block]
     next_cursor: str | None
+
+
+class Callback(TypedDict):
+    """the caller's callback and its health"""
+
+    url: str
+    secret_hint: str
+    """the secret's last 4 characters"""
+    since: str
+    """when the callback was last set"""
+    health: CallbackHealth
+
+
+class CallbackPut(TypedDict):
+    url: str
+
+
+class CallbackSecret(TypedDict):
+    """a callback and its signing secret (shown only in this answer)"""
+
+    url: str
+    secret: str
+    """`cbs_` and a random part: signs each call (`Parlour-Signature`)"""
 
 
 class ConsentInvitationList(TypedDict):

@@ -4,12 +4,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, current_app, g, request
 
 from server.services.errors import Unauthorized
 
 from . import schemas
-from .context import client_address, load_json, requires_token, services
+from .context import client_address, requires_token, services
+from .operations import Answer, operation
 
 bp = Blueprint("me", __name__)
 
@@ -136,128 +139,82 @@ def turn_stream():
 # -- the callback: a bot that is a URL (server/services/callbacks.py) ----------------------
 @bp.get("/v1/me/callback")
 @requires_token
+@operation(
+    "getCallback",
+    tag="callbacks",
+    summary="The caller's callback (the secret's last 4 characters) and its health.",
+    description="""\
+`health` counts the calls, timeouts (no answer, or one after the deadline),
+errors (unreachable, a status other than 200, a body that is not a move),
+refused moves, stale answers (the turn was played already) and moves
+played; the answer times' p50 and p99 over the latest 200 calls; and the
+last 5 failures with the dispatcher's reason (never the bot's body).
+""",
+    responses={200: Answer("the callback", schemas.Callback)},
+    errors=("Forbidden", "NotFound"),
+)
 def get_callback():
-    """
-    ---
-    get:
-      operationId: getCallback
-      tags:
-      - callbacks
-      summary: The caller's callback (the secret's last 4 characters) and its health.
-      description: |
-        `health` counts the calls, timeouts (no answer, or one after the deadline),
-        errors (unreachable, a status other than 200, a body that is not a move),
-        refused moves, stale answers (the turn was played already) and moves
-        played; the answer times' p50 and p99 over the latest 200 calls; and the
-        last 5 failures with the dispatcher's reason (never the bot's body).
-      responses:
-        '200':
-          description: the callback
-          content:
-            application/json:
-              schema:
-                $ref: '#/components/schemas/Callback'
-        '403':
-          $ref: '#/components/responses/Forbidden'
-        '404':
-          $ref: '#/components/responses/NotFound'
-    """
     return services().callbacks.show(g.token)
 
 
 @bp.put("/v1/me/callback")
 @requires_token
-def put_callback():
-    """
-    ---
-    put:
-      operationId: putCallback
-      tags:
-      - callbacks
-      summary: Set or replace the caller's callback; a fresh secret, shown this once.
-      description: |
-        While a callback is set, the server POSTs each turn of the caller's seats
-        to its URL and plays the move it answers. The call's body is the turn
-        entry exactly as `GET /v1/me/turns` lists it, plus a unique `id` (a retry
-        of a turn gets a new one); it is signed like a webhook
-        (`Parlour-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret,
-        "<t>.<raw body>")>`). The answer must be `200 {"move": ...}` (at most 64
-        KiB) before the seat's deadline; redirects are not followed. A failed call
-        is tried once more while time is left; then the clock plays its default
-        move at the deadline. The caller's turn streams and long-polls keep
-        working: a move made either way is accepted once.
+@operation(
+    "putCallback",
+    tag="callbacks",
+    summary="Set or replace the caller's callback; a fresh secret, shown this once.",
+    description="""\
+While a callback is set, the server POSTs each turn of the caller's seats
+to its URL and plays the move it answers. The call's body is the turn
+entry exactly as `GET /v1/me/turns` lists it, plus a unique `id` (a retry
+of a turn gets a new one); it is signed like a webhook
+(`Parlour-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret,
+"<t>.<raw body>")>`). The answer must be `200 {"move": ...}` (at most 64
+KiB) before the seat's deadline; redirects are not followed. A failed call
+is tried once more while time is left; then the clock plays its default
+move at the deadline. The caller's turn streams and long-polls keep
+working: a move made either way is accepted once.
 
-        The URL is http(s), at most 2048 characters. One whose address is loopback,
-        private, link-local, multicast, unspecified or reserved is refused (400),
-        and checked again before each call, after resolving its name: such a call
-        fails as `refused_address`. The operator may allow ranges
-        (`PARLOUR_WEBHOOK_ALLOW`). Each PUT makes a new secret: the old one stops
-        at once.
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema:
-              $ref: '#/components/schemas/CallbackPut'
-      responses:
-        '200':
-          description: the callback and its signing secret (shown this once)
-          content:
-            application/json:
-              schema:
-                $ref: '#/components/schemas/CallbackSecret'
-        '400':
-          $ref: '#/components/responses/InvalidRequest'
-        '403':
-          $ref: '#/components/responses/Forbidden'
-    """
-    body = schemas.callback_put.load(load_json())
+The URL is http(s), at most 2048 characters. One whose address is loopback,
+private, link-local, multicast, unspecified or reserved is refused (400),
+and checked again before each call, after resolving its name: such a call
+fails as `refused_address`. The operator may allow ranges
+(`PARLOUR_WEBHOOK_ALLOW`). Each PUT makes a new secret: the old one stops
+at once.
+""",
+    body=schemas.CallbackPut,
+    responses={
+        200: Answer("the callback and its signing secret (shown this once)", schemas.CallbackSecret)
+    },
+    errors=("InvalidRequest", "Forbidden"),
+)
+def put_callback(body: dict[str, Any]):
     return services().callbacks.put(g.token, body["url"])
 
 
 @bp.post("/v1/me/callback/secret")
 @requires_token
+@operation(
+    "rotateCallbackSecret",
+    tag="callbacks",
+    summary="A new signing secret for the caller's callback (shown this once).",
+    description="The old secret signs nothing more, at once; the URL stays.",
+    responses={200: Answer("the callback and its new secret", schemas.CallbackSecret)},
+    errors=("Forbidden", "NotFound"),
+)
 def rotate_callback_secret():
-    """
-    ---
-    post:
-      operationId: rotateCallbackSecret
-      tags:
-      - callbacks
-      summary: A new signing secret for the caller's callback (shown this once).
-      description: The old secret signs nothing more, at once; the URL stays.
-      responses:
-        '200':
-          description: the callback and its new secret
-          content:
-            application/json:
-              schema:
-                $ref: '#/components/schemas/CallbackSecret'
-        '403':
-          $ref: '#/components/responses/Forbidden'
-        '404':
-          $ref: '#/components/responses/NotFound'
-    """
     return services().callbacks.rotate(g.token)
 
 
 @bp.delete("/v1/me/callback")
 @requires_token
+@operation(
+    "deleteCallback",
+    tag="callbacks",
+    summary="Remove the caller's callback; its turns are no longer called.",
+    responses={204: Answer("removed")},
+    errors=("Forbidden", "NotFound"),
+)
 def delete_callback():
-    """
-    ---
-    delete:
-      operationId: deleteCallback
-      tags:
-      - callbacks
-      summary: Remove the caller's callback; its turns are no longer called.
-      responses:
-        '204':
-          description: removed
-        '403':
-          $ref: '#/components/responses/Forbidden'
-        '404':
-          $ref: '#/components/responses/NotFound'
-    """
     services().callbacks.delete(g.token)
     return "", 204

@@ -15,7 +15,8 @@ apispec (with its marshmallow plugin) builds the document from:
 * the error answers (``components/responses``) from :data:`.errors.ANSWERS`, and one
   schema per error code (``<Code>ErrorBody``, ``<Code>Error``, ``Error``) from each code's
   ``details`` schema, :data:`.schemas.errors.DETAILS`;
-* the rest (the document's head, the webhooks, the shared response types no schema yet
+* each webhook's body from its schema (:data:`.apps.WEBHOOK_BODIES`);
+* the rest (the document's head, the webhooks' words, the shared response types no schema yet
   says) from ``openapi_base.yaml`` beside this module; there, ``x-event-data`` (the
   server's own event kinds' ``data``) becomes, with the games' kinds, one schema per
   kind (``<Kind>Event``), and ``View`` one per game (``<Game>View``).
@@ -43,6 +44,7 @@ from flask import Flask
 from marshmallow import EXCLUDE, INCLUDE
 
 from . import schemas
+from .apps import WEBHOOK_BODIES
 from .openapi_errors import camel as _camel
 from .openapi_errors import error_responses, per_code_schemas
 from .openapi_games import game_events, game_schemas, games
@@ -56,12 +58,10 @@ FROM_MARSHMALLOW: dict[str, type[schemas.Schema]] = {
     "PlayerCreate": schemas.PlayerCreate,
     "EntryCreate": schemas.EntryCreate,
     "Clock": schemas.Clock,
-    "BotsEnsure": schemas.BotsEnsure,
-    "CallbackPut": schemas.CallbackPut,
     "TokenRotate": schemas.TokenRotate,
-    "AppTokenRotate": schemas.AppTokenRotate,
+    "Invitation": schemas.GuestInvitation,
 }
-"""Components that are the request schemas themselves (name in the spec: class)."""
+"""Components that are request schemas, or named otherwise than their class (spec name: class)."""
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: 10x faster when built
 
@@ -83,7 +83,20 @@ class _Converter(OpenAPIConverter):
     a schema says in its ``Meta``: ``one_of`` (schemas) documents it as one of those
     (each inline: a union, whose rule the schema's own validation enforces),
     ``json_schema`` adds keywords (a rule between fields); a field's ``const`` and
-    ``$ref`` (metadata: a component still written in openapi_base.yaml) are kept."""
+    ``$ref`` (metadata: a component still written in openapi_base.yaml) are kept.;
+    a field whose metadata names a ``component`` is a plain ``$ref`` to it (its type is
+    the component's; an ``allOf`` of one fails the lint and costs the clients the name)."""
+
+    def init_attribute_functions(self) -> None:
+        super().init_attribute_functions()
+        self.attribute_functions.append(self.component2ref)
+
+    def component2ref(self, field: Any, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        if (name := field.metadata.get("component")) is None:
+            return {}
+        kept = {k: v for k, v in ret.items() if k == "description"}  # the type is the ref's
+        ret.clear()
+        return {"$ref": _ref(name), **kept}
 
     def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
         meta = getattr(schema, "Meta", None)
@@ -228,6 +241,10 @@ def build(app: Flask | None = None) -> dict[str, Any]:
 
     out = spec.to_dict()
     out["webhooks"] = base["webhooks"]
+    for event, cls in WEBHOOK_BODIES.items():
+        post, ref = out["webhooks"][event]["post"], {"$ref": _ref(cls.__name__)}
+        post["requestBody"] = {"content": {"application/json": {"schema": ref}}}
+        post["responses"] = post.pop("responses")  # (after the body, as in an operation)
     for item in [*out["paths"].values(), *out["webhooks"].values()]:
         for method in METHODS:
             if method in item:
@@ -254,6 +271,8 @@ def _components(spec: APISpec, components: dict[str, Any]) -> None:
         spec.components.example(name, example)
     for name, cls in FROM_MARSHMALLOW.items():
         spec.components.schema(name, schema=cls)
+    for cls in WEBHOOK_BODIES.values():  # (no operation names them)
+        spec.components.schema(cls.__name__, schema=cls)
     converter = next(p.converter for p in spec.plugins if isinstance(p, MarshmallowPlugin))
     assert converter is not None  # the spec gave the plugin its converter
     named = per_code_schemas(components["schemas"], converter)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from openapi_schema_validator import OAS31Validator
 
 from server.processes.webhooks import Deliverer
 from server.services.notifications import Deliveries, verify
@@ -28,6 +29,7 @@ from tests.api.helpers import assert_error, cards_in
 from tests.api.play import play_random_moves
 from tests.conftest import Player
 from tests.embed.conftest import app_game, make_app
+from tests.spec import document
 
 
 @dataclass
@@ -195,6 +197,30 @@ def test_signed_notifications_retried_until_success_and_then_never_again(
     assert "secret" not in json.dumps(shown["webhooks"])
     flaky_log = [d for d in shown["deliveries"] if d["hook"] == hooks[flaky.url]["id"]]
     assert [(d["status"], d["attempts"]) for d in flaky_log] == [("delivered", 3)] * 2
+
+
+def test_each_delivered_body_is_the_one_the_spec_says_its_webhook_sends(
+    api, receiver_factory, deliverer
+):
+    """The bodies are built as dicts (server.services.notifications), not dumped by the
+    schemas the spec's ``webhooks`` name: each body a receiver got is held to its
+    webhook's schema in openapi.yaml."""
+    receiver = receiver_factory(fail_first=0)
+    app = make_app(api)
+    reply = api.post(f"/v1/apps/{app.id}/webhooks", {"url": receiver.url}, app.token)
+    assert reply.status == 201, reply.body
+    made = app_game(api, app, [None, None, None, None])
+    play_random_moves(api, made["game"]["id"], guests_of(made), random.Random(7))
+    wait_for(lambda: "game_end" in {r.event for r in receiver.ok()})
+
+    spec = document()
+    checked = set()
+    for got in receiver.ok():
+        webhook = spec["webhooks"][got.event]["post"]
+        schema = webhook["requestBody"]["content"]["application/json"]["schema"]
+        OAS31Validator({**spec, **schema}).validate(json.loads(got.body))
+        checked.add(got.event)
+    assert checked == {"game_start", "turn", "game_end"}
 
 
 def test_a_receiver_that_never_answers_2xx_is_given_up_after_max_attempts(

@@ -96,9 +96,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                app_id: components["parameters"]["AppId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -118,9 +116,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                app_id: components["parameters"]["AppId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -150,9 +146,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                app_id: components["parameters"]["AppId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -184,9 +178,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                app_id: components["parameters"]["AppId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -222,10 +214,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                app_id: components["parameters"]["AppId"];
-                webhook_id: components["parameters"]["WebhookId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -1332,25 +1321,73 @@ export interface components {
              */
             bank_ms?: number | null;
         };
-        BotSpec: {
-            name: string;
-            /** @default null */
-            games?: string[] | null;
-            count: number;
-        };
-        BotsEnsure: {
-            bots: components["schemas"]["BotSpec"][];
-        };
-        CallbackPut: {
-            url: string;
-        };
         TokenRotate: {
             /** @default false */
             keep_callback?: boolean;
         };
-        AppTokenRotate: {
-            /** @default false */
-            keep_webhooks?: boolean;
+        Invitation: {
+            seat: components["schemas"]["Seat"];
+            /** @description the guest token: this seat of this game only */
+            token: string;
+            /** @description invite_url#game=..&seat=..&token=.. */
+            url: string | null;
+            /** Format: date-time */
+            expires: string;
+        };
+        NotificationSeat: {
+            seat: components["schemas"]["Seat"];
+            name: string;
+            /** @enum {string} */
+            kind: "guest" | "bot" | "player";
+        } & {
+            [key: string]: unknown;
+        };
+        GameStartNotification: {
+            /** @description stable per notification: `<game>:<version>:<type>` */
+            id: string;
+            /** @enum {string} */
+            type: "game_start" | "turn" | "game_end";
+            app_id: string;
+            game_id: string;
+            version: number;
+            /** @enum {string} */
+            status: "waiting" | "active" | "finished" | "aborted";
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            seats: components["schemas"]["NotificationSeat"][];
+        } & {
+            [key: string]: unknown;
+        };
+        TurnNotification: {
+            /** @description stable per notification: `<game>:<version>:<type>` */
+            id: string;
+            /** @enum {string} */
+            type: "game_start" | "turn" | "game_end";
+            app_id: string;
+            game_id: string;
+            version: number;
+            /** @enum {string} */
+            status: "waiting" | "active" | "finished" | "aborted";
+            to_move: components["schemas"]["Seat"][];
+        } & {
+            [key: string]: unknown;
+        };
+        GameEndNotification: {
+            /** @description stable per notification: `<game>:<version>:<type>` */
+            id: string;
+            /** @enum {string} */
+            type: "game_start" | "turn" | "game_end";
+            app_id: string;
+            game_id: string;
+            version: number;
+            /** @enum {string} */
+            status: "waiting" | "active" | "finished" | "aborted";
+            scores: number[] | null;
+            result: components["schemas"]["Result"];
+        } & {
+            [key: string]: unknown;
         };
         OptionSpec: {
             default: unknown;
@@ -2040,159 +2077,6 @@ export interface components {
              */
             last_latency_ms: number | null;
         };
-        AppCreate: {
-            name: string;
-            /** @description absolute http(s) URL of the app's play page */
-            invite_url?: string | null;
-        };
-        AppCreated: {
-            id: string;
-            name: string;
-            /** @description `<app id>.<secret>`, shown once */
-            token: string;
-            invite_url: string | null;
-        };
-        /** @description the app, its new token, and what became of its webhooks */
-        AppTokenRotated: {
-            id: string;
-            name: string;
-            /** @description `<app id>.<secret>`, shown once */
-            token: string;
-            invite_url: string | null;
-            /**
-             * @description how many webhooks the app had, and whether they were kept
-             *     (`keep_webhooks`) or removed with the old token
-             */
-            webhooks: {
-                count: number;
-                kept: boolean;
-            };
-        };
-        WebhookList: {
-            /** @description oldest first, without their secrets */
-            webhooks: components["schemas"]["WebhookInfo"][];
-        };
-        WebhookCreate: {
-            /** @description absolute http(s) URL */
-            url: string;
-            /** @description which notifications (default all) */
-            events?: ("game_start" | "turn" | "game_end")[];
-        };
-        WebhookInfo: {
-            id: string;
-            url: string;
-            events: ("game_start" | "turn" | "game_end")[];
-            /** @description epoch seconds */
-            created: number;
-        };
-        /** @description a callback and its signing secret (shown only in this answer) */
-        CallbackSecret: {
-            url: string;
-            /** @description `cbs_` and a random part: signs each call (`Parlour-Signature`) */
-            secret: string;
-        };
-        /** @description the caller's callback and its health */
-        Callback: {
-            url: string;
-            /** @description the secret's last 4 characters */
-            secret_hint: string;
-            /**
-             * Format: date-time
-             * @description when the callback was last set
-             */
-            since: string;
-            health: components["schemas"]["CallbackHealth"];
-        };
-        /** @description how a callback answers its calls (the dispatchers' books) */
-        CallbackHealth: {
-            calls: number;
-            /** @description no answer in the time left, or one after the deadline */
-            timeouts: number;
-            /** @description unreachable, a refused address, a status other than 200, a body that is not a move */
-            errors: number;
-            /** @description moves the engine refused */
-            refused_moves: number;
-            /** @description answers to a turn played already (by another path, or the clock) */
-            stale: number;
-            /** @description moves played */
-            moves: number;
-            latency_p50_ms: number | null;
-            latency_p99_ms: number | null;
-            latency_samples: number;
-            /** @description the latest failures, newest first (at most 5) */
-            last_failures: components["schemas"]["CallbackFailure"][];
-        };
-        CallbackFailure: {
-            /** Format: date-time */
-            at: string;
-            game_id: string;
-            version: number;
-            seat: number;
-            /** @enum {string} */
-            kind: "timeout" | "late" | "unreachable" | "refused_address" | "status" | "not_a_move" | "too_large" | "refused_move";
-            /** @description the dispatcher's words (an HTTP status, an error code), never the bot's body */
-            detail: string | null;
-        };
-        Webhook: {
-            id: string;
-            url: string;
-            events: ("game_start" | "turn" | "game_end")[];
-            /** @description the HMAC-SHA256 signing key, shown once */
-            secret: string;
-            /** @description epoch seconds */
-            created: number;
-        };
-        Delivery: {
-            delivery: string;
-            event: string;
-            hook: string;
-            body_id?: string;
-            /** @enum {string} */
-            status: "delivered" | "failed" | "dropped" | "refused";
-            attempts?: number;
-            /** @description the receiver's last HTTP status */
-            code?: number | null;
-            at: number;
-        };
-        App: {
-            id: string;
-            name: string;
-            invite_url: string | null;
-            webhooks: components["schemas"]["WebhookInfo"][];
-            /** @description the latest outcomes, newest first (50 kept) */
-            deliveries: components["schemas"]["Delivery"][];
-        };
-        AppGameCreate: {
-            game: string;
-            options?: {
-                [key: string]: unknown;
-            };
-            seats: (string | null)[];
-            /** @description display names of the guests, in seat order (default "Guest") */
-            guest_names?: string[];
-        };
-        Invitation: {
-            seat: components["schemas"]["Seat"];
-            /** @description the guest token: this seat of this game only */
-            token: string;
-            /** @description invite_url#game=..&seat=..&token=.. */
-            url: string | null;
-            /** Format: date-time */
-            expires: string;
-        };
-        AppGame: {
-            game: components["schemas"]["View"];
-            invitations: components["schemas"]["Invitation"][];
-        };
-        Bots: {
-            bots: {
-                name: string;
-                /** @description null: any game */
-                games: string[] | null;
-                /** @description how many seats of one game it can take */
-                seats: number;
-            }[];
-        };
         VisitorSettings: {
             enabled: boolean;
             /** @description per game, how many bot seats the pool can fill */
@@ -2218,43 +2102,6 @@ export interface components {
             /** Format: date-time */
             expires: string;
         };
-        BotPool: {
-            bots: {
-                name: string;
-                games: string[] | null;
-                players: components["schemas"]["PlayerCreated"][];
-            }[];
-        };
-        Notification: {
-            /** @description stable per notification: `<game>:<version>:<type>` */
-            id: string;
-            /** @enum {string} */
-            type: "game_start" | "turn" | "game_end";
-            app_id: string;
-            game_id: string;
-            version: number;
-            /** @enum {string} */
-            status: "waiting" | "active" | "finished" | "aborted";
-        };
-        GameStartNotification: {
-            game: string;
-            options: {
-                [key: string]: unknown;
-            };
-            seats: {
-                seat: components["schemas"]["Seat"];
-                name: string;
-                /** @enum {string} */
-                kind: "guest" | "bot" | "player";
-            }[];
-        } & components["schemas"]["Notification"];
-        TurnNotification: {
-            to_move: components["schemas"]["Seat"][];
-        } & components["schemas"]["Notification"];
-        GameEndNotification: {
-            scores: number[] | null;
-            result: components["schemas"]["Result"];
-        } & components["schemas"]["Notification"];
         /** @description a game where the caller is to act, with the seat's view */
         Turn: {
             game_id: string;
@@ -3327,6 +3174,141 @@ export interface components {
             /** @description `reply_bytes` dots (the benchmark's floor only) */
             padding?: string;
         };
+        AppCreate: {
+            /** @description a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons) */
+            name: string;
+            /**
+             * @description absolute http(s) URL of the app's play page
+             * @default null
+             */
+            invite_url?: string | null;
+        };
+        AppCreated: {
+            id: string;
+            name: string;
+            /** @description `<app id>.<secret>`, shown once */
+            token: string;
+            invite_url: string | null;
+        };
+        WebhookInfo: {
+            id: string;
+            url: string;
+            events: ("game_start" | "turn" | "game_end")[];
+            /** @description epoch seconds */
+            created: number;
+        };
+        Delivery: {
+            delivery: string;
+            event: string;
+            hook: string;
+            body_id?: string;
+            /** @enum {string} */
+            status: "delivered" | "failed" | "dropped" | "refused";
+            attempts?: number;
+            /** @description the receiver's last HTTP status */
+            code?: number | null;
+            at: number;
+        } & {
+            [key: string]: unknown;
+        };
+        App: {
+            id: string;
+            name: string;
+            invite_url: string | null;
+            webhooks: components["schemas"]["WebhookInfo"][];
+            /** @description the latest outcomes, newest first (50 kept) */
+            deliveries: components["schemas"]["Delivery"][];
+        };
+        AppGameCreate: {
+            game: string;
+            /** @default null */
+            options?: {
+                [key: string]: unknown;
+            } | null;
+            seats: (string | null)[];
+            /**
+             * @description display names of the guests, in seat order (default "Guest")
+             * @default null
+             */
+            guest_names?: string[] | null;
+        };
+        AppGame: {
+            game: components["schemas"]["View"];
+            invitations: components["schemas"]["Invitation"][];
+        };
+        AppTokenRotate: {
+            /** @default false */
+            keep_webhooks?: boolean;
+        };
+        WebhooksKept: {
+            count: number;
+            kept: boolean;
+        };
+        /** @description the app, its new token, and what became of its webhooks */
+        AppTokenRotated: {
+            id: string;
+            name: string;
+            /** @description `<app id>.<secret>`, shown once */
+            token: string;
+            invite_url: string | null;
+            /** @description how many webhooks the app had, and whether they were kept (`keep_webhooks`) or removed with the old token */
+            webhooks: components["schemas"]["WebhooksKept"];
+        };
+        WebhookCreate: {
+            /** @description absolute http(s) URL */
+            url: string;
+            /**
+             * @description which notifications (default all)
+             * @default null
+             */
+            events?: ("game_start" | "turn" | "game_end")[] | null;
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            events: ("game_start" | "turn" | "game_end")[];
+            /** @description epoch seconds */
+            created: number;
+            /** @description the HMAC-SHA256 signing key, shown once */
+            secret: string;
+        };
+        WebhookList: {
+            /** @description oldest first, without their secrets */
+            webhooks: components["schemas"]["WebhookInfo"][];
+        };
+        PooledBot: {
+            name: string;
+            /** @description null: any game */
+            games: string[] | null;
+            /** @description how many seats of one game it can take */
+            seats: number;
+        };
+        Bots: {
+            bots: components["schemas"]["PooledBot"][];
+        };
+        BotSpec: {
+            name: string;
+            /** @default null */
+            games?: string[] | null;
+            count: number;
+        };
+        BotsEnsure: {
+            bots: components["schemas"]["BotSpec"][];
+        };
+        PlayerCreated: {
+            id: string;
+            name: string;
+            /** @description shown once: <player_id>.<secret> */
+            token: string;
+        };
+        BotPlayers: {
+            name: string;
+            games: string[] | null;
+            players: components["schemas"]["PlayerCreated"][];
+        };
+        BotPool: {
+            bots: components["schemas"]["BotPlayers"][];
+        };
         Empty: Record<string, never>;
         Inviter: {
             /** @enum {string} */
@@ -3600,16 +3582,61 @@ export interface components {
             blocks: components["schemas"]["Block"][];
             next_cursor: string | null;
         };
+        CallbackFailure: {
+            /** Format: date-time */
+            at: string;
+            game_id: string;
+            version: number;
+            seat: number;
+            /** @enum {string} */
+            kind: "timeout" | "late" | "unreachable" | "refused_address" | "status" | "not_a_move" | "too_large" | "refused_move";
+            /** @description the dispatcher's words (an HTTP status, an error code), never the bot's body */
+            detail: string | null;
+        };
+        /** @description how a callback answers its calls (the dispatchers' books) */
+        CallbackHealth: {
+            calls: number;
+            /** @description no answer in the time left, or one after the deadline */
+            timeouts: number;
+            /** @description unreachable, a refused address, a status other than 200, a body that is not a move */
+            errors: number;
+            /** @description moves the engine refused */
+            refused_moves: number;
+            /** @description answers to a turn played already (by another path, or the clock) */
+            stale: number;
+            /** @description moves played */
+            moves: number;
+            latency_p50_ms: number | null;
+            latency_p99_ms: number | null;
+            latency_samples: number;
+            /** @description the latest failures, newest first (at most 5) */
+            last_failures: components["schemas"]["CallbackFailure"][];
+        };
+        /** @description the caller's callback and its health */
+        Callback: {
+            url: string;
+            /** @description the secret's last 4 characters */
+            secret_hint: string;
+            /**
+             * Format: date-time
+             * @description when the callback was last set
+             */
+            since: string;
+            health: components["schemas"]["CallbackHealth"];
+        };
+        CallbackPut: {
+            url: string;
+        };
+        /** @description a callback and its signing secret (shown only in this answer) */
+        CallbackSecret: {
+            url: string;
+            /** @description `cbs_` and a random part: signs each call (`Parlour-Signature`) */
+            secret: string;
+        };
         ConsentInvitationList: {
             invitations: components["schemas"]["ConsentInvitation"][];
             /** @description the next page's cursor; null on the last */
             next_cursor: string | null;
-        };
-        PlayerCreated: {
-            id: string;
-            name: string;
-            /** @description shown once: <player_id>.<secret> */
-            token: string;
         };
         TokenCallback: {
             url: string;

@@ -1,29 +1,54 @@
-"""Apps, webhooks, callbacks and the bot pool."""
+"""Apps, their games and invitations, their webhooks (and the notifications the webhooks
+are sent), and the bot pool."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from typing import Any
 
-from .fields import HTTP_URL, Boolean, Name, _Url
+from marshmallow import INCLUDE, Schema, fields, validate
+
+from .fields import Boolean, Name, _Url
 from .games import View
+from .players import PlayerCreated
+
+EVENTS = ["game_start", "turn", "game_end"]
+"""The notifications a webhook may be sent."""
+TOKEN = "`<app id>.<secret>`, shown once"
+SEAT = {"component": "Seat"}
+"""A seat number: a field with this metadata is documented as openapi_base.yaml's ``Seat``
+(``server.api.openapi`` reads ``component``)."""
 
 
+class _Dumped(fields.Raw):
+    """Dumped by a schema, documented as a component of openapi_base.yaml (``View``, which
+    openapi.py expands per game): its spec is that component, its answer that schema's
+    dump."""
+
+    def __init__(self, schema: type[Schema], component: str, **kwargs: Any) -> None:
+        metadata = {"component": component} | kwargs.pop("metadata", {})
+        super().__init__(metadata=metadata, **kwargs)
+        self.schema = schema()
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
+        return None if value is None else self.schema.dump(value)
+
+
+# -- requests ----------------------------------------------------------------------------
 class AppCreate(Schema):
     name = Name(required=True)
-    invite_url = _Url(load_default=None)
-
-
-class WebhookCreate(Schema):
-    url = _Url(required=True)
-    events = fields.List(
-        fields.String(validate=validate.OneOf(["game_start", "turn", "game_end"])),
-        validate=validate.Length(min=1, max=3),
-        load_default=None,
+    invite_url = _Url(
+        load_default=None, metadata={"description": "absolute http(s) URL of the app's play page"}
     )
 
 
-class CallbackPut(Schema):
-    url = fields.String(required=True, validate=[validate.Length(min=8, max=2048), HTTP_URL])
+class WebhookCreate(Schema):
+    url = _Url(required=True, metadata={"description": "absolute http(s) URL"})
+    events = fields.List(
+        fields.String(validate=validate.OneOf(EVENTS)),
+        validate=validate.Length(min=1, max=3),
+        load_default=None,
+        metadata={"description": "which notifications (default all)"},
+    )
 
 
 class AppTokenRotate(Schema):
@@ -37,7 +62,11 @@ class AppGameCreate(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
     options = fields.Dict(keys=fields.String(), load_default=None)
     seats = fields.List(
-        fields.String(allow_none=True, validate=validate.Length(min=1, max=40)),
+        fields.String(
+            allow_none=True,
+            validate=validate.Length(min=1, max=40),
+            metadata={"description": 'null (a guest), "bot:<name>", or a player id'},
+        ),
         required=True,
         validate=validate.Length(min=1, max=16),
     )
@@ -45,6 +74,7 @@ class AppGameCreate(Schema):
         Name(),
         validate=validate.Length(max=16),
         load_default=None,
+        metadata={"description": 'display names of the guests, in seat order (default "Guest")'},
     )
 
 
@@ -60,80 +90,172 @@ class BotsEnsure(Schema):
     )
 
 
+# -- apps and their tokens ---------------------------------------------------------------
 class AppCreated(Schema):
-    id = fields.String()
-    name = fields.String()
-    token = fields.String()
-    invite_url = fields.String(allow_none=True)
+    id = fields.String(required=True, validate=validate.Regexp(r"^app[0-9a-f]+$"))
+    name = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": TOKEN})
+    invite_url = fields.String(required=True, allow_none=True)
+
+
+class WebhooksKept(Schema):
+    count = fields.Integer(required=True, validate=validate.Range(min=0))
+    kept = fields.Boolean(required=True)
 
 
 class AppTokenRotated(AppCreated):
-    webhooks = fields.Raw()
+    class Meta:
+        description = "the app, its new token, and what became of its webhooks"
+
+    webhooks = fields.Nested(
+        WebhooksKept,
+        required=True,
+        metadata={
+            "description": "how many webhooks the app had, and whether they were kept "
+            "(`keep_webhooks`) or removed with the old token"
+        },
+    )
 
 
-class App(Schema):
-    id = fields.String()
-    name = fields.String()
-    invite_url = fields.String(allow_none=True)
-    webhooks = fields.Raw()
-    deliveries = fields.Raw()
+# -- webhooks ----------------------------------------------------------------------------
+class WebhookInfo(Schema):
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    events = fields.List(fields.String(validate=validate.OneOf(EVENTS)), required=True)
+    created = fields.Float(required=True, metadata={"description": "epoch seconds"})
 
 
-class Webhook(Schema):
-    id = fields.String()
-    url = fields.String()
-    events = fields.List(fields.String())
-    secret = fields.String()
-    created = fields.Float()
+class Webhook(WebhookInfo):
+    secret = fields.String(
+        required=True, metadata={"description": "the HMAC-SHA256 signing key, shown once"}
+    )
 
 
 class WebhookList(Schema):
-    webhooks = fields.Raw()
+    webhooks = fields.List(
+        fields.Nested(WebhookInfo),
+        required=True,
+        metadata={"description": "oldest first, without their secrets"},
+    )
+
+
+class Delivery(Schema):
+    class Meta:
+        unknown = INCLUDE  # open: an outcome may say more
+
+    delivery = fields.String(required=True)
+    event = fields.String(required=True)
+    hook = fields.String(required=True)
+    body_id = fields.String()
+    status = fields.String(
+        required=True, validate=validate.OneOf(["delivered", "failed", "dropped", "refused"])
+    )
+    attempts = fields.Integer(validate=validate.Range(min=1))
+    code = fields.Integer(
+        allow_none=True, metadata={"description": "the receiver's last HTTP status"}
+    )
+    at = fields.Float(required=True)
+
+
+class App(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    invite_url = fields.String(required=True, allow_none=True)
+    webhooks = fields.List(fields.Nested(WebhookInfo), required=True)
+    deliveries = fields.List(
+        fields.Nested(Delivery),
+        required=True,
+        metadata={"description": "the latest outcomes, newest first (50 kept)"},
+    )
+
+
+# -- app games and their guests' invitations ---------------------------------------------
+class GuestInvitation(Schema):
+    """A guest's invitation to a seat of an app's game: ``Invitation`` in the spec
+    (``server.api.openapi.FROM_MARSHMALLOW``); ``schemas.Invitation`` is a consent
+    invitation's (``ConsentInvitation``)."""
+
+    seat = fields.Integer(required=True, metadata=SEAT)
+    token = fields.String(
+        required=True, metadata={"description": "the guest token: this seat of this game only"}
+    )
+    url = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "invite_url#game=..&seat=..&token=.."},
+    )
+    expires = fields.String(required=True, metadata={"format": "date-time"})
 
 
 class AppGame(Schema):
-    game = fields.Nested(View)
-    invitations = fields.Raw()
+    game = _Dumped(View, "View", required=True)
+    invitations = fields.List(fields.Nested(GuestInvitation), required=True)
+
+
+# -- the bot pool ------------------------------------------------------------------------
+class PooledBot(Schema):
+    name = fields.String(required=True)
+    games = fields.List(
+        fields.String(), required=True, allow_none=True, metadata={"description": "null: any game"}
+    )
+    seats = fields.Integer(
+        required=True, metadata={"description": "how many seats of one game it can take"}
+    )
 
 
 class Bots(Schema):
-    bots = fields.Raw()
+    bots = fields.List(fields.Nested(PooledBot), required=True)
 
 
-app_create = AppCreate()
+class BotPlayers(Schema):
+    name = fields.String(required=True)
+    games = fields.List(fields.String(), required=True, allow_none=True)
+    players = fields.List(fields.Nested(PlayerCreated), required=True)
 
 
-webhook_create = WebhookCreate()
+class BotPool(Schema):
+    bots = fields.List(fields.Nested(BotPlayers), required=True)
 
 
-callback_put = CallbackPut()
+# -- the webhooks' notifications (the spec's top-level `webhooks`) -----------------------
+class Notification(Schema):
+    """What every notification says (each type's schema adds its own keys)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    id = fields.String(
+        required=True,
+        metadata={"description": "stable per notification: `<game>:<version>:<type>`"},
+    )
+    type = fields.String(required=True, validate=validate.OneOf(EVENTS))
+    app_id = fields.String(required=True)
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True, validate=validate.Range(min=0))
+    status = fields.String(
+        required=True, validate=validate.OneOf(["waiting", "active", "finished", "aborted"])
+    )
 
 
-app_token_rotate = AppTokenRotate()
+class NotificationSeat(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    seat = fields.Integer(required=True, metadata=SEAT)
+    name = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["guest", "bot", "player"]))
 
 
-app_game_create = AppGameCreate()
+class GameStartNotification(Notification):
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    seats = fields.List(fields.Nested(NotificationSeat), required=True)
 
 
-bots_ensure = BotsEnsure()
+class TurnNotification(Notification):
+    to_move = fields.List(fields.Integer(metadata=SEAT), required=True)
 
 
-app_created = AppCreated()
-
-
-app_token_rotated = AppTokenRotated()
-
-
-app_info = App()
-
-
-webhook = Webhook()
-
-
-webhook_list = WebhookList()
-
-
-app_game = AppGame()
-
-
-bots = Bots()
+class GameEndNotification(Notification):
+    scores = fields.List(fields.Integer(), required=True, allow_none=True)
+    result = fields.Raw(required=True, metadata={"component": "Result"})
