@@ -8,7 +8,7 @@ through gunicorn against a one-round-trip ceiling, 32 clients), ``load`` (64
 and 256 bots against the same ceiling, and thousands of long-poll waiters),
 ``par`` (Concerto bots as percent of the double-dummy par), ``callbacks`` (server CPU
 per move of callback bots against turn-stream bots, and the dispatcher's share:
-:mod:`tests.bench_callbacks`) and ``spiel`` (random rollouts through OpenSpiel against
+:mod:`tests.bench_callbacks`), ``spiel`` (random rollouts through OpenSpiel against
 the native engine: :mod:`tests.bench_spiel`) and ``sandbox`` (a hosted seat's cold start and
 turn round trip in bubblewrap: :mod:`tests.bench_sandbox`). Figures that
 compare two things are printed as ratios measured in the same run, because
