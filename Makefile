@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test checks docscheck pytest bench lint serve clean browser docs openapi
+.PHONY: help demo test checks docscheck pytest bench lint serve clean browser sandbox docs openapi
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-8s %s\n", $$1, $$2}'
@@ -38,7 +38,7 @@ demo: $(STAMP) ## the main job: parlour serve + eight bots + a Concerto tourname
 # -n auto: a worker per core and one more (tests/conftest.py), for the same waits.
 PYTEST_ARGS ?= -n auto --dist loadfile --durations=30
 
-test: $(STAMP) browser ## run the whole test suite (real Redis, real sockets, real Chromium)
+test: $(STAMP) browser sandbox ## run the whole test suite (real Redis, real sockets, real Chromium)
 	@$(MAKE) --no-print-directory -j2 checks pytest
 
 checks: lint ## lint, then the docs build (mkdocs --strict: a warning fails it)
@@ -65,6 +65,19 @@ browser: ## install Debian's chromium (and its headless shell) for tests/web whe
 	    || echo "browser: no chromium-headless-shell; tests/web use chromium (about twice the CPU)"; \
 	elif command -v chromium >/dev/null 2>&1; then :; \
 	else echo "browser: no chromium, and not root with apt-get; tests/web will skip"; fi
+
+# Hosted bots run in bubblewrap (docs/sandbox.md); tests/sandbox runs real sandboxes and,
+# as root with apt-get, fails rather than skips without it. Another apt-get may hold the
+# dpkg lock (browser, just before): wait for it rather than fail.
+sandbox: ## install Debian's bubblewrap for hosted bots and tests/sandbox where we may (root + apt-get); never fails
+	@if command -v bwrap >/dev/null 2>&1; then echo "sandbox: $$(bwrap --version) is installed"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "sandbox: installing Debian's bubblewrap for hosted bots and tests/sandbox"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq bubblewrap >/dev/null 2>&1 \
+	    || { apt-get -o DPkg::Lock::Timeout=300 update -qq >/dev/null 2>&1 \
+	         && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq bubblewrap >/dev/null; } \
+	    || echo "sandbox: apt-get could not install bubblewrap; tests/sandbox will fail, hosted bots cannot run"; \
+	else echo "sandbox: no bubblewrap, and not root with apt-get; tests/sandbox will skip, hosted bots cannot run"; fi
 
 bench: $(STAMP) ## measure speed; figures print as `name: value unit`
 	$(BIN)/python -m tests.bench

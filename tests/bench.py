@@ -8,8 +8,9 @@ through gunicorn against a one-round-trip ceiling, 32 clients), ``load`` (64
 and 256 bots against the same ceiling, and thousands of long-poll waiters),
 ``par`` (Concerto bots as percent of the double-dummy par), ``callbacks`` (server CPU
 per move of callback bots against turn-stream bots, and the dispatcher's share:
-:mod:`tests.bench_callbacks`) and ``spiel`` (random rollouts through OpenSpiel against
-the native engine: :mod:`tests.bench_spiel`). Figures that
+:mod:`tests.bench_callbacks`), ``spiel`` (random rollouts through OpenSpiel against
+the native engine: :mod:`tests.bench_spiel`) and ``sandbox`` (a hosted seat's cold start and
+turn round trip in bubblewrap: :mod:`tests.bench_sandbox`). Figures that
 compare two things are printed as ratios measured in the same run, because
 this host is noisy.
 """
@@ -34,7 +35,17 @@ SECTIONS = {"engine": bench_engine}
 
 
 def main(argv: list[str]) -> int:
-    wanted = argv or ["engine", "http", "load", "botloop", "par", "ladder", "callbacks", "spiel"]
+    wanted = argv or [
+        "engine",
+        "http",
+        "load",
+        "botloop",
+        "par",
+        "ladder",
+        "callbacks",
+        "spiel",
+        "sandbox",
+    ]
     for name in wanted:
         if name in SECTIONS:
             SECTIONS[name]()

@@ -86,6 +86,17 @@ def test_the_processes_are_loops_over_the_services() -> None:
         assert not reached, (module, reached)
 
 
+def test_only_the_processes_reach_the_sandbox() -> None:
+    """Submitted code runs from the processes alone (docs/sandbox.md); the sandbox, run
+    by them, knows nothing of the server but the engines' default move."""
+    for part in SERVER_PARTS:
+        if part not in ("server.processes", "server.sandbox"):
+            assert forbids(part, {"server.sandbox"}), part
+    assert forbids("client_sdk", {"server.sandbox"}) and forbids("bots", {"server.sandbox"})
+    others = {p for p in SERVER_PARTS if p not in ("server.games", "server.sandbox")}
+    assert forbids("server.sandbox", others | {"bots", "flask", "redis"})
+
+
 PLAY_CODE = ("games", "new_games", "moves", "feeds", "turnstream")
 """The services of play: creating, moving, the feeds and the turn streams."""
 
