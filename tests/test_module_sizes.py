@@ -59,7 +59,6 @@ NOT_YET_SPLIT: dict[str, tuple[int, str]] = {
     "server/services/games.py": (607, "a game's use cases: create, join, leave, view, move"),
     "server/tournaments/formats.py": (593, "every tournament format's rounds and standings"),
     "client_sdk/local.py": (588, "local matches, seating, rotation matches and replays"),
-    "server/api/games.py": (555, "the /v1/games views; the spec is built from their docstrings"),
     "client_sdk/runner.py": (572, "the Runner class (430 lines): turn pages, ladder entry and "
                              "leave, rating reports, signals"),
     "client_sdk/types.py": (551, "the API's JSON shapes as TypedDicts"),

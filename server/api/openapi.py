@@ -7,10 +7,15 @@ apispec (with its marshmallow plugin) builds the document from:
   words), the path from the view's route; views not yet declared that way still give
   theirs as YAML after ``---`` in their docstring (a ``parameters`` key there is the
   path's parameters);
-* the request schemas of :data:`FROM_MARSHMALLOW`, and every schema an operation names
+* the schemas of :data:`FROM_MARSHMALLOW`, and every schema an operation names
   (server/api/schemas/), so the spec states exactly what the server loads and dumps;
-* the rest (the document's head, the webhooks, the shared response types no schema yet
-  says) from ``openapi_base.yaml`` beside this module; there, ``x-error-details`` (each
+  a field whose ``metadata`` names a ``component`` is that component's ``$ref`` (one
+  of the base's, or a schema named in :data:`FROM_MARSHMALLOW`;
+  :mod:`.openapi_converter` says what else it reads), a schema whose name starts with
+  ``_`` is written inline where it is used, and :data:`IN_BASE` names the schemas that
+  dump an answer whose component the base still states;
+* the rest (the document's head, the webhooks, the shared response types no schema
+  yet says) from ``openapi_base.yaml`` beside this module; there, ``x-error-details`` (each
   error code's ``details``) and ``x-event-data`` (each event kind's ``data``) become one
   schema per code (``<Code>Error``) and per kind (``<Kind>Event``), and ``View`` one
   per game (``<Game>View``).
@@ -32,14 +37,13 @@ from typing import Any
 
 import yaml
 from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
-from apispec.ext.marshmallow.common import resolve_schema_instance
+from apispec.ext.marshmallow.common import make_schema_key
 from flask import Flask
-from marshmallow import EXCLUDE, INCLUDE
 
 from server.services.lobby import Lobby
 
 from . import schemas
+from .openapi_converter import Plugin
 from .operations import Operation
 
 BASE = Path(__file__).with_name("openapi_base.yaml")
@@ -54,8 +58,15 @@ FROM_MARSHMALLOW: dict[str, type[schemas.Schema]] = {
     "CallbackPut": schemas.CallbackPut,
     "TokenRotate": schemas.TokenRotate,
     "AppTokenRotate": schemas.AppTokenRotate,
+    "Deal": schemas.Deal,
+    **{cls.__name__: cls for cls in schemas.STREAM_MESSAGES},
 }
-"""Components that are the request schemas themselves (name in the spec: class)."""
+"""Components that are the request schemas themselves, and those only a field's
+``component`` or the base refers to (name in the spec: class)."""
+
+IN_BASE: dict[str, type[schemas.Schema]] = {"View": schemas.View}
+"""Schemas that dump an answer while ``openapi_base.yaml`` states its component (expanded
+per game): an operation or a field naming one of them refers to the base's."""
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: 10x faster when built
 
@@ -68,27 +79,13 @@ METHODS = ("get", "put", "post", "delete", "patch")
 
 
 def _schema_name(schema: Any) -> str:
+    """A schema's component name: its class's (none, ``""``: written inline, for a class
+    whose name starts with ``_``: a part of one schema, unnamed in the spec)."""
     cls = schema if isinstance(schema, type) else type(schema)
     for name, known in FROM_MARSHMALLOW.items():
         if known is cls:
             return name
-    return cls.__name__
-
-
-class _Converter(OpenAPIConverter):
-    """apispec's converter, but a schema's ``Meta.description`` does not cost it its
-    ``additionalProperties`` (apispec sets one or the other)."""
-
-    def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
-        out: dict[str, Any] = super().schema2jsonschema(schema)
-        unknown = resolve_schema_instance(schema).unknown
-        if unknown != EXCLUDE:
-            out["additionalProperties"] = unknown == INCLUDE
-        return out
-
-
-class _Plugin(MarshmallowPlugin):
-    Converter = _Converter
+    return "" if cls.__name__.startswith("_") else cls.__name__
 
 
 def _path(rule: str) -> str:
@@ -249,16 +246,21 @@ def build(app: Flask | None = None) -> dict[str, Any]:
     app = app or _app()
     base = yaml.load(BASE.read_text(encoding="utf-8"), Loader=_Loader)
     info = base["info"]
+    plugin = Plugin(schema_name_resolver=_schema_name)
     spec = APISpec(
         title=info["title"],
         version=info["version"],
         openapi_version=base["openapi"],
-        plugins=[_Plugin(schema_name_resolver=_schema_name)],
+        plugins=[plugin],
         info={k: v for k, v in info.items() if k not in ("title", "version")},
         servers=base["servers"],
         security=base["security"],
         tags=base["tags"],
     )
+    converter = plugin.converter
+    assert converter is not None  # (made by APISpec's init)
+    for name, cls in IN_BASE.items():  # known already: apispec neither adds nor renames it
+        converter.refs[make_schema_key(cls())] = name
     _components(spec, base["components"])
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
         view = app.view_functions[rule.endpoint]

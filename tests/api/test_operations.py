@@ -9,8 +9,8 @@ import pytest
 from flask import Flask
 from marshmallow import Schema, fields
 
-from server.api.operations import Answer, operation
 from server.api.openapi import build
+from server.api.operations import Answer, operation
 
 
 class Body(Schema):

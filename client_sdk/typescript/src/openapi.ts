@@ -348,9 +348,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /** The caller's view (a spectator's view without a seat or a token). */
@@ -367,9 +365,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -391,9 +387,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -410,9 +404,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -437,9 +429,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -463,10 +453,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-                version: number;
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -491,11 +478,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-                /** @description below the game's seat count (another is refused, 400 invalid_request) */
-                seat: number;
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -521,9 +504,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -1031,9 +1012,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -1371,6 +1350,305 @@ export interface components {
             /** @default false */
             keep_webhooks?: boolean;
         };
+        /** @description a preset deal: its `hands` and, where the game has one, its `dealer`; each game checks its own presets and may take more fields (Pinochle's `turn_up`, Cowpoke's `dummy` and `stack`: the game's rules page) */
+        Deal: {
+            dealer?: components["schemas"]["Seat"];
+            /** @description one hand per seat, in seat order */
+            hands: components["schemas"]["Card"][][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description the seat's clock as its turn tells it; every field is null in an unclocked game */
+        TurnClock: {
+            /**
+             * Format: date-time
+             * @description when the move is due: the turn's start + the per-move time + the bank left (the view's `deadline`); a move after it is refused and the clock's default move is made
+             */
+            deadline: string | null;
+            /** @description the seat's time bank left, in milliseconds */
+            bank_ms: number | null;
+            /** @description the seat's last move in this game: milliseconds from the start of its turn to the move's commit (null before its first move) */
+            last_latency_ms: number | null;
+        };
+        /** @description a game where the caller is to act, with the seat's view */
+        Turn: {
+            game_id: string;
+            seat: components["schemas"]["Seat"];
+            version: number;
+            view: components["schemas"]["View"];
+            clock: components["schemas"]["TurnClock"];
+        };
+        /**
+         * @description `event: turns`: the caller's turns in one game
+         * @example {
+         *       "event": "turns",
+         *       "data": [
+         *         {
+         *           "game_id": "9b6cd470f2e79489",
+         *           "seat": 2,
+         *           "version": 0,
+         *           "view": {
+         *             "id": "9b6cd470f2e79489",
+         *             "game": "concerto",
+         *             "options": {
+         *               "rules": "parlett-2013",
+         *               "deals": 1,
+         *               "target": 100
+         *             },
+         *             "status": "active",
+         *             "version": 0,
+         *             "seats": [
+         *               {
+         *                 "seat": 0,
+         *                 "player_id": "0e240622830c28dd",
+         *                 "name": "ann"
+         *               },
+         *               {
+         *                 "seat": 1,
+         *                 "player_id": "1e240622830c28dd",
+         *                 "name": "bob"
+         *               },
+         *               {
+         *                 "seat": 2,
+         *                 "player_id": "2e240622830c28dd",
+         *                 "name": "cy"
+         *               },
+         *               {
+         *                 "seat": 3,
+         *                 "player_id": "3e240622830c28dd",
+         *                 "name": "di"
+         *               }
+         *             ],
+         *             "you": 2,
+         *             "to_move": [
+         *               2
+         *             ],
+         *             "legal_moves": [
+         *               {
+         *                 "type": "play",
+         *                 "card": "KS"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "TS"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "7S"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "2S"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "9H"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "8H"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "3H"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "AD"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "KD"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "TD"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "3D"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "KC"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "6C"
+         *               }
+         *             ],
+         *             "hand": [
+         *               "KS",
+         *               "TS",
+         *               "7S",
+         *               "2S",
+         *               "9H",
+         *               "8H",
+         *               "3H",
+         *               "AD",
+         *               "KD",
+         *               "TD",
+         *               "3D",
+         *               "KC",
+         *               "6C"
+         *             ],
+         *             "scores": [
+         *               0,
+         *               0,
+         *               0,
+         *               0
+         *             ],
+         *             "deadline": null,
+         *             "deal_commitment": "415d065a96069e2196c4ed4bd49e115313f0891ccb5d0a5e785167c0cf66430b",
+         *             "state": {
+         *               "rules": "parlett-2013",
+         *               "game_number": 1,
+         *               "deal_number": 1,
+         *               "dealer": 1,
+         *               "hand_number": 1,
+         *               "leader": 2,
+         *               "side": [
+         *                 0,
+         *                 2
+         *               ],
+         *               "current_hand": [],
+         *               "passes": 0,
+         *               "forced": null,
+         *               "completed_hands": [],
+         *               "cards_left": [
+         *                 13,
+         *                 13,
+         *                 13,
+         *                 13
+         *               ],
+         *               "deal_hand_points": {
+         *                 "NS": 0,
+         *                 "EW": 0
+         *               },
+         *               "deal_results": [],
+         *               "game_scores": {
+         *                 "NS": 0,
+         *                 "EW": 0
+         *               },
+         *               "match_scores": null,
+         *               "games": [],
+         *               "final_hands": null
+         *             },
+         *             "result": null
+         *           },
+         *           "clock": {
+         *             "deadline": null,
+         *             "bank_ms": null,
+         *             "last_latency_ms": null
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        TurnsMessage: {
+            /** @constant */
+            event: "turns";
+            data: components["schemas"]["Turn"][];
+        };
+        /**
+         * @description `event: over`: a game the caller sat in is over
+         * @example {
+         *       "event": "over",
+         *       "data": {
+         *         "game_id": "9b6cd470f2e79489",
+         *         "status": "finished"
+         *       }
+         *     }
+         */
+        OverMessage: {
+            /** @constant */
+            event: "over";
+            data: {
+                game_id: string;
+                /** @description the game's status */
+                status: string;
+            };
+        };
+        /**
+         * @description `event: invitation`: someone named the caller in a seat or an entry (`GET /v1/me/invitations` lists it)
+         * @example {
+         *       "event": "invitation",
+         *       "data": {
+         *         "id": "5f1c0a9e2b7d4c38"
+         *       }
+         *     }
+         */
+        InvitationMessage: {
+            /** @constant */
+            event: "invitation";
+            data: {
+                /** @description the invitation's id */
+                id: string;
+            };
+        };
+        /**
+         * @description `event: error`: the token was revoked or expired; the stream ends
+         * @example {
+         *       "event": "error",
+         *       "data": {
+         *         "message": "unknown token"
+         *       }
+         *     }
+         */
+        StreamErrorMessage: {
+            /** @constant */
+            event: "error";
+            data: {
+                message: string;
+            };
+        };
+        /**
+         * @description an unnamed message: `id:` the event's `seq`, `data:` the `Event`
+         * @example {
+         *       "id": 6,
+         *       "data": {
+         *         "seq": 6,
+         *         "version": 1,
+         *         "kind": "play",
+         *         "data": {
+         *           "seat": 2,
+         *           "card": "QS",
+         *           "hand_number": 1
+         *         }
+         *       }
+         *     }
+         */
+        EventMessage: {
+            id: number;
+            data: components["schemas"]["Event"];
+        };
+        /**
+         * @description `event: end`: the game is over and every event was sent
+         * @example {
+         *       "event": "end",
+         *       "data": {
+         *         "status": "finished"
+         *       }
+         *     }
+         */
+        EndMessage: {
+            /** @constant */
+            event: "end";
+            data: {
+                /** @description the game's status */
+                status: string | null;
+            };
+        };
+        /**
+         * @description `: heartbeat`, a comment line sent after a quiet spell
+         * @example {
+         *       "comment": "heartbeat"
+         *     }
+         */
+        Heartbeat: {
+            /** @constant */
+            comment: "heartbeat";
+        };
         /** @description rank then suit, e.g. "TS" is the ten of spades */
         Card: string;
         Seat: number;
@@ -1382,52 +1660,6 @@ export interface components {
             ok: boolean;
             /** @description `reply_bytes` dots (the benchmark's floor only) */
             padding?: string;
-        };
-        OptionSpec: {
-            default: unknown;
-            /** @description the values the option takes */
-            choices?: (string | number)[];
-            min?: number;
-            max?: number;
-            doc: string;
-        };
-        Rules: {
-            games: {
-                id: string;
-                title: string;
-                seats: number[];
-                variants: string[];
-                options: {
-                    [key: string]: components["schemas"]["OptionSpec"];
-                };
-            }[];
-        };
-        Deal: {
-            dealer: components["schemas"]["Seat"];
-            hands: components["schemas"]["Card"][][];
-        };
-        GameCreate: {
-            /**
-             * @description a game id of GET /v1/rules (another is refused, 400 invalid_request)
-             * @example concerto
-             */
-            game: string;
-            /** @description game options, see GET /v1/rules (Concerto: rules, deals, target, first_dealer, match_target) */
-            options?: {
-                [key: string]: unknown;
-            } | null;
-            /** @description who sits where, one entry per seat; the game's seat count (GET /v1/rules) bounds the list further (another length is refused, 400 invalid_request) */
-            seats?: (string | null)[] | null;
-            /** @default false */
-            allow_multiple_seats?: boolean;
-            /** @description admin only; presets the first deals exactly */
-            deals?: components["schemas"]["Deal"][] | null;
-            /** @description admin only; the deal seed */
-            seed?: string | null;
-        };
-        Join: {
-            /** @description the seat to take; below the game's seat count (another is refused, 400 invalid_request) */
-            seat?: number | null;
         };
         /**
          * @description A move of any game: the game's own move schema says which `type`s it has
@@ -1690,11 +1922,6 @@ export interface components {
                 [key: string]: unknown;
             })[] | null;
         };
-        MoveRequest: {
-            move: components["schemas"]["Move"];
-            version?: number;
-            seat?: number;
-        };
         SeatEntry: {
             seat: components["schemas"]["Seat"];
             name: string | null;
@@ -1708,14 +1935,6 @@ export interface components {
          * @constant
          */
         House: true;
-        Result: {
-            /** @description the engine's reason, or `forfeit` for a game aborted by a forfeit */
-            termination: string;
-            scores: number[];
-            winners: components["schemas"]["Seat"][];
-            /** @description the seat that forfeited (then `scores` are those when the game stopped) */
-            forfeit?: components["schemas"]["Seat"];
-        } | null;
         PlayedCard: {
             seat: components["schemas"]["Seat"];
             card: components["schemas"]["Card"];
@@ -1926,139 +2145,6 @@ export interface components {
         };
         /** @description A game as one seat (or a spectator) sees it: one schema per game, told apart by `game`. */
         View: components["schemas"]["ConcertoView"] | components["schemas"]["SecondsView"] | components["schemas"]["CowpokeView"] | components["schemas"]["PinochleView"];
-        Events: {
-            events: components["schemas"]["Event"][];
-            /** @description pass as the next `after` */
-            last: number;
-        };
-        Replay: {
-            id: string;
-            game: string;
-            options: {
-                [key: string]: unknown;
-            };
-            /** @enum {string} */
-            status: "waiting" | "active" | "finished" | "aborted";
-            version: number;
-            seats: components["schemas"]["SeatEntry"][];
-            deal_commitment: string;
-            events: components["schemas"]["Event"][];
-            result: components["schemas"]["Result"];
-            /** @description null until the game is finished */
-            revealed: {
-                seed: string;
-                hands: components["schemas"]["Card"][][];
-            } | null;
-            /**
-             * @description Null until the game is finished, and for games without a par
-             *     analysis. Concerto: one entry per deal, oldest first, with each
-             *     side's double-dummy par — the most its four hands could have scored
-             *     had both partners seen each other's cards (`max_hands`), the
-             *     smallest left-over bonus, in points, its six unplayed cards could
-             *     have shown (`min_leftover`; a separate bound) — and what its hands
-             *     actually scored (`hand_points`). Percent of par = hand_points /
-             *     max_hands.
-             */
-            par: {
-                game: number;
-                deal: number;
-                dealer: components["schemas"]["Seat"];
-                NS: components["schemas"]["SidePar"];
-                EW: components["schemas"]["SidePar"];
-            }[] | null;
-        };
-        SidePar: {
-            max_hands: number;
-            min_leftover: number;
-            hand_points: number;
-        };
-        GameSummary: {
-            id: string;
-            game: string;
-            /** @description the game's options, as in its view (Pinochle's `variant`, Concerto's `rules`) */
-            options: {
-                [key: string]: unknown;
-            };
-            /** @enum {string} */
-            status: "waiting" | "active" | "finished" | "aborted";
-            /** @description null at a table of a duplicate board in play (sealed) */
-            version: number | null;
-            seats: components["schemas"]["SeatEntry"][];
-            to_move: components["schemas"]["Seat"][];
-            scores: number[] | null;
-            result: components["schemas"]["Result"];
-            /**
-             * Format: date-time
-             * @description live games (null at a sealed table)
-             */
-            created: string | null;
-            /**
-             * Format: date-time
-             * @description ended games (null at a sealed table)
-             */
-            ended: string | null;
-            /** @description a tournament's or a ladder's table: `id` names the tournament (null at a ladder's table), `ladder` the ladder (null at a tournament's table); null for any other game */
-            tournament: {
-                id: string | null;
-                ladder: string | null;
-                round: number | null;
-                table: number | null;
-            } | null;
-        };
-        GameList: {
-            /** @enum {string} */
-            status: "live" | "finished";
-            games: components["schemas"]["GameSummary"][];
-        };
-        Frame: {
-            id: string;
-            version: number;
-            /** @description the finished game's version */
-            last_version: number;
-            /** @description `{seat, move}` accepted at version - 1 (null at version 0); `timeout` (true) when the clock made that move for the seat, past its deadline (the `timeout_policy`'s default move) */
-            move: {
-                seat: number | null;
-                move: components["schemas"]["Move"];
-                /** @constant */
-                timeout?: true;
-            } | null;
-            public: components["schemas"]["View"];
-            /** @description each seat's own view, by seat */
-            views: components["schemas"]["View"][];
-        };
-        Turns: {
-            turns: components["schemas"]["Turn"][];
-        };
-        Leaderboard: {
-            game: string;
-            leaderboard: {
-                rank: number;
-                player_id: string;
-                name: string | null;
-                house?: components["schemas"]["House"];
-                mu: number;
-                sigma: number;
-                ordinal: number;
-                games: number;
-            }[];
-        };
-        /** @description the seat's clock as its turn tells it; every field is null in an unclocked game */
-        TurnClock: {
-            /**
-             * Format: date-time
-             * @description when the move is due: the turn's start + the per-move time + the bank left
-             *     (the view's `deadline`); a move after it is refused and the clock's
-             *     default move is made
-             */
-            deadline: string | null;
-            /** @description the seat's time bank left, in milliseconds */
-            bank_ms: number | null;
-            /**
-             * @description the seat's last move in this game: milliseconds from the start of its turn
-             *     to the move's commit (null before its first move)
-             */
-            last_latency_ms: number | null;
-        };
         TimeoutPolicy: {
             /** @constant */
             kind: "default_move";
@@ -2425,31 +2511,6 @@ export interface components {
                 seats: number;
             }[];
         };
-        VisitorSettings: {
-            enabled: boolean;
-            /** @description per game, how many bot seats the pool can fill */
-            bots: {
-                [key: string]: number;
-            };
-        };
-        VisitorGameCreate: {
-            game: string;
-            /** @description the game's options, as for POST /v1/games */
-            options?: {
-                [key: string]: unknown;
-            } | null;
-            /** @description the visitor's name (default: You) */
-            name?: string | null;
-        };
-        VisitorGame: {
-            game: components["schemas"]["View"];
-            /** @description the visitor's seat (0) */
-            seat: number;
-            /** @description the guest token; send it as `Authorization: Bearer` */
-            token: string;
-            /** Format: date-time */
-            expires: string;
-        };
         BotPool: {
             bots: {
                 name: string;
@@ -2697,66 +2758,6 @@ export interface components {
                 last_played: string | null;
                 on_ladder: boolean;
             }[];
-        };
-        /** @description a game where the caller is to act, with the seat's view */
-        Turn: {
-            game_id: string;
-            seat: components["schemas"]["Seat"];
-            version: number;
-            view: components["schemas"]["View"];
-            clock: components["schemas"]["TurnClock"];
-        };
-        /** @description `event: turns`: the caller's turns in one game */
-        TurnsMessage: {
-            /** @constant */
-            event: "turns";
-            data: components["schemas"]["Turn"][];
-        };
-        /** @description `event: over`: a game the caller sat in is over */
-        OverMessage: {
-            /** @constant */
-            event: "over";
-            data: {
-                game_id: string;
-                /** @description the game's status */
-                status: string;
-            };
-        };
-        /** @description `event: invitation`: someone named the caller in a seat or an entry (`GET /v1/me/invitations` lists it) */
-        InvitationMessage: {
-            /** @constant */
-            event: "invitation";
-            data: {
-                /** @description the invitation's id */
-                id: string;
-            };
-        };
-        /** @description `event: error`: the token was revoked or expired; the stream ends */
-        StreamErrorMessage: {
-            /** @constant */
-            event: "error";
-            data: {
-                message: string;
-            };
-        };
-        /** @description `event: end`: the game is over and every event was sent */
-        EndMessage: {
-            /** @constant */
-            event: "end";
-            data: {
-                /** @description the game's status */
-                status: string | null;
-            };
-        };
-        /** @description an unnamed message: `id:` the event's `seq`, `data:` the `Event` */
-        EventMessage: {
-            id: number;
-            data: components["schemas"]["Event"];
-        };
-        /** @description `: heartbeat`, a comment line sent after a quiet spell */
-        Heartbeat: {
-            /** @constant */
-            comment: "heartbeat";
         };
         /** @description a message of `GET /v1/me/turns/stream`, by its `event` field (a heartbeat is a comment) */
         TurnStreamMessage: components["schemas"]["TurnsMessage"] | components["schemas"]["OverMessage"] | components["schemas"]["InvitationMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["Heartbeat"];
@@ -3772,6 +3773,164 @@ export interface components {
         };
         /** @description something that happened in a game; `data` by `kind` */
         Event: components["schemas"]["DealEvent"] | components["schemas"]["HandEvent"] | components["schemas"]["PlayEvent"] | components["schemas"]["PassEvent"] | components["schemas"]["ForceEvent"] | components["schemas"]["HandCompleteEvent"] | components["schemas"]["TrickEvent"] | components["schemas"]["DealEndEvent"] | components["schemas"]["GameEndEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["AskingEvent"] | components["schemas"]["CallEvent"] | components["schemas"]["PutOutEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["TakeEvent"] | components["schemas"]["OutOfPlayEvent"] | components["schemas"]["RoundEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["ShowdownEvent"] | components["schemas"]["BidEvent"] | components["schemas"]["ContractEvent"] | components["schemas"]["TrumpEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["ExchangeEvent"] | components["schemas"]["MeldsEvent"] | components["schemas"]["TimeoutEvent"];
+        Result: ({
+            /** @description the engine's reason, or `forfeit` for a game aborted by a forfeit */
+            termination: string;
+            scores: number[];
+            winners: components["schemas"]["Seat"][];
+            /** @description the seat that forfeited (then `scores` are those when the game stopped) */
+            forfeit?: components["schemas"]["Seat"];
+        } & {
+            [key: string]: unknown;
+        }) | null;
+        GameSummary: {
+            id: string;
+            game: string;
+            /** @description the game's options, as in its view (Pinochle's `variant`, Concerto's `rules`) */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "waiting" | "active" | "finished" | "aborted";
+            /** @description null at a table of a duplicate board in play (sealed) */
+            version: number | null;
+            seats: components["schemas"]["SeatEntry"][];
+            to_move: components["schemas"]["Seat"][];
+            scores: number[] | null;
+            result: components["schemas"]["Result"];
+            /**
+             * Format: date-time
+             * @description live games (null at a sealed table)
+             */
+            created: string | null;
+            /**
+             * Format: date-time
+             * @description ended games (null at a sealed table)
+             */
+            ended: string | null;
+            /** @description a tournament's or a ladder's table: `id` names the tournament (null at a ladder's table), `ladder` the ladder (null at a tournament's table); null for any other game */
+            tournament: {
+                id: string | null;
+                ladder: string | null;
+                round: number | null;
+                table: number | null;
+            } | null;
+        };
+        GameList: {
+            /** @enum {string} */
+            status: "live" | "finished";
+            games: components["schemas"]["GameSummary"][];
+        };
+        GameCreate: {
+            /**
+             * @description a game id of GET /v1/rules (another is refused, 400 invalid_request)
+             * @example concerto
+             */
+            game: string;
+            /**
+             * @description game options, see GET /v1/rules (Concerto: rules, deals, target, first_dealer, match_target)
+             * @default null
+             */
+            options?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description who sits where, one entry per seat; the game's seat count (GET /v1/rules) bounds the list further (another length is refused, 400 invalid_request)
+             * @default null
+             */
+            seats?: (string | null)[] | null;
+            /** @default false */
+            allow_multiple_seats?: boolean;
+            /**
+             * @description admin only; presets the first deals exactly
+             * @default null
+             */
+            deals?: components["schemas"]["Deal"][] | null;
+            /**
+             * @description admin only; the deal seed
+             * @default null
+             */
+            seed?: string | null;
+        };
+        Events: {
+            events: components["schemas"]["Event"][];
+            /** @description pass as the next `after` */
+            last: number;
+        };
+        Join: {
+            /**
+             * @description the seat to take; below the game's seat count (another is refused, 400 invalid_request)
+             * @default null
+             */
+            seat?: number | null;
+        };
+        MoveRequest: {
+            move: components["schemas"]["Move"];
+            version?: number;
+            seat?: number;
+        };
+        SidePar: {
+            max_hands: number;
+            min_leftover: number;
+            hand_points: number;
+        };
+        Replay: {
+            id: string;
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "waiting" | "active" | "finished" | "aborted";
+            version: number;
+            seats: components["schemas"]["SeatEntry"][];
+            deal_commitment: string;
+            events: components["schemas"]["Event"][];
+            result: components["schemas"]["Result"];
+            /** @description null until the game is finished */
+            revealed: ({
+                seed: string;
+                hands: components["schemas"]["Card"][][];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /**
+             * @description Null until the game is finished, and for games without a par
+             *     analysis. Concerto: one entry per deal, oldest first, with each
+             *     side's double-dummy par — the most its four hands could have scored
+             *     had both partners seen each other's cards (`max_hands`), the
+             *     smallest left-over bonus, in points, its six unplayed cards could
+             *     have shown (`min_leftover`; a separate bound) — and what its hands
+             *     actually scored (`hand_points`). Percent of par = hand_points /
+             *     max_hands.
+             */
+            par: {
+                game: number;
+                deal: number;
+                dealer: components["schemas"]["Seat"];
+                NS: components["schemas"]["SidePar"];
+                EW: components["schemas"]["SidePar"];
+            }[] | null;
+        };
+        Frame: {
+            id: string;
+            version: number;
+            /** @description the finished game's version */
+            last_version: number;
+            /** @description `{seat, move}` accepted at version - 1 (null at version 0); `timeout` (true) when the clock made that move for the seat, past its deadline (the `timeout_policy`'s default move) */
+            move: {
+                seat: number | null;
+                move: components["schemas"]["Move"];
+                /** @constant */
+                timeout?: true;
+            } | null;
+            public: components["schemas"]["View"];
+            /** @description each seat's own view, by seat */
+            views: components["schemas"]["View"][];
+        };
+        Turns: {
+            turns: components["schemas"]["Turn"][];
+        };
         PlayerCreated: {
             id: string;
             name: string;
@@ -3810,6 +3969,73 @@ export interface components {
             };
             /** @description ids of the unfinished games the player sits in */
             games: string[];
+        };
+        Leaderboard: {
+            game: string;
+            leaderboard: {
+                rank: number;
+                player_id: string;
+                name: string | null;
+                house?: components["schemas"]["House"];
+                mu: number;
+                sigma: number;
+                ordinal: number;
+                games: number;
+            }[];
+        };
+        OptionSpec: {
+            default: unknown;
+            /** @description the values the option takes */
+            choices?: (string | number)[];
+            min?: number;
+            max?: number;
+            /** @description what a refused value must be instead */
+            invalid?: string;
+            doc: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Rules: {
+            games: {
+                id: string;
+                title: string;
+                seats: number[];
+                variants: string[];
+                options: {
+                    [key: string]: components["schemas"]["OptionSpec"];
+                };
+            }[];
+        };
+        VisitorSettings: {
+            enabled: boolean;
+            /** @description per game, how many bot seats the pool can fill */
+            bots: {
+                [key: string]: number;
+            };
+        };
+        VisitorGameCreate: {
+            game: string;
+            /**
+             * @description the game's options, as for POST /v1/games
+             * @default null
+             */
+            options?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description the visitor's name (default: You)
+             * @default null
+             */
+            name?: string | null;
+        };
+        VisitorGame: {
+            game: components["schemas"]["View"];
+            /** @description the visitor's seat (0) */
+            seat: number;
+            /** @description the guest token; send it as `Authorization: Bearer` */
+            token: string;
+            /** Format: date-time */
+            expires: string;
         };
     };
     responses: {
@@ -3945,14 +4171,10 @@ export interface components {
         LadderId: string;
         AppId: string;
         WebhookId: string;
-        /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
-        Seat: number;
         /** @description at most this many items in the page */
         Limit: number;
         /** @description the previous page's `next_cursor` (none for the first page) */
         Cursor: string;
-        /** @description seconds to wait for something new (capped by the server) */
-        Wait: number;
     };
     requestBodies: never;
     headers: never;
@@ -4279,7 +4501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": unknown;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -4396,7 +4618,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
-                seat?: components["parameters"]["Seat"];
+                seat?: number;
             };
             header?: never;
             path: {
@@ -4425,11 +4647,12 @@ export interface operations {
     getEvents: {
         parameters: {
             query?: {
+                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
+                seat?: number;
+                /** @description events numbered above this one (the last answer's `last`) */
                 after?: number;
                 /** @description seconds to wait for something new (capped by the server) */
-                wait?: components["parameters"]["Wait"];
-                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
-                seat?: components["parameters"]["Seat"];
+                wait?: number;
             };
             header?: never;
             path: {
@@ -4608,18 +4831,15 @@ export interface operations {
     streamGameEvents: {
         parameters: {
             query?: {
+                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
+                seat?: number;
                 /** @description start after this event (`Last-Event-ID` wins when sent) */
                 after?: number;
-                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
-                seat?: components["parameters"]["Seat"];
                 /** @description the bearer token, for clients that cannot set headers (EventSource) */
                 token?: string;
             };
             header?: {
-                /**
-                 * @description the last event received (sent by a reconnecting EventSource): ASCII digits,
-                 *     at most 18446744073709551615; anything else is a 400
-                 */
+                /** @description the last event received (sent by a reconnecting EventSource): ASCII digits, at most 18446744073709551615; anything else is a 400 */
                 "Last-Event-ID"?: string;
             };
             path: {
@@ -4632,20 +4852,23 @@ export interface operations {
             /**
              * @description the stream (`text/event-stream`, framed by the server-sent events spec; each
              *     message's `data` is an `Event`, one line of JSON with U+0085, U+2028 and U+2029
-             *     escaped)
+             *     escaped). The schema is the stream as the list of its messages, each a
+             *     `GameStreamMessage` (OpenAPI 3.2's `itemSchema`):
+             *
+             *     ```text
+             *     retry: 2000
+             *
+             *     id: 6
+             *     data: {"seq": 6, "version": 1, "kind": "play", "data": {"seat": 2, "card": "QS", "hand_number": 1}}
+             *
+             *     ```
              */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example retry: 2000
-                     *
-                     *     id: 6
-                     *     data: {"seq": 6, "version": 1, "kind": "play", "data": {"seat": 2, "card": "QS", "hand_number": 1}}
-                     */
-                    "text/event-stream": unknown;
+                    "text/event-stream": components["schemas"]["GameStreamMessage"][];
                 };
             };
             /** @description the game is over and nothing is left to send */
@@ -5126,7 +5349,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description seconds to wait for something new (capped by the server) */
-                wait?: components["parameters"]["Wait"];
+                wait?: number;
             };
             header?: never;
             path?: never;
@@ -5152,10 +5375,7 @@ export interface operations {
     streamTurns: {
         parameters: {
             query?: {
-                /**
-                 * @description seconds of quiet after which the client wants a heartbeat (and a re-read
-                 *     of its games); at most the server's own `PARLOUR_SSE_HEARTBEAT`
-                 */
+                /** @description seconds of quiet after which the client wants a heartbeat (and a re-read of its games); at most the server's own `PARLOUR_SSE_HEARTBEAT` */
                 heartbeat?: number;
             };
             header?: never;
@@ -5167,20 +5387,23 @@ export interface operations {
             /**
              * @description the stream (`text/event-stream`, framed by the server-sent events spec: lines
              *     end only at CR, LF or CRLF; each `data` is one line of JSON, with U+0085,
-             *     U+2028 and U+2029 escaped)
+             *     U+2028 and U+2029 escaped). The schema is the stream as the list of its messages,
+             *     each a `TurnStreamMessage` (OpenAPI 3.2's `itemSchema`):
+             *
+             *     ```text
+             *     retry: 2000
+             *
+             *     event: turns
+             *     data: [{"game_id": "9b6cd470f2e79489", "seat": 2, "version": 14, "view": {}}]
+             *
+             *     ```
              */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example retry: 2000
-                     *
-                     *     event: turns
-                     *     data: [{"game_id": "9b6cd470f2e79489", "seat": 2, "version": 14, "view": {}}]
-                     */
-                    "text/event-stream": unknown;
+                    "text/event-stream": components["schemas"]["TurnStreamMessage"][];
                 };
             };
             400: components["responses"]["InvalidRequest"];

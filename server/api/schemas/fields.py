@@ -69,3 +69,9 @@ class _Url(fields.String):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(validate=[validate.Length(min=8, max=2000), HTTP_URL], **kwargs)
+
+
+def ref(component: str, **metadata: Any) -> dict[str, Any]:
+    """A field's ``metadata`` saying the field is the spec's ``component`` (a ``$ref``),
+    whatever it (de)serialises as: server/api/openapi.py's converter writes it so."""
+    return {"component": component, **metadata}

@@ -115,11 +115,6 @@ class Standings(Schema):
     standings = fields.Raw()
 
 
-class Leaderboard(Schema):
-    game = fields.String()
-    leaderboard = fields.Raw()
-
-
 tournaments_query = TournamentsQuery()
 
 
@@ -142,6 +137,3 @@ entry_created = EntryCreated()
 
 
 standings = Standings()
-
-
-leaderboard = Leaderboard()
