@@ -7,6 +7,8 @@ apispec (with its marshmallow plugin) builds the document from:
   words), the path from the view's route; views not yet declared that way still give
   theirs as YAML after ``---`` in their docstring (a ``parameters`` key there is the
   path's parameters);
+* the calls the server makes, declared the same way (:data:`.webhooks.WEBHOOKS`), as
+  the document's ``webhooks`` beside the base's;
 * the schemas of :data:`FROM_MARSHMALLOW`, and every schema an operation names
   (server/api/schemas/), so the spec states exactly what the server loads and dumps;
   a field whose ``metadata`` names a ``component`` is that component's ``$ref`` (one
@@ -14,7 +16,7 @@ apispec (with its marshmallow plugin) builds the document from:
   :mod:`.openapi_converter` says what else it reads), a schema whose name starts with
   ``_`` is written inline where it is used, and :data:`IN_BASE` names the schemas that
   dump an answer whose component the base still states;
-* the rest (the document's head, the webhooks, the shared response types no schema
+* the rest (the document's head, the app webhooks, the shared response types no schema
   yet says) from ``openapi_base.yaml`` beside this module; there, ``x-error-details`` (each
   error code's ``details``) and ``x-event-data`` (each event kind's ``data``) become one
   schema per code (``<Code>Error``) and per kind (``<Kind>Event``), and ``View`` one
@@ -45,6 +47,7 @@ from server.services.lobby import Lobby
 from . import schemas
 from .openapi_converter import Plugin
 from .operations import Operation
+from .webhooks import WEBHOOKS
 
 BASE = Path(__file__).with_name("openapi_base.yaml")
 ROOT_SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -257,8 +260,8 @@ def build(app: Flask | None = None) -> dict[str, Any]:
         security=base["security"],
         tags=base["tags"],
     )
-    converter = plugin.converter
-    assert converter is not None  # (made by APISpec's init)
+    converter, resolver = plugin.converter, plugin.resolver
+    assert converter is not None and resolver is not None  # (made by APISpec's init)
     for name, cls in IN_BASE.items():  # known already: apispec neither adds nor renames it
         converter.refs[make_schema_key(cls())] = name
     _components(spec, base["components"])
@@ -274,8 +277,12 @@ def build(app: Flask | None = None) -> dict[str, Any]:
         if operations:
             spec.path(_path(rule.rule), operations=operations, parameters=doc.get("parameters"))
 
+    webhooks = dict(base["webhooks"])
+    for name, declared in WEBHOOKS.items():
+        webhooks[name] = {"post": declared.spec()}
+        resolver.resolve_operations(webhooks[name])
     out = spec.to_dict()
-    out["webhooks"] = base["webhooks"]
+    out["webhooks"] = webhooks
     for item in [*out["paths"].values(), *out["webhooks"].values()]:
         for method in METHODS:
             if method in item:

@@ -98,7 +98,7 @@ def test_every_operation_and_webhook_is_named_tagged_and_states_its_security(bui
     ]
     base = yaml.safe_load(openapi.BASE.read_text(encoding="utf-8"))["webhooks"]
     assert len(routes) == 59 and len(base) == 3  # the served routes, the app webhooks
-    assert len(ids) == len(set(ids)) == len(routes) + len(base)
+    assert len(ids) == len(set(ids)) == len(routes) + len(base) + len(openapi.WEBHOOKS)
     public = dict(_operations(document))
     assert public["get /healthz"]["security"] == []
     assert public["post /v1/games/{game_id}/moves"]["security"] == [{"bearer": []}]
@@ -208,8 +208,8 @@ def _media(document):
 def test_every_example_is_valid_by_its_own_schema(built):
     """Each ``examples`` of a schema validates against that schema, and each example of a
     media type (inline or a component) against the media's schema; every message of the
-    two streams shows one (jsonschema, draft 2020-12, references resolved in the
-    document)."""
+    two streams and every call the server makes shows one (jsonschema, draft 2020-12,
+    references resolved in the document)."""
     from jsonschema import Draft202012Validator
 
     document = built
@@ -230,5 +230,10 @@ def test_every_example_is_valid_by_its_own_schema(built):
     schemas = document["components"]["schemas"]
     kinds = [k["$ref"].rsplit("/", 1)[1] for u in ("TurnStreamMessage", "GameStreamMessage")
              for k in schemas[u]["oneOf"]]  # fmt: skip
-    for name in kinds:
+    bodies = [
+        item["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        for name, item in document["webhooks"].items()
+        if name == "callback"
+    ]
+    for name in [*kinds, *(ref.rsplit("/", 1)[1] for ref in bodies)]:
         assert f"#/{name}" in checked, f"{name} shows no example"

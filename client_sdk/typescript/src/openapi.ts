@@ -1314,6 +1314,38 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A turn of one of the player's seats, POSTed to its callback; answer the move.
+         * @description While a player has a callback (`PUT /v1/me/callback`), the server POSTs
+         *     each turn of the player's seats to its URL: the turn entry exactly as
+         *     `GET /v1/me/turns` lists it, plus a call `id` unique to this call (a
+         *     retry of the turn gets a new one). The call is signed with the
+         *     callback's secret (`Parlour-Signature`). The answer must be
+         *     `200 {"move": ...}`, at most 64 KiB, read as sent
+         *     (`Accept-Encoding: identity`), within the time left: one deadline for
+         *     the whole call (the seat's deadline less a moment to submit the move,
+         *     at most `PARLOUR_CALLBACK_TIMEOUT`, 10 s). Redirects are not followed.
+         *     Anything else (no answer in time, another status, a body that is not a
+         *     move, an illegal move) is a failure: the call is made once more while
+         *     time is left (a new `id`), then the clock plays its default move at the
+         *     deadline.
+         */
+        post: operations["callbackTurn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -4037,6 +4069,192 @@ export interface components {
             /** Format: date-time */
             expires: string;
         };
+        /**
+         * @description a turn of one of the player's seats, exactly as `GET /v1/me/turns` lists it, and the call's own `id`
+         * @example {
+         *       "id": "c7a1f0e2b35d4e6f8a9b0c1d",
+         *       "game_id": "9b6cd470f2e79489",
+         *       "seat": 2,
+         *       "version": 0,
+         *       "view": {
+         *         "id": "9b6cd470f2e79489",
+         *         "game": "concerto",
+         *         "options": {
+         *           "rules": "parlett-2013",
+         *           "deals": 1,
+         *           "target": 100
+         *         },
+         *         "status": "active",
+         *         "version": 0,
+         *         "seats": [
+         *           {
+         *             "seat": 0,
+         *             "player_id": "0e240622830c28dd",
+         *             "name": "ann"
+         *           },
+         *           {
+         *             "seat": 1,
+         *             "player_id": "1e240622830c28dd",
+         *             "name": "bob"
+         *           },
+         *           {
+         *             "seat": 2,
+         *             "player_id": "2e240622830c28dd",
+         *             "name": "cy"
+         *           },
+         *           {
+         *             "seat": 3,
+         *             "player_id": "3e240622830c28dd",
+         *             "name": "di"
+         *           }
+         *         ],
+         *         "you": 2,
+         *         "to_move": [
+         *           2
+         *         ],
+         *         "legal_moves": [
+         *           {
+         *             "type": "play",
+         *             "card": "KS"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "TS"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "7S"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "2S"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "9H"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "8H"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "3H"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "AD"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "KD"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "TD"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "3D"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "KC"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "6C"
+         *           }
+         *         ],
+         *         "hand": [
+         *           "KS",
+         *           "TS",
+         *           "7S",
+         *           "2S",
+         *           "9H",
+         *           "8H",
+         *           "3H",
+         *           "AD",
+         *           "KD",
+         *           "TD",
+         *           "3D",
+         *           "KC",
+         *           "6C"
+         *         ],
+         *         "scores": [
+         *           0,
+         *           0,
+         *           0,
+         *           0
+         *         ],
+         *         "deadline": null,
+         *         "deal_commitment": "415d065a96069e2196c4ed4bd49e115313f0891ccb5d0a5e785167c0cf66430b",
+         *         "state": {
+         *           "rules": "parlett-2013",
+         *           "game_number": 1,
+         *           "deal_number": 1,
+         *           "dealer": 1,
+         *           "hand_number": 1,
+         *           "leader": 2,
+         *           "side": [
+         *             0,
+         *             2
+         *           ],
+         *           "current_hand": [],
+         *           "passes": 0,
+         *           "forced": null,
+         *           "completed_hands": [],
+         *           "cards_left": [
+         *             13,
+         *             13,
+         *             13,
+         *             13
+         *           ],
+         *           "deal_hand_points": {
+         *             "NS": 0,
+         *             "EW": 0
+         *           },
+         *           "deal_results": [],
+         *           "game_scores": {
+         *             "NS": 0,
+         *             "EW": 0
+         *           },
+         *           "match_scores": null,
+         *           "games": [],
+         *           "final_hands": null
+         *         },
+         *         "result": null
+         *       },
+         *       "clock": {
+         *         "deadline": null,
+         *         "bank_ms": null,
+         *         "last_latency_ms": null
+         *       }
+         *     }
+         */
+        CallbackCall: {
+            game_id: string;
+            seat: components["schemas"]["Seat"];
+            version: number;
+            view: components["schemas"]["View"];
+            clock: components["schemas"]["TurnClock"];
+            /** @description unique to this call (a retry of the turn gets a new one): an endpoint refuses an id it has seen, as a replay */
+            id: string;
+        };
+        /**
+         * @description the move to play: one of the view's `legal_moves` (other keys are ignored)
+         * @example {
+         *       "move": {
+         *         "type": "play",
+         *         "card": "KS"
+         *       }
+         *     }
+         */
+        CallbackAnswer: {
+            move: components["schemas"]["Move"];
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: {
         /**
@@ -5883,6 +6101,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    callbackTurn: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body)>`, the callback's secret signing the raw bytes of the body: check it first, with a constant-time comparison, and refuse a `t` more than 300 seconds from your clock */
+                "Parlour-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallbackCall"];
+            };
+        };
+        responses: {
+            /** @description the move to play */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackAnswer"];
+                };
             };
         };
     };

@@ -1,12 +1,13 @@
-"""Streams and health: the query strings of the SSE and turn streams, each stream message
-(as the tests' SSE reader shows one: its ``event`` or ``id``, and its ``data`` parsed; a
-heartbeat as its ``comment``), ping, status."""
+"""Streams, the callback's call, and health: the query strings of the SSE and turn
+streams, each stream message (as the tests' SSE reader shows one: its ``event`` or
+``id``, and its ``data`` parsed; a heartbeat as its ``comment``), the body the server
+POSTs to a callback bot and the answer it takes, ping, status."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from .fields import EVENT_NUMBER, _Query, ref
 from .games import SeatQuery, Turn
@@ -111,7 +112,7 @@ TURN: dict[str, Any] = {
     },
     "clock": {"deadline": None, "bank_ms": None, "last_latency_ms": None},
 }
-"""A turn as a bot gets it (the turn stream, the long-poll)."""
+"""A turn as a bot gets it (the turn stream, the long-poll, a callback's call)."""
 
 
 class TurnsMessage(Schema):
@@ -220,3 +221,42 @@ STREAM_MESSAGES = (
     *(EventMessage, EndMessage, Heartbeat),
 )
 """Every kind of message of the two streams (openapi_base.yaml's unions name them)."""
+
+
+# -- a callback bot's call (server/services/callbacks.py's Call.request builds it) ---------
+class CallbackCall(Turn):
+    class Meta:
+        description = (
+            "a turn of one of the player's seats, exactly as `GET /v1/me/turns` lists it, "
+            "and the call's own `id`"
+        )
+        examples = [{"id": "c7a1f0e2b35d4e6f8a9b0c1d", **TURN}]
+
+    id = fields.String(
+        required=True,
+        metadata={
+            "description": "unique to this call (a retry of the turn gets a new one): an "
+            "endpoint refuses an id it has seen, as a replay"
+        },
+    )
+
+
+class CallbackAnswer(Schema):
+    class Meta:
+        unknown = INCLUDE
+        description = "the move to play: one of the view's `legal_moves` (other keys are ignored)"
+        examples = [{"move": {"type": "play", "card": "KS"}}]
+
+    move = fields.Raw(required=True, metadata=ref("Move"))
+
+
+SIGNATURE = {
+    "name": "Parlour-Signature",
+    "in": "header",
+    "required": True,
+    "description": '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body)>`, '
+    "the callback's secret signing the raw bytes of the body: check it first, with a "
+    "constant-time comparison, and refuse a `t` more than 300 seconds from your clock",
+    "schema": {"type": "string", "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"},
+}
+"""The signature header of a callback's call (the app webhooks are signed the same way)."""
