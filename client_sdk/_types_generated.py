@@ -39,6 +39,8 @@ __all__ = [
     "CallEventData",
     "CallMove",
     "Callback",
+    "CallbackAnswer",
+    "CallbackCall",
     "CallbackFailure",
     "CallbackHealth",
     "CallbackPut",
@@ -332,34 +334,27 @@ class Invitation(TypedDict):
     expires: str
 
 
-class NotificationSeat(TypedDict):
-    seat: Seat
-    name: str
-    kind: Literal["guest", "bot", "player"]
+Card = str
+"""rank then suit, e.g. "TS" is the ten of spades"""
 
 
-class GameStartNotification(TypedDict):
-    id: str
-    """stable per notification: `<game>:<version>:<type>`"""
-    type: Literal["game_start", "turn", "game_end"]
-    app_id: str
-    game_id: str
-    version: int
-    status: Literal["waiting", "active", "finished", "aborted"]
-    game: str
-    options: dict[str, Any]
-    seats: list[NotificationSeat]
+class Deal(TypedDict):
+    """a preset deal: its `hands` and, where the game has one, its `dealer`; each game checks its own presets and may take more fields (Pinochle's `turn_up`, Cowpoke's `dummy` and `stack`: the game's rules page)"""
+
+    dealer: NotRequired[Seat]
+    hands: list[list[Card]]
+    """one hand per seat, in seat order"""
 
 
-class TurnNotification(TypedDict):
-    id: str
-    """stable per notification: `<game>:<version>:<type>`"""
-    type: Literal["game_start", "turn", "game_end"]
-    app_id: str
-    game_id: str
-    version: int
-    status: Literal["waiting", "active", "finished", "aborted"]
-    to_move: list[Seat]
+class TurnClock(TypedDict):
+    """the seat's clock as its turn tells it; every field is null in an unclocked game"""
+
+    deadline: str | None
+    """when the move is due: the turn's start + the per-move time + the bank left (the view's `deadline`); a move after it is refused and the clock's default move is made"""
+    bank_ms: int | None
+    """the seat's time bank left, in milliseconds"""
+    last_latency_ms: int | None
+    """the seat's last move in this game: milliseconds from the start of its turn to the move's commit (null before its first move)"""
 
 
 class Result(TypedDict):
@@ -371,65 +366,62 @@ class Result(TypedDict):
     """the seat that forfeited (then `scores` are those when the game stopped)"""
 
 
-class GameEndNotification(TypedDict):
+House = Literal[True]
+"""Present (true) only on a row that stands for one of the server's house bots
+(the bot pool's players): no one else can be marked so, and no one else may
+take a name that reads as theirs.
+"""
+
+
+class SeatEntry(TypedDict):
+    seat: Seat
+    name: str | None
+    player_id: str | None
+    house: NotRequired[House]
+
+
+class View(TypedDict):
+    """A game as one seat (or a spectator) sees it: one schema per game, told apart by `game`.
+
+    The keys of every variant of ``ViewVariant``, told apart by ``game``.
+    """
+
     id: str
-    """stable per notification: `<game>:<version>:<type>`"""
-    type: Literal["game_start", "turn", "game_end"]
-    app_id: str
-    game_id: str
-    version: int
+    game: str
+    options: dict[str, Any]
     status: Literal["waiting", "active", "finished", "aborted"]
-    scores: list[int] | None
+    version: int
+    """+1 on every accepted action"""
+    seats: list[SeatEntry]
+    you: int | None
+    to_move: list[Seat]
+    legal_moves: list[dict[str, Any]]
+    """non-empty only when you are to move"""
+    hand: NotRequired[list[Card]]
+    """your cards; absent for spectators"""
+    scores: list[int]
+    """per seat; in partnership games each seat shows its side's score"""
+    deadline: str | None
+    """clocked (tournament) games: your deadline when you are to move, else the
+    earliest deadline of the seats to move; null otherwise
+    """
+    deal_commitment: str
+    state: dict[str, Any] | None
+    """the public state; null (and no `hand`) at a duplicate board's table that
+    ended before another table of its board, until every table is over
+    (docs/api.md, "Duplicate boards")
+    """
     result: Result | None
 
 
-class OptionSpec(TypedDict):
-    default: Any
-    choices: NotRequired[list[str | int]]
-    """the values the option takes"""
-    min: NotRequired[int]
-    max: NotRequired[int]
-    doc: str
+class Turn(TypedDict):
+    """a game where the caller is to act, with the seat's view"""
 
-
-class RulesGamesItem(TypedDict):
-    id: str
-    title: str
-    seats: list[int]
-    variants: list[str]
-    options: dict[str, OptionSpec]
-
-
-class Rules(TypedDict):
-    games: list[RulesGamesItem]
-
-
-Card = str
-"""rank then suit, e.g. "TS" is the ten of spades"""
-
-
-class Deal(TypedDict):
-    dealer: Seat
-    hands: list[list[Card]]
-
-
-class GameCreate(TypedDict):
-    game: str
-    """a game id of GET /v1/rules (another is refused, 400 invalid_request)"""
-    options: NotRequired[dict[str, Any] | None]
-    """game options, see GET /v1/rules (Concerto: rules, deals, target, first_dealer, match_target)"""
-    seats: NotRequired[list[str | None] | None]
-    """who sits where, one entry per seat; the game's seat count (GET /v1/rules) bounds the list further (another length is refused, 400 invalid_request)"""
-    allow_multiple_seats: NotRequired[bool]
-    deals: NotRequired[list[Deal] | None]
-    """admin only; presets the first deals exactly"""
-    seed: NotRequired[str | None]
-    """admin only; the deal seed"""
-
-
-class Join(TypedDict):
-    seat: NotRequired[int | None]
-    """the seat to take; below the game's seat count (another is refused, 400 invalid_request)"""
+    game_id: str
+    seat: Seat
+    version: int
+    view: View
+    clock: TurnClock
 
 
 class ForceMove(TypedDict):
@@ -451,105 +443,6 @@ class PlayMove(TypedDict):
 
 ConcertoMove = PlayMove | PassMove | ForceMove
 """Concerto: play a card, pass, or call 'Play' (force)"""
-
-
-class CallMove(TypedDict):
-    """Cowpoke: call the showdown"""
-
-    type: Literal["call"]
-
-
-class PutOutMove(TypedDict):
-    """Cowpoke: put a card out on the table"""
-
-    type: Literal["put_out"]
-    card: Card
-
-
-class TakeMove(TypedDict):
-    """Cowpoke: take a card from the table"""
-
-    type: Literal["take"]
-    card: Card
-
-
-CowpokeMove = PutOutMove | TakeMove | CallMove | PassMove
-"""Cowpoke: put a card out, take one from the table, call the showdown, or pass"""
-
-
-class BidMove(TypedDict):
-    """Pinochle: bid in the auction"""
-
-    type: Literal["bid"]
-    amount: int
-
-
-class ExchangeDixMove(TypedDict):
-    """Pinochle: exchange the dix (the nine of trump) for the turn-up"""
-
-    type: Literal["exchange_dix"]
-
-
-class KeepMove(TypedDict):
-    """Pinochle: keep the turn-up"""
-
-    type: Literal["keep"]
-
-
-Suit = Literal["S", "H", "D", "C"]
-
-
-class TrumpMove(TypedDict):
-    """Pinochle: the contract's holder names trump"""
-
-    type: Literal["trump"]
-    suit: Suit
-
-
-PinochleMove = BidMove | PassMove | TrumpMove | KeepMove | ExchangeDixMove | PlayMove
-"""Pinochle (every variant): bid or pass in the auction, name trump, keep the turn-up or exchange the dix for it, play a card"""
-
-
-SecondsMove = PlayMove
-"""Seconds: play a card"""
-
-
-MoveSchema = ConcertoMove | SecondsMove | CowpokeMove | PinochleMove
-"""A move of any game: the game's own move schema says which `type`s it has (`ConcertoMove`, `SecondsMove`, `CowpokeMove`, `PinochleMove`). A view's `legal_moves` lists the seat's moves in its game's schema."""
-
-
-class MoveRequest(TypedDict):
-    move: MoveSchema
-    version: NotRequired[int]
-    seat: NotRequired[int]
-
-
-House = Literal[True]
-"""Present (true) only on a row that stands for one of the server's house bots
-(the bot pool's players): no one else can be marked so, and no one else may
-take a name that reads as theirs.
-"""
-
-
-class SeatEntry(TypedDict):
-    seat: Seat
-    name: str | None
-    player_id: str | None
-    house: NotRequired[House]
-
-
-Integers = list[int]
-"""one number per seat, or per side"""
-
-
-class TrickCard(TypedDict):
-    seat: Seat
-    card: Card
-
-
-class SideScores(TypedDict):
-    NS: int
-    EW: int
 
 
 class PlayedCard(TypedDict):
@@ -577,6 +470,16 @@ class CompletedHand(TypedDict):
     points: int
 
 
+class ConcertoStateForced(TypedDict):
+    by: Seat
+    player: Seat
+
+
+class SideScores(TypedDict):
+    NS: int
+    EW: int
+
+
 class DealResult(TypedDict):
     deal: int
     dealer: Seat
@@ -585,11 +488,6 @@ class DealResult(TypedDict):
     """the revealed left-overs, by side"""
     leftover_bonus: SideScores
     game_bonus: SideScores
-
-
-class ConcertoStateForced(TypedDict):
-    by: Seat
-    player: Seat
 
 
 class ConcertoState(TypedDict):
@@ -616,6 +514,41 @@ class ConcertoState(TypedDict):
     final_hands: NotRequired[list[Any] | None]
 
 
+class ConcertoView(TypedDict):
+    """A Concerto game as one seat (or a spectator) sees it."""
+
+    id: str
+    game: Literal["concerto"]
+    options: dict[str, Any]
+    status: Literal["waiting", "active", "finished", "aborted"]
+    version: int
+    """+1 on every accepted action"""
+    seats: list[SeatEntry]
+    you: int | None
+    to_move: list[Seat]
+    legal_moves: list[ConcertoMove]
+    """non-empty only when you are to move"""
+    hand: NotRequired[list[Card]]
+    """your cards; absent for spectators"""
+    scores: list[int]
+    """per seat; in partnership games each seat shows its side's score"""
+    deadline: str | None
+    """clocked (tournament) games: your deadline when you are to move, else the
+    earliest deadline of the seats to move; null otherwise
+    """
+    deal_commitment: str
+    state: ConcertoState | None
+    """the public state; null (and no `hand`) at a duplicate board's table that
+    ended before another table of its board, until every table is over
+    (docs/api.md, "Duplicate boards")
+    """
+    result: Result | None
+
+
+SecondsMove = PlayMove
+"""Seconds: play a card"""
+
+
 class SecondsStateDealResultsItem(TypedDict):
     deal: int
     dealer: Seat
@@ -624,6 +557,11 @@ class SecondsStateDealResultsItem(TypedDict):
     tricks: list[int]
     points: list[int]
     scores: list[int]
+
+
+class TrickCard(TypedDict):
+    seat: Seat
+    card: Card
 
 
 class SecondsStateTricksItem(TypedDict):
@@ -655,14 +593,71 @@ class SecondsState(TypedDict):
     deal_results: list[SecondsStateDealResultsItem]
 
 
+class SecondsView(TypedDict):
+    """A Seconds game as one seat (or a spectator) sees it."""
+
+    id: str
+    game: Literal["seconds"]
+    options: dict[str, Any]
+    status: Literal["waiting", "active", "finished", "aborted"]
+    version: int
+    """+1 on every accepted action"""
+    seats: list[SeatEntry]
+    you: int | None
+    to_move: list[Seat]
+    legal_moves: list[SecondsMove]
+    """non-empty only when you are to move"""
+    hand: NotRequired[list[Card]]
+    """your cards; absent for spectators"""
+    scores: list[int]
+    """per seat; in partnership games each seat shows its side's score"""
+    deadline: str | None
+    """clocked (tournament) games: your deadline when you are to move, else the
+    earliest deadline of the seats to move; null otherwise
+    """
+    deal_commitment: str
+    state: SecondsState | None
+    """the public state; null (and no `hand`) at a duplicate board's table that
+    ended before another table of its board, until every table is over
+    (docs/api.md, "Duplicate boards")
+    """
+    result: Result | None
+
+
+class CallMove(TypedDict):
+    """Cowpoke: call the showdown"""
+
+    type: Literal["call"]
+
+
+class PutOutMove(TypedDict):
+    """Cowpoke: put a card out on the table"""
+
+    type: Literal["put_out"]
+    card: Card
+
+
+class TakeMove(TypedDict):
+    """Cowpoke: take a card from the table"""
+
+    type: Literal["take"]
+    card: Card
+
+
+CowpokeMove = PutOutMove | TakeMove | CallMove | PassMove
+"""Cowpoke: put a card out, take one from the table, call the showdown, or pass"""
+
+
+class CowpokeStateDealResultsItem(TypedDict):
+    deal: int
+    dealer: Seat
+    round: NotRequired[int]
+    called_by: NotRequired[int | None]
+    hands: NotRequired[list[list[Card]]]
+
+
 CowpokeOwner = Seat | Literal["dummy"]
 """a seat, or `dummy` (the dummy hand's put-out, with two players)"""
-
-
-class TableCard(TypedDict):
-    owner: CowpokeOwner
-    card: Card
-    taken_by: Seat | None
 
 
 CowpokeTake = TypedDict(
@@ -676,12 +671,10 @@ CowpokeTake = TypedDict(
 )
 
 
-class CowpokeStateDealResultsItem(TypedDict):
-    deal: int
-    dealer: Seat
-    round: NotRequired[int]
-    called_by: NotRequired[int | None]
-    hands: NotRequired[list[list[Card]]]
+class TableCard(TypedDict):
+    owner: CowpokeOwner
+    card: Card
+    taken_by: Seat | None
 
 
 class CowpokeStateRoundsItem(TypedDict):
@@ -718,6 +711,70 @@ class CowpokeState(TypedDict):
     put_out: Card | None
 
 
+class CowpokeView(TypedDict):
+    """A Cowpoke game as one seat (or a spectator) sees it."""
+
+    id: str
+    game: Literal["cowpoke"]
+    options: dict[str, Any]
+    status: Literal["waiting", "active", "finished", "aborted"]
+    version: int
+    """+1 on every accepted action"""
+    seats: list[SeatEntry]
+    you: int | None
+    to_move: list[Seat]
+    legal_moves: list[CowpokeMove]
+    """non-empty only when you are to move"""
+    hand: NotRequired[list[Card]]
+    """your cards; absent for spectators"""
+    scores: list[int]
+    """per seat; in partnership games each seat shows its side's score"""
+    deadline: str | None
+    """clocked (tournament) games: your deadline when you are to move, else the
+    earliest deadline of the seats to move; null otherwise
+    """
+    deal_commitment: str
+    state: CowpokeState | None
+    """the public state; null (and no `hand`) at a duplicate board's table that
+    ended before another table of its board, until every table is over
+    (docs/api.md, "Duplicate boards")
+    """
+    result: Result | None
+
+
+class BidMove(TypedDict):
+    """Pinochle: bid in the auction"""
+
+    type: Literal["bid"]
+    amount: int
+
+
+class ExchangeDixMove(TypedDict):
+    """Pinochle: exchange the dix (the nine of trump) for the turn-up"""
+
+    type: Literal["exchange_dix"]
+
+
+class KeepMove(TypedDict):
+    """Pinochle: keep the turn-up"""
+
+    type: Literal["keep"]
+
+
+Suit = Literal["S", "H", "D", "C"]
+
+
+class TrumpMove(TypedDict):
+    """Pinochle: the contract's holder names trump"""
+
+    type: Literal["trump"]
+    suit: Suit
+
+
+PinochleMove = BidMove | PassMove | TrumpMove | KeepMove | ExchangeDixMove | PlayMove
+"""Pinochle (every variant): bid or pass in the auction, name trump, keep the turn-up or exchange the dix for it, play a card"""
+
+
 PinochleMeld = TypedDict(
     "PinochleMeld",
     {
@@ -727,16 +784,6 @@ PinochleMeld = TypedDict(
         "cards": list[Card],
     },
 )
-
-
-class PinochleCheck(TypedDict):
-    """checks a side earned (the check variant)"""
-
-    deal: int
-    side: int
-    checks: int
-    reason: str
-    seat: NotRequired[Seat]
 
 
 class PinochleStateBidsItem(TypedDict):
@@ -812,99 +859,6 @@ class PinochleState(TypedDict):
     check_log: list[PinochleStateCheckLogItem] | None
 
 
-class ConcertoView(TypedDict):
-    """A Concerto game as one seat (or a spectator) sees it."""
-
-    id: str
-    game: Literal["concerto"]
-    options: dict[str, Any]
-    status: Literal["waiting", "active", "finished", "aborted"]
-    version: int
-    """+1 on every accepted action"""
-    seats: list[SeatEntry]
-    you: int | None
-    to_move: list[Seat]
-    legal_moves: list[ConcertoMove]
-    """non-empty only when you are to move"""
-    hand: NotRequired[list[Card]]
-    """your cards; absent for spectators"""
-    scores: list[int]
-    """per seat; in partnership games each seat shows its side's score"""
-    deadline: str | None
-    """clocked (tournament) games: your deadline when you are to move, else the
-    earliest deadline of the seats to move; null otherwise
-    """
-    deal_commitment: str
-    state: ConcertoState | None
-    """the public state; null (and no `hand`) at a duplicate board's table that
-    ended before another table of its board, until every table is over
-    (docs/api.md, "Duplicate boards")
-    """
-    result: Result | None
-
-
-class SecondsView(TypedDict):
-    """A Seconds game as one seat (or a spectator) sees it."""
-
-    id: str
-    game: Literal["seconds"]
-    options: dict[str, Any]
-    status: Literal["waiting", "active", "finished", "aborted"]
-    version: int
-    """+1 on every accepted action"""
-    seats: list[SeatEntry]
-    you: int | None
-    to_move: list[Seat]
-    legal_moves: list[SecondsMove]
-    """non-empty only when you are to move"""
-    hand: NotRequired[list[Card]]
-    """your cards; absent for spectators"""
-    scores: list[int]
-    """per seat; in partnership games each seat shows its side's score"""
-    deadline: str | None
-    """clocked (tournament) games: your deadline when you are to move, else the
-    earliest deadline of the seats to move; null otherwise
-    """
-    deal_commitment: str
-    state: SecondsState | None
-    """the public state; null (and no `hand`) at a duplicate board's table that
-    ended before another table of its board, until every table is over
-    (docs/api.md, "Duplicate boards")
-    """
-    result: Result | None
-
-
-class CowpokeView(TypedDict):
-    """A Cowpoke game as one seat (or a spectator) sees it."""
-
-    id: str
-    game: Literal["cowpoke"]
-    options: dict[str, Any]
-    status: Literal["waiting", "active", "finished", "aborted"]
-    version: int
-    """+1 on every accepted action"""
-    seats: list[SeatEntry]
-    you: int | None
-    to_move: list[Seat]
-    legal_moves: list[CowpokeMove]
-    """non-empty only when you are to move"""
-    hand: NotRequired[list[Card]]
-    """your cards; absent for spectators"""
-    scores: list[int]
-    """per seat; in partnership games each seat shows its side's score"""
-    deadline: str | None
-    """clocked (tournament) games: your deadline when you are to move, else the
-    earliest deadline of the seats to move; null otherwise
-    """
-    deal_commitment: str
-    state: CowpokeState | None
-    """the public state; null (and no `hand`) at a duplicate board's table that
-    ended before another table of its board, until every table is over
-    (docs/api.md, "Duplicate boards")
-    """
-    result: Result | None
-
-
 class PinochleView(TypedDict):
     """A Pinochle game as one seat (or a spectator) sees it."""
 
@@ -936,45 +890,54 @@ class PinochleView(TypedDict):
     result: Result | None
 
 
-class View(TypedDict):
-    """A game as one seat (or a spectator) sees it: one schema per game, told apart by `game`.
-
-    The keys of every variant of ``ViewVariant``, told apart by ``game``.
-    """
-
-    id: str
-    game: str
-    options: dict[str, Any]
-    status: Literal["waiting", "active", "finished", "aborted"]
-    version: int
-    """+1 on every accepted action"""
-    seats: list[SeatEntry]
-    you: int | None
-    to_move: list[Seat]
-    legal_moves: list[dict[str, Any]]
-    """non-empty only when you are to move"""
-    hand: NotRequired[list[Card]]
-    """your cards; absent for spectators"""
-    scores: list[int]
-    """per seat; in partnership games each seat shows its side's score"""
-    deadline: str | None
-    """clocked (tournament) games: your deadline when you are to move, else the
-    earliest deadline of the seats to move; null otherwise
-    """
-    deal_commitment: str
-    state: dict[str, Any] | None
-    """the public state; null (and no `hand`) at a duplicate board's table that
-    ended before another table of its board, until every table is over
-    (docs/api.md, "Duplicate boards")
-    """
-    result: Result | None
-
-
 ViewVariant = ConcertoView | SecondsView | CowpokeView | PinochleView
 """A game as one seat (or a spectator) sees it: one schema per game, told apart by `game`.
 
 One of the variants: narrow on ``game``.
 """
+
+
+class TurnsMessage(TypedDict):
+    """`event: turns`: the caller's turns in one game"""
+
+    event: Literal["turns"]
+    data: list[Turn]
+
+
+class OverMessageData(TypedDict):
+    game_id: str
+    status: str
+    """the game's status"""
+
+
+class OverMessage(TypedDict):
+    """`event: over`: a game the caller sat in is over"""
+
+    event: Literal["over"]
+    data: OverMessageData
+
+
+class InvitationMessageData(TypedDict):
+    id: str
+    """the invitation's id"""
+
+
+class InvitationMessage(TypedDict):
+    """`event: invitation`: someone named the caller in a seat or an entry (`GET /v1/me/invitations` lists it)"""
+
+    event: Literal["invitation"]
+    data: InvitationMessageData
+
+
+class StreamErrorMessageData(TypedDict):
+    message: str
+
+
+class StreamErrorMessage(TypedDict):
+    """`event: error`: the token was revoked or expired; the stream ends"""
+
+    event: Literal["error"]
+    data: StreamErrorMessageData
 
 
 class Event(TypedDict):
@@ -993,10 +956,11 @@ class Event(TypedDict):
     """in finished replays only; null means public"""
 
 
-class Events(TypedDict):
-    events: list[Event]
-    last: int
-    """pass as the next `after`"""
+class EventMessage(TypedDict):
+    """an unnamed message: `id:` the event's `seq`, `data:` the `Event`"""
+
+    id: int
+    data: Event
 
 
 class DealEventData(TypedDict):
@@ -1149,6 +1113,10 @@ class DealEndEventData1(TypedDict):
     scores: SideScores
 
 
+Integers = list[int]
+"""one number per seat, or per side"""
+
+
 class DealEndEventData2(TypedDict):
     """Seconds: a deal is scored (per seat)"""
 
@@ -1165,6 +1133,16 @@ class DealEndEventData3Contract(TypedDict):
     bidder: Seat
     amount: int
     made: bool
+
+
+class PinochleCheck(TypedDict):
+    """checks a side earned (the check variant)"""
+
+    deal: int
+    side: int
+    checks: int
+    reason: str
+    seat: NotRequired[Seat]
 
 
 class DealEndEventData3(TypedDict):
@@ -1639,217 +1617,6 @@ One of the variants: narrow on ``kind``.
 """
 
 
-class SidePar(TypedDict):
-    max_hands: int
-    min_leftover: int
-    hand_points: int
-
-
-class ReplayParItem(TypedDict):
-    game: int
-    deal: int
-    dealer: Seat
-    NS: SidePar
-    EW: SidePar
-
-
-class ReplayRevealed(TypedDict):
-    """null until the game is finished"""
-
-    seed: str
-    hands: list[list[Card]]
-
-
-class Replay(TypedDict):
-    id: str
-    game: str
-    options: dict[str, Any]
-    status: Literal["waiting", "active", "finished", "aborted"]
-    version: int
-    seats: list[SeatEntry]
-    deal_commitment: str
-    events: list[Event]
-    result: Result | None
-    revealed: ReplayRevealed | None
-    """null until the game is finished"""
-    par: list[ReplayParItem] | None
-    """Null until the game is finished, and for games without a par
-    analysis. Concerto: one entry per deal, oldest first, with each
-    side's double-dummy par — the most its four hands could have scored
-    had both partners seen each other's cards (`max_hands`), the
-    smallest left-over bonus, in points, its six unplayed cards could
-    have shown (`min_leftover`; a separate bound) — and what its hands
-    actually scored (`hand_points`). Percent of par = hand_points /
-    max_hands.
-    """
-
-
-class GameSummaryTournament(TypedDict):
-    """a tournament's or a ladder's table: `id` names the tournament (null at a ladder's table), `ladder` the ladder (null at a tournament's table); null for any other game"""
-
-    id: str | None
-    ladder: str | None
-    round: int | None
-    table: int | None
-
-
-class GameSummary(TypedDict):
-    id: str
-    game: str
-    options: dict[str, Any]
-    """the game's options, as in its view (Pinochle's `variant`, Concerto's `rules`)"""
-    status: Literal["waiting", "active", "finished", "aborted"]
-    version: int | None
-    """null at a table of a duplicate board in play (sealed)"""
-    seats: list[SeatEntry]
-    to_move: list[Seat]
-    scores: list[int] | None
-    result: Result | None
-    created: str | None
-    """live games (null at a sealed table)"""
-    ended: str | None
-    """ended games (null at a sealed table)"""
-    tournament: GameSummaryTournament | None
-    """a tournament's or a ladder's table: `id` names the tournament (null at a ladder's table), `ladder` the ladder (null at a tournament's table); null for any other game"""
-
-
-class GameList(TypedDict):
-    status: Literal["live", "finished"]
-    games: list[GameSummary]
-
-
-class FrameMove(TypedDict):
-    """`{seat, move}` accepted at version - 1 (null at version 0); `timeout` (true) when the clock made that move for the seat, past its deadline (the `timeout_policy`'s default move)"""
-
-    seat: int | None
-    move: MoveSchema
-    timeout: NotRequired[Literal[True]]
-
-
-class Frame(TypedDict):
-    id: str
-    version: int
-    last_version: int
-    """the finished game's version"""
-    move: FrameMove | None
-    """`{seat, move}` accepted at version - 1 (null at version 0); `timeout` (true) when the clock made that move for the seat, past its deadline (the `timeout_policy`'s default move)"""
-    public: View
-    views: list[View]
-    """each seat's own view, by seat"""
-
-
-class TurnClock(TypedDict):
-    """the seat's clock as its turn tells it; every field is null in an unclocked game"""
-
-    deadline: str | None
-    """when the move is due: the turn's start + the per-move time + the bank left
-    (the view's `deadline`); a move after it is refused and the clock's
-    default move is made
-    """
-    bank_ms: int | None
-    """the seat's time bank left, in milliseconds"""
-    last_latency_ms: int | None
-    """the seat's last move in this game: milliseconds from the start of its turn
-    to the move's commit (null before its first move)
-    """
-
-
-class Turn(TypedDict):
-    """a game where the caller is to act, with the seat's view"""
-
-    game_id: str
-    seat: Seat
-    version: int
-    view: View
-    clock: TurnClock
-
-
-class Turns(TypedDict):
-    turns: list[Turn]
-
-
-class LeaderboardLeaderboardItem(TypedDict):
-    rank: int
-    player_id: str
-    name: str | None
-    house: NotRequired[House]
-    mu: float
-    sigma: float
-    ordinal: float
-    games: int
-
-
-class Leaderboard(TypedDict):
-    game: str
-    leaderboard: list[LeaderboardLeaderboardItem]
-
-
-class VisitorSettings(TypedDict):
-    enabled: bool
-    bots: dict[str, int]
-    """per game, how many bot seats the pool can fill"""
-
-
-class VisitorGameCreate(TypedDict):
-    game: str
-    options: NotRequired[dict[str, Any] | None]
-    """the game's options, as for POST /v1/games"""
-    name: NotRequired[str | None]
-    """the visitor's name (default: You)"""
-
-
-class VisitorGame(TypedDict):
-    game: View
-    seat: int
-    """the visitor's seat (0)"""
-    token: str
-    """the guest token; send it as `Authorization: Bearer`"""
-    expires: str
-
-
-class TurnsMessage(TypedDict):
-    """`event: turns`: the caller's turns in one game"""
-
-    event: Literal["turns"]
-    data: list[Turn]
-
-
-class OverMessageData(TypedDict):
-    game_id: str
-    status: str
-    """the game's status"""
-
-
-class OverMessage(TypedDict):
-    """`event: over`: a game the caller sat in is over"""
-
-    event: Literal["over"]
-    data: OverMessageData
-
-
-class InvitationMessageData(TypedDict):
-    id: str
-    """the invitation's id"""
-
-
-class InvitationMessage(TypedDict):
-    """`event: invitation`: someone named the caller in a seat or an entry (`GET /v1/me/invitations` lists it)"""
-
-    event: Literal["invitation"]
-    data: InvitationMessageData
-
-
-class StreamErrorMessageData(TypedDict):
-    message: str
-
-
-class StreamErrorMessage(TypedDict):
-    """`event: error`: the token was revoked or expired; the stream ends"""
-
-    event: Literal["error"]
-    data: StreamErrorMessageData
-
-
 class EndMessageData(TypedDict):
     status: str | None
     """the game's status"""
@@ -1862,17 +1629,56 @@ class EndMessage(TypedDict):
     data: EndMessageData
 
 
-class EventMessage(TypedDict):
-    """an unnamed message: `id:` the event's `seq`, `data:` the `Event`"""
-
-    id: int
-    data: Event
-
-
 class Heartbeat(TypedDict):
     """`: heartbeat`, a comment line sent after a quiet spell"""
 
     comment: Literal["heartbeat"]
+
+
+class NotificationSeat(TypedDict):
+    seat: Seat
+    name: str
+    kind: Literal["guest", "bot", "player"]
+
+
+class GameStartNotification(TypedDict):
+    id: str
+    """stable per notification: `<game>:<version>:<type>`"""
+    type: Literal["game_start", "turn", "game_end"]
+    app_id: str
+    game_id: str
+    version: int
+    status: Literal["waiting", "active", "finished", "aborted"]
+    game: str
+    options: dict[str, Any]
+    seats: list[NotificationSeat]
+
+
+class TurnNotification(TypedDict):
+    id: str
+    """stable per notification: `<game>:<version>:<type>`"""
+    type: Literal["game_start", "turn", "game_end"]
+    app_id: str
+    game_id: str
+    version: int
+    status: Literal["waiting", "active", "finished", "aborted"]
+    to_move: list[Seat]
+
+
+class GameEndNotification(TypedDict):
+    id: str
+    """stable per notification: `<game>:<version>:<type>`"""
+    type: Literal["game_start", "turn", "game_end"]
+    app_id: str
+    game_id: str
+    version: int
+    status: Literal["waiting", "active", "finished", "aborted"]
+    scores: list[int] | None
+    result: Result | None
+
+
+MoveSchema = ConcertoMove | SecondsMove | CowpokeMove | PinochleMove
+"""A move of any game: the game's own move schema says which `type`s it has (`ConcertoMove`, `SecondsMove`, `CowpokeMove`, `PinochleMove`). A view's `legal_moves` lists the seat's moves in its game's schema."""
 
 
 TurnStreamMessage = TurnsMessage | OverMessage | InvitationMessage | StreamErrorMessage | Heartbeat
@@ -2474,6 +2280,136 @@ class BotPool(TypedDict):
     bots: list[BotPlayers]
 
 
+class GameSummaryTournament(TypedDict):
+    """a tournament's or a ladder's table: `id` names the tournament (null at a ladder's table), `ladder` the ladder (null at a tournament's table); null for any other game"""
+
+    id: str | None
+    ladder: str | None
+    round: int | None
+    table: int | None
+
+
+class GameSummary(TypedDict):
+    id: str
+    game: str
+    options: dict[str, Any]
+    """the game's options, as in its view (Pinochle's `variant`, Concerto's `rules`)"""
+    status: Literal["waiting", "active", "finished", "aborted"]
+    version: int | None
+    """null at a table of a duplicate board in play (sealed)"""
+    seats: list[SeatEntry]
+    to_move: list[Seat]
+    scores: list[int] | None
+    result: Result | None
+    created: str | None
+    """live games (null at a sealed table)"""
+    ended: str | None
+    """ended games (null at a sealed table)"""
+    tournament: GameSummaryTournament | None
+    """a tournament's or a ladder's table: `id` names the tournament (null at a ladder's table), `ladder` the ladder (null at a tournament's table); null for any other game"""
+
+
+class GameList(TypedDict):
+    status: Literal["live", "finished"]
+    games: list[GameSummary]
+
+
+class GameCreate(TypedDict):
+    game: str
+    """a game id of GET /v1/rules (another is refused, 400 invalid_request)"""
+    options: NotRequired[dict[str, Any] | None]
+    """game options, see GET /v1/rules (Concerto: rules, deals, target, first_dealer, match_target)"""
+    seats: NotRequired[list[str | None] | None]
+    """who sits where, one entry per seat; the game's seat count (GET /v1/rules) bounds the list further (another length is refused, 400 invalid_request)"""
+    allow_multiple_seats: NotRequired[bool]
+    deals: NotRequired[list[Deal] | None]
+    """admin only; presets the first deals exactly"""
+    seed: NotRequired[str | None]
+    """admin only; the deal seed"""
+
+
+class Events(TypedDict):
+    events: list[Event]
+    last: int
+    """pass as the next `after`"""
+
+
+class Join(TypedDict):
+    seat: NotRequired[int | None]
+    """the seat to take; below the game's seat count (another is refused, 400 invalid_request)"""
+
+
+class MoveRequest(TypedDict):
+    move: MoveSchema
+    version: NotRequired[int]
+    seat: NotRequired[int]
+
+
+class SidePar(TypedDict):
+    max_hands: int
+    min_leftover: int
+    hand_points: int
+
+
+class ReplayParItem(TypedDict):
+    game: int
+    deal: int
+    dealer: Seat
+    NS: SidePar
+    EW: SidePar
+
+
+class ReplayRevealed(TypedDict):
+    """null until the game is finished"""
+
+    seed: str
+    hands: list[list[Card]]
+
+
+class Replay(TypedDict):
+    id: str
+    game: str
+    options: dict[str, Any]
+    status: Literal["waiting", "active", "finished", "aborted"]
+    version: int
+    seats: list[SeatEntry]
+    deal_commitment: str
+    events: list[Event]
+    result: Result | None
+    revealed: ReplayRevealed | None
+    """null until the game is finished"""
+    par: list[ReplayParItem] | None
+    """Null until the game is finished, and for games without a par
+    analysis. Concerto: one entry per deal, oldest first, with each
+    side's double-dummy par — the most its four hands could have scored
+    had both partners seen each other's cards (`max_hands`), the
+    smallest left-over bonus, in points, its six unplayed cards could
+    have shown (`min_leftover`; a separate bound) — and what its hands
+    actually scored (`hand_points`). Percent of par = hand_points /
+    max_hands.
+    """
+
+
+class FrameMove(TypedDict):
+    """`{seat, move}` accepted at version - 1 (null at version 0); `timeout` (true) when the clock made that move for the seat, past its deadline (the `timeout_policy`'s default move)"""
+
+    seat: int | None
+    move: MoveSchema
+    timeout: NotRequired[Literal[True]]
+
+
+class Frame(TypedDict):
+    id: str
+    version: int
+    last_version: int
+    """the finished game's version"""
+    move: FrameMove | None
+    """`{seat, move}` accepted at version - 1 (null at version 0); `timeout` (true) when the clock made that move for the seat, past its deadline (the `timeout_policy`'s default move)"""
+    public: View
+    views: list[View]
+    """each seat's own view, by seat"""
+
+
 class Empty(TypedDict):
     pass
 
@@ -2823,6 +2759,10 @@ class ConsentInvitationList(TypedDict):
     """the next page's cursor; null on the last"""
 
 
+class Turns(TypedDict):
+    turns: list[Turn]
+
+
 class TokenCallback(TypedDict):
     url: str
     kept: bool
@@ -2857,6 +2797,45 @@ class Profile(TypedDict):
     """per game the player has played rated games of"""
     games: list[str]
     """ids of the unfinished games the player sits in"""
+
+
+class LeaderboardLeaderboardItem(TypedDict):
+    rank: int
+    player_id: str
+    name: str | None
+    house: NotRequired[House]
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+
+
+class Leaderboard(TypedDict):
+    game: str
+    leaderboard: list[LeaderboardLeaderboardItem]
+
+
+class OptionSpec(TypedDict):
+    default: Any
+    choices: NotRequired[list[str | int]]
+    """the values the option takes"""
+    min: NotRequired[int]
+    max: NotRequired[int]
+    invalid: NotRequired[str]
+    """what a refused value must be instead"""
+    doc: str
+
+
+class RulesGamesItem(TypedDict):
+    id: str
+    title: str
+    seats: list[int]
+    variants: list[str]
+    options: dict[str, OptionSpec]
+
+
+class Rules(TypedDict):
+    games: list[RulesGamesItem]
 
 
 class Standing(TypedDict):
@@ -3009,3 +2988,44 @@ class Standings(TypedDict):
     id: str
     status: Literal["open", "running", "finished", "aborted"]
     standings: list[Standing]
+
+
+class VisitorSettings(TypedDict):
+    enabled: bool
+    bots: dict[str, int]
+    """per game, how many bot seats the pool can fill"""
+
+
+class VisitorGameCreate(TypedDict):
+    game: str
+    options: NotRequired[dict[str, Any] | None]
+    """the game's options, as for POST /v1/games"""
+    name: NotRequired[str | None]
+    """the visitor's name (default: You)"""
+
+
+class VisitorGame(TypedDict):
+    game: View
+    seat: int
+    """the visitor's seat (0)"""
+    token: str
+    """the guest token; send it as `Authorization: Bearer`"""
+    expires: str
+
+
+class CallbackCall(TypedDict):
+    """a turn of one of the player's seats, exactly as `GET /v1/me/turns` lists it, and the call's own `id`"""
+
+    game_id: str
+    seat: Seat
+    version: int
+    view: View
+    clock: TurnClock
+    id: str
+    """unique to this call (a retry of the turn gets a new one): an endpoint refuses an id it has seen, as a replay"""
+
+
+class CallbackAnswer(TypedDict):
+    """the move to play: one of the view's `legal_moves` (other keys are ignored)"""
+
+    move: MoveSchema

@@ -7,8 +7,15 @@ apispec (with its marshmallow plugin) builds the document from:
   words), the path from the view's route; views not yet declared that way still give
   theirs as YAML after ``---`` in their docstring (a ``parameters`` key there is the
   path's parameters);
-* the request schemas of :data:`FROM_MARSHMALLOW`, and every schema an operation names
+* the calls the server makes, declared the same way (:data:`.webhooks.WEBHOOKS`), as
+  the document's ``webhooks`` beside the base's;
+* the schemas of :data:`FROM_MARSHMALLOW`, and every schema an operation names
   (server/api/schemas/), so the spec states exactly what the server loads and dumps;
+  a field whose ``metadata`` names a ``component`` is that component's ``$ref`` (one
+  of the base's, or a schema named in :data:`FROM_MARSHMALLOW`;
+  :mod:`.openapi_converter` says what else it reads), a schema whose name starts with
+  ``_`` is written inline where it is used, and :data:`IN_BASE` names the schemas that
+  dump an answer whose component the base still states;
 * each game's state view, moves and events' ``data`` from its wire, declared beside its
   rules (its Game record's ``wire``, ``server/games/kit/wire.py``): ``<Game>State``,
   ``<Game>Move`` and the shapes they share (``Card``, ``Seat``, ``PlayMove``...);
@@ -38,17 +45,17 @@ from typing import Any
 
 import yaml
 from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
-from apispec.ext.marshmallow.common import resolve_schema_instance
+from apispec.ext.marshmallow.common import make_schema_key
 from flask import Flask
-from marshmallow import EXCLUDE, INCLUDE
 
 from . import schemas
 from .apps import WEBHOOK_BODIES
+from .openapi_converter import Plugin
 from .openapi_errors import camel as _camel
 from .openapi_errors import error_responses, per_code_schemas
 from .openapi_games import game_events, game_schemas, games
 from .operations import Operation
+from .webhooks import WEBHOOKS
 
 BASE = Path(__file__).with_name("openapi_base.yaml")
 ROOT_SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -60,8 +67,15 @@ FROM_MARSHMALLOW: dict[str, type[schemas.Schema]] = {
     "Clock": schemas.Clock,
     "TokenRotate": schemas.TokenRotate,
     "Invitation": schemas.GuestInvitation,
+    "Deal": schemas.Deal,
+    **{cls.__name__: cls for cls in schemas.STREAM_MESSAGES},
 }
-"""Components that are request schemas, or named otherwise than their class (spec name: class)."""
+"""Components that are request schemas, named otherwise than their class, or that only a
+field's ``component`` or the base refers to (name in the spec: class)."""
+
+IN_BASE: dict[str, type[schemas.Schema]] = {"View": schemas.View}
+"""Schemas that dump an answer while ``openapi_base.yaml`` states its component (expanded
+per game): an operation or a field naming one of them refers to the base's."""
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: 10x faster when built
 
@@ -74,52 +88,7 @@ def _schema_name(schema: Any) -> str:
     for name, known in FROM_MARSHMALLOW.items():
         if known is cls:
             return name
-    return cls.__name__
-
-
-class _Converter(OpenAPIConverter):
-    """apispec's converter, but a schema's ``Meta.description`` does not cost it its
-    ``additionalProperties`` (apispec sets one or the other), and what apispec cannot say
-    a schema says in its ``Meta``: ``one_of`` (schemas) documents it as one of those
-    (each inline: a union, whose rule the schema's own validation enforces),
-    ``json_schema`` adds keywords (a rule between fields); a field's ``const`` and
-    ``$ref`` (metadata: a component still written in openapi_base.yaml) are kept.;
-    a field whose metadata names a ``component`` is a plain ``$ref`` to it (its type is
-    the component's; an ``allOf`` of one fails the lint and costs the clients the name)."""
-
-    def init_attribute_functions(self) -> None:
-        super().init_attribute_functions()
-        self.attribute_functions.append(self.component2ref)
-
-    def component2ref(self, field: Any, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        if (name := field.metadata.get("component")) is None:
-            return {}
-        kept = {k: v for k, v in ret.items() if k == "description"}  # the type is the ref's
-        ret.clear()
-        return {"$ref": _ref(name), **kept}
-
-    def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
-        meta = getattr(schema, "Meta", None)
-        variants = getattr(meta, "one_of", ())
-        if variants:
-            return {"oneOf": [self.schema2jsonschema(variant) for variant in variants]}
-        out: dict[str, Any] = super().schema2jsonschema(schema)
-        unknown = resolve_schema_instance(schema).unknown
-        if unknown != EXCLUDE:
-            out["additionalProperties"] = unknown == INCLUDE
-        out.update(copy.deepcopy(getattr(meta, "json_schema", {})))
-        return out
-
-    def metadata2properties(self, field: Any, **kwargs: Any) -> dict[str, Any]:
-        out: dict[str, Any] = super().metadata2properties(field, **kwargs)
-        for key in ("const", "$ref"):
-            if key in field.metadata:
-                out[key] = field.metadata[key]
-        return out
-
-
-class _Plugin(MarshmallowPlugin):
-    Converter = _Converter
+    return "" if cls.__name__.startswith("_") else cls.__name__
 
 
 def _path(rule: str) -> str:
@@ -216,16 +185,21 @@ def build(app: Flask | None = None) -> dict[str, Any]:
     app = app or _app()
     base = yaml.load(BASE.read_text(encoding="utf-8"), Loader=_Loader)
     info = base["info"]
+    plugin = Plugin(schema_name_resolver=_schema_name)
     spec = APISpec(
         title=info["title"],
         version=info["version"],
         openapi_version=base["openapi"],
-        plugins=[_Plugin(schema_name_resolver=_schema_name)],
+        plugins=[plugin],
         info={k: v for k, v in info.items() if k not in ("title", "version")},
         servers=base["servers"],
         security=base["security"],
         tags=base["tags"],
     )
+    converter, resolver = plugin.converter, plugin.resolver
+    assert converter is not None and resolver is not None  # (made by APISpec's init)
+    for name, cls in IN_BASE.items():  # known already: apispec neither adds nor renames it
+        converter.refs[make_schema_key(cls())] = name
     _components(spec, base["components"])
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
         view = app.view_functions[rule.endpoint]
@@ -240,11 +214,7 @@ def build(app: Flask | None = None) -> dict[str, Any]:
             spec.path(_path(rule.rule), operations=operations, parameters=doc.get("parameters"))
 
     out = spec.to_dict()
-    out["webhooks"] = base["webhooks"]
-    for event, cls in WEBHOOK_BODIES.items():
-        post, ref = out["webhooks"][event]["post"], {"$ref": _ref(cls.__name__)}
-        post["requestBody"] = {"content": {"application/json": {"schema": ref}}}
-        post["responses"] = post.pop("responses")  # (after the body, as in an operation)
+    out["webhooks"] = _webhooks(base["webhooks"], resolver)
     for item in [*out["paths"].values(), *out["webhooks"].values()]:
         for method in METHODS:
             if method in item:
@@ -256,6 +226,20 @@ def build(app: Flask | None = None) -> dict[str, Any]:
     _mark_open_objects(out)
     order = ["openapi", "info", "servers", "security", "tags", "paths", "webhooks", "components"]
     return {key: out[key] for key in order if key in out}
+
+
+def _webhooks(base: dict[str, Any], resolver: Any) -> dict[str, Any]:
+    """The base's app webhooks with each one's body from its schema, and the calls the
+    server makes (:data:`.webhooks.WEBHOOKS`), declared as operations are."""
+    webhooks = copy.deepcopy(base)
+    for event, cls in WEBHOOK_BODIES.items():
+        post, ref = webhooks[event]["post"], {"$ref": _ref(cls.__name__)}
+        post["requestBody"] = {"content": {"application/json": {"schema": ref}}}
+        post["responses"] = post.pop("responses")  # (after the body, as in an operation)
+    for name, declared in WEBHOOKS.items():
+        webhooks[name] = {"post": declared.spec()}
+        resolver.resolve_operations(webhooks[name])
+    return webhooks
 
 
 def _components(spec: APISpec, components: dict[str, Any]) -> None:
@@ -273,9 +257,9 @@ def _components(spec: APISpec, components: dict[str, Any]) -> None:
         spec.components.schema(name, schema=cls)
     for cls in WEBHOOK_BODIES.values():  # (no operation names them)
         spec.components.schema(cls.__name__, schema=cls)
-    converter = next(p.converter for p in spec.plugins if isinstance(p, MarshmallowPlugin))
-    assert converter is not None  # the spec gave the plugin its converter
-    named = per_code_schemas(components["schemas"], converter)
+    plugin = next(p for p in spec.plugins if isinstance(p, Plugin))
+    assert plugin.converter is not None  # the spec gave the plugin its converter
+    named = per_code_schemas(components["schemas"], plugin.converter)
     named = _per_kind_events(named, components["x-event-data"])
     for name, schema in _per_game_views(named).items():
         if name not in FROM_MARSHMALLOW:

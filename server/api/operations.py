@@ -61,7 +61,7 @@ class Answer:
     """Example name -> component example name (``components/examples``)."""
     headers: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
-    """Keys of the media object no schema says (``x-message-schema`` of a stream)."""
+    """Keys of the media object no schema says."""
 
     def spec(self) -> dict[str, Any]:
         out: dict[str, Any] = {"description": self.description}

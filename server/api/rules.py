@@ -6,27 +6,18 @@ from flask import Blueprint
 
 from . import schemas
 from .context import services
+from .operations import OPEN, Answer, operation
 
 bp = Blueprint("rules", __name__)
 
 
 @bp.get("/v1/rules")
+@operation(
+    "getRules",
+    tag="rules",
+    summary="The games, their variants and options (with defaults).",
+    security=OPEN,
+    responses={200: Answer("every registered game", schemas.Rules)},
+)
 def rules():
-    """
-    ---
-    get:
-      operationId: getRules
-      tags:
-      - rules
-      summary: The games, their variants and options (with defaults).
-      security:
-      - {}
-      responses:
-        '200':
-          description: every registered game
-          content:
-            application/json:
-              schema:
-                $ref: '#/components/schemas/Rules'
-    """
-    return schemas.rules.dump(services().lobby.rules())
+    return services().lobby.rules()

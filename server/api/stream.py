@@ -13,6 +13,7 @@ everywhere else.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import Blueprint, Response, current_app, g, request
 
@@ -21,6 +22,7 @@ from server.services.feeds import LAST_EVENT
 
 from . import schemas
 from .context import client_address, services
+from .operations import EITHER, Answer, operation
 
 bp = Blueprint("stream", __name__)
 
@@ -45,92 +47,66 @@ def _last_event_id(default: int) -> int:
     return int(text)
 
 
+LAST_EVENT_ID = {
+    "name": "Last-Event-ID",
+    "in": "header",
+    "description": "the last event received (sent by a reconnecting EventSource): ASCII "
+    "digits, at most 18446744073709551615; anything else is a 400",
+    "schema": {"type": "string", "pattern": "^[0-9]{1,20}$"},
+}
+
+
 @bp.get("/v1/games/<game_id>/stream")
-def stream(game_id: str):
-    """
-    ---
-    parameters:
-    - GameId
-    get:
-      operationId: streamGameEvents
-      tags:
-      - streams
-      summary: The seat's events as server-sent events (for browsers), resumable.
-      description: |
-        Exactly the events `GET /v1/games/{game_id}/events` gives the same caller
-        and seat, pushed as they happen: each is a message with `id:` its `seq`
-        and `data:` the event's JSON. The stream starts with `retry: 2000`, sends a
-        `: heartbeat` comment after `PARLOUR_SSE_HEARTBEAT` seconds (15) of
-        silence, and once the game is over and everything was sent, an `end`
-        event (`data: {"status"}`) before closing. A stream also closes after
-        `PARLOUR_SSE_MAX_SECONDS` (300); an `EventSource` then reconnects with
-        `Last-Event-ID` and the stream resumes after that event: nothing lost,
-        nothing repeated. A reconnect with nothing left to send to a game that is
-        over gets `204`, which stops an `EventSource`.
+@operation(
+    "streamGameEvents",
+    tag="streams",
+    summary="The seat's events as server-sent events (for browsers), resumable.",
+    description="""\
+Exactly the events `GET /v1/games/{game_id}/events` gives the same caller
+and seat, pushed as they happen: each is a message with `id:` its `seq`
+and `data:` the event's JSON. The stream starts with `retry: 2000`, sends a
+`: heartbeat` comment after `PARLOUR_SSE_HEARTBEAT` seconds (15) of
+silence, and once the game is over and everything was sent, an `end`
+event (`data: {"status"}`) before closing. A stream also closes after
+`PARLOUR_SSE_MAX_SECONDS` (300); an `EventSource` then reconnects with
+`Last-Event-ID` and the stream resumes after that event: nothing lost,
+nothing repeated. A reconnect with nothing left to send to a game that is
+over gets `204`, which stops an `EventSource`.
 
-        The token may be sent as `Authorization: Bearer` or, since `EventSource`
-        cannot set headers, as `?token=`. A token in a URL may end up in logs,
-        history and `Referer` headers: prefer the header when the client can set
-        it; guest tokens are bound to one seat and expire with their game. This
-        is the only endpoint that takes `?token=`; everywhere else it is a 400.
-      security:
-      - {}
-      - bearer: []
-      parameters:
-      - name: after
-        in: query
-        description: start after this event (`Last-Event-ID` wins when sent)
-        schema:
-          type: integer
-          minimum: 0
-          maximum: 18446744073709551615
-          default: 0
-      - Seat
-      - name: token
-        in: query
-        description: the bearer token, for clients that cannot set headers (EventSource)
-        schema:
-          type: string
-          minLength: 1
-          maxLength: 200
-      - name: Last-Event-ID
-        in: header
-        description: |
-          the last event received (sent by a reconnecting EventSource): ASCII digits,
-          at most 18446744073709551615; anything else is a 400
-        schema:
-          type: string
-          pattern: ^[0-9]{1,20}$
-      responses:
-        '200':
-          description: |
-            the stream (`text/event-stream`, framed by the server-sent events spec; each
-            message's `data` is an `Event`, one line of JSON with U+0085, U+2028 and U+2029
-            escaped)
-          content:
-            text/event-stream:
-              x-message-schema:
-                $ref: '#/components/schemas/GameStreamMessage'
-              example: |+
-                retry: 2000
+The token may be sent as `Authorization: Bearer` or, since `EventSource`
+cannot set headers, as `?token=`. A token in a URL may end up in logs,
+history and `Referer` headers: prefer the header when the client can set
+it; guest tokens are bound to one seat and expire with their game. This
+is the only endpoint that takes `?token=`; everywhere else it is a 400.
+""",
+    security=EITHER,
+    parameters=["GameId", LAST_EVENT_ID],
+    query=schemas.StreamQuery,
+    responses={
+        200: Answer(
+            """\
+the stream (`text/event-stream`, framed by the server-sent events spec; each
+message's `data` is an `Event`, one line of JSON with U+0085, U+2028 and U+2029
+escaped). The schema is the stream as the list of its messages, each a
+`GameStreamMessage` (OpenAPI 3.2's `itemSchema`):
 
-                id: 6
-                data: {"seq": 6, "version": 1, "kind": "play", "data": {"seat": 2, "card": "QS", "hand_number": 1}}
+```text
+retry: 2000
 
-        '204':
-          description: the game is over and nothing is left to send
-        '400':
-          $ref: '#/components/responses/InvalidRequest'
-        '401':
-          $ref: '#/components/responses/Unauthorized'
-        '429':
-          $ref: '#/components/responses/RateLimited'
-        '403':
-          $ref: '#/components/responses/Forbidden'
-        '404':
-          $ref: '#/components/responses/NotFound'
-    """  # noqa: E501 (one SSE data line)
-    query = schemas.stream_query.load(request.args)
+id: 6
+data: {"seq": 6, "version": 1, "kind": "play", "data": {"seat": 2, "card": "QS", "hand_number": 1}}
+
+```
+""",  # noqa: E501 (one SSE data line)
+            schemas.messages("GameStreamMessage"),
+            media="text/event-stream",
+        ),
+        204: Answer("the game is over and nothing is left to send"),
+    },
+    errors=("InvalidRequest", "Unauthorized", "RateLimited", "Forbidden", "NotFound"),
+)
+def stream(game_id: str, query: dict[str, Any]):
+    """The stream's frames come from :meth:`server.services.feeds.Feeds.open_stream`."""
     token = g.token if g.token is not None else query["token"]
     events = services().feeds.open_stream(
         token,

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 import yaml
-from openapi_core import OpenAPI
+from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
 from openapi_schema_validator import OAS31Validator
 from referencing import Registry
@@ -61,9 +61,23 @@ def validator(document: dict, name: str) -> OAS31Validator:
     return OAS31Validator({**document, "$ref": f"#/components/schemas/{name}"})
 
 
+def _text(raw: bytes | str, **parameters: str) -> str:
+    """A body the spec calls a string of encoded content (the archive's JSON Lines)."""
+    return raw.decode() if isinstance(raw, bytes) else raw
+
+
+def _messages(raw: bytes | str, **parameters: str) -> list[dict]:
+    """A whole event stream as the spec's schema reads it: the list of its messages, each
+    as :class:`Stream` shows one."""
+    raw = raw if isinstance(raw, bytes) else raw.encode()
+    return Stream.parse(SseParser(), raw)
+
+
 @pytest.fixture(scope="module")
 def spec(document: dict) -> OpenAPI:
-    return OpenAPI.from_dict(document)  # also validates the document itself
+    read = {"application/x-ndjson": _text, "text/event-stream": _messages}
+    config = Config(extra_media_type_deserializers=read)
+    return OpenAPI.from_dict(document, config=config)  # also validates the document itself
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -124,6 +138,11 @@ class Checked:
             self.spec.validate_request(request)
         rule, _ = self.urls.match(path, method.upper(), return_rule=True)
         self.seen.add((method.lower(), template(rule.rule), response.status_code))
+        if response.mimetype == "application/x-ndjson":  # each line, by the contentSchema
+            answer = self.document["paths"][template(rule.rule)][method.lower()]["responses"]
+            media = answer[str(response.status_code)]["content"][response.mimetype]["schema"]
+            lines = [json.loads(line) for line in response.get_data().splitlines()]
+            OAS31Validator({**self.document, **media["contentSchema"]}).validate(lines)
         body = response.get_json(silent=True)
         if response.status_code >= 400 and isinstance(body, dict):
             self.codes.add(body["error"]["code"])
@@ -150,9 +169,10 @@ class Checked:
 class Stream:
     """An open SSE stream (the test client's, read in this thread: between two reads the
     test may act, and the stream sees it next). Frames are parsed with client_sdk/sse.py and
-    each message is validated against the spec's ``schema`` (the ``x-message-schema`` of
-    the path's ``text/event-stream`` answer) as a dict: ``event`` (a named message) or
-    ``id`` (an event), and ``data``; or ``comment`` (the heartbeat)."""
+    each message is validated against the spec's ``schema`` (the items of the path's
+    ``text/event-stream`` answer) as a dict: ``event`` (a named message) or ``id`` (an
+    event), and ``data``; or ``comment`` (the heartbeat). A whole stream read by
+    :class:`Checked` is that list of messages (:func:`_messages`)."""
 
     def __init__(self, response, check: OAS31Validator) -> None:
         self.response, self.check = response, check
@@ -169,25 +189,30 @@ class Stream:
     def read(self, until=None) -> list[dict]:
         """Every message so far, read until ``until(messages)`` holds or the stream ends."""
         for chunk in self.chunks:
-            raw = chunk if isinstance(chunk, bytes) else chunk.encode()
-            new = [
-                {"comment": line[1:].decode().strip()}  # a comment: the heartbeat
-                for line in raw.splitlines()
-                if line.startswith(b":")
-            ]
-            for message in self.parser.feed(raw):
-                out: dict = {"data": json.loads(message.data)}
-                if message.event != "message":
-                    out["event"] = message.event
-                else:
-                    out["id"] = int(message.id)
-                new.append(out)
+            new = self.parse(self.parser, chunk if isinstance(chunk, bytes) else chunk.encode())
             for message in new:
                 self.check.validate(message)
             self.messages += new
             if until is not None and until(self.messages):
                 break
         return self.messages
+
+    @staticmethod
+    def parse(parser: SseParser, raw: bytes) -> list[dict]:
+        """The messages ``raw`` completes, fed to ``parser`` (one stream's)."""
+        new = [
+            {"comment": line[1:].decode().strip()}  # a comment: the heartbeat
+            for line in raw.splitlines()
+            if line.startswith(b":")
+        ]
+        for message in parser.feed(raw):
+            out: dict = {"data": json.loads(message.data)}
+            if message.event != "message":
+                out["event"] = message.event
+            else:
+                out["id"] = int(message.id)
+            new.append(out)
+        return new
 
 
 def events_of(messages: list[dict]) -> set[str]:

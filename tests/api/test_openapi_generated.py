@@ -93,7 +93,15 @@ def test_every_operation_and_webhook_is_named_tagged_and_states_its_security(bui
         assert isinstance(operation.get("security"), list), name
         assert {} not in operation["security"] or len(operation["security"]) > 1, name
         ids.append(operation["operationId"])
-    assert len(ids) == len(set(ids)) == 62
+    routes = [
+        (rule.rule, method)
+        for rule in openapi._app().url_map.iter_rules()
+        if rule.rule.startswith("/v1/") or rule.rule in ("/healthz", "/metrics")
+        for method in rule.methods - {"HEAD", "OPTIONS"}
+    ]
+    base = yaml.safe_load(openapi.BASE.read_text(encoding="utf-8"))["webhooks"]
+    assert len(routes) == 59 and len(base) == 3  # the served routes, the app webhooks
+    assert len(ids) == len(set(ids)) == len(routes) + len(base) + len(openapi.WEBHOOKS)
     public = dict(_operations(document))
     assert public["get /healthz"]["security"] == []
     assert public["post /v1/games/{game_id}/moves"]["security"] == [{"bearer": []}]
@@ -130,18 +138,31 @@ def test_the_schemas_generators_could_not_read(built):
     assert "termination" in schemas["Result"]["required"]
     tournament = schemas["GameSummary"]["properties"]["tournament"]
     assert set(tournament["required"]) == {"id", "ladder", "round", "table"}
-    assert schemas["Frame"]["properties"]["move"]["required"] == ["seat", "move"]
+    assert set(schemas["Frame"]["properties"]["move"]["required"]) == {"seat", "move"}
 
 
 def test_the_streams_name_their_messages(built):
+    """OpenAPI 3.1 has no field for a stream's items (3.2's ``itemSchema`` is refused in a
+    3.1 document by Redocly and openapi-core, and openapi-python-client reads no 3.2
+    document): an event stream's ``schema`` is the list of its messages (3.2's reading of a
+    sequential media type's ``schema``), as generators read it; the
+    archive's JSON Lines are a string whose ``contentSchema`` is the list of replays (a
+    generated client reads the text: a ``Replay`` schema would have it parse the lines
+    as one replay)."""
     document = built
     for path, message in [
         ("/v1/me/turns/stream", "TurnStreamMessage"),
         ("/v1/games/{game_id}/stream", "GameStreamMessage"),
     ]:
         media = document["paths"][path]["get"]["responses"]["200"]["content"]["text/event-stream"]
-        assert media["x-message-schema"] == {"$ref": f"#/components/schemas/{message}"}
-        assert message in document["components"]["schemas"]
+        items = {"$ref": f"#/components/schemas/{message}"}
+        assert media == {"schema": {"type": "array", "items": items}}
+        kinds = document["components"]["schemas"][message]["oneOf"]
+        assert all(document["components"]["schemas"][k["$ref"].rsplit("/")[-1]] for k in kinds)
+    lines = document["paths"]["/v1/archive"]["get"]["responses"]["200"]["content"]
+    body = lines["application/x-ndjson"]["schema"]
+    assert body["type"] == "string" and body["contentMediaType"] == "application/x-ndjson"
+    assert body["contentSchema"]["items"] == {"$ref": "#/components/schemas/Replay"}
     turns = document["components"]["schemas"]["TurnsMessage"]["properties"]["data"]
     assert turns["items"] == {"$ref": "#/components/schemas/Turn"}
 
@@ -160,3 +181,62 @@ def test_no_schema_carries_a_stray_key(built):
         for name, prop in schema.get("properties", {}).items():
             if isinstance(prop, dict):
                 assert set(prop) <= SCHEMA_KEYWORDS, f"{where}/properties/{name}"
+
+
+def _schemas_with_examples(node, where="#"):
+    """Every schema of the document that carries ``examples`` (JSON Schema's list)."""
+    if isinstance(node, dict):
+        if isinstance(node.get("examples"), list) and ("type" in node or "properties" in node):
+            yield where, node
+        for key, value in node.items():
+            yield from _schemas_with_examples(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _schemas_with_examples(value, f"{where}/{i}")
+
+
+def _media(document):
+    """Every media type object of the paths and webhooks, with where it is."""
+    responses = document["components"]["responses"]
+    for name, operation in _operations(document):
+        bodies = [("request", operation.get("requestBody", {}))]
+        for status, answer in operation["responses"].items():
+            answer = responses[answer["$ref"].rsplit("/", 1)[1]] if "$ref" in answer else answer
+            bodies.append((status, answer))
+        for part, body in bodies:
+            for kind, media in body.get("content", {}).items():
+                yield f"{name} {part} {kind}", media
+
+
+def test_every_example_is_valid_by_its_own_schema(built):
+    """Each ``examples`` of a schema validates against that schema, and each example of a
+    media type (inline or a component) against the media's schema; every message of the
+    two streams and every call the server makes shows one (jsonschema, draft 2020-12,
+    references resolved in the document)."""
+    from jsonschema import Draft202012Validator
+
+    document = built
+    checked = set()
+    for where, schema in _schemas_with_examples(document["components"]["schemas"]):
+        for example in schema["examples"]:
+            Draft202012Validator({**document, **schema}).validate(example)
+        checked.add(where)
+    named = document["components"]["examples"]
+    for where, media in _media(document):
+        found = list(media.get("examples", {}).values())
+        values = [named[e["$ref"].rsplit("/", 1)[1]]["value"] if "$ref" in e else e["value"]
+                  for e in found]  # fmt: skip
+        values += [media["example"]] if "example" in media else []
+        assert not values or "schema" in media, f"{where}: an example with no schema"
+        for value in values:
+            Draft202012Validator({**document, **media["schema"]}).validate(value)
+    schemas = document["components"]["schemas"]
+    kinds = [k["$ref"].rsplit("/", 1)[1] for u in ("TurnStreamMessage", "GameStreamMessage")
+             for k in schemas[u]["oneOf"]]  # fmt: skip
+    bodies = [
+        item["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        for name, item in document["webhooks"].items()
+        if name == "callback"
+    ]
+    for name in [*kinds, *(ref.rsplit("/", 1)[1] for ref in bodies)]:
+        assert f"#/{name}" in checked, f"{name} shows no example"

@@ -58,8 +58,10 @@ def test_par_is_stored_when_the_game_ends_and_reads_only_read_it(
     par = json.loads(stored)
     assert isinstance(par, list) and len(par) == 1  # Concerto has a par: one per deal
 
-    # Reads show what is stored and work nothing out: a value par never takes shows through.
-    marker = {"stored": "not worked out again"}
+    # Reads show what is stored and work nothing out: a value par never takes shows through
+    # (in par's shape: the replay's schema dumps what it says a par is).
+    never = {"max_hands": 999_999, "min_leftover": 999_999, "hand_points": 999_999}
+    marker = [{**par[0], "NS": never}]
     redis_client.hset(record, "par", json.dumps(marker))
     assert api.get(f"/v1/games/{gid}/replay").body["par"] == marker
     page = _archive(client, "192.0.2.1", since=since)

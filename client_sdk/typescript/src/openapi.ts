@@ -337,9 +337,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /** The caller's view (a spectator's view without a seat or a token). */
@@ -356,9 +354,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -380,9 +376,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -399,9 +393,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -426,9 +418,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -452,10 +442,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-                version: number;
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -480,11 +467,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-                /** @description below the game's seat count (another is refused, 400 invalid_request) */
-                seat: number;
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -510,9 +493,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game_id: components["parameters"]["GameId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -1005,9 +986,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                game: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -1301,6 +1280,38 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A turn of one of the player's seats, POSTed to its callback; answer the move.
+         * @description While a player has a callback (`PUT /v1/me/callback`), the server POSTs
+         *     each turn of the player's seats to its URL: the turn entry exactly as
+         *     `GET /v1/me/turns` lists it, plus a call `id` unique to this call (a
+         *     retry of the turn gets a new one). The call is signed with the
+         *     callback's secret (`Parlour-Signature`). The answer must be
+         *     `200 {"move": ...}`, at most 64 KiB, read as sent
+         *     (`Accept-Encoding: identity`), within the time left: one deadline for
+         *     the whole call (the seat's deadline less a moment to submit the move,
+         *     at most `PARLOUR_CALLBACK_TIMEOUT`, 10 s). Redirects are not followed.
+         *     Anything else (no answer in time, another status, a body that is not a
+         *     move, an illegal move) is a failure: the call is made once more while
+         *     time is left (a new `id`), then the clock plays its default move at the
+         *     deadline.
+         */
+        post: operations["callbackTurn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1333,6 +1344,305 @@ export interface components {
             url: string | null;
             /** Format: date-time */
             expires: string;
+        };
+        /** @description a preset deal: its `hands` and, where the game has one, its `dealer`; each game checks its own presets and may take more fields (Pinochle's `turn_up`, Cowpoke's `dummy` and `stack`: the game's rules page) */
+        Deal: {
+            dealer?: components["schemas"]["Seat"];
+            /** @description one hand per seat, in seat order */
+            hands: components["schemas"]["Card"][][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description the seat's clock as its turn tells it; every field is null in an unclocked game */
+        TurnClock: {
+            /**
+             * Format: date-time
+             * @description when the move is due: the turn's start + the per-move time + the bank left (the view's `deadline`); a move after it is refused and the clock's default move is made
+             */
+            deadline: string | null;
+            /** @description the seat's time bank left, in milliseconds */
+            bank_ms: number | null;
+            /** @description the seat's last move in this game: milliseconds from the start of its turn to the move's commit (null before its first move) */
+            last_latency_ms: number | null;
+        };
+        /** @description a game where the caller is to act, with the seat's view */
+        Turn: {
+            game_id: string;
+            seat: components["schemas"]["Seat"];
+            version: number;
+            view: components["schemas"]["View"];
+            clock: components["schemas"]["TurnClock"];
+        };
+        /**
+         * @description `event: turns`: the caller's turns in one game
+         * @example {
+         *       "event": "turns",
+         *       "data": [
+         *         {
+         *           "game_id": "9b6cd470f2e79489",
+         *           "seat": 2,
+         *           "version": 0,
+         *           "view": {
+         *             "id": "9b6cd470f2e79489",
+         *             "game": "concerto",
+         *             "options": {
+         *               "rules": "parlett-2013",
+         *               "deals": 1,
+         *               "target": 100
+         *             },
+         *             "status": "active",
+         *             "version": 0,
+         *             "seats": [
+         *               {
+         *                 "seat": 0,
+         *                 "player_id": "0e240622830c28dd",
+         *                 "name": "ann"
+         *               },
+         *               {
+         *                 "seat": 1,
+         *                 "player_id": "1e240622830c28dd",
+         *                 "name": "bob"
+         *               },
+         *               {
+         *                 "seat": 2,
+         *                 "player_id": "2e240622830c28dd",
+         *                 "name": "cy"
+         *               },
+         *               {
+         *                 "seat": 3,
+         *                 "player_id": "3e240622830c28dd",
+         *                 "name": "di"
+         *               }
+         *             ],
+         *             "you": 2,
+         *             "to_move": [
+         *               2
+         *             ],
+         *             "legal_moves": [
+         *               {
+         *                 "type": "play",
+         *                 "card": "KS"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "TS"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "7S"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "2S"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "9H"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "8H"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "3H"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "AD"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "KD"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "TD"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "3D"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "KC"
+         *               },
+         *               {
+         *                 "type": "play",
+         *                 "card": "6C"
+         *               }
+         *             ],
+         *             "hand": [
+         *               "KS",
+         *               "TS",
+         *               "7S",
+         *               "2S",
+         *               "9H",
+         *               "8H",
+         *               "3H",
+         *               "AD",
+         *               "KD",
+         *               "TD",
+         *               "3D",
+         *               "KC",
+         *               "6C"
+         *             ],
+         *             "scores": [
+         *               0,
+         *               0,
+         *               0,
+         *               0
+         *             ],
+         *             "deadline": null,
+         *             "deal_commitment": "415d065a96069e2196c4ed4bd49e115313f0891ccb5d0a5e785167c0cf66430b",
+         *             "state": {
+         *               "rules": "parlett-2013",
+         *               "game_number": 1,
+         *               "deal_number": 1,
+         *               "dealer": 1,
+         *               "hand_number": 1,
+         *               "leader": 2,
+         *               "side": [
+         *                 0,
+         *                 2
+         *               ],
+         *               "current_hand": [],
+         *               "passes": 0,
+         *               "forced": null,
+         *               "completed_hands": [],
+         *               "cards_left": [
+         *                 13,
+         *                 13,
+         *                 13,
+         *                 13
+         *               ],
+         *               "deal_hand_points": {
+         *                 "NS": 0,
+         *                 "EW": 0
+         *               },
+         *               "deal_results": [],
+         *               "game_scores": {
+         *                 "NS": 0,
+         *                 "EW": 0
+         *               },
+         *               "match_scores": null,
+         *               "games": [],
+         *               "final_hands": null
+         *             },
+         *             "result": null
+         *           },
+         *           "clock": {
+         *             "deadline": null,
+         *             "bank_ms": null,
+         *             "last_latency_ms": null
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        TurnsMessage: {
+            /** @constant */
+            event: "turns";
+            data: components["schemas"]["Turn"][];
+        };
+        /**
+         * @description `event: over`: a game the caller sat in is over
+         * @example {
+         *       "event": "over",
+         *       "data": {
+         *         "game_id": "9b6cd470f2e79489",
+         *         "status": "finished"
+         *       }
+         *     }
+         */
+        OverMessage: {
+            /** @constant */
+            event: "over";
+            data: {
+                game_id: string;
+                /** @description the game's status */
+                status: string;
+            };
+        };
+        /**
+         * @description `event: invitation`: someone named the caller in a seat or an entry (`GET /v1/me/invitations` lists it)
+         * @example {
+         *       "event": "invitation",
+         *       "data": {
+         *         "id": "5f1c0a9e2b7d4c38"
+         *       }
+         *     }
+         */
+        InvitationMessage: {
+            /** @constant */
+            event: "invitation";
+            data: {
+                /** @description the invitation's id */
+                id: string;
+            };
+        };
+        /**
+         * @description `event: error`: the token was revoked or expired; the stream ends
+         * @example {
+         *       "event": "error",
+         *       "data": {
+         *         "message": "unknown token"
+         *       }
+         *     }
+         */
+        StreamErrorMessage: {
+            /** @constant */
+            event: "error";
+            data: {
+                message: string;
+            };
+        };
+        /**
+         * @description an unnamed message: `id:` the event's `seq`, `data:` the `Event`
+         * @example {
+         *       "id": 6,
+         *       "data": {
+         *         "seq": 6,
+         *         "version": 1,
+         *         "kind": "play",
+         *         "data": {
+         *           "seat": 2,
+         *           "card": "QS",
+         *           "hand_number": 1
+         *         }
+         *       }
+         *     }
+         */
+        EventMessage: {
+            id: number;
+            data: components["schemas"]["Event"];
+        };
+        /**
+         * @description `event: end`: the game is over and every event was sent
+         * @example {
+         *       "event": "end",
+         *       "data": {
+         *         "status": "finished"
+         *       }
+         *     }
+         */
+        EndMessage: {
+            /** @constant */
+            event: "end";
+            data: {
+                /** @description the game's status */
+                status: string | null;
+            };
+        };
+        /**
+         * @description `: heartbeat`, a comment line sent after a quiet spell
+         * @example {
+         *       "comment": "heartbeat"
+         *     }
+         */
+        Heartbeat: {
+            /** @constant */
+            comment: "heartbeat";
         };
         NotificationSeat: {
             seat: components["schemas"]["Seat"];
@@ -1389,57 +1699,6 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        OptionSpec: {
-            default: unknown;
-            /** @description the values the option takes */
-            choices?: (string | number)[];
-            min?: number;
-            max?: number;
-            doc: string;
-        };
-        Rules: {
-            games: {
-                id: string;
-                title: string;
-                seats: number[];
-                variants: string[];
-                options: {
-                    [key: string]: components["schemas"]["OptionSpec"];
-                };
-            }[];
-        };
-        Deal: {
-            dealer: components["schemas"]["Seat"];
-            hands: components["schemas"]["Card"][][];
-        };
-        GameCreate: {
-            /**
-             * @description a game id of GET /v1/rules (another is refused, 400 invalid_request)
-             * @example concerto
-             */
-            game: string;
-            /** @description game options, see GET /v1/rules (Concerto: rules, deals, target, first_dealer, match_target) */
-            options?: {
-                [key: string]: unknown;
-            } | null;
-            /** @description who sits where, one entry per seat; the game's seat count (GET /v1/rules) bounds the list further (another length is refused, 400 invalid_request) */
-            seats?: (string | null)[] | null;
-            /** @default false */
-            allow_multiple_seats?: boolean;
-            /** @description admin only; presets the first deals exactly */
-            deals?: components["schemas"]["Deal"][] | null;
-            /** @description admin only; the deal seed */
-            seed?: string | null;
-        };
-        Join: {
-            /** @description the seat to take; below the game's seat count (another is refused, 400 invalid_request) */
-            seat?: number | null;
-        };
-        MoveRequest: {
-            move: components["schemas"]["Move"];
-            version?: number;
-            seat?: number;
-        };
         SeatEntry: {
             seat: components["schemas"]["Seat"];
             name: string | null;
@@ -1453,14 +1712,6 @@ export interface components {
          * @constant
          */
         House: true;
-        Result: {
-            /** @description the engine's reason, or `forfeit` for a game aborted by a forfeit */
-            termination: string;
-            scores: number[];
-            winners: components["schemas"]["Seat"][];
-            /** @description the seat that forfeited (then `scores` are those when the game stopped) */
-            forfeit?: components["schemas"]["Seat"];
-        } | null;
         /** @description rank then suit, e.g. "TS" is the ten of spades */
         Card: string;
         Seat: number;
@@ -1944,224 +2195,6 @@ export interface components {
         };
         /** @description A game as one seat (or a spectator) sees it: one schema per game, told apart by `game`. */
         View: components["schemas"]["ConcertoView"] | components["schemas"]["SecondsView"] | components["schemas"]["CowpokeView"] | components["schemas"]["PinochleView"];
-        Events: {
-            events: components["schemas"]["Event"][];
-            /** @description pass as the next `after` */
-            last: number;
-        };
-        Replay: {
-            id: string;
-            game: string;
-            options: {
-                [key: string]: unknown;
-            };
-            /** @enum {string} */
-            status: "waiting" | "active" | "finished" | "aborted";
-            version: number;
-            seats: components["schemas"]["SeatEntry"][];
-            deal_commitment: string;
-            events: components["schemas"]["Event"][];
-            result: components["schemas"]["Result"];
-            /** @description null until the game is finished */
-            revealed: {
-                seed: string;
-                hands: components["schemas"]["Card"][][];
-            } | null;
-            /**
-             * @description Null until the game is finished, and for games without a par
-             *     analysis. Concerto: one entry per deal, oldest first, with each
-             *     side's double-dummy par — the most its four hands could have scored
-             *     had both partners seen each other's cards (`max_hands`), the
-             *     smallest left-over bonus, in points, its six unplayed cards could
-             *     have shown (`min_leftover`; a separate bound) — and what its hands
-             *     actually scored (`hand_points`). Percent of par = hand_points /
-             *     max_hands.
-             */
-            par: {
-                game: number;
-                deal: number;
-                dealer: components["schemas"]["Seat"];
-                NS: components["schemas"]["SidePar"];
-                EW: components["schemas"]["SidePar"];
-            }[] | null;
-        };
-        SidePar: {
-            max_hands: number;
-            min_leftover: number;
-            hand_points: number;
-        };
-        GameSummary: {
-            id: string;
-            game: string;
-            /** @description the game's options, as in its view (Pinochle's `variant`, Concerto's `rules`) */
-            options: {
-                [key: string]: unknown;
-            };
-            /** @enum {string} */
-            status: "waiting" | "active" | "finished" | "aborted";
-            /** @description null at a table of a duplicate board in play (sealed) */
-            version: number | null;
-            seats: components["schemas"]["SeatEntry"][];
-            to_move: components["schemas"]["Seat"][];
-            scores: number[] | null;
-            result: components["schemas"]["Result"];
-            /**
-             * Format: date-time
-             * @description live games (null at a sealed table)
-             */
-            created: string | null;
-            /**
-             * Format: date-time
-             * @description ended games (null at a sealed table)
-             */
-            ended: string | null;
-            /** @description a tournament's or a ladder's table: `id` names the tournament (null at a ladder's table), `ladder` the ladder (null at a tournament's table); null for any other game */
-            tournament: {
-                id: string | null;
-                ladder: string | null;
-                round: number | null;
-                table: number | null;
-            } | null;
-        };
-        GameList: {
-            /** @enum {string} */
-            status: "live" | "finished";
-            games: components["schemas"]["GameSummary"][];
-        };
-        Frame: {
-            id: string;
-            version: number;
-            /** @description the finished game's version */
-            last_version: number;
-            /** @description `{seat, move}` accepted at version - 1 (null at version 0); `timeout` (true) when the clock made that move for the seat, past its deadline (the `timeout_policy`'s default move) */
-            move: {
-                seat: number | null;
-                move: components["schemas"]["Move"];
-                /** @constant */
-                timeout?: true;
-            } | null;
-            public: components["schemas"]["View"];
-            /** @description each seat's own view, by seat */
-            views: components["schemas"]["View"][];
-        };
-        Turns: {
-            turns: components["schemas"]["Turn"][];
-        };
-        Leaderboard: {
-            game: string;
-            leaderboard: {
-                rank: number;
-                player_id: string;
-                name: string | null;
-                house?: components["schemas"]["House"];
-                mu: number;
-                sigma: number;
-                ordinal: number;
-                games: number;
-            }[];
-        };
-        /** @description the seat's clock as its turn tells it; every field is null in an unclocked game */
-        TurnClock: {
-            /**
-             * Format: date-time
-             * @description when the move is due: the turn's start + the per-move time + the bank left
-             *     (the view's `deadline`); a move after it is refused and the clock's
-             *     default move is made
-             */
-            deadline: string | null;
-            /** @description the seat's time bank left, in milliseconds */
-            bank_ms: number | null;
-            /**
-             * @description the seat's last move in this game: milliseconds from the start of its turn
-             *     to the move's commit (null before its first move)
-             */
-            last_latency_ms: number | null;
-        };
-        VisitorSettings: {
-            enabled: boolean;
-            /** @description per game, how many bot seats the pool can fill */
-            bots: {
-                [key: string]: number;
-            };
-        };
-        VisitorGameCreate: {
-            game: string;
-            /** @description the game's options, as for POST /v1/games */
-            options?: {
-                [key: string]: unknown;
-            } | null;
-            /** @description the visitor's name (default: You) */
-            name?: string | null;
-        };
-        VisitorGame: {
-            game: components["schemas"]["View"];
-            /** @description the visitor's seat (0) */
-            seat: number;
-            /** @description the guest token; send it as `Authorization: Bearer` */
-            token: string;
-            /** Format: date-time */
-            expires: string;
-        };
-        /** @description a game where the caller is to act, with the seat's view */
-        Turn: {
-            game_id: string;
-            seat: components["schemas"]["Seat"];
-            version: number;
-            view: components["schemas"]["View"];
-            clock: components["schemas"]["TurnClock"];
-        };
-        /** @description `event: turns`: the caller's turns in one game */
-        TurnsMessage: {
-            /** @constant */
-            event: "turns";
-            data: components["schemas"]["Turn"][];
-        };
-        /** @description `event: over`: a game the caller sat in is over */
-        OverMessage: {
-            /** @constant */
-            event: "over";
-            data: {
-                game_id: string;
-                /** @description the game's status */
-                status: string;
-            };
-        };
-        /** @description `event: invitation`: someone named the caller in a seat or an entry (`GET /v1/me/invitations` lists it) */
-        InvitationMessage: {
-            /** @constant */
-            event: "invitation";
-            data: {
-                /** @description the invitation's id */
-                id: string;
-            };
-        };
-        /** @description `event: error`: the token was revoked or expired; the stream ends */
-        StreamErrorMessage: {
-            /** @constant */
-            event: "error";
-            data: {
-                message: string;
-            };
-        };
-        /** @description `event: end`: the game is over and every event was sent */
-        EndMessage: {
-            /** @constant */
-            event: "end";
-            data: {
-                /** @description the game's status */
-                status: string | null;
-            };
-        };
-        /** @description an unnamed message: `id:` the event's `seq`, `data:` the `Event` */
-        EventMessage: {
-            id: number;
-            data: components["schemas"]["Event"];
-        };
-        /** @description `: heartbeat`, a comment line sent after a quiet spell */
-        Heartbeat: {
-            /** @constant */
-            comment: "heartbeat";
-        };
         /** @description a message of `GET /v1/me/turns/stream`, by its `event` field (a heartbeat is a comment) */
         TurnStreamMessage: components["schemas"]["TurnsMessage"] | components["schemas"]["OverMessage"] | components["schemas"]["InvitationMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["Heartbeat"];
         /** @description a message of `GET /v1/games/{game_id}/stream` (a heartbeat is a comment) */
@@ -3309,6 +3342,161 @@ export interface components {
         BotPool: {
             bots: components["schemas"]["BotPlayers"][];
         };
+        Result: ({
+            /** @description the engine's reason, or `forfeit` for a game aborted by a forfeit */
+            termination: string;
+            scores: number[];
+            winners: components["schemas"]["Seat"][];
+            /** @description the seat that forfeited (then `scores` are those when the game stopped) */
+            forfeit?: components["schemas"]["Seat"];
+        } & {
+            [key: string]: unknown;
+        }) | null;
+        GameSummary: {
+            id: string;
+            game: string;
+            /** @description the game's options, as in its view (Pinochle's `variant`, Concerto's `rules`) */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "waiting" | "active" | "finished" | "aborted";
+            /** @description null at a table of a duplicate board in play (sealed) */
+            version: number | null;
+            seats: components["schemas"]["SeatEntry"][];
+            to_move: components["schemas"]["Seat"][];
+            scores: number[] | null;
+            result: components["schemas"]["Result"];
+            /**
+             * Format: date-time
+             * @description live games (null at a sealed table)
+             */
+            created: string | null;
+            /**
+             * Format: date-time
+             * @description ended games (null at a sealed table)
+             */
+            ended: string | null;
+            /** @description a tournament's or a ladder's table: `id` names the tournament (null at a ladder's table), `ladder` the ladder (null at a tournament's table); null for any other game */
+            tournament: {
+                id: string | null;
+                ladder: string | null;
+                round: number | null;
+                table: number | null;
+            } | null;
+        };
+        GameList: {
+            /** @enum {string} */
+            status: "live" | "finished";
+            games: components["schemas"]["GameSummary"][];
+        };
+        GameCreate: {
+            /**
+             * @description a game id of GET /v1/rules (another is refused, 400 invalid_request)
+             * @example concerto
+             */
+            game: string;
+            /**
+             * @description game options, see GET /v1/rules (Concerto: rules, deals, target, first_dealer, match_target)
+             * @default null
+             */
+            options?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description who sits where, one entry per seat; the game's seat count (GET /v1/rules) bounds the list further (another length is refused, 400 invalid_request)
+             * @default null
+             */
+            seats?: (string | null)[] | null;
+            /** @default false */
+            allow_multiple_seats?: boolean;
+            /**
+             * @description admin only; presets the first deals exactly
+             * @default null
+             */
+            deals?: components["schemas"]["Deal"][] | null;
+            /**
+             * @description admin only; the deal seed
+             * @default null
+             */
+            seed?: string | null;
+        };
+        Events: {
+            events: components["schemas"]["Event"][];
+            /** @description pass as the next `after` */
+            last: number;
+        };
+        Join: {
+            /**
+             * @description the seat to take; below the game's seat count (another is refused, 400 invalid_request)
+             * @default null
+             */
+            seat?: number | null;
+        };
+        MoveRequest: {
+            move: components["schemas"]["Move"];
+            version?: number;
+            seat?: number;
+        };
+        SidePar: {
+            max_hands: number;
+            min_leftover: number;
+            hand_points: number;
+        };
+        Replay: {
+            id: string;
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "waiting" | "active" | "finished" | "aborted";
+            version: number;
+            seats: components["schemas"]["SeatEntry"][];
+            deal_commitment: string;
+            events: components["schemas"]["Event"][];
+            result: components["schemas"]["Result"];
+            /** @description null until the game is finished */
+            revealed: ({
+                seed: string;
+                hands: components["schemas"]["Card"][][];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /**
+             * @description Null until the game is finished, and for games without a par
+             *     analysis. Concerto: one entry per deal, oldest first, with each
+             *     side's double-dummy par — the most its four hands could have scored
+             *     had both partners seen each other's cards (`max_hands`), the
+             *     smallest left-over bonus, in points, its six unplayed cards could
+             *     have shown (`min_leftover`; a separate bound) — and what its hands
+             *     actually scored (`hand_points`). Percent of par = hand_points /
+             *     max_hands.
+             */
+            par: {
+                game: number;
+                deal: number;
+                dealer: components["schemas"]["Seat"];
+                NS: components["schemas"]["SidePar"];
+                EW: components["schemas"]["SidePar"];
+            }[] | null;
+        };
+        Frame: {
+            id: string;
+            version: number;
+            /** @description the finished game's version */
+            last_version: number;
+            /** @description `{seat, move}` accepted at version - 1 (null at version 0); `timeout` (true) when the clock made that move for the seat, past its deadline (the `timeout_policy`'s default move) */
+            move: {
+                seat: number | null;
+                move: components["schemas"]["Move"];
+                /** @constant */
+                timeout?: true;
+            } | null;
+            public: components["schemas"]["View"];
+            /** @description each seat's own view, by seat */
+            views: components["schemas"]["View"][];
+        };
         Empty: Record<string, never>;
         Inviter: {
             /** @enum {string} */
@@ -3638,6 +3826,9 @@ export interface components {
             /** @description the next page's cursor; null on the last */
             next_cursor: string | null;
         };
+        Turns: {
+            turns: components["schemas"]["Turn"][];
+        };
         TokenCallback: {
             url: string;
             kept: boolean;
@@ -3670,6 +3861,42 @@ export interface components {
             };
             /** @description ids of the unfinished games the player sits in */
             games: string[];
+        };
+        Leaderboard: {
+            game: string;
+            leaderboard: {
+                rank: number;
+                player_id: string;
+                name: string | null;
+                house?: components["schemas"]["House"];
+                mu: number;
+                sigma: number;
+                ordinal: number;
+                games: number;
+            }[];
+        };
+        OptionSpec: {
+            default: unknown;
+            /** @description the values the option takes */
+            choices?: (string | number)[];
+            min?: number;
+            max?: number;
+            /** @description what a refused value must be instead */
+            invalid?: string;
+            doc: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Rules: {
+            games: {
+                id: string;
+                title: string;
+                seats: number[];
+                variants: string[];
+                options: {
+                    [key: string]: components["schemas"]["OptionSpec"];
+                };
+            }[];
         };
         Standing: {
             rank: number;
@@ -3843,6 +4070,223 @@ export interface components {
             status: "open" | "running" | "finished" | "aborted";
             standings: components["schemas"]["Standing"][];
         };
+        VisitorSettings: {
+            enabled: boolean;
+            /** @description per game, how many bot seats the pool can fill */
+            bots: {
+                [key: string]: number;
+            };
+        };
+        VisitorGameCreate: {
+            game: string;
+            /**
+             * @description the game's options, as for POST /v1/games
+             * @default null
+             */
+            options?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description the visitor's name (default: You)
+             * @default null
+             */
+            name?: string | null;
+        };
+        VisitorGame: {
+            game: components["schemas"]["View"];
+            /** @description the visitor's seat (0) */
+            seat: number;
+            /** @description the guest token; send it as `Authorization: Bearer` */
+            token: string;
+            /** Format: date-time */
+            expires: string;
+        };
+        /**
+         * @description a turn of one of the player's seats, exactly as `GET /v1/me/turns` lists it, and the call's own `id`
+         * @example {
+         *       "id": "c7a1f0e2b35d4e6f8a9b0c1d",
+         *       "game_id": "9b6cd470f2e79489",
+         *       "seat": 2,
+         *       "version": 0,
+         *       "view": {
+         *         "id": "9b6cd470f2e79489",
+         *         "game": "concerto",
+         *         "options": {
+         *           "rules": "parlett-2013",
+         *           "deals": 1,
+         *           "target": 100
+         *         },
+         *         "status": "active",
+         *         "version": 0,
+         *         "seats": [
+         *           {
+         *             "seat": 0,
+         *             "player_id": "0e240622830c28dd",
+         *             "name": "ann"
+         *           },
+         *           {
+         *             "seat": 1,
+         *             "player_id": "1e240622830c28dd",
+         *             "name": "bob"
+         *           },
+         *           {
+         *             "seat": 2,
+         *             "player_id": "2e240622830c28dd",
+         *             "name": "cy"
+         *           },
+         *           {
+         *             "seat": 3,
+         *             "player_id": "3e240622830c28dd",
+         *             "name": "di"
+         *           }
+         *         ],
+         *         "you": 2,
+         *         "to_move": [
+         *           2
+         *         ],
+         *         "legal_moves": [
+         *           {
+         *             "type": "play",
+         *             "card": "KS"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "TS"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "7S"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "2S"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "9H"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "8H"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "3H"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "AD"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "KD"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "TD"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "3D"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "KC"
+         *           },
+         *           {
+         *             "type": "play",
+         *             "card": "6C"
+         *           }
+         *         ],
+         *         "hand": [
+         *           "KS",
+         *           "TS",
+         *           "7S",
+         *           "2S",
+         *           "9H",
+         *           "8H",
+         *           "3H",
+         *           "AD",
+         *           "KD",
+         *           "TD",
+         *           "3D",
+         *           "KC",
+         *           "6C"
+         *         ],
+         *         "scores": [
+         *           0,
+         *           0,
+         *           0,
+         *           0
+         *         ],
+         *         "deadline": null,
+         *         "deal_commitment": "415d065a96069e2196c4ed4bd49e115313f0891ccb5d0a5e785167c0cf66430b",
+         *         "state": {
+         *           "rules": "parlett-2013",
+         *           "game_number": 1,
+         *           "deal_number": 1,
+         *           "dealer": 1,
+         *           "hand_number": 1,
+         *           "leader": 2,
+         *           "side": [
+         *             0,
+         *             2
+         *           ],
+         *           "current_hand": [],
+         *           "passes": 0,
+         *           "forced": null,
+         *           "completed_hands": [],
+         *           "cards_left": [
+         *             13,
+         *             13,
+         *             13,
+         *             13
+         *           ],
+         *           "deal_hand_points": {
+         *             "NS": 0,
+         *             "EW": 0
+         *           },
+         *           "deal_results": [],
+         *           "game_scores": {
+         *             "NS": 0,
+         *             "EW": 0
+         *           },
+         *           "match_scores": null,
+         *           "games": [],
+         *           "final_hands": null
+         *         },
+         *         "result": null
+         *       },
+         *       "clock": {
+         *         "deadline": null,
+         *         "bank_ms": null,
+         *         "last_latency_ms": null
+         *       }
+         *     }
+         */
+        CallbackCall: {
+            game_id: string;
+            seat: components["schemas"]["Seat"];
+            version: number;
+            view: components["schemas"]["View"];
+            clock: components["schemas"]["TurnClock"];
+            /** @description unique to this call (a retry of the turn gets a new one): an endpoint refuses an id it has seen, as a replay */
+            id: string;
+        };
+        /**
+         * @description the move to play: one of the view's `legal_moves` (other keys are ignored)
+         * @example {
+         *       "move": {
+         *         "type": "play",
+         *         "card": "KS"
+         *       }
+         *     }
+         */
+        CallbackAnswer: {
+            move: components["schemas"]["Move"];
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: {
         /**
@@ -3977,10 +4421,6 @@ export interface components {
         LadderId: string;
         AppId: string;
         WebhookId: string;
-        /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
-        Seat: number;
-        /** @description seconds to wait for something new (capped by the server) */
-        Wait: number;
     };
     requestBodies: never;
     headers: never;
@@ -4307,7 +4747,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": unknown;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -4424,7 +4864,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
-                seat?: components["parameters"]["Seat"];
+                seat?: number;
             };
             header?: never;
             path: {
@@ -4453,11 +4893,12 @@ export interface operations {
     getEvents: {
         parameters: {
             query?: {
+                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
+                seat?: number;
+                /** @description events numbered above this one (the last answer's `last`) */
                 after?: number;
                 /** @description seconds to wait for something new (capped by the server) */
-                wait?: components["parameters"]["Wait"];
-                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
-                seat?: components["parameters"]["Seat"];
+                wait?: number;
             };
             header?: never;
             path: {
@@ -4636,18 +5077,15 @@ export interface operations {
     streamGameEvents: {
         parameters: {
             query?: {
+                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
+                seat?: number;
                 /** @description start after this event (`Last-Event-ID` wins when sent) */
                 after?: number;
-                /** @description which of the caller's seats to speak for (players holding several); below the game's seat count (another is refused, 400 invalid_request) */
-                seat?: components["parameters"]["Seat"];
                 /** @description the bearer token, for clients that cannot set headers (EventSource) */
                 token?: string;
             };
             header?: {
-                /**
-                 * @description the last event received (sent by a reconnecting EventSource): ASCII digits,
-                 *     at most 18446744073709551615; anything else is a 400
-                 */
+                /** @description the last event received (sent by a reconnecting EventSource): ASCII digits, at most 18446744073709551615; anything else is a 400 */
                 "Last-Event-ID"?: string;
             };
             path: {
@@ -4660,20 +5098,23 @@ export interface operations {
             /**
              * @description the stream (`text/event-stream`, framed by the server-sent events spec; each
              *     message's `data` is an `Event`, one line of JSON with U+0085, U+2028 and U+2029
-             *     escaped)
+             *     escaped). The schema is the stream as the list of its messages, each a
+             *     `GameStreamMessage` (OpenAPI 3.2's `itemSchema`):
+             *
+             *     ```text
+             *     retry: 2000
+             *
+             *     id: 6
+             *     data: {"seq": 6, "version": 1, "kind": "play", "data": {"seat": 2, "card": "QS", "hand_number": 1}}
+             *
+             *     ```
              */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example retry: 2000
-                     *
-                     *     id: 6
-                     *     data: {"seq": 6, "version": 1, "kind": "play", "data": {"seat": 2, "card": "QS", "hand_number": 1}}
-                     */
-                    "text/event-stream": unknown;
+                    "text/event-stream": components["schemas"]["GameStreamMessage"][];
                 };
             };
             /** @description the game is over and nothing is left to send */
@@ -5146,7 +5587,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description seconds to wait for something new (capped by the server) */
-                wait?: components["parameters"]["Wait"];
+                wait?: number;
             };
             header?: never;
             path?: never;
@@ -5172,10 +5613,7 @@ export interface operations {
     streamTurns: {
         parameters: {
             query?: {
-                /**
-                 * @description seconds of quiet after which the client wants a heartbeat (and a re-read
-                 *     of its games); at most the server's own `PARLOUR_SSE_HEARTBEAT`
-                 */
+                /** @description seconds of quiet after which the client wants a heartbeat (and a re-read of its games); at most the server's own `PARLOUR_SSE_HEARTBEAT` */
                 heartbeat?: number;
             };
             header?: never;
@@ -5187,20 +5625,23 @@ export interface operations {
             /**
              * @description the stream (`text/event-stream`, framed by the server-sent events spec: lines
              *     end only at CR, LF or CRLF; each `data` is one line of JSON, with U+0085,
-             *     U+2028 and U+2029 escaped)
+             *     U+2028 and U+2029 escaped). The schema is the stream as the list of its messages,
+             *     each a `TurnStreamMessage` (OpenAPI 3.2's `itemSchema`):
+             *
+             *     ```text
+             *     retry: 2000
+             *
+             *     event: turns
+             *     data: [{"game_id": "9b6cd470f2e79489", "seat": 2, "version": 14, "view": {}}]
+             *
+             *     ```
              */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example retry: 2000
-                     *
-                     *     event: turns
-                     *     data: [{"game_id": "9b6cd470f2e79489", "seat": 2, "version": 14, "view": {}}]
-                     */
-                    "text/event-stream": unknown;
+                    "text/event-stream": components["schemas"]["TurnStreamMessage"][];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -5680,6 +6121,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    callbackTurn: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body)>`, the callback's secret signing the raw bytes of the body: check it first, with a constant-time comparison, and refuse a `t` more than 300 seconds from your clock */
+                "Parlour-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallbackCall"];
+            };
+        };
+        responses: {
+            /** @description the move to play */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackAnswer"];
+                };
             };
         };
     };

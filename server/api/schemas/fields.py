@@ -89,6 +89,12 @@ they are, so a ``String`` (``DateTime`` would want a ``datetime``)."""
 def Base(name: str, **kwargs: Any) -> fields.Raw:  # noqa: N802 (a field, named like one)
     """A value whose shape is a component still written in openapi_base.yaml (``House``,
     ``Seat``, ``CallbackHealth``): dumped as it is, documented by reference (nullable:
-    ``anyOf`` it or null). server/api/openapi.py's converter keeps the ``$ref``."""
-    metadata = {"$ref": f"#/components/schemas/{name}", **kwargs.pop("metadata", {})}
+    ``anyOf`` it or null): :func:`ref`, the converter's ``component``."""
+    metadata = ref(name, **kwargs.pop("metadata", {}))
     return fields.Raw(metadata=metadata, **kwargs)
+
+
+def ref(component: str, **metadata: Any) -> dict[str, Any]:
+    """A field's ``metadata`` saying the field is the spec's ``component`` (a ``$ref``),
+    whatever it (de)serialises as: server/api/openapi.py's converter writes it so."""
+    return {"component": component, **metadata}

@@ -1,10 +1,20 @@
-"""Games: creation, seats, moves, views, events, replays, the lobby, turns."""
+"""Games: creation, seats, moves, views, events, turns, the rules (replays, frames and the
+lobby's list: :mod:`.replays`).
+
+A field whose ``metadata`` names a ``component`` (:func:`.fields.ref`) is that component
+of the spec (the games' ``Move``, a ``Seat``, a ``Card``, the ``Event`` and ``SeatEntry``
+envelopes the base YAML still states); ``View`` dumps a view while the spec states it per
+game (server/api/openapi.py's ``IN_BASE``).
+"""
 
 from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from .fields import CARD, EVENT_NUMBER, Boolean, _Query
+from .fields import CARD, EVENT_NUMBER, Boolean, _Query, ref
+
+STATUS = validate.OneOf(["waiting", "active", "finished", "aborted"])
+COMMITMENT = validate.Regexp(r"^[0-9a-f]{64}$")
 
 
 class MoveShape(Schema):
@@ -17,65 +27,151 @@ class MoveShape(Schema):
     card = fields.String(validate=CARD)
 
 
-class MoveBody(Schema):
-    move = fields.Nested(MoveShape, required=True)
+class MoveRequest(Schema):
+    move = fields.Nested(MoveShape, required=True, metadata=ref("Move"))
     version = fields.Integer(strict=True, validate=validate.Range(min=0))
     seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=15))
 
 
+class Deal(Schema):
+    """What a preset deal says; the game's engine reads and checks it (the body's
+    ``deals`` are loaded as objects, each game's presets checked by its rules)."""
+
+    class Meta:
+        unknown = INCLUDE
+        description = (
+            "a preset deal: its `hands` and, where the game has one, its `dealer`; each "
+            "game checks its own presets and may take more fields (Pinochle's `turn_up`, "
+            "Cowpoke's `dummy` and `stack`: the game's rules page)"
+        )
+
+    dealer = fields.Integer(metadata=ref("Seat"))
+    hands = fields.List(
+        fields.List(fields.String(metadata=ref("Card"))),
+        required=True,
+        metadata={"description": "one hand per seat, in seat order"},
+    )
+
+
 class GameCreate(Schema):
-    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    options = fields.Dict(keys=fields.String(), load_default=None)
+    game = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={
+            "description": "a game id of GET /v1/rules (another is refused, 400 invalid_request)",
+            "examples": ["concerto"],
+        },
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=None,
+        metadata={
+            "description": "game options, see GET /v1/rules (Concerto: rules, deals, target, "
+            "first_dealer, match_target)"
+        },
+    )
     seats = fields.List(
         fields.String(allow_none=True, validate=validate.Length(min=1, max=32)),
         validate=validate.Length(min=1, max=16),
         load_default=None,
+        metadata={
+            "description": "who sits where, one entry per seat; the game's seat count (GET "
+            "/v1/rules) bounds the list further (another length is refused, 400 invalid_request)"
+        },
     )
     allow_multiple_seats = Boolean(load_default=False)
-    deals = fields.List(fields.Dict(), validate=validate.Length(min=1, max=100), load_default=None)
-    seed = fields.String(validate=validate.Length(min=1, max=256), load_default=None)
+    deals = fields.List(
+        fields.Dict(metadata=ref("Deal")),
+        validate=validate.Length(min=1, max=100),
+        load_default=None,
+        metadata={"description": "admin only; presets the first deals exactly"},
+    )
+    seed = fields.String(
+        validate=validate.Length(min=1, max=256),
+        load_default=None,
+        metadata={"description": "admin only; the deal seed"},
+    )
 
 
-class JoinBody(Schema):
-    seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=15), load_default=None)
+class Join(Schema):
+    seat = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=0, max=15),
+        load_default=None,
+        metadata={
+            "description": "the seat to take; below the game's seat count (another is "
+            "refused, 400 invalid_request)"
+        },
+    )
+
+
+SEAT = {
+    "description": "which of the caller's seats to speak for (players holding several); "
+    "below the game's seat count (another is refused, 400 invalid_request)"
+}
+WAIT = {"description": "seconds to wait for something new (capped by the server)"}
 
 
 class SeatQuery(_Query):
-    seat = fields.Integer(validate=validate.Range(min=0, max=15), load_default=None)
+    seat = fields.Integer(validate=validate.Range(min=0, max=15), load_default=None, metadata=SEAT)
 
 
 class EventsQuery(SeatQuery):
-    after = fields.Integer(validate=EVENT_NUMBER, load_default=0)
-    wait = fields.Float(validate=validate.Range(min=0), load_default=0.0)
+    after = fields.Integer(
+        validate=EVENT_NUMBER,
+        load_default=0,
+        metadata={"description": "events numbered above this one (the last answer's `last`)"},
+    )
+    wait = fields.Float(validate=validate.Range(min=0), load_default=0.0, metadata=WAIT)
 
 
 class WaitQuery(_Query):
-    wait = fields.Float(validate=validate.Range(min=0), load_default=0.0)
+    wait = fields.Float(validate=validate.Range(min=0), load_default=0.0, metadata=WAIT)
 
 
 class GamesQuery(_Query):
     status = fields.String(validate=validate.OneOf(["live", "finished"]), load_default="live")
     limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=50)
-    created_by = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    created_by = fields.String(
+        validate=validate.Length(min=1, max=64),
+        load_default=None,
+        metadata={
+            "description": "only this creator's live games (a player id, an app id, `admin`, "
+            "`scheduler`)"
+        },
+    )
 
 
 class ArchiveQuery(_Query):
     """``GET /v1/archive``: the games (exactly one of ladder, tournament, since; the
     use case says so), the page."""
 
-    ladder = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
-    tournament = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
-    since = fields.AwareDateTime(load_default=None)
-    until = fields.AwareDateTime(load_default=None)
-    cursor = fields.String(validate=validate.Length(min=1, max=200), load_default=None)
+    ladder = fields.String(
+        validate=validate.Length(min=1, max=64),
+        load_default=None,
+        metadata={"description": "a ladder's id"},
+    )
+    tournament = fields.String(
+        validate=validate.Length(min=1, max=64),
+        load_default=None,
+        metadata={"description": "a tournament's id"},
+    )
+    since = fields.AwareDateTime(
+        load_default=None,
+        metadata={
+            "description": "games that ended at or after this time (ISO 8601 with an offset)"
+        },
+    )
+    until = fields.AwareDateTime(
+        load_default=None,
+        metadata={"description": "with `since`, games that ended before this time"},
+    )
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=200),
+        load_default=None,
+        metadata={"description": "where the previous page stopped (from its `Link` header)"},
+    )
     limit = fields.Integer(validate=validate.Range(min=1, max=50), load_default=20)
-
-
-archive_query = ArchiveQuery()
-
-
-class Rules(Schema):
-    games = fields.Raw()
 
 
 class View(Schema):
@@ -98,92 +194,119 @@ class View(Schema):
     result = fields.Raw()
 
 
-class Events(Schema):
-    events = fields.Raw()
-    last = fields.Integer()
-
-
-class Replay(Schema):
-    id = fields.String()
-    game = fields.String()
-    options = fields.Raw()
-    status = fields.String()
-    version = fields.Integer()
-    seats = fields.Raw()
-    deal_commitment = fields.String()
-    events = fields.Raw()
-    result = fields.Raw()
-    revealed = fields.Raw()
-    par = fields.Raw()  # per-game analysis once finished (Concerto: each deal's par)
-
-
-class GameList(Schema):
-    """The lobby's games: public parts only (seats, whose turn, scores, result)."""
-
-    status = fields.String()
-    games = fields.Raw()
-
-
-class Frame(Schema):
-    """A finished game at one version: the spectator's view and every seat's."""
-
-    id = fields.String()
-    version = fields.Integer()
-    last_version = fields.Integer()
-    move = fields.Raw()
-    public = fields.Nested(View)
-    views = fields.List(fields.Nested(View))
-
-
-class Turn(Schema):
-    game_id = fields.String()
-    seat = fields.Integer()
-    version = fields.Integer()
-    view = fields.Nested(View)
-    clock = fields.Raw()
-
-
-class Turns(Schema):
-    turns = fields.List(fields.Nested(Turn))
-
-
-move_body = MoveBody()
-
-
-game_create = GameCreate()
-
-
-join_body = JoinBody()
-
-
-seat_query = SeatQuery()
-
-
-events_query = EventsQuery()
-
-
-wait_query = WaitQuery()
-
-
-games_query = GamesQuery()
-
-
-game_list = GameList()
-
-
-frame = Frame()
-
-
-rules = Rules()
-
-
 view = View()
 
 
-events = Events()
+class Result(Schema):
+    class Meta:
+        unknown = INCLUDE
+        nullable = True  # every use of it allows null: no result yet
+
+    termination = fields.String(
+        required=True,
+        metadata={
+            "description": "the engine's reason, or `forfeit` for a game aborted by a forfeit"
+        },
+    )
+    scores = fields.List(fields.Integer(), required=True)
+    winners = fields.List(fields.Integer(metadata=ref("Seat")), required=True)
+    forfeit = fields.Integer(
+        metadata=ref(
+            "Seat",
+            description="the seat that forfeited (then `scores` are those when the game stopped)",
+        )
+    )
 
 
-replay = Replay()
+def seats() -> fields.List:
+    """A game's seats (the base's ``SeatEntry``), as every game resource lists them."""
+    return fields.List(fields.Raw(metadata=ref("SeatEntry")), required=True)
 
 
-turns = Turns()
+def events() -> fields.List:
+    """Events as the caller may see them (the base's ``Event``, expanded per kind)."""
+    return fields.List(fields.Raw(metadata=ref("Event")), required=True)
+
+
+class Events(Schema):
+    events = events()
+    last = fields.Integer(
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "pass as the next `after`"},
+    )
+
+
+class TurnClock(Schema):
+    class Meta:
+        description = (
+            "the seat's clock as its turn tells it; every field is null in an unclocked game"
+        )
+
+    deadline = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "format": "date-time",
+            "description": "when the move is due: the turn's start + the per-move time + the "
+            "bank left (the view's `deadline`); a move after it is refused and the clock's "
+            "default move is made",
+        },
+    )
+    bank_ms = fields.Integer(
+        required=True,
+        allow_none=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "the seat's time bank left, in milliseconds"},
+    )
+    last_latency_ms = fields.Integer(
+        required=True,
+        allow_none=True,
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "the seat's last move in this game: milliseconds from the start of "
+            "its turn to the move's commit (null before its first move)"
+        },
+    )
+
+
+class Turn(Schema):
+    class Meta:
+        description = "a game where the caller is to act, with the seat's view"
+
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True, metadata=ref("Seat"))
+    version = fields.Integer(required=True)
+    view = fields.Nested(View, required=True)
+    clock = fields.Nested(TurnClock, required=True)
+
+
+class Turns(Schema):
+    turns = fields.List(fields.Nested(Turn), required=True)
+
+
+class OptionSpec(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    default = fields.Raw(required=True)
+    choices = fields.List(
+        fields.Raw(metadata={"type": ["string", "integer"]}),
+        metadata={"description": "the values the option takes"},
+    )
+    min = fields.Integer()
+    max = fields.Integer()
+    invalid = fields.String(metadata={"description": "what a refused value must be instead"})
+    doc = fields.String(required=True)
+
+
+class _RulesGame(Schema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    seats = fields.List(fields.Integer(), required=True)
+    variants = fields.List(fields.String(), required=True)
+    options = fields.Dict(keys=fields.String(), values=fields.Nested(OptionSpec), required=True)
+
+
+class Rules(Schema):
+    games = fields.List(fields.Nested(_RulesGame), required=True)

@@ -10,7 +10,7 @@ from server.services.names import MAX_TITLE_LENGTH
 from .fields import Base, Boolean, Name, Number, _Query
 from .tournaments import Clock, TimeoutPolicy
 
-SIDES = ("solo", "fixed")
+_SIDES = ("solo", "fixed")
 ENTRY_STATUSES = (
     "available",
     "playing",
@@ -47,7 +47,7 @@ class LadderCreate(Schema):
         },
     )
     sides = fields.String(
-        validate=validate.OneOf(SIDES),
+        validate=validate.OneOf(_SIDES),
         metadata={
             "description": "`solo` (default): every entry is one player, paired into "
             "partnerships board by board; `fixed` (two players a side only): every entry is "
@@ -113,7 +113,7 @@ class LadderSummary(Schema):
     options = fields.Dict(keys=fields.String(), required=True)
     table_size = fields.Integer(required=True)
     side_size = fields.Integer(required=True)
-    sides = fields.String(required=True, validate=validate.OneOf(SIDES))
+    sides = fields.String(required=True, validate=validate.OneOf(_SIDES))
     duplicate = fields.Boolean(required=True)
     clock = fields.Nested(Clock, required=True)
     timeout_policy = fields.Nested(TimeoutPolicy, required=True)

@@ -316,11 +316,3 @@ class Tournament(Schema):
     entries = fields.List(fields.Nested(TournamentEntry), required=True)
     rounds = fields.List(fields.Nested(TournamentRound), required=True)
     standings = fields.List(fields.Nested(Standing), required=True)
-
-
-class Leaderboard(Schema):
-    game = fields.String()
-    leaderboard = fields.Raw()
-
-
-leaderboard = Leaderboard()
