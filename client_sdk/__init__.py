@@ -12,11 +12,15 @@ A complete bot::
 
     run(FirstLegal(), Client("http://127.0.0.1:8000", token="..."))
 
-Only ``requests`` and the standard library are used: the SDK talks to the
-public HTTP API and nothing else. Beyond it, when installed beside the SDK: the
-local runner (:mod:`client_sdk.local`, ``parlour-bot play``) uses the engines, and
-the learning adapters (:mod:`client_sdk.spiel`, :mod:`client_sdk.zoo`) the engines
-and OpenSpiel or PettingZoo.
+The SDK's one dependency is ``requests``: its client, runner and endpoint use only
+``requests`` (with ``urllib3``, which ``requests`` is built on) and the standard
+library, and talk to the public HTTP API and nothing else. Its optional parts need
+more, installed beside it: the local runner (:mod:`client_sdk.local`, ``parlour-bot
+play``) the engines (``pip install ./server/games``); the learning adapters
+(:mod:`client_sdk.spiel`, :mod:`client_sdk.zoo`, :mod:`client_sdk.features`,
+:mod:`client_sdk.policy`) the engines, NumPy and OpenSpiel or PettingZoo (the
+``openspiel`` extra); and :mod:`client_sdk.typegen`, the tool that writes its types
+from the spec, PyYAML (a dev dependency).
 """
 
 from .bot import Bot

@@ -1,4 +1,4 @@
-"""Every game of the engines as an OpenSpiel game (``pip install 'parlour-client[openspiel]'``).
+"""Every game of the engines as an OpenSpiel game (the engines and the SDK's ``openspiel`` extra).
 
 Importing this module registers one Python game per game of ``server.games.REGISTRY``
 with ``pyspiel``: ``python_parlour_concerto``, ``python_parlour_seconds``,

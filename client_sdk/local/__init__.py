@@ -14,9 +14,11 @@ its :class:`MatchReport`) and :mod:`.replays` (a finished replay's moves,
 :func:`moves_of`, played again by :func:`replay_match`). Everything is importable
 from here.
 
-Only this package of the SDK touches the engines, and only inside its functions (and
-for the type checker): the SDK installs and runs without them, and says how to
-install them when they are asked for (:class:`EnginesMissing`).
+Of the SDK's core, only this package touches the engines, and only inside its functions
+(and for the type checker): the SDK installs and runs without them, and says how to
+install them when they are asked for (:class:`EnginesMissing`). (The learning adapters,
+:mod:`client_sdk.spiel` and the rest, are built on the engines and imported only by who
+uses them.)
 
 >>> lineup(["a", "b"], 4), rotations(("a", "b", "a"))
 (('a', 'b', 'a', 'b'), [('a', 'b', 'a'), ('a', 'a', 'b'), ('b', 'a', 'a')])

@@ -1,4 +1,5 @@
-"""``client.games``: rules, creation, seats, views, moves, events, replays."""
+"""``client.games``: rules, the lobby's list, creation, seats, views, moves, events (long-polled
+or streamed), replays and the archive."""
 
 from __future__ import annotations
 

@@ -4,9 +4,8 @@ apispec (with its marshmallow plugin) builds the document from:
 
 * every operation from its view's :func:`.operations.operation` declaration (the
   marshmallow schemas that load its body and query and dump its answers, and the
-  words), the path from the view's route; views not yet declared that way still give
-  theirs as YAML after ``---`` in their docstring (a ``parameters`` key there is the
-  path's parameters);
+  words), the path from the view's route (a view that declares nothing, a web page,
+  is not part of the API);
 * the calls the server makes, declared the same way (:data:`.webhooks.WEBHOOKS`), as
   the document's ``webhooks`` beside the base's;
 * the schemas of :data:`FROM_MARSHMALLOW`, and every schema an operation names
@@ -39,7 +38,6 @@ import argparse
 import copy
 import re
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -104,14 +102,6 @@ def _app() -> Flask:
     for module in (*BLUEPRINTS, metrics):
         app.register_blueprint(module.bp)
     return app
-
-
-def _docstring_yaml(doc: str | None) -> dict[str, Any]:
-    """The YAML after a docstring's ``---`` line (apispec's convention), or ``{}``."""
-    head, sep, tail = (doc or "").partition("\n    ---\n")
-    if not sep:
-        return {}
-    return yaml.load(textwrap.dedent(tail), Loader=_Loader) or {}
 
 
 def _ref(name: str) -> str:
@@ -207,11 +197,6 @@ def build(app: Flask | None = None) -> dict[str, Any]:
         if declared is not None:
             (method,) = {m.lower() for m in rule.methods or ()} & set(METHODS)
             spec.path(_path(rule.rule), operations={method: declared.spec()})
-            continue
-        doc = _docstring_yaml(view.__doc__)
-        operations = {m: doc[m] for m in METHODS if m in doc}
-        if operations:
-            spec.path(_path(rule.rule), operations=operations, parameters=doc.get("parameters"))
 
     out = spec.to_dict()
     out["webhooks"] = _webhooks(base["webhooks"], resolver)

@@ -3,9 +3,9 @@
 An app that embeds Parlour names bots in a game's seats (``[null,
 "bot:concerto_signals", ...]``) and runs no bot process of its own: this pool
 plays them. It is an ordinary client of the HTTP API, exactly like an outside
-bot — it imports ``client_sdk``, ``bots`` and, of the server, only the pure engines'
-registry, whose Game records name each game's house bots (``tests/test_architecture.py``
-checks): the only privileged thing it does is one admin call,
+bot — it imports ``client_sdk`` (which loads the bots by name) and, of the server, only
+the pure engines' registry, whose Game records name each game's house bots
+(``tests/test_architecture.py`` checks): the only privileged thing it does is one admin call,
 ``POST /v1/bots``, which creates (once) the pool's player identities and hands
 back their tokens. Each identity is then driven by a :class:`~client_sdk.runner.Runner`
 in a thread, taking the turns of every game it sits in from ``GET /v1/me/turns/stream``.

@@ -3,8 +3,10 @@
 Subcommands:
   demo       the main job: server + bots + a Concerto tournament, on an embedded Redis
   serve      run the HTTP API under gunicorn (embedded Redis unless REDIS_URL is set),
-             with one tournament scheduler alongside (unless --no-scheduler)
-  scheduler  run a tournament scheduler on REDIS_URL (several may run at once)
+             with one scheduler, a bot pool, a webhook deliverer and a callback
+             dispatcher alongside (unless --no-scheduler, --no-botpool, ...)
+  scheduler  run a scheduler on REDIS_URL: move clocks, tournaments, ladders (several
+             may run at once)
   botpool    run the server's bots, which play "bot:<name>" seats (serve starts one)
   webhooks   deliver apps' signed webhooks from REDIS_URL (serve starts one)
   dispatch   call the callback players' URLs with their turns, from REDIS_URL (serve

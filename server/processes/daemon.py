@@ -1,8 +1,8 @@
 """What every long-running Parlour process shares: its log format, stopping on a
 signal, and noticing when ``parlour serve`` (its parent) has gone.
 
-``parlour serve`` starts the scheduler, the webhook deliverer and the bot pool
-as children; each must stop cleanly on SIGTERM/SIGINT (as a user's Ctrl-C
+``parlour serve`` starts the scheduler, the webhook deliverer, the callback dispatcher
+and the bot pool as children; each must stop cleanly on SIGTERM/SIGINT (as a user's Ctrl-C
 would) and must never outlive the server that started it.
 """
 

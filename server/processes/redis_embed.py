@@ -61,8 +61,8 @@ class EmbeddedRedis:
 
     Args:
         data_dir: where the AOF / RDB files live (created if missing).
-        appendonly: turn on AOF with ``appendfsync everysec`` (docs/architecture.md
-            "Durability"); the test session turns it off for speed.
+        appendonly: turn on AOF with ``appendfsync everysec`` (docs/operations.md,
+            "Durability, backup and restore"); the test session turns it off for speed.
     """
 
     def __init__(self, data_dir: str | os.PathLike[str], *, appendonly: bool = True) -> None:

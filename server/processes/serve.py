@@ -15,9 +15,9 @@ docs/ladder.md), so a bot that joins one is matched at once.
 Worker class: **gevent**. Long-polls (``events?wait=``, ``me/turns?wait=``)
 hold a request open in a blocking Redis call for up to 30 s; a sync worker
 holds one such waiter and nothing else, so a few bots waiting would starve
-every move. A gevent worker parks each waiter as a greenlet (docs/architecture.md
-measured 6,000 waiters in two workers, and woke them 4-6x faster than
-gthread), while moves stay CPU-bound Python at about the same cost per request.
+every move. A gevent worker parks each waiter as a greenlet (docs/operations.md,
+"Many machines": 5,000 bots waiting on one 2-core host, at about 45-50 KB each), while
+moves stay CPU-bound Python at about the same cost per request.
 Server-sent event streams (``/v1/games/{id}/stream``) are greenlets parked the same way.
 """
 

@@ -2,7 +2,7 @@
 final results and timeouts, keep unfinished games watched.
 
 A clocked game's move checks its seat's deadline itself
-(:meth:`server.services.games.Games.move`); when nobody moves in time, the
+(:meth:`server.services.moves.Moves.move`); when nobody moves in time, the
 scheduler calls :meth:`Clocks.timeout`, which applies the clock's timeout
 policy (:mod:`server.tournaments.clock`) as the seat's move.
 """

@@ -1,18 +1,18 @@
 """What every feature's use cases share: the Redis handle, its scripts, the secrets,
 who is calling, reading a game with its caller, and the step after a commit.
 
-Each feature (players, games, feeds, replays, lobby, tournaments, apps) is a
-small class over one :class:`Core`; :class:`server.services.bundle.Services`
+Each feature (players, games, feeds, replays, lobby, tournaments, ladders, apps,
+callbacks, ...) is a small class over one :class:`Core`; :class:`server.services.bundle.Services`
 builds them all over the same core. Who is calling is resolved by the core's
 :class:`~server.services.callers.Callers` (tokens, the admin's, guests'), whose
 methods the core offers as its own (:meth:`Core.caller`, :meth:`Core.verify`, ...).
 
-Clocked games (tournament games, see :mod:`server.tournaments.clock`) re-arm
-their deadlines after each commit (:meth:`Core.arm`), a repeatable step like
-the wake-ups.
+Clocked games (a tournament's, a ladder's, a visitor's; see
+:mod:`server.tournaments.clock`) re-arm their deadlines after each commit
+(:meth:`Core.arm`), a repeatable step like the wake-ups.
 
-Two hooks tell other features about play, so that the play code (games, feeds,
-turn streams) names none of them: after each commit, the app notifications
+Two hooks tell other features about play, so that the play code (games, new games,
+moves, feeds, turn streams) names none of them: after each commit, the app notifications
 (:func:`server.services.notifications.after_commit`); and, for the features that
 keep books on how players play, the :class:`PlayHook` subscribers
 (:meth:`Core.subscribe`): a move accepted or refused, a player seen waiting for

@@ -1,10 +1,10 @@
 """A game in play: the caller's view of it, and a move (one read, the engine, one
 compare-and-set, then the repeatable steps after it).
 
-Clocked games (tournament games, see :mod:`server.tournaments.clock`): a move
-checks its seat's deadline before the engine sees it, and each commit re-arms
-the deadlines as a repeatable step after it (:meth:`Core.arm`); the timeouts
-themselves are :mod:`server.services.clocks`.
+Clocked games (those the scheduler creates, and a visitor's; see
+:mod:`server.tournaments.clock`): a move checks its seat's deadline before the engine
+sees it, and each commit re-arms the deadlines as a repeatable step after it
+(:meth:`Core.arm`); the timeouts themselves are :mod:`server.services.clocks`.
 
 A table of a duplicate board in play is shown only as :func:`server.services.boards.view`
 allows (the board stays secret until every table of it is over): every view answered

@@ -13,7 +13,7 @@ Layout (names from :mod:`keys`):
   to move committed), ``t:<seat>`` (timeouts so far) and ``forfeit`` (JSON, once
   a forfeit aborted the game). This hash is the truth about a game's deadlines.
 * ``sched:deadlines`` — one sorted set, game id -> its earliest deadline, that the
-  scheduler scans (docs/architecture.md). It is an index, kept up to date
+  scheduler scans (:meth:`server.services.clocks.Clocks.due`). It is an index, kept up to date
   after each commit in a separate, repeatable step (another cluster slot): a
   stale or missing score delays a timeout until the scheduler checks the game
   again, never applies one early, because the scheduler re-reads the clock

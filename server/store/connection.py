@@ -1,4 +1,4 @@
-"""One client for a Redis server or a Redis Cluster, chosen by the URL (docs/architecture.md).
+"""One client for a Redis server or a Redis Cluster, chosen by the URL (docs/operations.md).
 
 ``REDIS_URL`` forms:
 

@@ -10,6 +10,9 @@ Layout (a ladder's keys share the hash tag ``{L<ladder_id>}``; every name is bui
   gave one, and ``"validation"`` for an entry that must pass a validation game
   (``{"state": "pending" | "playing" | "passed" | "failed", "attempt", "game_id",
   "reason"}``, :func:`set_validation`);
+* ``L:{id}:rt:<player>`` list: the player's latest response times (seconds) in the
+  ladder's games; ``L:{id}:refused`` hash player id -> how many of its moves the
+  engine refused there (its health);
 * ``L:{id}:vrefused`` hash validation game id -> the moves of its entry the engine
   refused there;
 * ``L:{id}:vleft``    hash validation game id -> its player, for the validation games

@@ -3,7 +3,8 @@
 Layout (all under the hash tag ``{<tournament_id>}``, names from :mod:`keys`):
 
 * ``t:{id}``          hash ``meta`` (JSON), ``status``, ``created``, ``started``,
-  ``finished``, ``seats_per_entry``, ``next_entry``, ``games_planned``, ``error``;
+  ``finished``, ``seats_per_entry``, ``next_entry``, ``games_planned``, ``consented``
+  (every player of every entry accepted, recorded with the start), ``error``;
 * ``t:{id}:entries``  hash entry id -> JSON ``{"players": [...]}``, plus
   ``"pending"``: the players who have not accepted their invitation yet
   (:mod:`server.store.invitations`);

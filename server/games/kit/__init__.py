@@ -1,1 +1,1 @@
-"""What every game shares: the engine contract, packs of cards, preset deals, Poker."""
+"""What every game shares: the engine contract, packs of cards, preset deals, Poker, the wire."""
