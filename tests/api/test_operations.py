@@ -70,7 +70,7 @@ def test_every_api_route_declares_its_operation_and_no_docstring_describes_the_w
     undeclared = [
         rule.rule
         for rule in app.url_map.iter_rules()
-        if rule.rule.startswith(("/v1/", "/metrics", "/health", "/ready"))
+        if rule.rule.startswith(("/v1/", "/metrics", "/healthz", "/readyz"))
         and not hasattr(app.view_functions[rule.endpoint], "__operation__")
     ]
     described = [
