@@ -2364,6 +2364,10 @@ class ReplayRevealed(TypedDict):
 
     seed: str
     hands: list[list[Card]]
+    stack: NotRequired[list[Card]]
+    """Cowpoke: the stack as the game left it, top card first"""
+    dummy_cards: NotRequired[list[Card]]
+    """Cowpoke: the dummy's face-down card (none unless two play)"""
 
 
 class Replay(TypedDict):

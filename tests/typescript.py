@@ -1,5 +1,8 @@
 """The TypeScript client (client_sdk/typescript) and the example bots (bots/examples), built
-for the tests: ``npm ci`` in both when their lock files changed, then ``tsc`` on both.
+for the tests: ``npm ci`` in both when their lock files changed, then ``tsc`` on both; and
+tests/sdk/openapi_fetch_bot.ts, a bot on openapi-fetch and the generated types alone,
+compiled beside a copy of the types (``src/openapi.ts``, openapi-typescript's output for
+openapi.yaml) with the package's node_modules, and nothing else of the package.
 
 One build per change, shared by the xdist workers: they take turns under a file lock in
 var/cache/typescript, and a stamp (a hash of the lock files, sources and configs) says
@@ -22,6 +25,10 @@ CACHE = ROOT / "var" / "cache" / "typescript"
 TSC = PACKAGE / "node_modules" / ".bin" / "tsc"
 EXAMPLE_BOT = EXAMPLES / "dist" / "random_bot.js"
 """The compiled example bot: ``node EXAMPLE_BOT --server URL --token T``."""
+FETCH_BOT_SOURCE = ROOT / "tests" / "sdk" / "openapi_fetch_bot.ts"
+FETCH = CACHE / "openapi-fetch"
+FETCH_BOT = FETCH / "dist" / "openapi_fetch_bot.js"
+"""The compiled openapi-fetch bot: ``node FETCH_BOT SERVER TOKEN OPTION_SETS_JSON``."""
 
 
 def _inputs(folder: Path) -> list[Path]:
@@ -70,8 +77,23 @@ def build() -> None:
                 )
             installed.write_text(_digest(locks))
             built.unlink(missing_ok=True)
-        stamp = _digest(_inputs(PACKAGE) + _inputs(EXAMPLES))
-        if not built.exists() or built.read_text() != stamp or not EXAMPLE_BOT.exists():
+        stamp = _digest(_inputs(PACKAGE) + _inputs(EXAMPLES) + [FETCH_BOT_SOURCE])
+        outputs = (EXAMPLE_BOT, FETCH_BOT)
+        if not built.exists() or built.read_text() != stamp or not all(map(Path.exists, outputs)):
             _run([str(TSC), "-p", "tsconfig.json"], PACKAGE)
             _run([str(TSC), "-p", "tsconfig.json"], EXAMPLES)
+            _fetch_bot_folder()
+            _run([str(TSC), "-p", "tsconfig.json"], FETCH)
             built.write_text(stamp)
+
+
+def _fetch_bot_folder() -> None:
+    """FETCH, afresh: the bot and the generated types, the examples' strict tsconfig.json,
+    an ES module package.json, and the package's node_modules (linked)."""
+    shutil.rmtree(FETCH, ignore_errors=True)
+    FETCH.mkdir(parents=True)
+    shutil.copy(PACKAGE / "src" / "openapi.ts", FETCH / "openapi.ts")
+    shutil.copy(FETCH_BOT_SOURCE, FETCH / FETCH_BOT_SOURCE.name)
+    shutil.copy(EXAMPLES / "tsconfig.json", FETCH / "tsconfig.json")
+    (FETCH / "package.json").write_text('{"private": true, "type": "module"}\n')
+    (FETCH / "node_modules").symlink_to(PACKAGE / "node_modules")

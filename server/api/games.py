@@ -65,12 +65,12 @@ server runs `PARLOUR_HOUSE_GAMES_MAX` (4) of them at once (429
 `rate_limited` beyond); nothing is made when refused.
 """,
     body=schemas.GameCreate,
-    body_examples={"concerto": "ConcertoGameCreate"},
+    body_examples={"example": "ConcertoGameCreate"},
     responses={
         201: Answer(
             "the creator's view (a spectator's view if the creator has no seat)",
             schemas.View,
-            examples={"concerto": "ConcertoGameCreated"},
+            examples={"example": "ConcertoGameCreated"},
         )
     },
     errors=(
@@ -96,7 +96,7 @@ def create(body: dict[str, Any]):
     body=schemas.Join,
     body_required=False,
     responses={
-        200: Answer("the joiner's view", schemas.View, examples={"concerto": "ConcertoJoined"})
+        200: Answer("the joiner's view", schemas.View, examples={"example": "ConcertoJoined"})
     },
     errors=("InvalidRequest", "Forbidden", "NotFound", "Conflict"),
 )
@@ -148,7 +148,7 @@ def leave(game_id: str, seat: int):
     security=EITHER,
     parameters=["GameId"],
     query=schemas.SeatQuery,
-    responses={200: Answer("the view", schemas.View, examples={"concerto": "ConcertoView"})},
+    responses={200: Answer("the view", schemas.View, examples={"example": "ConcertoView"})},
     errors=("InvalidRequest", *READ_ERRORS),
 )
 def view(game_id: str, query: dict[str, Any]):
@@ -171,10 +171,10 @@ taken (409 `game_not_started`).
 """,
     parameters=["GameId"],
     body=schemas.MoveRequest,
-    body_examples={"concerto": "ConcertoMoveRequest"},
+    body_examples={"example": "ConcertoMoveRequest"},
     responses={
         200: Answer(
-            "the mover's view after the move", schemas.View, examples={"concerto": "ConcertoMoved"}
+            "the mover's view after the move", schemas.View, examples={"example": "ConcertoMoved"}
         )
     },
     errors=(

@@ -31,7 +31,7 @@ The truth comes from the game states; notifications only end a wait early.
     query=schemas.WaitQuery,
     responses={
         200: Answer(
-            "the turns (possibly none)", schemas.Turns, examples={"concerto": "ConcertoTurns"}
+            "the turns (possibly none)", schemas.Turns, examples={"example": "ConcertoTurns"}
         )
     },
     errors=("InvalidRequest", "Forbidden"),

@@ -2,10 +2,15 @@
 
 * its types are what openapi-typescript makes of today's openapi.yaml (a stale
   ``src/openapi.ts`` fails here: ``npm run generate`` in client_sdk/typescript);
-* the package and the example bots compile with ``strict`` on (the build's ``tsc``), and
-  neither casts;
-* the example bot, compiled, plays a whole game against a real ``parlour serve``
-  (holding all four seats), and enters a ladder to play the house bots;
+* the package, the example bots and a bot on openapi-fetch alone compile with ``strict``
+  on (the build's ``tsc``), and none casts;
+* against a real ``parlour serve``, a game of every option set the third-party suites
+  judge (tests/train/option_sets.py) is played to its end by two clients sharing its
+  seats, at once: the example bot, compiled, in one run, and a bot on openapi-fetch
+  alone (tests/sdk/openapi_fetch_bot.ts: docs/clients.md's recipe, no parlour-client);
+  then each reads every game's replay and events page (the example replay report and
+  the openapi-fetch bot), and what each read is what the server sent;
+* the example bot takes a seat in an open game, and enters a ladder to play the house bots;
 * the turn source reads the server-sent events stream, and long-polls
   ``GET /v1/me/turns?wait=`` where the server answers the stream with 404;
 * ``runBot`` accepts an invitation made while its turn stream was opening (never pushed
@@ -20,15 +25,29 @@ import json
 import re
 import subprocess
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from client_sdk import Client
+from server.games import REGISTRY
 from server.processes.served import Served, free_port
 from tests import typescript
-from tests.typescript import EXAMPLE_BOT, EXAMPLES, PACKAGE, ROOT
+from tests.per_game import check_covers
+from tests.train.option_sets import OPTION_SETS
+from tests.train.option_sets import ids as option_set_ids
+from tests.typescript import (
+    EXAMPLE_BOT,
+    EXAMPLES,
+    FETCH,
+    FETCH_BOT,
+    FETCH_BOT_SOURCE,
+    PACKAGE,
+    ROOT,
+)
 
 SHORT = {"deals": 1, "target": 10000}  # one deal: about 50 moves
 
@@ -62,17 +81,6 @@ def every_seat(url: str, name: str, game: str, options: dict) -> tuple[Client, s
     return client, player["token"], view["id"]
 
 
-# A short game of each game; with the generated Python client's games
-# (tests/api/test_generated_clients.py: Concerto 2013, Cowpoke for 2, partnership Pinochle)
-# two generated-client games per game, in other option sets where a game has them.
-GAMES = [
-    ("concerto", {**SHORT, "rules": "penguin"}),
-    ("seconds", {}),
-    ("cowpoke", {"players": 5, "hands": 1}),
-    ("pinochle", {"variant": "firehouse", "max_deals": 1}),
-]
-
-
 # A request field with a server-side default is optional on the wire: without this flag
 # openapi-typescript makes it required (a tournament's `clock` would need `bank_ms`).
 GENERATE_FLAGS = ["--default-non-nullable", "false"]
@@ -96,7 +104,9 @@ def test_the_generated_types_are_current(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("folder", [PACKAGE, EXAMPLES], ids=["package", "examples"])
+@pytest.mark.parametrize(
+    "folder", [PACKAGE, EXAMPLES, FETCH], ids=["package", "examples", "openapi-fetch"]
+)
 def test_tsc_strict_passes(folder: Path) -> None:
     """``strict`` is on in the folder's tsconfig.json, and the build compiled the folder with
     it: ``typescript.build()`` runs ``tsc -p tsconfig.json`` there whenever a source or a
@@ -128,7 +138,12 @@ def code_of(source: str) -> str:
 def test_the_example_bot_and_the_client_have_no_casts() -> None:
     assert CASTS[0][0].search(code_of("const x = y as Turn;"))  # the check can fail
     assert CASTS[2][0].search(code_of("view.hand!.length"))
-    sources = [EXAMPLES / "random_bot.ts", *sorted((PACKAGE / "src").glob("*.ts"))]
+    sources = [
+        *sorted(EXAMPLES.glob("*.ts")),
+        *sorted((PACKAGE / "src").glob("*.ts")),
+        FETCH_BOT_SOURCE,
+    ]
+    assert EXAMPLES / "random_bot.ts" in sources
     for path in sources:
         if path.name == "openapi.ts":
             continue  # generated: types only
@@ -138,22 +153,127 @@ def test_the_example_bot_and_the_client_have_no_casts() -> None:
             assert found is None, f"{path.relative_to(ROOT)}: {what}: {found and found.group()}"
 
 
-@pytest.mark.parametrize(
-    ("game", "options"), GAMES, ids=[f"{g}-{'-'.join(map(str, o.values()))}" for g, o in GAMES]
-)
-def test_the_example_bot_plays_a_whole_game(served: Served, game: str, options: dict) -> None:
-    """bots/examples/random_bot.ts, compiled, holds every seat to the game's end, in each
-    game and option set: its types take every game's views and moves without a cast."""
-    client, token, game_id = every_seat(served.url, f"ts-{game}", game, options)
+def test_two_clients_play_every_game_and_option_set_together(served: Served) -> None:
+    """A game of every option set the third-party suites judge (tests/train/option_sets.py:
+    every game, rule edition, variant and table size), its seats shared by two players,
+    each a client of its own, both running at once until every game is over:
+
+    * the example bot (bots/examples/random_bot.ts on parlour-client), in one run: its
+      types take every game's views and moves without a cast; then the example replay
+      report (bots/examples/replay_report.ts) reads each game's replay and events page;
+    * a bot on openapi-fetch and openapi-typescript's types alone (docs/clients.md's
+      recipe: tests/sdk/openapi_fetch_bot.ts), which then reads each game's view, replay,
+      last frame and events page through the generated types.
+
+    What each client read is what the server answers: the report's lines, and each value
+    the openapi-fetch bot read at a path of an answer (a property the spec names that the
+    server does not send fails here)."""
+    check_covers({g for g, _ in OPTION_SETS}, "OPTION_SETS")
+    anyone = Client(served.url)
+    example, fetcher = (anyone.players.register(f"ts-{who}-bot") for who in ("example", "fetch"))
+    admin = Client(served.url, served.admin_token)  # seats anyone
+    labels = {}  # game id -> option set
+    for (game, options), label in zip(OPTION_SETS, option_set_ids(), strict=True):
+        seats = len(REGISTRY[game].new_state(options, "seats").seat_scores())
+        # the first half of the seats and the second (fewer hand-overs than every other seat)
+        players = [(example, fetcher)[2 * seat // seats]["id"] for seat in range(seats)]
+        view = admin.games.create(game, options, players, allow_multiple_seats=True)
+        assert view["status"] == "active", (label, view["status"])
+        labels[view["id"]] = label
+    tables = json.dumps(list(labels.items()))  # [[game id, option set], ...]
+    bots = [
+        subprocess.Popen(
+            ["node", str(EXAMPLE_BOT), "--server", served.url, "--token", example["token"],
+             "--games", str(len(labels)), "--wait", "1"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        ),
+        subprocess.Popen(
+            ["node", str(FETCH_BOT), served.url, fetcher["token"], tables],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        ),
+    ]  # fmt: skip
+    try:
+        (example_out, example_err), (fetch_out, fetch_err) = (
+            b.communicate(timeout=240) for b in bots
+        )
+    finally:
+        for bot in bots:
+            bot.kill()
+    assert bots[0].returncode == 0, example_err
+    assert bots[1].returncode == 0, fetch_out + fetch_err
+    finals = {game_id: anyone.games.view(game_id) for game_id in labels}
+    unfinished = [labels[g] for g, view in finals.items() if view["status"] != "finished"]
+    assert not unfinished, unfinished
+    played = [json.loads(line) for line in fetch_out.splitlines()]
+    assert [(p["id"], p["label"]) for p in played] == list(labels.items())
+    example_moves = sum(view["version"] for view in finals.values()) - sum(
+        p["moves"] for p in played
+    )
+    assert f"random_bot: {example_moves} moves, {len(labels)} games finished" in example_out
+
+    mine = Client(served.url, fetcher["token"])
+    for game in played:
+        game_id, label = game["id"], game["label"]
+        assert game["player"] == fetcher["id"] and game["moves"] > 0, label
+        answers = {
+            "view": mine.games.view(game_id),
+            "replay": mine.games.replay(game_id),
+            "frame": mine.games.replay_frame(game_id, finals[game_id]["version"]),
+            "events": mine.games.events(game_id),
+        }
+        for document, read in game["read"].items():
+            for path, value in read.items():
+                assert value == at(answers[document], path), (label, document, path)
+
     done = subprocess.run(
-        ["node", str(EXAMPLE_BOT), "--server", served.url, "--token", token,
-         "--games", "1", "--wait", "1"],
-        capture_output=True, text=True, timeout=120,
+        ["node", str(EXAMPLES / "dist" / "replay_report.js"), "--server", served.url,
+         "--token", example["token"], *labels],
+        capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    final = client.games.view(game_id)
-    assert final["status"] == "finished" and final["game"] == game
-    assert f"random_bot: {final['version']} moves, 1 games finished" in done.stdout
+    reports = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["id"] for r in reports] == list(labels)
+    theirs = Client(served.url, example["token"])
+    for report in reports:
+        replay, page = theirs.games.replay(report["id"]), theirs.games.events(report["id"])
+        result, revealed = replay["result"], replay["revealed"]
+        assert report == {
+            "id": replay["id"],
+            "game": replay["game"],
+            "status": "finished",
+            "moves": finals[report["id"]]["version"],
+            "seats": [{"seat": s["seat"], "name": s["name"]} for s in replay["seats"]],
+            "scores": result["scores"],
+            "winners": result["winners"],
+            "termination": result["termination"],
+            "seed": revealed["seed"],
+            "hands": [len(hand) for hand in revealed["hands"]],
+            "events": dict(Counter(e["kind"] for e in replay["events"])),
+            "page": {
+                "last": page["last"],
+                "events": dict(Counter(e["kind"] for e in page["events"])),
+            },
+        }, labels[report["id"]]
+
+
+def at(document: Any, path: str) -> Any:
+    """The value at ``path`` in a JSON document: keys joined by dots, ``*`` for each item
+    of a list (``seats.*.name``); a missing key is :data:`MISSING`.
+
+    >>> at({"a": [{"b": 1}, {"b": 2}], "c": None}, "a.*.b"), at({"c": None}, "c.d")
+    ([1, 2], '(missing)')
+    """
+    head, _, rest = path.partition(".")
+    if head == "*":
+        return [at(item, rest) if rest else item for item in document]
+    if not isinstance(document, dict) or head not in document:
+        return MISSING
+    return at(document[head], rest) if rest else document[head]
+
+
+MISSING = "(missing)"
+"""What :func:`at` finds where the answer has no such key, and what the script says it
+read where its typed property was ``undefined``: the two match only where both miss."""
 
 
 def test_the_example_bot_takes_a_seat_in_an_open_game(served: Served) -> None:

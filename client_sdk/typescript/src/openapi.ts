@@ -3460,6 +3460,10 @@ export interface components {
             revealed: ({
                 seed: string;
                 hands: components["schemas"]["Card"][][];
+                /** @description Cowpoke: the stack as the game left it, top card first */
+                stack?: components["schemas"]["Card"][];
+                /** @description Cowpoke: the dummy's face-down card (none unless two play) */
+                dummy_cards?: components["schemas"]["Card"][];
             } & {
                 [key: string]: unknown;
             }) | null;

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from .fields import CARD, EVENT_NUMBER, Boolean, _Query, ref
+from .fields import CARD, EVENT_NUMBER, EXAMPLE_GAME, Boolean, _Query, ref
 
 STATUS = validate.OneOf(["waiting", "active", "finished", "aborted"])
 COMMITMENT = validate.Regexp(r"^[0-9a-f]{64}$")
@@ -59,7 +59,7 @@ class GameCreate(Schema):
         validate=validate.Length(min=1, max=64),
         metadata={
             "description": "a game id of GET /v1/rules (another is refused, 400 invalid_request)",
-            "examples": ["concerto"],
+            "examples": [EXAMPLE_GAME],
         },
     )
     options = fields.Dict(

@@ -20,6 +20,14 @@ class _Revealed(Schema):
 
     seed = fields.String(required=True)
     hands = fields.List(fields.List(fields.String(metadata=ref("Card"))), required=True)
+    stack = fields.List(
+        fields.String(metadata=ref("Card")),
+        metadata={"description": "Cowpoke: the stack as the game left it, top card first"},
+    )
+    dummy_cards = fields.List(
+        fields.String(metadata=ref("Card")),
+        metadata={"description": "Cowpoke: the dummy's face-down card (none unless two play)"},
+    )
 
     @post_dump(pass_original=True)
     def _the_games_own(self, out: dict[str, Any], given: dict[str, Any], **_: Any) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from .fields import EVENT_NUMBER, _Query, ref
+from .fields import EVENT_NUMBER, EXAMPLE_GAME, _Query, ref
 from .games import SeatQuery, Turn
 
 
@@ -69,7 +69,7 @@ TURN: dict[str, Any] = {
     "version": 0,
     "view": {
         "id": GAME_ID,
-        "game": "concerto",
+        "game": EXAMPLE_GAME,
         "options": {"rules": "parlett-2013", "deals": 1, "target": 100},
         "status": "active",
         "version": 0,

@@ -8,7 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from server.services import names
 
-from .fields import DATE_TIME, Base, Name, Number, _Query
+from .fields import DATE_TIME, EXAMPLE_GAME, Base, Name, Number, _Query
 
 FORMATS = ("round_robin", "swiss", "knockout", "duplicate")
 TOURNAMENT_STATUSES = ("open", "running", "finished", "aborted")
@@ -95,7 +95,9 @@ class TournamentCreate(Schema):
         }
 
     game = fields.String(
-        required=True, validate=validate.Length(min=1, max=64), metadata={"examples": ["concerto"]}
+        required=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={"examples": [EXAMPLE_GAME]},
     )
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
     options = fields.Dict(
