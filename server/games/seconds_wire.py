@@ -4,13 +4,13 @@ its events' ``data``, as ``seconds.py`` sends and takes them (docs/rules/seconds
 from __future__ import annotations
 
 from .kit.wire import (
-    CARD,
     GAME_OVER_EVENT,
     HAND_EVENT,
     INTEGER,
     INTEGERS,
     SEAT,
     STRING,
+    TRICK_PLAY_EVENT,
     Wire,
     array,
     nullable,
@@ -89,9 +89,7 @@ EVENTS = {
         description="a deal begins",
     ),  # fmt: skip
     "hand": HAND_EVENT,
-    "play": record(
-        {"seat": SEAT, "card": CARD, "trick_number": INTEGER}, description="a card played"
-    ),
+    "play": TRICK_PLAY_EVENT,
     "trick": record(
         {
             "number": INTEGER,

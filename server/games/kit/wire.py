@@ -105,6 +105,11 @@ HAND_EVENT = record(
 )
 """The ``data`` of a ``hand`` event, a seat's cards as dealt (seen by that seat only)."""
 
+TRICK_PLAY_EVENT = record(
+    {"seat": SEAT, "card": CARD, "trick_number": INTEGER}, description="a card played"
+)
+"""The ``data`` of a ``play`` event in a trick game numbering its tricks (Seconds, Pinochle)."""
+
 GAME_OVER_EVENT = record(
     {"termination": STRING, "scores": INTEGERS, "winners": array(SEAT)},
     description="the game is over",

@@ -15,6 +15,7 @@ from ..kit.wire import (
     SEAT,
     STRING,
     SUIT,
+    TRICK_PLAY_EVENT,
     Wire,
     array,
     move,
@@ -174,9 +175,7 @@ EVENTS = {
             "checks": CHECKS,
         }
     ),
-    "play": record(
-        {"seat": SEAT, "card": CARD, "trick_number": INTEGER}, description="a card played"
-    ),
+    "play": TRICK_PLAY_EVENT,
     "trick": record(
         {
             "number": INTEGER,
