@@ -238,7 +238,7 @@ STREAM_MESSAGES = (
 """Every kind of message of the two streams (the unions name them)."""
 
 
-# -- a callback bot's call (server/services/callbacks.py's Call.request builds it) ---------
+# -- a callback bot's call (server/services/callback_dispatch.py's Call.request builds it)
 class CallbackCall(Turn):
     class Meta:
         description = (
