@@ -27,10 +27,10 @@ class Converter(OpenAPIConverter):
     * ``Meta.examples`` (a list of instances) and ``Meta.nullable`` (the component is
       ``null`` too, as ``Result``: every use of it then allows null);
     * a field's ``metadata["component"]`` (:func:`.schemas.fields.ref`, the one way a
-      field names a component that is no marshmallow schema): the field is that
-      component, ``$ref`` (with its description; ``anyOf`` with null when it allows none),
-      whatever it (de)serialises as, e.g. a move loaded by the shape check and documented
-      as the games' ``Move``;
+      field names a component it does not nest): the field is that component, ``$ref``
+      (with its description; ``anyOf`` with null when it allows none), whatever it
+      (de)serialises as, e.g. a move loaded by the shape check and documented as the
+      games' ``Move``;
     * an :class:`.schemas.fields.AnyOf` field: ``anyOf`` its alternatives;
     * a field's ``metadata["const"]``;
     * a map of any values is ``additionalProperties: true`` (apispec: ``{}``);

@@ -94,9 +94,10 @@ they are, so a ``String`` (``DateTime`` would want a ``datetime``)."""
 def ref(component: str, **metadata: Any) -> dict[str, Any]:
     """A field's ``metadata`` saying the field is the spec's ``component`` (its ``$ref``,
     with the field's ``description``; ``anyOf`` it or null when the field allows none),
-    whatever it (de)serialises as: the one way a field names a component that is no
-    marshmallow schema, i.e. a shape of the games' wires (``Seat``, ``Card``, ``Move``) or
-    a field of ``server.api.openapi.COMPONENT_FIELDS`` (``House``, ``Problems``). A field
+    whatever it (de)serialises as: the one way a field names a component it does not
+    nest, i.e. a shape of the games' wires (``Seat``, ``Card``, ``Move``), a field of
+    ``server.api.openapi.COMPONENT_FIELDS`` (``House``, ``Problems``), or a schema the
+    field does not load through (``Deal``: a game's rules check its presets). A field
     nesting a schema (``fields.Nested``) is that schema's component, apispec's way."""
     return {"component": component, **metadata}
 
