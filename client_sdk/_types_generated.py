@@ -1677,20 +1677,12 @@ class GameEndNotification(TypedDict):
     result: Result | None
 
 
-MoveSchema = ConcertoMove | SecondsMove | CowpokeMove | PinochleMove
-"""A move of any game: the game's own move schema says which `type`s it has (`ConcertoMove`, `SecondsMove`, `CowpokeMove`, `PinochleMove`). A view's `legal_moves` lists the seat's moves in its game's schema."""
-
-
-TurnStreamMessage = TurnsMessage | OverMessage | InvitationMessage | StreamErrorMessage | Heartbeat
-"""a message of `GET /v1/me/turns/stream`, by its `event` field (a heartbeat is a comment)"""
-
-
-GameStreamMessage = EventMessage | EndMessage | Heartbeat
-"""a message of `GET /v1/games/{game_id}/stream` (a heartbeat is a comment)"""
-
-
 Problems = list[str] | dict[str, Any] | str
 """a field's problems (a list of messages), or a nested field's"""
+
+
+MoveSchema = ConcertoMove | SecondsMove | CowpokeMove | PinochleMove
+"""A move of any game: the game's own move schema says which `type`s it has (`ConcertoMove`, `SecondsMove`, `CowpokeMove`, `PinochleMove`). A view's `legal_moves` lists the seat's moves in its game's schema."""
 
 
 class NoDetails(TypedDict):
@@ -2414,6 +2406,10 @@ class Frame(TypedDict):
     """each seat's own view, by seat"""
 
 
+GameStreamMessage = EventMessage | EndMessage | Heartbeat
+"""a message of `GET /v1/games/{game_id}/stream` (a heartbeat is a comment)"""
+
+
 class Empty(TypedDict):
     pass
 
@@ -2765,6 +2761,10 @@ class ConsentInvitationList(TypedDict):
 
 class Turns(TypedDict):
     turns: list[Turn]
+
+
+TurnStreamMessage = TurnsMessage | OverMessage | InvitationMessage | StreamErrorMessage | Heartbeat
+"""a message of `GET /v1/me/turns/stream`, by its `event` field (a heartbeat is a comment)"""
 
 
 class TokenCallback(TypedDict):

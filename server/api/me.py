@@ -85,7 +85,7 @@ data: [{"game_id": "9b6cd470f2e79489", "seat": 2, "version": 14, "view": {}}]
 
 ```
 """,
-            schemas.messages("TurnStreamMessage"),
+            schemas.messages(schemas.TurnStreamMessage),
             media="text/event-stream",
         )
     },

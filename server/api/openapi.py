@@ -9,23 +9,27 @@ apispec (with its marshmallow plugin) builds the document from:
 * the calls the server makes, declared the same way (:data:`.webhooks.WEBHOOKS`), as
   the document's ``webhooks`` beside the base's;
 * the schemas of :data:`FROM_MARSHMALLOW`, and every schema an operation names
-  (server/api/schemas/), so the spec states exactly what the server loads and dumps;
-  a field whose ``metadata`` names a ``component`` is that component's ``$ref`` (one
-  of the base's, or a schema named in :data:`FROM_MARSHMALLOW`;
-  :mod:`.openapi_converter` says what else it reads), a schema whose name starts with
-  ``_`` is written inline where it is used, and :data:`IN_BASE` names the schemas that
-  dump an answer whose component the base still states;
+  (server/api/schemas/), so the spec states exactly what the server loads and dumps; a
+  field nesting a schema is that schema's ``$ref``, a field whose ``metadata`` names a
+  ``component`` (:func:`.schemas.fields.ref`) is that component's ``$ref`` (a game
+  wire's shape, or one of :data:`COMPONENT_FIELDS`; :mod:`.openapi_converter` says what
+  else it reads), and a schema whose name starts with ``_`` is written inline where it
+  is used;
+* :data:`EXPANDED`: the schemas that dump every view and event, each the envelope of one
+  schema per game (``<Game>View``, ``View`` the union) or per event kind (``<Kind>Event``,
+  ``Event`` the union; the kinds the server emits itself, :data:`.schemas.SERVER_EVENTS`);
 * each game's state view, moves and events' ``data`` from its wire, declared beside its
   rules (its Game record's ``wire``, ``server/games/kit/wire.py``): ``<Game>State``,
   ``<Game>Move`` and the shapes they share (``Card``, ``Seat``, ``PlayMove``...);
+* each path parameter an operation names as a component (``"GameId"``) from its route's
+  variable (``<game_id>``) and converter (:func:`_path_parameters`);
 * the error answers (``components/responses``) from :data:`.errors.ANSWERS`, and one
   schema per error code (``<Code>ErrorBody``, ``<Code>Error``, ``Error``) from each code's
   ``details`` schema, :data:`.schemas.errors.DETAILS`;
 * each webhook's body from its schema (:data:`.apps.WEBHOOK_BODIES`);
-* the rest (the document's head, the webhooks' words, the shared response types no schema yet
-  says) from ``openapi_base.yaml`` beside this module; there, ``x-event-data`` (the
-  server's own event kinds' ``data``) becomes, with the games' kinds, one schema per
-  kind (``<Kind>Event``), and ``View`` one per game (``<Game>View``).
+* the rest, what no schema can say, from ``openapi_base.yaml`` beside this module: the
+  document's head and tags, the security scheme, the app webhooks' words and the
+  examples of real answers.
 
 The root ``openapi.yaml`` is this module's output; tests/api/test_openapi_generated.py
 fails when it differs from what the code generates. Views that declare nothing (the web
@@ -45,6 +49,7 @@ import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow.common import make_schema_key
 from flask import Flask
+from marshmallow.fields import Field
 
 from . import schemas
 from .apps import WEBHOOK_BODIES
@@ -69,11 +74,16 @@ FROM_MARSHMALLOW: dict[str, type[schemas.Schema]] = {
     **{cls.__name__: cls for cls in schemas.STREAM_MESSAGES},
 }
 """Components that are request schemas, named otherwise than their class, or that only a
-field's ``component`` or the base refers to (name in the spec: class)."""
+union names (name in the spec: class)."""
 
-IN_BASE: dict[str, type[schemas.Schema]] = {"View": schemas.View}
-"""Schemas that dump an answer while ``openapi_base.yaml`` states its component (expanded
-per game): an operation or a field naming one of them refers to the base's."""
+COMPONENT_FIELDS: dict[str, Field] = {"House": schemas.HOUSE, "Problems": schemas.PROBLEMS}
+"""Components that are one field's shape, no schema's: a field that is one of them says
+so by its ``metadata`` (:func:`.schemas.fields.ref`)."""
+
+EXPANDED: dict[str, type[schemas.Schema]] = {"View": schemas.View, "Event": schemas.Event}
+"""The schemas that dump every view and every event, each stated as the envelope of one
+component per game (``<Game>View``) or per kind (``<Kind>Event``): an operation or a field
+naming one of them refers to the union of those (``View``, ``Event``)."""
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: 10x faster when built
 
@@ -109,8 +119,8 @@ def _ref(name: str) -> str:
 
 
 def _per_game_views(schemas: dict[str, Any]) -> dict[str, Any]:
-    """``View`` as one schema per game, told apart by ``game``: the envelope of the base's
-    ``View`` with the game's own ``state`` and ``legal_moves``; before them, every game's
+    """``View`` as one schema per game, told apart by ``game``: the envelope (the ``View``
+    schema's) with the game's own ``state`` and ``legal_moves``; before them, every game's
     schemas (:func:`game_schemas`)."""
     envelope = schemas["View"]
     prefixes = games()
@@ -121,13 +131,14 @@ def _per_game_views(schemas: dict[str, Any]) -> dict[str, Any]:
             continue
         for shape, declared in game_schemas().items():
             if shape in out:
-                raise ValueError(f"{shape} is both a game's schema and the base's")
+                raise ValueError(f"{shape} is both a game's schema and the server's")
             out[shape] = declared
         for game, prefix in prefixes.items():
             view = copy.deepcopy(envelope)
             props = view["properties"]
             props["game"] = {"type": "string", "const": game}
-            props["state"]["oneOf"] = [{"$ref": _ref(f"{prefix}State")}, {"type": "null"}]
+            state = [{"$ref": _ref(f"{prefix}State")}, {"type": "null"}]
+            props["state"] = {**props["state"], "oneOf": state}
             props["legal_moves"]["items"] = {"$ref": _ref(f"{prefix}Move")}
             view["description"] = f"A {prefix} game as one seat (or a spectator) sees it."
             out[f"{prefix}View"] = view
@@ -144,14 +155,14 @@ def _per_game_views(schemas: dict[str, Any]) -> dict[str, Any]:
 
 
 def _per_kind_events(schemas: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
-    """One schema per event kind, ``<Kind>Event``: the base's ``Event`` envelope with
-    ``kind`` a const and that kind's ``data``: the games' (their wires, :func:`game_events`),
-    then the base's (``x-event-data``: the server's own kinds). ``Event`` is one of them,
+    """One schema per event kind, ``<Kind>Event``: the ``Event`` envelope (the schema's)
+    with ``kind`` a const and that kind's ``data``: the games' (their wires,
+    :func:`game_events`), then ``data``, the server's own kinds'. ``Event`` is one of them,
     told apart by ``kind``."""
     envelope = schemas["Event"]
     out = {name: schema for name, schema in schemas.items() if name != "Event"}
     if both := sorted(game_events().keys() & data.keys()):
-        raise ValueError(f"event kinds both a game's and the base's: {both}")
+        raise ValueError(f"event kinds both a game's and the server's: {both}")
     data = {**game_events(), **data}
     for kind, schema in data.items():
         event = copy.deepcopy(envelope)
@@ -188,9 +199,11 @@ def build(app: Flask | None = None) -> dict[str, Any]:
     )
     converter, resolver = plugin.converter, plugin.resolver
     assert converter is not None and resolver is not None  # (made by APISpec's init)
-    for name, cls in IN_BASE.items():  # known already: apispec neither adds nor renames it
+    for name, cls in EXPANDED.items():  # known already: apispec neither adds nor renames it
         converter.refs[make_schema_key(cls())] = name
-    _components(spec, base["components"])
+    _components(spec, base["components"], converter)
+    for name, param in _path_parameters(app).items():
+        spec.components.parameter(name, param.pop("in"), param)
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
         view = app.view_functions[rule.endpoint]
         declared: Operation | None = getattr(view, "__operation__", None)
@@ -227,13 +240,12 @@ def _webhooks(base: dict[str, Any], resolver: Any) -> dict[str, Any]:
     return webhooks
 
 
-def _components(spec: APISpec, components: dict[str, Any]) -> None:
-    """The base's components, the error answers and one schema per error code (from the
-    code), the base's schemas expanded per event kind and game."""
+def _components(spec: APISpec, components: dict[str, Any], converter: Any) -> None:
+    """The base's security scheme and examples, the error answers and one schema per error
+    code (from the code), the fields' components, the views and events expanded per game
+    and per kind."""
     for name, scheme in components["securitySchemes"].items():
         spec.components.security_scheme(name, scheme)
-    for name, param in components["parameters"].items():
-        spec.components.parameter(name, param.pop("in"), param)
     for name, response in error_responses().items():
         spec.components.response(name, response)
     for name, example in components["examples"].items():
@@ -242,13 +254,44 @@ def _components(spec: APISpec, components: dict[str, Any]) -> None:
         spec.components.schema(name, schema=cls)
     for cls in WEBHOOK_BODIES.values():  # (no operation names them)
         spec.components.schema(cls.__name__, schema=cls)
-    plugin = next(p for p in spec.plugins if isinstance(p, Plugin))
-    assert plugin.converter is not None  # the spec gave the plugin its converter
-    named = per_code_schemas(components["schemas"], plugin.converter)
-    named = _per_kind_events(named, components["x-event-data"])
+    for name, field in COMPONENT_FIELDS.items():
+        spec.components.schema(name, converter.field2property(field))
+    envelopes = {name: converter.schema2jsonschema(cls) for name, cls in EXPANDED.items()}
+    named = per_code_schemas(envelopes, converter)
+    data = {kind: converter.schema2jsonschema(cls) for kind, cls in schemas.SERVER_EVENTS.items()}
+    named = _per_kind_events(named, data)
     for name, schema in _per_game_views(named).items():
-        if name not in FROM_MARSHMALLOW:
-            spec.components.schema(name, schema)
+        spec.components.schema(name, schema)
+
+
+_VARIABLE = re.compile(r"<(?:(\w+):)?(\w+)>")
+_CONVERTERS = {"": {"type": "string"}, "int": {"type": "integer", "minimum": 0}}
+"""The JSON Schema of what each route converter the API uses takes (the default's,
+``""``, and werkzeug's ``int``, which takes no sign)."""
+
+
+def _path_parameters(app: Flask) -> dict[str, Any]:
+    """Each path parameter that an operation names as a component (``"GameId"``): its
+    route's variable whose name that is in camel case (``<game_id>``), its schema the
+    variable's converter's; every route naming it must agree."""
+    out: dict[str, Any] = {}
+    for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
+        view = app.view_functions[rule.endpoint]
+        declared: Operation | None = getattr(view, "__operation__", None)
+        if declared is None:
+            continue
+        variables = {_camel(name): (name, kind) for kind, name in _VARIABLE.findall(rule.rule)}
+        for named in declared.parameters:
+            if not isinstance(named, str):
+                continue
+            if named not in variables:
+                raise ValueError(f"{declared.operation_id}: {rule.rule} has no variable {named}")
+            name, kind = variables[named]
+            schema = copy.deepcopy(_CONVERTERS[kind])
+            param = {"name": name, "in": "path", "required": True, "schema": schema}
+            if out.setdefault(named, param) != param:
+                raise ValueError(f"{named}: {rule.rule} says it otherwise than another route")
+    return out
 
 
 def _security(stated: list[dict[str, list[str]]] | None) -> list[dict[str, list[str]]]:

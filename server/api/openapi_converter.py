@@ -11,20 +11,27 @@ from apispec.ext.marshmallow.common import resolve_schema_instance
 from marshmallow import EXCLUDE, INCLUDE
 from marshmallow.fields import Field
 
+from .schemas.fields import AnyOf
+
 
 class Converter(OpenAPIConverter):
     """apispec's converter, and what it does not read:
 
     * a schema's ``Meta.description`` does not cost it its ``additionalProperties``
       (apispec sets one or the other);
-    * ``Meta.one_of`` (schemas): the schema is one of those, each inline (a union, whose
-      rule the schema's own validation enforces); ``Meta.json_schema`` adds keywords (a
-      rule between fields);
+    * ``Meta.one_of`` (schemas): the schema is one of those (with its ``Meta.description``),
+      each as a nested schema is (its component's ``$ref``; inline when its name starts
+      with ``_``): a union, whose rule the schema's own validation enforces, or that no
+      schema loads (a stream's messages); ``Meta.json_schema`` adds keywords (a rule
+      between fields);
     * ``Meta.examples`` (a list of instances) and ``Meta.nullable`` (the component is
       ``null`` too, as ``Result``: every use of it then allows null);
-    * a field's ``metadata["component"]``: the field is that component, ``$ref`` (with
-      its description; ``anyOf`` with null when it allows none), whatever it (de)serialises
-      as, e.g. a move loaded by the shape check and documented as the games' ``Move``;
+    * a field's ``metadata["component"]`` (:func:`.schemas.fields.ref`, the one way a
+      field names a component it does not nest): the field is that component, ``$ref``
+      (with its description; ``anyOf`` with null when it allows none), whatever it
+      (de)serialises as, e.g. a move loaded by the shape check and documented as the
+      games' ``Move``;
+    * an :class:`.schemas.fields.AnyOf` field: ``anyOf`` its alternatives;
     * a field's ``metadata["const"]``;
     * a map of any values is ``additionalProperties: true`` (apispec: ``{}``);
     * a query parameter is absent or a string: never ``null`` (a field that loads as
@@ -34,7 +41,9 @@ class Converter(OpenAPIConverter):
     def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
         variants = getattr(getattr(schema, "Meta", None), "one_of", ())
         if variants:
-            return {"oneOf": [self.schema2jsonschema(variant) for variant in variants]}
+            said = getattr(schema.Meta, "description", None)
+            union = {"oneOf": [self.resolve_nested_schema(variant) for variant in variants]}
+            return {"description": said, **union} if said else union
         out: dict[str, Any] = super().schema2jsonschema(schema)
         instance = resolve_schema_instance(schema)
         if instance.unknown != EXCLUDE:
@@ -49,10 +58,14 @@ class Converter(OpenAPIConverter):
 
     def field2property(self, field: Field) -> dict[str, Any]:
         name = field.metadata.get("component")
-        if name is None:
-            out: dict[str, Any] = super().field2property(field)
+        out: dict[str, Any]
+        if name is None and isinstance(field, AnyOf):
+            said = {k: v for k, v in field.metadata.items() if k == "description"}
+            out = {**said, "anyOf": [self.field2property(f) for f in field.alternatives]}
+        elif name is None:
+            out = super().field2property(field)
         else:
-            ref = {"$ref": f"#/components/schemas/{name}"}
+            ref: dict[str, Any] = {"$ref": f"#/components/schemas/{name}"}
             out = {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
             if "description" in field.metadata:
                 out = {"description": field.metadata["description"], **out}

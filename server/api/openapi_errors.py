@@ -61,12 +61,12 @@ _FIRST = ("description", "type", "additionalProperties", "required")
 
 def _details(converter: OpenAPIConverter, cls: type[schemas.Schema]) -> dict[str, Any]:
     """A details schema as JSON Schema: a field that is a component (``allOf`` of one
-    ``$ref``) refers to it, and ``Meta.additional_properties`` says what an open one's
-    other keys hold."""
+    ``$ref``) refers to it, and ``Meta.additional_properties`` (a field) says what an open
+    one's other keys hold."""
     out: dict[str, Any] = converter.schema2jsonschema(cls)
     others = getattr(cls.Meta, "additional_properties", None)
     if others is not None:
-        out["additionalProperties"] = others
+        out["additionalProperties"] = converter.field2property(others)
     return _tidy(out)
 
 

@@ -22,8 +22,8 @@ A view is declared with :func:`operation` under its route (and under
   which is passed on as it is).
   Under test (``app.testing``) a dump that drops a key of what the view returned fails
   loudly: a response schema must name every field its answers carry.
-* A schema given as a string names a component of ``openapi_base.yaml`` (the remainder no
-  schema says) and neither loads nor dumps.
+* A schema given as a string names a component (one no marshmallow schema is, e.g. a
+  game wire's shape) and neither loads nor dumps.
 
 :mod:`server.api.openapi` builds each path's operation from :attr:`Operation.spec`.
 """
@@ -92,7 +92,9 @@ class Operation:
     body_examples: Mapping[str, str] = field(default_factory=dict)
     query: type[Schema] | None = None
     parameters: Sequence[str | dict[str, Any]] = ()
-    """Path (and header) parameters: a component's name or an inline parameter."""
+    """Path (and header) parameters: a path parameter's component name (``"GameId"``, made
+    from the route's ``<game_id>``: ``server.api.openapi._path_parameters``) or an inline
+    parameter."""
     responses: Mapping[int, Answer] = field(default_factory=dict)
     errors: Sequence[str] = ()
     """The error answers, by name (:data:`.errors.ANSWERS`: ``components/responses``)."""

@@ -98,7 +98,7 @@ data: {"seq": 6, "version": 1, "kind": "play", "data": {"seat": 2, "card": "QS",
 
 ```
 """,  # noqa: E501 (one SSE data line)
-            schemas.messages("GameStreamMessage"),
+            schemas.messages(schemas.GameStreamMessage),
             media="text/event-stream",
         ),
         204: Answer("the game is over and nothing is left to send"),

@@ -3,9 +3,10 @@
 webhooks of ``openapi_base.yaml``.
 
 * ``callback``: a callback bot's turn (docs/callbacks.md), POSTed by the dispatcher
-  (server/processes/dispatch.py) with the body :meth:`server.services.callbacks.Call.request`
-  builds: ``schemas.CallbackCall`` says its shape (the services import nothing of the
-  API; tests/callbacks/test_call_matches_the_spec.py holds a real call to it).
+  (server/processes/dispatch.py) with the body
+  :meth:`server.services.callback_dispatch.Call.request` builds: ``schemas.CallbackCall``
+  says its shape (the services import nothing of the API;
+  tests/callbacks/test_call_matches_the_spec.py holds a real call to it).
 """
 
 from __future__ import annotations

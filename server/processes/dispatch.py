@@ -1,6 +1,6 @@
 """The callback dispatcher: ``parlour dispatch``, run by ``parlour serve`` beside the API.
 
-A loop over the dispatch use cases (:class:`server.services.callbacks.Dispatch`):
+A loop over the dispatch use cases (:class:`server.services.callback_dispatch.Dispatch`):
 it takes the turns of callback players from the turn stream (a Redis Streams
 consumer group, so any number of dispatchers share the work), POSTs each to the
 player's URL, and submits the answered move with the turn's version.
@@ -61,7 +61,7 @@ from server.processes import outbound
 from server.processes.daemon import log_as, orphaned, stop_on_signals
 from server.services import targets
 from server.services.bundle import Services
-from server.services.callbacks import LATER, Call, Dispatch, Job
+from server.services.callback_dispatch import LATER, Call, Dispatch, Job
 
 log = logging.getLogger("server.processes.dispatch")
 

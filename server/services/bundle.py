@@ -14,7 +14,8 @@ from redis import Redis
 from server.services import notifications, targets
 from server.services.apps import Apps
 from server.services.archive import Archive
-from server.services.callbacks import Callbacks, Dispatch
+from server.services.callback_dispatch import Dispatch
+from server.services.callbacks import Callbacks
 from server.services.clocks import Clocks
 from server.services.core import Core, house_bot_places
 from server.services.feeds import Feeds

@@ -240,3 +240,67 @@ def test_every_example_is_valid_by_its_own_schema(built):
     ]
     for name in [*kinds, *(ref.rsplit("/", 1)[1] for ref in bodies)]:
         assert f"#/{name}" in checked, f"{name} shows no example"
+
+
+def test_the_envelopes_are_the_schemas_that_dump_them(built):
+    """Each game's view and each kind's event is the envelope of the schema that dumps
+    every view and event: a field of it required, typed or added there is so in the spec
+    (the base file states no schema: only the head, tags, security scheme, webhooks'
+    words and examples)."""
+    from server.api import schemas
+
+    base = yaml.safe_load(openapi.BASE.read_text(encoding="utf-8"))
+    assert set(base["components"]) == {"securitySchemes", "examples"}
+    documented = built["components"]["schemas"]
+    for cls, names in [
+        (schemas.View, [f"{prefix}View" for prefix in openapi.games().values()]),
+        (schemas.Event, [r["$ref"].rsplit("/", 1)[1] for r in documented["Event"]["oneOf"]]),
+    ]:
+        dumper = cls()
+        required = {name for name, field in dumper.fields.items() if field.required}
+        assert "hand" not in required and "visible_to" not in required  # (absent at times)
+        for name in names:
+            assert set(documented[name]["properties"]) == set(dumper.fields), name
+            assert set(documented[name]["required"]) == required, name
+    assert documented["ConcertoView"]["properties"]["version"]["minimum"] == 0
+    assert documented["ConcertoView"]["properties"]["seats"]["items"] == {
+        "$ref": "#/components/schemas/SeatEntry"
+    }
+    timeout = documented["TimeoutEvent"]["properties"]["data"]
+    assert set(timeout["required"]) == {"seat", "timeouts", "action"}
+    assert documented["House"] == {
+        "type": "boolean",
+        "const": True,
+        "description": schemas.HOUSE.metadata["description"],
+    }
+
+
+def test_a_path_parameter_component_is_its_routes_variable():
+    """``"GameId"`` named by an operation is the route's ``<game_id>`` (a string); an
+    ``<int:...>`` variable is a non-negative integer; a name no variable of the route
+    has is refused, naming the operation."""
+    from flask import Flask
+
+    from server.api.operations import Answer, operation
+
+    app = Flask(__name__)
+
+    @app.get("/x/<game_id>/<int:frame_id>")
+    @operation("x", tag="t", summary="s", parameters=["GameId", "FrameId"],
+               responses={200: Answer("a")})  # fmt: skip
+    def x(game_id: str, frame_id: int):
+        return {}
+
+    params = openapi._path_parameters(app)
+    assert params["GameId"] == {
+        "name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}
+    }  # fmt: skip
+    assert params["FrameId"]["schema"] == {"type": "integer", "minimum": 0}
+
+    @app.get("/y/<ladder_id>")
+    @operation("y", tag="t", summary="s", parameters=["GameId"], responses={200: Answer("a")})
+    def y(ladder_id: str):
+        return {}
+
+    with pytest.raises(ValueError, match="y: /y/<ladder_id> has no variable GameId"):
+        openapi._path_parameters(app)

@@ -26,7 +26,7 @@ import pytest
 from server.processes.dispatch import Dispatcher
 from server.processes.webhooks import Deliverer
 from server.services.bundle import Services
-from server.services.callbacks import Call, Job
+from server.services.callback_dispatch import Call, Job
 from server.services.notifications import Deliveries
 from server.store import webhooks as webhook_store
 from tests.api.helpers import Api

@@ -1684,6 +1684,16 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        Result: ({
+            /** @description the engine's reason, or `forfeit` for a game aborted by a forfeit */
+            termination: string;
+            scores: number[];
+            winners: components["schemas"]["Seat"][];
+            /** @description the seat that forfeited (then `scores` are those when the game stopped) */
+            forfeit?: components["schemas"]["Seat"];
+        } & {
+            [key: string]: unknown;
+        }) | null;
         GameEndNotification: {
             /** @description stable per notification: `<game>:<version>:<type>` */
             id: string;
@@ -1699,12 +1709,6 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        SeatEntry: {
-            seat: components["schemas"]["Seat"];
-            name: string | null;
-            player_id: string | null;
-            house?: components["schemas"]["House"];
-        };
         /**
          * @description Present (true) only on a row that stands for one of the server's house bots
          *     (the bot pool's players): no one else can be marked so, and no one else may
@@ -1712,6 +1716,16 @@ export interface components {
          * @constant
          */
         House: true;
+        /** @description a field's problems (a list of messages), or a nested field's */
+        Problems: string[] | {
+            [key: string]: unknown;
+        } | string;
+        SeatEntry: {
+            seat: components["schemas"]["Seat"];
+            name: string | null;
+            player_id: string | null;
+            house?: components["schemas"]["House"];
+        };
         /** @description rank then suit, e.g. "TS" is the ten of spades */
         Card: string;
         Seat: number;
@@ -2195,14 +2209,6 @@ export interface components {
         };
         /** @description A game as one seat (or a spectator) sees it: one schema per game, told apart by `game`. */
         View: components["schemas"]["ConcertoView"] | components["schemas"]["SecondsView"] | components["schemas"]["CowpokeView"] | components["schemas"]["PinochleView"];
-        /** @description a message of `GET /v1/me/turns/stream`, by its `event` field (a heartbeat is a comment) */
-        TurnStreamMessage: components["schemas"]["TurnsMessage"] | components["schemas"]["OverMessage"] | components["schemas"]["InvitationMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["Heartbeat"];
-        /** @description a message of `GET /v1/games/{game_id}/stream` (a heartbeat is a comment) */
-        GameStreamMessage: components["schemas"]["EventMessage"] | components["schemas"]["EndMessage"] | components["schemas"]["Heartbeat"];
-        /** @description a field's problems (a list of messages), or a nested field's */
-        Problems: string[] | {
-            [key: string]: unknown;
-        } | string;
         /** @description always `{}` */
         NoDetails: Record<string, never>;
         SeatDetails: {
@@ -3342,16 +3348,6 @@ export interface components {
         BotPool: {
             bots: components["schemas"]["BotPlayers"][];
         };
-        Result: ({
-            /** @description the engine's reason, or `forfeit` for a game aborted by a forfeit */
-            termination: string;
-            scores: number[];
-            winners: components["schemas"]["Seat"][];
-            /** @description the seat that forfeited (then `scores` are those when the game stopped) */
-            forfeit?: components["schemas"]["Seat"];
-        } & {
-            [key: string]: unknown;
-        }) | null;
         GameSummary: {
             id: string;
             game: string;
@@ -3501,6 +3497,8 @@ export interface components {
             /** @description each seat's own view, by seat */
             views: components["schemas"]["View"][];
         };
+        /** @description a message of `GET /v1/games/{game_id}/stream` (a heartbeat is a comment) */
+        GameStreamMessage: components["schemas"]["EventMessage"] | components["schemas"]["EndMessage"] | components["schemas"]["Heartbeat"];
         Empty: Record<string, never>;
         Inviter: {
             /** @enum {string} */
@@ -3619,6 +3617,36 @@ export interface components {
             won: number;
             drawn: number;
             lost: number;
+        };
+        CallbackFailure: {
+            /** Format: date-time */
+            at: string;
+            game_id: string;
+            version: number;
+            seat: number;
+            /** @enum {string} */
+            kind: "timeout" | "late" | "unreachable" | "refused_address" | "status" | "not_a_move" | "too_large" | "refused_move";
+            /** @description the dispatcher's words (an HTTP status, an error code), never the bot's body */
+            detail: string | null;
+        };
+        /** @description how a callback answers its calls (the dispatchers' books) */
+        CallbackHealth: {
+            calls: number;
+            /** @description no answer in the time left, or one after the deadline */
+            timeouts: number;
+            /** @description unreachable, a refused address, a status other than 200, a body that is not a move */
+            errors: number;
+            /** @description moves the engine refused */
+            refused_moves: number;
+            /** @description answers to a turn played already (by another path, or the clock) */
+            stale: number;
+            /** @description moves played */
+            moves: number;
+            latency_p50_ms: number | null;
+            latency_p99_ms: number | null;
+            latency_samples: number;
+            /** @description the latest failures, newest first (at most 5) */
+            last_failures: components["schemas"]["CallbackFailure"][];
         };
         LadderHealth: {
             /** @description finished games (tables) played */
@@ -3774,36 +3802,6 @@ export interface components {
             blocks: components["schemas"]["Block"][];
             next_cursor: string | null;
         };
-        CallbackFailure: {
-            /** Format: date-time */
-            at: string;
-            game_id: string;
-            version: number;
-            seat: number;
-            /** @enum {string} */
-            kind: "timeout" | "late" | "unreachable" | "refused_address" | "status" | "not_a_move" | "too_large" | "refused_move";
-            /** @description the dispatcher's words (an HTTP status, an error code), never the bot's body */
-            detail: string | null;
-        };
-        /** @description how a callback answers its calls (the dispatchers' books) */
-        CallbackHealth: {
-            calls: number;
-            /** @description no answer in the time left, or one after the deadline */
-            timeouts: number;
-            /** @description unreachable, a refused address, a status other than 200, a body that is not a move */
-            errors: number;
-            /** @description moves the engine refused */
-            refused_moves: number;
-            /** @description answers to a turn played already (by another path, or the clock) */
-            stale: number;
-            /** @description moves played */
-            moves: number;
-            latency_p50_ms: number | null;
-            latency_p99_ms: number | null;
-            latency_samples: number;
-            /** @description the latest failures, newest first (at most 5) */
-            last_failures: components["schemas"]["CallbackFailure"][];
-        };
         /** @description the caller's callback and its health */
         Callback: {
             url: string;
@@ -3833,6 +3831,8 @@ export interface components {
         Turns: {
             turns: components["schemas"]["Turn"][];
         };
+        /** @description a message of `GET /v1/me/turns/stream`, by its `event` field (a heartbeat is a comment) */
+        TurnStreamMessage: components["schemas"]["TurnsMessage"] | components["schemas"]["OverMessage"] | components["schemas"]["InvitationMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["Heartbeat"];
         TokenCallback: {
             url: string;
             kept: boolean;
@@ -4419,12 +4419,12 @@ export interface components {
         };
     };
     parameters: {
-        InvitationId: string;
-        GameId: string;
-        TournamentId: string;
-        LadderId: string;
         AppId: string;
         WebhookId: string;
+        GameId: string;
+        InvitationId: string;
+        LadderId: string;
+        TournamentId: string;
     };
     requestBodies: never;
     headers: never;

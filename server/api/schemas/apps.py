@@ -3,34 +3,17 @@ are sent), and the bot pool."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from .fields import Boolean, Name, _Url
-from .games import View
+from .fields import Boolean, Name, _Url, ref
+from .games import Result, View
 from .players import PlayerCreated
 
 EVENTS = ["game_start", "turn", "game_end"]
 """The notifications a webhook may be sent."""
 TOKEN = "`<app id>.<secret>`, shown once"
-SEAT = {"component": "Seat"}
-"""A seat number: a field with this metadata is documented as openapi_base.yaml's ``Seat``
-(``server.api.openapi`` reads ``component``)."""
-
-
-class _Dumped(fields.Raw):
-    """Dumped by a schema, documented as a component of openapi_base.yaml (``View``, which
-    openapi.py expands per game): its spec is that component, its answer that schema's
-    dump."""
-
-    def __init__(self, schema: type[Schema], component: str, **kwargs: Any) -> None:
-        metadata = {"component": component} | kwargs.pop("metadata", {})
-        super().__init__(metadata=metadata, **kwargs)
-        self.schema = schema()
-
-    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
-        return None if value is None else self.schema.dump(value)
+SEAT = ref("Seat")
+"""A seat number: the games' ``Seat``."""
 
 
 # -- requests ----------------------------------------------------------------------------
@@ -188,7 +171,7 @@ class GuestInvitation(Schema):
 
 
 class AppGame(Schema):
-    game = _Dumped(View, "View", required=True)
+    game = fields.Nested(View, required=True)
     invitations = fields.List(fields.Nested(GuestInvitation), required=True)
 
 
@@ -258,4 +241,4 @@ class TurnNotification(Notification):
 
 class GameEndNotification(Notification):
     scores = fields.List(fields.Integer(), required=True, allow_none=True)
-    result = fields.Raw(required=True, metadata={"component": "Result"})
+    result = fields.Nested(Result, required=True)

@@ -11,6 +11,8 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from .fields import AnyOf, ref
+
 
 class ErrorBody(Schema):
     code = fields.String()
@@ -31,13 +33,6 @@ one body per code (`<Code>ErrorBody`, `details` typed per code), told apart by `
 error = Error()
 
 
-def _component(name: str, description: str | None = None, **kwargs: Any) -> fields.Raw:
-    """A value that is the spec's component ``name`` (one the base YAML states)."""
-    metadata = {"description": description} if description else {}
-    ref = {"$ref": f"#/components/schemas/{name}"}
-    return fields.Raw(metadata={**metadata, "allOf": [ref]}, **kwargs)
-
-
 def _strings(description: str | None = None, **kwargs: Any) -> fields.List:
     metadata = {"description": description} if description else {}
     return fields.List(fields.String(), metadata=metadata, **kwargs)
@@ -54,7 +49,7 @@ class NoDetails(Schema):
 
 
 class SeatDetails(Schema):
-    seat = _component("Seat", required=True)
+    seat = fields.Raw(required=True, metadata=ref("Seat"))
 
 
 class StatusDetails(Schema):
@@ -76,11 +71,27 @@ code's details is written out in its ``<Code>ErrorBody``."""
 
 
 # -- one code's own ----------------------------------------------------------------------
-def _is_problems(value: Any) -> bool:
-    """A field's problems: a message, a list of messages, or a nested field's map."""
-    if isinstance(value, list):
-        return all(isinstance(item, str) for item in value)
-    return isinstance(value, str | dict)
+PROBLEMS = AnyOf(
+    fields.List(fields.String()),
+    fields.Dict(
+        metadata={
+            "description": "a nested field's (or a list's) parts -> their problems, in this "
+            "same shape"
+        }
+    ),
+    fields.String(),
+    metadata={"description": "a field's problems (a list of messages), or a nested field's"},
+)
+"""A field's problems: a list of messages (or one), or a nested field's map; the spec's
+``Problems`` (``server.api.openapi.COMPONENT_FIELDS``)."""
+
+
+def _problems(value: Any) -> bool:
+    try:
+        PROBLEMS.deserialize(value)
+    except ValidationError:
+        return False
+    return True
 
 
 class InvalidRequestDetails(Schema):
@@ -93,23 +104,21 @@ each field of the request that is wrong -> its problems: a list of messages, or,
 nested field, the same map one level down; the first 20 problems, each once, and
 `more_problems` counts the rest
 """
-        additional_properties = {"$ref": "#/components/schemas/Problems"}
-        """What each key other than the named ones holds (the spec's words)."""
+        additional_properties = fields.Raw(metadata=ref("Problems"))
+        """What each key other than the named ones holds: :data:`PROBLEMS`."""
 
     more_problems = fields.Integer(validate=validate.Range(min=1))
 
     @validates_schema
     def _fields_problems(self, data: dict[str, Any], **kwargs: Any) -> None:
-        wrong = sorted(
-            str(k) for k, v in data.items() if k != "more_problems" and not _is_problems(v)
-        )
+        wrong = sorted(str(k) for k, v in data.items() if k != "more_problems" and not _problems(v))
         if wrong:
             raise ValidationError(f"not a field's problems: {wrong}")
 
 
 class ForbiddenDetails(Schema):
     fields_ = _strings("the admin-only fields of the request", data_key="fields")
-    seat = _component("Seat", description="the seat the caller does not hold")
+    seat = fields.Raw(metadata=ref("Seat", description="the seat the caller does not hold"))
     players = _strings("the house bots named where house bots do not play")
     house_bots_play_in = _strings("where the house bots do play")
     limit = fields.Integer(
@@ -198,7 +207,9 @@ class InvitationRefusedDetails(Schema):
 
 class IllegalMoveDetails(Schema):
     legal_moves = fields.List(
-        _component("Move"), required=True, metadata=_described("the seat's legal moves now")
+        fields.Raw(metadata=ref("Move")),
+        required=True,
+        metadata=_described("the seat's legal moves now"),
     )
 
 

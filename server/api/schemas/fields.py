@@ -91,15 +91,47 @@ DATE_TIME = {"format": "date-time"}
 they are, so a ``String`` (``DateTime`` would want a ``datetime``)."""
 
 
-def Base(name: str, **kwargs: Any) -> fields.Raw:  # noqa: N802 (a field, named like one)
-    """A value whose shape is a component still written in openapi_base.yaml (``House``,
-    ``Seat``, ``CallbackHealth``): dumped as it is, documented by reference (nullable:
-    ``anyOf`` it or null): :func:`ref`, the converter's ``component``."""
-    metadata = ref(name, **kwargs.pop("metadata", {}))
-    return fields.Raw(metadata=metadata, **kwargs)
-
-
 def ref(component: str, **metadata: Any) -> dict[str, Any]:
-    """A field's ``metadata`` saying the field is the spec's ``component`` (a ``$ref``),
-    whatever it (de)serialises as: server/api/openapi.py's converter writes it so."""
+    """A field's ``metadata`` saying the field is the spec's ``component`` (its ``$ref``,
+    with the field's ``description``; ``anyOf`` it or null when the field allows none),
+    whatever it (de)serialises as: the one way a field names a component it does not
+    nest, i.e. a shape of the games' wires (``Seat``, ``Card``, ``Move``), a field of
+    ``server.api.openapi.COMPONENT_FIELDS`` (``House``, ``Problems``), or a schema the
+    field does not load through (``Deal``: a game's rules check its presets). A field
+    nesting a schema (``fields.Nested``) is that schema's component, apispec's way."""
     return {"component": component, **metadata}
+
+
+class AnyOf(fields.Field):
+    """A value that any of ``alternatives`` loads (the first that does), documented as
+    ``anyOf`` them: for a shape no single marshmallow field is."""
+
+    def __init__(self, *alternatives: fields.Field, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.alternatives = alternatives
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        for alternative in self.alternatives:
+            try:
+                return alternative.deserialize(value)
+            except ValidationError:
+                continue
+        raise ValidationError("none of its shapes")
+
+
+HOUSE = Boolean(
+    metadata={
+        "const": True,
+        "description": "Present (true) only on a row that stands for one of the server's house "
+        "bots\n(the bot pool's players): no one else can be marked so, and no one else may\n"
+        "take a name that reads as theirs.\n",
+    }
+)
+"""The spec's ``House`` (``COMPONENT_FIELDS``); a row's ``house`` is :func:`house`. A
+boolean ``type`` beside the ``const``: openapi-python-client 0.29 writes a ``const`` that
+has no ``type`` as code that does not parse (``house != Trueand ...``)."""
+
+
+def house() -> fields.Boolean:
+    """A row's ``house`` mark, the spec's ``House`` (:data:`HOUSE`)."""
+    return fields.Boolean(metadata=ref("House"))

@@ -1,17 +1,18 @@
 """Games: creation, seats, moves, views, events, turns, the rules (replays, frames and the
 lobby's list: :mod:`.replays`).
 
-A field whose ``metadata`` names a ``component`` (:func:`.fields.ref`) is that component
-of the spec (the games' ``Move``, a ``Seat``, a ``Card``, the ``Event`` and ``SeatEntry``
-envelopes the base YAML still states); ``View`` dumps a view while the spec states it per
-game (server/api/openapi.py's ``IN_BASE``).
+A field whose ``metadata`` names a ``component`` (:func:`.fields.ref`) is that shape of
+the games' wires (the games' ``Move``, a ``Seat``, a ``Card``). ``View`` and ``Event``
+dump every view and event, and are the envelopes the spec expands per game and per kind
+(server/api/openapi.py's ``EXPANDED``); :data:`SERVER_EVENTS` are the ``data`` of the
+kinds the server itself emits.
 """
 
 from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from .fields import CARD, EVENT_NUMBER, EXAMPLE_GAME, Boolean, _Query, ref
+from .fields import CARD, DATE_TIME, EVENT_NUMBER, EXAMPLE_GAME, Boolean, _Query, house, ref
 
 STATUS = validate.OneOf(["waiting", "active", "finished", "aborted"])
 COMMITMENT = validate.Regexp(r"^[0-9a-f]{64}$")
@@ -174,29 +175,6 @@ class ArchiveQuery(_Query):
     limit = fields.Integer(validate=validate.Range(min=1, max=50), load_default=20)
 
 
-class View(Schema):
-    """docs/api.md#games-and-views: the record's fields plus the engine's filtered view."""
-
-    id = fields.String()
-    game = fields.String()
-    options = fields.Raw()
-    status = fields.String()
-    version = fields.Integer()
-    seats = fields.Raw()
-    you = fields.Raw()
-    to_move = fields.Raw()
-    legal_moves = fields.Raw()
-    hand = fields.Raw()
-    scores = fields.Raw()
-    deadline = fields.Raw()
-    deal_commitment = fields.String()
-    state = fields.Raw()
-    result = fields.Raw()
-
-
-view = View()
-
-
 class Result(Schema):
     class Meta:
         unknown = INCLUDE
@@ -218,14 +196,118 @@ class Result(Schema):
     )
 
 
-def seats() -> fields.List:
-    """A game's seats (the base's ``SeatEntry``), as every game resource lists them."""
-    return fields.List(fields.Raw(metadata=ref("SeatEntry")), required=True)
+class SeatEntry(Schema):
+    """A seat of a game as every game resource lists it."""
+
+    seat = fields.Integer(required=True, metadata=ref("Seat"))
+    name = fields.String(required=True, allow_none=True)
+    player_id = fields.String(required=True, allow_none=True)
+    house = house()
 
 
-def events() -> fields.List:
-    """Events as the caller may see them (the base's ``Event``, expanded per kind)."""
-    return fields.List(fields.Raw(metadata=ref("Event")), required=True)
+DUPLICATE_STATE = """\
+the public state; null (and no `hand`) at a duplicate board's table that
+ended before another table of its board, until every table is over
+(docs/api.md, "Duplicate boards")
+"""
+DEADLINE = """\
+clocked (tournament) games: your deadline when you are to move, else the
+earliest deadline of the seats to move; null otherwise
+"""
+
+
+def seats() -> fields.Nested:
+    """A game's seats, as every game resource lists them."""
+    return fields.Nested(SeatEntry, many=True, required=True)
+
+
+class View(Schema):
+    """docs/api.md#games-and-views: the record's fields plus the engine's filtered view;
+    the spec's ``<Game>View`` per game (``game`` its id, ``state`` and ``legal_moves`` the
+    game's wire's) and ``View`` the union of them."""
+
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    status = fields.String(required=True, validate=STATUS)
+    version = fields.Integer(
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "+1 on every accepted action"},
+    )
+    seats = seats()
+    you = fields.Integer(required=True, allow_none=True, validate=validate.Range(min=0))
+    to_move = fields.List(fields.Integer(metadata=ref("Seat")), required=True)
+    legal_moves = fields.List(
+        fields.Raw(metadata=ref("Move")),
+        required=True,
+        metadata={"description": "non-empty only when you are to move"},
+    )
+    hand = fields.List(
+        fields.String(metadata=ref("Card")),
+        metadata={"description": "your cards; absent for spectators"},
+    )
+    scores = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "per seat; in partnership games each seat shows its side's score"},
+    )
+    deadline = fields.String(
+        required=True, allow_none=True, metadata={**DATE_TIME, "description": DEADLINE}
+    )
+    deal_commitment = fields.String(required=True, validate=COMMITMENT)
+    state = fields.Raw(required=True, allow_none=True, metadata={"description": DUPLICATE_STATE})
+    result = fields.Nested(Result, required=True)
+
+
+view = View()
+
+
+class Event(Schema):
+    """Something that happened in a game, as the caller may see it: the spec's
+    ``<Kind>Event`` per kind (``kind`` a const, ``data`` the kind's: the games' wires',
+    :data:`SERVER_EVENTS`) and ``Event`` the union of them."""
+
+    class Meta:
+        description = "something that happened in a game; `data` by `kind`"
+
+    seq = fields.Integer(
+        required=True,
+        validate=validate.Range(min=1),
+        metadata={"description": "the event's number in the game"},
+    )
+    version = fields.Integer(
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "the game version it belongs to"},
+    )
+    kind = fields.String(required=True)
+    data = fields.Dict(required=True)
+    visible_to = fields.List(
+        fields.Integer(metadata=ref("Seat")),
+        allow_none=True,
+        metadata={"description": "in finished replays only; null means public"},
+    )
+
+
+class _TimeoutData(Schema):
+    class Meta:
+        description = "the clock decided a seat's move"
+
+    seat = fields.Integer(required=True, metadata=ref("Seat"))
+    timeouts = fields.Integer(required=True, metadata={"description": "the seat's timeouts so far"})
+    action = fields.String(required=True)
+
+
+SERVER_EVENTS: dict[str, type[Schema]] = {"timeout": _TimeoutData}
+"""The ``data`` of each event kind the server itself emits (docs/api.md, "Events"), by
+kind; each game's kinds are on its wire (server/games/kit/wire.py)."""
+
+
+def events() -> fields.Nested:
+    """Events as the caller may see them (dumped as one list: ``many``, ten times cheaper
+    than a ``List`` of them one by one)."""
+    return fields.Nested(Event, many=True, required=True)
 
 
 class Events(Schema):

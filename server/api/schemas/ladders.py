@@ -7,7 +7,8 @@ from marshmallow import Schema, fields, validate
 
 from server.services.names import MAX_TITLE_LENGTH
 
-from .fields import Base, Boolean, Name, Number, _Query
+from .callbacks import CallbackHealth
+from .fields import Boolean, Name, Number, _Query, house
 from .tournaments import Clock, TimeoutPolicy
 
 _SIDES = ("solo", "fixed")
@@ -172,8 +173,8 @@ class LadderHealth(Schema):
     response_p99 = Number(allow_none=True, metadata={"description": "ms, latest 500 moves"})
     response_samples = fields.Integer()
     refused_moves = fields.Integer(metadata={"description": "moves the rules refused"})
-    callback = Base(
-        "CallbackHealth",
+    callback = fields.Nested(
+        CallbackHealth,
         allow_none=True,
         metadata={
             "description": "for an entry that plays through a callback (`PUT "
@@ -236,7 +237,7 @@ class LadderMatch(Schema):
 class LadderEntry(Schema):
     player_id = fields.String(required=True)
     name = fields.String(required=True, allow_none=True)
-    house = Base("House")
+    house = house()
     partner = fields.String(
         required=True,
         allow_none=True,
@@ -298,7 +299,7 @@ class LadderRank(Schema):
             "by its player id's last four characters (`mybot #b2c4`)"
         },
     )
-    house = Base("House")
+    house = house()
     ordinal = Number(required=True)
     mu = Number(required=True)
     sigma = Number(required=True)

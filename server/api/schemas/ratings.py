@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from .fields import ref
+from .fields import house
 
 
 class _Row(Schema):
     rank = fields.Integer(required=True, validate=validate.Range(min=1))
     player_id = fields.String(required=True)
     name = fields.String(required=True, allow_none=True)
-    house = fields.Raw(metadata=ref("House"))
+    house = house()
     mu = fields.Float(required=True)
     sigma = fields.Float(required=True)
     ordinal = fields.Float(required=True)

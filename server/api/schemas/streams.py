@@ -10,7 +10,7 @@ from typing import Any
 from marshmallow import INCLUDE, Schema, fields, validate
 
 from .fields import EVENT_NUMBER, EXAMPLE_GAME, _Query, ref
-from .games import SeatQuery, Turn
+from .games import Event, SeatQuery, Turn
 
 
 class PingQuery(_Query):
@@ -53,8 +53,7 @@ class TurnStreamQuery(_Query):
     )
 
 
-# -- the streams' messages (the unions, GameStreamMessage and TurnStreamMessage, are
-# -- openapi_base.yaml's: a marshmallow schema says no oneOf) ------------------------------
+# -- the streams' messages, and each stream's union of them ------------------------------
 def _event(name: str) -> fields.String:
     """A named message's ``event:`` field."""
     return fields.String(required=True, metadata={"const": name})
@@ -194,7 +193,7 @@ class EventMessage(Schema):
         ]
 
     id = fields.Integer(required=True, validate=validate.Range(min=1))
-    data = fields.Raw(required=True, metadata=ref("Event"))
+    data = fields.Nested(Event, required=True)
 
 
 class Heartbeat(Schema):
@@ -205,21 +204,41 @@ class Heartbeat(Schema):
     comment = fields.String(required=True, metadata={"const": "heartbeat"})
 
 
-def messages(union: str) -> dict[str, Any]:
+class TurnStreamMessage(Schema):
+    """A message of the turn stream: one of its kinds (``Meta.one_of``; the SSE writer
+    writes them, no schema dumps them)."""
+
+    class Meta:
+        description = (
+            "a message of `GET /v1/me/turns/stream`, by its `event` field (a heartbeat is a "
+            "comment)"
+        )
+        one_of = (TurnsMessage, OverMessage, InvitationMessage, StreamErrorMessage, Heartbeat)
+
+
+class GameStreamMessage(Schema):
+    """A message of a game's stream: one of its kinds (``Meta.one_of``)."""
+
+    class Meta:
+        description = "a message of `GET /v1/games/{game_id}/stream` (a heartbeat is a comment)"
+        one_of = (EventMessage, EndMessage, Heartbeat)
+
+
+def messages(union: type[Schema]) -> dict[str, Any]:
     """A stream's schema: the list of its messages, each one of ``union`` (OpenAPI 3.1
     has no schema per item: 3.2 reads ``schema`` of an event stream as the whole, an
     array, and ``itemSchema`` as each message, which 3.1 tools refuse)."""
-    return {"type": "array", "items": {"$ref": f"#/components/schemas/{union}"}}
+    return {"type": "array", "items": union}
 
 
 STREAM_MESSAGES = (
     *(TurnsMessage, OverMessage, InvitationMessage, StreamErrorMessage),
     *(EventMessage, EndMessage, Heartbeat),
 )
-"""Every kind of message of the two streams (openapi_base.yaml's unions name them)."""
+"""Every kind of message of the two streams (the unions name them)."""
 
 
-# -- a callback bot's call (server/services/callbacks.py's Call.request builds it) ---------
+# -- a callback bot's call (server/services/callback_dispatch.py's Call.request builds it)
 class CallbackCall(Turn):
     class Meta:
         description = (

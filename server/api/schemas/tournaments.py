@@ -8,7 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from server.services import names
 
-from .fields import DATE_TIME, EXAMPLE_GAME, Base, Name, Number, _Query
+from .fields import DATE_TIME, EXAMPLE_GAME, Name, Number, _Query, house
 
 FORMATS = ("round_robin", "swiss", "knockout", "duplicate")
 TOURNAMENT_STATUSES = ("open", "running", "finished", "aborted")
@@ -33,13 +33,13 @@ class Clock(Schema):
     )
 
 
-class DefaultMovePolicy(Schema):
+class _DefaultMovePolicy(Schema):
     """:class:`TimeoutPolicy`'s first kind, as the spec states it."""
 
     kind = fields.String(required=True, metadata={"const": "default_move"})
 
 
-class ForfeitPolicy(Schema):
+class _ForfeitPolicy(Schema):
     """:class:`TimeoutPolicy`'s second kind, as the spec states it."""
 
     kind = fields.String(required=True, metadata={"const": "forfeit"})
@@ -57,7 +57,7 @@ class TimeoutPolicy(Schema):
     schema's fields and rule accept."""
 
     class Meta:
-        one_of = (DefaultMovePolicy, ForfeitPolicy)
+        one_of = (_DefaultMovePolicy, _ForfeitPolicy)
 
     kind = fields.String(required=True, validate=validate.OneOf(["default_move", "forfeit"]))
     after = fields.Integer(strict=True, validate=validate.Range(min=1, max=1000))
@@ -149,7 +149,7 @@ class TournamentsQuery(_Query):
 class EntryPlayer(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True, allow_none=True)
-    house = Base("House")
+    house = house()
 
 
 class TournamentEntry(Schema):
@@ -230,7 +230,7 @@ class Standing(Schema):
     eliminated_in = fields.Integer(
         required=True, allow_none=True, metadata={"description": "knockout: the round lost in"}
     )
-    house = Base("House")
+    house = house()
 
 
 def _status() -> fields.String:
