@@ -134,9 +134,7 @@ def unparsed(value: Any, path: str = "") -> list[str]:
     if named is None:
         return []
     left = []
-    extra = set(getattr(value, "additional_properties", {})) - UNDOCUMENTED.get(
-        type(value).__name__, set()
-    )
+    extra = set(getattr(value, "additional_properties", {}))
     if named and extra:
         left.append(f"{path}.{{{', '.join(sorted(extra))}}} (in {type(value).__name__})")
     for name in named:
@@ -154,7 +152,7 @@ def _parsed(value: Any) -> bool:
     if named is None:
         return True
     extra = getattr(value, "additional_properties", None)
-    if named and extra and not extra.keys() <= UNDOCUMENTED.get(type(value).__name__, set()):
+    if named and extra:
         return False
     return all(_parsed(getattr(value, name)) for name in named)
 
@@ -165,28 +163,6 @@ def _named(model: type) -> tuple[str, ...] | None:
     if not attrs.has(model):
         return None
     return tuple(f.name for f in attrs.fields(model) if f.name != "additional_properties")
-
-
-# Fields the server sends that the per-game state schemas do not name yet (the models keep
-# them in `additional_properties`): each game's `deal_results` items and Cowpoke's rounds.
-UNDOCUMENTED = {
-    "DealResult": {"game", "scores"},  # Concerto's
-    "CowpokeStateDealResultsItem": {"best", "points", "scores", "winners"},
-    "CowpokeStateRoundsItem": {"out_of_play"},
-    "PinochleStateDealResultsItem": {
-        "checks",
-        "contract",
-        "counted",
-        "counters",
-        "made",
-        "melds",
-        "melds_counted",
-        "points",
-        "scores",
-        "tricks",
-        "trump",
-    },  # fmt: skip
-}
 
 
 def test_raw_json_is_found() -> None:
