@@ -31,16 +31,19 @@ SHAPES = {
     "ForceMove": move("force", "Concerto: call 'Play' on your partner"),
     "SideScores": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["NS", "EW"],
         "properties": {"NS": INTEGER, "EW": INTEGER},
     },
     "PlayedCard": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["seat", "card"],
         "properties": {"seat": SEAT, "card": CARD},
     },
     "CompletedHand": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["deal", "number", "side", "leader", "cards", "combination", "points"],
         "properties": {
             "deal": INTEGER,
@@ -107,6 +110,7 @@ STATE = {
         "passes": INTEGER,
         "forced": {
             "type": ["object", "null"],
+            "additionalProperties": False,
             "required": ["by", "player"],
             "properties": {"by": SEAT, "player": SEAT},
         },

@@ -70,11 +70,13 @@ SHAPES = {
     },
     "TableCard": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["owner", "card", "taken_by"],
         "properties": {"owner": OWNER, "card": CARD, "taken_by": nullable(SEAT)},
     },
     "CowpokeTake": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["seat", "card", "from", "auto"],
         "properties": {"seat": SEAT, "card": CARD, "from": OWNER, "auto": BOOLEAN},
     },

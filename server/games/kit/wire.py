@@ -101,6 +101,7 @@ SHAPES: dict[str, Schema] = {
     },
     "TrickCard": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["seat", "card"],
         "properties": {"seat": SEAT, "card": CARD},
     },

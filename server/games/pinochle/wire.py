@@ -91,6 +91,7 @@ SHAPES = {
     ),
     "PinochleMeld": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["name", "class", "points", "cards"],
         "properties": {"name": STRING, "class": STRING, "points": INTEGER, "cards": CARDS},
     },
@@ -126,17 +127,20 @@ STATE = {
         "bids": array(
             {
                 "type": "object",
+                "additionalProperties": False,
                 "required": ["seat"],
                 "properties": {"seat": SEAT, "amount": {"type": ["integer", "null"]}},
             }
         ),
         "contract": {
             "type": ["object", "null"],
+            "additionalProperties": False,
             "required": ["bidder", "amount"],
             "properties": {"bidder": SEAT, "amount": INTEGER},
         },
         "exchange": {
             "type": ["object", "null"],
+            "additionalProperties": False,
             "required": ["seat", "gave", "took"],
             "properties": {"seat": SEAT, "gave": CARD, "took": CARD},
         },
@@ -153,6 +157,7 @@ STATE = {
         "tricks": array(
             {
                 "type": "object",
+                "additionalProperties": False,
                 "required": ["number", "leader", "cards", "winner", "counters", "last"],
                 "properties": {
                     "number": INTEGER,
