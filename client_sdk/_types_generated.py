@@ -53,6 +53,7 @@ __all__ = [
     "ConcertoMove",
     "ConcertoState",
     "ConcertoStateForced",
+    "ConcertoStateGamesItem",
     "ConcertoView",
     "ConsentInvitation",
     "ConsentInvitationList",
@@ -62,6 +63,7 @@ __all__ = [
     "CowpokeOwner",
     "CowpokeState",
     "CowpokeStateDealResultsItem",
+    "CowpokeStateDealResultsItemBestItem",
     "CowpokeStateRoundsItem",
     "CowpokeTake",
     "CowpokeView",
@@ -184,9 +186,9 @@ __all__ = [
     "PinochleMove",
     "PinochleState",
     "PinochleStateBidsItem",
-    "PinochleStateCheckLogItem",
     "PinochleStateContract",
     "PinochleStateDealResultsItem",
+    "PinochleStateDealResultsItemContract",
     "PinochleStateExchange",
     "PinochleStateTricksItem",
     "PinochleView",
@@ -480,14 +482,33 @@ class SideScores(TypedDict):
     EW: int
 
 
+class ConcertoStateGamesItem(TypedDict):
+    """a finished game of the match"""
+
+    game: int
+    scores: SideScores
+    winner: str | None
+    """the winning side (`NS` or `EW`); null when the game ends level"""
+
+
 class DealResult(TypedDict):
+    """a scored deal"""
+
+    game: int
+    """the game of the match the deal was played in (1 outside a match)"""
     deal: int
+    """the deal's number in its game"""
     dealer: Seat
     hand_points: SideScores
+    """each side's hand score (C16)"""
     leftovers: dict[str, list[Card]]
-    """the revealed left-overs, by side"""
+    """the revealed left-overs, by side (C14, C15, C17, C19)"""
     leftover_bonus: SideScores
+    """each side's left-over bonus"""
     game_bonus: SideScores
+    """each side's game bonus (C22: 0 unless it alone reached the target)"""
+    scores: SideScores
+    """each side's score in the game after the deal, bonuses included"""
 
 
 class ConcertoState(TypedDict):
@@ -510,8 +531,10 @@ class ConcertoState(TypedDict):
     deal_hand_points: NotRequired[SideScores]
     game_scores: NotRequired[SideScores]
     match_scores: NotRequired[SideScores | None]
-    games: NotRequired[list[dict[str, Any]]]
-    final_hands: NotRequired[list[Any] | None]
+    games: NotRequired[list[ConcertoStateGamesItem]]
+    """the match's finished games (empty outside a match)"""
+    final_hands: NotRequired[list[list[Card]] | None]
+    """each seat's cards left when the game ended (null before)"""
 
 
 class ConcertoView(TypedDict):
@@ -648,12 +671,48 @@ CowpokeMove = PutOutMove | TakeMove | CallMove | PassMove
 """Cowpoke: put a card out, take one from the table, call the showdown, or pass"""
 
 
+class CowpokeStateDealResultsItemBestItem(TypedDict):
+    """a seat's best five cards and their category"""
+
+    cards: list[Card]
+    combination: Literal[
+        "nothing",
+        "one_pair",
+        "two_pairs",
+        "threes",
+        "straight",
+        "flush",
+        "full_house",
+        "fours",
+        "straight_flush",
+    ]
+    """a five-card Poker category, lowest first in this list"""
+
+
+Integers = list[int]
+"""one number per seat, or per side"""
+
+
 class CowpokeStateDealResultsItem(TypedDict):
+    """a showdown (W7, W8): the hands shown, the best of each, who won it"""
+
     deal: int
+    """the deal's number"""
     dealer: Seat
-    round: NotRequired[int]
-    called_by: NotRequired[int | None]
-    hands: NotRequired[list[list[Card]]]
+    round: int
+    """the round it followed"""
+    called_by: Seat | None
+    """the seat that called it; null when compulsory (ten cards each)"""
+    hands: list[list[Card]]
+    """every seat's cards, shown"""
+    best: list[CowpokeStateDealResultsItemBestItem]
+    """each seat's best five-card Poker hand, by seat"""
+    points: Integers
+    """each seat's points of this showdown (W8: 1 to each winner, 0 to the others)"""
+    scores: Integers
+    """each seat's score after it"""
+    winners: list[Seat]
+    """the seats whose hands are best (W7: equal hands share the win)"""
 
 
 CowpokeOwner = Seat | Literal["dummy"]
@@ -678,9 +737,13 @@ class TableCard(TypedDict):
 
 
 class CowpokeStateRoundsItem(TypedDict):
+    """a finished round of this deal"""
+
     round: int
     put_outs: list[TableCard]
     takes: list[CowpokeTake]
+    out_of_play: Card | None
+    """the card left over at the exchange's end, face up (W5, two players with the dummy); null in the other games"""
 
 
 class CowpokeState(TypedDict):
@@ -707,6 +770,7 @@ class CowpokeState(TypedDict):
     """each seat's cards shown face up"""
     rounds: list[CowpokeStateRoundsItem]
     deal_results: list[CowpokeStateDealResultsItem]
+    """each showdown so far, the first first"""
     drawn: Card | None
     put_out: Card | None
 
@@ -775,6 +839,16 @@ PinochleMove = BidMove | PassMove | TrumpMove | KeepMove | ExchangeDixMove | Pla
 """Pinochle (every variant): bid or pass in the auction, name trump, keep the turn-up or exchange the dix for it, play a card"""
 
 
+class PinochleCheck(TypedDict):
+    """checks a side earned (the check variant)"""
+
+    deal: int
+    side: int
+    checks: int
+    reason: str
+    seat: NotRequired[Seat]
+
+
 PinochleMeld = TypedDict(
     "PinochleMeld",
     {
@@ -791,22 +865,47 @@ class PinochleStateBidsItem(TypedDict):
     amount: NotRequired[int | None]
 
 
-class PinochleStateCheckLogItem(TypedDict):
-    deal: int
-    side: int
-    checks: int
-    reason: NotRequired[str]
-    seat: NotRequired[Seat]
-
-
 class PinochleStateContract(TypedDict):
     bidder: Seat
     amount: int
 
 
+class PinochleStateDealResultsItemContract(TypedDict):
+    """the auction's winner, its bid, and whether its side made it"""
+
+    bidder: Seat
+    amount: int
+    made: bool
+
+
 class PinochleStateDealResultsItem(TypedDict):
+    """a scored deal (P17, P18 and the variants' scoring)"""
+
     deal: int
+    """the deal's number"""
     dealer: Seat
+    trump: Suit
+    """the deal's trump suit"""
+    contract: PinochleStateDealResultsItemContract | None
+    """the contract (the variants with an auction); null without one"""
+    melds: list[int]
+    """the points of the melds shown, by side"""
+    melds_counted: list[int]
+    """the meld points that count (P17: none for a side without a trick), by side"""
+    counters: list[int]
+    """the counter points taken in tricks, by side"""
+    tricks: list[int]
+    """the tricks won, by side"""
+    made: list[int]
+    """what the side made: its counted melds plus its counters, by side"""
+    counted: list[bool]
+    """whether the side's points were counted (false for the bidders' opponents when the bidders reached the target first), by side"""
+    points: list[int]
+    """the points scored this deal (with a contract: the bid lost, negative, when the bidders did not make it; 0 when not counted), by side"""
+    scores: list[int]
+    """the score after the deal, by side"""
+    checks: list[PinochleCheck]
+    """the deal checks paid at its end (P13; the check variant, else empty)"""
 
 
 class PinochleStateExchange(TypedDict):
@@ -852,11 +951,13 @@ class PinochleState(TypedDict):
     counters: list[int]
     cards_left: list[int]
     deal_results: list[PinochleStateDealResultsItem]
+    """each deal scored so far, the first first"""
     scores: list[int]
     """by side"""
     checks: list[int] | None
     """check variant: each side's checks"""
-    check_log: list[PinochleStateCheckLogItem] | None
+    check_log: list[PinochleCheck] | None
+    """check variant: every payment of checks, the first first (null in the other variants)"""
 
 
 class PinochleView(TypedDict):
@@ -1102,19 +1203,21 @@ class HandCompleteEvent(TypedDict):
 class DealEndEventData1(TypedDict):
     """Concerto: a deal is scored (the sides' scores)"""
 
-    deal: int
-    dealer: Seat
     game: int
+    """the game of the match the deal was played in (1 outside a match)"""
+    deal: int
+    """the deal's number in its game"""
+    dealer: Seat
     hand_points: SideScores
-    game_bonus: SideScores
-    leftover_bonus: SideScores
+    """each side's hand score (C16)"""
     leftovers: dict[str, list[Card]]
-    """each side's cards left over"""
+    """the revealed left-overs, by side (C14, C15, C17, C19)"""
+    leftover_bonus: SideScores
+    """each side's left-over bonus"""
+    game_bonus: SideScores
+    """each side's game bonus (C22: 0 unless it alone reached the target)"""
     scores: SideScores
-
-
-Integers = list[int]
-"""one number per seat, or per side"""
+    """each side's score in the game after the deal, bonuses included"""
 
 
 class DealEndEventData2(TypedDict):
@@ -1130,37 +1233,41 @@ class DealEndEventData2(TypedDict):
 
 
 class DealEndEventData3Contract(TypedDict):
+    """the auction's winner, its bid, and whether its side made it"""
+
     bidder: Seat
     amount: int
     made: bool
-
-
-class PinochleCheck(TypedDict):
-    """checks a side earned (the check variant)"""
-
-    deal: int
-    side: int
-    checks: int
-    reason: str
-    seat: NotRequired[Seat]
 
 
 class DealEndEventData3(TypedDict):
     """Pinochle: a deal is scored (per side)"""
 
     deal: int
+    """the deal's number"""
     dealer: Seat
-    trump: str | None
+    trump: Suit
+    """the deal's trump suit"""
     contract: DealEndEventData3Contract | None
-    melds: Integers
-    melds_counted: Integers
-    counters: Integers
+    """the contract (the variants with an auction); null without one"""
+    melds: list[int]
+    """the points of the melds shown, by side"""
+    melds_counted: list[int]
+    """the meld points that count (P17: none for a side without a trick), by side"""
+    counters: list[int]
+    """the counter points taken in tricks, by side"""
+    tricks: list[int]
+    """the tricks won, by side"""
+    made: list[int]
+    """what the side made: its counted melds plus its counters, by side"""
     counted: list[bool]
-    made: Integers
-    tricks: Integers
-    points: Integers
-    scores: Integers
+    """whether the side's points were counted (false for the bidders' opponents when the bidders reached the target first), by side"""
+    points: list[int]
+    """the points scored this deal (with a contract: the bid lost, negative, when the bidders did not make it; 0 when not counted), by side"""
+    scores: list[int]
+    """the score after the deal, by side"""
     checks: list[PinochleCheck]
+    """the deal checks paid at its end (P13; the check variant, else empty)"""
 
 
 class DealEndEvent(TypedDict):
@@ -1417,20 +1524,43 @@ class CallEvent(TypedDict):
 
 
 class ShowdownEventDataBestItem(TypedDict):
+    """a seat's best five cards and their category"""
+
     cards: list[Card]
-    combination: str
+    combination: Literal[
+        "nothing",
+        "one_pair",
+        "two_pairs",
+        "threes",
+        "straight",
+        "flush",
+        "full_house",
+        "fours",
+        "straight_flush",
+    ]
+    """a five-card Poker category, lowest first in this list"""
 
 
 class ShowdownEventData(TypedDict):
+    """a showdown (W7, W8): the hands shown, the best of each, who won it"""
+
     deal: int
+    """the deal's number"""
     dealer: Seat
     round: int
+    """the round it followed"""
     called_by: Seat | None
+    """the seat that called it; null when compulsory (ten cards each)"""
     hands: list[list[Card]]
+    """every seat's cards, shown"""
     best: list[ShowdownEventDataBestItem]
+    """each seat's best five-card Poker hand, by seat"""
     points: Integers
+    """each seat's points of this showdown (W8: 1 to each winner, 0 to the others)"""
     scores: Integers
+    """each seat's score after it"""
     winners: list[Seat]
+    """the seats whose hands are best (W7: equal hands share the win)"""
 
 
 class ShowdownEvent(TypedDict):
@@ -1442,6 +1572,7 @@ class ShowdownEvent(TypedDict):
     """the game version it belongs to"""
     kind: Literal["showdown"]
     data: ShowdownEventData
+    """a showdown (W7, W8): the hands shown, the best of each, who won it"""
     visible_to: NotRequired[list[Seat] | None]
     """in finished replays only; null means public"""
 

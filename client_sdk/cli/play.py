@@ -24,7 +24,7 @@ def add_play_command(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "the replay is the server's GET /v1/games/{id}/replay. Needs the engines "
         "(pip install ./server/games).",
     )
-    play.add_argument("game", help="concerto | seconds | cowpoke | pinochle | ...")
+    play.add_argument("game", help="a game id of the engines (GET /v1/rules lists them)")
     play.add_argument(
         "bots",
         nargs="+",

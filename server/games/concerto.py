@@ -1069,4 +1069,5 @@ GAME = game_record(
     longest_game=longest_game,
     move_of=move_of,
     wire=WIRE,
+    option_sets=({"deals": 1}, {"deals": 1, "rules": "penguin"}),  # one deal each
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .kit.wire import (
     CARD,
     CARDS,
+    COMBINATION,
     GAME_OVER_EVENT,
     HAND_EVENT,
     INTEGER,
@@ -21,21 +22,28 @@ from .kit.wire import (
 
 SIDE_SCORES = ref("SideScores")
 SIDE = array(SEAT)
+WINNER = {
+    "type": ["string", "null"],
+    "description": "the winning side (`NS` or `EW`); null when the game ends level",
+}
 
 SHAPES = {
     "ForceMove": move("force", "Concerto: call 'Play' on your partner"),
     "SideScores": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["NS", "EW"],
         "properties": {"NS": INTEGER, "EW": INTEGER},
     },
     "PlayedCard": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["seat", "card"],
         "properties": {"seat": SEAT, "card": CARD},
     },
     "CompletedHand": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["deal", "number", "side", "leader", "cards", "combination", "points"],
         "properties": {
             "deal": INTEGER,
@@ -43,34 +51,41 @@ SHAPES = {
             "side": SIDE,
             "leader": SEAT,
             "cards": array(ref("PlayedCard")),
-            "combination": {
-                "type": "string",
-                "enum": [
-                    *("nothing", "one_pair", "two_pairs", "threes", "straight", "flush"),
-                    *("full_house", "fours", "straight_flush"),
-                ],
-            },
+            "combination": {k: v for k, v in COMBINATION.items() if k != "description"},
             "points": INTEGER,
         },
     },
-    "DealResult": {
-        "type": "object",
-        "required": [
-            *("deal", "dealer", "hand_points", "leftovers", "leftover_bonus", "game_bonus"),
-        ],
-        "properties": {
-            "deal": INTEGER,
+    "DealResult": record(
+        {
+            "game": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "the game of the match the deal was played in (1 outside a match)",
+            },
+            "deal": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "the deal's number in its game",
+            },
             "dealer": SEAT,
-            "hand_points": SIDE_SCORES,
+            "hand_points": {**SIDE_SCORES, "description": "each side's hand score (C16)"},
             "leftovers": {
                 "type": "object",
-                "description": "the revealed left-overs, by side",
+                "description": "the revealed left-overs, by side (C14, C15, C17, C19)",
                 "additionalProperties": CARDS,
             },
-            "leftover_bonus": SIDE_SCORES,
-            "game_bonus": SIDE_SCORES,
+            "leftover_bonus": {**SIDE_SCORES, "description": "each side's left-over bonus"},
+            "game_bonus": {
+                **SIDE_SCORES,
+                "description": "each side's game bonus (C22: 0 unless it alone reached the target)",
+            },
+            "scores": {
+                **SIDE_SCORES,
+                "description": "each side's score in the game after the deal, bonuses included",
+            },
         },
-    },
+        description="a scored deal",
+    ),
 }
 
 STATE = {
@@ -95,14 +110,25 @@ STATE = {
         "passes": INTEGER,
         "forced": {
             "type": ["object", "null"],
+            "additionalProperties": False,
             "required": ["by", "player"],
             "properties": {"by": SEAT, "player": SEAT},
         },
         "deal_hand_points": SIDE_SCORES,
         "game_scores": SIDE_SCORES,
         "match_scores": nullable(SIDE_SCORES),
-        "games": array({"type": "object", "additionalProperties": True}),
-        "final_hands": {"type": ["array", "null"], "items": {}},
+        "games": array(
+            record(
+                {"game": INTEGER, "scores": SIDE_SCORES, "winner": WINNER},
+                description="a finished game of the match",
+            ),
+            description="the match's finished games (empty outside a match)",
+        ),
+        "final_hands": {
+            "type": ["array", "null"],
+            "description": "each seat's cards left when the game ended (null before)",
+            "items": CARDS,
+        },
     },
     "additionalProperties": False,
 }
@@ -127,30 +153,11 @@ EVENTS = {
         },
         description="a Concerto hand is complete",
     ),
-    "deal_end": record(
-        {
-            "deal": INTEGER,
-            "dealer": SEAT,
-            "game": INTEGER,
-            "hand_points": SIDE_SCORES,
-            "game_bonus": SIDE_SCORES,
-            "leftover_bonus": SIDE_SCORES,
-            "leftovers": {
-                "description": "each side's cards left over",
-                "type": "object",
-                "additionalProperties": CARDS,
-            },
-            "scores": SIDE_SCORES,
-        },
-        description="a deal is scored (the sides' scores)",
-    ),
+    "deal_end": {**SHAPES["DealResult"], "description": "a deal is scored (the sides' scores)"},
     "game_end": record(
         {
             "game": INTEGER,
-            "winner": {
-                "type": ["string", "null"],
-                "description": "the winning side (`NS` or `EW`); null when the game ends level",
-            },
+            "winner": WINNER,
             "scores": SIDE_SCORES,
             "hands": array(CARDS),
         },

@@ -1091,4 +1091,8 @@ GAME = game_record(
     longest_game=longest_game,
     move_of=as_dict,
     wire=WIRE,
+    option_sets=(
+        *({"players": n, "hands": 1} for n in (2, 3, 4, 5)),  # one showdown each
+        {"players": 3, "hands": 1, "suit_order": "SHDC"},
+    ),
 )

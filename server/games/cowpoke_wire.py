@@ -11,6 +11,7 @@ from .kit.wire import (
     BOOLEAN,
     CARD,
     CARDS,
+    COMBINATION,
     GAME_OVER_EVENT,
     HAND_EVENT,
     INTEGER,
@@ -28,6 +29,37 @@ from .kit.wire import (
 OWNER = ref("CowpokeOwner")
 SEAT_OR_NULL = {"type": ["integer", "null"], "minimum": 0}
 
+SHOWDOWN = record(
+    {
+        "deal": {"type": "integer", "minimum": 1, "description": "the deal's number"},
+        "dealer": SEAT,
+        "round": {"type": "integer", "minimum": 1, "description": "the round it followed"},
+        "called_by": {
+            **nullable(SEAT),
+            "description": "the seat that called it; null when compulsory (ten cards each)",
+        },
+        "hands": array(CARDS, description="every seat's cards, shown"),
+        "best": array(
+            record(
+                {"cards": {**CARDS, "minItems": 5, "maxItems": 5}, "combination": COMBINATION},
+                description="a seat's best five cards and their category",
+            ),
+            description="each seat's best five-card Poker hand, by seat",
+        ),
+        "points": {
+            **INTEGERS,
+            "description": "each seat's points of this showdown (W8: 1 to"
+            " each winner, 0 to the others)",
+        },
+        "scores": {**INTEGERS, "description": "each seat's score after it"},
+        "winners": array(
+            SEAT, description="the seats whose hands are best (W7: equal hands share the win)"
+        ),
+    },
+    description="a showdown (W7, W8): the hands shown, the best of each, who won it",
+)
+"""The record of a showdown: each in the state's ``deal_results``, the ``showdown`` event."""
+
 SHAPES = {
     "PutOutMove": move("put_out", "Cowpoke: put a card out on the table", card=CARD),
     "TakeMove": move("take", "Cowpoke: take a card from the table", card=CARD),
@@ -38,11 +70,13 @@ SHAPES = {
     },
     "TableCard": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["owner", "card", "taken_by"],
         "properties": {"owner": OWNER, "card": CARD, "taken_by": nullable(SEAT)},
     },
     "CowpokeTake": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["seat", "card", "from", "auto"],
         "properties": {"seat": SEAT, "card": CARD, "from": OWNER, "auto": BOOLEAN},
     },
@@ -78,31 +112,21 @@ STATE = {
         "passes": array(SEAT),
         "exposed": array(CARDS, description="each seat's cards shown face up"),
         "rounds": array(
-            {
-                "type": "object",
-                "additionalProperties": True,
-                "required": ["round", "put_outs", "takes"],
-                "properties": {
+            record(
+                {
                     "round": INTEGER,
                     "put_outs": array(ref("TableCard")),
                     "takes": array(ref("CowpokeTake")),
+                    "out_of_play": {
+                        **nullable(CARD),
+                        "description": "the card left over at the exchange's end, face up"
+                        " (W5, two players with the dummy); null in the other games",
+                    },
                 },
-            }
+                description="a finished round of this deal",
+            )
         ),
-        "deal_results": array(
-            {
-                "type": "object",
-                "additionalProperties": True,
-                "required": ["deal", "dealer"],
-                "properties": {
-                    "deal": INTEGER,
-                    "dealer": SEAT,
-                    "round": INTEGER,
-                    "called_by": {"type": ["integer", "null"]},
-                    "hands": array(CARDS),
-                },
-            }
-        ),
+        "deal_results": array(SHOWDOWN, description="each showdown so far, the first first"),
         "drawn": nullable(CARD),
         "put_out": nullable(CARD),
     },
@@ -133,19 +157,7 @@ EVENTS = {
     "asking": record({"round": INTEGER, "asked": SEAT}),
     "call": record(SEAT_IN_ROUND),
     "pass": record({"seat": SEAT, "round": INTEGER}, description="a pass"),
-    "showdown": record(
-        {
-            "deal": INTEGER,
-            "dealer": SEAT,
-            "round": INTEGER,
-            "called_by": nullable(SEAT),
-            "hands": array(CARDS),
-            "best": array(record({"cards": CARDS, "combination": STRING})),
-            "points": INTEGERS,
-            "scores": INTEGERS,
-            "winners": array(SEAT),
-        }
-    ),
+    "showdown": SHOWDOWN,
     "game_over": GAME_OVER_EVENT,
 }
 

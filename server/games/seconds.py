@@ -735,4 +735,5 @@ GAME = game_record(
     longest_game=longest_game,
     move_of=as_dict,
     wire=WIRE,
+    option_sets=({}, {"winner": "highest"}),
 )

@@ -47,6 +47,7 @@ STATE = {
         "tricks": array(
             {
                 "type": "object",
+                "additionalProperties": False,
                 "required": ["deal", "number", "leader", "cards", "winner", "rule"],
                 "properties": {
                     "deal": INTEGER,
@@ -63,6 +64,7 @@ STATE = {
         "deal_results": array(
             {
                 "type": "object",
+                "additionalProperties": False,
                 "required": ["deal", "dealer", "scoring", "partners", "tricks", "points", "scores"],
                 "properties": {
                     "deal": INTEGER,

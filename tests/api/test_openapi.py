@@ -3,10 +3,10 @@
 Every response of a scripted session that touches every endpoint (and most
 error statuses) is validated with openapi-core; successful requests are
 validated too. Then two coverage checks: every route of the app is in the
-spec, and every operation of the spec was exercised here. Each game (every
-option set that changes what is sent) has its views, moves, turns, events,
-replay, errors and the messages of both SSE streams (parsed with
-client_sdk/sse.py) checked against the spec's schemas, and the spec names
+spec, and every operation of the spec was exercised here. Each game, in every
+option set of tests/train/option_sets.py, is played to its end and has its
+views, moves, turns, events, replay, errors and the messages of both SSE
+streams (parsed with client_sdk/sse.py) checked against the spec's schemas, and the spec names
 a `details` schema for every error code and a `data` schema for every event kind.
 """
 
@@ -30,13 +30,16 @@ from referencing._core import Resolver
 from werkzeug.test import EnvironBuilder
 
 from client_sdk.sse import SseParser
-from tests.api.game_setups import FINISHED_SETUPS, GAME_SETUPS, check_every_game_is_set_up
+from server.games import find_game
+from tests.api.game_setups import check_every_game_is_set_up
 from tests.api.play import play_random_moves
 from tests.callbacks.openapi_calls import exercise_callbacks
 from tests.conftest import ADMIN_TOKEN
 from tests.embed.openapi_calls import exercise_embedding
 from tests.ladder.openapi_calls import exercise_ladders
 from tests.security.openapi_tokens import exercise_tokens
+from tests.train.option_sets import OPTION_SETS, option_sets
+from tests.train.option_sets import ids as option_set_ids
 from tests.web.openapi_calls import exercise_visitors
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -463,36 +466,40 @@ def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -
     assert me["ratings"]["concerto"]["games"] == 1
 
 
-# Every game and every option set that changes what is sent: the views (each seat's and a
-# spectator's), the moves, the turns, the events and the replay of each are checked against
-# the spec (each game's `View`, `<Game>State` and `<Game>Move`). Bounded: at most MOVES
-# moves per game, enough to cross each game's phases (auction, exchange, tricks; rounds).
-# The refusals after them need the game under way: an option set whose games may end within
-# MOVES fails there by its message, not silently. A registered game without an entry fails
-# `test_every_game_s_answers_are_checked`.
-MOVES = 40
+# Every game in every option set of tests/train/option_sets.py (each rule edition, variant
+# and table size, one deal where the game has a choice) played to its end, its answers
+# checked against the spec (each game's `View`, `<Game>State` and `<Game>Move`, each event
+# kind's `data`). A registered game without an option set fails
+# `test_every_game_and_option_set_is_checked`; a game that does not end fails at
+# `longest_game`'s bound (its Game record's).
 
 
-def test_every_game_s_answers_are_checked() -> None:
+def test_every_game_and_option_set_is_checked() -> None:
     check_every_game_is_set_up()
+    # each option set of the registry as it is now is a case below (a game registered after
+    # the cases were collected is not: its own tests play it, as tests/testgame/ does)
+    assert option_sets() == OPTION_SETS
 
 
-@pytest.mark.parametrize(
-    ("game", "options"),
-    [(g, o) for g, sets in GAME_SETUPS.items() for o in sets],
-    ids=lambda v: str(v),
-)
+@pytest.mark.parametrize(("game", "options"), OPTION_SETS, ids=option_set_ids())
 def test_every_games_answers_match_the_spec(client, spec, players, app, document, game, options):
-    check_a_game_s_answers(Checked(client, spec, app, document), players, game, options)
+    check_a_game_s_answers(Checked(client, spec, app, document), players, app, game, options)
 
 
-def check_a_game_s_answers(
-    call: Checked, players, game: str, options: dict, moves: int = MOVES
-) -> None:
-    """A game of ``game`` played ``moves`` moves in through ``call`` (every answer checked
-    against its spec), then its refusals, its streams and its events (each of its kind's
-    schema). tests/testgame/ calls it with a spec built with its game registered."""
-    client, document = call.client, call.document
+def checked_turn(n: int) -> bool:
+    """Whether the ``n``-th move's view and answer are checked (besides a new phase's): the
+    first four, then each power of two (4, 8, 16, ...: ever further apart)."""
+    return n < 4 or n & (n - 1) == 0
+
+
+def check_a_game_s_answers(call: Checked, players, app, game: str, options: dict) -> None:
+    """A game of ``game`` played to its end, its answers checked through ``call`` against
+    its spec: the creation and the joins; the view of the seat to move and the move's
+    answer at the :func:`checked_turn` turns and wherever the kinds of legal moves change
+    (a new phase: an auction, an exchange, the tricks, a round); after the first move, the
+    game under way (:func:`check_a_game_under_way`); at the end, the finished game
+    (:func:`check_a_finished_game`). The moves between are made through the services.
+    tests/testgame/ calls it with a spec built with its game registered."""
     me = players.register(f"{game}-bot")
     body = {"game": game, "options": options, "allow_multiple_seats": True}
     status, view = call("post", "/v1/games", body, me.token)
@@ -501,24 +508,43 @@ def check_a_game_s_answers(
     while view["status"] == "waiting":
         status, view = call("post", f"/v1/games/{gid}/join", {}, me.token)
         assert status == 200, view
+    games = app.extensions["parlour"].games
+    bound = find_game(game).longest_game(view["options"])
     rng = random.Random(f"{game}{options}")
-    kinds = set()
-    last: tuple[int, dict] | None = None  # the seat and move made last
-    for n in range(moves):
-        if view["status"] != "active":
-            break
+    n, before, under_way, sent = 0, None, False, set()
+    while view["status"] == "active":
+        assert n <= bound, f"more than the {bound} moves of its longest game"
         seat = view["to_move"][0]
-        get = call if n % 4 == 0 else unchecked(client)  # every move's answer is checked
-        status, mine = get("get", f"/v1/games/{gid}", token=me.token, query={"seat": seat})
-        assert status == 200 and mine["game"] == game and mine["legal_moves"]
-        move = rng.choice(mine["legal_moves"])
-        kinds.add(move["type"])
-        status, view = call(
-            "post", f"/v1/games/{gid}/moves", {"move": move, "seat": seat}, me.token
-        )
-        assert status == 200, view
-        last = (seat, move)
-    assert view["status"] == "active", "the refusals below need a game under way"
+        legal = games.view(me.token, gid, seat)["legal_moves"]
+        move, kinds = rng.choice(legal), {m["type"] for m in legal}
+        if checked_turn(n) or kinds != before:
+            query = {"seat": seat}
+            status, mine = call("get", f"/v1/games/{gid}", token=me.token, query=query)
+            assert status == 200 and mine["game"] == game and mine["legal_moves"] == legal
+            answer = call("post", f"/v1/games/{gid}/moves", {"move": move, "seat": seat}, me.token)
+            status, view = answer
+            assert status == 200, view
+        else:
+            view = games.move(me.token, gid, move, seat=seat)
+        n, before = n + 1, kinds
+        sent.add(move["type"])
+        if not under_way and view["status"] == "active":
+            check_a_game_under_way(call, me, gid, view, (seat, move))
+            under_way = True
+    assert under_way, "the game ended at its first move: nothing was checked under way"
+    assert view["status"] == "finished" and view["version"] == n, view["status"]
+    assert sent  # the moves sent were the spec's (requests are checked too)
+    check_a_finished_game(call, me, gid, len(view["seats"]))
+
+
+def check_a_game_under_way(call: Checked, me, gid: str, view: dict, last: tuple) -> None:
+    """A game under way (``view``: the answer to its last move, ``last``: who made which):
+    every seat's view and a spectator's, the turns, the events, the replay, the refusals
+    (each in its code's schema, the spec's `<Code>Error`) and both streams."""
+    seats = len(view["seats"])
+    for seat in range(seats):
+        status, mine = call("get", f"/v1/games/{gid}", token=me.token, query={"seat": seat})
+        assert status == 200 and mine["you"] == seat
     assert call("get", f"/v1/games/{gid}")[0] == 200  # the spectator's view
     assert call("get", "/v1/me/turns", token=me.token)[0] == 200
     status, events = call("get", f"/v1/games/{gid}/events", token=me.token, query={"seat": 0})
@@ -526,7 +552,6 @@ def check_a_game_s_answers(
     assert call("get", f"/v1/games/{gid}/replay")[0] == 200
     assert call("get", f"/v1/games/{gid}/replay/0")[0] == 409  # game_not_finished
 
-    # the refusals, each in its code's schema (the spec's `<Code>Error`)
     moves = f"/v1/games/{gid}/moves"
     assert call("post", moves, {"move": {"type": "pass"}}, "x.y")[0] == 401
     assert call("get", "/v1/games/nope", token=me.token)[0] == 404
@@ -540,15 +565,14 @@ def check_a_game_s_answers(
     stale = {"move": fresh[0], "seat": seat, "version": view["version"] - 1}
     status, error = call("post", moves, stale, me.token)
     assert status == 409 and error["error"]["details"] == {"version": view["version"]}
-    wrong = [m for m in WRONG_MOVES if m not in legal]
-    for move in wrong:  # a well-formed move the rules refuse now: illegal_move
-        status, error = call("post", moves, {"move": move, "seat": seat}, me.token)
-        if status == 422:
-            assert error["error"]["details"]["legal_moves"] == legal
-            break
-        assert status == 400  # not a move of this game at all
-    else:
-        pytest.fail(f"none of {wrong} was refused as illegal_move")
+    # a well-formed move the rules refuse now (illegal_move): the first of the game's
+    # action space the seat may not make
+    game = find_game(view["game"])
+    wrong = next(m for m in map(game.move_of, game.actions) if m not in legal)
+    status, error = call("post", moves, {"move": wrong, "seat": seat}, me.token)
+    assert status == 422 and error["error"]["details"]["legal_moves"] == legal, error
+    status, again = call("get", f"/v1/games/{gid}", token=me.token, query={"seat": seat})
+    assert again["version"] == view["version"], "a refused move changed the game"
     assert call.codes >= {"unauthorized", "not_found", "invalid_request"}
     assert call.codes >= {"stale_version", "illegal_move", "game_not_finished"}
 
@@ -561,8 +585,8 @@ def check_a_game_s_answers(
         until=lambda got: "turns" in events_of(got),  # (its heartbeat: the test above)
     )
     (pushed,) = [m for m in turns if m.get("event") == "turns"]
-    assert {t["view"]["game"] for t in pushed["data"]} == {game}
-    assert [t["seat"] for t in pushed["data"]] == view["to_move"]
+    assert {t["view"]["game"] for t in pushed["data"]} == {view["game"]}
+    assert sorted(t["seat"] for t in pushed["data"]) == sorted(view["to_move"])
     sent = call.stream(
         f"/v1/games/{gid}/stream",
         "GameStreamMessage",
@@ -571,22 +595,42 @@ def check_a_game_s_answers(
         until=lambda got: sum("id" in m for m in got) == len(events["events"]),
     )
     assert [m["data"] for m in sent if "id" in m] == events["events"]
-    # every event is one of its kind's (the spec's `<Kind>Event`, data typed per kind)
+    check_kinds(call.document, events["events"])
+
+
+def check_a_finished_game(call: Checked, me, gid: str, seats: int) -> None:
+    """A finished game: every seat's view and events and a spectator's, the replay, its
+    first and last frames, a move refused (game_over) and the game stream's ``end``."""
+    for seat in [*range(seats), None]:
+        token, query = (None, None) if seat is None else (me.token, {"seat": seat})
+        status, final = call("get", f"/v1/games/{gid}", token=token, query=query)
+        assert status == 200 and final["status"] == "finished" and final["result"]
+        assert final["you"] == seat and not final["legal_moves"]
+        status, events = call("get", f"/v1/games/{gid}/events", token=token, query=query)
+        assert status == 200 and events["events"][-1]["kind"] == "game_over"
+        check_kinds(call.document, events["events"])
+        query = {**(query or {}), "after": events["last"], "wait": 0}
+        status, page = call("get", f"/v1/games/{gid}/events", token=token, query=query)
+        assert status == 200 and page["events"] == []  # the next page: none after the last
+    status, replay = call("get", f"/v1/games/{gid}/replay")
+    assert status == 200 and replay["revealed"] and replay["result"] == final["result"]
+    status, first = call("get", f"/v1/games/{gid}/replay/0")
+    assert status == 200 and first["public"]["version"] == 0
+    status, frame = call("get", f"/v1/games/{gid}/replay/{replay['version']}")
+    assert status == 200 and frame["public"]["result"] == replay["result"]
+    assert len(frame["views"]) == seats
+    move = {"move": {"type": "pass"}, "seat": 0}
+    assert call("post", f"/v1/games/{gid}/moves", move, me.token)[0] == 409
+    assert "game_over" in call.codes
+    sent = call.stream(f"/v1/games/{gid}/stream", "GameStreamMessage", me.token)
+    assert sent[-1] == {"event": "end", "data": {"status": "finished"}}
+    check_kinds(call.document, [m["data"] for m in sent if "id" in m])
+
+
+def check_kinds(document: dict, events: list[dict]) -> None:
+    """Every event is one of its kind's (the spec's `<Kind>Event`, data typed per kind)."""
     mapping = document["components"]["schemas"]["Event"]["discriminator"]["mapping"]
-    assert {e["kind"] for e in events["events"]} <= mapping.keys()
-    assert kinds  # the moves sent were the spec's (requests are checked too)
-
-
-# Well-formed moves of some game, one of which each game's rules refuse mid-game.
-WRONG_MOVES = [
-    {"type": "play", "card": "2C"},
-    {"type": "play", "card": "9S"},
-    {"type": "pass"},
-    {"type": "call"},
-    {"type": "keep"},
-    {"type": "bid", "amount": 1000},
-    *({"type": "play", "card": f"A{suit}"} for suit in "SHDC"),  # a seat holds not every ace
-]
+    assert {e["kind"] for e in events} <= mapping.keys()
 
 
 def test_every_error_code_and_event_kind_has_its_schema(document):
@@ -675,50 +719,3 @@ def test_the_examples_are_answers_the_spec_accepts(document):
         assert {"200", "201"} & shown.get(operation, set()), f"{operation} shows no answer"
     assert "request" in shown["createGame"] and "request" in shown["makeMove"]
     assert {"409", "422"} <= shown["makeMove"]
-
-
-# Each game played to its end (the moves through the services: the answers checked here
-# are the finished game's), its shortest options: the replay, its last frame, the view
-# with the result and the game stream's `end`, for every game and edition.
-@pytest.mark.parametrize(
-    ("game", "options"),
-    [(g, o) for g, sets in FINISHED_SETUPS.items() for o in sets],
-    ids=lambda v: str(v),
-)
-def test_every_games_finished_answers_match_the_spec(
-    client, spec, players, app, document, game, options
-):
-    check_a_finished_game_s_answers(
-        Checked(client, spec, app, document), players, app, game, options
-    )
-
-
-def check_a_finished_game_s_answers(call: Checked, players, app, game: str, options: dict) -> None:
-    """A game of ``game`` played to its end (through the services), then its answers
-    checked through ``call`` against its spec: the view, the replay, its last frame, the
-    game stream's ``end``."""
-    document = call.document
-    me = players.register(f"{game}-end")
-    body = {"game": game, "options": options, "allow_multiple_seats": True}
-    status, view = call("post", "/v1/games", body, me.token)
-    gid = view["id"]
-    while view["status"] == "waiting":
-        status, view = call("post", f"/v1/games/{gid}/join", {}, me.token)
-    games = app.extensions["parlour"].games
-    rng = random.Random(game)
-    while view["status"] == "active":
-        seat = view["to_move"][0]
-        legal = games.view(me.token, gid, seat)["legal_moves"]
-        view = games.move(me.token, gid, rng.choice(legal), seat=seat)
-    status, final = call("get", f"/v1/games/{gid}", token=me.token)
-    assert status == 200 and final["status"] == "finished" and final["result"]
-    status, replay = call("get", f"/v1/games/{gid}/replay")
-    assert status == 200 and replay["revealed"]
-    status, frame = call("get", f"/v1/games/{gid}/replay/{replay['version']}")
-    assert status == 200 and frame["public"]["result"] == replay["result"]
-    assert call("post", f"/v1/games/{gid}/moves", {"move": {"type": "pass"}}, me.token)[0] == 409
-    sent = call.stream(f"/v1/games/{gid}/stream", "GameStreamMessage", me.token)
-    assert sent[-1] == {"event": "end", "data": {"status": "finished"}}
-    mapping = document["components"]["schemas"]["Event"]["discriminator"]["mapping"]
-    assert {m["data"]["kind"] for m in sent if "id" in m} <= mapping.keys()
-    assert call.codes == {"game_over"}

@@ -51,9 +51,16 @@ def test_every_registered_game_has_a_table_and_every_seat_count_is_played() -> N
         assert seats == set(REGISTRY[game_id].seats), game_id
 
 
-@pytest.mark.parametrize(
-    ("game_id", "option"), [("concerto", "rules"), ("pinochle", "variant"), ("pinochle", "players")]
-)
+# each game's variant and table-size options that list their choices (from the registry)
+CHOICES = [
+    (game_id, option)
+    for game_id, game in REGISTRY.items()
+    for option in (game.variant_option, game.seat_option)
+    if option is not None and "choices" in game.options[option]
+]
+
+
+@pytest.mark.parametrize(("game_id", "option"), CHOICES)
 def test_every_choice_that_changes_the_deal_is_a_case(game_id: str, option: str) -> None:
     choices = {c for c in REGISTRY[game_id].options[option]["choices"]}
     played = {

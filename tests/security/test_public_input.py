@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from server.games import REGISTRY
 from tests.api.helpers import Api, assert_error
 
 HUGE = [str(2**64), str(2**64 + 1), str(10**30)]
@@ -65,7 +66,8 @@ def test_the_largest_stream_id_is_still_accepted(api, game_id):
     assert reply.body["events"] == []
 
 
-SEATS = {"concerto": 4, "seconds": 4, "cowpoke": 4, "pinochle": 4}
+SEATS = {g: len(game.new_state({}, "seats").seat_scores()) for g, game in REGISTRY.items()}
+"""Each game's seats at its default table."""
 NOT_STRINGS = [{"a": 1}, ["AS"], 7, None, True]
 
 

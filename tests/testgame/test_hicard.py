@@ -31,7 +31,8 @@ from tests.games import test_conformance, test_search_door
 from tests.games.conformance import Table
 from tests.testgame.hicard import PACK, WIRE, State
 from tests.train import test_action_ids, test_option_sets
-from tests.web.visitor_tables import check_every_game_has_a_visitor_table
+from tests.train.option_sets import option_sets
+from tests.web.visitor_tables import check_every_game_has_a_visitor_table, visitor_tables
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,9 +97,6 @@ def test_every_per_game_list_names_the_game_it_lacks(hicard: Game) -> None:
     coverage_tests = [
         test_conformance.test_every_registered_game_has_a_table_and_every_seat_count_is_played,
         test_search_door.test_every_game_has_its_door_cases,
-        check_every_game_is_set_up,  # test_openapi.test_every_game_s_answers_are_checked
-        check_every_game_has_a_visitor_table,  # test_visitors.test_every_game_has_its_visitor_table
-        test_option_sets.test_every_game_edition_and_table_size_is_judged,
         test_action_ids.test_the_action_ids_are_those_policies_were_trained_on,
     ]
     for coverage in coverage_tests:
@@ -107,6 +105,16 @@ def test_every_per_game_list_names_the_game_it_lacks(hicard: Game) -> None:
     REGISTRY.pop("hicard")
     for coverage in coverage_tests:
         coverage()  # the same tests pass on the registry without it
+
+
+def test_the_lists_made_from_the_registry_take_the_game_as_it_is(hicard: Game) -> None:
+    """The option sets the suites judge (its record's defaults: its one table, no variant),
+    the games the spec test plays and the visitors' tables take Hicard with nothing added."""
+    assert [o for g, o in option_sets() if g == "hicard"] == [{}]
+    test_option_sets.test_every_game_edition_and_table_size_is_judged()
+    check_every_game_is_set_up()  # test_openapi.test_every_game_and_option_set_is_checked
+    check_every_game_has_a_visitor_table()  # test_visitors.test_every_game_has_its_visitor_table
+    assert visitor_tables()["hicard"] == {}
 
 
 def test_the_docs_build_needs_the_game_s_rules_page(hicard: Game) -> None:

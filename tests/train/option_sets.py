@@ -1,34 +1,32 @@
-"""The option sets the third-party suites judge: every game of the registry, every
-rule edition, variant and seat count, and the options that change how a game is
-played (Seconds' winner, Pinochle's head rule, count and check table). Deals are
-bounded (one where the game has a choice) so that each check takes seconds."""
+"""The option sets the suites judge, from the registry: each game's ``option_sets`` (its
+Game record's: every rule edition, variant and seat count, and the options that change how
+the game is played, each game short), in the registry's order. A game added to the
+registry is judged with its own sets, or with its defaults, its table sizes and its
+variants (``server.games.kit.base.default_option_sets``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
-    ("concerto", {"deals": 1}),
-    ("concerto", {"deals": 1, "rules": "penguin"}),
-    ("seconds", {}),
-    ("seconds", {"winner": "highest"}),
-    *[("cowpoke", {"players": n, "hands": 1}) for n in (2, 3, 4, 5)],
-    ("cowpoke", {"players": 3, "hands": 1, "suit_order": "SHDC"}),
-    ("pinochle", {"variant": "partnership", "max_deals": 1}),
-    ("pinochle", {"variant": "firehouse", "max_deals": 1}),
-    ("pinochle", {"variant": "check", "max_deals": 1}),
-    ("pinochle", {"variant": "check", "max_deals": 1, "check_table": "bicycle"}),
-    ("pinochle", {"variant": "double-deck", "players": 6, "max_deals": 1}),
-    ("pinochle", {"variant": "double-deck", "players": 8, "max_deals": 1}),
-    (
-        "pinochle",
-        {"variant": "partnership", "max_deals": 1, "head_rule": "strict", "count": "simple"},
-    ),  # fmt: skip
-    ("pinochle", {"variant": "firehouse", "max_deals": 1, "head_rule": "trump-only"}),
-]
+from server.games import REGISTRY
+
+OptionSets = list[tuple[str, dict[str, Any]]]
 
 
-def ids() -> list[str]:
+def option_sets() -> OptionSets:
+    """Every registered game's option sets, as the registry has them now (a game the tests
+    register later is in the next call's)."""
+    return [(game_id, dict(o)) for game_id, game in REGISTRY.items() for o in game.option_sets]
+
+
+OPTION_SETS: OptionSets = option_sets()
+"""The option sets of the registry the test session started with (the tests parametrized
+by it are)."""
+
+
+def ids(sets: OptionSets | None = None) -> list[str]:
+    """Each option set's label: ``cowpoke-players=2-hands=1``, ``seconds-defaults``."""
     return [
-        f"{g}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}" for g, o in OPTION_SETS
+        f"{g}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}"
+        for g, o in (OPTION_SETS if sets is None else sets)
     ]

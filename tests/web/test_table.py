@@ -15,6 +15,7 @@ import pytest
 
 from bots.uniform import RandomBot
 from client_sdk import Client, Runner
+from server.games import REGISTRY
 from tests.conftest import ADMIN_TOKEN, Player
 from tests.web.conftest import Seats, Web, play_random, wait_for, wait_for_version
 
@@ -199,15 +200,19 @@ def test_no_hidden_card_reaches_a_spectator_or_another_seat(web: Web, seats: Sea
     assert_page_holds_none_of(web, hands[0] | hands[2] | hands[3])
 
 
-@pytest.mark.parametrize(
-    ("game", "options", "n"),
-    [
-        ("seconds", {}, 4),
-        ("cowpoke", {}, 3),
-        ("pinochle", {}, 4),
-        ("pinochle", {"variant": "firehouse", "first_dealer": 0}, 4),
-    ],
-)
+def _default_table(game_id: str, options: dict[str, Any]) -> tuple[str, dict[str, Any], int]:
+    return game_id, options, len(REGISTRY[game_id].new_state(options, "seats").seat_scores())
+
+
+# every registered game at its default table (a new game with the generic renderer too),
+# and Pinochle's auction, where the moves are buttons
+TABLES = [
+    *(_default_table(game_id, {}) for game_id in REGISTRY),
+    _default_table("pinochle", {"variant": "firehouse", "first_dealer": 0}),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "n"), TABLES)
 def test_every_game_is_drawn_and_played_by_clicking(
     web: Web, seats: Seats, game: str, options: dict, n: int
 ) -> None:

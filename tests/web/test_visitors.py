@@ -16,7 +16,7 @@ from tests.api.helpers import cards_in
 from tests.conftest import ADMIN_TOKEN, LiveServer
 from tests.web.conftest import Web, appears, wait_for
 from tests.web.test_table import assert_page_holds_none_of
-from tests.web.visitor_tables import VISITOR_TABLES, check_every_game_has_a_visitor_table
+from tests.web.visitor_tables import check_every_game_has_a_visitor_table, visitor_tables
 
 RULE_TAGS = {"concerto": "c17", "seconds": "s3", "cowpoke": "w4", "pinochle": "p20"}
 """One tag per game that its docs page defines (docs/rules/<game>.md#<tag>)."""
@@ -310,7 +310,7 @@ def test_visitors_are_seated_with_the_best_house_bot_of_their_game(app, client) 
     app.extensions["parlour"].visitors.configure(
         enabled=True, max_live=50, per_client=0, period=3600
     )
-    for game, options in VISITOR_TABLES.items():
+    for game, options in visitor_tables().items():
         reply = client.post("/v1/visitors/games", json={"game": game, "options": options})
         assert reply.status_code == 201, reply.json
         seats = [s["player_id"] for s in reply.json["game"]["seats"]][1:]

@@ -1777,16 +1777,25 @@ export interface components {
             combination: "nothing" | "one_pair" | "two_pairs" | "threes" | "straight" | "flush" | "full_house" | "fours" | "straight_flush";
             points: number;
         };
+        /** @description a scored deal */
         DealResult: {
+            /** @description the game of the match the deal was played in (1 outside a match) */
+            game: number;
+            /** @description the deal's number in its game */
             deal: number;
             dealer: components["schemas"]["Seat"];
+            /** @description each side's hand score (C16) */
             hand_points: components["schemas"]["SideScores"];
-            /** @description the revealed left-overs, by side */
+            /** @description the revealed left-overs, by side (C14, C15, C17, C19) */
             leftovers: {
                 [key: string]: components["schemas"]["Card"][];
             };
+            /** @description each side's left-over bonus */
             leftover_bonus: components["schemas"]["SideScores"];
+            /** @description each side's game bonus (C22: 0 unless it alone reached the target) */
             game_bonus: components["schemas"]["SideScores"];
+            /** @description each side's score in the game after the deal, bonuses included */
+            scores: components["schemas"]["SideScores"];
         };
         /** @description the public state of a Concerto game (identical for every seat) */
         ConcertoState: {
@@ -1810,10 +1819,15 @@ export interface components {
             deal_hand_points?: components["schemas"]["SideScores"];
             game_scores?: components["schemas"]["SideScores"];
             match_scores?: components["schemas"]["SideScores"] | null;
+            /** @description the match's finished games (empty outside a match) */
             games?: {
-                [key: string]: unknown;
+                game: number;
+                scores: components["schemas"]["SideScores"];
+                /** @description the winning side (`NS` or `EW`); null when the game ends level */
+                winner: string | null;
             }[];
-            final_hands?: unknown[] | null;
+            /** @description each seat's cards left when the game ended (null before) */
+            final_hands?: components["schemas"]["Card"][][] | null;
         };
         /** @description Concerto: play a card, pass, or call 'Play' (force) */
         ConcertoMove: components["schemas"]["PlayMove"] | components["schemas"]["PassMove"] | components["schemas"]["ForceMove"];
@@ -1912,22 +1926,40 @@ export interface components {
             passes: components["schemas"]["Seat"][];
             /** @description each seat's cards shown face up */
             exposed: components["schemas"]["Card"][][];
-            rounds: ({
+            rounds: {
                 round: number;
                 put_outs: components["schemas"]["TableCard"][];
                 takes: components["schemas"]["CowpokeTake"][];
-            } & {
-                [key: string]: unknown;
-            })[];
-            deal_results: ({
+                /** @description the card left over at the exchange's end, face up (W5, two players with the dummy); null in the other games */
+                out_of_play: components["schemas"]["Card"] | null;
+            }[];
+            /** @description each showdown so far, the first first */
+            deal_results: {
+                /** @description the deal's number */
                 deal: number;
                 dealer: components["schemas"]["Seat"];
-                round?: number;
-                called_by?: number | null;
-                hands?: components["schemas"]["Card"][][];
-            } & {
-                [key: string]: unknown;
-            })[];
+                /** @description the round it followed */
+                round: number;
+                /** @description the seat that called it; null when compulsory (ten cards each) */
+                called_by: components["schemas"]["Seat"] | null;
+                /** @description every seat's cards, shown */
+                hands: components["schemas"]["Card"][][];
+                /** @description each seat's best five-card Poker hand, by seat */
+                best: {
+                    cards: components["schemas"]["Card"][];
+                    /**
+                     * @description a five-card Poker category, lowest first in this list
+                     * @enum {string}
+                     */
+                    combination: "nothing" | "one_pair" | "two_pairs" | "threes" | "straight" | "flush" | "full_house" | "fours" | "straight_flush";
+                }[];
+                /** @description each seat's points of this showdown (W8: 1 to each winner, 0 to the others) */
+                points: components["schemas"]["Integers"];
+                /** @description each seat's score after it */
+                scores: components["schemas"]["Integers"];
+                /** @description the seats whose hands are best (W7: equal hands share the win) */
+                winners: components["schemas"]["Seat"][];
+            }[];
             drawn: components["schemas"]["Card"] | null;
             put_out: components["schemas"]["Card"] | null;
         };
@@ -2027,25 +2059,44 @@ export interface components {
             tricks_won: number[];
             counters: number[];
             cards_left: number[];
-            deal_results: ({
+            /** @description each deal scored so far, the first first */
+            deal_results: {
+                /** @description the deal's number */
                 deal: number;
                 dealer: components["schemas"]["Seat"];
-            } & {
-                [key: string]: unknown;
-            })[];
+                /** @description the deal's trump suit */
+                trump: components["schemas"]["Suit"];
+                /** @description the contract (the variants with an auction); null without one */
+                contract: {
+                    bidder: components["schemas"]["Seat"];
+                    amount: number;
+                    made: boolean;
+                } | null;
+                /** @description the points of the melds shown, by side */
+                melds: number[];
+                /** @description the meld points that count (P17: none for a side without a trick), by side */
+                melds_counted: number[];
+                /** @description the counter points taken in tricks, by side */
+                counters: number[];
+                /** @description the tricks won, by side */
+                tricks: number[];
+                /** @description what the side made: its counted melds plus its counters, by side */
+                made: number[];
+                /** @description whether the side's points were counted (false for the bidders' opponents when the bidders reached the target first), by side */
+                counted: boolean[];
+                /** @description the points scored this deal (with a contract: the bid lost, negative, when the bidders did not make it; 0 when not counted), by side */
+                points: number[];
+                /** @description the score after the deal, by side */
+                scores: number[];
+                /** @description the deal checks paid at its end (P13; the check variant, else empty) */
+                checks: components["schemas"]["PinochleCheck"][];
+            }[];
             /** @description by side */
             scores: number[];
             /** @description check variant: each side's checks */
             checks: number[] | null;
-            check_log: ({
-                deal: number;
-                side: number;
-                checks: number;
-                reason?: string;
-                seat?: components["schemas"]["Seat"];
-            } & {
-                [key: string]: unknown;
-            })[] | null;
+            /** @description check variant: every payment of checks, the first first (null in the other variants) */
+            check_log: components["schemas"]["PinochleCheck"][] | null;
         };
         /** @description Pinochle (every variant): bid or pass in the auction, name trump, keep the turn-up or exchange the dix for it, play a card */
         PinochleMove: components["schemas"]["BidMove"] | components["schemas"]["PassMove"] | components["schemas"]["TrumpMove"] | components["schemas"]["KeepMove"] | components["schemas"]["ExchangeDixMove"] | components["schemas"]["PlayMove"];
@@ -2783,16 +2834,22 @@ export interface components {
             kind: "deal_end";
             /** @description a deal is scored, one shape per game (Concerto, Seconds, Pinochle) */
             data: {
+                /** @description the game of the match the deal was played in (1 outside a match) */
+                game: number;
+                /** @description the deal's number in its game */
                 deal: number;
                 dealer: components["schemas"]["Seat"];
-                game: number;
+                /** @description each side's hand score (C16) */
                 hand_points: components["schemas"]["SideScores"];
-                game_bonus: components["schemas"]["SideScores"];
-                leftover_bonus: components["schemas"]["SideScores"];
-                /** @description each side's cards left over */
+                /** @description the revealed left-overs, by side (C14, C15, C17, C19) */
                 leftovers: {
                     [key: string]: components["schemas"]["Card"][];
                 };
+                /** @description each side's left-over bonus */
+                leftover_bonus: components["schemas"]["SideScores"];
+                /** @description each side's game bonus (C22: 0 unless it alone reached the target) */
+                game_bonus: components["schemas"]["SideScores"];
+                /** @description each side's score in the game after the deal, bonuses included */
                 scores: components["schemas"]["SideScores"];
             } | {
                 deal: number;
@@ -2803,22 +2860,34 @@ export interface components {
                 points: components["schemas"]["Integers"];
                 scores: components["schemas"]["Integers"];
             } | {
+                /** @description the deal's number */
                 deal: number;
                 dealer: components["schemas"]["Seat"];
-                trump: string | null;
+                /** @description the deal's trump suit */
+                trump: components["schemas"]["Suit"];
+                /** @description the contract (the variants with an auction); null without one */
                 contract: {
                     bidder: components["schemas"]["Seat"];
                     amount: number;
                     made: boolean;
                 } | null;
-                melds: components["schemas"]["Integers"];
-                melds_counted: components["schemas"]["Integers"];
-                counters: components["schemas"]["Integers"];
+                /** @description the points of the melds shown, by side */
+                melds: number[];
+                /** @description the meld points that count (P17: none for a side without a trick), by side */
+                melds_counted: number[];
+                /** @description the counter points taken in tricks, by side */
+                counters: number[];
+                /** @description the tricks won, by side */
+                tricks: number[];
+                /** @description what the side made: its counted melds plus its counters, by side */
+                made: number[];
+                /** @description whether the side's points were counted (false for the bidders' opponents when the bidders reached the target first), by side */
                 counted: boolean[];
-                made: components["schemas"]["Integers"];
-                tricks: components["schemas"]["Integers"];
-                points: components["schemas"]["Integers"];
-                scores: components["schemas"]["Integers"];
+                /** @description the points scored this deal (with a contract: the bid lost, negative, when the bidders did not make it; 0 when not counted), by side */
+                points: number[];
+                /** @description the score after the deal, by side */
+                scores: number[];
+                /** @description the deal checks paid at its end (P13; the check variant, else empty) */
                 checks: components["schemas"]["PinochleCheck"][];
             };
             /** @description in finished replays only; null means public */
@@ -3056,18 +3125,31 @@ export interface components {
              * @enum {string}
              */
             kind: "showdown";
+            /** @description a showdown (W7, W8): the hands shown, the best of each, who won it */
             data: {
+                /** @description the deal's number */
                 deal: number;
                 dealer: components["schemas"]["Seat"];
+                /** @description the round it followed */
                 round: number;
+                /** @description the seat that called it; null when compulsory (ten cards each) */
                 called_by: components["schemas"]["Seat"] | null;
+                /** @description every seat's cards, shown */
                 hands: components["schemas"]["Card"][][];
+                /** @description each seat's best five-card Poker hand, by seat */
                 best: {
                     cards: components["schemas"]["Card"][];
-                    combination: string;
+                    /**
+                     * @description a five-card Poker category, lowest first in this list
+                     * @enum {string}
+                     */
+                    combination: "nothing" | "one_pair" | "two_pairs" | "threes" | "straight" | "flush" | "full_house" | "fours" | "straight_flush";
                 }[];
+                /** @description each seat's points of this showdown (W8: 1 to each winner, 0 to the others) */
                 points: components["schemas"]["Integers"];
+                /** @description each seat's score after it */
                 scores: components["schemas"]["Integers"];
+                /** @description the seats whose hands are best (W7: equal hands share the win) */
                 winners: components["schemas"]["Seat"][];
             };
             /** @description in finished replays only; null means public */

@@ -710,7 +710,9 @@ class Game:
       action's place is its id), ``move_of``, each action's move, ``pack``, its cards
       low to high, and ``longest_game``, a bound on a game's moves for given options;
     * ``wire``, the schemas of what it sends and takes (its view, moves and events), which
-      the API's spec is built from.
+      the API's spec is built from;
+    * ``option_sets``, the options it is judged by (the test suites and the third-party
+      ones play each): every edition, variant and table size, each game short.
 
     :func:`game_record` refuses a game without its OpenSpiel facts or its wire, naming
     what is missing.
@@ -759,6 +761,12 @@ class Game:
     ladder_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     """The options of the ladder ``parlour serve`` defines for the game, where not its
     defaults (Concerto's one deal a game, as its house bots' strengths were measured)."""
+    option_sets: tuple[Mapping[str, Any], ...] = ({},)
+    """Option sets that together play the game in every edition or variant, at every table
+    size, and with each option that changes how it is played, each game short (one deal
+    where the game has a choice): what the test suites, and the third-party suites
+    OpenSpiel's, PettingZoo's and the generated clients', play it with.
+    :func:`game_record` makes them when the game names none (:func:`default_option_sets`)."""
     actions: tuple[Any, ...] = ()
     """The game's fixed action space (:attr:`BaseState.actions`): an action's place is
     its id, the same in every state (OpenSpiel's and PettingZoo's action ids)."""
@@ -799,12 +807,14 @@ def game_record(
     longest_game: Callable[[Mapping[str, Any]], int] | None = None,
     move_of: Callable[[Any], Move] | None = None,
     wire: Wire | None = None,
+    option_sets: Iterable[Mapping[str, Any]] = (),
 ) -> Game:
     """The registry's record of the game whose states are ``state``.
 
     ``pack``, ``longest_game`` and ``move_of`` are the game's OpenSpiel facts
     (:class:`Game`), with the state's ``actions``; ``wire`` is its schemas. Each is
-    required.
+    required. ``option_sets``: the options it is judged by, else
+    :func:`default_option_sets`.
 
     Raises:
         ValueError: a fact is missing or wrong, each named with what it should be.
@@ -834,7 +844,34 @@ def game_record(
         longest_game=longest_game,
         move_of=move_of,
         wire=wire,
+        option_sets=tuple(map(dict, option_sets))
+        or default_option_sets(seats, seat_option, options, variant_option),
     )
+
+
+def default_option_sets(
+    seats: tuple[int, ...],
+    seat_option: str | None,
+    options: Mapping[str, Any],
+    variant_option: str | None,
+) -> tuple[dict[str, Any], ...]:
+    """The option sets of a game that names none: its defaults, one set per other table
+    size and one per other variant (each else the defaults).
+
+    >>> specs = {"v": {"default": "a", "choices": ["a", "b"]}, "n": {"default": 2}}
+    >>> default_option_sets((2, 3), "n", specs, "v")
+    ({}, {'n': 3}, {'v': 'b'})
+    >>> default_option_sets((4,), None, {}, None)
+    ({},)
+    """
+    out: list[dict[str, Any]] = [{}]
+    if seat_option is not None:
+        default = options[seat_option].get("default")
+        out += [{seat_option: n} for n in seats if n != default]
+    if variant_option is not None:
+        spec = options[variant_option]
+        out += [{variant_option: c} for c in spec["choices"] if c != spec.get("default")]
+    return tuple(out)
 
 
 _FACTS = {

@@ -51,6 +51,15 @@ BOOLEAN: Schema = {"type": "boolean"}
 CARD, SEAT, SUIT = ref("Card"), ref("Seat"), ref("Suit")
 CARDS = array(CARD)
 INTEGERS = ref("Integers")
+COMBINATION: Schema = {
+    "type": "string",
+    "description": "a five-card Poker category, lowest first in this list",
+    "enum": [
+        *("nothing", "one_pair", "two_pairs", "threes", "straight", "flush"),
+        *("full_house", "fours", "straight_flush"),
+    ],
+}
+"""A Poker category as the games that score them send it (``server.games.kit.poker``)."""
 
 
 def record(
@@ -92,6 +101,7 @@ SHAPES: dict[str, Schema] = {
     },
     "TrickCard": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["seat", "card"],
         "properties": {"seat": SEAT, "card": CARD},
     },

@@ -535,4 +535,12 @@ GAME = game_record(
     longest_game=longest_game,
     move_of=as_dict,
     wire=WIRE,
+    option_sets=(  # one deal each
+        *({"variant": v, "max_deals": 1} for v in ("partnership", "firehouse", "check")),
+        {"variant": "check", "max_deals": 1, "check_table": "bicycle"},
+        {"variant": "double-deck", "players": 6, "max_deals": 1},
+        {"variant": "double-deck", "players": 8, "max_deals": 1},
+        {"variant": "partnership", "max_deals": 1, "head_rule": "strict", "count": "simple"},
+        {"variant": "firehouse", "max_deals": 1, "head_rule": "trump-only"},
+    ),
 )

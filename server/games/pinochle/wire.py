@@ -16,6 +16,7 @@ from ..kit.wire import (
     STRING,
     SUIT,
     TRICK_PLAY_EVENT,
+    Schema,
     Wire,
     array,
     move,
@@ -28,6 +29,57 @@ from .rules import VARIANTS
 TRICK_CARDS = array(ref("TrickCard"))
 CHECKS = array(ref("PinochleCheck"))
 
+
+def by_side(schema: Schema, description: str) -> Schema:
+    """Two of ``schema``, side 0's then side 1's, described."""
+    return array(schema, description=f"{description}, by side", minItems=2, maxItems=2)
+
+
+DEAL_RESULT = record(
+    {
+        "deal": {"type": "integer", "minimum": 1, "description": "the deal's number"},
+        "dealer": SEAT,
+        "trump": {**SUIT, "description": "the deal's trump suit"},
+        "contract": {
+            **nullable(
+                record(
+                    {
+                        "bidder": SEAT,
+                        "amount": {"type": "integer", "minimum": 1},
+                        "made": BOOLEAN,
+                    },
+                    description="the auction's winner, its bid, and whether its side made it",
+                )
+            ),
+            "description": "the contract (the variants with an auction); null without one",
+        },
+        "melds": by_side(INTEGER, "the points of the melds shown"),
+        "melds_counted": by_side(
+            INTEGER, "the meld points that count (P17: none for a side without a trick)"
+        ),
+        "counters": by_side(INTEGER, "the counter points taken in tricks"),
+        "tricks": by_side(INTEGER, "the tricks won"),
+        "made": by_side(INTEGER, "what the side made: its counted melds plus its counters"),
+        "counted": by_side(
+            BOOLEAN,
+            "whether the side's points were counted (false for the bidders' opponents when"
+            " the bidders reached the target first)",
+        ),
+        "points": by_side(
+            INTEGER,
+            "the points scored this deal (with a contract: the bid lost, negative, when the"
+            " bidders did not make it; 0 when not counted)",
+        ),
+        "scores": by_side(INTEGER, "the score after the deal"),
+        "checks": array(
+            ref("PinochleCheck"),
+            description="the deal checks paid at its end (P13; the check variant, else empty)",
+        ),
+    },
+    description="a scored deal (P17, P18 and the variants' scoring)",
+)
+"""A deal's scoring, as the state's ``deal_results`` and the ``deal_end`` event send it."""
+
 SHAPES = {
     "BidMove": move(
         "bid", "Pinochle: bid in the auction", amount={"type": "integer", "minimum": 1}
@@ -39,6 +91,7 @@ SHAPES = {
     ),
     "PinochleMeld": {
         "type": "object",
+        "additionalProperties": False,
         "required": ["name", "class", "points", "cards"],
         "properties": {"name": STRING, "class": STRING, "points": INTEGER, "cards": CARDS},
     },
@@ -74,17 +127,20 @@ STATE = {
         "bids": array(
             {
                 "type": "object",
+                "additionalProperties": False,
                 "required": ["seat"],
                 "properties": {"seat": SEAT, "amount": {"type": ["integer", "null"]}},
             }
         ),
         "contract": {
             "type": ["object", "null"],
+            "additionalProperties": False,
             "required": ["bidder", "amount"],
             "properties": {"bidder": SEAT, "amount": INTEGER},
         },
         "exchange": {
             "type": ["object", "null"],
+            "additionalProperties": False,
             "required": ["seat", "gave", "took"],
             "properties": {"seat": SEAT, "gave": CARD, "took": CARD},
         },
@@ -101,6 +157,7 @@ STATE = {
         "tricks": array(
             {
                 "type": "object",
+                "additionalProperties": False,
                 "required": ["number", "leader", "cards", "winner", "counters", "last"],
                 "properties": {
                     "number": INTEGER,
@@ -115,14 +172,7 @@ STATE = {
         "tricks_won": array(INTEGER),
         "counters": array(INTEGER),
         "cards_left": array(INTEGER),
-        "deal_results": array(
-            {
-                "type": "object",
-                "additionalProperties": True,
-                "required": ["deal", "dealer"],
-                "properties": {"deal": INTEGER, "dealer": SEAT},
-            }
-        ),
+        "deal_results": array(DEAL_RESULT, description="each deal scored so far, the first first"),
         "scores": array(INTEGER, description="by side"),
         "checks": {
             "type": ["array", "null"],
@@ -131,18 +181,9 @@ STATE = {
         },
         "check_log": {
             "type": ["array", "null"],
-            "items": {
-                "type": "object",
-                "additionalProperties": True,
-                "required": ["deal", "side", "checks"],
-                "properties": {
-                    "deal": INTEGER,
-                    "side": INTEGER,
-                    "checks": INTEGER,
-                    "reason": STRING,
-                    "seat": SEAT,
-                },
-            },
+            "description": "check variant: every payment of checks, the first first (null in"
+            " the other variants)",
+            "items": ref("PinochleCheck"),
         },
     },
 }
@@ -188,24 +229,7 @@ EVENTS = {
         ["number", "leader", "cards", "winner", "counters", "last"],
         description="a trick is complete",
     ),  # fmt: skip
-    "deal_end": record(
-        {
-            "deal": INTEGER,
-            "dealer": SEAT,
-            "trump": {"type": ["string", "null"]},
-            "contract": nullable(record({"bidder": SEAT, "amount": INTEGER, "made": BOOLEAN})),
-            "melds": INTEGERS,
-            "melds_counted": INTEGERS,
-            "counters": INTEGERS,
-            "counted": array(BOOLEAN),
-            "made": INTEGERS,
-            "tricks": INTEGERS,
-            "points": INTEGERS,
-            "scores": INTEGERS,
-            "checks": CHECKS,
-        },
-        description="a deal is scored (per side)",
-    ),
+    "deal_end": {**DEAL_RESULT, "description": "a deal is scored (per side)"},
     "game_over": {
         **GAME_OVER_EVENT,
         "properties": {
