@@ -5,18 +5,35 @@ import {api, ApiError, forgetToken, query, rememberVisitorGame, setToken, token,
 import {crumbs, h, redraw, replace, sleep} from './dom.js';
 import {describeEvent, makeContext, renderBoard, tick} from './board.js';
 import {rendererFor} from './games/index.js';
+import {minuteBox, minuteOf} from './minute.js';
 
 const WAIT_SECONDS = 25;
 const WAITING_SECONDS = 3;
+
+/** An error of a move in a player's words (the server's reason where it is the game's). */
+export function inWords(err) {
+  if (!(err instanceof ApiError)) return `Something went wrong: ${err.message}.`;
+  if (err.code === 'network') return 'Lost touch with the server: your move may not have arrived. Try again.';
+  switch (err.code) {
+    case 'illegal_move': return `That move is not allowed now: ${err.message}.`;
+    case 'invalid_request': return 'That is not a move of this game now; here is the latest table.';
+    case 'not_your_turn': return 'It is not your turn any more; here is the latest table.';
+    case 'stale_version': return 'The table moved on before your move arrived; here is the latest.';
+    case 'game_over': return 'The game is over: no more moves.';
+    case 'rate_limited': return 'Too many moves at once: wait a moment and try again.';
+    default: return err.message;
+  }
+}
 
 export async function tablePage(main, gameId) {
   crumbs({text: 'Lobby', href: '/'}, {text: `Table ${gameId}`});
   const bar = h('div', {class: 'table-bar'});
   const message = h('p', {class: 'message', role: 'status', 'aria-live': 'polite'});
   const host = h('div', {class: 'board-host'});
+  const howTo = h('div', {class: 'how-to'}); // "How to play in one minute", once the game is known
   // Screen readers: each new move, then "Your move." when it is the viewer's turn.
   const live = h('div', {class: 'visually-hidden announcer', 'aria-live': 'polite', role: 'log'});
-  replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), bar, message, host, live);
+  replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), bar, howTo, message, host, live);
   let announced = null;
   // A tap on a card of your hand that is no legal move: say why nothing happened. On your
   // turn the server says why (the move goes with this view's version, so it is refused
@@ -75,6 +92,8 @@ export async function tablePage(main, gameId) {
 
   function drawBar() {
     const title = rendererFor(view.game).title || view.game;
+    const option = rendererFor(view.game).variantOption;
+    const variantName = option ? rendererFor(view.game).optionName(option, (view.options || {})[option]) : null;
     const seat = view.you;
     const name = seat === null ? null : view.seats[seat].name;
     const who = seat === null
@@ -95,7 +114,8 @@ export async function tablePage(main, gameId) {
       : null;
     replace(bar,
       h('span', {class: 'game-title'}, title, ' ',
-        h('a', {class: 'rules-link', href: `/rules/${view.game}`}, `${title} rules`)),
+        h('a', {class: 'rules-link', href: `/rules/${view.game}`}, `${title} rules`),
+        variantName ? h('span', {class: 'variant'}, ` · ${variantName}`) : null),
       h('span', {class: 'who'}, who),
       token() ? leaveButton(seat) : form,
       join,
@@ -165,37 +185,62 @@ export async function tablePage(main, gameId) {
       }}, 'Play again');
   }
 
-  /** Why a card of your hand is no legal move now: the server's own reason. */
+  /**
+   * Why a card of your hand is no legal move now. When no legal move is a card of your hand
+   * (an auction, a choice among the cards on the table) the page says so itself; else the
+   * card goes to the server as the game's own card move, which refuses it with its reason.
+   */
   async function explain(code) {
     if (pending) return;
+    const cardMoves = (view.legal_moves || []).filter((m) => typeof m.card === 'string');
+    const fromHand = cardMoves.filter((m) => (view.hand || []).includes(m.card));
+    if (!fromHand.length) {
+      say(cardMoves.length ? 'That card is not one to choose now: choose one of the highlighted cards.'
+        : 'No card is played now: choose one of your moves beside the table.', 'info');
+      return;
+    }
     const asked = view.version;
     try {
-      await api(`/v1/games/${gameId}/moves`, {method: 'POST', body: {move: {type: 'play', card: code}, version: asked, seat: view.you}});
+      await api(`/v1/games/${gameId}/moves`, {method: 'POST', body: {move: {type: fromHand[0].type, card: code}, version: asked, seat: view.you}});
       await loadView(); // not refused after all: the view shown was out of date
     } catch (err) {
       if (err instanceof ApiError && err.status === 422) say(`That card cannot be played now: ${err.message}.`, 'error');
       else if (err instanceof ApiError && err.status === 409) await loadView();
-      else say(err.message, 'error');
+      else say(inWords(err), 'error');
     }
   }
 
+  const same = (a, b) => JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
+
+  /**
+   * Make a move. A move sent with a version the table has just left (another seat moved
+   * first, as in a simultaneous put-out) is sent again at the new version while it is
+   * still legal and still this seat's turn: a fast click is never lost.
+   */
   async function play(move) {
     if (pending || !view) return;
     pending = true;
     draw();
     try {
-      accept(await api(`/v1/games/${gameId}/moves`, {method: 'POST', body: {move, version: view.version, seat: view.you}}));
-      say('');
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) {
-        say('The table moved on before your move arrived; here is the latest.', 'info');
-        await loadView();
-      } else if (err instanceof ApiError && err.status === 422) {
-        say(`That move is not allowed now: ${err.message}`, 'error');
-        await loadView();
-      } else {
-        say(err.message, 'error');
+      for (let tries = 0; ; tries++) {
+        try {
+          accept(await api(`/v1/games/${gameId}/moves`, {method: 'POST', body: {move, version: view.version, seat: view.you}}));
+          say('');
+          break;
+        } catch (err) {
+          if (!(err instanceof ApiError && err.status === 409 && err.code === 'stale_version') || tries >= 4) throw err;
+          await loadView();
+          const still = view.status === 'active' && (view.to_move || []).includes(view.you)
+            && (view.legal_moves || []).some((m) => same(m, move));
+          if (!still) {
+            say('The table moved on before your move arrived, and it is no longer a move you can make; here is the latest.', 'info');
+            break;
+          }
+        }
       }
+    } catch (err) {
+      say(inWords(err), err instanceof ApiError && err.status === 409 ? 'info' : 'error');
+      if (err instanceof ApiError && (err.status === 409 || err.status === 422 || err.status === 400)) await loadView();
     } finally {
       pending = false;
       draw();
@@ -257,4 +302,10 @@ export async function tablePage(main, gameId) {
   }
 
   await restart();
+  if (view) {
+    const r = rendererFor(view.game);
+    const variant = r.variantOption ? (view.options || {})[r.variantOption] ?? view.state?.[r.variantOption] : null;
+    const paragraphs = await minuteOf(view.game, variant);
+    if (paragraphs) replace(howTo, minuteBox(view.game, r.title || view.game, paragraphs));
+  }
 }
