@@ -504,12 +504,65 @@ def test_the_cowpoke_exchange_says_that_choosing_takes_the_card(web: Web, seats:
     assert page.locator(".moves .hint").inner_text() == (
         "Your move: choose a card on the table; choosing takes it into your hand."
     )
+    # A tap on a card of the hand, no choice now: said in words, nothing sent, nothing moved.
+    sent = len(web.responses)
+    page.locator(".seat.you .hand span.card").first.click()
+    assert page.locator(".message").inner_text() == (
+        "That card is not one to choose now: choose one of the highlighted cards."
+    )
+    assert len(web.responses) == sent and seats.view(game_id)["version"] == view["version"]
     watcher = page.context.new_page()  # a spectator in another tab (no token)
     watcher.goto(f"{web.url}/table/{game_id}")
     watcher.wait_for_selector("body[data-ready=true]")
     assert watcher.locator(".center .exchange-note").inner_text() == (
         f"Seat {chooser + 1} chooses a card: the card chosen goes into their hand."
     )
+
+
+def test_a_fast_click_in_the_simultaneous_put_out_is_never_lost(web: Web, seats: Seats) -> None:
+    """Cowpoke's put-out: the others put out between the page's last view and the click, so
+    the click goes with an old version (409 stale_version); the page sends it again at the
+    new one, since the move is still legal, and says nothing of a table that moved on."""
+    players = [seats.register(f"p{i}") for i in range(3)]
+    game_id = seats.game("cowpoke", players, {})["id"]
+    start = seats.view(game_id, players[0])
+    assert start["state"]["phase"] == "put_out" and sorted(start["to_move"]) == [0, 1, 2]
+    page = web.open(f"/table/{game_id}#token={players[0].token}")
+    held = []
+    holding = [True]
+
+    def hold(route) -> None:  # the page's next views of the game wait, so its view stays old
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(f"**/v1/games/{game_id}", hold)
+    for seat in (1, 2):
+        mine = seats.view(game_id, players[seat])
+        seats.move(game_id, players[seat], mine["legal_moves"][0], mine["version"])
+    for _ in range(100):  # the long-poll saw the others' moves and asked for the view
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for the newer view"
+    card = next(m["card"] for m in start["legal_moves"] if m["card"] in start["hand"])
+    page.locator(f".seat.you .hand .card[data-card='{card}']").click()
+    for _ in range(100):
+        if "stale_version" in web.received():
+            break
+        page.wait_for_timeout(50)
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    for _ in range(100):
+        after = seats.view(game_id, players[0])
+        if after["version"] > start["version"] + 2:
+            break
+        page.wait_for_timeout(50)
+    assert "stale_version" in web.received()  # it did lose the race, once
+    assert after["state"]["phase"] != "put_out" or after["state"]["round"] > 1, after["state"]
+    assert "moved on" not in page.locator(".message").inner_text()
 
 
 def test_phones_show_the_score_on_the_first_screen(phone_web: Web, seats: Seats) -> None:
