@@ -1,7 +1,8 @@
 // The live table: a spectator's view, or a seat's with its token, kept up to date by
 // long-polling the game's events; with a seat token, legal moves are clicked.
 
-import {api, ApiError, forgetToken, query, rememberVisitorGame, setToken, token, visitorGame} from './api.js';
+import {api, ApiError, forgetToken, query, rememberVisitorGame, returnUrl, setAsideToken, setToken, takeBackToken, token,
+  visitorGame} from './api.js';
 import {crumbs, h, redraw, replace, sleep} from './dom.js';
 import {describeEvent, makeContext, renderBoard, tick} from './board.js';
 import {rendererFor} from './games/index.js';
@@ -26,7 +27,11 @@ export function inWords(err) {
 }
 
 export async function tablePage(main, gameId) {
-  crumbs({text: 'Lobby', href: '/'}, {text: `Table ${gameId}`});
+  // An embedded table's way back is the embedding app's (its #return=), shown by its host.
+  const back = returnUrl();
+  const home = back ? {text: `Back to ${new URL(back).host}`, href: back} : {text: 'Lobby', href: '/'};
+  crumbs(home, {text: `Table ${gameId}`});
+  if (back && window.top !== window) document.querySelector('#crumbs a')?.setAttribute('target', '_top');
   const bar = h('div', {class: 'table-bar'});
   const message = h('p', {class: 'message', role: 'status', 'aria-live': 'polite'});
   const host = h('div', {class: 'board-host'});
@@ -35,6 +40,7 @@ export async function tablePage(main, gameId) {
   const live = h('div', {class: 'visually-hidden announcer', 'aria-live': 'polite', role: 'log'});
   replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), bar, howTo, message, host, live);
   let announced = null;
+  let asking = false; // "Watch as spectator" asks before the seat's token is set aside
   // A tap on a card of your hand that is no legal move: say why nothing happened. On your
   // turn the server says why (the move goes with this view's version, so it is refused
   // and changes nothing: it is no legal move at that version).
@@ -117,32 +123,49 @@ export async function tablePage(main, gameId) {
         h('a', {class: 'rules-link', href: `/rules/${view.game}`}, `${title} rules`),
         variantName ? h('span', {class: 'variant'}, ` · ${variantName}`) : null),
       h('span', {class: 'who'}, who),
-      token() ? leaveButton(seat) : form,
+      token() ? leaveButton(seat) : backButton() ?? form,
       join,
       view.status === 'finished' ? h('a', {class: 'button', href: `/replay/${view.id}`}, 'Replay') : null);
   }
 
   // Before the game starts, Stand up frees the seat for someone else; once it has started
   // the seat stays taken (its clock plays it), so the button only stops showing your hand.
+  // Watching a started game asks first, and keeps the seat's token aside (this tab) for
+  // "Back to my seat".
   function leaveButton(seat) {
     const standUp = seat !== null && view.status === 'waiting';
+    if (seat !== null && !standUp && asking) {
+      return h('span', {class: 'confirm', role: 'group', 'aria-label': 'watch as a spectator?'},
+        h('span', {}, 'Watch as a spectator? Your seat stays yours (its clock plays it); “Back to my seat” returns.'),
+        h('button', {type: 'button', class: 'leave confirm-yes', onclick: () => { asking = false; watch(true); }}, 'Yes, watch'),
+        h('button', {type: 'button', class: 'confirm-no', onclick: () => { asking = false; drawBar(); }}, 'Stay seated'));
+    }
     const label = seat === null ? 'Forget token' : standUp ? 'Stand up' : 'Watch as spectator';
-    return h('button', {type: 'button', class: 'leave',
-      onclick: () => (standUp ? standUpFrom(seat) : watch())}, label);
+    return h('button', {type: 'button', class: 'leave', onclick: () => {
+      if (standUp) standUpFrom(seat);
+      else if (seat === null) watch(false);
+      else { asking = true; drawBar(); }
+    }}, label);
   }
 
-  function watch() {
-    forgetToken();
+  function watch(keep) {
+    if (keep) setAsideToken(gameId);
+    else forgetToken();
     restart();
+  }
+
+  function backButton() {
+    return token() || !takeBackToken(gameId, false) ? null : h('button', {type: 'button', class: 'back-to-seat',
+      onclick: () => { takeBackToken(gameId); restart(); }}, 'Back to my seat');
   }
 
   async function standUpFrom(seat) {
     try {
       await api(`/v1/games/${gameId}/seats/${seat}`, {method: 'DELETE'});
       say('');
-      watch();
+      watch(false);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'seat_open') { watch(); return; } // a resent leave
+      if (err instanceof ApiError && err.code === 'seat_open') { watch(false); return; } // a resent leave
       say(err instanceof ApiError && err.code === 'game_started'
         ? 'The game has started: your seat stays yours and is played to the end.' : err.message, 'error');
       await loadView();
@@ -167,6 +190,11 @@ export async function tablePage(main, gameId) {
   /** "Play again": a visitor's game deals a new one of the same game; any other goes to the lobby. */
   function playAgain() {
     const mine = visitorGame();
+    const back = returnUrl();
+    if (back) { // an embedded table: the embedding app deals the next game
+      return h('a', {class: 'button play-again', href: back, target: window.top !== window ? '_top' : null,
+        title: `back to ${new URL(back).host}, to play again there`}, 'Play again');
+    }
     if (!mine || mine.id !== gameId) {
       return h('a', {class: 'button play-again', href: '/', title: 'back to the lobby, to pick a game'}, 'Play again');
     }
