@@ -18,7 +18,8 @@ needs. These tests skip only when no Chromium is installed.
   closed after it: under the full ``chromium`` a context of its own per test would
   cost a new window, and each new window loads the browser's own omnibox page in a
   renderer of its own (about half a CPU-second a test; the headless shell has no
-  windows). The app keeps nothing in cookies or ``localStorage``.
+  windows). The app keeps nothing in cookies, and in ``localStorage`` only the table's
+  settings (server/web/js/prefs.js: a test that changes them clears them).
   Its pages prefer reduced motion (see :func:`shared_context`); it waits for the page's
   own changes (:func:`wait_for`, a MutationObserver) rather than asking it over and over.
 * ``phone_web``: the same on a 390×844 touch screen (``page.tap`` works there), in a

@@ -565,6 +565,55 @@ def test_a_fast_click_in_the_simultaneous_put_out_is_never_lost(web: Web, seats:
     assert "moved on" not in page.locator(".message").inner_text()
 
 
+def test_a_lone_keep_says_why_and_a_forced_move_plays_itself_when_asked(
+    web: Web, seats: Seats
+) -> None:
+    """Pinochle's dix exchange for a seat with no dix: one legal move, Keep, whose line says
+    why it is alone. With "Play forced moves for me" ticked in the table's settings (kept
+    in this browser's localStorage, so still ticked after a reload) it plays itself after
+    a short pause; a card of the hand then waits for a second click with "Confirm before
+    playing"."""
+    players = [seats.register(f"p{i}") for i in range(4)]
+    for number in range(20):  # a deal whose first seat asked holds no dix (seeds, in turn)
+        options = {"variant": "partnership", "max_deals": 1}
+        game_id = seats.game("pinochle", players, options, seed=f"keep-{number}")["id"]
+        seat = seats.view(game_id)["to_move"][0]
+        mine = seats.view(game_id, players[seat])
+        if mine["legal_moves"] == [{"type": "keep"}]:
+            break
+    assert mine["legal_moves"] == [{"type": "keep"}]
+    rng = random.Random(3)
+    page = web.open(f"/table/{game_id}#token={players[seat].token}")
+    assert page.locator(".moves button.move").all_inner_texts() == ["Keep"]
+    assert "Keep: you hold no dix (the 9 of trumps), so you cannot take the turned card" in (
+        page.locator(".moves .move-help").inner_text()
+    )
+    try:
+        page.locator(".prefs summary").click()
+        page.locator(".prefs input[name=autoplay]").check()
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        assert page.locator(".prefs input[name=autoplay]").is_checked()  # kept
+        wait_for(page, f".board:not([data-version='{mine['version']}'])")
+        assert seats.view(game_id)["version"] > mine["version"]  # Keep was played
+        page.locator(".prefs summary").click()  # closed again after the reload
+        page.locator(".prefs input[name=autoplay]").uncheck()
+        page.locator(".prefs input[name=confirm]").check()
+        play_random(seats, game_id, players, rng, stop_at_seat=seat)
+        mine = seats.view(game_id, players[seat])
+        assert len(mine["legal_moves"]) > 1, mine["legal_moves"]
+        wait_for_version(page, mine["version"])
+        card = mine["legal_moves"][0]["card"]
+        page.locator(f".seat.you .hand button.card[data-card='{card}']").click()
+        page.wait_for_selector(f".seat.you .hand button.card.chosen[data-card='{card}']")
+        assert seats.view(game_id)["version"] == mine["version"]  # picked, not played
+        page.locator(".confirm-bar button.confirm-play").click()
+        wait_for(page, f".board:not([data-version='{mine['version']}'])")
+        assert card not in seats.view(game_id, players[seat])["hand"]
+    finally:
+        page.evaluate("() => localStorage.clear()")  # the shared context's other tests
+
+
 def test_phones_show_the_score_on_the_first_screen(phone_web: Web, seats: Seats) -> None:
     players = [seats.register(f"p{i}") for i in range(4)]
     game_id = seats.game("seconds", players, {})["id"]

@@ -27,7 +27,7 @@ const LOG_LENGTH = 80;
  *
  * options.hands: every seat's cards (a finished game's replay), else only view.hand.
  */
-export function makeContext(view, {events = [], hands = null, interactive = false, onMove = null} = {}) {
+export function makeContext(view, {events = [], hands = null, interactive = false, onMove = null, chosen = null} = {}) {
   const renderer = rendererFor(view.game);
   const n = view.seats.length;
   const legal = interactive ? view.legal_moves || [] : [];
@@ -56,7 +56,8 @@ export function makeContext(view, {events = [], hands = null, interactive = fals
       const move = bind ? byCard.get(code) : null;
       if (!move) return card(code, options);
       bound.add(move);
-      return card(code, {...options, onClick: () => onMove(move)});
+      const picked = chosen && chosen.card === code && chosen.type === move.type;
+      return card(code, {...options, extra: picked ? 'chosen' : '', onClick: () => onMove(move)});
     },
     /** Legal moves no card on the table stands for: they become buttons. */
     unbound: () => legal.filter((move) => !bound.has(move)),
@@ -243,7 +244,7 @@ function logList(ctx, highlight) {
  * options: events (the log), hands (every seat's cards, replays only), interactive
  * (the viewer may move), onMove(move), pending (a move is on its way), bottom (the
  * seat drawn at the bottom when the viewer has none), highlight (a version whose
- * events the log marks).
+ * events the log marks), chosen (a card move picked, to be confirmed: its card is marked).
  */
 export function renderBoard(view, options = {}) {
   const ctx = makeContext(view, options);

@@ -4,9 +4,10 @@
 import {api, ApiError, forgetToken, query, rememberVisitorGame, returnUrl, setAsideToken, setToken, takeBackToken, token,
   visitorGame} from './api.js';
 import {crumbs, h, redraw, replace, sleep} from './dom.js';
-import {describeEvent, makeContext, renderBoard, tick} from './board.js';
+import {describeEvent, describeMove, makeContext, renderBoard, tick} from './board.js';
 import {rendererFor} from './games/index.js';
 import {minuteBox, minuteOf} from './minute.js';
+import {applyPrefs, autoplayDelay, prefs, prefsBox} from './prefs.js';
 
 const WAIT_SECONDS = 25;
 const WAITING_SECONDS = 3;
@@ -36,9 +37,13 @@ export async function tablePage(main, gameId) {
   const message = h('p', {class: 'message', role: 'status', 'aria-live': 'polite'});
   const host = h('div', {class: 'board-host'});
   const howTo = h('div', {class: 'how-to'}); // "How to play in one minute", once the game is known
+  const settings = h('div', {class: 'settings'});
+  const confirmBar = h('div', {class: 'confirm-bar'}); // "Play Q♠" when a card waits for its confirmation
+  applyPrefs();
   // Screen readers: each new move, then "Your move." when it is the viewer's turn.
   const live = h('div', {class: 'visually-hidden announcer', 'aria-live': 'polite', role: 'log'});
-  replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), bar, howTo, message, host, live);
+  replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), bar, h('div', {class: 'table-tools'}, howTo, settings),
+    message, confirmBar, host, live);
   let announced = null;
   let asking = false; // "Watch as spectator" asks before the seat's token is set aside
   // A tap on a card of your hand that is no legal move: say why nothing happened. On your
@@ -77,10 +82,54 @@ export async function tablePage(main, gameId) {
     if (!view) return;
     const interactive = view.you !== null && view.status === 'active';
     const end = view.status === 'finished' ? playAgain() : null;
-    redraw(host, renderBoard(view, {events, interactive, pending, onMove: play, end}));
+    if (chosen && !(interactive && (view.legal_moves || []).some((m) => same(m, chosen)))) chosen = null;
+    redraw(host, renderBoard(view, {events, interactive, pending, onMove: choose, end, chosen}));
+    drawConfirm();
     announce();
     drawBar();
     tick();
+    autoplay();
+  }
+
+  // Confirm before playing (the table's settings): a first click on a card picks it, a
+  // second (or "Play …") plays it. Buttons other than cards play at once.
+  let chosen = null;
+  function choose(move) {
+    if (prefs().confirm && typeof move.card === 'string' && !(chosen && same(chosen, move))) {
+      chosen = move;
+      draw();
+      return;
+    }
+    chosen = null;
+    play(move);
+  }
+
+  function drawConfirm() {
+    if (!chosen) { replace(confirmBar); return; }
+    const what = describeMove({seat: view.you, move: chosen}, makeContext(view, {events})).replace(/^[^:]*: /, '');
+    replace(confirmBar,
+      h('button', {type: 'button', class: 'move confirm-play', onclick: () => choose(chosen)}, `Confirm: ${what}`),
+      h('button', {type: 'button', class: 'confirm-cancel', onclick: () => { chosen = null; draw(); }}, 'Choose again'));
+  }
+
+  // Autoplay (the table's settings): the only legal move plays itself after a short random
+  // pause, the same for every seat; any view that changes the table first cancels it.
+  let autoTimer = null;
+  let autoFor = null;
+  function autoplay() {
+    const moves = view.legal_moves || [];
+    const due = prefs().autoplay && view.you !== null && view.status === 'active' && !pending
+      && (view.to_move || []).includes(view.you) && moves.length === 1;
+    if (!due) { clearTimeout(autoTimer); autoTimer = null; autoFor = null; return; }
+    if (autoFor === view.version && autoTimer) return;
+    clearTimeout(autoTimer);
+    autoFor = view.version;
+    const version = view.version;
+    autoTimer = setTimeout(() => {
+      autoTimer = null;
+      const now = view.legal_moves || [];
+      if (view.version === version && now.length === 1 && !pending) play(now[0]);
+    }, autoplayDelay());
   }
 
   function announce() {
@@ -329,6 +378,7 @@ export async function tablePage(main, gameId) {
     follow(mine);
   }
 
+  replace(settings, prefsBox(() => draw()));
   await restart();
   if (view) {
     const r = rendererFor(view.game);
