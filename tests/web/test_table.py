@@ -313,6 +313,16 @@ def test_the_last_trick_of_a_deal_stays_until_the_next_card(
     view = play_random(seats, game_id, players, random.Random(7), limit=1)  # deal 2's first card
     wait_for_version(page, view["version"])
     assert page.locator(".center .last-trick").count() == 0
+    # ... and the side panel's review still shows it, on demand
+    review = page.locator(".side .last-review")
+    review.locator("summary").click()
+    cards = review.locator("[data-card]")
+    assert [cards.nth(i).get_attribute("data-card") for i in range(cards.count())] == [
+        c["card"] for c in last["cards"]
+    ]
+    assert review.locator("summary").inner_text() == (
+        "Last trick" if kind == "trick" else "Last hand"
+    )
 
 
 # -- the table explains itself ------------------------------------------------------------

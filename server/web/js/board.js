@@ -263,6 +263,7 @@ export function renderBoard(view, options = {}) {
   const side = h('aside', {class: 'side'},
     statusLine(view, ctx, options.end ?? null),
     moveButtons(ctx, options),
+    lastReview(ctx),
     info,
     legend(felt, info, ctx),
     logList(ctx, options.highlight));
@@ -271,6 +272,16 @@ export function renderBoard(view, options = {}) {
   return h('div', {class: `board game-${view.game}${options.pending ? ' pending' : ''}`,
     dataset: {version: view.version, status: view.status}},
   scores ? h('p', {class: 'score-line'}, scores) : null, felt, side);
+}
+
+/** The last trick (or the game's like of it) to look at again, whenever: from the events. */
+function lastReview(ctx) {
+  const found = ctx.renderer.lastTrick(ctx.events);
+  if (!found) return null;
+  return h('details', {class: 'last-review', dataset: {version: found.event.version}},
+    h('summary', {}, `Last ${found.name}`),
+    h('p', {class: 'muted'}, describeEvent(found.event, ctx)),
+    h('div', {class: 'trick'}, found.cards.map((c) => card(c.card, {small: true, by: ctx.short(c.seat)}))));
 }
 
 /** What the small marks on the table mean, for those it shows. */

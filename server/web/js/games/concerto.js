@@ -232,6 +232,13 @@ export const concerto = extend({
     }
   },
 
+  lastTrick(events) {
+    for (let i = events.length - 1; i >= 0; i--) {
+      if (events[i].kind === 'hand_complete') return {event: events[i], cards: events[i].data.cards, name: 'hand'};
+    }
+    return null;
+  },
+
   sides() {
     return [{name: 'North–South', seats: [0, 2]}, {name: 'East–West', seats: [1, 3]}];
   },

@@ -133,6 +133,15 @@ export const generic = {
     return null;
   },
 
+  /** The newest finished trick among the events ({event, cards, name}), for the review; null: none. */
+  lastTrick(events) {
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i];
+      if (e.kind === 'trick' && Array.isArray(e.data?.cards)) return {event: e, cards: e.data.cards, name: 'trick'};
+    }
+    return null;
+  },
+
   /** A button's label for a move that is not a card in the hand. */
   moveLabel(move) {
     const rest = Object.entries(move).filter(([k]) => k !== 'type').map(([, v]) => String(v));
