@@ -153,7 +153,7 @@ export async function tablePage(main, gameId) {
     const name = seat === null ? null : view.seats[seat].name;
     const who = seat === null
       ? 'Watching as a spectator.'
-      : `You are ${rendererFor(view.game).seatLabel(seat, view.seats.length)}${name && name !== 'You' ? ` (${name})` : ''}.`;
+      : `You are ${rendererFor(view.game).seatLabel(seat, view.seats.length)}${name && name !== 'Visitor' ? ` (${name})` : ''}.`;
     const form = h('form', {class: 'token-form', onsubmit: (e) => {
       e.preventDefault();
       setToken(input.value);
