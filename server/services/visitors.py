@@ -157,7 +157,7 @@ class Visitors:
         """
         if not self.enabled:
             raise VisitorsOff("playing against bots without an account is turned off here")
-        shown = "Visitor"  # what everyone sees (the lobby too); the visitor's table says "You are …"
+        shown = "Visitor"  # what everyone sees; the visitor's own table says "You are …"
         if name is not None:
             pool = app_store.bot_pool(self.r)
             shown = names.clean_player_name(name, pool, max_length=names.MAX_VISITOR_LENGTH)
