@@ -284,7 +284,11 @@ class Runner(TurnPages, LadderEntry, Signals):
         self.decider.finish(game_id, view)
 
     def _pause(self, exc: Exception) -> None:
-        """Wait before trying again while the server is down or overloaded."""
+        """Wait before trying again while the server is down or overloaded; a runner asked
+        to stop says nothing and does not wait (a server going away as everything stops,
+        Ctrl-C on ``parlour serve``, is no outage to report)."""
+        if self._stopping.is_set():
+            return
         self.stats.outages += 1
         self._outage_streak += 1
         delay = min(self.max_outage_pause, 0.2 * 2 ** (self._outage_streak - 1))
