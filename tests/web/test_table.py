@@ -624,6 +624,59 @@ def test_a_lone_keep_says_why_and_a_forced_move_plays_itself_when_asked(
         page.evaluate("() => localStorage.clear()")  # the shared context's other tests
 
 
+RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten"}
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def spoken_card(code: str) -> str:
+    return f"{RANKS.get(code[0], code[0])} of {SUITS[code[1]]}"
+
+
+def test_single_keys_read_the_table_aloud(web: Web, seats: Seats) -> None:
+    """The screen-reader keys (server/web/js/reader.js), read from the accessibility tree:
+    H the hand by suit, T the middle, L the last trick, W whose turn, S the score, M the
+    legal moves."""
+    players = [seats.register(f"p{i}") for i in range(4)]
+    game_id = seats.game("seconds", players, {})["id"]
+    view = play_random(seats, game_id, players, random.Random(1), limit=5)  # trick 2's lead
+    seat = view["to_move"][0]
+    mine = seats.view(game_id, players[seat])
+    page = web.open(f"/table/{game_id}#token={players[seat].token}")
+    wait_for_version(page, mine["version"])
+    labels = ["North", "East", "South", "West"]
+
+    def read(key: str) -> str:
+        page.keyboard.press(key)
+        tree = page.locator(".reader").aria_snapshot()  # what assistive technology is given
+        assert tree.startswith('- status "read out"'), tree
+        return page.locator(".reader").inner_text()
+
+    hand = read("h")
+    assert hand.startswith(f"Your hand, {len(mine['hand'])} cards: ")
+    for suit, name in SUITS.items():  # each suit held, in order spades, hearts, diamonds, clubs
+        held = [spoken_card(c).split(" of ")[0] for c in mine["hand"] if c[1] == suit]
+        assert (f"{name}: {', '.join(held)}" in hand) == bool(held), (name, hand)
+    assert read("w").startswith("Your move.")
+    moves = read("m")
+    assert (
+        moves
+        == "Your moves: "
+        + "; ".join(f"play {spoken_card(m['card'])}" for m in mine["legal_moves"])
+        + "."
+    )
+    scores = view["scores"]
+    assert read("s") == "Score: " + " · ".join(f"{labels[i]} {scores[i]}" for i in range(4)) + "."
+    first = events_of(seats, game_id, "trick")[0]
+    last = read("l")
+    assert last.startswith(f"Trick 1 to {labels[first['winner']]}"), last
+    for c in first["cards"]:
+        assert f"{labels[c['seat']]} {spoken_card(c['card'])}" in last
+    table = read("t")
+    lead = view["state"]["current_trick"][0]
+    assert table.startswith("The table: Deal 1 of 7") and spoken_card(lead["card"]) in table
+    assert read("?").startswith("Keys: H your hand")
+
+
 def test_phones_show_the_score_on_the_first_screen(phone_web: Web, seats: Seats) -> None:
     players = [seats.register(f"p{i}") for i in range(4)]
     game_id = seats.game("seconds", players, {})["id"]

@@ -3,6 +3,7 @@
 // plays itself. Nothing here is sent anywhere.
 
 import {h} from './dom.js';
+import {KEYS} from './reader.js';
 
 const KEY = 'parlour.prefs';
 const DEFAULTS = {speed: 'normal', confirm: false, autoplay: false};
@@ -53,5 +54,6 @@ export function prefsBox(changed) {
     h('p', {class: 'pref'}, h('label', {for: 'pref-speed'}, 'Card animation '), speed),
     box('confirm', 'Confirm before playing', '(a first click picks a card, a second plays it)'),
     box('autoplay', 'Play forced moves for me', '(when only one move is legal, after a short pause)'),
-    h('p', {class: 'muted'}, 'Kept in this browser only.'));
+    h('p', {class: 'muted'}, 'Kept in this browser only.'),
+    h('p', {class: 'muted keys'}, `Keys that read the table aloud: ${KEYS}.`));
 }

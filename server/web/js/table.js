@@ -8,6 +8,7 @@ import {describeEvent, describeMove, makeContext, renderBoard, tick} from './boa
 import {rendererFor} from './games/index.js';
 import {minuteBox, minuteOf} from './minute.js';
 import {applyPrefs, autoplayDelay, prefs, prefsBox} from './prefs.js';
+import {readOut} from './reader.js';
 
 const WAIT_SECONDS = 25;
 const WAITING_SECONDS = 3;
@@ -42,8 +43,18 @@ export async function tablePage(main, gameId) {
   applyPrefs();
   // Screen readers: each new move, then "Your move." when it is the viewer's turn.
   const live = h('div', {class: 'visually-hidden announcer', 'aria-live': 'polite', role: 'log'});
+  // The screen-reader keys' answers (reader.js): said at once, whatever is being said.
+  const reader = h('div', {class: 'visually-hidden reader', role: 'status', 'aria-live': 'assertive', 'aria-label': 'read out'});
+  document.addEventListener('keydown', (e) => {
+    if (e.ctrlKey || e.altKey || e.metaKey || !(e.target instanceof Element)) return;
+    if (e.target.closest('input, select, textarea, [contenteditable]')) return;
+    const text = readOut(e.key.toLowerCase(), {view, events, host});
+    if (text === null) return;
+    e.preventDefault();
+    reader.textContent = text === reader.textContent ? `${text} ` : text; // said again when asked again
+  });
   replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), bar, h('div', {class: 'table-tools'}, howTo, settings),
-    message, confirmBar, host, live);
+    message, confirmBar, host, live, reader);
   let announced = null;
   let asking = false; // "Watch as spectator" asks before the seat's token is set aside
   // A tap on a card of your hand that is no legal move: say why nothing happened. On your
