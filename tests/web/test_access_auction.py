@@ -11,7 +11,15 @@ import random
 from playwright.sync_api import Browser, Page
 
 from tests.conftest import LiveServer
-from tests.web.audit import audit, play, report, seat_zero_to_move
+from tests.web.audit import (
+    SHOTS,
+    audit,
+    play,
+    report,
+    seat_zero_to_move,
+    serious_violations,
+    shoot,
+)
 from tests.web.conftest import Seats
 from tests.web.test_access_tables import NAMES
 
@@ -52,8 +60,13 @@ def test_a_pinochle_auction_passes_axe_and_fits_at_both_sizes(
             for part in ("The aim.", "A turn.", "Scoring.", "Firehouse", "One round of bidding"):
                 assert part in minute, (part, minute)
             assert "Partnership" not in minute and "Double-deck" not in minute
+            page.locator(".prefs summary").click()  # the table settings, open beside it
+            assert page.locator(".prefs input[type=checkbox]").count() == 2
             assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+            assert serious_violations(page) == [], size  # both boxes open
+            shoot(page, SHOTS / f"table-pinochle-minute-and-settings-{size}.png")
             page.locator(".how-to summary").click()
+            page.locator(".prefs summary").click()
 
     problems = audit(browser, live_server.url, axe_source, auction, look)
     assert not problems, report(problems)

@@ -23,7 +23,10 @@ export function inWords(err) {
     case 'not_your_turn': return 'It is not your turn any more; here is the latest table.';
     case 'stale_version': return 'The table moved on before your move arrived; here is the latest.';
     case 'game_over': return 'The game is over: no more moves.';
-    case 'rate_limited': return 'Too many moves at once: wait a moment and try again.';
+    case 'seat_taken': return 'Someone took that seat first: choose another.';
+    case 'already_seated': return 'You already have a seat at this table.';
+    case 'no_open_seat': return 'Every seat of this table is taken.';
+    case 'game_started': return 'The game has started: its seats are taken.';
     default: return err.message;
   }
 }
@@ -341,7 +344,7 @@ export async function tablePage(main, gameId) {
       say('');
       restart();
     } catch (err) {
-      say(err.message, 'error');
+      say(inWords(err), 'error');
     }
   }
 
