@@ -61,3 +61,11 @@ def test_an_embedded_table_s_ways_out_go_where_the_app_says(web: Web, seats: Sea
     assert crumb.inner_text() == "Back to cards.example" and crumb.get_attribute("href") == back
     assert "return" not in page.url and "token" not in page.url  # the fragment is taken in
     assert page.locator(".table-bar .who").inner_text() == "You are North (me)."
+    other = seats.game("concerto", players, {"deals": 1})["id"]  # another table, same tab
+    page.goto(f"{web.url}/table/{other}")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("#crumbs a").first.get_attribute("href") == "/"  # that game's only
+    other = seats.game("concerto", players, {"deals": 1})["id"]  # another table, same tab
+    page.goto(f"{web.url}/table/{other}")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("#crumbs a").first.get_attribute("href") == "/"  # that game's only

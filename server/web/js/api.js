@@ -22,34 +22,36 @@ export function adoptTokenFromFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
   const token = params.get('token');
   const back = params.get('return');
-  if (back !== null) rememberReturn(back);
+  const table = location.pathname.match(/^\/table\/([\w-]+)\/?$/);
+  if (back !== null && table) rememberReturn(table[1], back);
   if (token || back !== null) {
     if (token) setToken(token);
     history.replaceState(null, '', location.pathname + location.search);
   }
 }
 
-const RETURN_KEY = 'parlour.return';
+const RETURN_KEY = 'parlour.return.';
 
 /**
  * Where the embedding app wants its people sent back (its lobby): `#return=<url>` beside
- * the token in the table's address (docs/embed.md). Only an absolute http(s) address is
- * kept, for this tab; the page shows its host on the link, so nobody is sent blind.
+ * the token in a table's address (docs/embed.md). Only an absolute http(s) address is
+ * kept, for that table in this tab; the page shows its host on the link, so nobody is
+ * sent blind.
  */
-function rememberReturn(value) {
+function rememberReturn(gameId, value) {
   try {
     const url = new URL(value);
     if ((url.protocol === 'https:' || url.protocol === 'http:') && value.length <= 500) {
-      sessionStorage.setItem(RETURN_KEY, url.href);
+      sessionStorage.setItem(RETURN_KEY + gameId, url.href);
     }
   } catch {
     // not an address: ignored
   }
 }
 
-/** The embedding app's return address for this tab, or null. */
-export function returnUrl() {
-  return sessionStorage.getItem(RETURN_KEY);
+/** The embedding app's return address for this game's table in this tab, or null. */
+export function returnUrl(gameId) {
+  return sessionStorage.getItem(RETURN_KEY + gameId);
 }
 
 const SEAT_KEY = 'parlour.seat.';

@@ -33,7 +33,7 @@ export function inWords(err) {
 
 export async function tablePage(main, gameId) {
   // An embedded table's way back is the embedding app's (its #return=), shown by its host.
-  const back = returnUrl();
+  const back = returnUrl(gameId);
   const home = back ? {text: `Back to ${new URL(back).host}`, href: back} : {text: 'Lobby', href: '/'};
   crumbs(home, {text: `Table ${gameId}`});
   if (back && window.top !== window) document.querySelector('#crumbs a')?.setAttribute('target', '_top');
@@ -253,7 +253,7 @@ export async function tablePage(main, gameId) {
   /** "Play again": a visitor's game deals a new one of the same game; any other goes to the lobby. */
   function playAgain() {
     const mine = visitorGame();
-    const back = returnUrl();
+    const back = returnUrl(gameId);
     if (back) { // an embedded table: the embedding app deals the next game
       return h('a', {class: 'button play-again', href: back, target: window.top !== window ? '_top' : null,
         title: `back to ${new URL(back).host}, to play again there`}, 'Play again');
