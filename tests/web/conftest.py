@@ -147,9 +147,9 @@ def web_page(context: BrowserContext, url: str) -> Iterator[Web]:
 
 EXPECTED = tuple(f"the server responded with a status of {code}" for code in (409, 422))
 """Answers the page expects, though Chromium logs every failed load as an error: a move
-that lost the race to the bots (409: the page says the table moved on and shows the latest
-view), and a tapped card that is no legal move (422: the page shows the server's reason);
-see server/web/js/table.js."""
+that lost the race to the bots (409: the page sends it again at the new version while it is
+still legal, else says the table moved on and shows the latest view), and a tapped card
+that is no legal move (422: the page shows the server's reason); see server/web/js/table.js."""
 
 
 def is_error(msg: Any) -> bool:
