@@ -1,6 +1,6 @@
 // The lobby: a way in, live and finished games, tournaments, ladders, rating leaderboards.
 
-import {api, rememberVisitorGame, setToken} from './api.js';
+import {api, rememberVisitorGame, setToken, visitorGame} from './api.js';
 import {crumbs, h, labelled, replace, when, words} from './dom.js';
 import {OFFERS, rendererFor} from './games/index.js';
 
@@ -8,8 +8,10 @@ const REFRESH_MS = 10000;
 
 function seatList(game) {
   const r = rendererFor(game.game);
+  const mine = visitorGame()?.id === game.id; // this tab's own game against the bots: seat 0 is "you"
   return game.seats.map((s) => h('span', {class: 'seat-name'},
-    `${r.seatLabel(s.seat, game.seats.length)}: `, s.name ?? h('em', {}, 'open')));
+    `${r.seatLabel(s.seat, game.seats.length)}: `, s.name ?? h('em', {}, 'open'),
+    mine && s.seat === 0 ? h('span', {class: 'tag you-tag'}, 'you') : null));
 }
 
 /** "firehouse", "Penguin book edition": a game's variant in words, or null for a plain game. */
@@ -21,6 +23,13 @@ export function variantOf(game) {
   const choice = offer?.choices.find((c) => c.option === option)?.values.find(([v]) => v === value);
   const text = choice ? choice[1].replace(/ \(\d\)$/, '') : words(value);
   return option === 'rules' ? `${text} edition` : text.toLowerCase();
+}
+
+/** A finished game's replay; a tournament's or ladder's game says whose, for the way back. */
+function replayHref(game) {
+  const t = game.tournament;
+  const from = t && t.id ? `?tournament=${encodeURIComponent(t.id)}` : t && t.ladder ? `?ladder=${encodeURIComponent(t.ladder)}` : '';
+  return `/replay/${game.id}${from}`;
 }
 
 function gameRow(game) {
@@ -45,7 +54,7 @@ function gameRow(game) {
     h('td', {}, (game.scores || []).join(' · ')),
     h('td', {class: 'links'},
       h('a', {class: 'button', href: `/table/${game.id}`}, over ? 'Table' : 'Watch'),
-      game.status === 'finished' ? h('a', {class: 'button', href: `/replay/${game.id}`}, 'Replay') : null));
+      game.status === 'finished' ? h('a', {class: 'button', href: replayHref(game)}, 'Replay') : null));
 }
 
 function gamesTable(list, empty) {

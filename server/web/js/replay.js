@@ -12,12 +12,18 @@
 import {api, query} from './api.js';
 import {crumbs, h, replace, words} from './dom.js';
 import {describeEvent, describeMove, makeContext, renderBoard} from './board.js';
+import {card} from './cards.js';
 import {rendererFor} from './games/index.js';
 
 const AUTOPLAY_MS = 700;
 
 export async function replayPage(main, gameId) {
-  crumbs({text: 'Lobby', href: '/'}, {text: `Replay ${gameId}`});
+  // A tournament's or ladder's game (?tournament= / ?ladder=, as the lobby links it): the
+  // crumbs lead back there.
+  const from = new URLSearchParams(location.search);
+  const back = from.get('tournament') ? {text: 'Tournament', href: `/tournaments/${encodeURIComponent(from.get('tournament'))}`}
+    : from.get('ladder') ? {text: 'Ladder', href: `/ladders/${encodeURIComponent(from.get('ladder'))}`} : null;
+  crumbs({text: 'Lobby', href: '/'}, back, {text: `Replay ${gameId}`});
   const record = await api(`/v1/games/${gameId}/replay`, {auth: false});
   const renderer = rendererFor(record.game);
   const n = record.seats.length;
@@ -114,7 +120,7 @@ export async function replayPage(main, gameId) {
     caption.textContent = `Step ${at} of ${record.version} · ${describeMove(got.move, ctx)}`;
     drawPar(at);
     slider.value = at;
-    history.replaceState(null, '', `${location.pathname}${query({step: at, as: perspective})}`);
+    history.replaceState(null, '', `${location.pathname}${query({step: at, as: perspective, tournament: from.get('tournament'), ladder: from.get('ladder')})}`);
     if (at < record.version) frame(at + 1).catch(() => {}); // prefetch the next step
   }
 
@@ -184,24 +190,47 @@ function resultLine(record) {
   return h('p', {class: 'muted seed'}, `Final scores ${record.result.scores.join(' · ')}${seed}`);
 }
 
+/**
+ * The replays in a file's text: one JSON replay, or JSON Lines (one replay a line, as
+ * `parlour-bot play --games N --out x.jsonl` and `parlour-bot archive` write).
+ */
+export function replaysIn(text) {
+  let found;
+  try {
+    found = [JSON.parse(text)];
+  } catch {
+    found = text.split('\n').filter((line) => line.trim()).map((line, i) => {
+      try { return JSON.parse(line); } catch { throw new Error(`line ${i + 1} is not JSON`); }
+    });
+  }
+  if (!found.length) throw new Error('it is empty');
+  found.forEach((record, i) => {
+    if (!record || typeof record.game !== 'string' || !Array.isArray(record.seats) || !Array.isArray(record.events)) {
+      throw new Error(found.length > 1 ? `line ${i + 1} has no game, seats and events` : 'it has no game, seats and events');
+    }
+  });
+  return found;
+}
+
 /** The page that opens a replay file: a file input, or a file dropped on the page. */
 export async function replayFilePage(main) {
   crumbs({text: 'Lobby', href: '/'}, {text: 'Replay file'});
   const shown = h('div', {class: 'replay-file', 'aria-live': 'polite'});
-  const input = h('input', {id: 'replay-file', type: 'file', accept: '.json,application/json',
+  const input = h('input', {id: 'replay-file', type: 'file', accept: '.json,.jsonl,application/json',
     onchange: () => input.files[0] && open(input.files[0])});
   async function open(file) {
-    let record;
+    let records;
     try {
-      record = JSON.parse(await file.text());
-      if (!record || typeof record.game !== 'string' || !Array.isArray(record.seats) || !Array.isArray(record.events)) {
-        throw new Error('it has no game, seats and events');
-      }
+      records = replaysIn(await file.text());
     } catch (err) {
       replace(shown, h('p', {class: 'message error', role: 'alert'}, `${file.name} is not a replay: ${err.message}`));
       return;
     }
-    replace(shown, recordView(record));
+    const one = h('div', {class: 'one-replay'});
+    const pick = records.length > 1 ? h('select', {id: 'replay-pick', onchange: () => replace(one, recordView(records[Number(pick.value)]))},
+      records.map((r, i) => h('option', {value: i}, `Game ${i + 1} of ${records.length}: ${r.id ?? ''} ${r.result ? `(${(r.result.scores || []).join(' · ')})` : ''}`))) : null;
+    replace(one, recordView(records[0]));
+    replace(shown, pick ? h('p', {}, h('label', {for: 'replay-pick'}, `${file.name} holds ${records.length} replays: `), pick) : null, one);
   }
   main.addEventListener('dragover', (e) => e.preventDefault());
   main.addEventListener('drop', (e) => {
@@ -211,8 +240,66 @@ export async function replayFilePage(main) {
   });
   replace(main, h('h1', {}, 'Open a replay file'),
     h('p', {}, 'A replay written by ', h('code', {}, 'parlour-bot play --out replay.json'),
-      ' (or saved from a finished game’s replay): choose it, or drop it on this page. It is read in your browser; nothing is sent.'),
+      ' (or saved from a finished game’s replay), or a JSON Lines file of them (',
+      h('code', {}, '--games 3 --out plays.jsonl'), ', ', h('code', {}, 'parlour-bot archive'),
+      '): choose it, or drop it on this page. It is read in your browser; nothing is sent.'),
     h('label', {for: 'replay-file'}, 'Replay file '), input, shown);
+}
+
+/**
+ * Each seat's cards and the cards in the middle after the first `upto` events, as the
+ * events tell them: a `hand` event deals a hand, a `play` or `put_out` takes its card
+ * from its seat to the middle, a `draw` or `take` adds a card, and a finished trick or
+ * hand (`trick`, `hand_complete`, `reveal`) clears the middle.
+ */
+export function boardAt(record, upto) {
+  const hands = record.seats.map(() => []);
+  let middle = [];
+  for (const e of record.events.slice(0, upto)) {
+    const d = e.data || {};
+    const seat = typeof d.seat === 'number' ? d.seat : null;
+    if (e.kind === 'hand' && seat !== null && Array.isArray(d.cards)) hands[seat] = [...d.cards];
+    else if ((e.kind === 'play' || e.kind === 'put_out') && seat !== null && typeof d.card === 'string') {
+      hands[seat] = hands[seat].filter((c) => c !== d.card);
+      middle.push({seat, card: d.card});
+    } else if ((e.kind === 'draw' || e.kind === 'take') && seat !== null && typeof d.card === 'string') {
+      hands[seat] = [...hands[seat], d.card];
+    } else if (e.kind === 'trick' || e.kind === 'hand_complete' || e.kind === 'reveal' || e.kind === 'deal') {
+      middle = [];
+    }
+  }
+  return {hands, middle};
+}
+
+/** A board and a stepper over a file's events (no server: the board is what the events tell). */
+function fileStepper(record, ctx) {
+  const total = record.events.length;
+  const host = h('div', {class: 'file-board'});
+  const caption = h('p', {class: 'step-caption', role: 'status', 'aria-live': 'polite'});
+  const slider = h('input', {id: 'file-step', type: 'range', min: 0, max: total, value: 0, 'aria-label': 'event',
+    oninput: () => go(Number(slider.value))});
+  let at = 0;
+  function go(to) {
+    at = Math.max(0, Math.min(total, to));
+    slider.value = at;
+    const {hands, middle} = boardAt(record, at);
+    const last = at ? record.events[at - 1] : null;
+    caption.textContent = `Event ${at} of ${total}${last ? `: ${describeEvent(last, ctx)}` : ': before the deal'}`;
+    replace(host,
+      h('div', {class: 'file-seats'}, record.seats.map((s) => h('div', {class: 'file-seat', dataset: {seat: s.seat}},
+        h('strong', {}, `${ctx.label(s.seat)} `), h('span', {class: 'muted'}, s.name ?? 'open seat'),
+        h('div', {class: 'hand open', role: 'group', 'aria-label': `${ctx.label(s.seat)}'s hand`},
+          hands[s.seat].length ? hands[s.seat].map((c) => card(c, {small: true})) : h('span', {class: 'muted'}, 'no cards'))))),
+      h('div', {class: 'trick file-middle', role: 'group', 'aria-label': 'the middle of the table'},
+        middle.length ? middle.map((c) => card(c.card, {small: true, by: ctx.short(c.seat)})) : h('span', {class: 'muted'}, 'no card in the middle')));
+  }
+  const button = (name, text, action) => h('button', {type: 'button', dataset: {step: name}, onclick: action}, text);
+  go(0);
+  return h('section', {class: 'file-stepper', 'aria-label': 'step through the events'},
+    h('div', {class: 'replay-controls'},
+      button('first', '« First', () => go(0)), button('prev', '◀ Back', () => go(at - 1)),
+      button('next', 'Next ▶', () => go(at + 1)), button('last', 'Last »', () => go(total)), slider),
+    caption, host);
 }
 
 /** A replay read from a file: its seats, result, par and every event in order. */
@@ -227,6 +314,8 @@ function recordView(record) {
       `${renderer.seatLabel(s.seat, n)}: ${s.name ?? 'open seat'}`))),
     resultLine(record),
     pars.length ? h('section', {class: 'par', 'aria-label': 'par per deal'}, h('h2', {}, 'Par'), parTable(pars)) : null,
+    h('h2', {}, 'Step by step'),
+    fileStepper(record, ctx),
     h('h2', {}, 'Events'),
     h('ol', {class: 'log', 'aria-label': 'every event of the game'}, record.events.map((e) =>
       h('li', {dataset: {kind: e.kind, version: e.version}}, describeEvent(e, ctx)))),
