@@ -155,21 +155,32 @@ class Tournaments:
         lobby_store.add_tournament(self.r, tournament_id, now)
         return self.show(tournament_id)
 
-    def enter(self, token: str | None, tournament_id: str, players: list[str]) -> dict[str, Any]:
-        """Enter one entry (one player per seat of a side) while the tournament is open.
+    def enter(
+        self, token: str | None, tournament_id: str, players: list[str], name: str | None = None
+    ) -> dict[str, Any]:
+        """Enter one entry (one player per seat of a side) while the tournament is open;
+        ``name`` is its team name (shown instead of its players' names).
+
+        House bots: the creator or the admin may enter an entry of house bots only as a
+        *reference entry* (its games are not rated) where the operator lets organisers (``reference`` in
+        ``PARLOUR_HOUSE_BOTS``, the default); anyone may enter them where the operator
+        lets them play in tournaments (``tournaments``).
 
         Raises:
             Unauthorized, Forbidden (see the module docstring; a house bot where the
-            operator does not let them play, by default in any tournament), NotFound (the
+            operator does not let them play), NotFound (the
             tournament or a player), InvalidRequest (a player twice, a size the
             game cannot seat), and the store's EntriesClosed, AlreadyEntered,
             WrongEntrySize (409).
         """
         caller = self.core.caller(token)
+        if name is not None:
+            name = clean_name(name)
         record = read(self.r, tournament_id)
-        mine = caller.player is not None and (
-            caller.player.id == record.meta["created_by"] or caller.player.id in players
+        organiser = caller.is_admin or (
+            caller.player is not None and caller.player.id == record.meta["created_by"]
         )
+        mine = caller.player is not None and (organiser or caller.player.id in players)
         if not (caller.is_admin or mine):
             raise Forbidden("you may enter yourself, or anyone in a tournament you created")
         if len(set(players)) != len(players):
@@ -185,7 +196,14 @@ class Tournaments:
         missing = {str(i): "no such player" for i, p in enumerate(players) if found[p] is None}
         if missing:
             raise NotFound("no such player", {"players": missing})
-        self.core.admit_house_bots("tournaments", players)
+        reference = (
+            all(views.is_house(p) for p in players)
+            and organiser
+            and "reference" in self.core.house_bots_in
+            and "tournaments" not in self.core.house_bots_in
+        )
+        if not reference:
+            self.core.admit_house_bots("tournaments", players)
         inviter = caller.player.id if caller.player else None
         pending = [p for p in players if needs_invitation(p, inviter)]
         sent: list[tuple[str, dict[str, Any]]] = []
@@ -194,7 +212,9 @@ class Tournaments:
             sent = [(p, invitation) for p in pending]
             self.invitations.reserve(caller.player.id, sent)
         try:
-            entry_id = store.add_entry(self.r, self.scripts, tournament_id, players, pending)
+            entry_id = store.add_entry(
+                self.r, self.scripts, tournament_id, players, pending, name, reference
+            )
         except BaseException:
             if sent and caller.player is not None:
                 self.invitations.cancel(caller.player.id, sent)
@@ -205,6 +225,8 @@ class Tournaments:
         return {
             "id": entry_id,
             "seed": int(entry_id[1:]),
+            "name": name,
+            "reference": reference,
             "players": [
                 {"id": p, "name": rec.name} | views.house(p) for p in players if (rec := found[p])
             ],
@@ -299,6 +321,16 @@ class Tournaments:
         played (:meth:`TournamentPages.list_tournaments
         <server.services.tournament_pages.TournamentPages.list_tournaments>`)."""
         return self.pages.list_tournaments(limit)
+
+    def sheets(self, tournament_id: str) -> dict[str, Any]:
+        """Standings, cross-table and games (:meth:`TournamentPages.sheets
+        <server.services.tournament_pages.TournamentPages.sheets>`)."""
+        return self.pages.sheets(tournament_id)
+
+    def sheet_csv(self, tournament_id: str, part: str) -> str:
+        """One sheet as CSV (:meth:`TournamentPages.sheet_csv
+        <server.services.tournament_pages.TournamentPages.sheet_csv>`)."""
+        return self.pages.sheet_csv(tournament_id, part)
 
     def standings(self, tournament_id: str) -> dict[str, Any]:
         """The standings alone (:meth:`TournamentPages.standings

@@ -18,6 +18,7 @@ tag, so it is applied whole or not at all:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import orjson
 from redis import Redis
@@ -67,7 +68,8 @@ def close_registration(r: Redis, tournament_id: str) -> None:
     """
     key = keys.tournament(tournament_id)
     for _ in range(ATTEMPTS):
-        with r.pipeline() as pipe:
+        with r.pipeline() as watched:
+            pipe: Any = watched  # after WATCH its reads answer at once
             try:
                 pipe.watch(key)
                 status = pipe.hget(key, "status")
@@ -95,7 +97,8 @@ def withdraw(r: Redis, tournament_id: str, entry_id: str) -> str:
     head, entries = keys.tournament(tournament_id), keys.tournament_entries(tournament_id)
     rounds = keys.tournament_rounds(tournament_id)
     for _ in range(ATTEMPTS):
-        with r.pipeline() as pipe:
+        with r.pipeline() as watched:
+            pipe: Any = watched  # after WATCH its reads answer at once
             try:
                 pipe.watch(head, entries, rounds)
                 status = pipe.hget(head, "status")
@@ -144,7 +147,8 @@ def void(
     voids_key = keys.tournament_voids(tournament_id)
     slots = [f"{round_index}:{t}" for t in tables]
     for _ in range(ATTEMPTS):
-        with r.pipeline() as pipe:
+        with r.pipeline() as watched:
+            pipe: Any = watched  # after WATCH its reads answer at once
             try:
                 pipe.watch(head, rounds_key, results_key, games_key, voids_key)
                 status = pipe.hget(head, "status")
