@@ -37,6 +37,7 @@ from typing import Any
 
 from server.games import REGISTRY
 from server.services import brackets, views
+from server.services.bots import BOT_SEAT
 from server.services.core import Core
 from server.services.errors import (
     CannotStart,
@@ -44,12 +45,14 @@ from server.services.errors import (
     InvalidRequest,
     InvitationsPending,
     NotFound,
+    UnknownBot,
     UnplayableFormat,
 )
 from server.services.invitations import Invitations, needs_invitation, new_id
 from server.services.lobby import PER_CREATOR
 from server.services.names import MAX_TITLE_LENGTH, clean_name
 from server.services.tournament_pages import TournamentPages, read
+from server.store import apps as app_store
 from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store import tournaments as store
@@ -159,12 +162,13 @@ class Tournaments:
         self, token: str | None, tournament_id: str, players: list[str], name: str | None = None
     ) -> dict[str, Any]:
         """Enter one entry (one player per seat of a side) while the tournament is open;
-        ``name`` is its team name (shown instead of its players' names).
+        ``name`` is its team name (shown instead of its players' names); a player given
+        as ``"bot:<name>"`` is an identity of that house bot not entered yet.
 
         House bots: the creator or the admin may enter an entry of house bots only as a
-        *reference entry* (its games are not rated) where the operator lets organisers (``reference`` in
-        ``PARLOUR_HOUSE_BOTS``, the default); anyone may enter them where the operator
-        lets them play in tournaments (``tournaments``).
+        *reference entry* (its games are not rated) where the operator lets organisers
+        (``reference`` in ``PARLOUR_HOUSE_BOTS``, the default); anyone may enter them
+        where the operator lets them play in tournaments (``tournaments``).
 
         Raises:
             Unauthorized, Forbidden (see the module docstring; a house bot where the
@@ -177,6 +181,7 @@ class Tournaments:
         if name is not None:
             name = clean_name(name)
         record = read(self.r, tournament_id)
+        players = self._house_bots(record, players)
         organiser = caller.is_admin or (
             caller.player is not None and caller.player.id == record.meta["created_by"]
         )
@@ -232,6 +237,36 @@ class Tournaments:
             ],
             "pending": pending,
         }
+
+    def _house_bots(self, record: TournamentRecord, players: list[str]) -> list[str]:
+        """``players`` with each ``"bot:<name>"`` replaced by an identity of that house bot
+        that is in no entry of the tournament yet.
+
+        Raises:
+            UnknownBot (400): no such bot for this game, or no identity of it left.
+        """
+        if not any(p.startswith(BOT_SEAT) for p in players):
+            return players
+        pool = app_store.bot_pool(self.r)
+        taken = {p for _, entered in record.entries for p in entered}
+        out, problems = [], {}
+        for i, p in enumerate(players):
+            if not p.startswith(BOT_SEAT):
+                out.append(p)
+                continue
+            bot = pool.get(p[len(BOT_SEAT) :])
+            free = [b for b in (bot or {}).get("players", []) if b not in taken and b not in out]
+            if bot is None or (
+                bot["games"] is not None and record.meta["game"] not in bot["games"]
+            ):
+                problems[str(i)] = f"no house bot {p!r} for this game; the pool has {sorted(pool)}"
+            elif not free:
+                problems[str(i)] = f"every identity of {p!r} is entered already"
+            else:
+                out.append(free[0])
+        if problems:
+            raise UnknownBot(problems)
+        return out
 
     def _invitation(
         self, record: TournamentRecord, players: list[str], inviter: PlayerRecord

@@ -92,10 +92,12 @@ def test_a_class_event_from_a_roster_to_its_sheets(live_api, live_players, app):
     # the house bots as a reference entry (PARLOUR_HOUSE_BOTS has `reference` by default)
     pool = api.post("/v1/bots", {"bots": [{"name": "random", "count": 2}]}, "admin").body
     bots = [Player(p["id"], p["name"], p["token"]) for p in pool["bots"][0]["players"]]
-    entry = {"players": [b.id for b in bots], "name": "House bots"}
+    entry = {"players": ["bot:random", "bot:random"], "name": "House bots"}  # by name
     assert_error(api.post(f"/v1/tournaments/{tid}/entries", entry, stranger), 403, "forbidden")
     house = api.post(f"/v1/tournaments/{tid}/entries", entry, teacher)
     assert house.status == 201 and house.body["reference"] and not house.body["pending"]
+    assert sorted(p["id"] for p in house.body["players"]) == sorted(b.id for b in bots)
+    assert all(p["house"] for p in house.body["players"])
 
     closed = api.post(f"/v1/tournaments/{tid}/close", {}, teacher)
     assert closed.status == 200 and closed.body["registration"] == "closed"
