@@ -109,7 +109,10 @@ class Events:
         """Make a player of every roster row and enter them, a team to an entry.
 
         Everything is checked before anything is made (names, team sizes, the
-        tournament open): a refused roster makes no player.
+        tournament open, an organiser's rows within its open invitations' limit): a
+        refused roster makes no player. An entry refused on the way (the tournament
+        started meanwhile, the invitations' limit reached) takes back the entries
+        made before it; the players made stay, their tokens never shown.
 
         Raises:
             Forbidden, NotFound, InvalidRequest, and what
@@ -139,16 +142,27 @@ class Events:
                 "every team needs the same number of players",
                 {"players": [f"teams of {sorted(sizes)}; entries of {wanted or 'one size'}"]},
             )
-        made: list[dict[str, Any]] = []
-        for team, names in groups.items():
-            new = [self.players.make(name) for name in names]
-            entry = self.tournaments.enter(
-                token,
-                tournament_id,
-                [p["id"] for p in new],
-                name=None if team.startswith("\0") else team,
+        cap = self.tournaments.invitations.per_inviter
+        if organiser is not None and len(rows) > cap:
+            raise InvalidRequest(
+                "roster too long for your open invitations",
+                {"players": [f"at most {cap}: each player gets an invitation to accept"]},
             )
-            made.append({"entry": entry, "players": new})
+        made: list[dict[str, Any]] = []
+        try:
+            for team, names in groups.items():
+                new = [self.players.make(name) for name in names]
+                entry = self.tournaments.enter(
+                    token,
+                    tournament_id,
+                    [p["id"] for p in new],
+                    name=None if team.startswith("\0") else team,
+                )
+                made.append({"entry": entry, "players": new})
+        except BaseException:
+            for done in made:  # what was entered goes: the roster is all or nothing
+                event_store.withdraw(self.r, tournament_id, done["entry"]["id"])
+            raise
         return {"id": tournament_id, "entries": made}
 
     def close_registration(self, token: str | None, tournament_id: str) -> dict[str, Any]:

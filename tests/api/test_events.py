@@ -18,6 +18,7 @@ from server.processes.scheduler import Runner
 from tests.api.helpers import Api, assert_error
 from tests.api.play import play_random_moves
 from tests.conftest import Player
+from tests.security.test_invitation_spam import everything
 
 SHORT = {"deals": 1}
 ROSTER = "name,team\nAda,Owls\nBo,Owls\nCy,Cats\nDi,Cats\nEd,Hens\nFay,Hens\n"
@@ -172,3 +173,70 @@ def test_a_class_event_from_a_roster_to_its_sheets(live_api, live_players, app):
     bot_me = api.get("/v1/players/me", bots[0]).body
     assert EXAMPLE_GAME not in bot_me["ratings"]
     assert EXAMPLE_GAME in api.get("/v1/players/me", students[0]).body["ratings"]
+
+
+def test_a_refused_roster_makes_nothing(api, players, redis_client, app):
+    teacher = players.register("teacher")
+    app.extensions["parlour"].core.organisers = frozenset({teacher.id})
+    body = {"game": EXAMPLE_GAME, "format": "round_robin", "options": SHORT}
+    tid = api.post("/v1/tournaments", body, teacher).body["id"]
+    roster = f"/v1/tournaments/{tid}/roster"
+    before = everything(redis_client)
+    for bad, field in (
+        ({"players": [{"name": f"s{i}"} for i in range(201)]}, "players"),  # over 200 rows
+        ({"csv": "name\n" + "".join(f"s{i}\n" for i in range(201))}, "csv"),
+        ({"players": [{"name": "Ada"}, {"name": "Bo"}, {"name": "\u202eevil"}]}, "players"),
+        ({"csv": "student\nAda\n"}, "csv"),  # no name column
+        (
+            {
+                "players": [
+                    {"name": "Ada", "team": "Owls"},
+                    {"name": "Bo", "team": "Cats"},
+                    {"name": "Cy", "team": "Cats"},
+                ]
+            },
+            "players",
+        ),  # fmt: skip
+        ({}, "players"),
+    ):
+        details = assert_error(api.post(roster, bad, teacher), 400, "invalid_request")
+        assert any(key.startswith(field) for key in details), (bad, details)
+    assert everything(redis_client) == before
+    other = players.register("other teacher")
+    their = api.post("/v1/tournaments", body, other).body["id"]  # not on the operator's list
+    before = everything(redis_client)
+    denied = api.post(f"/v1/tournaments/{their}/roster", {"csv": "name\nAda\n"}, other)
+    assert_error(denied, 403, "forbidden")
+    assert everything(redis_client) == before
+
+
+def test_withdrawing_before_the_start_frees_the_players(api, players):
+    ann, bob, cy = players.register("ann"), players.register("bob"), players.register("cy")
+    body = {"game": EXAMPLE_GAME, "format": "round_robin", "options": SHORT}
+    tid = api.post("/v1/tournaments", body, ann).body["id"]
+    entries = f"/v1/tournaments/{tid}/entries"
+    entry = api.post(entries, {"players": [bob.id, cy.id], "name": "Owls"}, bob).body
+    assert entry["name"] == "Owls" and entry["pending"] == [cy.id]
+    withdraw = f"{entries}/{entry['id']}/withdraw"
+    stranger = players.register("stranger")
+    assert_error(api.post(withdraw, {}, stranger), 403, "forbidden")
+    left = api.post(withdraw, {}, bob)
+    assert left.status == 200 and left.body["entries"] == []
+    assert_error(api.post(withdraw, {}, bob), 404, "not_found")
+    (invitation,) = api.get("/v1/me/invitations", cy).body["invitations"]
+    gone = api.post(f"/v1/invitations/{invitation['id']}/accept", {}, cy)
+    assert_error(gone, 404, "not_found")  # the entry it asked about is gone
+    again = api.post(entries, {"players": [bob.id, ann.id]}, bob)
+    assert again.status == 201  # bob may enter again
+    assert_error(api.post(f"/v1/tournaments/{tid}/rounds/0/void", {}, ann), 409, "entries_closed")
+
+
+def test_a_duplicate_board_is_never_voided(api, players):
+    from server.games import REGISTRY
+
+    game = next(g.id for g in REGISTRY.values() if g.two_sides)
+    ann = players.register("ann")
+    body = {"game": game, "format": "duplicate"}
+    tid = api.post("/v1/tournaments", body, ann).body["id"]
+    voided = api.post(f"/v1/tournaments/{tid}/rounds/0/void", {}, ann)
+    assert_error(voided, 422, "unplayable_format")
