@@ -144,6 +144,7 @@ __all__ = [
     "InvitationsPendingErrorBodyDetails",
     "Inviter",
     "Join",
+    "JoinCode",
     "KeepEvent",
     "KeepEventData",
     "KeepMove",
@@ -324,6 +325,8 @@ class EntryCreate(TypedDict):
     """one player id per seat of the entry's side, in seat order"""
     name: NotRequired[str | None]
     """the entry's team name"""
+    code: NotRequired[str | None]
+    """the tournament's join code, where its organiser set one"""
 
 
 class Clock(TypedDict):
@@ -3008,6 +3011,8 @@ class Tournament(TypedDict):
     """started with every entry accepted by all its players; only then rated"""
     progress: TournamentProgress
     registration: Literal["open", "closed"]
+    join_code: bool
+    """a player entering itself must give the code"""
     entries: list[TournamentEntry]
     rounds: list[TournamentRound]
     tiebreaks: list[str]
@@ -3026,6 +3031,12 @@ class EntryCreated(TypedDict):
     players: list[EntryPlayer]
     pending: list[str]
     """players invited, yet to accept"""
+
+
+class JoinCode(TypedDict):
+    id: str
+    code: str
+    """shown this once"""
 
 
 class RosterRow(TypedDict):

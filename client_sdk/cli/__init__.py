@@ -16,7 +16,7 @@
   revokes it. With ``--player ID`` or ``--app ID`` it acts on that player's
   or app's token instead (the admin's token, or the app's own, as ``T``);
   ``parlour token`` is the same with the admin token (``PARLOUR_ADMIN_TOKEN``);
-* ``parlour-bot event create|roster|enter|close|start|watch|withdraw|void|export``
+* ``parlour-bot event create|roster|enter|code|join|close|start|watch|withdraw|void|export``
   runs a tournament as an event, a class or a club night (:mod:`~client_sdk.cli.events`,
   docs/organisers.md);
 * ``parlour-bot play GAME BOT... --seed S [--option k=v] [--out replay.json]``

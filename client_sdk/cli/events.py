@@ -8,6 +8,9 @@ the command line, over the SDK (``client.tournaments``; docs/organisers.md).
   tokens are shown this once: hand each to its student);
 * ``event enter ID PLAYER... [--name TEAM]`` enters one entry (``bot:<name>`` for a
   house bot: a reference entry, unrated);
+* ``event code ID`` prints a new join code; ``event join ID --code C [--name TEAM]
+  [--partner P]...`` enters the token's own player (with its partners, who are
+  invited) where the organiser hands out a code instead of a roster;
 * ``event close ID``, ``event start ID``;
 * ``event watch ID`` prints a progress line whenever it changes, then the standings;
 * ``event withdraw ID ENTRY``; ``event void ID ROUND [--table T]...``;
@@ -85,6 +88,19 @@ def _enter(client: Client, args: argparse.Namespace) -> int:
     return 0
 
 
+def _code(client: Client, args: argparse.Namespace) -> int:
+    print(client.tournaments.join_code(args.id)["code"])
+    return 0
+
+
+def _join(client: Client, args: argparse.Namespace) -> int:
+    me = client.players.me()["id"]
+    entry = client.tournaments.enter_named(args.id, [me, *args.partner], args.name, args.code)
+    pending = f"; waiting for {', '.join(entry['pending'])}" if entry["pending"] else ""
+    print(f"{entry['id']}{pending}")
+    return 0
+
+
 def _close(client: Client, args: argparse.Namespace) -> int:
     client.tournaments.close(args.id)
     print("registration closed")
@@ -141,7 +157,8 @@ def _export(client: Client, args: argparse.Namespace) -> int:
 
 
 COMMANDS: dict[str, Callable[[Client, argparse.Namespace], int]] = {
-    "create": _create, "roster": _roster, "enter": _enter, "close": _close, "start": _start,
+    "create": _create, "roster": _roster, "enter": _enter, "code": _code, "join": _join,
+    "close": _close, "start": _start,
     "watch": _watch, "withdraw": _withdraw, "void": _void, "export": _export,
 }  # fmt: skip
 
@@ -163,7 +180,7 @@ def cmd_event(args: argparse.Namespace) -> int:
 
 
 def add_event_command(sub: Subparsers[argparse.ArgumentParser]) -> None:
-    """Add ``event create|roster|enter|close|start|watch|withdraw|void|export``."""
+    """Add ``event create|roster|enter|code|join|close|start|watch|withdraw|void|export``."""
     event = sub.add_parser("event", help="run a tournament as an event (a class, a club)")
     leaves = event.add_subparsers(dest="event_command", required=True)
 
@@ -198,6 +215,11 @@ def add_event_command(sub: Subparsers[argparse.ArgumentParser]) -> None:
     enter = leaf("enter", "enter one entry (bot:<name> for a house bot)", "id")
     enter.add_argument("players", nargs="+")
     enter.add_argument("--name", default=None, help="the entry's team name")
+    leaf("code", "a new join code (the old one stops working)", "id")
+    join = leaf("join", "enter yourself (and your partners) with the join code", "id")
+    join.add_argument("--code", required=True)
+    join.add_argument("--name", default=None, help="your team's name")
+    join.add_argument("--partner", action="append", default=[], help="a partner's player id")
     leaf("close", "close registration", "id")
     leaf("start", "start the tournament", "id")
     watch = leaf("watch", "print progress until it finishes, then the standings", "id")

@@ -86,16 +86,30 @@ class Tournaments(_Namespace):
         )
 
     def enter_named(
-        self, tournament_id: str, players: Sequence[str], name: str | None = None
+        self,
+        tournament_id: str,
+        players: Sequence[str],
+        name: str | None = None,
+        code: str | None = None,
     ) -> dict[str, Any]:
         """``POST /v1/tournaments/{id}/entries`` with a team ``name`` (players may be
-        ``"bot:<name>"``: a house bot, entered as a reference entry)."""
+        ``"bot:<name>"``: a house bot, entered as a reference entry) and the tournament's
+        join ``code`` where a player enters itself and the organiser set one."""
         body: dict[str, Any] = {"players": list(players)}
         if name is not None:
             body["name"] = name
+        if code is not None:
+            body["code"] = code
         return cast(
             dict[str, Any],
             self._r.request("POST", f"/v1/tournaments/{_q(tournament_id)}/entries", json=body),
+        )
+
+    def join_code(self, tournament_id: str) -> dict[str, Any]:
+        """``POST /v1/tournaments/{id}/join-code``: a new join code, shown this once."""
+        return cast(
+            dict[str, Any],
+            self._r.request("POST", f"/v1/tournaments/{_q(tournament_id)}/join-code", json={}),
         )
 
     def close(self, tournament_id: str) -> dict[str, Any]:

@@ -1,5 +1,5 @@
-"""``/v1/tournaments/{id}/...`` for an organiser's event: the roster, closing
-registration, withdrawing an entry, voiding tables, and the sheets (JSON and CSV)."""
+"""``/v1/tournaments/{id}/...`` for an organiser's event: the roster, the join code,
+closing registration, withdrawing an entry, voiding tables, and the sheets (JSON and CSV)."""
 
 from __future__ import annotations
 
@@ -51,6 +51,30 @@ def roster(tournament_id: str, body: dict[str, Any]):
         g.token, tournament_id, players=body["players"], csv_text=body["csv"]
     )
     return reply, 201
+
+
+@bp.post("/v1/tournaments/<tournament_id>/join-code")
+@requires_token
+@operation(
+    "newJoinCode",
+    tag="tournaments",
+    summary="A new join code: players entering themselves must give it (creator or admin).",
+    description="""\
+For an event without a roster: hand the code to the class; each student
+enters with its own token (`POST …/entries` with `code`), consenting by
+doing so. Without the code, or with an old one, a player's own entry is
+403 `forbidden`. Shown in this answer only; a new call replaces it. The
+tournament shows `join_code: true`. Only while it is open (409
+`entries_closed`).
+""",
+    parameters=["TournamentId"],
+    body=schemas.Empty,
+    body_required=False,
+    responses={200: Answer("the code", schemas.JoinCode)},
+    errors=("InvalidRequest", "Forbidden", "NotFound", "Conflict"),
+)
+def join_code(tournament_id: str, body: dict[str, Any]):
+    return services().events.join_code(g.token, tournament_id)
 
 
 @bp.post("/v1/tournaments/<tournament_id>/close")

@@ -1,6 +1,6 @@
 """An organiser's use cases for a tournament run as an event (a class, a club night):
-a roster made into players in one call, closing registration, withdrawing an entry,
-voiding tables to have them replayed.
+a roster made into players in one call, a join code, closing registration,
+withdrawing an entry, voiding tables to have them replayed.
 
 Who may do what:
 
@@ -12,7 +12,9 @@ Who may do what:
   entry (:meth:`Tournaments.enter <server.services.tournaments.Tournaments.enter>`):
   the organiser's entries are held until each student accepts the invitation with
   their own token; only the admin's are entered directly.
-* **close registration**, **void**: the creator or the admin.
+* **join code** (:meth:`Events.join_code`), **close registration**, **void**: the
+  creator or the admin. Once a join code is set, a player entering itself (the
+  students' way in without a roster) must give it; a new code replaces the old.
 * **withdraw**: the creator, the admin, or a player of the entry. Open: the entry is
   removed. Running: each of its tables with no game yet is forfeited (it loses, its
   table-mates win, nothing is rated); a game already under way is played out and counts.
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import csv
 import io
+import secrets
 from typing import Any
 
 from server.services.core import Core
@@ -164,6 +167,14 @@ class Events:
                 event_store.withdraw(self.r, tournament_id, done["entry"]["id"])
             raise
         return {"id": tournament_id, "entries": made}
+
+    def join_code(self, token: str | None, tournament_id: str) -> dict[str, Any]:
+        """A new join code for an open tournament (the one before it stops working):
+        from now on a player entering itself gives it. Shown in this answer only."""
+        self._organiser(token, read(self.r, tournament_id))
+        code = secrets.token_urlsafe(6)
+        event_store.set_join_code(self.r, tournament_id, code)
+        return {"id": tournament_id, "code": code}
 
     def close_registration(self, token: str | None, tournament_id: str) -> dict[str, Any]:
         """No more entries (the tournament stays open until started); repeatable."""

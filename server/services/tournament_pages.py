@@ -91,6 +91,7 @@ class TournamentPages:
                 "games_finished": len(record.results),
             },
             "registration": "closed" if record.registration_closed else "open",
+            "join_code": record.join_code is not None,
             "entries": [
                 {
                     "id": eid,

@@ -31,6 +31,7 @@ of players per entry is fixed when the tournament is created
 
 from __future__ import annotations
 
+import hmac
 import secrets
 import time
 from typing import Any
@@ -159,11 +160,17 @@ class Tournaments:
         return self.show(tournament_id)
 
     def enter(
-        self, token: str | None, tournament_id: str, players: list[str], name: str | None = None
+        self,
+        token: str | None,
+        tournament_id: str,
+        players: list[str],
+        name: str | None = None,
+        code: str | None = None,
     ) -> dict[str, Any]:
         """Enter one entry (one player per seat of a side) while the tournament is open;
         ``name`` is its team name (shown instead of its players' names); a player given
-        as ``"bot:<name>"`` is an identity of that house bot not entered yet.
+        as ``"bot:<name>"`` is an identity of that house bot not entered yet. Where the
+        organiser set a join code, a player entering itself gives it as ``code``.
 
         House bots: the creator or the admin may enter an entry of house bots only as a
         *reference entry* (its games are not rated) where the operator lets organisers
@@ -188,6 +195,12 @@ class Tournaments:
         mine = caller.player is not None and (organiser or caller.player.id in players)
         if not (caller.is_admin or mine):
             raise Forbidden("you may enter yourself, or anyone in a tournament you created")
+        if (
+            record.join_code is not None
+            and not organiser
+            and not hmac.compare_digest(record.join_code.encode(), (code or "").encode())
+        ):
+            raise Forbidden("this tournament asks for its join code: ask its organiser")
         if len(set(players)) != len(players):
             raise InvalidRequest(
                 "a player may hold one seat of an entry", {"players": ["a player appears twice"]}

@@ -1,9 +1,11 @@
-"""What an organiser changes in a stored tournament: close registration, withdraw an
-entry, void tables (:mod:`server.services.events`).
+"""What an organiser changes in a stored tournament: its join code, close registration,
+withdraw an entry, void tables (:mod:`server.services.events`).
 
 Each is one optimistic transaction (WATCH/MULTI) on keys under the tournament's hash
 tag, so it is applied whole or not at all:
 
+* the join code is ``join_code`` in ``t:{id}``: while it is set, a player entering
+  itself must give it;
 * closing registration sets ``registration`` to ``closed`` in ``t:{id}``; the entry
   script (``lua/add_entry.lua``) then refuses entries while the tournament is open;
 * withdrawing an entry of an open tournament deletes it (its players may enter
@@ -79,6 +81,32 @@ def close_registration(r: Redis, tournament_id: str) -> None:
                     raise EntriesClosed(text(status))
                 pipe.multi()
                 pipe.hset(key, "registration", "closed")
+                pipe.execute()
+                return
+            except WatchError:
+                continue
+    raise Busy()
+
+
+def set_join_code(r: Redis, tournament_id: str, code: str) -> None:
+    """Store the join code of an open tournament (replacing any before it).
+
+    Raises:
+        TournamentMissing, EntriesClosed (not open).
+    """
+    key = keys.tournament(tournament_id)
+    for _ in range(ATTEMPTS):
+        with r.pipeline() as watched:
+            pipe: Any = watched  # after WATCH its reads answer at once
+            try:
+                pipe.watch(key)
+                status = pipe.hget(key, "status")
+                if status is None:
+                    raise TournamentMissing()
+                if text(status) != "open":
+                    raise EntriesClosed(text(status))
+                pipe.multi()
+                pipe.hset(key, "join_code", code)
                 pipe.execute()
                 return
             except WatchError:

@@ -5,7 +5,7 @@ Layout (all under the hash tag ``{<tournament_id>}``, names from :mod:`keys`):
 * ``t:{id}``          hash ``meta`` (JSON), ``status``, ``created``, ``started``,
   ``finished``, ``seats_per_entry``, ``next_entry``, ``games_planned``, ``consented``
   (every player of every entry accepted, recorded with the start), ``error``,
-  ``registration`` (``closed`` once the organiser closes it);
+  ``registration`` (``closed`` once the organiser closes it), ``join_code``;
 * ``t:{id}:entries``  hash entry id -> JSON ``{"players": [...]}``, plus
   ``"pending"``: the players who have not accepted their invitation yet
   (:mod:`server.store.invitations`), ``"name"``: its team name, ``"reference"``: a house bot the
@@ -115,6 +115,8 @@ class TournamentRecord:
     withdrawn: dict[str, int] = field(default_factory=dict)
     """Entry id -> the number of rounds paired when it withdrew (a running tournament's
     withdrawn entries: every table of theirs with no game yet is forfeited)."""
+    join_code: str | None = None
+    """Set by the organiser: a player entering itself must give it (never shown)."""
     registration_closed: bool = False
     """The organiser closed registration: no entry may be added, the tournament is open."""
     voids: dict[str, list[str]] = field(default_factory=dict)
@@ -167,6 +169,7 @@ def read(r: Redis, tournament_id: str) -> TournamentRecord | None:
         reference={k for k, v in ordered if v.get("reference")},
         withdrawn={k: int(v["withdrawn"]) for k, v in ordered if v.get("withdrawn") is not None},
         registration_closed=head.get(b"registration") == b"closed",
+        join_code=text(head[b"join_code"]) if head.get(b"join_code") else None,
         voids={k.decode(): orjson.loads(v) for k, v in voids.items()},
         rounds=[orjson.loads(rounds[k]) for k in sorted(rounds, key=int)],
         games={k.decode(): v.decode() for k, v in games.items()},

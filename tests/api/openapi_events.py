@@ -33,6 +33,10 @@ def exercise_events(call: Call, client: Any, app: Any) -> None:
     people = [
         Player(p["id"], p["name"], p["token"]) for e in entered["entries"] for p in e["players"]
     ]
+    status, code = call("post", f"{base}/join-code", {}, ADMIN_TOKEN)
+    assert status == 200 and code["code"]
+    assert call("post", f"{base}/join-code", {}, people[0].token)[0] == 403
+    assert call("post", "/v1/tournaments/nope/join-code", {}, ADMIN_TOKEN)[0] == 404
     assert call("post", f"{base}/close", {}, ADMIN_TOKEN)[0] == 200
     assert call("post", f"{base}/roster", roster, ADMIN_TOKEN)[0] == 409
     assert call("post", f"{base}/rounds/0/void", {}, ADMIN_TOKEN)[0] == 409  # not running

@@ -240,3 +240,55 @@ def test_a_duplicate_board_is_never_voided(api, players):
     tid = api.post("/v1/tournaments", body, ann).body["id"]
     voided = api.post(f"/v1/tournaments/{tid}/rounds/0/void", {}, ann)
     assert_error(voided, 422, "unplayable_format")
+
+
+def test_the_event_commands_over_a_socket(live_server, live_players, app, capsys):
+    """``parlour-bot event``: a join code instead of a roster, entries, the start, a
+    voided table and a withdrawal, the export; each command's output as documented."""
+    from client_sdk.cli import main
+
+    teacher = live_players.register("teacher")
+    kids = live_players.many(4, "kid")
+
+    def event(who: Player, *argv: str) -> str:
+        capsys.readouterr()
+        status = main(["event", argv[0], "--server", live_server.url, "--token", who.token,
+                       *argv[1:]])  # fmt: skip
+        out = capsys.readouterr()
+        assert status == 0, out
+        return out.out
+
+    tid = event(teacher, "create", EXAMPLE_GAME, "--format", "round_robin", "--option",
+                "deals=1", "--name", "Club night").strip()  # fmt: skip
+    code = event(teacher, "code", tid).strip()
+    capsys.readouterr()
+    assert main(["event", "join", tid, "--server", live_server.url, "--token", kids[0].token,
+                 "--code", "wrong"]) == 1  # fmt: skip
+    assert "join code" in capsys.readouterr().err
+    held = event(kids[0], "join", tid, "--code", code, "--name", "Owls", "--partner", kids[1].id)
+    assert held.startswith("e1; waiting for")
+    (invitation,) = (
+        Api(base_url=live_server.url).get("/v1/me/invitations", kids[1]).body["invitations"]
+    )
+    api = Api(base_url=live_server.url)
+    assert api.post(f"/v1/invitations/{invitation['id']}/accept", {}, kids[1]).status == 200
+    assert event(teacher, "enter", tid, kids[2].id, kids[3].id, "--name", "Cats").startswith(
+        "e2; waiting for"
+    )
+    for kid in kids[2:]:
+        (inv,) = api.get("/v1/me/invitations", kid).body["invitations"]
+        assert api.post(f"/v1/invitations/{inv['id']}/accept", {}, kid).status == 200
+    assert event(teacher, "start", tid).startswith("running: round")
+    runner = Runner(app.extensions["parlour"])
+    runner.tick()
+    game = api.get(f"/v1/tournaments/{tid}").body["rounds"][0]["tables"][0]["game_id"]
+    play_random_moves(api, game, kids, random.Random(1))
+    runner.tick()
+    assert api.get(f"/v1/tournaments/{tid}").body["status"] == "finished"  # one game: over
+    capsys.readouterr()
+    assert main(["event", "void", tid, "0", "--server", live_server.url, "--token",
+                 teacher.token]) == 1  # fmt: skip
+    assert "void failed" in capsys.readouterr().err  # finished: nothing to replay
+    sheet = event(teacher, "export", tid, "--part", "crosstable")
+    assert sheet.splitlines()[0].split(",")[:2] == ["entry", "name"]
+    assert {line.split(",")[1] for line in sheet.splitlines()[1:]} == {"Owls", "Cats"}

@@ -360,6 +360,8 @@ CALLS = [
     (lambda c: c.tournaments.enter_named("T", ["bot:random"], "House"), "POST",
      "/v1/tournaments/{tournament_id}/entries", {"players": ["bot:random"], "name": "House"}),
     (lambda c: c.tournaments.close("T"), "POST", "/v1/tournaments/{tournament_id}/close", {}),
+    (lambda c: c.tournaments.join_code("T"), "POST",
+     "/v1/tournaments/{tournament_id}/join-code", {}),
     (lambda c: c.tournaments.withdraw("T", "E"), "POST",
      "/v1/tournaments/{tournament_id}/entries/{entry_id}/withdraw", {}),
     (lambda c: c.tournaments.void("T", 0, [1]), "POST",

@@ -1174,6 +1174,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments/{tournament_id}/join-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new join code: players entering themselves must give it (creator or admin).
+         * @description For an event without a roster: hand the code to the class; each student
+         *     enters with its own token (`POST …/entries` with `code`), consenting by
+         *     doing so. Without the code, or with an old one, a player's own entry is
+         *     403 `forbidden`. Shown in this answer only; a new call replaces it. The
+         *     tournament shows `join_code: true`. Only while it is open (409
+         *     `entries_closed`).
+         */
+        post: operations["newJoinCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments/{tournament_id}/roster": {
         parameters: {
             query?: never;
@@ -1483,6 +1508,11 @@ export interface components {
              * @default null
              */
             name?: string | null;
+            /**
+             * @description the tournament's join code, where its organiser set one
+             * @default null
+             */
+            code?: string | null;
         };
         Clock: {
             /** @description each move's time, from the start of the seat's turn */
@@ -4238,6 +4268,8 @@ export interface components {
             progress: components["schemas"]["TournamentProgress"];
             /** @enum {string} */
             registration: "open" | "closed";
+            /** @description a player entering itself must give the code */
+            join_code: boolean;
             entries: components["schemas"]["TournamentEntry"][];
             rounds: components["schemas"]["TournamentRound"][];
             /** @description the standings' order: these keys, first to last */
@@ -4257,6 +4289,11 @@ export interface components {
             players: components["schemas"]["EntryPlayer"][];
             /** @description players invited, yet to accept */
             pending: string[];
+        };
+        JoinCode: {
+            id: string;
+            /** @description shown this once */
+            code: string;
         };
         RosterRow: {
             /** @description a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons) */
@@ -6298,6 +6335,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    newJoinCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description the code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinCode"];
                 };
             };
             400: components["responses"]["InvalidRequest"];

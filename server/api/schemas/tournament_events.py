@@ -18,7 +18,7 @@ from .tournaments import (
 )
 
 __all__ = [
-    "CrossCell", "CrossResult", "CrossRow", "GameRow", "RosterCreate", "RosterCreated",
+    "JoinCode", "CrossCell", "CrossResult", "CrossRow", "GameRow", "RosterCreate", "RosterCreated",
     "RosterEntry", "RosterPlayer", "RosterRow", "SheetQuery", "Sheets", "VoidTables", "Voided",
 ]  # fmt: skip
 
@@ -53,6 +53,11 @@ class RosterEntry(Schema):
 class RosterCreated(Schema):
     id = fields.String(required=True)
     entries = fields.List(fields.Nested(RosterEntry), required=True)
+
+
+class JoinCode(Schema):
+    id = fields.String(required=True)
+    code = fields.String(required=True, metadata={"description": "shown this once"})
 
 
 class VoidTables(Schema):

@@ -136,6 +136,11 @@ class EntryCreate(Schema):
         metadata={"description": "one player id per seat of the entry's side, in seat order"},
     )
     name = Name(load_default=None, metadata={"description": "the entry's team name"})
+    code = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "the tournament's join code, where its organiser set one"},
+    )
 
 
 class Empty(Schema):
@@ -348,6 +353,9 @@ class Tournament(Schema):
     )
     progress = fields.Nested(TournamentProgress, required=True)
     registration = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
+    join_code = fields.Boolean(
+        required=True, metadata={"description": "a player entering itself must give the code"}
+    )
     entries = fields.List(fields.Nested(TournamentEntry), required=True)
     rounds = fields.List(fields.Nested(TournamentRound), required=True)
     tiebreaks = _tiebreaks()
