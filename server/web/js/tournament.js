@@ -23,8 +23,10 @@ function standingsTable(t) {
   if (!t.standings.length) return h('p', {class: 'muted'}, 'No standings yet: the first round is still to play.');
   const swiss = t.format === 'swiss';
   const knockout = t.format === 'knockout';
-  const heads = ['Rank', 'Entry', 'Points', 'Played', 'Byes', 'Score difference'];
+  // The columns in the order the standings apply them (t.tiebreaks), then the counts.
+  const heads = ['Rank', 'Entry', 'Points'];
   if (swiss) heads.push('Buchholz');
+  heads.push('Head-to-head', 'Score difference', 'Played', 'Byes');
   if (knockout) heads.push('Out in');
   return labelled(h('table', {class: 'list standings'},
     h('caption', {class: 'visually-hidden'}, 'Standings'),
@@ -33,8 +35,8 @@ function standingsTable(t) {
       h('td', {}, s.rank),
       h('td', {}, s.name, s.withdrawn ? h('span', {class: 'muted'}, ' (withdrawn)') : null,
         s.reference ? h('span', {class: 'muted'}, ' (reference: unrated)') : null),
-      h('td', {}, s.points), h('td', {}, s.played), h('td', {}, s.byes), h('td', {}, s.score_difference),
-      swiss ? h('td', {}, s.buchholz ?? '') : null,
+      h('td', {}, s.points), swiss ? h('td', {}, s.buchholz ?? '') : null,
+      h('td', {}, s.head_to_head), h('td', {}, s.score_difference), h('td', {}, s.played), h('td', {}, s.byes),
       knockout ? h('td', {}, s.eliminated_in === null ? '' : `round ${s.eliminated_in + 1}`) : null)))));
 }
 
@@ -80,6 +82,9 @@ function tournamentBody(t, sheets) {
       : h('p', {class: 'muted'}, 'No round has been paired yet.'),
     h('h2', {}, 'Entries'),
     h('ul', {class: 'entries'}, t.entries.map((e) => h('li', {}, names.get(e.id),
+      e.name ? h('span', {class: 'muted'}, ` (${e.players.map((p) => p.name ?? p.id).join(', ')})`) : null,
+      e.reference ? h('span', {class: 'muted'}, ' (reference: unrated)') : null,
+      e.withdrawn ? h('span', {class: 'muted'}, ' (withdrawn)') : null,
       e.pending.length ? h('span', {class: 'muted'}, ' (invited, yet to accept)') : null))),
   ];
 }
