@@ -70,7 +70,7 @@ def close_registration(r: Redis, tournament_id: str) -> None:
     """
     key = keys.tournament(tournament_id)
     for _ in range(ATTEMPTS):
-        with r.pipeline() as watched:
+        with r.pipeline(transaction=True) as watched:
             pipe: Any = watched  # after WATCH its reads answer at once
             try:
                 pipe.watch(key)
@@ -96,7 +96,7 @@ def set_join_code(r: Redis, tournament_id: str, code: str) -> None:
     """
     key = keys.tournament(tournament_id)
     for _ in range(ATTEMPTS):
-        with r.pipeline() as watched:
+        with r.pipeline(transaction=True) as watched:
             pipe: Any = watched  # after WATCH its reads answer at once
             try:
                 pipe.watch(key)
@@ -125,7 +125,7 @@ def withdraw(r: Redis, tournament_id: str, entry_id: str) -> str:
     head, entries = keys.tournament(tournament_id), keys.tournament_entries(tournament_id)
     rounds = keys.tournament_rounds(tournament_id)
     for _ in range(ATTEMPTS):
-        with r.pipeline() as watched:
+        with r.pipeline(transaction=True) as watched:
             pipe: Any = watched  # after WATCH its reads answer at once
             try:
                 pipe.watch(head, entries, rounds)
@@ -175,7 +175,7 @@ def void(
     voids_key = keys.tournament_voids(tournament_id)
     slots = [f"{round_index}:{t}" for t in tables]
     for _ in range(ATTEMPTS):
-        with r.pipeline() as watched:
+        with r.pipeline(transaction=True) as watched:
             pipe: Any = watched  # after WATCH its reads answer at once
             try:
                 pipe.watch(head, rounds_key, results_key, games_key, voids_key)

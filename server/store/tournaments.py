@@ -279,7 +279,7 @@ def put_round(
     table was voided since ``voids`` (the voids the pairing was computed with) were read:
     the pairing may have read a result that is gone."""
     voids_key = keys.tournament_voids(tournament_id)
-    with r.pipeline() as watched:
+    with r.pipeline(transaction=True) as watched:
         pipe: Any = watched  # after WATCH its reads answer at once
         try:
             pipe.watch(voids_key)
