@@ -169,6 +169,16 @@ def test_a_class_event_from_a_roster_to_its_sheets(live_api, live_players, app):
     assert {r["entry"]: Fraction(r["points"]) for r in rows} == points
     games = list(csv.DictReader(io.StringIO(_csv(api, tid, "games").text)))
     assert len(games) == sum(len(r["tables"]) for r in page["rounds"])
+    tables = {(t["game_id"] or ""): t for r in page["rounds"] for t in r["tables"]}
+    for row in games:  # each game's scores, by entry, as the game itself says them
+        if not row["game_id"]:
+            assert row["forfeit"] == cats and row["status"] == "forfeited"
+            continue
+        seats = tables[row["game_id"]]["seats"]
+        result = api.get(f"/v1/games/{row['game_id']}").body["result"]
+        want = [result["scores"][seats.index(e)] for e in row["entries"].split()]
+        assert [float(x) for x in row["scores"].split()] == want, row
+        assert row["names"].split(" | ") == [names[e] for e in row["entries"].split()]
     # a reference entry's games are not rated: the bots have no rating
     bot_me = api.get("/v1/players/me", bots[0]).body
     assert EXAMPLE_GAME not in bot_me["ratings"]
