@@ -131,8 +131,11 @@ def _csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def _cell(value: Any) -> Any:
+    """A CSV cell: empty for None, ``yes``/``no`` for a flag, a list space-separated."""
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, list):
         return " ".join(str(v) for v in value)
     return value
