@@ -3,9 +3,9 @@ folder, with this environment's ``parlour-bot`` first on PATH, against a live se
 (``PARLOUR_SERVER``) with the admin's token as the organiser's (``PARLOUR_TOKEN``).
 
 What the page leaves to others is done here: a scheduler drives the event (a thread),
-and the house bots' two identities are played by ``parlour-bot run random`` (as the
-bot pool would play them). The event's sheets are then read back: the page's roster,
-its reference entry and its three games are all in them.
+and the house bots' two identities are played by ``parlour-bot run random`` for their
+two games (as the bot pool would play them). The event's sheets are then read back:
+the page's roster, its reference entry and its three games are all in them.
 """
 
 from __future__ import annotations
@@ -57,11 +57,14 @@ def test_the_organisers_page_runs_as_written(live_server, app, tmp_path: Path) -
     try:
         done, said = run_page(PAGE, tmp_path, env, timeout=120)
     finally:
+        for proc in house:  # the reference entry's two games are over: they stop
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.terminate()
+                proc.wait(10)
         stop.set()
         thread.join(10)
-        for proc in house:
-            proc.terminate()
-            proc.wait(10)
     sheets = (tmp_path / "event.json").read_text(encoding="utf-8")
     for name in ("Owls", "Cats", "House: random", "Ada Lovelace"):
         assert name in sheets, said
