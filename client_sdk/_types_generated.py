@@ -67,6 +67,9 @@ __all__ = [
     "CowpokeStateRoundsItem",
     "CowpokeTake",
     "CowpokeView",
+    "CrossCell",
+    "CrossResult",
+    "CrossRow",
     "DeadlinePassedErrorBody",
     "DeadlinePassedErrorBodyDetails",
     "Deal",
@@ -113,6 +116,7 @@ __all__ = [
     "GameOverErrorBody",
     "GameOverEvent",
     "GameOverEventData",
+    "GameRow",
     "GameStartNotification",
     "GameStartedErrorBody",
     "GameStreamMessage",
@@ -128,6 +132,7 @@ __all__ = [
     "IllegalMoveErrorBody",
     "IllegalMoveErrorBodyDetails",
     "Integers",
+    "Interval",
     "InvalidRequestError",
     "InvalidRequestErrorBody",
     "Invitation",
@@ -141,6 +146,7 @@ __all__ = [
     "InvitationsPendingErrorBodyDetails",
     "Inviter",
     "Join",
+    "JoinCode",
     "KeepEvent",
     "KeepEventData",
     "KeepMove",
@@ -214,6 +220,11 @@ __all__ = [
     "RevealEvent",
     "RevealEventData",
     "RevealEventDataPutOutsItem",
+    "RosterCreate",
+    "RosterCreated",
+    "RosterEntry",
+    "RosterPlayer",
+    "RosterRow",
     "RoundEvent",
     "RoundEventData",
     "Rules",
@@ -229,6 +240,7 @@ __all__ = [
     "SecondsStateDealResultsItem",
     "SecondsStateTricksItem",
     "SecondsView",
+    "Sheets",
     "ShowdownEvent",
     "ShowdownEventData",
     "ShowdownEventDataBestItem",
@@ -293,6 +305,8 @@ __all__ = [
     "VisitorGame",
     "VisitorGameCreate",
     "VisitorSettings",
+    "VoidTables",
+    "Voided",
     "Webhook",
     "WebhookCreate",
     "WebhookInfo",
@@ -311,6 +325,10 @@ class PlayerCreate(TypedDict):
 class EntryCreate(TypedDict):
     players: list[str]
     """one player id per seat of the entry's side, in seat order"""
+    name: NotRequired[str | None]
+    """the entry's team name"""
+    code: NotRequired[str | None]
+    """the tournament's join code, where its organiser set one"""
 
 
 class Clock(TypedDict):
@@ -2973,9 +2991,20 @@ class Rules(TypedDict):
     games: list[RulesGamesItem]
 
 
+class Interval(TypedDict):
+    low: float
+    high: float
+
+
 class Standing(TypedDict):
     rank: int
     entry: str
+    name: str
+    """its team name, else its players' names joined"""
+    withdrawn: bool
+    reference: bool
+    interval: Interval | None
+    """95% interval of its points per game: null (none computed)"""
     players: list[str]
     names: list[str | None]
     points: float
@@ -3043,6 +3072,12 @@ class EntryPlayer(TypedDict):
 class TournamentEntry(TypedDict):
     id: str
     seed: int
+    name: str | None
+    """team name"""
+    reference: bool
+    """a house bot the organiser invited: unrated"""
+    withdrawn: NotRequired[bool]
+    """it withdrew"""
     players: list[EntryPlayer]
     pending: list[str]
     """yet to accept"""
@@ -3106,22 +3141,129 @@ class Tournament(TypedDict):
     consented: bool
     """started with every entry accepted by all its players; only then rated"""
     progress: TournamentProgress
+    registration: Literal["open", "closed"]
+    join_code: bool
+    """a player entering itself must give the code"""
     entries: list[TournamentEntry]
     rounds: list[TournamentRound]
+    tiebreaks: list[str]
+    """the standings' order: these keys, first to last"""
     standings: list[Standing]
 
 
 class EntryCreated(TypedDict):
     id: str
     seed: int
+    name: str | None
+    """team name"""
+    reference: bool
+    """a house bot the organiser invited: unrated"""
+    withdrawn: NotRequired[bool]
     players: list[EntryPlayer]
     pending: list[str]
     """players invited, yet to accept"""
 
 
+class JoinCode(TypedDict):
+    id: str
+    code: str
+    """shown this once"""
+
+
+class RosterRow(TypedDict):
+    name: str
+    """a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons)"""
+    team: NotRequired[str | None]
+    """rows of one team: one entry"""
+
+
+class RosterCreate(TypedDict):
+    players: NotRequired[list[RosterRow] | None]
+    csv: NotRequired[str | None]
+    """a header with `name` (and `team`), a row each"""
+
+
+class RosterPlayer(TypedDict):
+    id: str
+    name: str
+    token: str
+    """shown this once"""
+
+
+class RosterEntry(TypedDict):
+    entry: EntryCreated
+    players: list[RosterPlayer]
+
+
+class RosterCreated(TypedDict):
+    id: str
+    entries: list[RosterEntry]
+
+
+class VoidTables(TypedDict):
+    tables: NotRequired[list[int] | None]
+    """the tables to void (left out: every table of the round)"""
+
+
+class Voided(TypedDict):
+    voided: list[str]
+    """game ids"""
+    tournament: Tournament
+
+
+class CrossResult(TypedDict):
+    round: int
+    game_id: str | None
+    mark: Literal["1", "\u00bd", "0"]
+
+
+class CrossCell(TypedDict):
+    opponent: str
+    games: int
+    points: float
+    """1 above, ½ level, 0 below"""
+    results: list[CrossResult]
+
+
+class CrossRow(TypedDict):
+    entry: str
+    cells: list[CrossCell]
+
+
+class GameRow(TypedDict):
+    round: int
+    table: int
+    board: int | None
+    game_id: str | None
+    status: Literal["pending", "playing", "finished", "forfeited"]
+    entries: list[str]
+    names: list[str]
+    scores: list[float] | None
+    ranks: list[int] | None
+    forfeit: str | None
+    voided: list[str]
+    """game ids"""
+
+
+class Sheets(TypedDict):
+    id: str
+    name: str
+    game: str
+    format: Literal["round_robin", "swiss", "knockout", "duplicate"]
+    status: Literal["open", "running", "finished", "aborted"]
+    progress: TournamentProgress
+    tiebreaks: list[str]
+    """the standings' order: these keys, first to last"""
+    standings: list[Standing]
+    crosstable: list[CrossRow]
+    games: list[GameRow]
+
+
 class Standings(TypedDict):
     id: str
     status: Literal["open", "running", "finished", "aborted"]
+    tiebreaks: list[str]
+    """the standings' order: these keys, first to last"""
     standings: list[Standing]
 
 

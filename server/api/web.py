@@ -71,6 +71,12 @@ def tournament(tournament_id: str) -> Response:
     return _shell()
 
 
+@bp.get("/tournaments/<tournament_id>/projector")
+def projector(tournament_id: str) -> Response:
+    """A tournament's standings and cross-table for a projector: large type, live."""
+    return _shell()
+
+
 @bp.get("/ratings/<game>")
 def ratings(game: str) -> Response:
     return _shell()

@@ -18,6 +18,7 @@ from server.services.callback_dispatch import Dispatch
 from server.services.callbacks import Callbacks
 from server.services.clocks import Clocks
 from server.services.core import Core, house_bot_places
+from server.services.events import Events
 from server.services.feeds import Feeds
 from server.services.games import Games
 from server.services.health import Health
@@ -67,6 +68,8 @@ class Services:
         house_games_per_player: unfinished games seating only house bots one player
             may have made (0: no cap).
         house_games_max: such games unfinished at once in all (0: no cap).
+        organisers: a comma list of the player ids that may make players in bulk for
+            the tournaments they create (:mod:`server.services.events`).
     """
 
     def __init__(
@@ -88,6 +91,7 @@ class Services:
         house_bots: str | None = None,
         house_games_per_player: int = 2,
         house_games_max: int = 4,
+        organisers: str = "",
     ) -> None:
         self.core = Core(
             r,
@@ -97,6 +101,7 @@ class Services:
             seed_secret=seed_secret,
         )
         self.players = Players(self.core)
+        self.core.organisers = frozenset(p.strip() for p in organisers.split(",") if p.strip())
         if house_bots is not None:
             self.core.house_bots_in = house_bot_places(house_bots)
         self.invitations = Invitations(
@@ -118,6 +123,7 @@ class Services:
         self.lobby = Lobby(self.core, per_creator=lobby_per_creator)
         self.health = Health(self.core)
         self.tournaments = Tournaments(self.core, self.invitations, per_creator=lobby_per_creator)
+        self.events = Events(self.core, self.tournaments)
         self.ratings = Ratings(self.core)
         self.ladders = Ladders(self.core)
         self.rounds = Rounds(self.core, self.games, self.clocks, self.ratings)

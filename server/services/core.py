@@ -44,11 +44,12 @@ from server.store.games import GameRecord
 from server.store.players import PlayerRecord
 from server.store.scripts import Scripts
 
-HOUSE_BOTS_PLACES = ("visitors", "apps", "games", "ladders", "tournaments")
+HOUSE_BOTS_PLACES = ("visitors", "apps", "games", "ladders", "tournaments", "reference")
 """Where house bots may be seated: visitors' games, apps' and players' (unrated) games,
-ladders and tournaments (both rated)."""
-HOUSE_BOTS_DEFAULT = frozenset({"visitors", "apps", "games", "ladders"})
-"""Where they may by default: everywhere but tournaments."""
+ladders and tournaments (both rated), and ``reference``: as a reference entry a
+tournament's creator (or the admin) enters, whose games are not rated."""
+HOUSE_BOTS_DEFAULT = frozenset({"visitors", "apps", "games", "ladders", "reference"})
+"""Where they may by default: everywhere but as rated tournament entries."""
 CALLBACKS_FRESH = 1.0
 """Seconds a process keeps its list of the players with a callback before reading it
 again (:meth:`Core.queue_callbacks`)."""
@@ -125,6 +126,9 @@ class Core:
         self.open_registration = open_registration
         self._seed_secret = seed_secret
         self.house_bots_in = HOUSE_BOTS_DEFAULT
+        self.organisers: frozenset[str] = frozenset()
+        """Player ids the operator lets make players in bulk for their tournaments
+        (``PARLOUR_ORGANISERS``; :mod:`server.services.events`); the admin always may."""
         self.hooks: list[PlayHook] = []
         self._callbacks: frozenset[str] = frozenset()
         self._callbacks_read = -CALLBACKS_FRESH

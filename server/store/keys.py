@@ -126,6 +126,12 @@ def tournament_results(tournament_id: str) -> str:
     return f"t:{{{tournament_id}}}:results"
 
 
+def tournament_voids(tournament_id: str) -> str:
+    """Hash: ``<round>:<table>`` -> JSON list of the table's voided game ids, oldest first
+    (its replay is game number ``len(list)``)."""
+    return f"t:{{{tournament_id}}}:voids"
+
+
 def tournaments_active() -> str:
     """Set of the ids of tournaments the scheduler drives (added before a start flips
     the status; removed once finished)."""

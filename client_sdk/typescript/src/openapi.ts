@@ -1098,6 +1098,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments/{tournament_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close registration: no more entries (creator or admin); repeatable.
+         * @description The tournament stays `open` (`registration`: `closed`) until it is started;
+         *     an entry is then refused with 409 `entries_closed` (details.status `closed`).
+         */
+        post: operations["closeRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments/{tournament_id}/entries": {
         parameters: {
             query?: never;
@@ -1115,10 +1136,170 @@ export interface paths {
          *     until they all accept; a declined or expired invitation withdraws it. A player is in
          *     at most one entry (409 `already_entered`);
          *     every entry has the same number of players (409 `wrong_entry_size`);
-         *     entries close at the start (409 `entries_closed`). Entry ids `e1`,
+         *     entries close at the start, or when the organiser closes registration
+         *     (409 `entries_closed`). `name` is the entry's team name, shown instead of
+         *     its players' names. The creator or the admin may enter the server's house
+         *     bots as a reference entry (`reference`: its games are not rated) unless
+         *     the operator leaves `reference` out of `PARLOUR_HOUSE_BOTS`. Entry ids `e1`,
          *     `e2`… are the seeds, in entry order.
          */
         post: operations["enterTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/entries/{entry_id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw an entry (creator, admin, or a player of the entry); repeatable.
+         * @description Open: the entry is removed (its players may enter again). Running: the
+         *     entry stays in the standings (`withdrawn`), and every table of it that has
+         *     no game yet is forfeited: it loses (score -1), its table-mates win (0),
+         *     and nothing is rated; a game already under way is played out and counts.
+         *     Finished: 409 `entries_closed`.
+         */
+        post: operations["withdrawEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/join-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new join code: players entering themselves must give it (creator or admin).
+         * @description For an event without a roster: hand the code to the class; each student
+         *     enters with its own token (`POST …/entries` with `code`), consenting by
+         *     doing so. Without the code, or with an old one, a player's own entry is
+         *     403 `forbidden`. Shown in this answer only; a new call replaces it. The
+         *     tournament shows `join_code: true`. Only while it is open (409
+         *     `entries_closed`).
+         */
+        post: operations["newJoinCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a player of every roster row and enter them (the admin, or an organiser).
+         * @description Rows come as `players` (`name`, optional `team`) or as `csv` (a header
+         *     naming `name` and optionally `team`), at most 200 in all. Each row becomes
+         *     a new player, its token shown in this answer only (each player rotates its
+         *     own with `POST /v1/me/token`); the rows of one team are one entry, named
+         *     after the team (every team the same size: the tournament's
+         *     `seats_per_entry`). The admin may call it, and a tournament's creator whom
+         *     the operator lists in `PARLOUR_ORGANISERS` (else 403). Consent as for any
+         *     entry: the admin's entries are made directly, an organiser's are held
+         *     (`pending`) until each player accepts its invitation with its own token.
+         *     Everything is checked first: a refused roster makes no player.
+         */
+        post: operations["enterRoster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/rounds/{round_index}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void tables of a round to have them replayed (creator or admin).
+         * @description Each table named (`tables`; left out: all of the round's) must be over,
+         *     else 409 `game_not_finished`. Its result is struck and the scheduler plays
+         *     it again under a new game id, with a new deal; the old game id is listed
+         *     in the table's `voided`. In swiss and knockout only the last round paired
+         *     may be voided (400: the next round was paired from its results); never in
+         *     duplicate (422 `unplayable_format`: the replay would be dealt cards the
+         *     board's other games show). A tournament not running: 409 `entries_closed`
+         *     (details.status). A rating applied for the table stays applied: its
+         *     replay is not rated again.
+         */
+        post: operations["voidTables"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/sheets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The standings with their tie-breaks, the cross-table and every game.
+         * @description Public like the tournament. `tiebreaks` names the standings' keys in the
+         *     order applied. The cross-table has a row per entry in the standings'
+         *     order, and a cell per other entry: the games they played together, the
+         *     row's points from them (1 above, ½ level, 0 below, pairwise at bigger
+         *     tables) and each game's mark. `games` is every table of every round.
+         */
+        get: operations["getSheets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/sheets.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One sheet as CSV: standings, crosstable or games.
+         * @description `standings`: rank, entry, name, players, points, played, byes, buchholz,
+         *     head_to_head, score_difference, eliminated_in, withdrawn, reference,
+         *     interval_low, interval_high (empty: no interval is computed). `crosstable`:
+         *     a row per entry, a column per entry in the standings' order (the row's
+         *     points against the column's; empty: never met; `x`: itself), its total.
+         *     `games`: round, table, board, game_id, status, entries, names, scores,
+         *     ranks, forfeit, voided (lists space-separated, names by ` | `).
+         */
+        get: operations["getSheetCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1322,6 +1503,16 @@ export interface components {
         EntryCreate: {
             /** @description one player id per seat of the entry's side, in seat order */
             players: string[];
+            /**
+             * @description the entry's team name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * @description the tournament's join code, where its organiser set one
+             * @default null
+             */
+            code?: string | null;
         };
         Clock: {
             /** @description each move's time, from the start of the seat's turn */
@@ -3984,9 +4175,19 @@ export interface components {
                 };
             }[];
         };
+        Interval: {
+            low: number;
+            high: number;
+        };
         Standing: {
             rank: number;
             entry: string;
+            /** @description its team name, else its players' names joined */
+            name: string;
+            withdrawn: boolean;
+            reference: boolean;
+            /** @description 95% interval of its points per game: null (none computed) */
+            interval: components["schemas"]["Interval"] | null;
             players: string[];
             names: (string | null)[];
             points: number;
@@ -4072,6 +4273,15 @@ export interface components {
             /** @example e1 */
             id: string;
             seed: number;
+            /** @description team name */
+            name: string | null;
+            /** @description a house bot the organiser invited: unrated */
+            reference: boolean;
+            /**
+             * @description it withdrew
+             * @default false
+             */
+            withdrawn?: boolean;
             players: components["schemas"]["EntryPlayer"][];
             /** @description yet to accept */
             pending: string[];
@@ -4138,22 +4348,132 @@ export interface components {
             /** @description started with every entry accepted by all its players; only then rated */
             consented: boolean;
             progress: components["schemas"]["TournamentProgress"];
+            /** @enum {string} */
+            registration: "open" | "closed";
+            /** @description a player entering itself must give the code */
+            join_code: boolean;
             entries: components["schemas"]["TournamentEntry"][];
             rounds: components["schemas"]["TournamentRound"][];
+            /** @description the standings' order: these keys, first to last */
+            tiebreaks: string[];
             standings: components["schemas"]["Standing"][];
         };
         EntryCreated: {
             /** @example e1 */
             id: string;
             seed: number;
+            /** @description team name */
+            name: string | null;
+            /** @description a house bot the organiser invited: unrated */
+            reference: boolean;
+            /** @default false */
+            withdrawn?: boolean;
             players: components["schemas"]["EntryPlayer"][];
             /** @description players invited, yet to accept */
             pending: string[];
+        };
+        JoinCode: {
+            id: string;
+            /** @description shown this once */
+            code: string;
+        };
+        RosterRow: {
+            /** @description a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons) */
+            name: string;
+            /**
+             * @description rows of one team: one entry
+             * @default null
+             */
+            team?: string | null;
+        };
+        RosterCreate: {
+            /** @default null */
+            players?: components["schemas"]["RosterRow"][] | null;
+            /**
+             * @description a header with `name` (and `team`), a row each
+             * @default null
+             */
+            csv?: string | null;
+        };
+        RosterPlayer: {
+            id: string;
+            name: string;
+            /** @description shown this once */
+            token: string;
+        };
+        RosterEntry: {
+            entry: components["schemas"]["EntryCreated"];
+            players: components["schemas"]["RosterPlayer"][];
+        };
+        RosterCreated: {
+            id: string;
+            entries: components["schemas"]["RosterEntry"][];
+        };
+        VoidTables: {
+            /**
+             * @description the tables to void (left out: every table of the round)
+             * @default null
+             */
+            tables?: number[] | null;
+        };
+        Voided: {
+            /** @description game ids */
+            voided: string[];
+            tournament: components["schemas"]["Tournament"];
+        };
+        CrossResult: {
+            round: number;
+            game_id: string | null;
+            /** @enum {string} */
+            mark: "1" | "½" | "0";
+        };
+        CrossCell: {
+            opponent: string;
+            games: number;
+            /** @description 1 above, ½ level, 0 below */
+            points: number;
+            results: components["schemas"]["CrossResult"][];
+        };
+        CrossRow: {
+            entry: string;
+            cells: components["schemas"]["CrossCell"][];
+        };
+        GameRow: {
+            round: number;
+            table: number;
+            board: number | null;
+            game_id: string | null;
+            /** @enum {string} */
+            status: "pending" | "playing" | "finished" | "forfeited";
+            entries: string[];
+            names: string[];
+            scores: number[] | null;
+            ranks: number[] | null;
+            forfeit: string | null;
+            /** @description game ids */
+            voided: string[];
+        };
+        Sheets: {
+            id: string;
+            name: string;
+            game: string;
+            /** @enum {string} */
+            format: "round_robin" | "swiss" | "knockout" | "duplicate";
+            /** @enum {string} */
+            status: "open" | "running" | "finished" | "aborted";
+            progress: components["schemas"]["TournamentProgress"];
+            /** @description the standings' order: these keys, first to last */
+            tiebreaks: string[];
+            standings: components["schemas"]["Standing"][];
+            crosstable: components["schemas"]["CrossRow"][];
+            games: components["schemas"]["GameRow"][];
         };
         Standings: {
             id: string;
             /** @enum {string} */
             status: "open" | "running" | "finished" | "aborted";
+            /** @description the standings' order: these keys, first to last */
+            tiebreaks: string[];
             standings: components["schemas"]["Standing"][];
         };
         VisitorSettings: {
@@ -6010,6 +6330,38 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    closeRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description the tournament */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     enterTournament: {
         parameters: {
             query?: never;
@@ -6040,6 +6392,187 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
+        };
+    };
+    withdrawEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description the tournament */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    newJoinCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description the code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinCode"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    enterRoster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RosterCreate"];
+            };
+        };
+        responses: {
+            /** @description the players (with their tokens) and entries */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RosterCreated"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    voidTables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+                /** @description 0 for the first round */
+                round_index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["VoidTables"];
+            };
+        };
+        responses: {
+            /** @description the voided game ids and the tournament */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Voided"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnplayableFormat"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getSheets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the sheets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sheets"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSheetCsv: {
+        parameters: {
+            query?: {
+                part?: "standings" | "crosstable" | "games";
+            };
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the sheet (UTF-8 CSV, a header line first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
         };
     };
     getStandings: {
