@@ -44,6 +44,7 @@ from . import (
     ladders,
     me,
     metrics,
+    player_bots,
     players,
     ratelimit,
     ratings,
@@ -59,6 +60,7 @@ BLUEPRINTS = (
     *(players, rules, games, me, tournaments, ratings, ladders, invitations),
     *(health, web),
     *(apps, stream),  # embedding in other apps
+    player_bots,  # a player's own bots (docs/bots/submit.md)
     visitors,  # the web lobby's Play against bots (docs/web.md)
 )
 """The modules whose ``bp`` the app registers (``metrics.install`` adds ``GET /metrics``);

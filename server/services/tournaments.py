@@ -50,6 +50,7 @@ from server.services.invitations import Invitations, needs_invitation, new_id
 from server.services.lobby import PER_CREATOR
 from server.services.names import MAX_TITLE_LENGTH, clean_name
 from server.services.tournament_pages import TournamentPages, read
+from server.store import bots as bot_store
 from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store import tournaments as store
@@ -167,8 +168,13 @@ class Tournaments:
         """
         caller = self.core.caller(token)
         record = read(self.r, tournament_id)
+        owned = (  # a player's own bots: entering them is their consent
+            bot_store.owned_identities(self.r, caller.player.id, players)
+            if caller.player
+            else set()
+        )
         mine = caller.player is not None and (
-            caller.player.id == record.meta["created_by"] or caller.player.id in players
+            caller.player.id == record.meta["created_by"] or caller.player.id in players or owned
         )
         if not (caller.is_admin or mine):
             raise Forbidden("you may enter yourself, or anyone in a tournament you created")
@@ -187,7 +193,7 @@ class Tournaments:
             raise NotFound("no such player", {"players": missing})
         self.core.admit_house_bots("tournaments", players)
         inviter = caller.player.id if caller.player else None
-        pending = [p for p in players if needs_invitation(p, inviter)]
+        pending = [p for p in players if needs_invitation(p, inviter) and p not in owned]
         sent: list[tuple[str, dict[str, Any]]] = []
         if pending and caller.player is not None:  # first: a refusal leaves nothing behind
             invitation = self._invitation(record, players, caller.player)
