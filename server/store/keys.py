@@ -363,51 +363,38 @@ def callback_queued(game_id: str, version: int, seat: int) -> str:
     return f"cb:{{q}}:queued:{game_id}:{version}:{seat}"
 
 
-# -- player bots: owned bots, hosted turns, sandboxes (server/services/player_bots.py) ---
+# player bots, their hosted turns and sandbox hosts: server/store/bots.py says each key
 def player_bots(owner_id: str) -> str:
-    """Set: the ids of the bots the player owns."""
     return f"p:{{{owner_id}}}:bots"
 
 
 def bot(bot_id: str) -> str:
-    """Hash: a player's bot: ``owner``, ``name``, ``kind``, ``identities`` (JSON),
-    ``version`` (the latest), ``created``."""
     return f"bt:{{{bot_id}}}:bot"
 
 
 def bot_version(bot_id: str, version: int) -> str:
-    """Hash: one uploaded version of a hosted bot: ``bundle`` (a tar), ``sha256``,
-    ``size``, ``created``."""
     return f"bt:{{{bot_id}}}:v:{version}"
 
 
 def bot_identities() -> str:
-    """Hash: a bot's player identity -> the bot's id (one lookup for any seat)."""
     return "hb:{q}:identities"
 
 
 def hosted_players() -> str:
-    """Set: the identities of hosted bots (looked up at each commit, as callbacks are)."""
     return "hb:{q}:players"
 
 
 def hosted_turns() -> str:
-    """Stream: hosted turns (``game``, ``version``, ``seat``, ``player``), read by the
-    sandbox workers' consumer group; acked once played or stale."""
     return "hb:{q}:turns"
 
 
 def hosted_queued(game_id: str, version: int, seat: int) -> str:
-    """String: this hosted turn was queued (once); expires after a day."""
     return f"hb:{{q}}:queued:{game_id}:{version}:{seat}"
 
 
 def sandbox_hosts() -> str:
-    """Hash: sandbox worker -> JSON ``{"ok", "reason", "until", "seats"}`` (its heartbeat)."""
     return "hb:{q}:hosts"
 
 
 def game_bots(game_id: str) -> str:
-    """Hash: seat -> JSON of the hosted bot that plays it: ``bot``, ``version`` (pinned
-    at its first turn), ``stderr`` (the tail), ``failures`` (counts by kind)."""
     return f"g:{{{game_id}}}:bots"
