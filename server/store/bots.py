@@ -7,7 +7,8 @@ hosted seats (the version that played, the stderr tail).
   ``p:{owner}:bots`` — the owner's bots; ``hb:{q}:identities`` — identity -> bot.
 * ``hb:{q}:players`` — the identities of hosted bots: a commit queues their turns on
   ``hb:{q}:turns`` (each once: ``hb:{q}:queued:{game}:{version}:{seat}``, a day;
-  the callbacks' script over these keys, ``lua/queue_callbacks.lua``), read by the consumer group :data:`GROUP` exactly as the dispatchers read theirs.
+  the callbacks' script over these keys, ``lua/queue_callbacks.lua``), read by the
+  consumer group :data:`GROUP` exactly as the dispatchers read theirs.
 * ``hb:{q}:hosts`` — each sandbox worker's heartbeat (JSON ``ok``, ``reason``,
   ``until``, ``seats``): whether its host can sandbox.
 * ``g:{game}:bots`` — per hosted seat of a game: the bot, the version pinned at its
