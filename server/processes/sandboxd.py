@@ -168,7 +168,7 @@ class SandboxWorker:
     def run(self, stop: threading.Event, parent_pid: int | None = None) -> None:
         """Work until ``stop`` is set (or the parent process is gone)."""
         if not self.capability.ok:
-            log.error("%s: no hosted turn will run here", self.capability.describe())
+            log.warning("%s: no hosted turn will run here", self.capability.describe())
         while not stop.is_set():
             if orphaned(parent_pid):
                 break
