@@ -73,7 +73,9 @@ class SandboxWorker:
         consumer: this worker's name in the consumer group (unique per process).
         seats: the most sandboxes alive at once on this host (and turns at once).
         limits: what each seat may use.
-        claim_idle: seconds after which a turn another worker took is claimed.
+        claim_idle: seconds after which a turn another worker took is claimed (by
+            default the longest turn, cold, and 5 s more); this worker claims its own
+            again every quarter of it, so a live worker's turn is never taken.
         capability: the host's sandbox (probed when not given).
     """
 
@@ -92,7 +94,7 @@ class SandboxWorker:
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}-sandbox"
         self.cap = max(1, seats)
         self.limits = limits or Limits()
-        self.claim_idle = max(claim_idle or 0.0, self.limits.turn_deadline(cold=True) + 5.0)
+        self.claim_idle = claim_idle or self.limits.turn_deadline(cold=True) + 5.0
         self.capability = capability or available()
         self.workdir = Path(tempfile.mkdtemp(prefix="parlour-sandboxd-", dir=workdir))
         self._pool = ThreadPoolExecutor(self.cap, thread_name_prefix="sandbox")
