@@ -140,8 +140,9 @@ def enter_bot_in_tournament(body: dict[str, Any], bot_id: str):
     tag="bots",
     summary="The bot's hosted seats of a game that is over: versions, failures, stderr.",
     description="""\
-Only the bot's owner, and only once the game is over: a seat's stderr
-could tell its cards. Each seat: the version that played it, its failed
+Only the bot's owner, and only once the game is over (and, for a table
+of a duplicate board, once the whole board is: 403 `board_in_play`
+before): a seat's stderr could tell its cards. Each seat: the version that played it, its failed
 turns by kind, and the last 2 KiB of its stderr.
 """,
     parameters=[BOT_ID, "GameId"],

@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 from server.games import REGISTRY
-from server.services import targets, wire
+from server.services import boards, targets, wire
 from server.services.bot_uploads import normalize
 from server.services.callbacks import new_secret
 from server.services.callers import sha256
@@ -243,11 +243,13 @@ class PlayerBots:
     def logs(self, token: str | None, bot_id: str, game_id: str) -> dict[str, Any]:
         """The bot's hosted seats of a game that is over: the version that played each,
         its failures by kind and its stderr's tail. Only the owner, only once the game is
-        over (a seat's log could tell what its cards were).
+        over and, for a table of a duplicate board, the whole board (a seat's log could
+        tell what its cards were).
 
         Raises:
             NotFound: not the caller's bot, or it played no seat of that game;
-            GameNotFinished: the game is still being played.
+            GameNotFinished: the game is still being played; BoardInPlay: another table
+                of its board is.
         """
         self._mine(token, bot_id)
         record = self.core.game(game_id) if isinstance(game_id, str) else None
@@ -259,6 +261,8 @@ class PlayerBots:
             raise GameNotFinished(
                 "the logs are shown once the game is over", {"status": record.status}
             )
+        if boards.in_play(self.core, record):  # a twin table still plays the same deal
+            raise boards.refusal(record)
         return {
             "game_id": game_id,
             "seats": [{"seat": s, **mine[s]} for s in sorted(mine)],

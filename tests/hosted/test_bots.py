@@ -15,6 +15,7 @@ from server.services.bundle import Services
 from server.services.player_bots import IDENTITIES
 from server.store import connect
 from tests.api.helpers import Api, assert_error
+from tests.conftest import ADMIN_TOKEN
 
 from .support import sh_bot, tar_upload
 
@@ -122,3 +123,26 @@ def test_only_the_owner_enters_its_bot_and_nobody_else_is_seated(api: Api, playe
     assert entered.status == 201 and entered.body["pending"] == []
     assert [p["id"] for p in entered.body["players"]] == mine["identities"][:2]
     time.sleep(0)  # the entry stands: one entry, both seats of the side
+
+
+def test_a_bot_is_one_pair_on_a_ladder_of_fixed_pairs(api: Api, players, redis_server):
+    services = Services(connect(redis_server.url), admin_token=ADMIN_TOKEN)
+    services.hosted.heartbeat("a host", True, "", 0)  # bots may be made; none plays here
+    ladder = services.ladders.create(
+        ADMIN_TOKEN, game="concerto", options={"deals": 1}, sides="fixed"
+    )["id"]
+    owner, other = players.register("owner"), players.register("other")
+    bot = _hosted(api, owner, sh_bot())
+    first, second = bot["identities"][:2]
+    assert_error(
+        api.post(f"/v1/me/bots/{bot['id']}/ladders", {"ladder_id": ladder}, other), 404, "not_found"
+    )
+    # nobody but the owner may join a bot's identity, not even naming it as a partner
+    refused = api.post(f"/v1/ladders/{ladder}/entries", {"player_id": first}, other)
+    assert_error(refused, 403, "forbidden")
+    entered = api.post(f"/v1/me/bots/{bot['id']}/ladders", {"ladder_id": ladder}, owner)
+    assert entered.status == 200, entered.body
+    assert entered.body["player_id"] == first and entered.body["partner"] == second
+    assert entered.body["status"] != "held"  # the pair is whole: one entry, one side
+    shown = {e["player_id"]: e["partner"] for e in services.ladders.show(ladder)["entries"]}
+    assert shown == {first: second, second: first}
