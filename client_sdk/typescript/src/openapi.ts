@@ -788,8 +788,9 @@ export interface paths {
         };
         /**
          * The bot's hosted seats of a game that is over: versions, failures, stderr.
-         * @description Only the bot's owner, and only once the game is over: a seat's stderr
-         *     could tell its cards. Each seat: the version that played it, its failed
+         * @description Only the bot's owner, and only once the game is over (and, for a table
+         *     of a duplicate board, once the whole board is: 403 `board_in_play`
+         *     before): a seat's stderr could tell its cards. Each seat: the version that played it, its failed
          *     turns by kind, and the last 2 KiB of its stderr.
          */
         get: operations["getBotGameLogs"];
