@@ -49,6 +49,7 @@ from server.services.errors import (
 from server.services.feeds import OVER
 from server.services.games import Games
 from server.store import bots as store
+from server.store import callbacks as callback_store  # its per-player game index
 from server.store import games as game_store
 
 __all__ = ["LATER", "HostedTurn", "HostedTurns", "Job"]
@@ -210,8 +211,6 @@ class HostedTurns:
         pids = store.hosted_players(self.r)
         if not pids:
             return 0
-        from server.store import callbacks as callback_store  # the same per-player index
-
         games = callback_store.games_of(self.r, pids)
         ids = sorted(set().union(*games.values()))
         records = {g.id: g for g in game_store.read_many(self.r, ids)}
