@@ -213,7 +213,10 @@ class SandboxWorker:
             try:
                 played = live.seat.play(view)
                 move, stderr = played.move, live.seat.stderr_tail
-                failure = played.failure.kind if played.failure else None
+                if played.failure is not None:  # a restart's new process has a new stderr
+                    failure = played.failure.kind
+                    said = f"[turn {job.version}: {failure}] {played.failure.detail}"
+                    stderr = f"{stderr.rstrip()}\n{said}".lstrip()
             finally:
                 live.busy, live.used = False, time.monotonic()
         outcome, _ = self.hosted.submit(turn, move)

@@ -25,7 +25,7 @@ done
 """
 """A ``command`` bot in sh: the first legal move of each turn (cheap: no interpreter)."""
 
-LIMITS = Limits(turn_seconds=5.0, cold_start_seconds=20.0, pids=16, memory_bytes=64 << 20)
+LIMITS = Limits(turn_seconds=5.0, cold_start_seconds=20.0, memory_bytes=64 << 20)
 
 
 def tar_upload(
