@@ -146,3 +146,13 @@ def test_a_bot_is_one_pair_on_a_ladder_of_fixed_pairs(api: Api, players, redis_s
     assert entered.body["status"] != "held"  # the pair is whole: one entry, one side
     shown = {e["player_id"]: e["partner"] for e in services.ladders.show(ladder)["entries"]}
     assert shown == {first: second, second: first}
+
+
+def test_an_upload_past_the_routes_body_limit_is_413(api: Api, players, redis_server):
+    owner = players.register("owner")
+    huge = _file("main.py", b"#" * (2 * 1024 * 1024))  # 2.7 MiB of base64: past 2 MiB
+    reply = api.post("/v1/me/bots", {"name": "b", "kind": "hosted", "bundle": huge}, owner)
+    assert_error(reply, 413, "invalid_request")
+    # the routes that take no code keep the server's limit (64 KiB)
+    big = api.post("/v1/me/bots/nope/ladders", {"ladder_id": "l" * 70_000}, owner)
+    assert_error(big, 413, "invalid_request")
