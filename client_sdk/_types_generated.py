@@ -2773,6 +2773,8 @@ class BotVersion(TypedDict):
     sha256: str
     size: int
     created: str
+    seats_played: int
+    """seats of games this version played (pinned at the first turn)"""
 
 
 class BotToken(TypedDict):

@@ -185,7 +185,7 @@ class PlayerBots:
             if got is not None:
                 created = wire.iso(got["created"])
                 versions.append({"version": n, "sha256": got["sha256"], "size": got["size"],
-                                 "created": created})  # fmt: skip
+                                 "created": created, "seats_played": got["games"]})  # fmt: skip
         return {
             "id": bot_id,
             "name": bot["name"],

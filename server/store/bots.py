@@ -99,7 +99,8 @@ def add_version(r: Redis, bot_id: str, bundle: bytes, sha256: str) -> int:
 
 
 def version(r: Redis, bot_id: str, n: int) -> dict[str, Any] | None:
-    """``{"bundle", "sha256", "size", "created"}`` of version ``n``, or None."""
+    """``{"bundle", "sha256", "size", "created", "games"}`` of version ``n``, or None
+    (``games``: the seats of games it played, each seat of a side counted)."""
     got: dict[Any, Any] = r.hgetall(keys.bot_version(bot_id, n))
     if not got:
         return None
@@ -108,6 +109,7 @@ def version(r: Redis, bot_id: str, n: int) -> dict[str, Any] | None:
         "sha256": _text(got[b"sha256"]),
         "size": int(got[b"size"]),
         "created": float(got[b"created"]),
+        "games": int(got.get(b"games", 0)),
     }
 
 
@@ -219,14 +221,18 @@ def forget_host(r: Redis, consumer: str) -> None:
 
 # -- a game's hosted seats ---------------------------------------------------------------
 def pin(r: Redis, game_id: str, seat: int, bot_id: str, version: int) -> int:
-    """The version that plays ``seat`` of the game: the first one pinned stays."""
+    """The version that plays ``seat`` of the game: the first one pinned stays (and
+    counts one game of that version's)."""
     blob = orjson.dumps({"bot": bot_id, "version": version, "stderr": "", "failures": {}})
     pipe = r.pipeline(transaction=True)
     pipe.hsetnx(keys.game_bots(game_id), str(seat), blob)
     pipe.hget(keys.game_bots(game_id), str(seat))
     pipe.expire(keys.game_bots(game_id), SEATS_TTL)
-    got = pipe.execute()[1]
-    return int(orjson.loads(got)["version"])
+    fresh, got, _ = pipe.execute()
+    pinned = int(orjson.loads(got)["version"])
+    if fresh:  # the version's first turn in this seat: one more game of it
+        r.hincrby(keys.bot_version(bot_id, pinned), "games", 1)
+    return pinned
 
 
 def seat_log(r: Redis, game_id: str, seat: int, stderr: str, failure: str | None) -> None:

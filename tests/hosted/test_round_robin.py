@@ -84,6 +84,8 @@ def test_a_club_round_robin_of_six_hosted_bots(live_api: Api, live_players, work
     assert all(row["games"] == 5 for row in board)
 
     prober, owner = bots[0], owners[0]
+    (v1,) = live_api.get(f"/v1/me/bots/{prober['id']}", owner).body["versions"]
+    assert v1["seats_played"] == 10  # five games, both seats of its side
     logs = {g: live_api.get(f"/v1/me/bots/{prober['id']}/games/{g}", owner) for g in games}
     played = [g for g, got in logs.items() if got.status == 200]
     assert len(played) == 5  # the others are not found: it played no seat there

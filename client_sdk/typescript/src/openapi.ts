@@ -3920,6 +3920,8 @@ export interface components {
             size: number;
             /** Format: date-time */
             created: string;
+            /** @description seats of games this version played (pinned at the first turn) */
+            seats_played: number;
         };
         BotToken: {
             player_id: string;

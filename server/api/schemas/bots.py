@@ -45,6 +45,10 @@ class BotVersion(Schema):
     sha256 = fields.String(required=True)
     size = fields.Integer(required=True)
     created = fields.String(required=True, metadata=DATE_TIME)
+    seats_played = fields.Integer(
+        required=True,
+        metadata={"description": "seats of games this version played (pinned at the first turn)"},
+    )
 
 
 class BotToken(Schema):
