@@ -197,10 +197,14 @@ class HostedTurns:
         return out
 
     def heartbeat(self, consumer: str, ok: bool, reason: str, seats: int) -> None:
-        until = time.time() + HEARTBEAT_TTL
-        store.heartbeat(
-            self.r, consumer, {"ok": ok, "reason": reason, "until": until, "seats": seats}
-        )
+        """``consumer`` can sandbox (or not, and why), with ``seats`` live; the
+        heartbeats of workers gone an hour are dropped."""
+        now = time.time()
+        beat = {"ok": ok, "reason": reason[:200], "until": now + HEARTBEAT_TTL, "seats": seats}
+        store.heartbeat(self.r, consumer, beat)
+        for name, got in store.hosts(self.r).items():
+            if got.get("until", 0) < now - 3600:
+                store.forget_host(self.r, name)
 
     def forget(self, consumer: str) -> None:
         store.forget_host(self.r, consumer)
