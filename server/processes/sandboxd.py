@@ -50,6 +50,8 @@ from server.services.hosted import LATER, HostedTurn, HostedTurns, Job
 
 log = logging.getLogger("server.processes.sandboxd")
 
+STDERR_KEPT = 2048
+"""Characters of a seat's log kept with the game: its stderr's tail and failures' lines."""
 EVERY = 2.0
 """Seconds between two heartbeats, sweeps of missed turns and looks for games over."""
 
@@ -63,6 +65,10 @@ class Live:
     version: int
     used: float = field(default_factory=time.monotonic)
     busy: bool = False
+    kept: str = ""
+    """The failures' lines (and so the words of processes restarted since)."""
+    logged: str = ""
+    """The log as last written with the game: a turn that changes nothing writes nothing."""
 
 
 class SandboxWorker:
@@ -204,7 +210,7 @@ class SandboxWorker:
             return "stale"
         view = turn.turn["view"]
         failure: str | None = None
-        stderr = ""
+        live: Live | None = None
         try:
             live = self._seat(job, turn)
         except (BundleError, SandboxUnavailable, OSError) as exc:
@@ -212,18 +218,22 @@ class SandboxWorker:
         else:
             try:
                 played = live.seat.play(view)
-                move, stderr = played.move, live.seat.stderr_tail
+                move = played.move
                 if played.failure is not None:  # a restart's new process has a new stderr
                     failure = played.failure.kind
-                    said = f"[turn {job.version}: {failure}] {played.failure.detail}"
-                    stderr = f"{stderr.rstrip()}\n{said}".lstrip()
+                    said = f"[turn {job.version}: {failure}] {played.failure.detail}\n"
+                    live.kept = (live.kept + said)[-STDERR_KEPT:]
+                stderr = (live.kept + live.seat.stderr_tail)[-STDERR_KEPT:]
             finally:
                 live.busy, live.used = False, time.monotonic()
         outcome, _ = self.hosted.submit(turn, move)
         if outcome == "refused_move":  # the engine's word over the view's list
             failure = failure or "illegal"
             outcome, _ = self.hosted.submit(turn, default_move(view.get("legal_moves") or []))
-        self.hosted.log(job, stderr, failure)
+        if failure is not None or live is None or stderr != live.logged:
+            self.hosted.log(job, stderr, failure)
+            if live is not None:
+                live.logged = stderr
         self.hosted.ack(job)
         return outcome
 
