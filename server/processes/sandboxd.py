@@ -238,8 +238,11 @@ class SandboxWorker:
         return outcome
 
     def _prepare(self, job: Job) -> HostedTurn | None:
+        with self._lock:
+            live = self._live.get(job.key)
+        pinned = (live.bot_id, live.version) if live is not None else None
         for _ in range(50):
-            got = self.hosted.prepare(job, self.limits.turn_deadline(cold=True))
+            got = self.hosted.prepare(job, self.limits.turn_deadline(cold=True), pinned=pinned)
             if got != LATER:
                 return got if isinstance(got, HostedTurn) else None
             time.sleep(0.02)

@@ -123,17 +123,23 @@ class HostedTurns:
         return store.pending(self.r)
 
     def prepare(
-        self, job: Job, max_seconds: float, now: float | None = None
+        self,
+        job: Job,
+        max_seconds: float,
+        now: float | None = None,
+        pinned: tuple[str, int] | None = None,
     ) -> HostedTurn | str | None:
         """The turn to play for ``job``; None when it is stale (ack it), :data:`LATER`
-        while the game's clock is not armed for the version yet."""
+        while the game's clock is not armed for the version yet. ``pinned``: the bot and
+        version this seat plays, known from an earlier turn (no look-up again)."""
         now = time.time() if now is None else now
-        bot_id = store.bots_of(self.r, [job.player_id]).get(job.player_id)
-        if bot_id is None:
-            return None
-        bot = store.get(self.r, bot_id)
-        if bot is None or bot["kind"] != "hosted" or not bot["version"]:
-            return None
+        latest = 0
+        if pinned is None:
+            found = store.bots_of(self.r, [job.player_id]).get(job.player_id)
+            bot = store.get(self.r, found) if found is not None else None
+            if bot is None or bot["kind"] != "hosted" or not bot["version"]:
+                return None
+            pinned, latest = (bot["id"], 0), bot["version"]
         try:
             read = self.core.read_as(job.player_id, job.game_id)
         except (Unauthorized, NotFound):
@@ -154,7 +160,9 @@ class HostedTurns:
         deadline = clock.deadlines.get(job.seat) if clock is not None else None
         if deadline is not None:
             limit = min(limit, deadline)
-        version = store.pin(self.r, job.game_id, job.seat, bot_id, bot["version"])
+        bot_id, version = pinned
+        if latest:  # this worker's first turn of the seat: the version pinned at its first
+            version = store.pin(self.r, job.game_id, job.seat, bot_id, latest)
         return HostedTurn(job, bot_id, version, turn, limit, [(read, state)])
 
     def bundle(self, bot_id: str, version: int) -> bytes | None:
