@@ -32,3 +32,13 @@ def worker(can_sandbox, redis_server, redis_client) -> Iterator[SandboxWorker]:
 
 
 from tests.api.conftest import api, live_api  # noqa: E402,F401  the API helper's fixtures
+
+
+@pytest.fixture
+def heartbeat(redis_server, redis_client) -> None:
+    """A sandbox worker's heartbeat saying its host can sandbox, and no worker: hosted
+    bots may be made, and none of their turns is played."""
+    from server.services.bundle import Services
+    from server.store import connect
+
+    Services(connect(redis_server.url), admin_token=None).hosted.heartbeat("a host", True, "", 0)

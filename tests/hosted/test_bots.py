@@ -67,7 +67,7 @@ def test_no_hosted_bot_where_no_worker_can_sandbox(api: Api, players, redis_serv
         (_file("main.py", b"#" * (MAX_UPLOAD + 1)), "at most"),
     ],
 )
-def test_a_bad_bundle_is_refused_and_nothing_made(api, players, worker, bundle, problem):
+def test_a_bad_bundle_is_refused_and_nothing_made(api, players, heartbeat, bundle, problem):
     owner = players.register("owner")
     reply = api.post("/v1/me/bots", {"name": "b", "kind": "hosted", "bundle": bundle}, owner)
     got = assert_error(reply, 400, "invalid_request")
@@ -75,7 +75,7 @@ def test_a_bad_bundle_is_refused_and_nothing_made(api, players, worker, bundle, 
     assert api.get("/v1/me/bots", owner).body == {"bots": []}
 
 
-def test_versions_kinds_and_owners(api: Api, players, worker):
+def test_versions_kinds_and_owners(api: Api, players, heartbeat):
     owner, other = players.register("owner"), players.register("other")
     bot = _hosted(api, owner)
     assert bot["kind"] == "hosted" and bot["version"] == 1 and len(bot["identities"]) == IDENTITIES
@@ -103,7 +103,7 @@ def test_versions_kinds_and_owners(api: Api, players, worker):
     )
 
 
-def test_only_the_owner_enters_its_bot_and_nobody_else_is_seated(api: Api, players, worker):
+def test_only_the_owner_enters_its_bot_and_nobody_else_is_seated(api: Api, players, heartbeat):
     owner, creator = players.register("owner"), players.register("creator")
     bot = _hosted(api, owner, sh_bot())
     made = api.post(
