@@ -30,9 +30,16 @@ __all__ = [
     "BlockList",
     "BoardInPlayErrorBody",
     "BoardInPlayErrorBodyDetails",
+    "BotGameLogs",
+    "BotLadderEntry",
     "BotPlayers",
     "BotPool",
+    "BotSeatLog",
     "BotSpec",
+    "BotToken",
+    "BotTournamentEntry",
+    "BotUpload",
+    "BotVersion",
     "Bots",
     "BotsEnsure",
     "CallEvent",
@@ -202,6 +209,9 @@ __all__ = [
     "PlayEventData",
     "PlayMove",
     "PlayedCard",
+    "PlayerBot",
+    "PlayerBotCreate",
+    "PlayerBots",
     "PlayerCreate",
     "PlayerCreated",
     "PooledBot",
@@ -229,6 +239,9 @@ __all__ = [
     "RoundEventData",
     "Rules",
     "RulesGamesItem",
+    "SandboxUnavailableError",
+    "SandboxUnavailableErrorBody",
+    "SandboxUnavailableErrorBodyDetails",
     "Seat",
     "SeatDetails",
     "SeatEntry",
@@ -1925,6 +1938,7 @@ class NotFoundErrorBodyDetails(TypedDict):
     ladder_id: NotRequired[str]
     app_id: NotRequired[str]
     webhook_id: NotRequired[str]
+    bot_id: NotRequired[str]
     invitation: NotRequired[str]
     game: NotRequired[str]
     """the unknown game of a leaderboard"""
@@ -2237,6 +2251,25 @@ class UnavailableError(TypedDict):
     error: UnavailableErrorBody
 
 
+class SandboxUnavailableErrorBodyDetails(TypedDict):
+    reasons: list[str]
+    """the sandbox workers' words"""
+
+
+class SandboxUnavailableErrorBody(TypedDict):
+    """`sandbox_unavailable`"""
+
+    code: Literal["sandbox_unavailable"]
+    message: str
+    details: SandboxUnavailableErrorBodyDetails
+
+
+class SandboxUnavailableError(TypedDict):
+    """the `sandbox_unavailable` error"""
+
+    error: SandboxUnavailableErrorBody
+
+
 class Error(TypedDict):
     """docs/api.md's error envelope, `{"error": {"code", "message", "details"}}`, of any code:
     one body per code (`<Code>ErrorBody`, `details` typed per code), told apart by `code`
@@ -2273,6 +2306,7 @@ class Error(TypedDict):
         | RateLimitedErrorBody
         | TooManyStreamsErrorBody
         | UnavailableErrorBody
+        | SandboxUnavailableErrorBody
     )
 
 
@@ -2879,6 +2913,107 @@ class BlockList(TypedDict):
     next_cursor: str | None
 
 
+class BotVersion(TypedDict):
+    version: int
+    sha256: str
+    size: int
+    created: str
+    seats_played: int
+    """seats of games this version played (pinned at the first turn)"""
+
+
+class BotToken(TypedDict):
+    player_id: str
+    token: str
+
+
+class PlayerBot(TypedDict):
+    """one of the caller's bots"""
+
+    id: str
+    name: str
+    kind: Literal["hosted", "callback", "connected"]
+    identities: list[str]
+    """the player ids it plays as, one per seat of a side"""
+    version: int | None
+    """the latest (hosted)"""
+    versions: list[BotVersion]
+    url: NotRequired[str | None]
+    created: str
+    secret: NotRequired[str]
+    """a callback bot's signing secret, once"""
+    tokens: NotRequired[list[BotToken]]
+    """a connected bot's tokens, once"""
+
+
+class PlayerBots(TypedDict):
+    bots: list[PlayerBot]
+
+
+class BotUpload(TypedDict):
+    """a hosted bot's code: one `.py` file, or a `.tar`, `.tar.gz`, `.tgz` or `.zip` archive with `manifest.json` at its root; at most 1 MiB as uploaded"""
+
+    filename: str
+    """its name says what it is (`main.py`, `bot.tar.gz`)"""
+    content_base64: str
+    """the file's bytes, base64"""
+
+
+class PlayerBotCreate(TypedDict):
+    name: str
+    kind: Literal["hosted", "callback", "connected"]
+    bundle: NotRequired[BotUpload]
+    """hosted bots only"""
+    url: NotRequired[str]
+    """callback bots only"""
+
+
+class BotSeatLog(TypedDict):
+    seat: int
+    bot: str
+    version: int
+    """the version that played"""
+    stderr: str
+    """its last 2 KiB"""
+    failures: dict[str, int]
+    """turns it failed, by kind (docs/sandbox.md)"""
+
+
+class BotGameLogs(TypedDict):
+    game_id: str
+    seats: list[BotSeatLog]
+
+
+class BotLadderEntry(TypedDict):
+    ladder_id: str
+
+
+class BotTournamentEntry(TypedDict):
+    tournament_id: str
+    seats: NotRequired[int]
+    """players per entry of the tournament (Concerto: 2)"""
+
+
+class EntryPlayer(TypedDict):
+    id: str
+    name: str | None
+    house: NotRequired[House]
+
+
+class TournamentEntry(TypedDict):
+    id: str
+    seed: int
+    name: str | None
+    """team name"""
+    reference: bool
+    """a house bot the organiser invited: unrated"""
+    withdrawn: NotRequired[bool]
+    """it withdrew"""
+    players: list[EntryPlayer]
+    pending: list[str]
+    """yet to accept"""
+
+
 class Callback(TypedDict):
     """the caller's callback and its health"""
 
@@ -3061,26 +3196,6 @@ class TournamentProgress(TypedDict):
     """known from the start"""
     games_started: int
     games_finished: int
-
-
-class EntryPlayer(TypedDict):
-    id: str
-    name: str | None
-    house: NotRequired[House]
-
-
-class TournamentEntry(TypedDict):
-    id: str
-    seed: int
-    name: str | None
-    """team name"""
-    reference: bool
-    """a house bot the organiser invited: unrated"""
-    withdrawn: NotRequired[bool]
-    """it withdrew"""
-    players: list[EntryPlayer]
-    pending: list[str]
-    """yet to accept"""
 
 
 class TableResult(TypedDict):

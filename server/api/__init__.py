@@ -45,6 +45,7 @@ from . import (
     ladders,
     me,
     metrics,
+    player_bots,
     players,
     ratelimit,
     ratings,
@@ -60,6 +61,7 @@ BLUEPRINTS = (
     *(players, rules, games, me, tournaments, events, ratings, ladders, invitations),
     *(health, web),
     *(apps, stream),  # embedding in other apps
+    player_bots,  # a player's own bots (docs/bots/submit.md)
     visitors,  # the web lobby's Play against bots (docs/web.md)
 )
 """The modules whose ``bp`` the app registers (``metrics.install`` adds ``GET /metrics``);

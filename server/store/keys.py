@@ -367,3 +367,40 @@ def callback_queued(game_id: str, version: int, seat: int) -> str:
     """String: this turn (the seat's, at this version of the game) was queued (a repeated
     step after a commit, or the dispatchers' sweep, queues it once); expires after a day."""
     return f"cb:{{q}}:queued:{game_id}:{version}:{seat}"
+
+
+# player bots, their hosted turns and sandbox hosts: server/store/bots.py says each key
+def player_bots(owner_id: str) -> str:
+    return f"p:{{{owner_id}}}:bots"
+
+
+def bot(bot_id: str) -> str:
+    return f"bt:{{{bot_id}}}:bot"
+
+
+def bot_version(bot_id: str, version: int) -> str:
+    return f"bt:{{{bot_id}}}:v:{version}"
+
+
+def bot_identities() -> str:
+    return "hb:{q}:identities"
+
+
+def hosted_players() -> str:
+    return "hb:{q}:players"
+
+
+def hosted_turns() -> str:
+    return "hb:{q}:turns"
+
+
+def hosted_queued(game_id: str, version: int, seat: int) -> str:
+    return f"hb:{{q}}:queued:{game_id}:{version}:{seat}"
+
+
+def sandbox_hosts() -> str:
+    return "hb:{q}:hosts"
+
+
+def game_bots(game_id: str) -> str:
+    return f"g:{{{game_id}}}:bots"
