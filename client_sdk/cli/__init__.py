@@ -18,7 +18,11 @@
   ``parlour token`` is the same with the admin token (``PARLOUR_ADMIN_TOKEN``);
 * ``parlour-bot play GAME BOT... --seed S [--option k=v] [--out replay.json]``
   plays a game locally, through the views the server sends, and writes its
-  replay (needs the engines: ``pip install ./server/games``; docs/local.md).
+  replay (needs the engines: ``pip install ./server/games``; docs/local.md);
+  ``parlour-bot play --deals FILE`` plays a regression set again;
+* ``parlour-bot test NEW OLD --game G`` plays duplicate boards of NEW against OLD
+  on every core until a sequential test says NEW is better (pass), not (fail), or
+  the cap is reached, and writes the boards NEW lost (a regression set).
 
 ``BOT`` is either ``module:Class`` (or ``module:factory``) — your own bot, the
 module importable from the current folder — or the name of an installed bot.
@@ -31,7 +35,8 @@ The token may also come from the ``PARLOUR_TOKEN`` environment variable and
 the server from ``PARLOUR_SERVER``, so it need not appear in ``ps`` output.
 
 The commands live by what they do: :mod:`~client_sdk.cli.bots` runs a bot (``run``,
-``serve``, ``register``), :mod:`~client_sdk.cli.tokens` holds the credential commands
+``serve``, ``register``), :mod:`~client_sdk.cli.matches` the sequential test (``test``,
+``play --deals``), :mod:`~client_sdk.cli.tokens` holds the credential commands
 (``token``, ``callback``), :mod:`~client_sdk.cli.play` the game records (``play``,
 ``archive``), :mod:`~client_sdk.cli.loading` finds bots by name, and
 :mod:`~client_sdk.cli.options` the shared options. This module puts them together and
@@ -55,6 +60,7 @@ from .bots import (
     run_bot,
 )
 from .loading import BOT_GROUP, BotFactory, bot_factory, bot_names, load_bot
+from .matches import add_test_command, cmd_test
 from .options import DEFAULT_SERVER, Subparsers, add_run_options
 from .play import add_archive_command, add_play_command, cmd_archive, cmd_play
 from .tokens import add_callback_command, add_token_command, cmd_callback, cmd_token
@@ -64,17 +70,18 @@ __all__ = [
     "add_bot_commands", "add_bot_subcommands", "add_callback_command", "add_play_command",
     "add_token_command", "bot_factory", "bot_main", "bot_names", "cmd_archive",
     "cmd_bot_register", "cmd_bot_run", "cmd_bot_serve", "cmd_callback", "cmd_play",
-    "cmd_token", "load_bot", "main",
+    "cmd_test", "cmd_token", "load_bot", "main", "add_test_command",
 ]  # fmt: skip
 
 
 def add_bot_subcommands(sub: Subparsers[argparse.ArgumentParser]) -> None:
-    """Add ``run``, ``serve``, ``register``, ``token``, ``callback``, ``play`` and
+    """Add ``run``, ``serve``, ``register``, ``token``, ``callback``, ``play``, ``test`` and
     ``archive`` to ``sub``; each sets ``func(args) -> exit status``."""
     add_run_commands(sub)
     add_token_command(sub, "PARLOUR_TOKEN")
     add_callback_command(sub)
     add_play_command(sub)
+    add_test_command(sub)
     add_archive_command(sub)
 
 
@@ -98,7 +105,7 @@ def bot_main(make_bot: Callable[[random.Random], Bot], argv: Sequence[str] | Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``parlour-bot run|serve|callback|register|token|play|archive ...``: the bot commands,
+    """``parlour-bot run|serve|callback|register|token|play|test|archive ...``: the bot commands,
     SDK alone.
 
     ``python -m client_sdk.cli`` is the same; a leading ``bot`` is accepted too,

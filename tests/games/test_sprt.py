@@ -34,10 +34,12 @@ def test_llr_by_hand() -> None:
     # effect 5/2.581989 = 1.936492; LLR = 4 · (0.5 − 0) · (1.936492 − 0.25) = 3.372983
     xs = [2.0, 4.0, 6.0, 8.0]
     assert sprt.llr(xs, 0.0, 0.5) == pytest.approx(3.372983, abs=1e-5)
-    result = sprt.sprt(xs, 0.0, 0.5)
+    result = sprt.sprt(xs, 0.0, 0.5, min_boards=4)
     assert result.decision == sprt.PASS  # 3.37 ≥ 2.944
     # the same boards against H1 = 0.1: 4 · 0.1 · (1.936492 − 0.05) = 0.754597: go on
-    assert sprt.sprt(xs, 0.0, 0.1).decision == sprt.CONTINUE
+    assert sprt.sprt(xs, 0.0, 0.1, min_boards=4).decision == sprt.CONTINUE
+    # the default waits for 8 boards whatever the LLR
+    assert sprt.sprt(xs, 0.0, 0.5).decision == sprt.CONTINUE
     assert sprt.llr(xs, 0.0, 0.1) == pytest.approx(0.754597, abs=1e-5)
 
 

@@ -24,7 +24,7 @@ test at the same error rates needs ``((z₁₋α + z₁₋β)/(e1−e0))²`` (10
 the order is right and about how many more boards each would settle it at 95%
 (:func:`neighbour_odds`).
 
->>> round(sprt([1.0, 2.0, 3.0], e0=0.0, e1=0.5).llr, 4)   # 3·0.5·(2/1 − 0.25)
+>>> round(llr([1.0, 2.0, 3.0], e0=0.0, e1=0.5), 4)   # 3·0.5·(2/1 − 0.25)
 2.625
 """
 
@@ -143,13 +143,26 @@ def llr(xs: Sequence[float], e0: float, e1: float) -> float:
     return n * (e1 - e0) * (effect - (e0 + e1) / 2)
 
 
+MIN_BOARDS = 8
+"""No decision before this many boards: the spread, estimated from fewer, is too unsteady
+(two boards that happen to agree would make any gap look enormous)."""
+
+
 def sprt(
-    xs: Sequence[float], e0: float, e1: float, alpha: float = 0.05, beta: float = 0.05
+    xs: Sequence[float],
+    e0: float,
+    e1: float,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    min_boards: int = MIN_BOARDS,
 ) -> Sprt:
-    """The test after the boards ``xs``: PASS once LLR ≥ upper, FAIL once LLR ≤ lower."""
+    """The test after the boards ``xs``: PASS once LLR ≥ upper, FAIL once LLR ≤ lower,
+    either only from ``min_boards`` boards on."""
     lower, upper = llr_bounds(alpha, beta)
     value = llr(xs, e0, e1)
-    decision = PASS if value >= upper else FAIL if value <= lower else CONTINUE
+    decision = CONTINUE
+    if len(xs) >= max(2, min_boards):
+        decision = PASS if value >= upper else FAIL if value <= lower else CONTINUE
     return Sprt(value, lower, upper, decision, estimate(xs))
 
 
