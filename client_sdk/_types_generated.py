@@ -160,6 +160,10 @@ __all__ = [
     "LadderValidation",
     "Leaderboard",
     "LeaderboardLeaderboardItem",
+    "Match",
+    "MatchBoardsItem",
+    "MatchCreate",
+    "MatchEstimate",
     "MeldsEvent",
     "MeldsEventData",
     "MoveRequest",
@@ -205,6 +209,8 @@ __all__ = [
     "RateLimitedErrorBody",
     "RateLimitedErrorBodyDetails",
     "Rating",
+    "RegressionSet",
+    "RegressionSetBoardsItem",
     "Replay",
     "ReplayParItem",
     "ReplayRevealed",
@@ -2721,6 +2727,73 @@ class LadderRank(TypedDict):
 class LadderLeaderboard(TypedDict):
     ladder_id: str
     leaderboard: list[LadderRank]
+
+
+class MatchCreate(TypedDict):
+    game: str
+    options: NotRequired[dict[str, Any]]
+    new: list[str]
+    """one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other"""
+    old: list[str]
+    """one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other"""
+    alpha: NotRequired[float]
+    beta: NotRequired[float]
+    bounds: NotRequired[list[float]]
+    """[e0, e1]: H0 effect ≤ e0, H1 effect ≥ e1, in units of the spread of the per-board difference"""
+    max_boards: NotRequired[int]
+    par_adjusted: NotRequired[bool]
+    move_seconds: NotRequired[int]
+
+
+class MatchBoardsItem(TypedDict):
+    board: int
+    games: list[str]
+    difference: float | None
+    void: bool
+
+
+class MatchEstimate(TypedDict):
+    mean: float
+    low: float | None
+    high: float | None
+    effect: float | None
+    spread: float
+
+
+class Match(TypedDict):
+    id: str
+    status: Literal["waiting", "running", "pass", "fail", "inconclusive"]
+    game: str
+    options: dict[str, Any]
+    new: list[str]
+    old: list[str]
+    waiting_for: list[str]
+    bounds: list[float]
+    alpha: float
+    beta: float
+    max_boards: int
+    par_adjusted: bool
+    llr: float | None
+    llr_bounds: list[float]
+    boards_scored: int
+    estimate: MatchEstimate
+    boards: list[MatchBoardsItem]
+    created: str
+
+
+class RegressionSetBoardsItem(TypedDict):
+    board: int
+    games: list[str]
+    difference: float | None
+    void: bool
+
+
+class RegressionSet(TypedDict):
+    match: str
+    game: str
+    options: dict[str, Any]
+    par_adjusted: bool
+    boards: list[RegressionSetBoardsItem]
 
 
 class Block(TypedDict):

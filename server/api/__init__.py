@@ -42,6 +42,7 @@ from . import (
     health,
     invitations,
     ladders,
+    matches,
     me,
     metrics,
     players,
@@ -56,7 +57,7 @@ from . import (
 from .context import load_token
 
 BLUEPRINTS = (
-    *(players, rules, games, me, tournaments, ratings, ladders, invitations),
+    *(players, rules, games, me, tournaments, ratings, ladders, invitations, matches),
     *(health, web),
     *(apps, stream),  # embedding in other apps
     visitors,  # the web lobby's Play against bots (docs/web.md)

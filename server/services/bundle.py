@@ -30,6 +30,7 @@ from server.services.invitations import (
 from server.services.ladder_play import LadderPlay
 from server.services.ladders import Ladders
 from server.services.lobby import PER_CREATOR, Lobby
+from server.services.matches import Matches
 from server.services.metrics import Metrics
 from server.services.players import Players
 from server.services.ratelimit import RateLimits
@@ -120,6 +121,7 @@ class Services:
         self.ratings = Ratings(self.core)
         self.ladders = Ladders(self.core)
         self.rounds = Rounds(self.core, self.games, self.clocks, self.ratings)
+        self.matches = Matches(self.core, self.games)
         self.ladder_play = LadderPlay(
             self.core, self.games, self.clocks, self.ratings, self.ladders
         )

@@ -361,3 +361,25 @@ def callback_queued(game_id: str, version: int, seat: int) -> str:
     """String: this turn (the seat's, at this version of the game) was queued (a repeated
     step after a commit, or the dispatchers' sweep, queues it once); expires after a day."""
     return f"cb:{{q}}:queued:{game_id}:{version}:{seat}"
+
+
+# -- matches --------------------------------------------------------------------------
+def match(match_id: str) -> str:
+    """Hash: ``meta`` (JSON: the request, its sides' players), ``status``
+    (waiting|running|pass|fail|inconclusive), ``created``, ``finished``."""
+    return f"m:{{{match_id}}}"
+
+
+def match_agreed(match_id: str) -> str:
+    """Set of the players named in the match who agreed to play it."""
+    return f"m:{{{match_id}}}:agreed"
+
+
+def match_boards(match_id: str) -> str:
+    """Hash: board number -> the board's scored result as JSON. Written with HSETNX: once."""
+    return f"m:{{{match_id}}}:boards"
+
+
+def matches_active() -> str:
+    """Set of the ids of the matches the scheduler drives (removed once decided)."""
+    return "sched:matches"

@@ -31,6 +31,7 @@ from werkzeug.test import EnvironBuilder
 
 from client_sdk.sse import SseParser
 from tests.api.game_setups import FINISHED_SETUPS, GAME_SETUPS, check_every_game_is_set_up
+from tests.api.openapi_matches import exercise_matches
 from tests.api.play import play_random_moves
 from tests.callbacks.openapi_calls import exercise_callbacks
 from tests.conftest import ADMIN_TOKEN
@@ -368,6 +369,7 @@ def test_responses_match_the_spec(client, spec, players, app, document):
     exercise_callbacks(call)  # /v1/me/callback: a bot that is a URL
     exercise_ladders(call, four)  # /v1/ladders (docs/ladder.md)
     exercise_visitors(call)  # the web lobby's Play against bots
+    exercise_matches(call)  # /v1/matches: is NEW better than OLD
 
     documented = {
         (m, p)

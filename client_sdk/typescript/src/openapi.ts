@@ -694,6 +694,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test whether one bot is better than another, on duplicate boards.
+         * @description `new` and `old` name one player per seat of the game each (player ids,
+         *     or `bot:<name>` for the server's house bots): the first half of each
+         *     side plays the board's first table, the second half the other. Each
+         *     board is one deal played at two tables with the cards swapped: NEW holds
+         *     the even seats at the first table and the odd ones at the second, so
+         *     nobody sits at both tables of a board. A board's difference is NEW's mean seat score
+         *     minus OLD's over its two tables (`par_adjusted`: each seat's par taken
+         *     off first; fixed now, before the first board). After each board a
+         *     sequential probability ratio test on the differences (bounds `[e0, e1]`
+         *     in units of their spread; `alpha`, `beta`; LLR bounds
+         *     ln(beta/(1-alpha)) and ln((1-beta)/alpha)) passes, fails, or deals the
+         *     next board, up to `max_boards` (`inconclusive`). No decision before 8
+         *     boards. Consent: every named player other than you and the house bots
+         *     must agree (`POST /v1/matches/{id}/agree`); until then it is `waiting`.
+         */
+        post: operations["createMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A match as it stands: LLR, estimate with its 95% interval, every board. */
+        get: operations["getMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/agree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agree to play a match you are named in; the last agreement starts it. */
+        post: operations["agreeToMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/regression": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The boards NEW lost, with their games: a regression set (JSON). */
+        get: operations["getMatchRegression"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/blocks": {
         parameters: {
             query?: never;
@@ -3764,6 +3848,77 @@ export interface components {
             ladder_id: string;
             leaderboard: components["schemas"]["LadderRank"][];
         };
+        MatchCreate: {
+            /** @example concerto */
+            game: string;
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other */
+            new: string[];
+            /** @description one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other */
+            old: string[];
+            /** @default 0.05 */
+            alpha?: number;
+            /** @default 0.05 */
+            beta?: number;
+            /** @description [e0, e1]: H0 effect ≤ e0, H1 effect ≥ e1, in units of the spread of the per-board difference */
+            bounds?: number[];
+            /** @default 200 */
+            max_boards?: number;
+            /** @default false */
+            par_adjusted?: boolean;
+            /** @default 30 */
+            move_seconds?: number;
+        };
+        Match: {
+            id: string;
+            /** @enum {string} */
+            status: "waiting" | "running" | "pass" | "fail" | "inconclusive";
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            new: string[];
+            old: string[];
+            waiting_for: string[];
+            bounds: number[];
+            alpha: number;
+            beta: number;
+            max_boards: number;
+            par_adjusted: boolean;
+            llr: number | null;
+            llr_bounds: number[];
+            boards_scored: number;
+            estimate: {
+                mean: number;
+                low: number | null;
+                high: number | null;
+                effect: number | null;
+                spread: number;
+            };
+            boards: {
+                board: number;
+                games: string[];
+                difference: number | null;
+                void: boolean;
+            }[];
+            created: string;
+        };
+        RegressionSet: {
+            match: string;
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            par_adjusted: boolean;
+            boards: {
+                board: number;
+                games: string[];
+                difference: number | null;
+                void: boolean;
+            }[];
+        };
         Block: {
             player_id: string;
             name: string | null;
@@ -5372,6 +5527,107 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LadderLeaderboard"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchCreate"];
+            };
+        };
+        responses: {
+            /** @description the match */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the match */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    agreeToMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the match */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getMatchRegression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the boards NEW lost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegressionSet"];
                 };
             };
             404: components["responses"]["NotFound"];
