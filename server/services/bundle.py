@@ -121,7 +121,7 @@ class Services:
         self.ratings = Ratings(self.core)
         self.ladders = Ladders(self.core)
         self.rounds = Rounds(self.core, self.games, self.clocks, self.ratings)
-        self.matches = Matches(self.core, self.games)
+        self.matches = Matches(self.core, self.games, self.clocks)
         self.ladder_play = LadderPlay(
             self.core, self.games, self.clocks, self.ratings, self.ladders
         )

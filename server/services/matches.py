@@ -33,6 +33,7 @@ from server.games.analysis import seat_par, sprt
 from server.services import par as par_service
 from server.services import views
 from server.services.bots import BOT_SEAT, resolve_bots
+from server.services.clocks import Clocks
 from server.services.core import Core
 from server.services.errors import Forbidden, InvalidRequest, NotFound
 from server.services.games import Games
@@ -44,6 +45,10 @@ from server.store.matches import MatchRecord
 SIDES = ("new", "old")
 OVER = ("finished", "aborted")
 CLOCK = {"bank_ms": 0, "timeout_policy": {"kind": "default_move"}}
+LIVE = ("waiting", "running")
+MAX_LIVE = 3
+"""Undecided matches a player may have at once (each deals at most one board at a time:
+two games; more would let one player fill the server, house bots included)."""
 
 
 def table_game_id(match_id: str, board: int, table: int) -> str:
@@ -69,9 +74,10 @@ def seating(new: list[str], old: list[str], seats: int, table: int) -> list[str]
 class Matches:
     """The matches' use cases: create, agree, read, the regression set, and advance."""
 
-    def __init__(self, core: Core, games: Games) -> None:
+    def __init__(self, core: Core, games: Games, clocks: Clocks) -> None:
         self.core = core
         self.games = games
+        self.clocks = clocks
 
     # -- requests ----------------------------------------------------------------------
     def create(self, token: str | None, body: dict[str, Any]) -> dict[str, Any]:
@@ -85,6 +91,13 @@ class Matches:
         caller = self.core.caller(token)
         if caller.player is None:
             raise Forbidden("a match is made by a player: use a player's token")
+        mine = store.made_by(self.core.r, caller.player.id)
+        live = sum(s in LIVE for s in store.statuses(self.core.r, mine))
+        if live >= MAX_LIVE:
+            raise Forbidden(
+                f"you have {live} matches undecided; at most {MAX_LIVE} at once",
+                {"limit": MAX_LIVE, "live": live},
+            )
         game = body["game"]
         engine = REGISTRY.get(game)
         if engine is None:
@@ -181,6 +194,7 @@ class Matches:
             self._create_board(record, board, ids)
             return True
         if any(g.status not in OVER for g in games if g is not None):
+            self.clocks.watch([g.id for g in games if g is not None], time.time())
             return False
         store.put_board(self.core.r, match_id, board, self._score(record, board, games))
         record = self._read(match_id)

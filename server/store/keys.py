@@ -383,3 +383,8 @@ def match_boards(match_id: str) -> str:
 def matches_active() -> str:
     """Set of the ids of the matches the scheduler drives (removed once decided)."""
     return "sched:matches"
+
+
+def player_matches(player_id: str) -> str:
+    """Set of the ids of the matches a player made (its cap counts the undecided ones)."""
+    return f"m:made:{{{player_id}}}"

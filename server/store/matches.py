@@ -5,7 +5,8 @@ Layout (under the hash tag ``{<match_id>}``, names from :mod:`keys`):
 * ``m:{id}``         hash ``meta`` (JSON), ``status``, ``created``, ``finished``;
 * ``m:{id}:agreed``  set of the named players who agreed;
 * ``m:{id}:boards``  hash board number -> the board's result (JSON), ``HSETNX``: once;
-* ``sched:matches``  (its own slot): the ids of the matches the scheduler drives.
+* ``sched:matches``  (its own slot): the ids of the matches the scheduler drives;
+* ``m:made:{player}`` (the player's slot): the ids of the matches a player made.
 
 A board's result is a pure function of its two finished games, so two schedulers
 scoring it write the same thing, and the second writes nothing.
@@ -44,6 +45,21 @@ def create(r: Redis, match_id: str, meta: dict[str, Any], status: str, agreed: s
     if status == "running":
         pipe.sadd(keys.matches_active(), match_id)
     pipe.execute()
+    r.sadd(keys.player_matches(meta["created_by"]), match_id)  # another slot
+
+
+def made_by(r: Redis, player_id: str) -> list[str]:
+    """The ids of the matches ``player_id`` made."""
+    return sorted(m.decode() if isinstance(m, bytes) else m
+                  for m in r.smembers(keys.player_matches(player_id)))  # fmt: skip
+
+
+def statuses(r: Redis, match_ids: list[str]) -> list[str | None]:
+    """Each match's status (None: no such match)."""
+    pipe = r.pipeline(transaction=False)
+    for m in match_ids:
+        pipe.hget(keys.match(m), "status")
+    return [s.decode() if isinstance(s, bytes) else s for s in pipe.execute()]
 
 
 def read(r: Redis, match_id: str) -> MatchRecord | None:

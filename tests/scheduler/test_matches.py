@@ -122,3 +122,18 @@ def test_a_bot_against_itself_fails_or_reaches_the_cap(client, service, bounds) 
     shown = play_out(service, bots, match["id"])
     assert shown["status"] in ("fail", "inconclusive")
     assert shown["boards_scored"] <= 10
+
+
+def test_a_player_has_few_matches_undecided_and_house_bots_must_exist(client, service) -> None:
+    people = register(service, 8)
+    ids = [p["id"] for p in people]
+    body = {"game": GAME, "new": ids[:4], "old": ids[4:]}
+    for _ in range(3):  # MAX_LIVE: waiting ones count, nobody has agreed yet
+        assert client.post("/v1/matches", json=body, headers=auth(people[0])).status_code == 201
+    refused = client.post("/v1/matches", json=body, headers=auth(people[0]))
+    assert refused.status_code == 403
+    assert refused.get_json()["error"]["details"] == {"limit": 3, "live": 3}
+    # another player may; a house bot the pool does not have is refused
+    housed = body | {"old": [*ids[4:7], "bot:nobody-here"]}
+    answer = client.post("/v1/matches", json=housed, headers=auth(people[1]))
+    assert answer.status_code == 400, answer.get_json()
