@@ -2865,6 +2865,12 @@ class Rating(TypedDict):
     """mu - 3 sigma: what the leaderboard orders by"""
     games: int
     """rated games played"""
+    low: float
+    """mu - 2 sigma: the skill's 95% interval, low end"""
+    high: float
+    """mu + 2 sigma: the skill's 95% interval, high end"""
+    provisional: bool
+    """sigma above 4 (a new player's is 25/3): too few games to trust the number yet"""
 
 
 class Profile(TypedDict):
@@ -2885,6 +2891,12 @@ class LeaderboardLeaderboardItem(TypedDict):
     sigma: float
     ordinal: float
     games: int
+    low: float
+    """mu - 2 sigma: the skill's 95% interval, low end"""
+    high: float
+    """mu + 2 sigma: the skill's 95% interval, high end"""
+    provisional: bool
+    """sigma above 4 (a new player's is 25/3): too few games to trust the number yet"""
 
 
 class Leaderboard(TypedDict):

@@ -1079,6 +1079,13 @@ export interface paths {
          *     partnership's players as one team), or for duplicate each board once per
          *     direction: the entries that held the same cards, ranked by their net
          *     scores. Only the order of a result counts, never its margin.
+         *
+         *     What the numbers mean: `mu` is the skill estimate and `sigma` its
+         *     uncertainty (openskill: a new player is 25 ± 8.33); `low`..`high`
+         *     (mu ∓ 2 sigma) is the skill's 95% interval; `ordinal` (mu − 3 sigma)
+         *     is a conservative skill, what the board orders by, so a lucky newcomer
+         *     cannot top it. A rating is `provisional` while sigma is above 4: its
+         *     rank says little yet.
          */
         get: operations["getRatings"];
         put?: never;
@@ -4010,6 +4017,12 @@ export interface components {
             ordinal: number;
             /** @description rated games played */
             games: number;
+            /** @description mu - 2 sigma: the skill's 95% interval, low end */
+            low: number;
+            /** @description mu + 2 sigma: the skill's 95% interval, high end */
+            high: number;
+            /** @description sigma above 4 (a new player's is 25/3): too few games to trust the number yet */
+            provisional: boolean;
         };
         Profile: {
             id: string;
@@ -4032,6 +4045,12 @@ export interface components {
                 sigma: number;
                 ordinal: number;
                 games: number;
+                /** @description mu - 2 sigma: the skill's 95% interval, low end */
+                low: number;
+                /** @description mu + 2 sigma: the skill's 95% interval, high end */
+                high: number;
+                /** @description sigma above 4 (a new player's is 25/3): too few games to trust the number yet */
+                provisional: boolean;
             }[];
         };
         OptionSpec: {
