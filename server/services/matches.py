@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 from server.games import REGISTRY
-from server.games.analysis import seat_par, sprt
+from server.games.analysis import PAR, seat_par, sprt
 from server.services import par as par_service
 from server.services import views
 from server.services.bots import BOT_SEAT, resolve_bots
@@ -102,6 +102,11 @@ class Matches:
         engine = REGISTRY.get(game)
         if engine is None:
             raise InvalidRequest("no such game", {"game": [f"one of {sorted(REGISTRY)}"]})
+        if body["par_adjusted"] and game not in PAR:
+            raise InvalidRequest(
+                "this game has no par to adjust by",
+                {"par_adjusted": [f"only for {sorted(PAR)}"]},
+            )
         e0, e1 = body["bounds"]
         if not e0 < e1:
             raise InvalidRequest("bounds: e0 < e1", {"bounds": ["the first below the second"]})

@@ -10,6 +10,7 @@ import pytest
 
 from bots import concerto_signals, uniform
 from server.games import REGISTRY
+from server.games.analysis import PAR
 from server.processes.scheduler import Runner
 from server.services.bundle import Services
 from server.services.matches import table_game_id
@@ -95,6 +96,11 @@ def test_nobody_is_matched_twice_or_without_a_valid_request(client, service: Ser
         ({"new": ids[:4], "old": [*ids[4:7], "nobody"]}, 404),
         ({"new": ids[:4], "old": ids[4:], "bounds": [0.5, 0.1]}, 400),
         ({"new": ids[:4], "old": ids[4:], "game": "no-such-game"}, 400),
+        # par adjustment only where the game has a par (refused before any seat is read)
+        *[
+            ({"new": ids[:4], "old": ids[4:], "game": g, "options": {}, "par_adjusted": True}, 400)
+            for g in sorted(set(REGISTRY) - set(PAR))
+        ],
     ]
     for extra, status in cases:
         body = {"game": GAME, "options": ONE_DEAL} | extra
