@@ -225,8 +225,8 @@ class Matches:
                 ),  # fmt: skip
                 seed=seed,
                 clock={"move_seconds": meta["move_seconds"], **CLOCK},
+                # no "id": that names a tournament (the lobby links to one)
                 tournament={
-                    "id": record.id,
                     "match": record.id,
                     "round": board,
                     "table": t,
