@@ -143,3 +143,28 @@ def test_a_player_has_few_matches_undecided_and_house_bots_must_exist(client, se
     housed = body | {"old": [*ids[4:7], "bot:nobody-here"]}
     answer = client.post("/v1/matches", json=housed, headers=auth(people[1]))
     assert answer.status_code == 400, answer.get_json()
+
+
+def test_par_cancels_in_a_duplicate_board(client, service: Services) -> None:
+    """Each bot holds each side's cards once, so each side's par comes off both alike: the
+    par-adjusted difference of a board is its raw one (scores read from its games)."""
+    people = register(service, 8)
+    bots = {p["id"]: (p["token"], (concerto_signals if i < 4 else uniform).make_bot(
+        random.Random(i))) for i, p in enumerate(people)}  # fmt: skip
+    body = {"game": GAME, "options": ONE_DEAL, "new": [p["id"] for p in people[:4]],
+            "old": [p["id"] for p in people[4:]], "max_boards": 8,
+            "par_adjusted": True}  # fmt: skip
+    match = client.post("/v1/matches", json=body, headers=auth(people[0])).get_json()
+    for p in people[1:]:
+        client.post(f"/v1/matches/{match['id']}/agree", headers=auth(p))
+    shown = play_out(service, bots, match["id"])
+    assert shown["par_adjusted"] is True and shown["boards"]
+    for board in shown["boards"]:
+        raw = []
+        for t, game_id in enumerate(board["games"]):
+            scores = client.get(f"/v1/games/{game_id}").get_json()["result"]["scores"]
+            new_seats = (0, 2) if t == 0 else (1, 3)
+            new = sum(scores[s] for s in new_seats) / 2
+            old = sum(scores[s] for s in range(4) if s not in new_seats) / 2
+            raw.append(new - old)
+        assert board["difference"] == pytest.approx(sum(raw) / 2)
