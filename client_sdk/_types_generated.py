@@ -2602,6 +2602,10 @@ class LadderRating(TypedDict):
     sigma: NotRequired[float]
     ordinal: NotRequired[float]
     games: NotRequired[int]
+    low: NotRequired[float]
+    """mu - 2 sigma: the skill's 95% interval, low end"""
+    high: NotRequired[float]
+    """mu + 2 sigma: the skill's 95% interval, high end"""
 
 
 class LadderMatchRating(TypedDict):
@@ -2609,6 +2613,10 @@ class LadderMatchRating(TypedDict):
     sigma: float
     ordinal: float
     """mu - 3 sigma"""
+    low: float
+    """mu - 2 sigma (95% interval)"""
+    high: float
+    """mu + 2 sigma (95% interval)"""
 
 
 class LadderMatchGame(TypedDict):

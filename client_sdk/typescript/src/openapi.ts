@@ -3733,12 +3733,20 @@ export interface components {
             sigma?: number;
             ordinal?: number;
             games?: number;
+            /** @description mu - 2 sigma: the skill's 95% interval, low end */
+            low?: number;
+            /** @description mu + 2 sigma: the skill's 95% interval, high end */
+            high?: number;
         };
         LadderMatchRating: {
             mu: number;
             sigma: number;
             /** @description mu - 3 sigma */
             ordinal: number;
+            /** @description mu - 2 sigma (95% interval) */
+            low: number;
+            /** @description mu + 2 sigma (95% interval) */
+            high: number;
         };
         LadderMatchGame: {
             game_id: string | null;
