@@ -2794,13 +2794,21 @@ class RegressionSetBoardsItem(TypedDict):
     games: list[str]
     difference: float | None
     void: bool
+    seed: str
+    """the board's deal seed (its replays show it)"""
 
 
 class RegressionSet(TypedDict):
+    format: str
     match: str
     game: str
     options: dict[str, Any]
+    new: str | None
+    """null: name the bots to play it (parlour-bot play --deals FILE NEW OLD)"""
+    old: str | None
+    mode: Literal["duplicate"]
     par_adjusted: bool
+    seed: str | None
     boards: list[RegressionSetBoardsItem]
 
 

@@ -112,8 +112,9 @@ def cmd_test(args: argparse.Namespace) -> int:
     return 0 if verdict == "pass" else 1
 
 
-def cmd_replay_deals(path: str) -> int:
-    """``play --deals FILE``: play a regression set again; 0 when every board scores as kept."""
+def cmd_replay_deals(path: str, specs: list[str] | None = None) -> int:
+    """``play --deals FILE [NEW OLD]``: play a regression set again, with the file's bots
+    or ``specs``; 0 when every board scores as kept."""
     from .. import local
 
     if not local.engines_installed():
@@ -124,10 +125,10 @@ def cmd_replay_deals(path: str) -> int:
             regression = json.load(f)
         if not isinstance(regression, dict):
             raise ValueError(f"{path}: not a regression set")
-        bots = {
-            local.NEW: bot_factory(regression["new"]),
-            local.OLD: bot_factory(regression["old"]),
-        }
+        named: list[Any] = specs or [regression.get("new"), regression.get("old")]
+        if not all(isinstance(n, str) and n for n in named):
+            raise ValueError("the set names no bots: play --deals FILE NEW OLD")
+        bots = {local.NEW: bot_factory(str(named[0])), local.OLD: bot_factory(str(named[1]))}
         played = local.replay_boards(regression, bots)
     except OSError as exc:
         print(f"cannot read {path}: {exc.strerror or exc}", file=sys.stderr)

@@ -39,7 +39,8 @@ def add_play_command(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "--deals",
         default=None,
         metavar="FILE",
-        help="play a regression set of parlour-bot test again, its game and bots as recorded",
+        help="play a regression set (parlour-bot test's, or a server match's) again: its "
+        "game and bots as recorded, or give two bots, NEW OLD",
     )
     play.add_argument(
         "--seed",
@@ -94,11 +95,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     """``play``: one local match (or a rotation match) and its replay; the exit status."""
     from .. import local
 
-    if args.deals is not None:
-        if args.game is not None or args.bots:
-            print("--deals plays the file's game and bots: give neither", file=sys.stderr)
+    if args.deals is not None:  # GAME and BOT read as NEW OLD: the bots to play the set
+        given = [a for a in (args.game, *args.bots) if a is not None]
+        if given and len(given) != 2:
+            print("--deals FILE takes no bots (the file's) or two: NEW OLD", file=sys.stderr)
             return 2
-        return cmd_replay_deals(args.deals)
+        return cmd_replay_deals(args.deals, given or None)
     if args.game is None or not args.bots or args.seed is None:
         print("play needs GAME, at least one BOT and --seed (or --deals FILE)", file=sys.stderr)
         return 2

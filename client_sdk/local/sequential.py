@@ -74,8 +74,11 @@ def play_board(
     mode: str = DUPLICATE,
     par_adjusted: bool = False,
     move_time: float | None = None,
+    board_seed: str | None = None,
 ) -> Board:
-    """Play board ``number`` (dealt from ``SEED/number``) and score its paired difference.
+    """Play board ``number`` (dealt from ``SEED/number``, or from ``board_seed`` when given:
+    a server match's board, its seed revealed by its replays) and score its paired
+    difference.
 
     Raises:
         ValueError: an unknown mode, or ``par_adjusted`` for a game without par.
@@ -88,7 +91,7 @@ def play_board(
     seatings = board_seatings(game, opts)
     if mode == PLAIN:
         seatings = [seatings[number % len(seatings)]]
-    board_seed = f"{seed}/{number}"
+    board_seed = f"{seed}/{number}" if board_seed is None else board_seed
     tables: list[dict[str, Any]] = []
     new_points: list[float] = []
     old_points: list[float] = []
@@ -180,8 +183,10 @@ def run_test(
 def replay_boards(
     regression: Mapping[str, Any], bots: Mapping[str, BotFactory], move_time: float | None = None
 ) -> list[tuple[Board, float]]:
-    """Play every board of a regression set again: each new board with its recorded
-    difference (a bot whose moves depend only on its seeded ``rng`` gives the same).
+    """Play every board of a regression set again, each dealt from its recorded seed (a
+    local set's or a server match's, ``GET /v1/matches/{id}/regression``): each new board
+    with its recorded difference (the same bots, whose moves depend only on their seeded
+    ``rng``, give the same).
 
     Raises:
         ValueError: not a regression set.
@@ -191,9 +196,10 @@ def replay_boards(
     out = []
     for kept in regression["boards"]:
         board = play_board(
-            regression["game"], bots, int(kept["board"]), seed=str(regression["seed"]),
-            options=regression["options"], mode=regression["mode"],
+            regression["game"], bots, int(kept["board"]), seed=str(regression.get("seed")),
+            options=regression["options"], mode=regression.get("mode", DUPLICATE),
             par_adjusted=bool(regression["par_adjusted"]), move_time=move_time,
+            board_seed=str(kept["seed"]),
         )  # fmt: skip
         out.append((board, float(kept["difference"])))
     return out

@@ -78,7 +78,12 @@ def show(match_id: str):
 @operation(
     "getMatchRegression",
     tag="tournaments",
-    summary="The boards NEW lost, with their games: a regression set (JSON).",
+    summary="The boards NEW lost, with their games and seeds: a regression set (JSON).",
+    description="""\
+In the format of `parlour-bot test`'s regression sets: `parlour-bot play
+--deals FILE NEW OLD` deals each board again from its seed, at both
+tables, and plays it with the bots named.
+""",
     security=EITHER,
     parameters=[MATCH_ID],
     responses={200: Answer("the boards NEW lost", RegressionSet)},

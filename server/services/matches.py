@@ -12,8 +12,8 @@ Consent: a named player other than the caller and the house bots must agree
 
 The scheduler calls :meth:`Matches.advance` for every running match: it creates the
 current board's two games once (ids derived from match, board and table), and once
-both are over scores the board: NEW's mean seat score minus OLD's, averaged over the
-two tables (par-adjusted: each seat's par, :func:`server.games.analysis.seat_par`,
+both are over scores the board: NEW's mean seat score per deal minus OLD's, averaged
+over the two tables (par-adjusted: each seat's par, :func:`server.games.analysis.seat_par`,
 taken off first, decided when the match is made). After each board the sequential
 test of :mod:`server.games.analysis.sprt` passes, fails, or deals the next board, up
 to ``max_boards`` (``inconclusive``). An aborted table voids its board (not scored).
@@ -43,6 +43,8 @@ from server.store import players as player_store
 from server.store.matches import MatchRecord
 
 SIDES = ("new", "old")
+REGRESSION_FORMAT = "parlour-regression-set/1"
+"""The SDK's regression sets' format (``client_sdk.local.REGRESSION_FORMAT``)."""
 OVER = ("finished", "aborted")
 CLOCK = {"bank_ms": 0, "timeout_policy": {"kind": "default_move"}}
 LIVE = ("waiting", "running")
@@ -174,13 +176,19 @@ class Matches:
         return self._shown(self._read(match_id))
 
     def regression(self, match_id: str) -> dict[str, Any]:
-        """The boards NEW lost, with their games (a board's cards are public once over)."""
+        """The boards NEW lost, with their games and seeds, in the SDK's regression-set
+        format (``parlour-bot play --deals FILE NEW OLD`` plays them again). A scored
+        board is over at both tables, and a finished game's replay reveals its seed."""
         record = self._read(match_id)
-        shown = self._shown(record)
-        lost = [b for b in shown["boards"] if b["difference"] < 0]
         meta = record.meta
-        return {"match": match_id, "game": meta["game"], "options": meta["options"],
-                "par_adjusted": meta["par_adjusted"], "boards": lost}  # fmt: skip
+        lost = [
+            b | {"seed": self.core.board_seed(f"match-{record.id}", b["board"])}
+            for _, b in sorted(record.boards.items())
+            if b["difference"] is not None and b["difference"] < 0
+        ]
+        return {"format": REGRESSION_FORMAT, "match": match_id, "game": meta["game"],
+                "options": meta["options"], "new": None, "old": None, "mode": "duplicate",
+                "par_adjusted": meta["par_adjusted"], "seed": None, "boards": lost}  # fmt: skip
 
     # -- the scheduler -----------------------------------------------------------------
     def active(self) -> list[str]:
@@ -252,6 +260,9 @@ class Matches:
                 par = seat_par(meta["game"], par_service.of(self.core.r, g, events), len(scores))
                 if par is not None:
                     scores = [s - p for s, p in zip(scores, par, strict=True)]
+            results = views.state_of(g).view(None).get("state", {}).get("deal_results")
+            deals = len(results) if results else 1  # points per deal, as the SDK counts
+            scores = [x / deals for x in scores]
             new_even = t == 0
             new = [s for i, s in enumerate(scores) if (i % 2 == 0) == new_even]
             old = [s for i, s in enumerate(scores) if (i % 2 == 0) != new_even]

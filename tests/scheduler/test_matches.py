@@ -3,6 +3,7 @@ each, on the session's Redis, the scheduler's pass and the bots moving in-proces
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -168,3 +169,32 @@ def test_par_cancels_in_a_duplicate_board(client, service: Services) -> None:
             old = sum(scores[s] for s in range(4) if s not in new_seats) / 2
             raw.append(new - old)
         assert board["difference"] == pytest.approx(sum(raw) / 2)
+
+
+def test_the_servers_regression_set_replays_locally_to_the_same_scores(
+    client, service: Services, tmp_path, capsys
+) -> None:
+    """Greedy against signals (both play by the cards alone, no randomness): the boards
+    greedy lost, dealt again locally from their seeds, score as they did on the server."""
+    from bots import concerto_greedy
+    from client_sdk.cli import main
+
+    people = register(service, 8)
+    makers = [concerto_greedy] * 4 + [concerto_signals] * 4
+    bots = {p["id"]: (p["token"], m.make_bot(random.Random(i)))
+            for i, (p, m) in enumerate(zip(people, makers, strict=True))}  # fmt: skip
+    body = {"game": GAME, "options": ONE_DEAL, "new": [p["id"] for p in people[:4]],
+            "old": [p["id"] for p in people[4:]], "max_boards": 8}  # fmt: skip
+    match = client.post("/v1/matches", json=body, headers=auth(people[0])).get_json()
+    for p in people[1:]:
+        client.post(f"/v1/matches/{match['id']}/agree", headers=auth(p))
+    play_out(service, bots, match["id"])
+    kept = client.get(f"/v1/matches/{match['id']}/regression").get_json()
+    assert kept["boards"], "greedy lost no board to signals"
+    path = tmp_path / "server.json"
+    path.write_text(json.dumps(kept))
+    capsys.readouterr()
+    assert main(["play", "--deals", str(path)]) == 2  # the set names no bots
+    assert main(["play", "--deals", str(path), "concerto_greedy", "concerto_signals"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == f"{len(kept['boards'])} of {len(kept['boards'])} boards scored as kept"

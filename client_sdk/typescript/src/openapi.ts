@@ -768,7 +768,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The boards NEW lost, with their games: a regression set (JSON). */
+        /**
+         * The boards NEW lost, with their games and seeds: a regression set (JSON).
+         * @description In the format of `parlour-bot test`'s regression sets: `parlour-bot play
+         *     --deals FILE NEW OLD` deals each board again from its seed, at both
+         *     tables, and plays it with the bots named.
+         */
         get: operations["getMatchRegression"];
         put?: never;
         post?: never;
@@ -3921,17 +3926,27 @@ export interface components {
             created: string;
         };
         RegressionSet: {
+            /** @example parlour-regression-set/1 */
+            format: string;
             match: string;
             game: string;
             options: {
                 [key: string]: unknown;
             };
+            /** @description null: name the bots to play it (parlour-bot play --deals FILE NEW OLD) */
+            new: string | null;
+            old: string | null;
+            /** @enum {string} */
+            mode: "duplicate";
             par_adjusted: boolean;
+            seed: string | null;
             boards: {
                 board: number;
                 games: string[];
                 difference: number | null;
                 void: boolean;
+                /** @description the board's deal seed (its replays show it) */
+                seed: string;
             }[];
         };
         Block: {

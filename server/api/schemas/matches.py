@@ -74,9 +74,24 @@ class Match(Schema):
     created = fields.String(required=True)
 
 
+class _LostBoard(_Board):
+    seed = fields.String(
+        required=True, metadata={"description": "the board's deal seed (its replays show it)"}
+    )
+
+
 class RegressionSet(Schema):
+    format = fields.String(required=True, metadata={"examples": ["parlour-regression-set/1"]})
     match = fields.String(required=True)
     game = fields.String(required=True)
     options = fields.Dict(required=True)
+    new = fields.String(
+        required=True, allow_none=True,
+        metadata={"description": "null: name the bots to play it (parlour-bot play --deals "
+                  "FILE NEW OLD)"},
+    )  # fmt: skip
+    old = fields.String(required=True, allow_none=True)
+    mode = fields.String(required=True, validate=validate.OneOf(["duplicate"]))
     par_adjusted = fields.Boolean(required=True)
-    boards = fields.List(fields.Nested(_Board), required=True)
+    seed = fields.String(required=True, allow_none=True)
+    boards = fields.List(fields.Nested(_LostBoard), required=True)
