@@ -175,6 +175,10 @@ __all__ = [
     "LadderValidation",
     "Leaderboard",
     "LeaderboardLeaderboardItem",
+    "Match",
+    "MatchBoardsItem",
+    "MatchCreate",
+    "MatchEstimate",
     "MeldsEvent",
     "MeldsEventData",
     "MoveRequest",
@@ -223,6 +227,8 @@ __all__ = [
     "RateLimitedErrorBody",
     "RateLimitedErrorBodyDetails",
     "Rating",
+    "RegressionSet",
+    "RegressionSetBoardsItem",
     "Replay",
     "ReplayParItem",
     "ReplayRevealed",
@@ -2775,6 +2781,10 @@ class LadderRating(TypedDict):
     sigma: NotRequired[float]
     ordinal: NotRequired[float]
     games: NotRequired[int]
+    low: NotRequired[float]
+    """mu - 2 sigma: the skill's 95% interval, low end"""
+    high: NotRequired[float]
+    """mu + 2 sigma: the skill's 95% interval, high end"""
 
 
 class LadderMatchRating(TypedDict):
@@ -2782,6 +2792,10 @@ class LadderMatchRating(TypedDict):
     sigma: float
     ordinal: float
     """mu - 3 sigma"""
+    low: float
+    """mu - 2 sigma (95% interval)"""
+    high: float
+    """mu + 2 sigma (95% interval)"""
 
 
 class LadderMatchGame(TypedDict):
@@ -2900,6 +2914,81 @@ class LadderRank(TypedDict):
 class LadderLeaderboard(TypedDict):
     ladder_id: str
     leaderboard: list[LadderRank]
+
+
+class MatchCreate(TypedDict):
+    game: str
+    options: NotRequired[dict[str, Any]]
+    new: list[str]
+    """one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other"""
+    old: list[str]
+    """one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other"""
+    alpha: NotRequired[float]
+    beta: NotRequired[float]
+    bounds: NotRequired[list[float]]
+    """[e0, e1]: H0 effect ≤ e0, H1 effect ≥ e1, in units of the spread of the per-board difference"""
+    max_boards: NotRequired[int]
+    par_adjusted: NotRequired[bool]
+    move_seconds: NotRequired[int]
+
+
+class MatchBoardsItem(TypedDict):
+    board: int
+    games: list[str]
+    difference: float | None
+    void: bool
+
+
+class MatchEstimate(TypedDict):
+    mean: float
+    low: float | None
+    high: float | None
+    effect: float | None
+    spread: float
+
+
+class Match(TypedDict):
+    id: str
+    status: Literal["waiting", "running", "pass", "fail", "inconclusive"]
+    game: str
+    options: dict[str, Any]
+    new: list[str]
+    old: list[str]
+    waiting_for: list[str]
+    bounds: list[float]
+    alpha: float
+    beta: float
+    max_boards: int
+    par_adjusted: bool
+    llr: float | None
+    llr_bounds: list[float]
+    boards_scored: int
+    estimate: MatchEstimate
+    boards: list[MatchBoardsItem]
+    created: str
+
+
+class RegressionSetBoardsItem(TypedDict):
+    board: int
+    games: list[str]
+    difference: float | None
+    void: bool
+    seed: str
+    """the board's deal seed (its replays show it)"""
+
+
+class RegressionSet(TypedDict):
+    format: str
+    match: str
+    game: str
+    options: dict[str, Any]
+    new: str | None
+    """null: name the bots to play it (parlour-bot play --deals FILE NEW OLD)"""
+    old: str | None
+    mode: Literal["duplicate"]
+    par_adjusted: bool
+    seed: str | None
+    boards: list[RegressionSetBoardsItem]
 
 
 class Block(TypedDict):
@@ -3076,6 +3165,12 @@ class Rating(TypedDict):
     """mu - 3 sigma: what the leaderboard orders by"""
     games: int
     """rated games played"""
+    low: float
+    """mu - 2 sigma: the skill's 95% interval, low end"""
+    high: float
+    """mu + 2 sigma: the skill's 95% interval, high end"""
+    provisional: bool
+    """sigma above 4 (a new player's is 25/3): too few games to trust the number yet"""
 
 
 class Profile(TypedDict):
@@ -3096,6 +3191,12 @@ class LeaderboardLeaderboardItem(TypedDict):
     sigma: float
     ordinal: float
     games: int
+    low: float
+    """mu - 2 sigma: the skill's 95% interval, low end"""
+    high: float
+    """mu + 2 sigma: the skill's 95% interval, high end"""
+    provisional: bool
+    """sigma above 4 (a new player's is 25/3): too few games to trust the number yet"""
 
 
 class Leaderboard(TypedDict):

@@ -61,6 +61,25 @@ class RatingError(ValueError):
     """The game cannot be rated as given (one team, a player twice, lengths differ)."""
 
 
+PROVISIONAL_SIGMA = 4.0
+"""A rating is *provisional* while its sigma is above this: under half a new player's
+25/3, its 95% interval (mu ± 2 sigma) is still wider than ±8 points of mu."""
+
+
+def doubt(rating: Rating | tuple[float, float]) -> dict[str, float | bool]:
+    """What a shown rating means: the 95% interval of the skill (``low``, ``high`` =
+    mu ∓ 2 sigma) and whether it is still ``provisional`` (sigma above
+    :data:`PROVISIONAL_SIGMA`).
+
+    >>> doubt(Rating(25.0, 3.0))
+    {'low': 19.0, 'high': 31.0, 'provisional': False}
+    >>> doubt(DEFAULT)["provisional"]
+    True
+    """
+    mu, sigma = rating
+    return {"low": mu - 2 * sigma, "high": mu + 2 * sigma, "provisional": sigma > PROVISIONAL_SIGMA}
+
+
 def ordinal(rating: Rating | tuple[float, float]) -> float:
     """The conservative skill used for ordering: ``mu - 3 sigma``.
 

@@ -33,6 +33,7 @@ from client_sdk.sse import SseParser
 from server.games import find_game
 from tests.api.game_setups import check_every_game_is_set_up
 from tests.api.openapi_events import exercise_events
+from tests.api.openapi_matches import exercise_matches
 from tests.api.play import play_random_moves
 from tests.callbacks.openapi_calls import exercise_callbacks
 from tests.conftest import ADMIN_TOKEN
@@ -375,6 +376,7 @@ def test_responses_match_the_spec(client, spec, players, app, document):
     exercise_player_bots(call, app)  # /v1/me/bots: a player's own bots
     exercise_ladders(call, four)  # /v1/ladders (docs/ladder.md)
     exercise_visitors(call)  # the web lobby's Play against bots
+    exercise_matches(call)  # /v1/matches: is NEW better than OLD
 
     documented = {
         (m, p)

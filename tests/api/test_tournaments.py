@@ -128,8 +128,12 @@ def test_a_whole_tournament_over_a_socket(live_api, live_players, redis_server):
         for row in board
         if row["player_id"] == people[0].id
         for k, v in row.items()
-        if k in ("mu", "sigma", "ordinal", "games")
+        if k in ("mu", "sigma", "ordinal", "games", "low", "high", "provisional")
     }
+    # two games leave sigma near a newcomer's 8.33, above 4: provisional, a wide interval
+    assert mine["provisional"] is True
+    assert mine["low"] == pytest.approx(mine["mu"] - 2 * mine["sigma"])
+    assert mine["high"] - mine["low"] > 16
 
 
 @pytest.mark.parametrize(

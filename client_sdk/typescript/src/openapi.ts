@@ -694,6 +694,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test whether one bot is better than another, on duplicate boards.
+         * @description `new` and `old` name one player per seat of the game each (player ids,
+         *     or `bot:<name>` for the server's house bots): the first half of each
+         *     side plays the board's first table, the second half the other. Each
+         *     board is one deal played at two tables with the cards swapped: NEW holds
+         *     the even seats at the first table and the odd ones at the second, so
+         *     nobody sits at both tables of a board. A board's difference is NEW's mean seat score
+         *     minus OLD's over its two tables (`par_adjusted`: each seat's par taken
+         *     off first; fixed now, before the first board). After each board a
+         *     sequential probability ratio test on the differences (bounds `[e0, e1]`
+         *     in units of their spread; `alpha`, `beta`; LLR bounds
+         *     ln(beta/(1-alpha)) and ln((1-beta)/alpha)) passes, fails, or deals the
+         *     next board, up to `max_boards` (`inconclusive`). No decision before 8
+         *     boards. Consent: every named player other than you and the house bots
+         *     must agree (`POST /v1/matches/{id}/agree`); until then it is `waiting`.
+         */
+        post: operations["createMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A match as it stands: LLR, estimate with its 95% interval, every board. */
+        get: operations["getMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/agree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agree to play a match you are named in; the last agreement starts it. */
+        post: operations["agreeToMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/regression": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The boards NEW lost, with their games and seeds: a regression set (JSON).
+         * @description In the format of `parlour-bot test`'s regression sets: `parlour-bot play
+         *     --deals FILE NEW OLD` deals each board again from its seed, at both
+         *     tables, and plays it with the bots named.
+         */
+        get: operations["getMatchRegression"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/blocks": {
         parameters: {
             query?: never;
@@ -1117,6 +1206,13 @@ export interface paths {
          *     partnership's players as one team), or for duplicate each board once per
          *     direction: the entries that held the same cards, ranked by their net
          *     scores. Only the order of a result counts, never its margin.
+         *
+         *     What the numbers mean: `mu` is the skill estimate and `sigma` its
+         *     uncertainty (openskill: a new player is 25 ± 8.33); `low`..`high`
+         *     (mu ∓ 2 sigma) is the skill's 95% interval; `ordinal` (mu − 3 sigma)
+         *     is a conservative skill, what the board orders by, so a lucky newcomer
+         *     cannot top it. A rating is `provisional` while sigma is above 4: its
+         *     rank says little yet.
          */
         get: operations["getRatings"];
         put?: never;
@@ -4083,12 +4179,20 @@ export interface components {
             sigma?: number;
             ordinal?: number;
             games?: number;
+            /** @description mu - 2 sigma: the skill's 95% interval, low end */
+            low?: number;
+            /** @description mu + 2 sigma: the skill's 95% interval, high end */
+            high?: number;
         };
         LadderMatchRating: {
             mu: number;
             sigma: number;
             /** @description mu - 3 sigma */
             ordinal: number;
+            /** @description mu - 2 sigma (95% interval) */
+            low: number;
+            /** @description mu + 2 sigma (95% interval) */
+            high: number;
         };
         LadderMatchGame: {
             game_id: string | null;
@@ -4204,6 +4308,87 @@ export interface components {
         LadderLeaderboard: {
             ladder_id: string;
             leaderboard: components["schemas"]["LadderRank"][];
+        };
+        MatchCreate: {
+            /** @example concerto */
+            game: string;
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other */
+            new: string[];
+            /** @description one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other */
+            old: string[];
+            /** @default 0.05 */
+            alpha?: number;
+            /** @default 0.05 */
+            beta?: number;
+            /** @description [e0, e1]: H0 effect ≤ e0, H1 effect ≥ e1, in units of the spread of the per-board difference */
+            bounds?: number[];
+            /** @default 200 */
+            max_boards?: number;
+            /** @default false */
+            par_adjusted?: boolean;
+            /** @default 30 */
+            move_seconds?: number;
+        };
+        Match: {
+            id: string;
+            /** @enum {string} */
+            status: "waiting" | "running" | "pass" | "fail" | "inconclusive";
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            new: string[];
+            old: string[];
+            waiting_for: string[];
+            bounds: number[];
+            alpha: number;
+            beta: number;
+            max_boards: number;
+            par_adjusted: boolean;
+            llr: number | null;
+            llr_bounds: number[];
+            boards_scored: number;
+            estimate: {
+                mean: number;
+                low: number | null;
+                high: number | null;
+                effect: number | null;
+                spread: number;
+            };
+            boards: {
+                board: number;
+                games: string[];
+                difference: number | null;
+                void: boolean;
+            }[];
+            created: string;
+        };
+        RegressionSet: {
+            /** @example parlour-regression-set/1 */
+            format: string;
+            match: string;
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description null: name the bots to play it (parlour-bot play --deals FILE NEW OLD) */
+            new: string | null;
+            old: string | null;
+            /** @enum {string} */
+            mode: "duplicate";
+            par_adjusted: boolean;
+            seed: string | null;
+            boards: {
+                board: number;
+                games: string[];
+                difference: number | null;
+                void: boolean;
+                /** @description the board's deal seed (its replays show it) */
+                seed: string;
+            }[];
         };
         Block: {
             player_id: string;
@@ -4368,6 +4553,12 @@ export interface components {
             ordinal: number;
             /** @description rated games played */
             games: number;
+            /** @description mu - 2 sigma: the skill's 95% interval, low end */
+            low: number;
+            /** @description mu + 2 sigma: the skill's 95% interval, high end */
+            high: number;
+            /** @description sigma above 4 (a new player's is 25/3): too few games to trust the number yet */
+            provisional: boolean;
         };
         Profile: {
             id: string;
@@ -4390,6 +4581,12 @@ export interface components {
                 sigma: number;
                 ordinal: number;
                 games: number;
+                /** @description mu - 2 sigma: the skill's 95% interval, low end */
+                low: number;
+                /** @description mu + 2 sigma: the skill's 95% interval, high end */
+                high: number;
+                /** @description sigma above 4 (a new player's is 25/3): too few games to trust the number yet */
+                provisional: boolean;
             }[];
         };
         OptionSpec: {
@@ -6001,6 +6198,107 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LadderLeaderboard"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchCreate"];
+            };
+        };
+        responses: {
+            /** @description the match */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the match */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    agreeToMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the match */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getMatchRegression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the boards NEW lost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegressionSet"];
                 };
             };
             404: components["responses"]["NotFound"];

@@ -188,12 +188,16 @@ class LadderRating(Schema):
     sigma = Number()
     ordinal = Number()
     games = fields.Integer()
+    low = Number(metadata={"description": "mu - 2 sigma: the skill's 95% interval, low end"})
+    high = Number(metadata={"description": "mu + 2 sigma: the skill's 95% interval, high end"})
 
 
 class LadderMatchRating(Schema):
     mu = Number(required=True)
     sigma = Number(required=True)
     ordinal = Number(required=True, metadata={"description": "mu - 3 sigma"})
+    low = Number(required=True, metadata={"description": "mu - 2 sigma (95% interval)"})
+    high = Number(required=True, metadata={"description": "mu + 2 sigma (95% interval)"})
 
 
 class LadderMatchGame(Schema):

@@ -61,6 +61,17 @@ class Rating(Schema):
         validate=validate.Range(min=0),
         metadata={"description": "rated games played"},
     )
+    low = fields.Float(
+        required=True, metadata={"description": "mu - 2 sigma: the skill's 95% interval, low end"}
+    )
+    high = fields.Float(
+        required=True, metadata={"description": "mu + 2 sigma: the skill's 95% interval, high end"}
+    )
+    provisional = fields.Boolean(
+        required=True,
+        metadata={"description": "sigma above 4 (a new player's is 25/3): too few games to "
+                  "trust the number yet"},
+    )  # fmt: skip
 
 
 class Profile(Schema):

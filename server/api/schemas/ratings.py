@@ -16,6 +16,17 @@ class _Row(Schema):
     sigma = fields.Float(required=True)
     ordinal = fields.Float(required=True)
     games = fields.Integer(required=True, validate=validate.Range(min=0))
+    low = fields.Float(
+        required=True, metadata={"description": "mu - 2 sigma: the skill's 95% interval, low end"}
+    )
+    high = fields.Float(
+        required=True, metadata={"description": "mu + 2 sigma: the skill's 95% interval, high end"}
+    )
+    provisional = fields.Boolean(
+        required=True,
+        metadata={"description": "sigma above 4 (a new player's is 25/3): too few games to "
+                  "trust the number yet"},
+    )  # fmt: skip
 
 
 class Leaderboard(Schema):

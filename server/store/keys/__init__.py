@@ -332,3 +332,30 @@ def house_games_live() -> str:
     """Sorted set: ``<creator id>:<game id>`` of the games a player made seating only
     house bots -> creation time, pruned as games end (server/services/bots.py)."""
     return "house:games:live"
+
+
+# -- matches --------------------------------------------------------------------------
+def match(match_id: str) -> str:
+    """Hash: ``meta`` (JSON: the request, its sides' players), ``status``
+    (waiting|running|pass|fail|inconclusive), ``created``, ``finished``."""
+    return f"m:{{{match_id}}}"
+
+
+def match_agreed(match_id: str) -> str:
+    """Set of the players named in the match who agreed to play it."""
+    return f"m:{{{match_id}}}:agreed"
+
+
+def match_boards(match_id: str) -> str:
+    """Hash: board number -> the board's scored result as JSON. Written with HSETNX: once."""
+    return f"m:{{{match_id}}}:boards"
+
+
+def matches_active() -> str:
+    """Set of the ids of the matches the scheduler drives (removed once decided)."""
+    return "sched:matches"
+
+
+def player_matches(player_id: str) -> str:
+    """Set of the ids of the matches a player made (its cap counts the undecided ones)."""
+    return f"m:made:{{{player_id}}}"
