@@ -385,6 +385,28 @@ CALLS = [
     (lambda c: next(c.turns.stream(), None), "GET", "/v1/me/turns/stream", None),
     (lambda c: c.visitors.settings(), "GET", "/v1/visitors", None),
     (lambda c: c.visitors.play("seconds"), "POST", "/v1/visitors/games", {"game": "seconds"}),
+    # a player's own bots (docs/tutorials/hosted-bot.md): "print(1)\n" in base64
+    (lambda c: c.my_bots.list(), "GET", "/v1/me/bots", None),
+    (lambda c: c.my_bots.create("b", "hosted", bundle=("main.py", b"print(1)\n")), "POST",
+     "/v1/me/bots", {"name": "b", "kind": "hosted",
+                     "bundle": {"filename": "main.py", "content_base64": "cHJpbnQoMSkK"}}),
+    (lambda c: c.my_bots.create("c", "callback", url="https://x.example/t"), "POST",
+     "/v1/me/bots", {"name": "c", "kind": "callback", "url": "https://x.example/t"}),
+    (lambda c: c.my_bots.get("B"), "GET", "/v1/me/bots/{bot_id}", None),
+    (lambda c: c.my_bots.upload("B", ("main.py", b"print(1)\n")), "POST",
+     "/v1/me/bots/{bot_id}/versions", {"filename": "main.py", "content_base64": "cHJpbnQoMSkK"}),
+    (lambda c: c.my_bots.enter_ladder("B", "L"), "POST", "/v1/me/bots/{bot_id}/ladders",
+     {"ladder_id": "L"}),
+    (lambda c: c.my_bots.enter_tournament("B", "T", seats=2), "POST",
+     "/v1/me/bots/{bot_id}/tournaments", {"tournament_id": "T", "seats": 2}),
+    (lambda c: c.my_bots.logs("B", "G"), "GET", "/v1/me/bots/{bot_id}/games/{game_id}", None),
+    # matches (docs/matches.md)
+    (lambda c: c.matches.create("seconds", ["p1"], ["p2"], max_boards=20), "POST",
+     "/v1/matches", {"game": "seconds", "options": {}, "new": ["p1"], "old": ["p2"],
+                     "max_boards": 20}),
+    (lambda c: c.matches.agree("M"), "POST", "/v1/matches/{match_id}/agree", {}),
+    (lambda c: c.matches.get("M"), "GET", "/v1/matches/{match_id}", None),
+    (lambda c: c.matches.regression("M"), "GET", "/v1/matches/{match_id}/regression", None),
     (lambda c: c.invitations.mine(), "GET", "/v1/me/invitations", None),
     (lambda c: c.invitations.block("P"), "PUT", "/v1/me/blocks/{player_id}", {}),
     (lambda c: c.invitations.unblock("P"), "DELETE", "/v1/me/blocks/{player_id}", None),
@@ -433,7 +455,9 @@ def _template(path: str) -> str:
             .replace("/entries/E/", "/entries/{entry_id}/")
             .replace("/rounds/0/", "/rounds/{round_index}/")
             .replace("/blocks/P", "/blocks/{player_id}")
-            .replace("/seats/1", "/seats/{seat}"))  # fmt: skip
+            .replace("/seats/1", "/seats/{seat}")
+            .replace("/me/bots/B", "/me/bots/{bot_id}")
+            .replace("/matches/M", "/matches/{match_id}"))  # fmt: skip
 
 
 @pytest.mark.parametrize(("call", "method", "path", "body"), CALLS)
