@@ -213,6 +213,9 @@ __all__ = [
     "RateLimitedErrorBody",
     "RateLimitedErrorBodyDetails",
     "Rating",
+    "RatingHistory",
+    "RatingHistoryHistoryItem",
+    "RatingHistoryRating",
     "Replay",
     "ReplayParItem",
     "ReplayRevealed",
@@ -2740,6 +2743,10 @@ class LadderRating(TypedDict):
     mu: NotRequired[float]
     sigma: NotRequired[float]
     ordinal: NotRequired[float]
+    low: NotRequired[float]
+    """mu - 1.96 sigma (95% interval)"""
+    high: NotRequired[float]
+    """mu + 1.96 sigma (95% interval)"""
     games: NotRequired[int]
 
 
@@ -2748,6 +2755,10 @@ class LadderMatchRating(TypedDict):
     sigma: float
     ordinal: float
     """mu - 3 sigma"""
+    low: float
+    """mu - 1.96 sigma (95% interval)"""
+    high: float
+    """mu + 1.96 sigma (95% interval)"""
 
 
 class LadderMatchGame(TypedDict):
@@ -2853,11 +2864,17 @@ class LadderRank(TypedDict):
     """the name to show; where two rows share a name, each is followed by its player id's last four characters (`mybot #b2c4`)"""
     house: NotRequired[House]
     ordinal: float
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
     mu: float
     sigma: float
+    low: float
+    """mu - 1.96 sigma (95% interval)"""
+    high: float
+    """mu + 1.96 sigma (95% interval)"""
     games: int
     """rated contests (a duplicate board is one)"""
     provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md, or the entry has fewer than the ladder's `provisional_games` rated contests"""
     results: LadderResults
     last_played: str | None
     on_ladder: bool
@@ -2935,10 +2952,16 @@ class TokenRotated(TypedDict):
 
 
 class Rating(TypedDict):
+    provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust"""
+    low: float
+    """mu - 1.96 sigma: the 95% interval's low end"""
+    high: float
+    """mu + 1.96 sigma: the 95% interval's high end"""
     mu: float
     sigma: float
     ordinal: float
-    """mu - 3 sigma: what the leaderboard orders by"""
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
     games: int
     """rated games played"""
 
@@ -2953,6 +2976,12 @@ class Profile(TypedDict):
 
 
 class LeaderboardLeaderboardItem(TypedDict):
+    provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust"""
+    low: float
+    """mu - 1.96 sigma: the 95% interval's low end"""
+    high: float
+    """mu + 1.96 sigma: the 95% interval's high end"""
     rank: int
     player_id: str
     name: str | None
@@ -2960,12 +2989,56 @@ class LeaderboardLeaderboardItem(TypedDict):
     mu: float
     sigma: float
     ordinal: float
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
     games: int
 
 
 class Leaderboard(TypedDict):
     game: str
     leaderboard: list[LeaderboardLeaderboardItem]
+
+
+class RatingHistoryHistoryItem(TypedDict):
+    provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust"""
+    low: float
+    """mu - 1.96 sigma: the 95% interval's low end"""
+    high: float
+    """mu + 1.96 sigma: the 95% interval's high end"""
+    at: str
+    """when it was rated (ISO-8601)"""
+    event: str
+    """the rating event: `<tournament id>:<key>`"""
+    game_ids: list[str]
+    """the games it rated (empty: a duplicate board's direction)"""
+    mu: float
+    sigma: float
+    ordinal: float
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
+
+
+class RatingHistoryRating(TypedDict):
+    provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust"""
+    low: float
+    """mu - 1.96 sigma: the 95% interval's low end"""
+    high: float
+    """mu + 1.96 sigma: the 95% interval's high end"""
+    mu: float
+    sigma: float
+    ordinal: float
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
+    games: int
+
+
+class RatingHistory(TypedDict):
+    game: str
+    player_id: str
+    name: str | None
+    house: NotRequired[House]
+    rating: RatingHistoryRating
+    history: list[RatingHistoryHistoryItem]
+    """newest first, its latest 500 rated games"""
 
 
 class OptionSpec(TypedDict):

@@ -65,13 +65,17 @@ def _validation_out(got: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _rating_out(got: dict[str, Any] | None) -> dict[str, float] | None:
-    """A stored rating as shown: mu, sigma and the ordinal (mu - 3 sigma), or None."""
+    """A stored rating as shown: mu, sigma, the ordinal (mu - 3 sigma) and the 95% interval
+    ``low``..``high`` (mu +- 1.96 sigma), or None."""
     if got is None:
         return None
+    low, high = rating_model.interval((got["mu"], got["sigma"]))
     return {
         "mu": round(got["mu"], 3),
         "sigma": round(got["sigma"], 3),
         "ordinal": round(rating_model.ordinal((got["mu"], got["sigma"])), 3),
+        "low": round(low, 3),
+        "high": round(high, 3),
     }
 
 
