@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from client_sdk.leaderboard import LEGEND
 from server.api.schemas.fields import EXAMPLE_GAME
 from server.store import keys
 from server.store import ratings as rating_store
@@ -17,6 +18,7 @@ def test_the_threshold_and_the_interval_by_hand():
     assert model.provisional(25 / 3) and model.provisional(4.17) and not model.provisional(4.16)
     # a new player: 25 +- 1.96 * 8.3333 = 25 +- 16.3333 -> 8.6667 .. 41.3333
     assert model.interval((25.0, 25 / 3)) == pytest.approx((8.66667, 41.33333), abs=1e-5)
+    assert f"below {model.SIGMA_SURE:.2f}," in LEGEND  # the SDK's legend says the same
     # mu - 3 sigma is 3 sigma below the mean: the normal's mass above -3 is 0.99865
     assert model.ordinal((30.0, 2.0)) == 24.0
 
