@@ -128,7 +128,7 @@ def test_a_whole_tournament_over_a_socket(live_api, live_players, redis_server):
         for row in board
         if row["player_id"] == people[0].id
         for k, v in row.items()
-        if k in ("mu", "sigma", "ordinal", "games")
+        if k in ("mu", "sigma", "ordinal", "games", "provisional", "low", "high")
     }
 
 
