@@ -2748,6 +2748,8 @@ class LadderRating(TypedDict):
     high: NotRequired[float]
     """mu + 1.96 sigma (95% interval)"""
     games: NotRequired[int]
+    provisional: NotRequired[bool]
+    """as on the leaderboard: sigma or contests not enough yet"""
 
 
 class LadderMatchRating(TypedDict):

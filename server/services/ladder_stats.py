@@ -134,6 +134,10 @@ class LadderStats:
             shown: dict[str, Any] | None = _rating_out(got)
             if got is not None and shown is not None:
                 shown["games"] = got.get("games", 0)
+                shown["provisional"] = (
+                    rating_model.provisional(got["sigma"])
+                    or shown["games"] < record.meta["provisional_games"]
+                )
             out[history_of]["rating"] = shown
             numbers = [row["match"] for row in tally.history]
             after = {

@@ -99,6 +99,14 @@ def test_the_lobby_lists_games_tournaments_and_leaderboards(web: Web, seats: Sea
         assert abs(high - (float(r[3]) + 1.96 * float(r[4]))) < 0.07
         assert "provisional" in r[1]  # one tournament game: sigma near 25/3
     assert "4.17" in page.locator(".ratings-page .rating-legend").inner_text()
+    # a player's rating history: its one rated game so far, with that game's replay
+    first = rows.first.get_attribute("data-player")
+    rows.first.locator("a").first.click()
+    page.wait_for_selector(".rating-history-page")
+    assert page.url.endswith(f"/ratings/concerto/players/{first}")
+    history = page.locator(".rating-history tbody tr")
+    assert history.count() == 1 and history.locator("a[href^='/replay/']").count() == 1
+    assert "provisional" in page.locator(".rating-history-page .rating").inner_text()
     page.goto(web.url + "/")
     page.wait_for_selector("body[data-ready=true]")
 

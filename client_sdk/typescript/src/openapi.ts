@@ -3976,6 +3976,8 @@ export interface components {
             /** @description mu + 1.96 sigma (95% interval) */
             high?: number;
             games?: number;
+            /** @description as on the leaderboard: sigma or contests not enough yet */
+            provisional?: boolean;
         };
         LadderMatchRating: {
             mu: number;

@@ -191,6 +191,9 @@ class LadderRating(Schema):
     low = Number(metadata={"description": "mu - 1.96 sigma (95% interval)"})
     high = Number(metadata={"description": "mu + 1.96 sigma (95% interval)"})
     games = fields.Integer()
+    provisional = fields.Boolean(
+        metadata={"description": "as on the leaderboard: sigma or contests not enough yet"}
+    )
 
 
 class LadderMatchRating(Schema):

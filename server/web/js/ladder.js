@@ -6,7 +6,7 @@
 
 import {api} from './api.js';
 import {crumbs, h, labelled, replace, when} from './dom.js';
-import {legend, meaning, plot, provisionalMark, range, ratingLine, ratingTrend, SIGMA_SURE} from './ratings.js';
+import {legend, meaning, plot, provisionalMark, range, ratingLine, ratingTrend} from './ratings.js';
 import {gameTitle} from './tournament.js';
 
 const REFRESH_MS = 5000;
@@ -138,10 +138,9 @@ export async function ladderPlayerPage(main, id, playerId) {
         entry.last_played ? ` · last played ${when(entry.last_played)}` : ''),
       entry.paused_reason ? h('p', {class: 'message error'}, `Paused: ${entry.paused_reason}`) : null,
       h('h2', {}, 'Rating'),
-      r ? ratingLine({...r, provisional: r.sigma >= SIGMA_SURE || r.games < ladder.provisional_games}, `${r.games} contests`)
-        : h('p', {class: 'muted'}, 'Not rated yet.'),
+      r ? ratingLine(r, `${r.games} contests`) : h('p', {class: 'muted'}, 'Not rated yet.'),
       r ? meaning() : null,
-      r && (r.sigma >= SIGMA_SURE || r.games < ladder.provisional_games) ? legend(contestsClause(ladder)) : null,
+      r && r.provisional ? legend(contestsClause(ladder)) : null,
       h('figure', {class: 'trend'}, plot(shown), h('figcaption', {class: 'muted'}, shown.label)),
       h('h2', {}, 'Health'), health(entry),
       h('h2', {}, 'Recent games'), gamesList(entry.history, names));
