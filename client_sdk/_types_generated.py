@@ -30,9 +30,16 @@ __all__ = [
     "BlockList",
     "BoardInPlayErrorBody",
     "BoardInPlayErrorBodyDetails",
+    "BotGameLogs",
+    "BotLadderEntry",
     "BotPlayers",
     "BotPool",
+    "BotSeatLog",
     "BotSpec",
+    "BotToken",
+    "BotTournamentEntry",
+    "BotUpload",
+    "BotVersion",
     "Bots",
     "BotsEnsure",
     "CallEvent",
@@ -168,6 +175,10 @@ __all__ = [
     "LadderValidation",
     "Leaderboard",
     "LeaderboardLeaderboardItem",
+    "Match",
+    "MatchBoardsItem",
+    "MatchCreate",
+    "MatchEstimate",
     "MeldsEvent",
     "MeldsEventData",
     "MoveRequest",
@@ -202,6 +213,9 @@ __all__ = [
     "PlayEventData",
     "PlayMove",
     "PlayedCard",
+    "PlayerBot",
+    "PlayerBotCreate",
+    "PlayerBots",
     "PlayerCreate",
     "PlayerCreated",
     "PooledBot",
@@ -216,6 +230,8 @@ __all__ = [
     "RatingHistory",
     "RatingHistoryHistoryItem",
     "RatingHistoryRating",
+    "RegressionSet",
+    "RegressionSetBoardsItem",
     "Replay",
     "ReplayParItem",
     "ReplayRevealed",
@@ -232,6 +248,9 @@ __all__ = [
     "RoundEventData",
     "Rules",
     "RulesGamesItem",
+    "SandboxUnavailableError",
+    "SandboxUnavailableErrorBody",
+    "SandboxUnavailableErrorBodyDetails",
     "Seat",
     "SeatDetails",
     "SeatEntry",
@@ -1928,6 +1947,7 @@ class NotFoundErrorBodyDetails(TypedDict):
     ladder_id: NotRequired[str]
     app_id: NotRequired[str]
     webhook_id: NotRequired[str]
+    bot_id: NotRequired[str]
     invitation: NotRequired[str]
     game: NotRequired[str]
     """the unknown game of a leaderboard"""
@@ -2240,6 +2260,25 @@ class UnavailableError(TypedDict):
     error: UnavailableErrorBody
 
 
+class SandboxUnavailableErrorBodyDetails(TypedDict):
+    reasons: list[str]
+    """the sandbox workers' words"""
+
+
+class SandboxUnavailableErrorBody(TypedDict):
+    """`sandbox_unavailable`"""
+
+    code: Literal["sandbox_unavailable"]
+    message: str
+    details: SandboxUnavailableErrorBodyDetails
+
+
+class SandboxUnavailableError(TypedDict):
+    """the `sandbox_unavailable` error"""
+
+    error: SandboxUnavailableErrorBody
+
+
 class Error(TypedDict):
     """docs/api.md's error envelope, `{"error": {"code", "message", "details"}}`, of any code:
     one body per code (`<Code>ErrorBody`, `details` typed per code), told apart by `code`
@@ -2276,6 +2315,7 @@ class Error(TypedDict):
         | RateLimitedErrorBody
         | TooManyStreamsErrorBody
         | UnavailableErrorBody
+        | SandboxUnavailableErrorBody
     )
 
 
@@ -2887,6 +2927,81 @@ class LadderLeaderboard(TypedDict):
     leaderboard: list[LadderRank]
 
 
+class MatchCreate(TypedDict):
+    game: str
+    options: NotRequired[dict[str, Any]]
+    new: list[str]
+    """one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other"""
+    old: list[str]
+    """one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other"""
+    alpha: NotRequired[float]
+    beta: NotRequired[float]
+    bounds: NotRequired[list[float]]
+    """[e0, e1]: H0 effect ≤ e0, H1 effect ≥ e1, in units of the spread of the per-board difference"""
+    max_boards: NotRequired[int]
+    par_adjusted: NotRequired[bool]
+    move_seconds: NotRequired[int]
+
+
+class MatchBoardsItem(TypedDict):
+    board: int
+    games: list[str]
+    difference: float | None
+    void: bool
+
+
+class MatchEstimate(TypedDict):
+    mean: float
+    low: float | None
+    high: float | None
+    effect: float | None
+    spread: float
+
+
+class Match(TypedDict):
+    id: str
+    status: Literal["waiting", "running", "pass", "fail", "inconclusive"]
+    game: str
+    options: dict[str, Any]
+    new: list[str]
+    old: list[str]
+    waiting_for: list[str]
+    bounds: list[float]
+    alpha: float
+    beta: float
+    max_boards: int
+    par_adjusted: bool
+    llr: float | None
+    llr_bounds: list[float]
+    boards_scored: int
+    estimate: MatchEstimate
+    boards: list[MatchBoardsItem]
+    created: str
+
+
+class RegressionSetBoardsItem(TypedDict):
+    board: int
+    games: list[str]
+    difference: float | None
+    void: bool
+    seed: str
+    """the board's deal seed (its replays show it)"""
+
+
+class RegressionSet(TypedDict):
+    format: str
+    match: str
+    game: str
+    options: dict[str, Any]
+    new: str | None
+    """null: name the bots to play it (parlour-bot play --deals FILE NEW OLD)"""
+    old: str | None
+    mode: Literal["duplicate"]
+    par_adjusted: bool
+    seed: str | None
+    boards: list[RegressionSetBoardsItem]
+
+
 class Block(TypedDict):
     player_id: str
     name: str | None
@@ -2896,6 +3011,107 @@ class Block(TypedDict):
 class BlockList(TypedDict):
     blocks: list[Block]
     next_cursor: str | None
+
+
+class BotVersion(TypedDict):
+    version: int
+    sha256: str
+    size: int
+    created: str
+    seats_played: int
+    """seats of games this version played (pinned at the first turn)"""
+
+
+class BotToken(TypedDict):
+    player_id: str
+    token: str
+
+
+class PlayerBot(TypedDict):
+    """one of the caller's bots"""
+
+    id: str
+    name: str
+    kind: Literal["hosted", "callback", "connected"]
+    identities: list[str]
+    """the player ids it plays as, one per seat of a side"""
+    version: int | None
+    """the latest (hosted)"""
+    versions: list[BotVersion]
+    url: NotRequired[str | None]
+    created: str
+    secret: NotRequired[str]
+    """a callback bot's signing secret, once"""
+    tokens: NotRequired[list[BotToken]]
+    """a connected bot's tokens, once"""
+
+
+class PlayerBots(TypedDict):
+    bots: list[PlayerBot]
+
+
+class BotUpload(TypedDict):
+    """a hosted bot's code: one `.py` file, or a `.tar`, `.tar.gz`, `.tgz` or `.zip` archive with `manifest.json` at its root; at most 1 MiB as uploaded"""
+
+    filename: str
+    """its name says what it is (`main.py`, `bot.tar.gz`)"""
+    content_base64: str
+    """the file's bytes, base64"""
+
+
+class PlayerBotCreate(TypedDict):
+    name: str
+    kind: Literal["hosted", "callback", "connected"]
+    bundle: NotRequired[BotUpload]
+    """hosted bots only"""
+    url: NotRequired[str]
+    """callback bots only"""
+
+
+class BotSeatLog(TypedDict):
+    seat: int
+    bot: str
+    version: int
+    """the version that played"""
+    stderr: str
+    """its last 2 KiB"""
+    failures: dict[str, int]
+    """turns it failed, by kind (docs/sandbox.md)"""
+
+
+class BotGameLogs(TypedDict):
+    game_id: str
+    seats: list[BotSeatLog]
+
+
+class BotLadderEntry(TypedDict):
+    ladder_id: str
+
+
+class BotTournamentEntry(TypedDict):
+    tournament_id: str
+    seats: NotRequired[int]
+    """players per entry of the tournament (Concerto: 2)"""
+
+
+class EntryPlayer(TypedDict):
+    id: str
+    name: str | None
+    house: NotRequired[House]
+
+
+class TournamentEntry(TypedDict):
+    id: str
+    seed: int
+    name: str | None
+    """team name"""
+    reference: bool
+    """a house bot the organiser invited: unrated"""
+    withdrawn: NotRequired[bool]
+    """it withdrew"""
+    players: list[EntryPlayer]
+    pending: list[str]
+    """yet to accept"""
 
 
 class Callback(TypedDict):
@@ -3136,26 +3352,6 @@ class TournamentProgress(TypedDict):
     """known from the start"""
     games_started: int
     games_finished: int
-
-
-class EntryPlayer(TypedDict):
-    id: str
-    name: str | None
-    house: NotRequired[House]
-
-
-class TournamentEntry(TypedDict):
-    id: str
-    seed: int
-    name: str | None
-    """team name"""
-    reference: bool
-    """a house bot the organiser invited: unrated"""
-    withdrawn: NotRequired[bool]
-    """it withdrew"""
-    players: list[EntryPlayer]
-    pending: list[str]
-    """yet to accept"""
 
 
 class TableResult(TypedDict):

@@ -43,8 +43,10 @@ from . import (
     health,
     invitations,
     ladders,
+    matches,
     me,
     metrics,
+    player_bots,
     players,
     ratelimit,
     ratings,
@@ -57,9 +59,10 @@ from . import (
 from .context import load_token
 
 BLUEPRINTS = (
-    *(players, rules, games, me, tournaments, events, ratings, ladders, invitations),
+    *(players, rules, games, me, tournaments, events, ratings, ladders, invitations, matches),
     *(health, web),
     *(apps, stream),  # embedding in other apps
+    player_bots,  # a player's own bots (docs/bots/submit.md)
     visitors,  # the web lobby's Play against bots (docs/web.md)
 )
 """The modules whose ``bp`` the app registers (``metrics.install`` adds ``GET /metrics``);

@@ -6,8 +6,10 @@ before the workers fork and stopped after them, so there is exactly one per
 server however many workers serve requests. It watches its parent and stops
 if the server dies without stopping it. The server's bot pool (``parlour
 botpool``, playing ``"bot:<name>"`` seats over HTTP), the webhook deliverer
-(``parlour webhooks``) and the callback dispatcher (``parlour dispatch``) run
-beside it the same way (``--no-botpool``, ``--no-webhooks``, ``--no-dispatch``).
+(``parlour webhooks``), the callback dispatcher (``parlour dispatch``) and the hosted
+bots' sandbox worker (``parlour sandbox``: where the host cannot sandbox, it says why
+and runs no bot code) run beside it the same way (``--no-botpool``, ``--no-webhooks``,
+``--no-dispatch``, ``--no-sandbox``).
 The pool also defines one ladder per game's main edition and
 enters house bots on each (``--no-ladders``, ``PARLOUR_HOUSE_LADDERS=off``: not;
 docs/ladder.md), so a bot that joins one is matched at once.
@@ -304,13 +306,14 @@ def serve(args: argparse.Namespace) -> int:
     scheduler = None
     if not getattr(args, "no_scheduler", False):
         scheduler = start_scheduler(getattr(args, "scheduler_interval", 0.1))
-    # the server's bot pool, webhook deliverer and callback dispatcher
+    # the server's bot pool, webhook deliverer, callback dispatcher and sandbox worker
     children = [
         start_child(command, *extra)
         for command, extra, off in (
             ("botpool", botpool_args(args), "no_botpool"),
             ("webhooks", [], "no_webhooks"),
             ("dispatch", [], "no_dispatch"),
+            ("sandbox", [], "no_sandbox"),
         )
         if not getattr(args, off, False)
     ]

@@ -22,6 +22,7 @@ from server.services.events import Events
 from server.services.feeds import Feeds
 from server.services.games import Games
 from server.services.health import Health
+from server.services.hosted import HostedTurns
 from server.services.invitations import (
     DEFAULT_PER_INVITEE,
     DEFAULT_PER_INVITER,
@@ -32,7 +33,9 @@ from server.services.invitations import (
 from server.services.ladder_play import LadderPlay
 from server.services.ladders import Ladders
 from server.services.lobby import PER_CREATOR, Lobby
+from server.services.matches import Matches
 from server.services.metrics import Metrics
+from server.services.player_bots import PlayerBots
 from server.services.players import Players
 from server.services.ratelimit import RateLimits
 from server.services.ratings import Ratings
@@ -127,6 +130,7 @@ class Services:
         self.ratings = Ratings(self.core)
         self.ladders = Ladders(self.core)
         self.rounds = Rounds(self.core, self.games, self.clocks, self.ratings)
+        self.matches = Matches(self.core, self.games, self.clocks)
         self.ladder_play = LadderPlay(
             self.core, self.games, self.clocks, self.ratings, self.ladders
         )
@@ -142,6 +146,10 @@ class Services:
             self.core, targets.allowlist(webhook_allow), changed=self.ladders.revalidate
         )
         self.dispatch = Dispatch(self.core, self.games, self.feeds)
+        self.player_bots = PlayerBots(
+            self.core, self.ladders, self.tournaments, targets.allowlist(webhook_allow)
+        )
+        self.hosted = HostedTurns(self.core, self.games)
         self.ratelimits = RateLimits(self.core)
         self.deliveries = notifications.Deliveries(r)
         self.metrics = Metrics(self.core)

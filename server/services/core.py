@@ -34,6 +34,7 @@ from server.games import BaseState
 from server.services import notifications, par, views
 from server.services.callers import Caller, Callers, split_token
 from server.services.errors import Forbidden, NotFound, Unauthorized
+from server.store import bots as bot_store
 from server.store import callbacks as callback_store
 from server.store import clocks as clock_store
 from server.store import games as game_store
@@ -321,10 +322,16 @@ class Core:
             return 0
         called = self.callback_players()
         movers = [(s, p) for s in state.to_move() if (p := views.holder(record, s)) is not None]
+        hosted = [
+            (s, p) for s, p in movers if p.startswith(bot_store.IDENTITY_PREFIX)
+        ]  # a player's bot
+        queued = bot_store.queue(self.r, self.scripts, record.id, record.version, hosted)
         movers = [(s, p) for s, p in movers if p in called]
         if not movers:
-            return 0
-        return callback_store.queue(self.r, self.scripts, record.id, record.version, movers)
+            return queued
+        return queued + callback_store.queue(
+            self.r, self.scripts, record.id, record.version, movers
+        )
 
     def callback_players(self, now: float | None = None) -> frozenset[str]:
         """The players with a callback, as read at most :data:`CALLBACKS_FRESH` s ago."""

@@ -54,6 +54,7 @@ from server.services.lobby import PER_CREATOR
 from server.services.names import MAX_TITLE_LENGTH, clean_name
 from server.services.tournament_pages import TournamentPages, read
 from server.store import apps as app_store
+from server.store import bots as bot_store
 from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store import tournaments as store
@@ -192,7 +193,14 @@ class Tournaments:
         organiser = caller.is_admin or (
             caller.player is not None and caller.player.id == record.meta["created_by"]
         )
-        mine = caller.player is not None and (organiser or caller.player.id in players)
+        owned = (  # a player's own bots: entering them is their consent
+            bot_store.owned_identities(self.r, caller.player.id, players)
+            if caller.player
+            else set()
+        )
+        mine = caller.player is not None and (
+            organiser or caller.player.id in players or bool(owned)
+        )
         if not (caller.is_admin or mine):
             raise Forbidden("you may enter yourself, or anyone in a tournament you created")
         if (
@@ -223,7 +231,7 @@ class Tournaments:
         if not reference:
             self.core.admit_house_bots("tournaments", players)
         inviter = caller.player.id if caller.player else None
-        pending = [p for p in players if needs_invitation(p, inviter)]
+        pending = [p for p in players if needs_invitation(p, inviter) and p not in owned]
         sent: list[tuple[str, dict[str, Any]]] = []
         if pending and caller.player is not None:  # first: a refusal leaves nothing behind
             invitation = self._invitation(record, players, caller.player)

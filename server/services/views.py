@@ -40,17 +40,14 @@ event_out = shown_record.event_out  # a stored event as the API shows it (the lo
 def rating_out(stored: dict[str, Any]) -> dict[str, Any]:
     """A stored rating as the API shows it: ``mu``, ``sigma``, ``ordinal`` (mu - 3 sigma),
     games, whether it is ``provisional`` and its 95% interval ``low``..``high``
-    (:mod:`server.tournaments.ratings`)."""
+    (:func:`server.tournaments.ratings.doubt`)."""
     mu, sigma = stored["mu"], stored["sigma"]
-    low, high = rating_model.interval((mu, sigma))
     return {
         "mu": mu,
         "sigma": sigma,
         "ordinal": rating_model.ordinal((mu, sigma)),
         "games": stored.get("games", 0),
-        "provisional": rating_model.provisional(sigma),
-        "low": low,
-        "high": high,
+        **rating_model.doubt((mu, sigma)),
     }
 
 

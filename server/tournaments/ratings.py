@@ -60,8 +60,8 @@ SIGMA_SURE = MODEL.sigma / 2
 """A rating is provisional while its ``sigma`` is at least this: 25/6 ~ 4.17, half the
 starting 25/3 and equal to ``beta``, the noise of one game's performance. Below it
 the 95% interval (:func:`interval`) is at most +-8.2, half a new player's +-16.3.
-Evenly matched two-player games take about 35 games to get there, four-player
-free-for-alls about 12 (docs/ladder.md, *How sure a rating is*)."""
+Evenly matched players get there in about 30 two-player games, about 10 four-player
+free-for-alls (docs/ladder.md, *How sure a rating is*)."""
 
 Z95 = 1.96
 """The two-sided 95% point of the normal: ``mu +- 1.96 sigma`` holds the skill with
@@ -104,6 +104,21 @@ def interval(rating: Rating | tuple[float, float]) -> tuple[float, float]:
     """
     mu, sigma = rating
     return mu - Z95 * sigma, mu + Z95 * sigma
+
+
+def doubt(rating: Rating | tuple[float, float]) -> dict[str, float | bool]:
+    """How sure a shown rating is, as the API says it: the 95% interval ``low``..``high``
+    (:func:`interval`) and ``provisional`` (:func:`provisional`).
+
+    >>> doubt(Rating(25.0, 5.0))  # 25 -+ 1.96 * 5 = 25 -+ 9.8; sigma 5 >= 25/6
+    {'low': 15.2, 'high': 34.8, 'provisional': True}
+    >>> doubt(Rating(20.0, 2.5))
+    {'low': 15.1, 'high': 24.9, 'provisional': False}
+    >>> doubt(DEFAULT)["provisional"]
+    True
+    """
+    low, high = interval(rating)
+    return {"low": low, "high": high, "provisional": provisional(rating[1])}
 
 
 def rate_teams(

@@ -695,6 +695,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test whether one bot is better than another, on duplicate boards.
+         * @description `new` and `old` name one player per seat of the game each (player ids,
+         *     or `bot:<name>` for the server's house bots): the first half of each
+         *     side plays the board's first table, the second half the other. Each
+         *     board is one deal played at two tables with the cards swapped: NEW holds
+         *     the even seats at the first table and the odd ones at the second, so
+         *     nobody sits at both tables of a board. A board's difference is NEW's mean seat score
+         *     minus OLD's over its two tables (`par_adjusted`: each seat's par taken
+         *     off first; fixed now, before the first board). After each board a
+         *     sequential probability ratio test on the differences (bounds `[e0, e1]`
+         *     in units of their spread; `alpha`, `beta`; LLR bounds
+         *     ln(beta/(1-alpha)) and ln((1-beta)/alpha)) passes, fails, or deals the
+         *     next board, up to `max_boards` (`inconclusive`). No decision before 8
+         *     boards. Consent: every named player other than you and the house bots
+         *     must agree (`POST /v1/matches/{id}/agree`); until then it is `waiting`.
+         */
+        post: operations["createMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A match as it stands: LLR, estimate with its 95% interval, every board. */
+        get: operations["getMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/agree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agree to play a match you are named in; the last agreement starts it. */
+        post: operations["agreeToMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/regression": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The boards NEW lost, with their games and seeds: a regression set (JSON).
+         * @description In the format of `parlour-bot test`'s regression sets: `parlour-bot play
+         *     --deals FILE NEW OLD` deals each board again from its seed, at both
+         *     tables, and plays it with the bots named.
+         */
+        get: operations["getMatchRegression"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/blocks": {
         parameters: {
             query?: never;
@@ -731,6 +820,128 @@ export interface paths {
         post?: never;
         /** Take their invitations again (nothing if they were not blocked). */
         delete: operations["unblockPlayer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's bots. */
+        get: operations["listPlayerBots"];
+        put?: never;
+        /**
+         * A new bot of the caller's: hosted (its code), callback (a URL) or connected.
+         * @description A bot plays as player identities of its own, one per seat of a side, so
+         *     that it is one entry of a ladder or a tournament and fills every seat of
+         *     its side. `hosted`: the server runs the uploaded code (`bundle`), each
+         *     seat in a sandbox of its own (docs/sandbox.md); refused with 503
+         *     `sandbox_unavailable` where no sandbox worker can sandbox. `callback`:
+         *     the server calls `url` with each turn, signed with `secret` (shown once).
+         *     `connected`: the owner's runner plays it with `tokens` (shown once).
+         */
+        post: operations["createPlayerBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/bots/{bot_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's bots, with its versions. */
+        get: operations["getPlayerBot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/bots/{bot_id}/games/{game_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bot's hosted seats of a game that is over: versions, failures, stderr.
+         * @description Only the bot's owner, and only once the game is over (and, for a table
+         *     of a duplicate board, once the whole board is: 403 `board_in_play`
+         *     before): a seat's stderr could tell its cards. Each seat: the version that played it, its failed
+         *     turns by kind, and the last 2 KiB of its stderr.
+         */
+        get: operations["getBotGameLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/bots/{bot_id}/ladders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enter the bot in a ladder, as one entry (a pair of its identities where fixed). */
+        post: operations["enterBotInLadder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/bots/{bot_id}/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enter the bot in a tournament, as one entry of `seats` of its identities. */
+        post: operations["enterBotInTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/bots/{bot_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a new version of a hosted bot; games from now on play it.
+         * @description A game in progress keeps the version its seat started with; ladders ask
+         *     a validation game of the new version before rating it again.
+         */
+        post: operations["uploadBotVersion"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2580,6 +2791,7 @@ export interface components {
                 ladder_id?: string;
                 app_id?: string;
                 webhook_id?: string;
+                bot_id?: string;
                 invitation?: string;
                 /** @description the unknown game of a leaderboard */
                 game?: string;
@@ -2909,12 +3121,29 @@ export interface components {
         UnavailableError: {
             error: components["schemas"]["UnavailableErrorBody"];
         };
+        /** @description `sandbox_unavailable` */
+        SandboxUnavailableErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "sandbox_unavailable";
+            message: string;
+            details: {
+                /** @description the sandbox workers' words */
+                reasons: string[];
+            };
+        };
+        /** @description the `sandbox_unavailable` error */
+        SandboxUnavailableError: {
+            error: components["schemas"]["SandboxUnavailableErrorBody"];
+        };
         /**
          * @description docs/api.md's error envelope, `{"error": {"code", "message", "details"}}`, of any code:
          *     one body per code (`<Code>ErrorBody`, `details` typed per code), told apart by `code`
          */
         Error: {
-            error: components["schemas"]["InvalidRequestErrorBody"] | components["schemas"]["UnauthorizedErrorBody"] | components["schemas"]["ForbiddenErrorBody"] | components["schemas"]["BoardInPlayErrorBody"] | components["schemas"]["NotFoundErrorBody"] | components["schemas"]["NotYourTurnErrorBody"] | components["schemas"]["StaleVersionErrorBody"] | components["schemas"]["GameOverErrorBody"] | components["schemas"]["SeatTakenErrorBody"] | components["schemas"]["AlreadySeatedErrorBody"] | components["schemas"]["NoOpenSeatErrorBody"] | components["schemas"]["GameNotStartedErrorBody"] | components["schemas"]["GameStartedErrorBody"] | components["schemas"]["SeatOpenErrorBody"] | components["schemas"]["SeatHeldErrorBody"] | components["schemas"]["GameNotFinishedErrorBody"] | components["schemas"]["DeadlinePassedErrorBody"] | components["schemas"]["EntriesClosedErrorBody"] | components["schemas"]["AlreadyEnteredErrorBody"] | components["schemas"]["WrongEntrySizeErrorBody"] | components["schemas"]["CannotStartErrorBody"] | components["schemas"]["InvitationsPendingErrorBody"] | components["schemas"]["InvitationExpiredErrorBody"] | components["schemas"]["TooManyInvitationsErrorBody"] | components["schemas"]["InvitationRefusedErrorBody"] | components["schemas"]["IllegalMoveErrorBody"] | components["schemas"]["UnplayableFormatErrorBody"] | components["schemas"]["RateLimitedErrorBody"] | components["schemas"]["TooManyStreamsErrorBody"] | components["schemas"]["UnavailableErrorBody"];
+            error: components["schemas"]["InvalidRequestErrorBody"] | components["schemas"]["UnauthorizedErrorBody"] | components["schemas"]["ForbiddenErrorBody"] | components["schemas"]["BoardInPlayErrorBody"] | components["schemas"]["NotFoundErrorBody"] | components["schemas"]["NotYourTurnErrorBody"] | components["schemas"]["StaleVersionErrorBody"] | components["schemas"]["GameOverErrorBody"] | components["schemas"]["SeatTakenErrorBody"] | components["schemas"]["AlreadySeatedErrorBody"] | components["schemas"]["NoOpenSeatErrorBody"] | components["schemas"]["GameNotStartedErrorBody"] | components["schemas"]["GameStartedErrorBody"] | components["schemas"]["SeatOpenErrorBody"] | components["schemas"]["SeatHeldErrorBody"] | components["schemas"]["GameNotFinishedErrorBody"] | components["schemas"]["DeadlinePassedErrorBody"] | components["schemas"]["EntriesClosedErrorBody"] | components["schemas"]["AlreadyEnteredErrorBody"] | components["schemas"]["WrongEntrySizeErrorBody"] | components["schemas"]["CannotStartErrorBody"] | components["schemas"]["InvitationsPendingErrorBody"] | components["schemas"]["InvitationExpiredErrorBody"] | components["schemas"]["TooManyInvitationsErrorBody"] | components["schemas"]["InvitationRefusedErrorBody"] | components["schemas"]["IllegalMoveErrorBody"] | components["schemas"]["UnplayableFormatErrorBody"] | components["schemas"]["RateLimitedErrorBody"] | components["schemas"]["TooManyStreamsErrorBody"] | components["schemas"]["UnavailableErrorBody"] | components["schemas"]["SandboxUnavailableErrorBody"];
         };
         /** @description a `deal` event */
         DealEvent: {
@@ -4111,6 +4340,87 @@ export interface components {
             ladder_id: string;
             leaderboard: components["schemas"]["LadderRank"][];
         };
+        MatchCreate: {
+            /** @example concerto */
+            game: string;
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other */
+            new: string[];
+            /** @description one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other */
+            old: string[];
+            /** @default 0.05 */
+            alpha?: number;
+            /** @default 0.05 */
+            beta?: number;
+            /** @description [e0, e1]: H0 effect ≤ e0, H1 effect ≥ e1, in units of the spread of the per-board difference */
+            bounds?: number[];
+            /** @default 200 */
+            max_boards?: number;
+            /** @default false */
+            par_adjusted?: boolean;
+            /** @default 30 */
+            move_seconds?: number;
+        };
+        Match: {
+            id: string;
+            /** @enum {string} */
+            status: "waiting" | "running" | "pass" | "fail" | "inconclusive";
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            new: string[];
+            old: string[];
+            waiting_for: string[];
+            bounds: number[];
+            alpha: number;
+            beta: number;
+            max_boards: number;
+            par_adjusted: boolean;
+            llr: number | null;
+            llr_bounds: number[];
+            boards_scored: number;
+            estimate: {
+                mean: number;
+                low: number | null;
+                high: number | null;
+                effect: number | null;
+                spread: number;
+            };
+            boards: {
+                board: number;
+                games: string[];
+                difference: number | null;
+                void: boolean;
+            }[];
+            created: string;
+        };
+        RegressionSet: {
+            /** @example parlour-regression-set/1 */
+            format: string;
+            match: string;
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description null: name the bots to play it (parlour-bot play --deals FILE NEW OLD) */
+            new: string | null;
+            old: string | null;
+            /** @enum {string} */
+            mode: "duplicate";
+            par_adjusted: boolean;
+            seed: string | null;
+            boards: {
+                board: number;
+                games: string[];
+                difference: number | null;
+                void: boolean;
+                /** @description the board's deal seed (its replays show it) */
+                seed: string;
+            }[];
+        };
         Block: {
             player_id: string;
             name: string | null;
@@ -4120,6 +4430,106 @@ export interface components {
         BlockList: {
             blocks: components["schemas"]["Block"][];
             next_cursor: string | null;
+        };
+        BotVersion: {
+            version: number;
+            sha256: string;
+            size: number;
+            /** Format: date-time */
+            created: string;
+            /** @description seats of games this version played (pinned at the first turn) */
+            seats_played: number;
+        };
+        BotToken: {
+            player_id: string;
+            token: string;
+        };
+        /** @description one of the caller's bots */
+        PlayerBot: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "hosted" | "callback" | "connected";
+            /** @description the player ids it plays as, one per seat of a side */
+            identities: string[];
+            /** @description the latest (hosted) */
+            version: number | null;
+            versions: components["schemas"]["BotVersion"][];
+            url?: string | null;
+            /** Format: date-time */
+            created: string;
+            /** @description a callback bot's signing secret, once */
+            secret?: string;
+            /** @description a connected bot's tokens, once */
+            tokens?: components["schemas"]["BotToken"][];
+        };
+        PlayerBots: {
+            bots: components["schemas"]["PlayerBot"][];
+        };
+        /** @description a hosted bot's code: one `.py` file, or a `.tar`, `.tar.gz`, `.tgz` or `.zip` archive with `manifest.json` at its root; at most 1 MiB as uploaded */
+        BotUpload: {
+            /** @description its name says what it is (`main.py`, `bot.tar.gz`) */
+            filename: string;
+            /** @description the file's bytes, base64 */
+            content_base64: string;
+        };
+        PlayerBotCreate: {
+            name: string;
+            /** @enum {string} */
+            kind: "hosted" | "callback" | "connected";
+            /** @description hosted bots only */
+            bundle?: components["schemas"]["BotUpload"];
+            /** @description callback bots only */
+            url?: string;
+        };
+        BotSeatLog: {
+            seat: number;
+            bot: string;
+            /** @description the version that played */
+            version: number;
+            /** @description its last 2 KiB */
+            stderr: string;
+            /** @description turns it failed, by kind (docs/sandbox.md) */
+            failures: {
+                [key: string]: number;
+            };
+        };
+        BotGameLogs: {
+            game_id: string;
+            seats: components["schemas"]["BotSeatLog"][];
+        };
+        BotLadderEntry: {
+            ladder_id: string;
+        };
+        BotTournamentEntry: {
+            tournament_id: string;
+            /**
+             * @description players per entry of the tournament (Concerto: 2)
+             * @default 1
+             */
+            seats?: number;
+        };
+        EntryPlayer: {
+            id: string;
+            name: string | null;
+            house?: components["schemas"]["House"];
+        };
+        TournamentEntry: {
+            /** @example e1 */
+            id: string;
+            seed: number;
+            /** @description team name */
+            name: string | null;
+            /** @description a house bot the organiser invited: unrated */
+            reference: boolean;
+            /**
+             * @description it withdrew
+             * @default false
+             */
+            withdrawn?: boolean;
+            players: components["schemas"]["EntryPlayer"][];
+            /** @description yet to accept */
+            pending: string[];
         };
         /** @description the caller's callback and its health */
         Callback: {
@@ -4360,28 +4770,6 @@ export interface components {
             games_planned: number | null;
             games_started: number;
             games_finished: number;
-        };
-        EntryPlayer: {
-            id: string;
-            name: string | null;
-            house?: components["schemas"]["House"];
-        };
-        TournamentEntry: {
-            /** @example e1 */
-            id: string;
-            seed: number;
-            /** @description team name */
-            name: string | null;
-            /** @description a house bot the organiser invited: unrated */
-            reference: boolean;
-            /**
-             * @description it withdrew
-             * @default false
-             */
-            withdrawn?: boolean;
-            players: components["schemas"]["EntryPlayer"][];
-            /** @description yet to accept */
-            pending: string[];
         };
         /** @description by table position (the order of `entries`) */
         TableResult: {
@@ -4896,6 +5284,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["UnavailableError"];
+            };
+        };
+        /** @description no sandbox worker can run submitted code here (`sandbox_unavailable`): docs/sandbox.md */
+        SandboxUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SandboxUnavailableError"];
             };
         };
         /**
@@ -5876,6 +6273,107 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    createMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchCreate"];
+            };
+        };
+        responses: {
+            /** @description the match */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the match */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    agreeToMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the match */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getMatchRegression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the boards NEW lost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegressionSet"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
     listBlocks: {
         parameters: {
             query?: {
@@ -5957,6 +6455,207 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+        };
+    };
+    listPlayerBots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the caller's bots */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerBots"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    createPlayerBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerBotCreate"];
+            };
+        };
+        responses: {
+            /** @description the bot */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerBot"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["SandboxUnavailable"];
+        };
+    };
+    getPlayerBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the bot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerBot"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getBotGameLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the bot's seats of the game */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotGameLogs"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    enterBotInLadder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotLadderEntry"];
+            };
+        };
+        responses: {
+            /** @description the entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LadderEntry"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    enterBotInTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotTournamentEntry"];
+            };
+        };
+        responses: {
+            /** @description the entry */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentEntry"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    uploadBotVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotUpload"];
+            };
+        };
+        responses: {
+            /** @description the bot, with the new version */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerBot"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["SandboxUnavailable"];
         };
     };
     getCallback: {

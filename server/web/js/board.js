@@ -281,7 +281,7 @@ function lastReview(ctx) {
   return h('details', {class: 'last-review', dataset: {version: found.event.version}},
     h('summary', {}, `Last ${found.name}`),
     h('p', {class: 'muted'}, describeEvent(found.event, ctx)),
-    h('div', {class: 'trick'}, found.cards.map((c) => card(c.card, {small: true, by: ctx.short(c.seat)}))));
+    h('div', {class: 'trick'}, found.cards.map((c) => card(c.card, {small: true, by: Number.isInteger(c.seat) ? ctx.short(c.seat) : null}))));
 }
 
 /** What the small marks on the table mean, for those it shows. */

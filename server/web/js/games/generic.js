@@ -137,7 +137,10 @@ export const generic = {
   lastTrick(events) {
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i];
-      if (e.kind === 'trick' && Array.isArray(e.data?.cards)) return {event: e, cards: e.data.cards, name: 'trick'};
+      if (e.kind !== 'trick' || !Array.isArray(e.data?.cards)) continue;
+      // A game's own shape: [{seat, card}] or bare card codes (then with no seat tag).
+      const cards = e.data.cards.map((c) => (typeof c === 'string' ? {card: c, seat: null} : c));
+      if (cards.every((c) => c && typeof c.card === 'string')) return {event: e, cards, name: 'trick'};
     }
     return null;
   },

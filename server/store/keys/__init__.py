@@ -1,4 +1,6 @@
-"""Every Redis key name Parlour uses, built here and nowhere else (docs/architecture.md).
+"""Every Redis key name Parlour uses, built in this package and nowhere else
+(docs/architecture.md): here, and in :mod:`server.store.keys.bots` for the bots played
+elsewhere (a callback URL, hosted code).
 
 tests/store/test_keys.py reads the prefixes of the functions below and fails on a
 string of another module of ``server/`` that starts with one (or carries a hash tag).
@@ -16,6 +18,9 @@ one themselves.
 """
 
 from __future__ import annotations
+
+# The keys of bots played elsewhere (callbacks and hosted code), looked up here too.
+from .bots import *  # noqa: F403 (its __all__)
 
 
 def game_state(game_id: str) -> str:
@@ -336,41 +341,28 @@ def house_games_live() -> str:
     return "house:games:live"
 
 
-# -- callbacks: bots played through a URL (server/services/callbacks.py) ------------------
-def player_callback(player_id: str) -> str:
-    """Hash: the player's callback: ``url``, ``secret`` (kept as given: it signs),
-    ``since`` (epoch seconds of the last PUT)."""
-    return f"p:{{{player_id}}}:callback"
+# -- matches --------------------------------------------------------------------------
+def match(match_id: str) -> str:
+    """Hash: ``meta`` (JSON: the request, its sides' players), ``status``
+    (waiting|running|pass|fail|inconclusive), ``created``, ``finished``."""
+    return f"m:{{{match_id}}}"
 
 
-def player_callback_stats(player_id: str) -> str:
-    """Hash: the player's callback counters (``calls``, ``timeouts``, ``errors``,
-    ``refused_moves``, ``stale``, ``moves``)."""
-    return f"p:{{{player_id}}}:cbstats"
+def match_agreed(match_id: str) -> str:
+    """Set of the players named in the match who agreed to play it."""
+    return f"m:{{{match_id}}}:agreed"
 
 
-def player_callback_latency(player_id: str) -> str:
-    """List: the latest answer times of the player's callback, in ms (newest first)."""
-    return f"p:{{{player_id}}}:cblatency"
+def match_boards(match_id: str) -> str:
+    """Hash: board number -> the board's scored result as JSON. Written with HSETNX: once."""
+    return f"m:{{{match_id}}}:boards"
 
 
-def player_callback_failures(player_id: str) -> str:
-    """List: JSON of the latest failures of the player's callback (newest first)."""
-    return f"p:{{{player_id}}}:cbfailures"
+def matches_active() -> str:
+    """Set of the ids of the matches the scheduler drives (removed once decided)."""
+    return "sched:matches"
 
 
-def callback_players() -> str:
-    """Set: the ids of players with a callback (looked up at each commit)."""
-    return "cb:{q}:players"
-
-
-def callback_turns() -> str:
-    """Stream: turns to dispatch (``game``, ``version``, ``seat``, ``player``), read by the
-    dispatchers' consumer group; an entry is acked once its turn is answered or stale."""
-    return "cb:{q}:turns"
-
-
-def callback_queued(game_id: str, version: int, seat: int) -> str:
-    """String: this turn (the seat's, at this version of the game) was queued (a repeated
-    step after a commit, or the dispatchers' sweep, queues it once); expires after a day."""
-    return f"cb:{{q}}:queued:{game_id}:{version}:{seat}"
+def player_matches(player_id: str) -> str:
+    """Set of the ids of the matches a player made (its cap counts the undecided ones)."""
+    return f"m:made:{{{player_id}}}"
