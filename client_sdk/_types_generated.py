@@ -227,6 +227,9 @@ __all__ = [
     "RateLimitedErrorBody",
     "RateLimitedErrorBodyDetails",
     "Rating",
+    "RatingHistory",
+    "RatingHistoryHistoryItem",
+    "RatingHistoryRating",
     "RegressionSet",
     "RegressionSetBoardsItem",
     "Replay",
@@ -2780,11 +2783,13 @@ class LadderRating(TypedDict):
     mu: NotRequired[float]
     sigma: NotRequired[float]
     ordinal: NotRequired[float]
-    games: NotRequired[int]
     low: NotRequired[float]
-    """mu - 2 sigma: the skill's 95% interval, low end"""
+    """mu - 1.96 sigma (95% interval)"""
     high: NotRequired[float]
-    """mu + 2 sigma: the skill's 95% interval, high end"""
+    """mu + 1.96 sigma (95% interval)"""
+    games: NotRequired[int]
+    provisional: NotRequired[bool]
+    """as on the leaderboard: sigma or contests not enough yet"""
 
 
 class LadderMatchRating(TypedDict):
@@ -2793,9 +2798,9 @@ class LadderMatchRating(TypedDict):
     ordinal: float
     """mu - 3 sigma"""
     low: float
-    """mu - 2 sigma (95% interval)"""
+    """mu - 1.96 sigma (95% interval)"""
     high: float
-    """mu + 2 sigma (95% interval)"""
+    """mu + 1.96 sigma (95% interval)"""
 
 
 class LadderMatchGame(TypedDict):
@@ -2901,11 +2906,17 @@ class LadderRank(TypedDict):
     """the name to show; where two rows share a name, each is followed by its player id's last four characters (`mybot #b2c4`)"""
     house: NotRequired[House]
     ordinal: float
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
     mu: float
     sigma: float
+    low: float
+    """mu - 1.96 sigma (95% interval)"""
+    high: float
+    """mu + 1.96 sigma (95% interval)"""
     games: int
     """rated contests (a duplicate board is one)"""
     provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md, or the entry has fewer than the ladder's `provisional_games` rated contests"""
     results: LadderResults
     last_played: str | None
     on_ladder: bool
@@ -3159,18 +3170,18 @@ class TokenRotated(TypedDict):
 
 
 class Rating(TypedDict):
+    provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust"""
+    low: float
+    """mu - 1.96 sigma: the 95% interval's low end"""
+    high: float
+    """mu + 1.96 sigma: the 95% interval's high end"""
     mu: float
     sigma: float
     ordinal: float
-    """mu - 3 sigma: what the leaderboard orders by"""
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
     games: int
     """rated games played"""
-    low: float
-    """mu - 2 sigma: the skill's 95% interval, low end"""
-    high: float
-    """mu + 2 sigma: the skill's 95% interval, high end"""
-    provisional: bool
-    """sigma above 4 (a new player's is 25/3): too few games to trust the number yet"""
 
 
 class Profile(TypedDict):
@@ -3183,6 +3194,12 @@ class Profile(TypedDict):
 
 
 class LeaderboardLeaderboardItem(TypedDict):
+    provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust"""
+    low: float
+    """mu - 1.96 sigma: the 95% interval's low end"""
+    high: float
+    """mu + 1.96 sigma: the 95% interval's high end"""
     rank: int
     player_id: str
     name: str | None
@@ -3190,18 +3207,56 @@ class LeaderboardLeaderboardItem(TypedDict):
     mu: float
     sigma: float
     ordinal: float
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
     games: int
-    low: float
-    """mu - 2 sigma: the skill's 95% interval, low end"""
-    high: float
-    """mu + 2 sigma: the skill's 95% interval, high end"""
-    provisional: bool
-    """sigma above 4 (a new player's is 25/3): too few games to trust the number yet"""
 
 
 class Leaderboard(TypedDict):
     game: str
     leaderboard: list[LeaderboardLeaderboardItem]
+
+
+class RatingHistoryHistoryItem(TypedDict):
+    provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust"""
+    low: float
+    """mu - 1.96 sigma: the 95% interval's low end"""
+    high: float
+    """mu + 1.96 sigma: the 95% interval's high end"""
+    at: str
+    """when it was rated (ISO-8601)"""
+    event: str
+    """the rating event: `<tournament id>:<key>`"""
+    game_ids: list[str]
+    """the games it rated (empty: a duplicate board's direction)"""
+    mu: float
+    sigma: float
+    ordinal: float
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
+
+
+class RatingHistoryRating(TypedDict):
+    provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust"""
+    low: float
+    """mu - 1.96 sigma: the 95% interval's low end"""
+    high: float
+    """mu + 1.96 sigma: the 95% interval's high end"""
+    mu: float
+    sigma: float
+    ordinal: float
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
+    games: int
+
+
+class RatingHistory(TypedDict):
+    game: str
+    player_id: str
+    name: str | None
+    house: NotRequired[House]
+    rating: RatingHistoryRating
+    history: list[RatingHistoryHistoryItem]
+    """newest first, its latest 500 rated games"""
 
 
 class OptionSpec(TypedDict):

@@ -470,6 +470,11 @@ def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -
     assert call("get", "/v1/ratings/chess")[0] == 404
     status, me = call("get", "/v1/players/me", token=tokens[0])
     assert me["ratings"]["concerto"]["games"] == 1
+    assert me["ratings"]["concerto"]["provisional"] is True  # one game: sigma near 25/3
+    status, history = call("get", f"/v1/ratings/concerto/{me['id']}/history")
+    game_id = shown["rounds"][0]["tables"][0]["game_id"]
+    assert status == 200 and [row["game_ids"] for row in history["history"]] == [[game_id]]
+    assert call("get", f"/v1/ratings/concerto/{me['id']}x/history")[0] == 404
 
 
 # Every game in every option set of tests/train/option_sets.py (each rule edition, variant

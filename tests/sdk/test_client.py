@@ -349,6 +349,8 @@ CALLS = [
     (lambda c: c.tournaments.standings("T"), "GET",
      "/v1/tournaments/{tournament_id}/standings", None),
     (lambda c: c.ratings.get("concerto"), "GET", "/v1/ratings/{game}", None),
+    (lambda c: c.ratings.history("concerto", "P"), "GET",
+     "/v1/ratings/{game}/{player_id}/history", None),
     (lambda c: c.games.list(status="finished"), "GET", "/v1/games", None),
     (lambda c: c.games.replay_frame("G", 7), "GET", "/v1/games/{game_id}/replay/{version}", None),
     (lambda c: list(c.games.archive(ladder="L")), "GET", "/v1/archive", None),
@@ -445,6 +447,7 @@ def _template(path: str) -> str:
     return (path.replace("/games/G", "/games/{game_id}")
             .replace("/tournaments/T", "/tournaments/{tournament_id}")
             .replace("/ratings/concerto", "/ratings/{game}")
+            .replace("/P/history", "/{player_id}/history")
             .replace("/replay/7", "/replay/{version}")
             .replace("/apps/A", "/apps/{app_id}")
             .replace("/webhooks/W", "/webhooks/{webhook_id}")

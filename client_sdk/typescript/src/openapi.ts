@@ -597,7 +597,8 @@ export interface paths {
          *     * `pause_after` games in a row with a timeout pause an entry until it
          *       is seen waiting `pause_seconds` after its last timeout.
          *     * `provisional_games`: rated contests before a rating stops being
-         *       provisional.
+         *       provisional (default 10); it also needs its sigma below 25/6, as
+         *       every rating does (docs/ladder.md, *How sure a rating is*).
          *     * `max_games`: each entry's games at once (house bots have no cap:
          *       one entry holds at most its own `max_games` of theirs).
          *     * `validation` (default true): a new entry (joining again after leaving
@@ -1207,14 +1208,36 @@ export interface paths {
          *     direction: the entries that held the same cards, ranked by their net
          *     scores. Only the order of a result counts, never its margin.
          *
-         *     What the numbers mean: `mu` is the skill estimate and `sigma` its
-         *     uncertainty (openskill: a new player is 25 ± 8.33); `low`..`high`
-         *     (mu ∓ 2 sigma) is the skill's 95% interval; `ordinal` (mu − 3 sigma)
-         *     is a conservative skill, what the board orders by, so a lucky newcomer
-         *     cannot top it. A rating is `provisional` while sigma is above 4: its
-         *     rank says little yet.
+         *     Each row says how sure it is: `ordinal` (mu - 3 sigma) is a conservative
+         *     estimate, the skill is above it with 99.87% probability under the model;
+         *     `low`..`high` is the 95% interval (mu +- 1.96 sigma); `provisional` is true
+         *     while sigma is not yet below 25/6 (docs/ladder.md, *How sure a rating is*).
          */
         get: operations["getRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ratings/{game}/{player_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's rating after each rated game, newest first, with its doubt.
+         * @description Its latest 500 rated games in the game's pool: when, the new `mu` and
+         *     `sigma`, the 95% interval (`low`..`high`), whether it was still
+         *     `provisional`, the rating event (`<tournament id>:<event key>`) and the
+         *     games it rated (none named for a duplicate board's direction). Public, as
+         *     the leaderboard is.
+         */
+        get: operations["getRatingHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4178,20 +4201,22 @@ export interface components {
             mu?: number;
             sigma?: number;
             ordinal?: number;
-            games?: number;
-            /** @description mu - 2 sigma: the skill's 95% interval, low end */
+            /** @description mu - 1.96 sigma (95% interval) */
             low?: number;
-            /** @description mu + 2 sigma: the skill's 95% interval, high end */
+            /** @description mu + 1.96 sigma (95% interval) */
             high?: number;
+            games?: number;
+            /** @description as on the leaderboard: sigma or contests not enough yet */
+            provisional?: boolean;
         };
         LadderMatchRating: {
             mu: number;
             sigma: number;
             /** @description mu - 3 sigma */
             ordinal: number;
-            /** @description mu - 2 sigma (95% interval) */
+            /** @description mu - 1.96 sigma (95% interval) */
             low: number;
-            /** @description mu + 2 sigma (95% interval) */
+            /** @description mu + 1.96 sigma (95% interval) */
             high: number;
         };
         LadderMatchGame: {
@@ -4295,11 +4320,17 @@ export interface components {
             /** @description the name to show; where two rows share a name, each is followed by its player id's last four characters (`mybot #b2c4`) */
             label: string;
             house?: components["schemas"]["House"];
+            /** @description mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model */
             ordinal: number;
             mu: number;
             sigma: number;
+            /** @description mu - 1.96 sigma (95% interval) */
+            low: number;
+            /** @description mu + 1.96 sigma (95% interval) */
+            high: number;
             /** @description rated contests (a duplicate board is one) */
             games: number;
+            /** @description true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md, or the entry has fewer than the ladder's `provisional_games` rated contests */
             provisional: boolean;
             results: components["schemas"]["LadderResults"];
             last_played: string | null;
@@ -4547,18 +4578,18 @@ export interface components {
             callback: components["schemas"]["TokenCallback"] | null;
         };
         Rating: {
+            /** @description true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust */
+            provisional: boolean;
+            /** @description mu - 1.96 sigma: the 95% interval's low end */
+            low: number;
+            /** @description mu + 1.96 sigma: the 95% interval's high end */
+            high: number;
             mu: number;
             sigma: number;
-            /** @description mu - 3 sigma: what the leaderboard orders by */
+            /** @description mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model */
             ordinal: number;
             /** @description rated games played */
             games: number;
-            /** @description mu - 2 sigma: the skill's 95% interval, low end */
-            low: number;
-            /** @description mu + 2 sigma: the skill's 95% interval, high end */
-            high: number;
-            /** @description sigma above 4 (a new player's is 25/3): too few games to trust the number yet */
-            provisional: boolean;
         };
         Profile: {
             id: string;
@@ -4573,20 +4604,59 @@ export interface components {
         Leaderboard: {
             game: string;
             leaderboard: {
+                /** @description true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust */
+                provisional: boolean;
+                /** @description mu - 1.96 sigma: the 95% interval's low end */
+                low: number;
+                /** @description mu + 1.96 sigma: the 95% interval's high end */
+                high: number;
                 rank: number;
                 player_id: string;
                 name: string | null;
                 house?: components["schemas"]["House"];
                 mu: number;
                 sigma: number;
+                /** @description mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model */
                 ordinal: number;
                 games: number;
-                /** @description mu - 2 sigma: the skill's 95% interval, low end */
-                low: number;
-                /** @description mu + 2 sigma: the skill's 95% interval, high end */
-                high: number;
-                /** @description sigma above 4 (a new player's is 25/3): too few games to trust the number yet */
+            }[];
+        };
+        RatingHistory: {
+            game: string;
+            player_id: string;
+            name: string | null;
+            house?: components["schemas"]["House"];
+            rating: {
+                /** @description true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust */
                 provisional: boolean;
+                /** @description mu - 1.96 sigma: the 95% interval's low end */
+                low: number;
+                /** @description mu + 1.96 sigma: the 95% interval's high end */
+                high: number;
+                mu: number;
+                sigma: number;
+                /** @description mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model */
+                ordinal: number;
+                games: number;
+            };
+            /** @description newest first, its latest 500 rated games */
+            history: {
+                /** @description true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust */
+                provisional: boolean;
+                /** @description mu - 1.96 sigma: the 95% interval's low end */
+                low: number;
+                /** @description mu + 1.96 sigma: the 95% interval's high end */
+                high: number;
+                /** @description when it was rated (ISO-8601) */
+                at: string;
+                /** @description the rating event: `<tournament id>:<key>` */
+                event: string;
+                /** @description the games it rated (empty: a duplicate board's direction) */
+                game_ids: string[];
+                mu: number;
+                sigma: number;
+                /** @description mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model */
+                ordinal: number;
             }[];
         };
         OptionSpec: {
@@ -6956,6 +7026,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getRatingHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: string;
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the player's rating history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingHistory"];
                 };
             };
             404: components["responses"]["NotFound"];

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from .fields import Boolean, Name
+from .ratings import ORDINAL, _Doubt
 
 TOKEN = "shown once: <player_id>.<secret>"
 
@@ -50,28 +51,15 @@ class TokenRotated(PlayerCreated):
     )
 
 
-class Rating(Schema):
+class Rating(_Doubt):
     mu = fields.Float(required=True)
     sigma = fields.Float(required=True)
-    ordinal = fields.Float(
-        required=True, metadata={"description": "mu - 3 sigma: what the leaderboard orders by"}
-    )
+    ordinal = fields.Float(required=True, metadata={"description": ORDINAL})
     games = fields.Integer(
         required=True,
         validate=validate.Range(min=0),
         metadata={"description": "rated games played"},
     )
-    low = fields.Float(
-        required=True, metadata={"description": "mu - 2 sigma: the skill's 95% interval, low end"}
-    )
-    high = fields.Float(
-        required=True, metadata={"description": "mu + 2 sigma: the skill's 95% interval, high end"}
-    )
-    provisional = fields.Boolean(
-        required=True,
-        metadata={"description": "sigma above 4 (a new player's is 25/3): too few games to "
-                  "trust the number yet"},
-    )  # fmt: skip
 
 
 class Profile(Schema):

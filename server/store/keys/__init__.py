@@ -249,6 +249,13 @@ def ratings_after(game: str) -> str:
     return f"r:{{{game}}}:after"
 
 
+def rating_history(game: str, player_id: str) -> str:
+    """List, oldest first: JSON ``{"at", "mu", "sigma", "event", "game_ids"}``, the
+    player's rating after each rated game of the pool, its latest
+    ``store.ratings.HISTORY_LIMIT`` kept (same slot as :func:`ratings`)."""
+    return f"r:{{{game}}}:history:{player_id}"
+
+
 # -- ladders (server/store/ladders.py; a ladder's keys share the tag ``{L<id>}``) ---------
 def ladder(ladder_id: str) -> str:
     """Hash: ``meta`` (JSON), ``created``.
