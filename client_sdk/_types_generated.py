@@ -191,6 +191,7 @@ __all__ = [
     "NotYourTurnErrorBody",
     "NotificationSeat",
     "OptionSpec",
+    "OrderOdds",
     "OutOfPlayEvent",
     "OutOfPlayEventData",
     "OverMessage",
@@ -3287,6 +3288,13 @@ class Interval(TypedDict):
     high: float
 
 
+class OrderOdds(TypedDict):
+    p_order_right: float
+    """the chance this entry's true points per game beat the next's"""
+    more_games: int | None
+    """about how many more games each would make it 95% (0: settled; null: equal means, no number would)"""
+
+
 class Standing(TypedDict):
     rank: int
     entry: str
@@ -3295,7 +3303,9 @@ class Standing(TypedDict):
     withdrawn: bool
     reference: bool
     interval: Interval | None
-    """95% interval of its points per game: null (none computed)"""
+    """95% interval of its points per game (null below two games)"""
+    next: OrderOdds | None
+    """how sure its place above the next row is (null: last row)"""
     players: list[str]
     names: list[str | None]
     points: float

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from server.games import Game
+from server.games.analysis import sprt
 from server.services.views import is_house
 from server.store import tournaments as store
 from server.store.tournaments import TournamentRecord
@@ -23,6 +24,7 @@ from server.tournaments.formats import (
     PlayedRound,
     TableResult,
     TournamentSnapshot,
+    contests,
     next_round,
     standings,
 )
@@ -157,11 +159,13 @@ def standings_out(
     """The standings as shown (best first), with the entries' players and their names
     (``"house": true`` on an entry with a house bot), each entry's ``name`` (its team
     name, else its players' names joined), whether it ``withdrew``, whether it is a
-    ``reference`` entry, and its ``interval``: ``intervals[entry]`` (``{"low", "high"}``,
-    the 95% interval of its points per game) where a caller passes one, else null.
-    Nothing here computes intervals: the callers pass none today."""
+    ``reference`` entry, its ``interval`` (``{"low", "high"}``: the 95% interval of its
+    points per game, from its games' placing points; null below two games) and ``next``
+    (how sure its place above the next row is: :func:`order_odds`; null on the last row).
+    ``intervals`` replaces the computed ones where a caller passes them."""
     if snap is None:
         return []
+    intervals, odds = {**points_intervals(snap), **(intervals or {})}, order_odds(snap)
     players = {e.id: e.players for e in snap.entries}
     teams = record.entry_names if record else {}
     gone = record.withdrawn if record else {}
@@ -173,7 +177,8 @@ def standings_out(
             "name": teams.get(s.entry) or " & ".join(names.get(p) or "?" for p in players[s.entry]),
             "withdrawn": s.entry in gone,
             "reference": s.entry in reference,
-            "interval": dict(intervals[s.entry]) if intervals and s.entry in intervals else None,
+            "interval": dict(intervals[s.entry]) if s.entry in intervals else None,
+            "next": odds.get(s.entry),
             "players": list(players[s.entry]),
             "names": [names.get(p) for p in players[s.entry]],
             "points": s.points,
@@ -187,6 +192,41 @@ def standings_out(
         }
         for s in standings(snap)
     ]
+
+
+def _points_per_game(snap: TournamentSnapshot) -> dict[str, list[float]]:
+    """Each entry's placing points in every game that counts (1 a win, 0 a loss, ½ a
+    draw; at bigger tables the share of the others it placed above)."""
+    out: dict[str, list[float]] = {e.id: [] for e in snap.entries}
+    for contest in contests(snap):
+        for i, entry in enumerate(contest.entries):
+            out[entry].append(float(contest.points(i)))
+    return out
+
+
+def points_intervals(snap: TournamentSnapshot) -> dict[str, dict[str, float]]:
+    """Each entry's 95% interval of its points per game (:func:`sprt.standing_intervals`,
+    ``mean ± 1.96·s/√n``), for entries with two games or more."""
+    return {
+        s.entry: {"low": s.low, "high": s.high}
+        for s in sprt.standing_intervals(_points_per_game(snap))
+        if s.boards >= 2
+    }
+
+
+def order_odds(snap: TournamentSnapshot) -> dict[str, dict[str, Any]]:
+    """For each entry but the last of the standings, how sure its place above the next
+    is: ``p_order_right`` (the chance its true points per game are higher, from the two
+    means and their standard errors) and ``more_games`` (about how many more games each
+    would make that 95%; 0 settled, null when no number would). The order compared is
+    the standings' own (:func:`sprt.neighbour_odds`)."""
+    per_game = _points_per_game(snap)
+    by_entry = {s.entry: s for s in sprt.standing_intervals(per_game)}
+    ranked = [by_entry[s.entry] for s in standings(snap)]
+    return {
+        o.upper: {"p_order_right": round(o.p_order_right, 4), "more_games": o.more_boards}
+        for o in sprt.neighbour_odds(ranked)
+    }
 
 
 def rounds_planned(snap: TournamentSnapshot | None, meta: dict[str, Any]) -> int | None:

@@ -144,9 +144,10 @@ def _cell(value: Any) -> Any:
 STANDINGS_COLUMNS = (
     "rank", "entry", "name", "players", "points", "played", "byes", "buchholz",
     "head_to_head", "score_difference", "eliminated_in", "withdrawn", "reference",
-    "interval_low", "interval_high",
+    "interval_low", "interval_high", "p_order_right", "more_games",
 )  # fmt: skip
-"""The standings CSV's columns; the interval's two are empty (no interval is computed)."""
+"""The standings CSV's columns: the interval of points per game (empty below two games)
+and how sure the place above the next row is (empty on the last row)."""
 
 
 def standings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -159,6 +160,7 @@ def standings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
             "players": " & ".join(n or "?" for n in row["names"]),
             "interval_low": interval.get("low"),
             "interval_high": interval.get("high"),
+            **(row.get("next") or {}),
         }
         out.append([_cell(line.get(c)) for c in STANDINGS_COLUMNS])
     return _csv(STANDINGS_COLUMNS, out)

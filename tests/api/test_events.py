@@ -9,8 +9,10 @@ from __future__ import annotations
 import csv
 import io
 import random
+import statistics
 from fractions import Fraction
 
+import pytest
 import requests
 
 from server.api.schemas.fields import EXAMPLE_GAME
@@ -149,7 +151,15 @@ def test_a_class_event_from_a_roster_to_its_sheets(live_api, live_players, app):
     assert {e: Fraction(row["points"]) for e, row in standings.items()} == points
     assert [row["points"] for row in sheets["standings"]] == sorted(points.values(), reverse=True)
     assert standings[cats]["withdrawn"] and standings[house.body["id"]]["reference"]
-    assert all(row["interval"] is None for row in sheets["standings"])  # the stats' column
+    for entry, row in standings.items():  # points per game: mean ± 1.96·s/√n
+        games = [float(v) for (a, _), v in expected.items() if a == entry]
+        mean, half = statistics.fmean(games), 1.96 * statistics.stdev(games) / len(games) ** 0.5
+        assert row["interval"] == {
+            "low": pytest.approx(mean - half, abs=1e-3),
+            "high": pytest.approx(mean + half, abs=1e-3),
+        }, entry
+    *upper, last = sheets["standings"]
+    assert last["next"] is None and all(0 <= r["next"]["p_order_right"] <= 1 for r in upper)
     assert sheets["games"][0]["voided"] == [table["game_id"]]
 
     names = {row["entry"]: row["name"] for row in sheets["standings"]}

@@ -4686,6 +4686,12 @@ export interface components {
             low: number;
             high: number;
         };
+        OrderOdds: {
+            /** @description the chance this entry's true points per game beat the next's */
+            p_order_right: number;
+            /** @description about how many more games each would make it 95% (0: settled; null: equal means, no number would) */
+            more_games: number | null;
+        };
         Standing: {
             rank: number;
             entry: string;
@@ -4693,8 +4699,10 @@ export interface components {
             name: string;
             withdrawn: boolean;
             reference: boolean;
-            /** @description 95% interval of its points per game: null (none computed) */
+            /** @description 95% interval of its points per game (null below two games) */
             interval: components["schemas"]["Interval"] | null;
+            /** @description how sure its place above the next row is (null: last row) */
+            next: components["schemas"]["OrderOdds"] | null;
             players: string[];
             names: (string | null)[];
             points: number;

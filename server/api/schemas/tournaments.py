@@ -233,6 +233,22 @@ class Interval(Schema):
     high = Number(required=True)
 
 
+class OrderOdds(Schema):
+    p_order_right = Number(
+        required=True,
+        validate=validate.Range(min=0, max=1),
+        metadata={"description": "the chance this entry's true points per game beat the next's"},
+    )
+    more_games = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "about how many more games each would make it 95% (0: settled; "
+            "null: equal means, no number would)"
+        },
+    )
+
+
 class Standing(Schema):
     rank = fields.Integer(required=True, validate=validate.Range(min=1))
     entry = fields.String(required=True)
@@ -245,7 +261,13 @@ class Standing(Schema):
         Interval,
         required=True,
         allow_none=True,
-        metadata={"description": "95% interval of its points per game: null (none computed)"},
+        metadata={"description": "95% interval of its points per game (null below two games)"},
+    )
+    next = fields.Nested(
+        OrderOdds,
+        required=True,
+        allow_none=True,
+        metadata={"description": "how sure its place above the next row is (null: last row)"},
     )
     players = fields.List(fields.String(), required=True)
     names = fields.List(fields.String(allow_none=True), required=True)

@@ -29,7 +29,8 @@ function standingsTable(t) {
   if (swiss) heads.push('Buchholz');
   heads.push('Head-to-head', 'Score difference', 'Played', 'Byes');
   if (knockout) heads.push('Out in');
-  return labelled(h('table', {class: 'list standings'},
+  heads.push('Points per game (95%)', 'Sure of place');
+  return [labelled(h('table', {class: 'list standings'},
     h('caption', {class: 'visually-hidden'}, 'Standings'),
     h('thead', {}, h('tr', {}, heads.map((x) => h('th', {scope: 'col'}, x)))),
     h('tbody', {}, t.standings.map((s) => h('tr', {dataset: {entry: s.entry}},
@@ -38,7 +39,20 @@ function standingsTable(t) {
         s.reference ? h('span', {class: 'muted'}, ' (reference: unrated)') : null),
       h('td', {}, s.points), swiss ? h('td', {}, s.buchholz ?? '') : null,
       h('td', {}, s.head_to_head), h('td', {}, s.score_difference), h('td', {}, s.played), h('td', {}, s.byes),
-      knockout ? h('td', {}, s.eliminated_in === null ? '' : `round ${s.eliminated_in + 1}`) : null)))));
+      knockout ? h('td', {}, s.eliminated_in === null ? '' : `round ${s.eliminated_in + 1}`) : null,
+      h('td', {class: 'interval'}, s.interval ? `${s.interval.low.toFixed(2)} – ${s.interval.high.toFixed(2)}` : '–'),
+      h('td', {class: 'sure'}, sureOf(s.next))))))),
+  h('p', {class: 'muted standings-doubt'}, 'Points per game (95%): the range its true points per game ',
+    'lie in, 19 times in 20, from its games so far. Sure of place: the chance it is truly ahead of ',
+    'the next row, and about how many more games each would settle that.')];
+}
+
+/** "93% · settled", "61% · ~14 more games" (a row's `next`), or nothing on the last row. */
+function sureOf(next) {
+  if (!next) return '';
+  const pct = `${Math.round(next.p_order_right * 100)}%`;
+  if (next.more_games === null) return `${pct} · not settled by more games`;
+  return next.more_games === 0 ? `${pct} · settled` : `${pct} · ~${next.more_games} more games`;
 }
 
 function roundSection(t, round, names) {
