@@ -5,7 +5,7 @@
 >>> names[:5]
 ['apps', 'bots', 'games', 'invitations', 'ladders']
 >>> names[5:]
-['players', 'ratings', 'tokens', 'tournaments', 'turns', 'visitors']
+['matches', 'my_bots', 'players', 'ratings', 'tokens', 'tournaments', 'turns', 'visitors']
 
 :class:`Client` gathers the namespaces; each lives in its own module of
 :mod:`client_sdk.namespaces` (``client.games`` in ``namespaces/games.py``), and the

@@ -34,8 +34,8 @@ def _namespaces() -> dict[str, type]:
 
 def test_the_client_has_the_namespaces_of_the_api() -> None:
     assert sorted(_namespaces()) == [
-        "apps", "bots", "games", "invitations", "ladders", "players", "ratings", "tokens",
-        "tournaments", "turns", "visitors",
+        "apps", "bots", "games", "invitations", "ladders", "matches", "my_bots", "players",
+        "ratings", "tokens", "tournaments", "turns", "visitors",
     ]  # fmt: skip
 
 
