@@ -208,6 +208,8 @@ __all__ = [
     "RateLimitedErrorBodyDetails",
     "Rating",
     "Replay",
+    "ReplayFrames",
+    "ReplayFramesRequest",
     "ReplayParItem",
     "ReplayRevealed",
     "Result",
@@ -2948,6 +2950,22 @@ class LeaderboardLeaderboardItem(TypedDict):
 class Leaderboard(TypedDict):
     game: str
     leaderboard: list[LeaderboardLeaderboardItem]
+
+
+class ReplayFramesRequest(TypedDict):
+    replay: Replay
+    """a finished game's replay, as `GET /v1/games/{id}/replay` answers it (or `parlour-bot play --out` writes it)"""
+    first: NotRequired[int]
+    """the first frame's version"""
+    count: NotRequired[int]
+    """how many frames from `first` (fewer past the end)"""
+
+
+class ReplayFrames(TypedDict):
+    last_version: int
+    """the replayed game's version (its last frame's)"""
+    frames: list[Frame]
+    """the frames asked for, by version"""
 
 
 class OptionSpec(TypedDict):

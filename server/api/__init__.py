@@ -47,6 +47,7 @@ from . import (
     players,
     ratelimit,
     ratings,
+    replay_files,
     rules,
     stream,
     tournaments,
@@ -60,6 +61,7 @@ BLUEPRINTS = (
     *(health, web),
     *(apps, stream),  # embedding in other apps
     visitors,  # the web lobby's Play against bots (docs/web.md)
+    replay_files,  # the web page that opens a replay file
 )
 """The modules whose ``bp`` the app registers (``metrics.install`` adds ``GET /metrics``);
 server/api/openapi.py reads the same routes."""
