@@ -5,6 +5,7 @@ import {api, ApiError, forgetToken, query, rememberVisitorGame, setToken, token,
 import {crumbs, h, redraw, replace, sleep} from './dom.js';
 import {describeEvent, makeContext, renderBoard, tick} from './board.js';
 import {rendererFor} from './games/index.js';
+import {readerTable} from './reader.js';
 
 const WAIT_SECONDS = 25;
 const WAITING_SECONDS = 3;
@@ -16,7 +17,8 @@ export async function tablePage(main, gameId) {
   const host = h('div', {class: 'board-host'});
   // Screen readers: each new move, then "Your move." when it is the viewer's turn.
   const live = h('div', {class: 'visually-hidden announcer', 'aria-live': 'polite', role: 'log'});
-  replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), bar, message, host, live);
+  const reader = readerTable({play: (move) => play(move)}); // screen-reader mode (reader.js)
+  replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), reader.element, bar, message, host, live);
   let announced = null;
   // A tap on a card of your hand that is no legal move: say why nothing happened. On your
   // turn the server says why (the move goes with this view's version, so it is refused
@@ -56,6 +58,7 @@ export async function tablePage(main, gameId) {
     const end = view.status === 'finished' ? playAgain() : null;
     redraw(host, renderBoard(view, {events, interactive, pending, onMove: play, end}));
     announce();
+    reader.update(view, events, pending);
     drawBar();
     tick();
   }

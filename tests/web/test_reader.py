@@ -1,0 +1,121 @@
+"""The screen-reader table (server/web/js/reader.js): a visitor plays a whole Seconds deal
+against the house bots with single keys and the move field only, reading the game off
+the accessibility tree (the aria-live region's accessible text), never the board.
+
+The sentences are checked against the visitor's own view and the public events, read
+from the API with the visitor's token: the hand suit by suit, the last trick's winner,
+whose turn, the legal moves. The mode is kept per browser (a reload keeps it on).
+"""
+
+from __future__ import annotations
+
+import re
+
+import requests
+from playwright.sync_api import Page
+
+from server.games import REGISTRY
+from server.processes.botpool import BotPool
+from tests.web.conftest import Web
+from tests.web.test_visitors import deal_over, pool  # noqa: F401 - the bot pool fixture
+
+GAME = "seconds"
+SUITS = (("S", "spades"), ("H", "hearts"), ("D", "diamonds"), ("C", "clubs"))
+RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
+SUIT_NAMES = dict(SUITS)
+LABELS = ("North", "East", "South", "West")  # a four-seat table, seat 0 first
+
+
+def card_words(code: str) -> str:
+    return f"{RANKS.get(code[0], code[0]).replace('10', 'ten')} of {SUIT_NAMES[code[1]]}"
+
+
+def hand_sentence(hand: list[str]) -> str:
+    parts = []
+    for suit, name in SUITS:
+        held = [RANKS.get(c[0], c[0]) for c in hand if c[1] == suit]
+        parts.append(f"{name}: {', '.join(held) if held else 'none'}")
+    return f"Your hand, {len(hand)} cards. {'; '.join(parts)}."
+
+
+def heard(page: Page, key: str) -> str:
+    """Press ``key`` and read what the live region says, off the accessibility tree."""
+    page.keyboard.press(key)
+    page.wait_for_function(
+        "() => document.querySelector('.reader-speech').textContent.trim() !== ''"
+    )
+    snapshot = page.get_by_role("log", name="read out").aria_snapshot()
+    found = re.match(r'- log "read out": (.*)$', snapshot.strip(), re.DOTALL)
+    assert found, snapshot
+    return found.group(1).strip().strip('"')
+
+
+def test_a_visitor_plays_a_seconds_deal_by_keys_alone(pool: BotPool, web: Web) -> None:  # noqa: F811
+    assert GAME in REGISTRY
+    page = web.page
+    page.goto(web.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.locator(f"form.offer[data-game='{GAME}'] button.play-bots").click()
+    page.wait_for_selector(".board[data-status=active]")
+    game_id = page.url.rsplit("/", 1)[1]
+    token = page.evaluate("sessionStorage.getItem('parlour.token')")
+    auth = {"Authorization": f"Bearer {token}"}
+
+    def mine() -> dict:
+        return requests.get(f"{web.url}/v1/games/{game_id}", headers=auth, timeout=10).json()
+
+    try:
+        toggle = page.get_by_role("button", name="Screen-reader mode")
+        toggle.focus()
+        page.keyboard.press("Enter")
+        assert page.get_by_role("button", name="Screen-reader mode", pressed=True).count() == 1
+        page.reload()  # kept per browser
+        page.wait_for_selector(".board")
+        assert page.get_by_role("button", name="Screen-reader mode", pressed=True).count() == 1
+        assert page.get_by_role("region", name="screen-reader table").count() == 1
+        page.get_by_role("region", name="screen-reader table").focus()
+
+        view = mine()
+        assert heard(page, "h") == hand_sentence(view["hand"])
+        played, checked_last = 0, False
+        for _ in range(400):
+            if deal_over(web, game_id):
+                break
+            said = heard(page, "w")
+            if not said.startswith("Your turn"):
+                page.wait_for_timeout(200)
+                continue
+            view = mine()
+            shown = page.locator(".board").get_attribute("data-version")
+            if view["you"] not in view["to_move"] or shown != str(view["version"]):
+                continue  # the page was a step behind the server: read it again
+            moves = heard(page, "m")
+            legal = view["legal_moves"]
+            assert moves.startswith("Your moves: 1 play ")
+            assert moves.count(";") == len(legal) - 1
+            assert f"1 play {card_words(legal[0]['card'])}" in moves
+            if played == 0:
+                assert heard(page, "t").startswith(("On the table:", "No card on the table."))
+            trick = [e for e in public_events(web, game_id) if e["kind"] == "trick"]
+            if trick and not checked_last:
+                winner = LABELS[trick[-1]["data"]["winner"]]
+                assert heard(page, "l").startswith(f"Last trick, won by {winner}: ")
+                assert heard(page, "s").startswith("Score:")
+                checked_last = True
+            page.keyboard.press("p")
+            page.keyboard.type("1")
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                f"() => fetch('/v1/games/{game_id}').then(r => r.json())"
+                f".then(v => v.version > {view['version']})"
+            )
+            assert legal[0]["card"] not in mine()["hand"]
+            played += 1
+        assert deal_over(web, game_id) and played == 13 and checked_last
+    finally:
+        page.evaluate("localStorage.removeItem('parlour.reader')")  # the context is shared
+
+
+def public_events(web: Web, game_id: str) -> list[dict]:
+    url = f"{web.url}/v1/games/{game_id}/events?after=0&wait=0"
+    return requests.get(url, timeout=10).json()["events"]
