@@ -149,10 +149,11 @@ export function readerTable({play}) {
     onclick: () => setOn(!on)}, 'Screen-reader mode');
   const element = h('div', {class: 'reader'}, toggle, panel);
 
+  let again = false;
   function say(text) {
-    // The same sentence twice is still read: the region is emptied first.
-    speech.textContent = '';
-    requestAnimationFrame(() => { speech.textContent = text; });
+    // The same sentence twice is still read: it changes by a trailing no-break space.
+    again = speech.textContent.replace(/\u00a0$/, '') === text ? !again : false;
+    speech.textContent = again ? `${text}\u00a0` : text;
   }
 
   function setOn(value) {
