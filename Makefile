@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml
 	       $(BIN)/python -m pip install --quiet -e '.[dev]'; }
 	touch $(STAMP)
 
-demo: $(STAMP) ## the main job: parlour serve + eight bots + a Concerto tournament, end to end
+demo: $(STAMP) sandbox ## the main job: parlour serve + eight bots + a Concerto tournament, end to end
 	$(BIN)/parlour demo
 
 # The static checks run beside pytest (make -j2): pytest's workers spend much of their time
@@ -96,7 +96,7 @@ openapi: $(STAMP) ## regenerate openapi.yaml from server/api, then the Python SD
 	$(BIN)/python -m client_sdk.typegen
 	cd client_sdk/typescript && npm ci --ignore-scripts --silent && npm run --silent generate
 
-serve: $(STAMP) ## run the server on 127.0.0.1:8000 with an embedded Redis
+serve: $(STAMP) sandbox ## run the server on 127.0.0.1:8000 with an embedded Redis (and bubblewrap for hosted bots, where it may)
 	$(BIN)/parlour serve
 
 clean: ## remove the virtualenv and local data

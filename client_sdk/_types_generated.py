@@ -30,9 +30,16 @@ __all__ = [
     "BlockList",
     "BoardInPlayErrorBody",
     "BoardInPlayErrorBodyDetails",
+    "BotGameLogs",
+    "BotLadderEntry",
     "BotPlayers",
     "BotPool",
+    "BotSeatLog",
     "BotSpec",
+    "BotToken",
+    "BotTournamentEntry",
+    "BotUpload",
+    "BotVersion",
     "Bots",
     "BotsEnsure",
     "CallEvent",
@@ -67,6 +74,9 @@ __all__ = [
     "CowpokeStateRoundsItem",
     "CowpokeTake",
     "CowpokeView",
+    "CrossCell",
+    "CrossResult",
+    "CrossRow",
     "DeadlinePassedErrorBody",
     "DeadlinePassedErrorBodyDetails",
     "Deal",
@@ -113,6 +123,7 @@ __all__ = [
     "GameOverErrorBody",
     "GameOverEvent",
     "GameOverEventData",
+    "GameRow",
     "GameStartNotification",
     "GameStartedErrorBody",
     "GameStreamMessage",
@@ -128,6 +139,7 @@ __all__ = [
     "IllegalMoveErrorBody",
     "IllegalMoveErrorBodyDetails",
     "Integers",
+    "Interval",
     "InvalidRequestError",
     "InvalidRequestErrorBody",
     "Invitation",
@@ -141,6 +153,7 @@ __all__ = [
     "InvitationsPendingErrorBodyDetails",
     "Inviter",
     "Join",
+    "JoinCode",
     "KeepEvent",
     "KeepEventData",
     "KeepMove",
@@ -196,6 +209,9 @@ __all__ = [
     "PlayEventData",
     "PlayMove",
     "PlayedCard",
+    "PlayerBot",
+    "PlayerBotCreate",
+    "PlayerBots",
     "PlayerCreate",
     "PlayerCreated",
     "PooledBot",
@@ -216,10 +232,18 @@ __all__ = [
     "RevealEvent",
     "RevealEventData",
     "RevealEventDataPutOutsItem",
+    "RosterCreate",
+    "RosterCreated",
+    "RosterEntry",
+    "RosterPlayer",
+    "RosterRow",
     "RoundEvent",
     "RoundEventData",
     "Rules",
     "RulesGamesItem",
+    "SandboxUnavailableError",
+    "SandboxUnavailableErrorBody",
+    "SandboxUnavailableErrorBodyDetails",
     "Seat",
     "SeatDetails",
     "SeatEntry",
@@ -231,6 +255,7 @@ __all__ = [
     "SecondsStateDealResultsItem",
     "SecondsStateTricksItem",
     "SecondsView",
+    "Sheets",
     "ShowdownEvent",
     "ShowdownEventData",
     "ShowdownEventDataBestItem",
@@ -295,6 +320,8 @@ __all__ = [
     "VisitorGame",
     "VisitorGameCreate",
     "VisitorSettings",
+    "VoidTables",
+    "Voided",
     "Webhook",
     "WebhookCreate",
     "WebhookInfo",
@@ -313,6 +340,10 @@ class PlayerCreate(TypedDict):
 class EntryCreate(TypedDict):
     players: list[str]
     """one player id per seat of the entry's side, in seat order"""
+    name: NotRequired[str | None]
+    """the entry's team name"""
+    code: NotRequired[str | None]
+    """the tournament's join code, where its organiser set one"""
 
 
 class Clock(TypedDict):
@@ -1909,6 +1940,7 @@ class NotFoundErrorBodyDetails(TypedDict):
     ladder_id: NotRequired[str]
     app_id: NotRequired[str]
     webhook_id: NotRequired[str]
+    bot_id: NotRequired[str]
     invitation: NotRequired[str]
     game: NotRequired[str]
     """the unknown game of a leaderboard"""
@@ -2221,6 +2253,25 @@ class UnavailableError(TypedDict):
     error: UnavailableErrorBody
 
 
+class SandboxUnavailableErrorBodyDetails(TypedDict):
+    reasons: list[str]
+    """the sandbox workers' words"""
+
+
+class SandboxUnavailableErrorBody(TypedDict):
+    """`sandbox_unavailable`"""
+
+    code: Literal["sandbox_unavailable"]
+    message: str
+    details: SandboxUnavailableErrorBodyDetails
+
+
+class SandboxUnavailableError(TypedDict):
+    """the `sandbox_unavailable` error"""
+
+    error: SandboxUnavailableErrorBody
+
+
 class Error(TypedDict):
     """docs/api.md's error envelope, `{"error": {"code", "message", "details"}}`, of any code:
     one body per code (`<Code>ErrorBody`, `details` typed per code), told apart by `code`
@@ -2257,6 +2308,7 @@ class Error(TypedDict):
         | RateLimitedErrorBody
         | TooManyStreamsErrorBody
         | UnavailableErrorBody
+        | SandboxUnavailableErrorBody
     )
 
 
@@ -2863,6 +2915,107 @@ class BlockList(TypedDict):
     next_cursor: str | None
 
 
+class BotVersion(TypedDict):
+    version: int
+    sha256: str
+    size: int
+    created: str
+    seats_played: int
+    """seats of games this version played (pinned at the first turn)"""
+
+
+class BotToken(TypedDict):
+    player_id: str
+    token: str
+
+
+class PlayerBot(TypedDict):
+    """one of the caller's bots"""
+
+    id: str
+    name: str
+    kind: Literal["hosted", "callback", "connected"]
+    identities: list[str]
+    """the player ids it plays as, one per seat of a side"""
+    version: int | None
+    """the latest (hosted)"""
+    versions: list[BotVersion]
+    url: NotRequired[str | None]
+    created: str
+    secret: NotRequired[str]
+    """a callback bot's signing secret, once"""
+    tokens: NotRequired[list[BotToken]]
+    """a connected bot's tokens, once"""
+
+
+class PlayerBots(TypedDict):
+    bots: list[PlayerBot]
+
+
+class BotUpload(TypedDict):
+    """a hosted bot's code: one `.py` file, or a `.tar`, `.tar.gz`, `.tgz` or `.zip` archive with `manifest.json` at its root; at most 1 MiB as uploaded"""
+
+    filename: str
+    """its name says what it is (`main.py`, `bot.tar.gz`)"""
+    content_base64: str
+    """the file's bytes, base64"""
+
+
+class PlayerBotCreate(TypedDict):
+    name: str
+    kind: Literal["hosted", "callback", "connected"]
+    bundle: NotRequired[BotUpload]
+    """hosted bots only"""
+    url: NotRequired[str]
+    """callback bots only"""
+
+
+class BotSeatLog(TypedDict):
+    seat: int
+    bot: str
+    version: int
+    """the version that played"""
+    stderr: str
+    """its last 2 KiB"""
+    failures: dict[str, int]
+    """turns it failed, by kind (docs/sandbox.md)"""
+
+
+class BotGameLogs(TypedDict):
+    game_id: str
+    seats: list[BotSeatLog]
+
+
+class BotLadderEntry(TypedDict):
+    ladder_id: str
+
+
+class BotTournamentEntry(TypedDict):
+    tournament_id: str
+    seats: NotRequired[int]
+    """players per entry of the tournament (Concerto: 2)"""
+
+
+class EntryPlayer(TypedDict):
+    id: str
+    name: str | None
+    house: NotRequired[House]
+
+
+class TournamentEntry(TypedDict):
+    id: str
+    seed: int
+    name: str | None
+    """team name"""
+    reference: bool
+    """a house bot the organiser invited: unrated"""
+    withdrawn: NotRequired[bool]
+    """it withdrew"""
+    players: list[EntryPlayer]
+    pending: list[str]
+    """yet to accept"""
+
+
 class Callback(TypedDict):
     """the caller's callback and its health"""
 
@@ -2991,9 +3144,20 @@ class Rules(TypedDict):
     games: list[RulesGamesItem]
 
 
+class Interval(TypedDict):
+    low: float
+    high: float
+
+
 class Standing(TypedDict):
     rank: int
     entry: str
+    name: str
+    """its team name, else its players' names joined"""
+    withdrawn: bool
+    reference: bool
+    interval: Interval | None
+    """95% interval of its points per game: null (none computed)"""
     players: list[str]
     names: list[str | None]
     points: float
@@ -3050,20 +3214,6 @@ class TournamentProgress(TypedDict):
     """known from the start"""
     games_started: int
     games_finished: int
-
-
-class EntryPlayer(TypedDict):
-    id: str
-    name: str | None
-    house: NotRequired[House]
-
-
-class TournamentEntry(TypedDict):
-    id: str
-    seed: int
-    players: list[EntryPlayer]
-    pending: list[str]
-    """yet to accept"""
 
 
 class TableResult(TypedDict):
@@ -3124,22 +3274,129 @@ class Tournament(TypedDict):
     consented: bool
     """started with every entry accepted by all its players; only then rated"""
     progress: TournamentProgress
+    registration: Literal["open", "closed"]
+    join_code: bool
+    """a player entering itself must give the code"""
     entries: list[TournamentEntry]
     rounds: list[TournamentRound]
+    tiebreaks: list[str]
+    """the standings' order: these keys, first to last"""
     standings: list[Standing]
 
 
 class EntryCreated(TypedDict):
     id: str
     seed: int
+    name: str | None
+    """team name"""
+    reference: bool
+    """a house bot the organiser invited: unrated"""
+    withdrawn: NotRequired[bool]
     players: list[EntryPlayer]
     pending: list[str]
     """players invited, yet to accept"""
 
 
+class JoinCode(TypedDict):
+    id: str
+    code: str
+    """shown this once"""
+
+
+class RosterRow(TypedDict):
+    name: str
+    """a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons)"""
+    team: NotRequired[str | None]
+    """rows of one team: one entry"""
+
+
+class RosterCreate(TypedDict):
+    players: NotRequired[list[RosterRow] | None]
+    csv: NotRequired[str | None]
+    """a header with `name` (and `team`), a row each"""
+
+
+class RosterPlayer(TypedDict):
+    id: str
+    name: str
+    token: str
+    """shown this once"""
+
+
+class RosterEntry(TypedDict):
+    entry: EntryCreated
+    players: list[RosterPlayer]
+
+
+class RosterCreated(TypedDict):
+    id: str
+    entries: list[RosterEntry]
+
+
+class VoidTables(TypedDict):
+    tables: NotRequired[list[int] | None]
+    """the tables to void (left out: every table of the round)"""
+
+
+class Voided(TypedDict):
+    voided: list[str]
+    """game ids"""
+    tournament: Tournament
+
+
+class CrossResult(TypedDict):
+    round: int
+    game_id: str | None
+    mark: Literal["1", "\u00bd", "0"]
+
+
+class CrossCell(TypedDict):
+    opponent: str
+    games: int
+    points: float
+    """1 above, ½ level, 0 below"""
+    results: list[CrossResult]
+
+
+class CrossRow(TypedDict):
+    entry: str
+    cells: list[CrossCell]
+
+
+class GameRow(TypedDict):
+    round: int
+    table: int
+    board: int | None
+    game_id: str | None
+    status: Literal["pending", "playing", "finished", "forfeited"]
+    entries: list[str]
+    names: list[str]
+    scores: list[float] | None
+    ranks: list[int] | None
+    forfeit: str | None
+    voided: list[str]
+    """game ids"""
+
+
+class Sheets(TypedDict):
+    id: str
+    name: str
+    game: str
+    format: Literal["round_robin", "swiss", "knockout", "duplicate"]
+    status: Literal["open", "running", "finished", "aborted"]
+    progress: TournamentProgress
+    tiebreaks: list[str]
+    """the standings' order: these keys, first to last"""
+    standings: list[Standing]
+    crosstable: list[CrossRow]
+    games: list[GameRow]
+
+
 class Standings(TypedDict):
     id: str
     status: Literal["open", "running", "finished", "aborted"]
+    tiebreaks: list[str]
+    """the standings' order: these keys, first to last"""
     standings: list[Standing]
 
 

@@ -108,9 +108,27 @@ def wait_finished(
         time.sleep(poll)
 
 
+def progress_line(page: Mapping[str, Any]) -> str:
+    """One line of a tournament's progress (``event watch`` prints it as it changes).
+
+    >>> progress_line({"status": "running", "progress": {"rounds": 2, "games_planned": 6,
+    ...     "games_started": 3, "games_finished": 2}, "rounds_planned": 3})
+    'running: round 2 of 3, 2 of 6 games finished, 1 being played'
+    """
+    p = page["progress"]
+    planned = f" of {page['rounds_planned']}" if page.get("rounds_planned") else ""
+    games = f" of {p['games_planned']}" if p.get("games_planned") is not None else ""
+    playing = p["games_started"] - p["games_finished"]
+    line = f"{page['status']}: round {p['rounds']}{planned}, {p['games_finished']}{games} games"
+    return f"{line} finished, {max(playing, 0)} being played"
+
+
 def standings_table(page: Mapping[str, Any]) -> str:
-    """The standings of a tournament page as a text table (see the module docstring)."""
-    rows = [(s, " & ".join(n or "?" for n in s["names"])) for s in page["standings"]]
+    """The standings of a tournament page as a text table (see the module docstring): each
+    entry by its ``name`` (a team name) where it has one, else its players' names."""
+    rows = [
+        (s, s.get("name") or " & ".join(n or "?" for n in s["names"])) for s in page["standings"]
+    ]
     width = max([14, *(len(names) for _, names in rows)])
     lines = [
         f"{'#':>3} {'entry':<6} {'players':<{width}} {'points':>6}  {'played':>6}  "

@@ -9,8 +9,9 @@ and 256 bots against the same ceiling, and thousands of long-poll waiters),
 ``par`` (Concerto bots as percent of the double-dummy par), ``callbacks`` (server CPU
 per move of callback bots against turn-stream bots, and the dispatcher's share:
 :mod:`tests.bench_callbacks`), ``spiel`` (random rollouts through OpenSpiel against
-the native engine: :mod:`tests.bench_spiel`) and ``sandbox`` (a hosted seat's cold start and
-turn round trip in bubblewrap: :mod:`tests.bench_sandbox`). Figures that
+the native engine: :mod:`tests.bench_spiel`) and ``sandbox`` (a hosted seat's cold start,
+turn round trip and memory in bubblewrap, and the hosted loop's server CPU per move
+against the callback loop's: :mod:`tests.bench_sandbox`). Figures that
 compare two things are printed as ratios measured in the same run, because
 this host is noisy.
 """

@@ -16,6 +16,9 @@
   revokes it. With ``--player ID`` or ``--app ID`` it acts on that player's
   or app's token instead (the admin's token, or the app's own, as ``T``);
   ``parlour token`` is the same with the admin token (``PARLOUR_ADMIN_TOKEN``);
+* ``parlour-bot event create|roster|enter|code|join|close|start|watch|withdraw|void|export``
+  runs a tournament as an event, a class or a club night (:mod:`~client_sdk.cli.events`,
+  docs/organisers.md);
 * ``parlour-bot play GAME BOT... --seed S [--option k=v] [--out replay.json]``
   plays a game locally, through the views the server sends, and writes its
   replay (needs the engines: ``pip install ./server/games``; docs/local.md).
@@ -33,7 +36,8 @@ the server from ``PARLOUR_SERVER``, so it need not appear in ``ps`` output.
 The commands live by what they do: :mod:`~client_sdk.cli.bots` runs a bot (``run``,
 ``serve``, ``register``), :mod:`~client_sdk.cli.tokens` holds the credential commands
 (``token``, ``callback``), :mod:`~client_sdk.cli.play` the game records (``play``,
-``archive``), :mod:`~client_sdk.cli.loading` finds bots by name, and
+``archive``), :mod:`~client_sdk.cli.events` an organiser's ``event``,
+:mod:`~client_sdk.cli.loading` finds bots by name, and
 :mod:`~client_sdk.cli.options` the shared options. This module puts them together and
 is the one to import from (``client_sdk.cli:main``, :func:`load_bot`, :func:`bot_main`, ...).
 """
@@ -54,6 +58,7 @@ from .bots import (
     cmd_bot_serve,
     run_bot,
 )
+from .events import add_event_command, cmd_event
 from .loading import BOT_GROUP, BotFactory, bot_factory, bot_names, load_bot
 from .options import DEFAULT_SERVER, Subparsers, add_run_options
 from .play import add_archive_command, add_play_command, cmd_archive, cmd_play
@@ -64,18 +69,19 @@ __all__ = [
     "add_bot_commands", "add_bot_subcommands", "add_callback_command", "add_play_command",
     "add_token_command", "bot_factory", "bot_main", "bot_names", "cmd_archive",
     "cmd_bot_register", "cmd_bot_run", "cmd_bot_serve", "cmd_callback", "cmd_play",
-    "cmd_token", "load_bot", "main",
+    "cmd_token", "load_bot", "main", "add_event_command", "cmd_event",
 ]  # fmt: skip
 
 
 def add_bot_subcommands(sub: Subparsers[argparse.ArgumentParser]) -> None:
-    """Add ``run``, ``serve``, ``register``, ``token``, ``callback``, ``play`` and
-    ``archive`` to ``sub``; each sets ``func(args) -> exit status``."""
+    """Add ``run``, ``serve``, ``register``, ``token``, ``callback``, ``play``,
+    ``archive`` and ``event`` to ``sub``; each sets ``func(args) -> exit status``."""
     add_run_commands(sub)
     add_token_command(sub, "PARLOUR_TOKEN")
     add_callback_command(sub)
     add_play_command(sub)
     add_archive_command(sub)
+    add_event_command(sub)
 
 
 def add_bot_commands(subparsers: Subparsers[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -98,7 +104,7 @@ def bot_main(make_bot: Callable[[random.Random], Bot], argv: Sequence[str] | Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``parlour-bot run|serve|callback|register|token|play|archive ...``: the bot commands,
+    """``parlour-bot run|serve|callback|register|token|play|archive|event ...``: the bot commands,
     SDK alone.
 
     ``python -m client_sdk.cli`` is the same; a leading ``bot`` is accepted too,

@@ -141,6 +141,14 @@ class Requestor:
                               idempotent=idempotent, accept="application/json")  # fmt: skip
         return _decode(response)
 
+    def text(self, path: str, params: Mapping[str, Any] | None = None) -> str:
+        """``GET`` a text body (a CSV sheet); retried as :meth:`request` retries a GET.
+
+        Raises:
+            ConnectionError, ParlourError: as :meth:`request`.
+        """
+        return self._send("GET", path, params=params, accept="text/csv, text/plain").text
+
     def lines(
         self, path: str, *, params: Mapping[str, Any] | None = None
     ) -> tuple[list[Any], str | None]:

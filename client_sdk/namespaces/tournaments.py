@@ -65,3 +65,80 @@ class Tournaments(_Namespace):
             dict[str, Any],
             self._r.request("GET", f"/v1/tournaments/{_q(tournament_id)}/standings"),
         )
+
+    # -- an organiser's event (docs/organisers.md) -------------------------------------
+    def roster(
+        self,
+        tournament_id: str,
+        players: Sequence[Mapping[str, str]] | None = None,
+        csv: str | None = None,
+    ) -> dict[str, Any]:
+        """``POST /v1/tournaments/{id}/roster``: a player (and its token, shown once) for
+        every row (``name``, optional ``team``), entered a team to an entry."""
+        body: dict[str, Any] = {}
+        if players is not None:
+            body["players"] = [dict(p) for p in players]
+        if csv is not None:
+            body["csv"] = csv
+        return cast(
+            dict[str, Any],
+            self._r.request("POST", f"/v1/tournaments/{_q(tournament_id)}/roster", json=body),
+        )
+
+    def enter_named(
+        self,
+        tournament_id: str,
+        players: Sequence[str],
+        name: str | None = None,
+        code: str | None = None,
+    ) -> dict[str, Any]:
+        """``POST /v1/tournaments/{id}/entries`` with a team ``name`` (players may be
+        ``"bot:<name>"``: a house bot, entered as a reference entry) and the tournament's
+        join ``code`` where a player enters itself and the organiser set one."""
+        body: dict[str, Any] = {"players": list(players)}
+        if name is not None:
+            body["name"] = name
+        if code is not None:
+            body["code"] = code
+        return cast(
+            dict[str, Any],
+            self._r.request("POST", f"/v1/tournaments/{_q(tournament_id)}/entries", json=body),
+        )
+
+    def join_code(self, tournament_id: str) -> dict[str, Any]:
+        """``POST /v1/tournaments/{id}/join-code``: a new join code, shown this once."""
+        return cast(
+            dict[str, Any],
+            self._r.request("POST", f"/v1/tournaments/{_q(tournament_id)}/join-code", json={}),
+        )
+
+    def close(self, tournament_id: str) -> dict[str, Any]:
+        """``POST /v1/tournaments/{id}/close``: no more entries."""
+        return cast(
+            dict[str, Any],
+            self._r.request("POST", f"/v1/tournaments/{_q(tournament_id)}/close", json={}),
+        )
+
+    def withdraw(self, tournament_id: str, entry_id: str) -> dict[str, Any]:
+        """``POST /v1/tournaments/{id}/entries/{entry}/withdraw``."""
+        path = f"/v1/tournaments/{_q(tournament_id)}/entries/{_q(entry_id)}/withdraw"
+        return cast(dict[str, Any], self._r.request("POST", path, json={}, idempotent=True))
+
+    def void(
+        self, tournament_id: str, round_index: int, tables: Sequence[int] | None = None
+    ) -> dict[str, Any]:
+        """``POST /v1/tournaments/{id}/rounds/{index}/void``: replay those tables (all of the
+        round's if ``tables`` is None)."""
+        body = {} if tables is None else {"tables": list(tables)}
+        path = f"/v1/tournaments/{_q(tournament_id)}/rounds/{int(round_index)}/void"
+        return cast(dict[str, Any], self._r.request("POST", path, json=body))
+
+    def sheets(self, tournament_id: str) -> dict[str, Any]:
+        """``GET /v1/tournaments/{id}/sheets``: standings, tie-breaks, cross-table, games."""
+        return cast(
+            dict[str, Any], self._r.request("GET", f"/v1/tournaments/{_q(tournament_id)}/sheets")
+        )
+
+    def sheet_csv(self, tournament_id: str, part: str = "standings") -> str:
+        """``GET /v1/tournaments/{id}/sheets.csv?part=...``: one sheet as CSV text."""
+        return self._r.text(f"/v1/tournaments/{_q(tournament_id)}/sheets.csv", {"part": part})

@@ -284,14 +284,19 @@ class Runner(TurnPages, LadderEntry, Signals):
         self.decider.finish(game_id, view)
 
     def _pause(self, exc: Exception) -> None:
-        """Wait before trying again while the server is down or overloaded."""
-        self.stats.outages += 1
-        self._outage_streak += 1
-        delay = min(self.max_outage_pause, 0.2 * 2 ** (self._outage_streak - 1))
+        """Wait before trying again while the server is down or overloaded; a runner asked
+        to stop says nothing and does not wait (a server going away as everything stops,
+        Ctrl-C on ``parlour serve``, is no outage to report)."""
+        delay = min(self.max_outage_pause, 0.2 * 2**self._outage_streak)
         if isinstance(exc, RateLimited) and exc.retry_after is not None:
             delay = max(delay, exc.retry_after)
+        quiet = min(delay, 0.25)  # a stop arriving with the outage (Ctrl-C reaches both) ends it
+        if self._stopping.wait(quiet):
+            return
+        self.stats.outages += 1
+        self._outage_streak += 1
         log.warning("server unavailable (%s); trying again in %.1fs", exc, delay)
-        self._stopping.wait(delay)
+        self._stopping.wait(delay - quiet)
 
 
 def run(bot: Bot, client: Client, **options: Any) -> RunStats:

@@ -37,6 +37,7 @@ from . import (
     apps,
     cors,
     errors,
+    events,
     games,
     headers,
     health,
@@ -44,6 +45,7 @@ from . import (
     ladders,
     me,
     metrics,
+    player_bots,
     players,
     ratelimit,
     ratings,
@@ -57,9 +59,10 @@ from . import (
 from .context import load_token
 
 BLUEPRINTS = (
-    *(players, rules, games, me, tournaments, ratings, ladders, invitations),
+    *(players, rules, games, me, tournaments, events, ratings, ladders, invitations),
     *(health, web),
     *(apps, stream),  # embedding in other apps
+    player_bots,  # a player's own bots (docs/bots/submit.md)
     visitors,  # the web lobby's Play against bots (docs/web.md)
     replay_files,  # the web page that opens a replay file
 )
@@ -160,7 +163,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         INVITATIONS_PER_INVITEE=int(os.environ.get("PARLOUR_INVITATIONS_PER_INVITEE", "50")),
         INVITATIONS_PER_PAIR=int(os.environ.get("PARLOUR_INVITATIONS_PER_PAIR", "10")),
         LOBBY_PER_CREATOR=int(os.environ.get("PARLOUR_LOBBY_PER_CREATOR", "5")),
-        HOUSE_BOTS=os.environ.get("PARLOUR_HOUSE_BOTS", "visitors,apps,games,ladders"),
+        HOUSE_BOTS=os.environ.get("PARLOUR_HOUSE_BOTS", "visitors,apps,games,ladders,reference"),
+        # Who may make players in bulk for a tournament: server/services/events.py.
+        ORGANISERS=os.environ.get("PARLOUR_ORGANISERS", ""),
         HOUSE_GAMES_PER_PLAYER=int(os.environ.get("PARLOUR_HOUSE_GAMES_PER_PLAYER", "2")),
         HOUSE_GAMES_MAX=int(os.environ.get("PARLOUR_HOUSE_GAMES_MAX", "4")),
     )
@@ -183,6 +188,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         invitations_per_pair=app.config["INVITATIONS_PER_PAIR"],
         lobby_per_creator=app.config["LOBBY_PER_CREATOR"],
         house_bots=app.config["HOUSE_BOTS"],
+        organisers=app.config["ORGANISERS"],
         house_games_per_player=app.config["HOUSE_GAMES_PER_PLAYER"],
         house_games_max=app.config["HOUSE_GAMES_MAX"],
     )

@@ -49,6 +49,7 @@ from server.services.errors import (
     NotFound,
     NotYourTurn,
     RateLimited,
+    SandboxUnavailable,
     SeatHeld,
     SeatNotYours,
     SeatOpen,
@@ -170,6 +171,7 @@ ERRORS: dict[type[BaseException], tuple[int, str, Details]] = {
     UnplayableFormat: (422, "unplayable_format", lambda e: e.details),
     RateLimited: (429, "rate_limited", lambda e: e.details),
     TooManyStreams: (429, "too_many_streams", lambda e: e.details),
+    SandboxUnavailable: (503, "sandbox_unavailable", lambda e: e.details),
     StorageUnavailable: (503, "unavailable", _none),
     StorageTimeout: (503, "unavailable", _none),
 }
@@ -273,6 +275,11 @@ a game whose seats form two fixed sides (Concerto, Pinochle); details.format
         examples={"illegal_move": "IllegalMove"},
     ),
     "Unavailable": ErrorAnswer(503, "the store does not answer (`unavailable`)", ("unavailable",)),
+    "SandboxUnavailable": ErrorAnswer(
+        503,
+        "no sandbox worker can run submitted code here (`sandbox_unavailable`): docs/sandbox.md",
+        ("sandbox_unavailable",),
+    ),
     "RateLimited": ErrorAnswer(
         429,
         """\

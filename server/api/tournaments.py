@@ -92,7 +92,11 @@ someone else gets an invitation, and the entry is held (`pending`)
 until they all accept; a declined or expired invitation withdraws it. A player is in
 at most one entry (409 `already_entered`);
 every entry has the same number of players (409 `wrong_entry_size`);
-entries close at the start (409 `entries_closed`). Entry ids `e1`,
+entries close at the start, or when the organiser closes registration
+(409 `entries_closed`). `name` is the entry's team name, shown instead of
+its players' names. The creator or the admin may enter the server's house
+bots as a reference entry (`reference`: its games are not rated) unless
+the operator leaves `reference` out of `PARLOUR_HOUSE_BOTS`. Entry ids `e1`,
 `e2`… are the seeds, in entry order.
 """,
     parameters=TOURNAMENT,

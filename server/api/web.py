@@ -71,6 +71,12 @@ def tournament(tournament_id: str) -> Response:
     return _shell()
 
 
+@bp.get("/tournaments/<tournament_id>/projector")
+def projector(tournament_id: str) -> Response:
+    """A tournament's standings and cross-table for a projector: large type, live."""
+    return _shell()
+
+
 @bp.get("/ratings/<game>")
 def ratings(game: str) -> Response:
     return _shell()
@@ -92,7 +98,7 @@ def rules_index() -> Response:
         f'<li><a href="/rules/{g}">{g.capitalize()}</a></li>' for g in _games() if _rules_file(g)
     )
     body = f"<h1>Rules</h1><ul>{items}</ul>" if items else _NO_DOCS
-    return _page("Rules", body, status=200 if items else 404)
+    return _page("Rules", body, status=200 if items else 404, trail=["Rules"])
 
 
 @bp.get("/rules/<game>")
@@ -102,8 +108,11 @@ def rules(game: str) -> Response:
     source = _rules_file(game) if known else None
     if source is None:
         why = _NO_DOCS if known else f"<p>No game is called {html.escape(game)}.</p>"
-        return _page("No such rules page", "<h1>No such rules page</h1>" + why, status=404)
-    return _page(f"{game.capitalize()} rules", _render(str(source)))
+        return _page(
+            "No such rules page", "<h1>No such rules page</h1>" + why, status=404, trail=[RULES]
+        )
+    title = game.capitalize()
+    return _page(f"{title} rules", _render(str(source)), trail=[RULES, title])
 
 
 @bp.get("/tutorials/python-bot")
@@ -112,7 +121,7 @@ def python_bot() -> Response:
     source = DOCS_ROOT / "tutorials" / "python-bot.md"
     if not source.is_file():
         return _page("No tutorial here", "<h1>No tutorial here</h1>" + _NO_DOCS, status=404)
-    return _page("A bot in Python", _render(str(source)))
+    return _page("A bot in Python", _render(str(source)), trail=["A bot in Python"])
 
 
 @bp.app_errorhandler(404)
@@ -165,8 +174,25 @@ def _sibling_link(found: re.Match[str]) -> str:
     return found.group(0)
 
 
-def _page(title: str, body: str, *, status: int = 200) -> Response:
-    """A server-drawn page in the shell's frame: header, landmarks, the same stylesheet."""
+RULES = ("Rules", "/rules")
+"""The rules index as a crumb of the pages under it."""
+
+
+def _trail(trail: list[str | tuple[str, str]]) -> str:
+    """The crumbs after "Lobby": a link for each (text, href), the last (the page) as text."""
+    parts = ['<a href="/">Lobby</a>']
+    for item in trail:
+        text, href = item if isinstance(item, tuple) else (item, None)
+        shown = html.escape(text)
+        parts.append(f'<a href="{href}">{shown}</a>' if href else f"<span>{shown}</span>")
+    return " › ".join(parts)
+
+
+def _page(
+    title: str, body: str, *, status: int = 200, trail: list[str | tuple[str, str]] | None = None
+) -> Response:
+    """A server-drawn page in the shell's frame: header, landmarks, the same stylesheet;
+    its crumbs are "Lobby" then ``trail`` (none: a page of no place, as a 404)."""
     page = f"""<!doctype html>
 <html lang="en">
 <head>
@@ -180,7 +206,7 @@ def _page(title: str, body: str, *, status: int = 200) -> Response:
 <body data-ready="true">
   <header class="topbar">
     <a class="brand" href="/">♠ Parlour</a>
-    <nav aria-label="where you are"><a href="/">Lobby</a> › <a href="/rules">Rules</a></nav>
+    <nav aria-label="where you are">{_trail(trail or [])}</nav>
   </header>
   <main id="main" class="page">
 {body}

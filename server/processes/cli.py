@@ -11,6 +11,8 @@ Subcommands:
   webhooks   deliver apps' signed webhooks from REDIS_URL (serve starts one)
   dispatch   call the callback players' URLs with their turns, from REDIS_URL (serve
              starts one; several may run at once)
+  sandbox    run hosted bots' turns in sandboxes, from REDIS_URL (serve starts one;
+             several may run at once, on any number of hosts)
   bot        register a player, or run a bot against a server
   token      rotate or revoke a player's or an app's token (the admin's tool)
   arena      play bots against each other locally, every seat rotation of each deal
@@ -69,10 +71,19 @@ def cmd_dispatch(args: argparse.Namespace) -> int:
     return serve_forever(args.redis_url, parent_pid=args.parent_pid)
 
 
+def cmd_sandbox(args: argparse.Namespace) -> int:
+    from server.processes.sandboxd import serve_forever
+
+    if not args.redis_url:
+        print("parlour sandbox: set REDIS_URL or pass --redis-url", file=sys.stderr)
+        return 2
+    return serve_forever(args.redis_url, parent_pid=args.parent_pid)
+
+
 # Commands that run server processes. They must not import the HTTP client
 # stack (requests -> urllib3 -> ssl) into gunicorn's master before its gevent
 # workers monkey-patch, or gevent warns that ssl was imported unpatched.
-SERVER_COMMANDS = ("serve", "scheduler", "botpool", "webhooks", "dispatch")
+SERVER_COMMANDS = ("serve", "scheduler", "botpool", "webhooks", "dispatch", "sandbox")
 
 
 def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
@@ -114,6 +125,11 @@ def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
         "--no-dispatch",
         action="store_true",
         help="do not run the callback dispatcher alongside the API",
+    )
+    serve.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="do not run the hosted bots' sandbox worker alongside the API",
     )
     serve.set_defaults(func=cmd_serve)
 
@@ -174,6 +190,17 @@ def build_parser(with_clients: bool = True) -> argparse.ArgumentParser:
     )
     dispatch.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
     dispatch.set_defaults(func=cmd_dispatch)
+
+    sandbox = sub.add_parser(
+        "sandbox", help="run hosted bots' turns, each seat sandboxed (several may run)"
+    )
+    sandbox.add_argument(
+        "--redis-url",
+        default=os.environ.get("REDIS_URL"),
+        help="the API's Redis (default: $REDIS_URL)",
+    )
+    sandbox.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
+    sandbox.set_defaults(func=cmd_sandbox)
 
     if not with_clients:
         return parser

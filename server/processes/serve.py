@@ -6,8 +6,10 @@ before the workers fork and stopped after them, so there is exactly one per
 server however many workers serve requests. It watches its parent and stops
 if the server dies without stopping it. The server's bot pool (``parlour
 botpool``, playing ``"bot:<name>"`` seats over HTTP), the webhook deliverer
-(``parlour webhooks``) and the callback dispatcher (``parlour dispatch``) run
-beside it the same way (``--no-botpool``, ``--no-webhooks``, ``--no-dispatch``).
+(``parlour webhooks``), the callback dispatcher (``parlour dispatch``) and the hosted
+bots' sandbox worker (``parlour sandbox``: where the host cannot sandbox, it says why
+and runs no bot code) run beside it the same way (``--no-botpool``, ``--no-webhooks``,
+``--no-dispatch``, ``--no-sandbox``).
 The pool also defines one ladder per game's main edition and
 enters house bots on each (``--no-ladders``, ``PARLOUR_HOUSE_LADDERS=off``: not;
 docs/ladder.md), so a bot that joins one is matched at once.
@@ -31,7 +33,7 @@ import secrets
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 import gunicorn.arbiter
@@ -267,11 +269,31 @@ def refused_setting() -> str | None:
     return None
 
 
+LOOPBACK_UNLIMITED = ("PARLOUR_REGISTER_LIMIT", "PARLOUR_VISITORS_PER_CLIENT")
+"""The per-address quotas a loopback server (``make serve``) turns off unless they are set:
+every caller there is 127.0.0.1, so a quota would ration everyone together. They are for
+public deployments (docs/operations.md, docs/web.md)."""
+
+
+def loopback_defaults(host: str, environ: MutableMapping[str, str]) -> None:
+    """Turn :data:`LOOPBACK_UNLIMITED` off (``0``) in ``environ`` when ``host`` is a
+    loopback address and the operator has not set them.
+
+    >>> env = {"PARLOUR_VISITORS_PER_CLIENT": "3"}
+    >>> loopback_defaults("127.0.0.1", env); sorted(env.items())
+    [('PARLOUR_REGISTER_LIMIT', '0'), ('PARLOUR_VISITORS_PER_CLIENT', '3')]
+    >>> env = {}; loopback_defaults("0.0.0.0", env); env
+    {}
+    """
+    if is_loopback(host):
+        for name in LOOPBACK_UNLIMITED:
+            environ.setdefault(name, "0")
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run until stopped (SIGINT/SIGTERM); the embedded Redis stops with it."""
     raise_open_files_limit()
-    if is_loopback(args.host):  # one machine's server: every caller is 127.0.0.1
-        os.environ.setdefault("PARLOUR_REGISTER_LIMIT", "0")
+    loopback_defaults(args.host, os.environ)
     if not os.environ.get("PARLOUR_ADMIN_TOKEN"):
         token = secrets.token_urlsafe(32)
         os.environ["PARLOUR_ADMIN_TOKEN"] = token
@@ -284,13 +306,14 @@ def serve(args: argparse.Namespace) -> int:
     scheduler = None
     if not getattr(args, "no_scheduler", False):
         scheduler = start_scheduler(getattr(args, "scheduler_interval", 0.1))
-    # the server's bot pool, webhook deliverer and callback dispatcher
+    # the server's bot pool, webhook deliverer, callback dispatcher and sandbox worker
     children = [
         start_child(command, *extra)
         for command, extra, off in (
             ("botpool", botpool_args(args), "no_botpool"),
             ("webhooks", [], "no_webhooks"),
             ("dispatch", [], "no_dispatch"),
+            ("sandbox", [], "no_sandbox"),
         )
         if not getattr(args, off, False)
     ]

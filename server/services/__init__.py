@@ -8,15 +8,19 @@ Each feature is a small class over one shared :class:`~server.services.core.Core
 :class:`~server.services.callers.Callers`), some with collaborators in modules of
 their own (``games`` hands new games to ``new_games`` and play to ``moves``;
 ``ladders`` has ``ladder_stats``, ``ladder_pages``, ``ladder_plan`` and
-``ladder_entries``; ``tournaments`` has ``tournament_pages``), and
+``ladder_entries``; ``tournaments`` has ``tournament_pages``, which has
+``crosstable``), and
 :class:`~server.services.bundle.Services` builds them all, as ``players``,
 ``invitations``, ``games``, ``clocks``, ``slots``, ``feeds``, ``turn_streams``
 (``turnstream``), ``replays``, ``archive``, ``lobby``, ``health``, ``tournaments``,
-``ratings``, ``ladders``, ``rounds`` (a running tournament driven, for the
+``events`` (an organiser's roster, withdrawals and voided tables), ``ratings``,
+``ladders``, ``rounds`` (a running tournament driven, for the
 scheduler), ``ladder_play`` (a ladder's matches driven, for the scheduler, and its
 books on play, through the play hook of ``core``), ``apps``, ``callbacks`` and
 ``dispatch`` (a player's callback URL, and the dispatcher's queue of callback turns,
-both in ``callbacks``), ``ratelimits`` (``ratelimit``), ``metrics``, ``visitors``
+both in ``callbacks``), ``player_bots`` (a player's own bots: hosted, callback or
+connected, with ``bot_uploads`` checking a hosted bot's code) and ``hosted`` (the
+sandbox workers' queue of hosted turns), ``ratelimits`` (``ratelimit``), ``metrics``, ``visitors``
 and ``deliveries`` (the webhook queue, in ``notifications``, for the webhook
 deliverer).
 

@@ -9,6 +9,7 @@ scheduler's use case (:mod:`server.services.rounds`).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -147,16 +148,32 @@ def round_out(record: TournamentRecord, data: dict[str, Any]) -> dict[str, Any]:
     return {"index": rnd.index, "byes": list(rnd.byes), "tables": tables}
 
 
-def standings_out(snap: TournamentSnapshot | None, names: dict[str, str]) -> list[dict]:
+def standings_out(
+    snap: TournamentSnapshot | None,
+    names: dict[str, str],
+    record: TournamentRecord | None = None,
+    intervals: Mapping[str, Mapping[str, float]] | None = None,
+) -> list[dict]:
     """The standings as shown (best first), with the entries' players and their names
-    (``"house": true`` on an entry with a house bot)."""
+    (``"house": true`` on an entry with a house bot), each entry's ``name`` (its team
+    name, else its players' names joined), whether it ``withdrew``, whether it is a
+    ``reference`` entry, and its ``interval``: ``intervals[entry]`` (``{"low", "high"}``,
+    the 95% interval of its points per game) where a caller passes one, else null.
+    Nothing here computes intervals: the callers pass none today."""
     if snap is None:
         return []
     players = {e.id: e.players for e in snap.entries}
+    teams = record.entry_names if record else {}
+    gone = record.withdrawn if record else {}
+    reference = record.reference if record else set()
     return [
         {
             "rank": s.rank,
             "entry": s.entry,
+            "name": teams.get(s.entry) or " & ".join(names.get(p) or "?" for p in players[s.entry]),
+            "withdrawn": s.entry in gone,
+            "reference": s.entry in reference,
+            "interval": dict(intervals[s.entry]) if intervals and s.entry in intervals else None,
             "players": list(players[s.entry]),
             "names": [names.get(p) for p in players[s.entry]],
             "points": s.points,

@@ -18,9 +18,11 @@ from server.services.callback_dispatch import Dispatch
 from server.services.callbacks import Callbacks
 from server.services.clocks import Clocks
 from server.services.core import Core, house_bot_places
+from server.services.events import Events
 from server.services.feeds import Feeds
 from server.services.games import Games
 from server.services.health import Health
+from server.services.hosted import HostedTurns
 from server.services.invitations import (
     DEFAULT_PER_INVITEE,
     DEFAULT_PER_INVITER,
@@ -32,6 +34,7 @@ from server.services.ladder_play import LadderPlay
 from server.services.ladders import Ladders
 from server.services.lobby import PER_CREATOR, Lobby
 from server.services.metrics import Metrics
+from server.services.player_bots import PlayerBots
 from server.services.players import Players
 from server.services.ratelimit import RateLimits
 from server.services.ratings import Ratings
@@ -67,6 +70,8 @@ class Services:
         house_games_per_player: unfinished games seating only house bots one player
             may have made (0: no cap).
         house_games_max: such games unfinished at once in all (0: no cap).
+        organisers: a comma list of the player ids that may make players in bulk for
+            the tournaments they create (:mod:`server.services.events`).
     """
 
     def __init__(
@@ -88,6 +93,7 @@ class Services:
         house_bots: str | None = None,
         house_games_per_player: int = 2,
         house_games_max: int = 4,
+        organisers: str = "",
     ) -> None:
         self.core = Core(
             r,
@@ -97,6 +103,7 @@ class Services:
             seed_secret=seed_secret,
         )
         self.players = Players(self.core)
+        self.core.organisers = frozenset(p.strip() for p in organisers.split(",") if p.strip())
         if house_bots is not None:
             self.core.house_bots_in = house_bot_places(house_bots)
         self.invitations = Invitations(
@@ -118,6 +125,7 @@ class Services:
         self.lobby = Lobby(self.core, per_creator=lobby_per_creator)
         self.health = Health(self.core)
         self.tournaments = Tournaments(self.core, self.invitations, per_creator=lobby_per_creator)
+        self.events = Events(self.core, self.tournaments)
         self.ratings = Ratings(self.core)
         self.ladders = Ladders(self.core)
         self.rounds = Rounds(self.core, self.games, self.clocks, self.ratings)
@@ -136,6 +144,10 @@ class Services:
             self.core, targets.allowlist(webhook_allow), changed=self.ladders.revalidate
         )
         self.dispatch = Dispatch(self.core, self.games, self.feeds)
+        self.player_bots = PlayerBots(
+            self.core, self.ladders, self.tournaments, targets.allowlist(webhook_allow)
+        )
+        self.hosted = HostedTurns(self.core, self.games)
         self.ratelimits = RateLimits(self.core)
         self.deliveries = notifications.Deliveries(r)
         self.metrics = Metrics(self.core)

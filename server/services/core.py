@@ -34,6 +34,7 @@ from server.games import BaseState
 from server.services import notifications, par, views
 from server.services.callers import Caller, Callers, split_token
 from server.services.errors import Forbidden, NotFound, Unauthorized
+from server.store import bots as bot_store
 from server.store import callbacks as callback_store
 from server.store import clocks as clock_store
 from server.store import games as game_store
@@ -44,11 +45,12 @@ from server.store.games import GameRecord
 from server.store.players import PlayerRecord
 from server.store.scripts import Scripts
 
-HOUSE_BOTS_PLACES = ("visitors", "apps", "games", "ladders", "tournaments")
+HOUSE_BOTS_PLACES = ("visitors", "apps", "games", "ladders", "tournaments", "reference")
 """Where house bots may be seated: visitors' games, apps' and players' (unrated) games,
-ladders and tournaments (both rated)."""
-HOUSE_BOTS_DEFAULT = frozenset({"visitors", "apps", "games", "ladders"})
-"""Where they may by default: everywhere but tournaments."""
+ladders and tournaments (both rated), and ``reference``: as a reference entry a
+tournament's creator (or the admin) enters, whose games are not rated."""
+HOUSE_BOTS_DEFAULT = frozenset({"visitors", "apps", "games", "ladders", "reference"})
+"""Where they may by default: everywhere but as rated tournament entries."""
 CALLBACKS_FRESH = 1.0
 """Seconds a process keeps its list of the players with a callback before reading it
 again (:meth:`Core.queue_callbacks`)."""
@@ -125,6 +127,9 @@ class Core:
         self.open_registration = open_registration
         self._seed_secret = seed_secret
         self.house_bots_in = HOUSE_BOTS_DEFAULT
+        self.organisers: frozenset[str] = frozenset()
+        """Player ids the operator lets make players in bulk for their tournaments
+        (``PARLOUR_ORGANISERS``; :mod:`server.services.events`); the admin always may."""
         self.hooks: list[PlayHook] = []
         self._callbacks: frozenset[str] = frozenset()
         self._callbacks_read = -CALLBACKS_FRESH
@@ -317,10 +322,16 @@ class Core:
             return 0
         called = self.callback_players()
         movers = [(s, p) for s in state.to_move() if (p := views.holder(record, s)) is not None]
+        hosted = [
+            (s, p) for s, p in movers if p.startswith(bot_store.IDENTITY_PREFIX)
+        ]  # a player's bot
+        queued = bot_store.queue(self.r, self.scripts, record.id, record.version, hosted)
         movers = [(s, p) for s, p in movers if p in called]
         if not movers:
-            return 0
-        return callback_store.queue(self.r, self.scripts, record.id, record.version, movers)
+            return queued
+        return queued + callback_store.queue(
+            self.r, self.scripts, record.id, record.version, movers
+        )
 
     def callback_players(self, now: float | None = None) -> frozenset[str]:
         """The players with a callback, as read at most :data:`CALLBACKS_FRESH` s ago."""

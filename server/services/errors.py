@@ -215,3 +215,9 @@ class InvitationRefused(ServiceError):
     """A named player cannot take this invitation now (409 ``invitation_refused``):
     their inbox is full, or they do not take invitations from this inviter. The two
     are told apart to nobody; nothing was created and nothing reached that player."""
+
+
+class SandboxUnavailable(ServiceError):
+    """Hosted bots cannot be run here: no live sandbox worker says its host can sandbox
+    (503 ``sandbox_unavailable``); nothing was created. ``details["reasons"]`` are the
+    workers' own words on why not (docs/sandbox.md, for operators)."""

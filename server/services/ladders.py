@@ -65,6 +65,7 @@ from server.services.ladder_pages import LadderPages, label
 from server.services.ladder_plan import Matchmaker
 from server.services.ladder_stats import LadderStats
 from server.services.names import MAX_TITLE_LENGTH, clean_name
+from server.store import bots as bot_store
 from server.store import ladders as store
 from server.store import players as player_store
 from server.store.ladders import LadderRecord
@@ -299,9 +300,11 @@ class Ladders:
             return player_id
         if caller.player is None:
             raise InvalidRequest("name the player", {"player_id": ["required for the admin"]})
-        if player_id not in (None, caller.player.id):
-            raise Forbidden("a player joins or leaves a ladder only for itself")
-        return caller.player.id
+        if player_id in (None, caller.player.id):
+            return caller.player.id
+        if player_id in bot_store.owned_identities(self.r, caller.player.id, [player_id]):
+            return player_id  # its owner enters a bot (server/services/player_bots.py)
+        raise Forbidden("a player joins or leaves a ladder only for itself (or its bots)")
 
     # -- reading (the public pages) ------------------------------------------------------
     def list_ladders(self) -> dict[str, Any]:

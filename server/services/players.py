@@ -56,7 +56,11 @@ class Players:
             is_admin = self.core.caller(token).is_admin
             if not self.core.open_registration and not is_admin:
                 raise Forbidden("registration is closed")
-        name = names.clean_player_name(name, app_store.bot_pool(self.r))
+        return self.make(names.clean_player_name(name, app_store.bot_pool(self.r)))
+
+    def make(self, name: str) -> dict[str, Any]:
+        """Store a new player named ``name`` (already cleaned) and answer its token, this
+        once (:meth:`register`, and an organiser's roster: :mod:`server.services.events`)."""
         player_id = secrets.token_hex(8)
         token = f"{player_id}.{secrets.token_urlsafe(32)}"
         record = PlayerRecord(player_id, name, sha256(token.partition(".")[2]))

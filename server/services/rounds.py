@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from server.games import REGISTRY
@@ -70,14 +70,35 @@ def no_checkpoint(step: str) -> None:
     """The default :data:`Checkpoint`: nothing to do at a step boundary."""
 
 
-def table_game_id(tournament_id: str, round_index: int, table: int) -> str:
+def table_game_id(tournament_id: str, round_index: int, table: int, replay: int = 0) -> str:
     """The id of a table's game: derived, so that creating it twice is impossible.
+    ``replay``: how many of the table's games were voided before this one.
 
     >>> table_game_id("t1", 0, 0) == table_game_id("t1", 0, 0) != table_game_id("t1", 0, 1)
     True
+    >>> table_game_id("t1", 0, 0) != table_game_id("t1", 0, 0, replay=1)
+    True
     """
-    digest = hashlib.sha256(f"{tournament_id}:{round_index}:{table}".encode()).hexdigest()
-    return digest[:16]
+    name = f"{tournament_id}:{round_index}:{table}" + (f":{replay}" if replay else "")
+    return hashlib.sha256(name.encode()).hexdigest()[:16]
+
+
+def withdrawal_result(table: Table, withdrawn: Collection[str]) -> dict[str, Any]:
+    """The stored result of a table one of whose entries had withdrawn before its game
+    was made: no game; each withdrawn entry scores -1 and loses, the others score 0 and
+    win (``withdrawn`` true, ``forfeit`` the first withdrawn entry).
+
+    >>> withdrawal_result(Table(("A", "B")), {"B"})["winners"]
+    [0]
+    """
+    out = [e in withdrawn for e in table.entries]
+    return {
+        "scores": [-1 if w else 0 for w in out],
+        "winners": [p for p, w in enumerate(out) if not w],
+        "forfeit": next(e for e in table.entries if e in withdrawn),
+        "withdrawn": True,
+        "game_id": None,
+    }
 
 
 def table_result(table: Table, final: Mapping[str, Any]) -> dict[str, Any]:
@@ -131,8 +152,10 @@ class Rounds:
             if snap is None:  # running with no entry cannot happen: start checks
                 return "missing"
             self._rate(record, snap, checkpoint)
-            if snap.rounds and not snap.rounds[-1].is_finished:
-                if not self._play_round(record, snap, checkpoint):
+            unfinished = [p.round.index for p in snap.rounds if not p.is_finished]
+            if unfinished:  # the last round, or one with a voided table being replayed
+                wrote = [self._play_round(record, snap, i, checkpoint) for i in unfinished]
+                if not any(wrote):
                     return "playing"
                 continue
             try:
@@ -148,22 +171,31 @@ class Rounds:
             if upcoming is None:
                 store.finish(self.r, tournament_id, time.time())
                 return "finished"
-            store.put_round(self.r, tournament_id, upcoming.to_dict())
+            store.put_round(self.r, tournament_id, upcoming.to_dict(), record.voids)
         return "busy"
 
     def _play_round(
-        self, record: TournamentRecord, snap: TournamentSnapshot, checkpoint: Checkpoint
+        self, record: TournamentRecord, snap: TournamentSnapshot, index: int, checkpoint: Checkpoint
     ) -> bool:
-        """Create the current round's missing games and record finished ones; True if
-        anything was written."""
-        played = snap.rounds[-1]
-        index = played.round.index
+        """Create round ``index``'s missing games and record finished ones; True if
+        anything was written. A table with a withdrawn entry and no game yet gets
+        :func:`withdrawal_result` instead of a game."""
+        played = snap.rounds[index]
         games = dict(record.games)
         created: dict[str, str] = {}
+        forfeits: dict[str, dict[str, Any]] = {}
         for t, table in enumerate(played.round.tables):
             name = store.slot(index, t)
-            if name not in games:
+            gone = {e for e in table.entries if e in record.withdrawn}
+            if name in games or name in record.results:
+                continue
+            if gone:
+                forfeits[name] = withdrawal_result(table, gone)
+            else:
                 created[name] = self._create_game(record, snap, index, t, table, checkpoint)
+        if forfeits:
+            checkpoint("results")
+            store.put_results(self.r, record.id, forfeits)
         if created:
             checkpoint("games")
             store.set_games(self.r, record.id, created)
@@ -172,7 +204,7 @@ class Rounds:
         pending = {
             store.slot(index, t): games[store.slot(index, t)]
             for t, result in enumerate(played.results)
-            if result is None
+            if result is None and store.slot(index, t) in games
         }
         finals = self.clocks.final_results(list(pending.values()))
         results = {}
@@ -184,7 +216,7 @@ class Rounds:
         if results:
             checkpoint("results")
             store.put_results(self.r, record.id, results)
-        return bool(created or results)
+        return bool(created or results or forfeits)
 
     def _create_game(
         self,
@@ -207,13 +239,15 @@ class Rounds:
         options = dict(meta["options"])
         if engine.seat_option:  # the seats decide: a table may be smaller than the largest
             options.pop(engine.seat_option, None)
-        game_id = table_game_id(record.id, index, t)
+        game_id = table_game_id(
+            record.id, index, t, len(record.voids.get(store.slot(index, t), ()))
+        )
         seed, twins = None, None
         if table.board is not None:  # the board's other tables: same seed, other entries
             seed = self.core.board_seed(record.id, table.board)
             twins = [
-                table_game_id(record.id, index, u)
-                for u, other in enumerate(snap.rounds[-1].round.tables)
+                table_game_id(record.id, index, u, len(record.voids.get(store.slot(index, u), ())))
+                for u, other in enumerate(snap.rounds[index].round.tables)
                 if other.board == table.board and u != t
             ]
         checkpoint("create")
@@ -241,8 +275,21 @@ class Rounds:
     def _rate(
         self, record: TournamentRecord, snap: TournamentSnapshot, checkpoint: Checkpoint
     ) -> None:
-        """Apply every rated game of the tournament not applied yet (each exactly once)."""
-        events = rating_events(snap)
+        """Apply every rated game of the tournament not applied yet (each exactly once).
+
+        Not rated: a table forfeited by a withdrawal (no game was played), and a table
+        with a reference entry (a house bot the organiser invited)."""
+        unrated = {
+            f"r{name.replace(':', ':t')}"
+            for name, result in record.results.items()
+            if result.get("withdrawn")
+        }
+        house = {p for e, players in record.entries if e in record.reference for p in players}
+        events = [
+            e
+            for e in rating_events(snap)
+            if e.key not in unrated and not any(p in house for team in e.teams for p in team)
+        ]
         if not events:
             return
         game = record.meta["game"]

@@ -1,5 +1,6 @@
 """A tournament as shown: one tournament with its entries, rounds and standings, the
-standings alone, and the lobby's list of the newest tournaments.
+standings alone, the sheets (standings, cross-table, games; also as CSV), and the
+lobby's list of the newest tournaments.
 
 Public (anyone may read them): pairings, results, names and game ids only, never a
 card; each game's own view decides what a caller may see of it. What is shown is
@@ -13,7 +14,7 @@ from typing import Any
 
 from redis import Redis
 
-from server.services import brackets, views
+from server.services import brackets, crosstable, views
 from server.services.core import Core
 from server.services.errors import NotFound
 from server.services.lobby import PER_CREATOR, capped
@@ -22,6 +23,7 @@ from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store import tournaments as store
 from server.store.tournaments import TournamentRecord
+from server.tournaments.formats import Format
 
 
 def read(r: Redis, tournament_id: str) -> TournamentRecord:
@@ -88,17 +90,23 @@ class TournamentPages:
                 "games_started": len(record.games),
                 "games_finished": len(record.results),
             },
+            "registration": "closed" if record.registration_closed else "open",
+            "join_code": record.join_code is not None,
             "entries": [
                 {
                     "id": eid,
                     "seed": i + 1,
+                    "name": record.entry_names.get(eid),
+                    "reference": eid in record.reference,
+                    "withdrawn": eid in record.withdrawn,
                     "players": [{"id": p, "name": names.get(p)} | views.house(p) for p in players],
                     "pending": list(record.pending.get(eid, ())),
                 }
                 for i, (eid, players) in enumerate(record.entries)
             ],
             "rounds": [brackets.round_out(record, data) for data in record.rounds],
-            "standings": brackets.standings_out(snap, names),
+            "tiebreaks": list(crosstable.TIEBREAKS[Format(meta["format"])]),
+            "standings": brackets.standings_out(snap, names, record),
         }
 
     def list_tournaments(self, limit: int = 20) -> dict[str, Any]:
@@ -152,7 +160,49 @@ class TournamentPages:
         return {
             "id": record.id,
             "status": record.status,
+            "tiebreaks": list(crosstable.TIEBREAKS[Format(record.meta["format"])]),
             "standings": brackets.standings_out(
-                brackets.snapshot(record), player_names(self.r, record)
+                brackets.snapshot(record), player_names(self.r, record), record
             ),
         }
+
+    def sheets(self, tournament_id: str) -> dict[str, Any]:
+        """What people read and export: the standings with the tie-breaks in the order
+        applied, the cross-table in the standings' order, and every game
+        (:mod:`server.services.crosstable`).
+
+        Raises:
+            NotFound.
+        """
+        record = read(self.r, tournament_id)
+        names = player_names(self.r, record)
+        table = brackets.standings_out(brackets.snapshot(record), names, record)
+        rounds = [brackets.round_out(record, data) for data in record.rounds]
+        shown = {row["entry"]: row["name"] for row in table}
+        return {
+            "id": record.id,
+            "name": record.meta["name"],
+            "game": record.meta["game"],
+            "format": record.meta["format"],
+            "status": record.status,
+            "progress": {
+                "rounds": len(record.rounds),
+                "games_planned": record.games_planned,
+                "games_started": len(record.games),
+                "games_finished": len(record.results),
+            },
+            "tiebreaks": list(crosstable.TIEBREAKS[Format(record.meta["format"])]),
+            "standings": table,
+            "crosstable": crosstable.crosstable([row["entry"] for row in table], rounds),
+            "games": crosstable.game_rows(rounds, shown, record.voids),
+        }
+
+    def sheet_csv(self, tournament_id: str, part: str) -> str:
+        """One of :meth:`sheets`' parts (``standings``, ``crosstable``, ``games``) as CSV."""
+        sheets = self.sheets(tournament_id)
+        if part == "standings":
+            return crosstable.standings_csv(sheets["standings"])
+        if part == "crosstable":
+            shown = {row["entry"]: row["name"] for row in sheets["standings"]}
+            return crosstable.crosstable_csv(sheets["crosstable"], shown)
+        return crosstable.games_csv(sheets["games"])

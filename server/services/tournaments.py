@@ -31,12 +31,14 @@ of players per entry is fixed when the tournament is created
 
 from __future__ import annotations
 
+import hmac
 import secrets
 import time
 from typing import Any
 
 from server.games import REGISTRY
 from server.services import brackets, views
+from server.services.bots import BOT_SEAT
 from server.services.core import Core
 from server.services.errors import (
     CannotStart,
@@ -44,12 +46,15 @@ from server.services.errors import (
     InvalidRequest,
     InvitationsPending,
     NotFound,
+    UnknownBot,
     UnplayableFormat,
 )
 from server.services.invitations import Invitations, needs_invitation, new_id
 from server.services.lobby import PER_CREATOR
 from server.services.names import MAX_TITLE_LENGTH, clean_name
 from server.services.tournament_pages import TournamentPages, read
+from server.store import apps as app_store
+from server.store import bots as bot_store
 from server.store import lobby as lobby_store
 from server.store import players as player_store
 from server.store import tournaments as store
@@ -155,23 +160,55 @@ class Tournaments:
         lobby_store.add_tournament(self.r, tournament_id, now)
         return self.show(tournament_id)
 
-    def enter(self, token: str | None, tournament_id: str, players: list[str]) -> dict[str, Any]:
-        """Enter one entry (one player per seat of a side) while the tournament is open.
+    def enter(
+        self,
+        token: str | None,
+        tournament_id: str,
+        players: list[str],
+        name: str | None = None,
+        code: str | None = None,
+    ) -> dict[str, Any]:
+        """Enter one entry (one player per seat of a side) while the tournament is open;
+        ``name`` is its team name (shown instead of its players' names); a player given
+        as ``"bot:<name>"`` is an identity of that house bot not entered yet. Where the
+        organiser set a join code, a player entering itself gives it as ``code``.
+
+        House bots: the creator or the admin may enter an entry of house bots only as a
+        *reference entry* (its games are not rated) where the operator lets organisers
+        (``reference`` in ``PARLOUR_HOUSE_BOTS``, the default); anyone may enter them
+        where the operator lets them play in tournaments (``tournaments``).
 
         Raises:
             Unauthorized, Forbidden (see the module docstring; a house bot where the
-            operator does not let them play, by default in any tournament), NotFound (the
+            operator does not let them play), NotFound (the
             tournament or a player), InvalidRequest (a player twice, a size the
             game cannot seat), and the store's EntriesClosed, AlreadyEntered,
             WrongEntrySize (409).
         """
         caller = self.core.caller(token)
+        if name is not None:
+            name = clean_name(name)
         record = read(self.r, tournament_id)
+        players = self._house_bots(record, players)
+        organiser = caller.is_admin or (
+            caller.player is not None and caller.player.id == record.meta["created_by"]
+        )
+        owned = (  # a player's own bots: entering them is their consent
+            bot_store.owned_identities(self.r, caller.player.id, players)
+            if caller.player
+            else set()
+        )
         mine = caller.player is not None and (
-            caller.player.id == record.meta["created_by"] or caller.player.id in players
+            organiser or caller.player.id in players or bool(owned)
         )
         if not (caller.is_admin or mine):
             raise Forbidden("you may enter yourself, or anyone in a tournament you created")
+        if (
+            record.join_code is not None
+            and not organiser
+            and not hmac.compare_digest(record.join_code.encode(), (code or "").encode())
+        ):
+            raise Forbidden("this tournament asks for its join code: ask its organiser")
         if len(set(players)) != len(players):
             raise InvalidRequest(
                 "a player may hold one seat of an entry", {"players": ["a player appears twice"]}
@@ -185,16 +222,25 @@ class Tournaments:
         missing = {str(i): "no such player" for i, p in enumerate(players) if found[p] is None}
         if missing:
             raise NotFound("no such player", {"players": missing})
-        self.core.admit_house_bots("tournaments", players)
+        reference = (
+            all(views.is_house(p) for p in players)
+            and organiser
+            and "reference" in self.core.house_bots_in
+            and "tournaments" not in self.core.house_bots_in
+        )
+        if not reference:
+            self.core.admit_house_bots("tournaments", players)
         inviter = caller.player.id if caller.player else None
-        pending = [p for p in players if needs_invitation(p, inviter)]
+        pending = [p for p in players if needs_invitation(p, inviter) and p not in owned]
         sent: list[tuple[str, dict[str, Any]]] = []
         if pending and caller.player is not None:  # first: a refusal leaves nothing behind
             invitation = self._invitation(record, players, caller.player)
             sent = [(p, invitation) for p in pending]
             self.invitations.reserve(caller.player.id, sent)
         try:
-            entry_id = store.add_entry(self.r, self.scripts, tournament_id, players, pending)
+            entry_id = store.add_entry(
+                self.r, self.scripts, tournament_id, players, pending, name, reference
+            )
         except BaseException:
             if sent and caller.player is not None:
                 self.invitations.cancel(caller.player.id, sent)
@@ -205,11 +251,43 @@ class Tournaments:
         return {
             "id": entry_id,
             "seed": int(entry_id[1:]),
+            "name": name,
+            "reference": reference,
             "players": [
                 {"id": p, "name": rec.name} | views.house(p) for p in players if (rec := found[p])
             ],
             "pending": pending,
         }
+
+    def _house_bots(self, record: TournamentRecord, players: list[str]) -> list[str]:
+        """``players`` with each ``"bot:<name>"`` replaced by an identity of that house bot
+        that is in no entry of the tournament yet.
+
+        Raises:
+            UnknownBot (400): no such bot for this game, or no identity of it left.
+        """
+        if not any(p.startswith(BOT_SEAT) for p in players):
+            return players
+        pool = app_store.bot_pool(self.r)
+        taken = {p for _, entered in record.entries for p in entered}
+        out, problems = [], {}
+        for i, p in enumerate(players):
+            if not p.startswith(BOT_SEAT):
+                out.append(p)
+                continue
+            bot = pool.get(p[len(BOT_SEAT) :])
+            free = [b for b in (bot or {}).get("players", []) if b not in taken and b not in out]
+            if bot is None or (
+                bot["games"] is not None and record.meta["game"] not in bot["games"]
+            ):
+                problems[str(i)] = f"no house bot {p!r} for this game; the pool has {sorted(pool)}"
+            elif not free:
+                problems[str(i)] = f"every identity of {p!r} is entered already"
+            else:
+                out.append(free[0])
+        if problems:
+            raise UnknownBot(problems)
+        return out
 
     def _invitation(
         self, record: TournamentRecord, players: list[str], inviter: PlayerRecord
@@ -299,6 +377,16 @@ class Tournaments:
         played (:meth:`TournamentPages.list_tournaments
         <server.services.tournament_pages.TournamentPages.list_tournaments>`)."""
         return self.pages.list_tournaments(limit)
+
+    def sheets(self, tournament_id: str) -> dict[str, Any]:
+        """Standings, cross-table and games (:meth:`TournamentPages.sheets
+        <server.services.tournament_pages.TournamentPages.sheets>`)."""
+        return self.pages.sheets(tournament_id)
+
+    def sheet_csv(self, tournament_id: str, part: str) -> str:
+        """One sheet as CSV (:meth:`TournamentPages.sheet_csv
+        <server.services.tournament_pages.TournamentPages.sheet_csv>`)."""
+        return self.pages.sheet_csv(tournament_id, part)
 
     def standings(self, tournament_id: str) -> dict[str, Any]:
         """The standings alone (:meth:`TournamentPages.standings

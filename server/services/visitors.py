@@ -142,7 +142,8 @@ class Visitors:
     def play_against_bots(
         self, client: str, game: str, options: dict[str, Any] | None, name: str | None = None
     ) -> dict[str, Any]:
-        """A new game: the visitor in seat 0, the pool's bots in every other seat.
+        """A new game: the visitor in seat 0 (named ``name``, else "Visitor"), the pool's
+        bots in every other seat.
 
         Returns:
             ``{"game": the spectator's view, "seat": 0, "token": the guest token,
@@ -156,7 +157,7 @@ class Visitors:
         """
         if not self.enabled:
             raise VisitorsOff("playing against bots without an account is turned off here")
-        shown = "You"
+        shown = "Visitor"  # what everyone sees; the visitor's own table says "You are …"
         if name is not None:
             pool = app_store.bot_pool(self.r)
             shown = names.clean_player_name(name, pool, max_length=names.MAX_VISITOR_LENGTH)

@@ -4,14 +4,18 @@ Layout (all under the hash tag ``{<tournament_id>}``, names from :mod:`keys`):
 
 * ``t:{id}``          hash ``meta`` (JSON), ``status``, ``created``, ``started``,
   ``finished``, ``seats_per_entry``, ``next_entry``, ``games_planned``, ``consented``
-  (every player of every entry accepted, recorded with the start), ``error``;
+  (every player of every entry accepted, recorded with the start), ``error``,
+  ``registration`` (``closed`` once the organiser closes it), ``join_code``;
 * ``t:{id}:entries``  hash entry id -> JSON ``{"players": [...]}``, plus
   ``"pending"``: the players who have not accepted their invitation yet
-  (:mod:`server.store.invitations`);
+  (:mod:`server.store.invitations`), ``"name"``: its team name, ``"reference"``: a house bot the
+  organiser invited, ``"withdrawn"``:
+  the rounds paired when it withdrew (:mod:`server.store.events`);
 * ``t:{id}:players``  set of the player ids entered;
 * ``t:{id}:rounds``   hash round index -> the round's pairing (``pairing.Round``);
 * ``t:{id}:games``    hash ``<round>:<table>`` -> game id;
 * ``t:{id}:results``  hash ``<round>:<table>`` -> the table's result;
+* ``t:{id}:voids``    hash ``<round>:<table>`` -> the table's voided game ids;
 * ``sched:tournaments`` (its own slot): the ids of the tournaments to drive.
 
 Exactly once without locks: a round and a result are written with ``HSETNX``
@@ -29,6 +33,7 @@ from typing import Any
 
 import orjson
 from redis import Redis
+from redis.exceptions import WatchError
 
 from . import keys
 from .errors import StoreError
@@ -103,6 +108,19 @@ class TournamentRecord:
     """Every round so far (``pairing.Round.to_dict``), in order."""
     games: dict[str, str] = field(default_factory=dict)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    entry_names: dict[str, str] = field(default_factory=dict)
+    """Entry id -> its team name, for the entries given one."""
+    reference: set[str] = field(default_factory=set)
+    """The reference entries: house bots the organiser invited (their games are unrated)."""
+    withdrawn: dict[str, int] = field(default_factory=dict)
+    """Entry id -> the number of rounds paired when it withdrew (a running tournament's
+    withdrawn entries: every table of theirs with no game yet is forfeited)."""
+    join_code: str | None = None
+    """Set by the organiser: a player entering itself must give it (never shown)."""
+    registration_closed: bool = False
+    """The organiser closed registration: no entry may be added, the tournament is open."""
+    voids: dict[str, list[str]] = field(default_factory=dict)
+    """``<round>:<table>`` -> the table's voided game ids, oldest first."""
 
 
 def _float(value: bytes | None) -> float | None:
@@ -125,7 +143,8 @@ def read(r: Redis, tournament_id: str) -> TournamentRecord | None:
     pipe.hgetall(keys.tournament_rounds(tournament_id))
     pipe.hgetall(keys.tournament_games(tournament_id))
     pipe.hgetall(keys.tournament_results(tournament_id))
-    head, entries, rounds, games, results = pipe.execute()
+    pipe.hgetall(keys.tournament_voids(tournament_id))
+    head, entries, rounds, games, results, voids = pipe.execute()
     if b"meta" not in head:
         return None
     spe = head.get(b"seats_per_entry")
@@ -146,6 +165,12 @@ def read(r: Redis, tournament_id: str) -> TournamentRecord | None:
         consented=head.get(b"consented") == b"1",
         entries=[(k, tuple(v["players"])) for k, v in ordered],
         pending={k: tuple(v["pending"]) for k, v in ordered if v.get("pending")},
+        entry_names={k: v["name"] for k, v in ordered if v.get("name")},
+        reference={k for k, v in ordered if v.get("reference")},
+        withdrawn={k: int(v["withdrawn"]) for k, v in ordered if v.get("withdrawn") is not None},
+        registration_closed=head.get(b"registration") == b"closed",
+        join_code=text(head[b"join_code"]) if head.get(b"join_code") else None,
+        voids={k.decode(): orjson.loads(v) for k, v in voids.items()},
         rounds=[orjson.loads(rounds[k]) for k in sorted(rounds, key=int)],
         games={k.decode(): v.decode() for k, v in games.items()},
         results={k.decode(): orjson.loads(v) for k, v in results.items()},
@@ -158,10 +183,14 @@ def add_entry(
     tournament_id: str,
     players: Sequence[str],
     pending: Sequence[str] = (),
+    name: str | None = None,
+    reference: bool = False,
 ) -> str:
     """Enter ``players`` as one entry; returns the entry id (``e1``, ``e2``… in seed order).
 
-    ``pending``: the players whose place is held until they accept an invitation.
+    ``pending``: the players whose place is held until they accept an invitation;
+    ``name``: the entry's team name, if it has one; ``reference``: a house bot the
+    organiser invited, whose games are not rated.
 
     Raises:
         TournamentMissing, EntriesClosed, AlreadyEntered, WrongEntrySize.
@@ -174,7 +203,12 @@ def add_entry(
         ],
         args=[
             orjson.dumps(
-                {"players": list(players), **({"pending": list(pending)} if pending else {})}
+                {
+                    "players": list(players),
+                    **({"pending": list(pending)} if pending else {}),
+                    **({"name": name} if name else {}),
+                    **({"reference": True} if reference else {}),
+                }
             ),
             len(players),
             *players,
@@ -235,11 +269,30 @@ def start(
     raise TournamentMissing()
 
 
-def put_round(r: Redis, tournament_id: str, round_: dict[str, Any]) -> bool:
-    """Store a round's pairing once; False if that round was already stored."""
-    return bool(
-        r.hsetnx(keys.tournament_rounds(tournament_id), str(round_["index"]), orjson.dumps(round_))
-    )
+def put_round(
+    r: Redis,
+    tournament_id: str,
+    round_: dict[str, Any],
+    voids: dict[str, list[str]] | None = None,
+) -> bool:
+    """Store a round's pairing once; False if that round was already stored, or if a
+    table was voided since ``voids`` (the voids the pairing was computed with) were read:
+    the pairing may have read a result that is gone."""
+    voids_key = keys.tournament_voids(tournament_id)
+    with r.pipeline(transaction=True) as watched:
+        pipe: Any = watched  # after WATCH its reads answer at once
+        try:
+            pipe.watch(voids_key)
+            now = {text(k): orjson.loads(v) for k, v in pipe.hgetall(voids_key).items()}
+            if now != (voids or {}):
+                return False
+            pipe.multi()
+            pipe.hsetnx(
+                keys.tournament_rounds(tournament_id), str(round_["index"]), orjson.dumps(round_)
+            )
+            return bool(pipe.execute()[0])
+        except WatchError:
+            return False
 
 
 def set_games(r: Redis, tournament_id: str, games: dict[str, str]) -> None:

@@ -32,10 +32,12 @@ from werkzeug.test import EnvironBuilder
 from client_sdk.sse import SseParser
 from server.games import find_game
 from tests.api.game_setups import check_every_game_is_set_up
+from tests.api.openapi_events import exercise_events
 from tests.api.play import play_random_moves
 from tests.callbacks.openapi_calls import exercise_callbacks
 from tests.conftest import ADMIN_TOKEN
 from tests.embed.openapi_calls import exercise_embedding
+from tests.hosted.openapi_calls import exercise_player_bots
 from tests.ladder.openapi_calls import exercise_ladders
 from tests.security.openapi_tokens import exercise_tokens
 from tests.train.option_sets import OPTION_SETS, option_sets
@@ -370,9 +372,11 @@ def test_responses_match_the_spec(client, spec, players, app, document):
     assert {e["kind"] for e in events_body["events"]} >= {"game_end", "game_over", "deal_end"}
 
     exercise_tournaments(call, four, people, client, app)
+    exercise_events(call, client, app)  # an organiser's event (docs/organisers.md)
     exercise_embedding(call, gid, tokens[0])  # apps, bots, webhooks, SSE
     exercise_tokens(call)  # rotate and revoke
     exercise_callbacks(call)  # /v1/me/callback: a bot that is a URL
+    exercise_player_bots(call, app)  # /v1/me/bots: a player's own bots
     exercise_ladders(call, four)  # /v1/ladders (docs/ladder.md)
     exercise_visitors(call)  # the web lobby's Play against bots
 

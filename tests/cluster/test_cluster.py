@@ -71,6 +71,7 @@ def test_the_keys_of_one_thing_share_a_slot(tag):
             keys.tournament_rounds(tag),
             keys.tournament_games(tag),
             keys.tournament_results(tag),
+            keys.tournament_voids(tag),
         ],
         [keys.ratings(tag), keys.ratings_applied(tag)],
         [keys.metrics_counters(), keys.metrics_waiting()],

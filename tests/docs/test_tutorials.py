@@ -302,7 +302,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         served.stop()
 
 
-@pytest.mark.parametrize("page", ["javascript-bot.md", "python-bot.md"])
+@pytest.mark.parametrize("page", ["javascript-bot.md", "python-bot.md", "hosted-bot.md"])
 def test_tutorial_runs_as_written(
     page: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
@@ -318,7 +318,9 @@ def test_tutorial_runs_as_written(
     server: Served = request.getfixturevalue("server")
     env = _clean_env() | {"PARLOUR_SERVER": server.url}
     done, said = run_page(TUTORIALS / page, tmp_path, env, timeout=120)
-    if page.startswith("python"):
+    if page.startswith("hosted"):  # the server ran the bot: validated, then rated
+        assert "validation passed" in done.stdout, said
+    elif page.startswith("python"):
         # the ladder game was rated: ann is on the leaderboard with the house bots
         assert re.search(r"^\s*\d+ ann\b", done.stdout, re.MULTILINE), said
     else:  # the tournament game was played and rated: all four are on the leaderboard

@@ -644,7 +644,7 @@ def test_malformed_moves(move: Any) -> None:
 def test_wrong_phase_and_turn() -> None:
     s = game("check", CHECK_DEAL, W)
     before = s.to_dict()
-    with pytest.raises(IllegalMove, match="auction phase"):
+    with pytest.raises(IllegalMove, match="^no card is played during the auction$"):
         s.apply(N, {"type": "play", "card": "AS"})
     with pytest.raises(NotYourTurn):
         s.apply(E, {"type": "pass"})

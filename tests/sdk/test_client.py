@@ -354,6 +354,21 @@ CALLS = [
     (lambda c: list(c.games.archive(ladder="L")), "GET", "/v1/archive", None),
     (lambda c: list(c.games.stream("G", after=3)), "GET", "/v1/games/{game_id}/stream", None),
     (lambda c: c.tournaments.list(limit=5), "GET", "/v1/tournaments", None),
+    # an organiser's event (docs/organisers.md)
+    (lambda c: c.tournaments.roster("T", csv="name\nAda\n"), "POST",
+     "/v1/tournaments/{tournament_id}/roster", {"csv": "name\nAda\n"}),
+    (lambda c: c.tournaments.enter_named("T", ["bot:random"], "House"), "POST",
+     "/v1/tournaments/{tournament_id}/entries", {"players": ["bot:random"], "name": "House"}),
+    (lambda c: c.tournaments.close("T"), "POST", "/v1/tournaments/{tournament_id}/close", {}),
+    (lambda c: c.tournaments.join_code("T"), "POST",
+     "/v1/tournaments/{tournament_id}/join-code", {}),
+    (lambda c: c.tournaments.withdraw("T", "E"), "POST",
+     "/v1/tournaments/{tournament_id}/entries/{entry_id}/withdraw", {}),
+    (lambda c: c.tournaments.void("T", 0, [1]), "POST",
+     "/v1/tournaments/{tournament_id}/rounds/{round_index}/void", {"tables": [1]}),
+    (lambda c: c.tournaments.sheets("T"), "GET", "/v1/tournaments/{tournament_id}/sheets", None),
+    (lambda c: c.tournaments.sheet_csv("T", "games"), "GET",
+     "/v1/tournaments/{tournament_id}/sheets.csv", None),
     (lambda c: c.apps.create("app", invite_url="http://x/i"), "POST", "/v1/apps",
      {"name": "app", "invite_url": "http://x/i"}),
     (lambda c: c.apps.get("A"), "GET", "/v1/apps/{app_id}", None),
@@ -415,6 +430,8 @@ def _template(path: str) -> str:
             .replace("/players/P/", "/players/{player_id}/")
             .replace("/ladders/L", "/ladders/{ladder_id}")
             .replace("/entries/P", "/entries/{player_id}")
+            .replace("/entries/E/", "/entries/{entry_id}/")
+            .replace("/rounds/0/", "/rounds/{round_index}/")
             .replace("/blocks/P", "/blocks/{player_id}")
             .replace("/seats/1", "/seats/{seat}"))  # fmt: skip
 

@@ -18,6 +18,7 @@ import pytest
 
 from server.api import create_app
 from tests.api.helpers import Api, assert_error
+from tests.conftest import Player
 from tests.embed.conftest import make_app, register_bots
 from tests.security.test_invitation_spam import everything
 
@@ -149,9 +150,11 @@ def test_house_bots_are_marked_in_every_seat_and_lobby_row(api, players):
         assert all(s.get("house") in (None, True) for s in seats)
 
 
-def test_house_bots_stay_out_of_a_player_s_rated_tournament(api, players, redis_client):
+def test_house_bots_stay_out_of_a_player_s_rated_tournament(app_config, redis_client):
+    # without `reference` an organiser may not invite them either (tests/api/test_events.py)
+    api = Api(create_app(app_config | {"HOUSE_BOTS": "visitors,apps,games,ladders"}).test_client())
     bots = register_bots(api)
-    ada = players.register("ada")
+    ada = Player(**api.post("/v1/players", {"name": "ada"}).body)
     body = {"game": "concerto", "format": "round_robin", "options": {"deals": 1}}
     tid = api.post("/v1/tournaments", body, ada).body["id"]
     entries = f"/v1/tournaments/{tid}/entries"

@@ -3,7 +3,7 @@
 Every Redis key name is built in :mod:`server.store.keys`, and only the modules of
 ``server/store`` send Redis commands. Both are read from the source with :mod:`ast`:
 
-* the key prefixes are taken from ``keys.py`` itself (the text before the first
+* the key prefixes are taken from the ``keys`` package itself (the text before the first
   placeholder of each builder's f-string, or the whole name of a fixed key), and any
   string literal of another module of ``server/`` that starts with one, or with a
   name and a hash tag (``x:{``, a key whatever its prefix), is listed;
@@ -22,7 +22,8 @@ from redis.commands.core import CoreCommands
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "server"
-KEYS = SERVER / "store" / "keys.py"
+KEYS = SERVER / "store" / "keys"
+"""The key builders' package: every module of it builds keys."""
 
 BARE_KEYS = {"ladders"}
 """Fixed key names with no ``:`` or hash tag: too plain a word to search the code for
@@ -67,10 +68,10 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 def key_names() -> tuple[set[str], set[str]]:
-    """The prefixes of the built keys and the fixed key names, from keys.py's returns."""
+    """The prefixes of the built keys and the fixed key names, from the keys' returns."""
     prefixes: set[str] = set()
     fixed: set[str] = set()
-    for node in ast.walk(ast.parse(KEYS.read_text())):
+    for node in (n for f in sorted(KEYS.glob("*.py")) for n in ast.walk(ast.parse(f.read_text()))):
         if isinstance(node, ast.Return) and isinstance(node.value, ast.JoinedStr):
             prefixes.add(_leading_text(node.value))
         elif isinstance(node, ast.Return) and isinstance(node.value, ast.Constant):

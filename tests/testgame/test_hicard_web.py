@@ -21,11 +21,26 @@ from tests.web.test_table import assert_page_holds_none_of
 pytestmark = pytest.mark.usefixtures("hicard")  # registered before the app is made
 
 
+RULES_PAGE = (
+    '<h1>Hicard</h1><h2 id="minute">How to play in one minute</h2>'
+    "<p>Each round, both play a card; the higher card takes the trick.</p><h2>The rules</h2>"
+)
+"""The rules page a new game brings (docs/rules/<game>.md): Hicard has none in the docs
+build, so the browser is given this one at ``/rules/hicard``, its minute first."""
+
+
 @pytest.fixture
 def web(hicard: Game, browser: Browser, live_server: LiveServer) -> Iterator[Web]:
-    """tests/web/conftest.py's ``web`` (a page watched for errors), here too."""
-    with web_page(shared_context(browser, "desktop", viewport=DESKTOP), live_server.url) as made:
-        yield made
+    """tests/web/conftest.py's ``web`` (a page watched for errors), here too, with
+    Hicard's rules page served as the docs build would."""
+    context = shared_context(browser, "desktop", viewport=DESKTOP)
+    pattern = f"**/rules/{hicard.id}"
+    context.route(pattern, lambda route: route.fulfill(content_type="text/html", body=RULES_PAGE))
+    try:
+        with web_page(context, live_server.url) as made:
+            yield made
+    finally:
+        context.unroute(pattern)
 
 
 @pytest.fixture
@@ -63,6 +78,8 @@ def test_a_hicard_table_is_drawn_played_and_watched(web: Web, seats: Seats) -> N
     assert page.locator(".board.game-hicard").count() == 1
     assert page.locator(".table-bar .who").inner_text() == "You are Seat 1 (ann)."
     assert page.locator(".info .state-json").count() == 1  # the generic renderer's state tree
+    minute = page.locator("details.minute").text_content() or ""
+    assert "the higher card takes the trick" in minute  # the rules page's minute
     led = play_a_card(page, seats, game_id, first)
     assert seats.view(game_id)["state"]["trick"] == [led]
 
@@ -85,3 +102,13 @@ def test_a_hicard_table_is_drawn_played_and_watched(web: Web, seats: Seats) -> N
     assert len(log) >= 4, log
     assert not [line for line in log if "undefined" in line or "NaN" in line], log
     assert 'deal {"round":1,"leader":0}' in log  # a kind's other shape: the generic line
+
+
+def test_the_lobby_offers_hicard_with_nothing_written_for_it(web: Web, hicard: Game) -> None:
+    """The lobby's offers come from ``GET /v1/rules``: a game with no renderer of its own is
+    offered too, by its title, at its defaults."""
+    page = web.open("/")
+    offer = page.locator(f"form.offer[data-game='{hicard.id}']")
+    assert offer.locator("h3").inner_text() == hicard.title
+    assert offer.locator(f"a[href='/rules/{hicard.id}']").count() == 1
+    assert hicard.title in page.locator("#way-in p.intro").inner_text()

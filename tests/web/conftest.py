@@ -18,7 +18,8 @@ needs. These tests skip only when no Chromium is installed.
   closed after it: under the full ``chromium`` a context of its own per test would
   cost a new window, and each new window loads the browser's own omnibox page in a
   renderer of its own (about half a CPU-second a test; the headless shell has no
-  windows). The app keeps nothing in cookies or ``localStorage``.
+  windows). The app keeps nothing in cookies, and in ``localStorage`` only the table's
+  settings (server/web/js/prefs.js: a test that changes them clears them).
   Its pages prefer reduced motion (see :func:`shared_context`); it waits for the page's
   own changes (:func:`wait_for`, a MutationObserver) rather than asking it over and over.
 * ``phone_web``: the same on a 390×844 touch screen (``page.tap`` works there), in a
@@ -146,9 +147,9 @@ def web_page(context: BrowserContext, url: str) -> Iterator[Web]:
 
 EXPECTED = tuple(f"the server responded with a status of {code}" for code in (409, 422))
 """Answers the page expects, though Chromium logs every failed load as an error: a move
-that lost the race to the bots (409: the page says the table moved on and shows the latest
-view), and a tapped card that is no legal move (422: the page shows the server's reason);
-see server/web/js/table.js."""
+that lost the race to the bots (409: the page sends it again at the new version while it is
+still legal, else says the table moved on and shows the latest view), and a tapped card
+that is no legal move (422: the page shows the server's reason); see server/web/js/table.js."""
 
 
 def is_error(msg: Any) -> bool:

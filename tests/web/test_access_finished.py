@@ -58,12 +58,30 @@ def test_finished_tables_pass_axe_fits_and_is_photographed(
     last = list(SIZES)[-1]  # audit() loads each page at the first size, then resizes it
     resized: list[str] = []
 
+    ends: dict[str, tuple[str, list[list[str]]]] = {}
+
     def look(name: str, size: str, page: Page) -> None:
         if name == "table-concerto-end" and size == last:
             resized.extend(layout(page))
+        if size == last:
+            rows = page.locator(".info table.scores tbody tr").evaluate_all(
+                "rows => rows.map(r => [...r.children].map(c => c.textContent.trim()))"
+            )
+            ends[name] = (page.locator(".status.result").inner_text(), rows)
 
     problems = audit(browser, live_server.url, axe_source, pages, look)
     assert not problems, report(problems)
+    # Concerto's panel: one total per row, and the rows above the game's add up to it.
+    _, rows = ends["table-concerto-end"]
+    *parts, total = rows
+    assert total[0] == "game (one deal)" and [r[0] for r in parts] == ["hands", "left-overs"], rows
+    for column in (1, 2):
+        assert int(total[column]) == sum(int(r[column]) for r in parts), rows
+    # Seconds' end names the rule that decided it, who won by it, and why seat 0 did or not.
+    text, _ = ends["table-seconds-end"]
+    assert "In Seconds the second-highest total wins" in text and "Totals: North " in text, text
+    assert "won with" in text and ("You won!" in text or "You lost." in text), text
+    assert "Yours is the" in text or "Your total, " in text, text
     # The audit checks each size on one load, resized: the same layout as a page loaded
     # at that size (no script of the page lays it out by the window's size at load).
     tab = audit_tab(browser)

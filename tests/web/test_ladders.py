@@ -54,6 +54,7 @@ def test_a_ladder_s_leaderboard_and_an_entry_s_games_form_and_health(web: Web, a
     row.locator("a").click()
     page.wait_for_selector(".ladder-board tbody tr")
     rows = page.locator(".ladder-board tbody tr")
+    assert page.locator("#crumbs span").last.inner_text() == "Evening"  # its name, not its id
     assert rows.count() == len(board) >= 4  # every rated entry, in the API's order
     top = rows.first.locator("td").all_inner_texts()
     assert top[0] == "1" and board[0]["name"] in top[1]

@@ -71,6 +71,13 @@ def test_the_lobby_lists_games_tournaments_and_leaderboards(web: Web, seats: Sea
     assert in_tournament.locator(f"a[href='/tournaments/{made['id']}']").inner_text() == (
         "tournament round 1"
     )
+    # its replay leads back to its tournament
+    in_tournament.locator("a", has_text="Replay").click()
+    page.wait_for_selector(".board")
+    back = page.locator("#crumbs a", has_text="Tournament")
+    assert back.get_attribute("href") == f"/tournaments/{made['id']}"
+    page.goto(web.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
 
     tournament = page.locator(f"tr[data-tournament='{made['id']}']")
     assert "Friday" in tournament.inner_text() and "finished" in tournament.inner_text()

@@ -58,6 +58,12 @@ def test_a_rotated_replay_file_steps_through_its_games_on_the_board(
     page.click("button[data-step=last]")  # past the first chunk of frames
     page.wait_for_selector(f".board[data-version='{last}']")
     assert page.locator(".status").inner_text().startswith("Game over. ")
+    assert page.locator(".replay-seats li").all_inner_texts() == [
+        f"{label}: random" for label in ("North", "East", "South", "West")
+    ]
+    scores = " · ".join(str(s) for s in second["result"]["scores"])
+    seed = second["revealed"]["seed"]
+    assert f"Final scores {scores} · seed {seed}" in page.locator(".seed").inner_text()
     assert page.locator(".par-table tbody tr").count() == 2  # one deal, each side's par
     about = page.locator(".par-about")
     assert "Par is the most a side" in about.inner_text()

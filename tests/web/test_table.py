@@ -318,6 +318,16 @@ def test_the_last_trick_of_a_deal_stays_until_the_next_card(
     view = play_random(seats, game_id, players, random.Random(7), limit=1)  # deal 2's first card
     wait_for_version(page, view["version"])
     assert page.locator(".center .last-trick").count() == 0
+    # ... and the side panel's review still shows it, on demand
+    review = page.locator(".side .last-review")
+    review.locator("summary").click()
+    cards = review.locator("[data-card]")
+    assert [cards.nth(i).get_attribute("data-card") for i in range(cards.count())] == [
+        c["card"] for c in last["cards"]
+    ]
+    assert review.locator("summary").inner_text() == (
+        "Last trick" if kind == "trick" else "Last hand"
+    )
 
 
 # -- the table explains itself ------------------------------------------------------------
@@ -509,12 +519,167 @@ def test_the_cowpoke_exchange_says_that_choosing_takes_the_card(web: Web, seats:
     assert page.locator(".moves .hint").inner_text() == (
         "Your move: choose a card on the table; choosing takes it into your hand."
     )
+    # A tap on a card of the hand, no choice now: said in words, nothing sent, nothing moved.
+    sent = len(web.responses)
+    page.locator(".seat.you .hand span.card").first.click()
+    assert page.locator(".message").inner_text() == (
+        "That card is not one to choose now: choose one of the highlighted cards."
+    )
+    assert len(web.responses) == sent and seats.view(game_id)["version"] == view["version"]
     watcher = page.context.new_page()  # a spectator in another tab (no token)
     watcher.goto(f"{web.url}/table/{game_id}")
     watcher.wait_for_selector("body[data-ready=true]")
     assert watcher.locator(".center .exchange-note").inner_text() == (
         f"Seat {chooser + 1} chooses a card: the card chosen goes into their hand."
     )
+
+
+def test_a_fast_click_in_the_simultaneous_put_out_is_never_lost(web: Web, seats: Seats) -> None:
+    """Cowpoke's put-out: the others put out between the page's last view and the click, so
+    the click goes with an old version (409 stale_version); the page sends it again at the
+    new one, since the move is still legal, and says nothing of a table that moved on."""
+    players = [seats.register(f"p{i}") for i in range(3)]
+    game_id = seats.game("cowpoke", players, {})["id"]
+    start = seats.view(game_id, players[0])
+    assert start["state"]["phase"] == "put_out" and sorted(start["to_move"]) == [0, 1, 2]
+    page = web.open(f"/table/{game_id}#token={players[0].token}")
+    held = []
+    holding = [True]
+
+    def hold(route) -> None:  # the page's next views of the game wait, so its view stays old
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(f"**/v1/games/{game_id}", hold)
+    for seat in (1, 2):
+        mine = seats.view(game_id, players[seat])
+        seats.move(game_id, players[seat], mine["legal_moves"][0], mine["version"])
+    for _ in range(100):  # the long-poll saw the others' moves and asked for the view
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for the newer view"
+    card = next(m["card"] for m in start["legal_moves"] if m["card"] in start["hand"])
+    page.locator(f".seat.you .hand .card[data-card='{card}']").click()
+    for _ in range(100):
+        if "stale_version" in web.received():
+            break
+        page.wait_for_timeout(50)
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    for _ in range(100):
+        after = seats.view(game_id, players[0])
+        if after["version"] > start["version"] + 2:
+            break
+        page.wait_for_timeout(50)
+    assert "stale_version" in web.received()  # it did lose the race, once
+    assert after["state"]["phase"] != "put_out" or after["state"]["round"] > 1, after["state"]
+    assert "moved on" not in page.locator(".message").inner_text()
+
+
+def test_a_lone_keep_says_why_and_a_forced_move_plays_itself_when_asked(
+    web: Web, seats: Seats
+) -> None:
+    """Pinochle's dix exchange for a seat with no dix: one legal move, Keep, whose line says
+    why it is alone. With "Play forced moves for me" ticked in the table's settings (kept
+    in this browser's localStorage, so still ticked after a reload) it plays itself after
+    a short pause; a card of the hand then waits for a second click with "Confirm before
+    playing"."""
+    players = [seats.register(f"p{i}") for i in range(4)]
+    for number in range(20):  # a deal whose first seat asked holds no dix (seeds, in turn)
+        options = {"variant": "partnership", "max_deals": 1}
+        game_id = seats.game("pinochle", players, options, seed=f"keep-{number}")["id"]
+        seat = seats.view(game_id)["to_move"][0]
+        mine = seats.view(game_id, players[seat])
+        if mine["legal_moves"] == [{"type": "keep"}]:
+            break
+    assert mine["legal_moves"] == [{"type": "keep"}]
+    rng = random.Random(3)
+    page = web.open(f"/table/{game_id}#token={players[seat].token}")
+    assert page.locator(".moves button.move").all_inner_texts() == ["Keep"]
+    assert "Keep: you hold no dix (the 9 of trumps), so you cannot take the turned card" in (
+        page.locator(".moves .move-help").inner_text()
+    )
+    try:
+        page.locator(".prefs summary").click()
+        page.locator(".prefs input[name=autoplay]").check()
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        assert page.locator(".prefs input[name=autoplay]").is_checked()  # kept
+        wait_for(page, f".board:not([data-version='{mine['version']}'])")
+        assert seats.view(game_id)["version"] > mine["version"]  # Keep was played
+        page.locator(".prefs summary").click()  # closed again after the reload
+        page.locator(".prefs input[name=autoplay]").uncheck()
+        page.locator(".prefs input[name=confirm]").check()
+        play_random(seats, game_id, players, rng, stop_at_seat=seat)
+        mine = seats.view(game_id, players[seat])
+        assert len(mine["legal_moves"]) > 1, mine["legal_moves"]
+        wait_for_version(page, mine["version"])
+        card = mine["legal_moves"][0]["card"]
+        page.locator(f".seat.you .hand button.card[data-card='{card}']").click()
+        page.wait_for_selector(f".seat.you .hand button.card.chosen[data-card='{card}']")
+        assert seats.view(game_id)["version"] == mine["version"]  # picked, not played
+        page.locator(".confirm-bar button.confirm-play").click()
+        wait_for(page, f".board:not([data-version='{mine['version']}'])")
+        assert card not in seats.view(game_id, players[seat])["hand"]
+    finally:
+        page.evaluate("() => localStorage.clear()")  # the shared context's other tests
+
+
+RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten"}
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def spoken_card(code: str) -> str:
+    return f"{RANKS.get(code[0], code[0])} of {SUITS[code[1]]}"
+
+
+def test_single_keys_read_the_table_aloud(web: Web, seats: Seats) -> None:
+    """The screen-reader keys (server/web/js/reader.js), read from the accessibility tree:
+    H the hand by suit, T the middle, L the last trick, W whose turn, S the score, M the
+    legal moves."""
+    players = [seats.register(f"p{i}") for i in range(4)]
+    game_id = seats.game("seconds", players, {})["id"]
+    view = play_random(seats, game_id, players, random.Random(1), limit=5)  # trick 2's lead
+    seat = view["to_move"][0]
+    mine = seats.view(game_id, players[seat])
+    page = web.open(f"/table/{game_id}#token={players[seat].token}")
+    wait_for_version(page, mine["version"])
+    labels = ["North", "East", "South", "West"]
+
+    def read(key: str) -> str:
+        page.keyboard.press(key)
+        tree = page.locator(".reader").aria_snapshot()  # what assistive technology is given
+        assert tree.startswith('- status "read out"'), tree
+        return page.locator(".reader").inner_text()
+
+    hand = read("h")
+    assert hand.startswith(f"Your hand, {len(mine['hand'])} cards: ")
+    for suit, name in SUITS.items():  # each suit held, in order spades, hearts, diamonds, clubs
+        held = [spoken_card(c).split(" of ")[0] for c in mine["hand"] if c[1] == suit]
+        assert (f"{name}: {', '.join(held)}" in hand) == bool(held), (name, hand)
+    assert read("w").startswith("Your move.")
+    moves = read("m")
+    assert (
+        moves
+        == "Your moves: "
+        + "; ".join(f"play {spoken_card(m['card'])}" for m in mine["legal_moves"])
+        + "."
+    )
+    scores = view["scores"]
+    assert read("s") == "Score: " + " · ".join(f"{labels[i]} {scores[i]}" for i in range(4)) + "."
+    first = events_of(seats, game_id, "trick")[0]
+    last = read("l")
+    assert last.startswith(f"Trick 1 to {labels[first['winner']]}"), last
+    for c in first["cards"]:
+        assert f"{labels[c['seat']]} {spoken_card(c['card'])}" in last
+    table = read("t")
+    lead = view["state"]["current_trick"][0]
+    assert table.startswith("The table: Deal 1 of 7") and spoken_card(lead["card"]) in table
+    assert read("?").startswith("Keys: H your hand")
 
 
 def test_phones_show_the_score_on_the_first_screen(phone_web: Web, seats: Seats) -> None:

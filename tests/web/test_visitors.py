@@ -40,10 +40,19 @@ def test_every_rules_link_of_the_lobby_resolves_with_its_tags(web: Web) -> None:
 
 
 def test_unknown_pages_answer_an_html_404_and_the_api_keeps_json(live_server: LiveServer) -> None:
-    for path in ("/nowhere", "/rules/chess"):
+    crumbs = {  # where each page is: "Lobby", then the pages above it, then itself
+        "/nowhere": '<a href="/">Lobby</a></nav>',
+        "/rules/chess": '<a href="/">Lobby</a> › <a href="/rules">Rules</a></nav>',
+    }
+    for path, trail in crumbs.items():
         reply = requests.get(live_server.url + path, timeout=10)
         assert reply.status_code == 404 and "text/html" in reply.headers["Content-Type"], path
-        assert "<h1>" in reply.text
+        assert "<h1>" in reply.text and trail in reply.text, path
+    game = next(iter(REGISTRY))
+    page = requests.get(f"{live_server.url}/rules/{game}", timeout=10).text
+    assert f'<a href="/rules">Rules</a> › <span>{game.capitalize()}</span></nav>' in page
+    # the rules page opens with the minute: its first section heading
+    assert re.search(r"<h2[^>]*>", page).group(0) == '<h2 id="minute">'
     api = requests.get(live_server.url + "/v1/nowhere", timeout=10)
     assert api.status_code == 404 and api.json()["error"]["code"] == "not_found"
 
@@ -239,7 +248,7 @@ def test_the_default_pool_fills_the_largest_table_of_each_bot_s_games(
     select = page.locator("form.offer[data-game='pinochle'] select[data-option='variant']")
     assert select.locator("option[value='double-deck']").is_enabled()
     assert select.locator("option:disabled").count() == 0
-    assert page.locator("form.offer button.play-bots").count() == 4
+    assert page.locator("form.offer button.play-bots").count() == len(REGISTRY)
     intro = page.locator("#way-in p.intro").inner_text()
     assert "play Concerto, Seconds, Cowpoke and Pinochle at the same tables" in intro
 

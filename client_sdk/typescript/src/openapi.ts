@@ -735,6 +735,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's bots. */
+        get: operations["listPlayerBots"];
+        put?: never;
+        /**
+         * A new bot of the caller's: hosted (its code), callback (a URL) or connected.
+         * @description A bot plays as player identities of its own, one per seat of a side, so
+         *     that it is one entry of a ladder or a tournament and fills every seat of
+         *     its side. `hosted`: the server runs the uploaded code (`bundle`), each
+         *     seat in a sandbox of its own (docs/sandbox.md); refused with 503
+         *     `sandbox_unavailable` where no sandbox worker can sandbox. `callback`:
+         *     the server calls `url` with each turn, signed with `secret` (shown once).
+         *     `connected`: the owner's runner plays it with `tokens` (shown once).
+         */
+        post: operations["createPlayerBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/bots/{bot_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's bots, with its versions. */
+        get: operations["getPlayerBot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/bots/{bot_id}/games/{game_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bot's hosted seats of a game that is over: versions, failures, stderr.
+         * @description Only the bot's owner, and only once the game is over (and, for a table
+         *     of a duplicate board, once the whole board is: 403 `board_in_play`
+         *     before): a seat's stderr could tell its cards. Each seat: the version that played it, its failed
+         *     turns by kind, and the last 2 KiB of its stderr.
+         */
+        get: operations["getBotGameLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/bots/{bot_id}/ladders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enter the bot in a ladder, as one entry (a pair of its identities where fixed). */
+        post: operations["enterBotInLadder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/bots/{bot_id}/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enter the bot in a tournament, as one entry of `seats` of its identities. */
+        post: operations["enterBotInTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/bots/{bot_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a new version of a hosted bot; games from now on play it.
+         * @description A game in progress keeps the version its seat started with; ladders ask
+         *     a validation game of the new version before rating it again.
+         */
+        post: operations["uploadBotVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/callback": {
         parameters: {
             query?: never;
@@ -1127,6 +1249,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments/{tournament_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close registration: no more entries (creator or admin); repeatable.
+         * @description The tournament stays `open` (`registration`: `closed`) until it is started;
+         *     an entry is then refused with 409 `entries_closed` (details.status `closed`).
+         */
+        post: operations["closeRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments/{tournament_id}/entries": {
         parameters: {
             query?: never;
@@ -1144,10 +1287,170 @@ export interface paths {
          *     until they all accept; a declined or expired invitation withdraws it. A player is in
          *     at most one entry (409 `already_entered`);
          *     every entry has the same number of players (409 `wrong_entry_size`);
-         *     entries close at the start (409 `entries_closed`). Entry ids `e1`,
+         *     entries close at the start, or when the organiser closes registration
+         *     (409 `entries_closed`). `name` is the entry's team name, shown instead of
+         *     its players' names. The creator or the admin may enter the server's house
+         *     bots as a reference entry (`reference`: its games are not rated) unless
+         *     the operator leaves `reference` out of `PARLOUR_HOUSE_BOTS`. Entry ids `e1`,
          *     `e2`… are the seeds, in entry order.
          */
         post: operations["enterTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/entries/{entry_id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw an entry (creator, admin, or a player of the entry); repeatable.
+         * @description Open: the entry is removed (its players may enter again). Running: the
+         *     entry stays in the standings (`withdrawn`), and every table of it that has
+         *     no game yet is forfeited: it loses (score -1), its table-mates win (0),
+         *     and nothing is rated; a game already under way is played out and counts.
+         *     Finished: 409 `entries_closed`.
+         */
+        post: operations["withdrawEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/join-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new join code: players entering themselves must give it (creator or admin).
+         * @description For an event without a roster: hand the code to the class; each student
+         *     enters with its own token (`POST …/entries` with `code`), consenting by
+         *     doing so. Without the code, or with an old one, a player's own entry is
+         *     403 `forbidden`. Shown in this answer only; a new call replaces it. The
+         *     tournament shows `join_code: true`. Only while it is open (409
+         *     `entries_closed`).
+         */
+        post: operations["newJoinCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a player of every roster row and enter them (the admin, or an organiser).
+         * @description Rows come as `players` (`name`, optional `team`) or as `csv` (a header
+         *     naming `name` and optionally `team`), at most 200 in all. Each row becomes
+         *     a new player, its token shown in this answer only (each player rotates its
+         *     own with `POST /v1/me/token`); the rows of one team are one entry, named
+         *     after the team (every team the same size: the tournament's
+         *     `seats_per_entry`). The admin may call it, and a tournament's creator whom
+         *     the operator lists in `PARLOUR_ORGANISERS` (else 403). Consent as for any
+         *     entry: the admin's entries are made directly, an organiser's are held
+         *     (`pending`) until each player accepts its invitation with its own token.
+         *     Everything is checked first: a refused roster makes no player.
+         */
+        post: operations["enterRoster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/rounds/{round_index}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void tables of a round to have them replayed (creator or admin).
+         * @description Each table named (`tables`; left out: all of the round's) must be over,
+         *     else 409 `game_not_finished`. Its result is struck and the scheduler plays
+         *     it again under a new game id, with a new deal; the old game id is listed
+         *     in the table's `voided`. In swiss and knockout only the last round paired
+         *     may be voided (400: the next round was paired from its results); never in
+         *     duplicate (422 `unplayable_format`: the replay would be dealt cards the
+         *     board's other games show). A tournament not running: 409 `entries_closed`
+         *     (details.status). A rating applied for the table stays applied: its
+         *     replay is not rated again.
+         */
+        post: operations["voidTables"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/sheets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The standings with their tie-breaks, the cross-table and every game.
+         * @description Public like the tournament. `tiebreaks` names the standings' keys in the
+         *     order applied. The cross-table has a row per entry in the standings'
+         *     order, and a cell per other entry: the games they played together, the
+         *     row's points from them (1 above, ½ level, 0 below, pairwise at bigger
+         *     tables) and each game's mark. `games` is every table of every round.
+         */
+        get: operations["getSheets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/sheets.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One sheet as CSV: standings, crosstable or games.
+         * @description `standings`: rank, entry, name, players, points, played, byes, buchholz,
+         *     head_to_head, score_difference, eliminated_in, withdrawn, reference,
+         *     interval_low, interval_high (empty: no interval is computed). `crosstable`:
+         *     a row per entry, a column per entry in the standings' order (the row's
+         *     points against the column's; empty: never met; `x`: itself), its total.
+         *     `games`: round, table, board, game_id, status, entries, names, scores,
+         *     ranks, forfeit, voided (lists space-separated, names by ` | `).
+         */
+        get: operations["getSheetCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1351,6 +1654,16 @@ export interface components {
         EntryCreate: {
             /** @description one player id per seat of the entry's side, in seat order */
             players: string[];
+            /**
+             * @description the entry's team name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * @description the tournament's join code, where its organiser set one
+             * @default null
+             */
+            code?: string | null;
         };
         Clock: {
             /** @description each move's time, from the start of the seat's turn */
@@ -2388,6 +2701,7 @@ export interface components {
                 ladder_id?: string;
                 app_id?: string;
                 webhook_id?: string;
+                bot_id?: string;
                 invitation?: string;
                 /** @description the unknown game of a leaderboard */
                 game?: string;
@@ -2717,12 +3031,29 @@ export interface components {
         UnavailableError: {
             error: components["schemas"]["UnavailableErrorBody"];
         };
+        /** @description `sandbox_unavailable` */
+        SandboxUnavailableErrorBody: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "sandbox_unavailable";
+            message: string;
+            details: {
+                /** @description the sandbox workers' words */
+                reasons: string[];
+            };
+        };
+        /** @description the `sandbox_unavailable` error */
+        SandboxUnavailableError: {
+            error: components["schemas"]["SandboxUnavailableErrorBody"];
+        };
         /**
          * @description docs/api.md's error envelope, `{"error": {"code", "message", "details"}}`, of any code:
          *     one body per code (`<Code>ErrorBody`, `details` typed per code), told apart by `code`
          */
         Error: {
-            error: components["schemas"]["InvalidRequestErrorBody"] | components["schemas"]["UnauthorizedErrorBody"] | components["schemas"]["ForbiddenErrorBody"] | components["schemas"]["BoardInPlayErrorBody"] | components["schemas"]["NotFoundErrorBody"] | components["schemas"]["NotYourTurnErrorBody"] | components["schemas"]["StaleVersionErrorBody"] | components["schemas"]["GameOverErrorBody"] | components["schemas"]["SeatTakenErrorBody"] | components["schemas"]["AlreadySeatedErrorBody"] | components["schemas"]["NoOpenSeatErrorBody"] | components["schemas"]["GameNotStartedErrorBody"] | components["schemas"]["GameStartedErrorBody"] | components["schemas"]["SeatOpenErrorBody"] | components["schemas"]["SeatHeldErrorBody"] | components["schemas"]["GameNotFinishedErrorBody"] | components["schemas"]["DeadlinePassedErrorBody"] | components["schemas"]["EntriesClosedErrorBody"] | components["schemas"]["AlreadyEnteredErrorBody"] | components["schemas"]["WrongEntrySizeErrorBody"] | components["schemas"]["CannotStartErrorBody"] | components["schemas"]["InvitationsPendingErrorBody"] | components["schemas"]["InvitationExpiredErrorBody"] | components["schemas"]["TooManyInvitationsErrorBody"] | components["schemas"]["InvitationRefusedErrorBody"] | components["schemas"]["IllegalMoveErrorBody"] | components["schemas"]["UnplayableFormatErrorBody"] | components["schemas"]["RateLimitedErrorBody"] | components["schemas"]["TooManyStreamsErrorBody"] | components["schemas"]["UnavailableErrorBody"];
+            error: components["schemas"]["InvalidRequestErrorBody"] | components["schemas"]["UnauthorizedErrorBody"] | components["schemas"]["ForbiddenErrorBody"] | components["schemas"]["BoardInPlayErrorBody"] | components["schemas"]["NotFoundErrorBody"] | components["schemas"]["NotYourTurnErrorBody"] | components["schemas"]["StaleVersionErrorBody"] | components["schemas"]["GameOverErrorBody"] | components["schemas"]["SeatTakenErrorBody"] | components["schemas"]["AlreadySeatedErrorBody"] | components["schemas"]["NoOpenSeatErrorBody"] | components["schemas"]["GameNotStartedErrorBody"] | components["schemas"]["GameStartedErrorBody"] | components["schemas"]["SeatOpenErrorBody"] | components["schemas"]["SeatHeldErrorBody"] | components["schemas"]["GameNotFinishedErrorBody"] | components["schemas"]["DeadlinePassedErrorBody"] | components["schemas"]["EntriesClosedErrorBody"] | components["schemas"]["AlreadyEnteredErrorBody"] | components["schemas"]["WrongEntrySizeErrorBody"] | components["schemas"]["CannotStartErrorBody"] | components["schemas"]["InvitationsPendingErrorBody"] | components["schemas"]["InvitationExpiredErrorBody"] | components["schemas"]["TooManyInvitationsErrorBody"] | components["schemas"]["InvitationRefusedErrorBody"] | components["schemas"]["IllegalMoveErrorBody"] | components["schemas"]["UnplayableFormatErrorBody"] | components["schemas"]["RateLimitedErrorBody"] | components["schemas"]["TooManyStreamsErrorBody"] | components["schemas"]["UnavailableErrorBody"] | components["schemas"]["SandboxUnavailableErrorBody"];
         };
         /** @description a `deal` event */
         DealEvent: {
@@ -3913,6 +4244,106 @@ export interface components {
             blocks: components["schemas"]["Block"][];
             next_cursor: string | null;
         };
+        BotVersion: {
+            version: number;
+            sha256: string;
+            size: number;
+            /** Format: date-time */
+            created: string;
+            /** @description seats of games this version played (pinned at the first turn) */
+            seats_played: number;
+        };
+        BotToken: {
+            player_id: string;
+            token: string;
+        };
+        /** @description one of the caller's bots */
+        PlayerBot: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "hosted" | "callback" | "connected";
+            /** @description the player ids it plays as, one per seat of a side */
+            identities: string[];
+            /** @description the latest (hosted) */
+            version: number | null;
+            versions: components["schemas"]["BotVersion"][];
+            url?: string | null;
+            /** Format: date-time */
+            created: string;
+            /** @description a callback bot's signing secret, once */
+            secret?: string;
+            /** @description a connected bot's tokens, once */
+            tokens?: components["schemas"]["BotToken"][];
+        };
+        PlayerBots: {
+            bots: components["schemas"]["PlayerBot"][];
+        };
+        /** @description a hosted bot's code: one `.py` file, or a `.tar`, `.tar.gz`, `.tgz` or `.zip` archive with `manifest.json` at its root; at most 1 MiB as uploaded */
+        BotUpload: {
+            /** @description its name says what it is (`main.py`, `bot.tar.gz`) */
+            filename: string;
+            /** @description the file's bytes, base64 */
+            content_base64: string;
+        };
+        PlayerBotCreate: {
+            name: string;
+            /** @enum {string} */
+            kind: "hosted" | "callback" | "connected";
+            /** @description hosted bots only */
+            bundle?: components["schemas"]["BotUpload"];
+            /** @description callback bots only */
+            url?: string;
+        };
+        BotSeatLog: {
+            seat: number;
+            bot: string;
+            /** @description the version that played */
+            version: number;
+            /** @description its last 2 KiB */
+            stderr: string;
+            /** @description turns it failed, by kind (docs/sandbox.md) */
+            failures: {
+                [key: string]: number;
+            };
+        };
+        BotGameLogs: {
+            game_id: string;
+            seats: components["schemas"]["BotSeatLog"][];
+        };
+        BotLadderEntry: {
+            ladder_id: string;
+        };
+        BotTournamentEntry: {
+            tournament_id: string;
+            /**
+             * @description players per entry of the tournament (Concerto: 2)
+             * @default 1
+             */
+            seats?: number;
+        };
+        EntryPlayer: {
+            id: string;
+            name: string | null;
+            house?: components["schemas"]["House"];
+        };
+        TournamentEntry: {
+            /** @example e1 */
+            id: string;
+            seed: number;
+            /** @description team name */
+            name: string | null;
+            /** @description a house bot the organiser invited: unrated */
+            reference: boolean;
+            /**
+             * @description it withdrew
+             * @default false
+             */
+            withdrawn?: boolean;
+            players: components["schemas"]["EntryPlayer"][];
+            /** @description yet to accept */
+            pending: string[];
+        };
         /** @description the caller's callback and its health */
         Callback: {
             url: string;
@@ -4033,9 +4464,19 @@ export interface components {
                 };
             }[];
         };
+        Interval: {
+            low: number;
+            high: number;
+        };
         Standing: {
             rank: number;
             entry: string;
+            /** @description its team name, else its players' names joined */
+            name: string;
+            withdrawn: boolean;
+            reference: boolean;
+            /** @description 95% interval of its points per game: null (none computed) */
+            interval: components["schemas"]["Interval"] | null;
             players: string[];
             names: (string | null)[];
             points: number;
@@ -4112,19 +4553,6 @@ export interface components {
             games_started: number;
             games_finished: number;
         };
-        EntryPlayer: {
-            id: string;
-            name: string | null;
-            house?: components["schemas"]["House"];
-        };
-        TournamentEntry: {
-            /** @example e1 */
-            id: string;
-            seed: number;
-            players: components["schemas"]["EntryPlayer"][];
-            /** @description yet to accept */
-            pending: string[];
-        };
         /** @description by table position (the order of `entries`) */
         TableResult: {
             scores: number[];
@@ -4187,22 +4615,132 @@ export interface components {
             /** @description started with every entry accepted by all its players; only then rated */
             consented: boolean;
             progress: components["schemas"]["TournamentProgress"];
+            /** @enum {string} */
+            registration: "open" | "closed";
+            /** @description a player entering itself must give the code */
+            join_code: boolean;
             entries: components["schemas"]["TournamentEntry"][];
             rounds: components["schemas"]["TournamentRound"][];
+            /** @description the standings' order: these keys, first to last */
+            tiebreaks: string[];
             standings: components["schemas"]["Standing"][];
         };
         EntryCreated: {
             /** @example e1 */
             id: string;
             seed: number;
+            /** @description team name */
+            name: string | null;
+            /** @description a house bot the organiser invited: unrated */
+            reference: boolean;
+            /** @default false */
+            withdrawn?: boolean;
             players: components["schemas"]["EntryPlayer"][];
             /** @description players invited, yet to accept */
             pending: string[];
+        };
+        JoinCode: {
+            id: string;
+            /** @description shown this once */
+            code: string;
+        };
+        RosterRow: {
+            /** @description a display name, normalised to NFC and stripped; refused (400 invalid_request naming the field and the class) when blank, with a control, bidi or invisible character, or reading as a house bot's name (look-alike letters folded by Unicode TS 39 skeletons) */
+            name: string;
+            /**
+             * @description rows of one team: one entry
+             * @default null
+             */
+            team?: string | null;
+        };
+        RosterCreate: {
+            /** @default null */
+            players?: components["schemas"]["RosterRow"][] | null;
+            /**
+             * @description a header with `name` (and `team`), a row each
+             * @default null
+             */
+            csv?: string | null;
+        };
+        RosterPlayer: {
+            id: string;
+            name: string;
+            /** @description shown this once */
+            token: string;
+        };
+        RosterEntry: {
+            entry: components["schemas"]["EntryCreated"];
+            players: components["schemas"]["RosterPlayer"][];
+        };
+        RosterCreated: {
+            id: string;
+            entries: components["schemas"]["RosterEntry"][];
+        };
+        VoidTables: {
+            /**
+             * @description the tables to void (left out: every table of the round)
+             * @default null
+             */
+            tables?: number[] | null;
+        };
+        Voided: {
+            /** @description game ids */
+            voided: string[];
+            tournament: components["schemas"]["Tournament"];
+        };
+        CrossResult: {
+            round: number;
+            game_id: string | null;
+            /** @enum {string} */
+            mark: "1" | "½" | "0";
+        };
+        CrossCell: {
+            opponent: string;
+            games: number;
+            /** @description 1 above, ½ level, 0 below */
+            points: number;
+            results: components["schemas"]["CrossResult"][];
+        };
+        CrossRow: {
+            entry: string;
+            cells: components["schemas"]["CrossCell"][];
+        };
+        GameRow: {
+            round: number;
+            table: number;
+            board: number | null;
+            game_id: string | null;
+            /** @enum {string} */
+            status: "pending" | "playing" | "finished" | "forfeited";
+            entries: string[];
+            names: string[];
+            scores: number[] | null;
+            ranks: number[] | null;
+            forfeit: string | null;
+            /** @description game ids */
+            voided: string[];
+        };
+        Sheets: {
+            id: string;
+            name: string;
+            game: string;
+            /** @enum {string} */
+            format: "round_robin" | "swiss" | "knockout" | "duplicate";
+            /** @enum {string} */
+            status: "open" | "running" | "finished" | "aborted";
+            progress: components["schemas"]["TournamentProgress"];
+            /** @description the standings' order: these keys, first to last */
+            tiebreaks: string[];
+            standings: components["schemas"]["Standing"][];
+            crosstable: components["schemas"]["CrossRow"][];
+            games: components["schemas"]["GameRow"][];
         };
         Standings: {
             id: string;
             /** @enum {string} */
             status: "open" | "running" | "finished" | "aborted";
+            /** @description the standings' order: these keys, first to last */
+            tiebreaks: string[];
             standings: components["schemas"]["Standing"][];
         };
         VisitorSettings: {
@@ -4528,6 +5066,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["UnavailableError"];
+            };
+        };
+        /** @description no sandbox worker can run submitted code here (`sandbox_unavailable`): docs/sandbox.md */
+        SandboxUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SandboxUnavailableError"];
             };
         };
         /**
@@ -5591,6 +6138,207 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    listPlayerBots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the caller's bots */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerBots"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    createPlayerBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerBotCreate"];
+            };
+        };
+        responses: {
+            /** @description the bot */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerBot"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["SandboxUnavailable"];
+        };
+    };
+    getPlayerBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the bot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerBot"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getBotGameLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+                game_id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the bot's seats of the game */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotGameLogs"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    enterBotInLadder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotLadderEntry"];
+            };
+        };
+        responses: {
+            /** @description the entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LadderEntry"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    enterBotInTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotTournamentEntry"];
+            };
+        };
+        responses: {
+            /** @description the entry */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentEntry"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    uploadBotVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotUpload"];
+            };
+        };
+        responses: {
+            /** @description the bot, with the new version */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerBot"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["SandboxUnavailable"];
+        };
+    };
     getCallback: {
         parameters: {
             query?: never;
@@ -6085,6 +6833,38 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    closeRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description the tournament */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     enterTournament: {
         parameters: {
             query?: never;
@@ -6115,6 +6895,187 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
+        };
+    };
+    withdrawEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description the tournament */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    newJoinCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description the code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinCode"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    enterRoster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RosterCreate"];
+            };
+        };
+        responses: {
+            /** @description the players (with their tokens) and entries */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RosterCreated"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    voidTables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+                /** @description 0 for the first round */
+                round_index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["VoidTables"];
+            };
+        };
+        responses: {
+            /** @description the voided game ids and the tournament */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Voided"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnplayableFormat"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getSheets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the sheets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sheets"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSheetCsv: {
+        parameters: {
+            query?: {
+                part?: "standings" | "crosstable" | "games";
+            };
+            header?: never;
+            path: {
+                tournament_id: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the sheet (UTF-8 CSV, a header line first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
         };
     };
     getStandings: {

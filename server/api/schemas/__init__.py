@@ -12,6 +12,7 @@ each, so a view says ``schemas.GameCreate`` whichever module it lives in.
 from marshmallow import Schema as Schema
 
 from .apps import *  # noqa: F403
+from .bots import *  # noqa: F403
 from .callbacks import *  # noqa: F403
 from .errors import *  # noqa: F403
 from .fields import *  # noqa: F403

@@ -11,6 +11,7 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from .bots import SandboxUnavailableDetails
 from .fields import AnyOf, ref
 
 
@@ -143,6 +144,7 @@ class NotFoundDetails(Schema):
     ladder_id = fields.String()
     app_id = fields.String()
     webhook_id = fields.String()
+    bot_id = fields.String()
     invitation = fields.String()
     game = fields.String(metadata=_described("the unknown game of a leaderboard"))
     players = fields.Dict(
@@ -267,6 +269,7 @@ DETAILS: dict[str, type[Schema]] = {
     "rate_limited": RateLimitedDetails,
     "too_many_streams": TooManyStreamsDetails,
     "unavailable": UnavailableDetails,
+    "sandbox_unavailable": SandboxUnavailableDetails,
 }
 """Each documented error code -> the schema of its ``details`` (405 and 500, not
 documented, have empty details). The order is the spec's (``Error``'s ``oneOf``)."""

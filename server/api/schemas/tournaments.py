@@ -135,6 +135,12 @@ class EntryCreate(Schema):
         validate=validate.Length(min=1, max=8),
         metadata={"description": "one player id per seat of the entry's side, in seat order"},
     )
+    name = Name(load_default=None, metadata={"description": "the entry's team name"})
+    code = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "the tournament's join code, where its organiser set one"},
+    )
 
 
 class Empty(Schema):
@@ -157,11 +163,17 @@ class TournamentEntry(Schema):
 
     id = fields.String(required=True, metadata={"examples": ["e1"]})
     seed = fields.Integer(required=True, validate=validate.Range(min=1))
+    name = fields.String(required=True, allow_none=True, metadata={"description": "team name"})
+    reference = fields.Boolean(
+        required=True, metadata={"description": "a house bot the organiser invited: unrated"}
+    )
+    withdrawn = fields.Boolean(load_default=False, metadata={"description": "it withdrew"})
     players = fields.List(fields.Nested(EntryPlayer), required=True)
     pending = fields.List(fields.String(), required=True, metadata={"description": "yet to accept"})
 
 
 class EntryCreated(TournamentEntry):
+    withdrawn = fields.Boolean(load_default=False)
     pending = fields.List(
         fields.String(),
         required=True,
@@ -216,9 +228,25 @@ class TournamentRound(Schema):
     tables = fields.List(fields.Nested(TournamentTable), required=True)
 
 
+class Interval(Schema):
+    low = Number(required=True)
+    high = Number(required=True)
+
+
 class Standing(Schema):
     rank = fields.Integer(required=True, validate=validate.Range(min=1))
     entry = fields.String(required=True)
+    name = fields.String(
+        required=True, metadata={"description": "its team name, else its players' names joined"}
+    )
+    withdrawn = fields.Boolean(required=True)
+    reference = fields.Boolean(required=True)
+    interval = fields.Nested(
+        Interval,
+        required=True,
+        allow_none=True,
+        metadata={"description": "95% interval of its points per game: null (none computed)"},
+    )
     players = fields.List(fields.String(), required=True)
     names = fields.List(fields.String(allow_none=True), required=True)
     points = Number(required=True)
@@ -238,9 +266,18 @@ def _status() -> fields.String:
     return fields.String(required=True, validate=validate.OneOf(TOURNAMENT_STATUSES))
 
 
+def _tiebreaks() -> fields.List:
+    return fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "the standings' order: these keys, first to last"},
+    )
+
+
 class Standings(Schema):
     id = fields.String(required=True)
     status = _status()
+    tiebreaks = _tiebreaks()
     standings = fields.List(fields.Nested(Standing), required=True)
 
 
@@ -315,6 +352,16 @@ class Tournament(Schema):
         },
     )
     progress = fields.Nested(TournamentProgress, required=True)
+    registration = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
+    join_code = fields.Boolean(
+        required=True, metadata={"description": "a player entering itself must give the code"}
+    )
     entries = fields.List(fields.Nested(TournamentEntry), required=True)
     rounds = fields.List(fields.Nested(TournamentRound), required=True)
+    tiebreaks = _tiebreaks()
     standings = fields.List(fields.Nested(Standing), required=True)
+
+
+# The organiser's schemas (roster, void, sheets) are their own module, read in here so
+# that ``schemas`` has them like every other: they use the answers above.
+from .tournament_events import *  # noqa: E402, F403

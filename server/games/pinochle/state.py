@@ -63,6 +63,14 @@ MOVE_FIELDS: dict[str, frozenset[str]] = {
 PHASE_MOVES = {AUCTION: {BID, PASS}, TRUMP: {NAME_TRUMP}, EXCHANGE: {EXCHANGE_DIX, KEEP},
                PLAY: {PLAY_CARD}}  # fmt: skip
 
+_MOVE_WORDS = {BID: "no bid is made", PASS: "nobody passes", NAME_TRUMP: "nobody names trumps",
+               EXCHANGE_DIX: "nobody exchanges the dix", KEEP: "nobody is asked about the dix",
+               PLAY_CARD: "no card is played"}  # fmt: skip
+_PHASE_WORDS = {AUCTION: "during the auction", TRUMP: "while trumps are named",
+                EXCHANGE: "while the dix holders are asked",
+                PLAY: "once the tricks have begun"}  # fmt: skip
+"""A move refused in the wrong phase, in words: "no card is played during the auction"."""
+
 SimMove = tuple[str, ...] | tuple[str, int]
 """A compact move for bots that search (:meth:`State.legal_actions`, :meth:`State.apply_action`):
 ``("bid", 250)``, ``("pass",)``, ``("trump", "H")``, ``("exchange_dix",)``, ``("keep",)``,
@@ -202,7 +210,7 @@ class State(Dealing, Auction, Melding, Tricks, Scoring):
     def _explain_illegal(self, seat: Seat, move: Move) -> str:
         kind = move["type"]
         if kind not in PHASE_MOVES[self.phase]:
-            return f"no {kind} now: the deal is in its {self.phase} phase"
+            return f"{_MOVE_WORDS[kind]} {_PHASE_WORDS[self.phase]}"
         if kind == PASS:
             return "the dealer must bid: everyone else has passed"
         if kind == BID:

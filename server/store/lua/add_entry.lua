@@ -5,12 +5,13 @@
 -- ARGV[1] the entry JSON   ARGV[2] its number of players   ARGV[3..] the player ids
 -- returns {1, entry_id}   entered (ids are e1, e2, ... in seed order)
 --         {-1}            no such tournament
---         {-2, status}    entries are closed
+--         {-2, status}    entries are closed (status 'closed': open, registration closed)
 --         {-3, player}    that player is already entered
 --         {-4, n}         an entry of this tournament has n players
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return {-1} end
 if status ~= 'open' then return {-2, status} end
+if redis.call('HGET', KEYS[1], 'registration') == 'closed' then return {-2, 'closed'} end
 for i = 3, #ARGV do
   if redis.call('SISMEMBER', KEYS[3], ARGV[i]) == 1 then return {-3, ARGV[i]} end
 end

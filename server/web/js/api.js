@@ -21,10 +21,56 @@ export class ApiError extends Error {
 export function adoptTokenFromFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
   const token = params.get('token');
-  if (token) {
-    setToken(token);
+  const back = params.get('return');
+  const table = location.pathname.match(/^\/table\/([\w-]+)\/?$/);
+  if (back !== null && table) rememberReturn(table[1], back);
+  if (token || back !== null) {
+    if (token) setToken(token);
     history.replaceState(null, '', location.pathname + location.search);
   }
+}
+
+const RETURN_KEY = 'parlour.return.';
+
+/**
+ * Where the embedding app wants its people sent back (its lobby): `#return=<url>` beside
+ * the token in a table's address (docs/embed.md). Only an absolute http(s) address is
+ * kept, for that table in this tab; the page shows its host on the link, so nobody is
+ * sent blind.
+ */
+function rememberReturn(gameId, value) {
+  try {
+    const url = new URL(value);
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && value.length <= 500) {
+      sessionStorage.setItem(RETURN_KEY + gameId, url.href);
+    }
+  } catch {
+    // not an address: ignored
+  }
+}
+
+/** The embedding app's return address for this game's table in this tab, or null. */
+export function returnUrl(gameId) {
+  return sessionStorage.getItem(RETURN_KEY + gameId);
+}
+
+const SEAT_KEY = 'parlour.seat.';
+
+/** Keep a seat's token aside while its player watches as a spectator (this tab only). */
+export function setAsideToken(gameId) {
+  const current = token();
+  if (current) sessionStorage.setItem(SEAT_KEY + gameId, current);
+  forgetToken();
+}
+
+/** The token set aside for this game, taken back (null: none). */
+export function takeBackToken(gameId, take = true) {
+  const kept = sessionStorage.getItem(SEAT_KEY + gameId);
+  if (kept && take) {
+    setToken(kept);
+    sessionStorage.removeItem(SEAT_KEY + gameId);
+  }
+  return kept;
 }
 
 export function token() {

@@ -8,12 +8,14 @@ import {replayFilePage} from './replay_file.js';
 import {tablePage} from './table.js';
 import {ratingsPage, tournamentPage} from './tournament.js';
 import {ladderPage, ladderPlayerPage} from './ladder.js';
+import {projectorPage} from './sheets.js';
 
 const ROUTES = [
   [/^\/table\/([\w-]+)\/?$/, tablePage],
   [/^\/replay\/([\w-]+)\/?$/, replayPage],
   [/^\/replay\/?$/, replayFilePage],
   [/^\/tournaments\/([\w-]+)\/?$/, tournamentPage],
+  [/^\/tournaments\/([\w-]+)\/projector\/?$/, projectorPage],
   [/^\/ratings\/([\w-]+)\/?$/, ratingsPage],
   [/^\/ladders\/([\w-]+)\/?$/, ladderPage],
   [/^\/ladders\/([\w-]+)\/players\/([\w-]+)\/?$/, ladderPlayerPage],

@@ -27,7 +27,7 @@ const LOG_LENGTH = 80;
  *
  * options.hands: every seat's cards (a finished game's replay), else only view.hand.
  */
-export function makeContext(view, {events = [], hands = null, interactive = false, onMove = null} = {}) {
+export function makeContext(view, {events = [], hands = null, interactive = false, onMove = null, chosen = null} = {}) {
   const renderer = rendererFor(view.game);
   const n = view.seats.length;
   const legal = interactive ? view.legal_moves || [] : [];
@@ -56,7 +56,8 @@ export function makeContext(view, {events = [], hands = null, interactive = fals
       const move = bind ? byCard.get(code) : null;
       if (!move) return card(code, options);
       bound.add(move);
-      return card(code, {...options, onClick: () => onMove(move)});
+      const picked = chosen && chosen.card === code && chosen.type === move.type;
+      return card(code, {...options, extra: picked ? 'chosen' : '', onClick: () => onMove(move)});
     },
     /** Legal moves no card on the table stands for: they become buttons. */
     unbound: () => legal.filter((move) => !bound.has(move)),
@@ -144,15 +145,23 @@ function resultLine(view, ctx, end) {
     text = won.length === 1
       ? `${won[0].name} won, ${score(won[0])} to ${others.map(score).join(' and ')}.`
       : `A draw: ${sides.map((side) => `${side.name} ${score(side)}`).join(', ')}.`;
+  } else if (ctx.renderer.verdict(view, ctx)) {
+    text = ctx.renderer.verdict(view, ctx);
   } else {
     const names = winners.map((s) => `${ctx.label(s)} (${ctx.name(s)})`);
     text = `${names.length ? `Won by ${names.join(' & ')}.` : 'A draw.'} Scores: ${
       view.seats.map((s) => `${ctx.label(s.seat)} ${scores[s.seat]}`).join(' · ')}.`;
   }
-  const mine = view.you === null || view.you === undefined ? null
+  const seated = view.you !== null && view.you !== undefined;
+  const mine = !seated ? null
     : winners.includes(view.you) ? 'You won!' : winners.length ? 'You lost.' : 'A draw.';
+  // By side in a partnership game: which side is yours; else the game's own reason.
+  const yours = seated && sides ? sides.find((side) => side.seats.includes(view.you)) : null;
+  const why = !seated || r.termination === 'forfeit' ? null
+    : yours ? `Your side is ${yours.name}.` : ctx.renderer.whyYou(view, ctx);
   return h('div', {class: 'status result'},
-    h('p', {}, 'Game over. ', text, mine ? [' ', h('strong', {class: 'verdict'}, mine)] : null),
+    h('p', {}, 'Game over. ', text, mine ? [' ', h('strong', {class: 'verdict'}, mine)] : null,
+      why ? [' ', h('span', {class: 'why'}, why)] : null),
     end);
 }
 
@@ -178,13 +187,16 @@ function moveButtons(ctx, {pending = false, onMove}) {
           onclick: () => onMove(list[Number(select.value)])}, 'OK')));
     } else {
       for (const move of list) {
-        controls.push(h('button', {type: 'button', class: 'move', disabled: pending, title: ctx.renderer.moveHelp(move),
+        controls.push(h('button', {type: 'button', class: 'move', disabled: pending, title: ctx.renderer.moveHelp(move, ctx.view),
           dataset: {moveType: type, move: JSON.stringify(move)}, onclick: () => onMove(move)}, label(move)));
       }
     }
   }
   // What each kind of button does, in a short line under them (and as its tooltip).
-  const helps = [...groups.values()].map((list) => ctx.renderer.moveHelp(list[0])).filter(Boolean);
+  const helps = [...groups.values()].map((list) => ctx.renderer.moveHelp(list[0], ctx.view)).filter(Boolean);
+  if ([...groups.values()].some((list) => list.length > MAX_BUTTONS && list.every((m) => Number.isInteger(m.amount)))) {
+    helps.push('Min, −10 and +10 change the amount shown on the last button; that button makes the move.');
+  }
   return h('section', {class: `moves${pending ? ' pending' : ''}`, 'aria-label': 'your moves'},
     boundAny ? h('p', {class: 'hint'}, ctx.renderer.moveHint(ctx.view) ?? 'Your move: choose a highlighted card.') : null,
     controls.length ? h('div', {class: 'buttons'}, controls) : null,
@@ -199,7 +211,7 @@ function stepper(type, list, {pending, onMove}) {
   const moves = [...list].sort((a, b) => a.amount - b.amount);
   let at = 0;
   const go = h('button', {type: 'button', class: 'move', disabled: pending, dataset: {moveType: type},
-    onclick: () => onMove(moves[at])});
+    title: `make this ${words(type).toLowerCase()}`, onclick: () => onMove(moves[at])});
   const show = () => { go.textContent = `${words(type)} ${moves[at].amount}`; };
   const to = (amount, up) => {
     const found = up ? moves.findIndex((m) => m.amount >= amount)
@@ -209,7 +221,7 @@ function stepper(type, list, {pending, onMove}) {
   };
   show();
   const small = (text, name, action) => h('button', {type: 'button', class: 'step', disabled: pending,
-    'aria-label': name, onclick: action}, text);
+    'aria-label': name, title: `${name} (shown on the last button, not made yet)`, onclick: action}, text);
   return h('span', {class: 'move-group stepper', role: 'group', 'aria-label': words(type)},
     small('Min', `Min: the lowest ${words(type)}`, () => { at = 0; show(); }), // a name holds its text
     small('−10', `${words(type)} 10 less`, () => to(moves[at].amount - 10, false)),
@@ -232,7 +244,7 @@ function logList(ctx, highlight) {
  * options: events (the log), hands (every seat's cards, replays only), interactive
  * (the viewer may move), onMove(move), pending (a move is on its way), bottom (the
  * seat drawn at the bottom when the viewer has none), highlight (a version whose
- * events the log marks).
+ * events the log marks), chosen (a card move picked, to be confirmed: its card is marked).
  */
 export function renderBoard(view, options = {}) {
   const ctx = makeContext(view, options);
@@ -251,6 +263,7 @@ export function renderBoard(view, options = {}) {
   const side = h('aside', {class: 'side'},
     statusLine(view, ctx, options.end ?? null),
     moveButtons(ctx, options),
+    lastReview(ctx),
     info,
     legend(felt, info, ctx),
     logList(ctx, options.highlight));
@@ -259,6 +272,16 @@ export function renderBoard(view, options = {}) {
   return h('div', {class: `board game-${view.game}${options.pending ? ' pending' : ''}`,
     dataset: {version: view.version, status: view.status}},
   scores ? h('p', {class: 'score-line'}, scores) : null, felt, side);
+}
+
+/** The last trick (or the game's like of it) to look at again, whenever: from the events. */
+function lastReview(ctx) {
+  const found = ctx.renderer.lastTrick(ctx.events);
+  if (!found) return null;
+  return h('details', {class: 'last-review', dataset: {version: found.event.version}},
+    h('summary', {}, `Last ${found.name}`),
+    h('p', {class: 'muted'}, describeEvent(found.event, ctx)),
+    h('div', {class: 'trick'}, found.cards.map((c) => card(c.card, {small: true, by: Number.isInteger(c.seat) ? ctx.short(c.seat) : null}))));
 }
 
 /** What the small marks on the table mean, for those it shows. */

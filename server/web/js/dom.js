@@ -106,7 +106,8 @@ export function when(iso) {
 }
 
 /** Set the breadcrumb trail in the top bar. */
-export function crumbs(...items) {
+export function crumbs(...given) {
+  const items = given.filter(Boolean); // a crumb that does not apply is null
   replace(document.getElementById('crumbs'), items.map((item, i) => [
     i ? h('span', {class: 'sep', 'aria-hidden': 'true'}, '›') : null,
     item.href ? h('a', {href: item.href}, item.text) : h('span', {}, item.text),

@@ -21,7 +21,8 @@ function facts(ladder) {
   return h('p', {class: 'ladder-facts'},
     `${gameTitle(ladder.game, ladder.options)} · ${ladder.entries_count} entries · ${ladder.matches} matches`,
     ladder.clock && ladder.clock.move_seconds ? ` · ${ladder.clock.move_seconds} s a move` : '',
-    ladder.duplicate ? ' · duplicate boards' : '',
+    // boards only when two teams are free at once; everyone else plays ordinary games
+    ladder.duplicate ? ' · duplicate boards when two teams are free, else ordinary games' : '',
     ' · ', h('a', {href: `/rules/${ladder.game}`}, 'rules'));
 }
 
@@ -51,6 +52,7 @@ export async function ladderPage(main, id) {
       api(`/v1/ladders/${encodeURIComponent(id)}/leaderboard`, {auth: false}),
     ]);
     document.title = `${ladder.name} · Parlour`;
+    crumbs({text: 'Lobby', href: '/'}, {text: 'Ladders', href: '/#ladders'}, {text: ladder.name});
     replace(page, h('h1', {}, ladder.name), facts(ladder),
       h('p', {class: 'muted'}, 'Ranked by the conservative rating, μ − 3σ. A bot joins with ',
         h('code', {}, `--ladder ${ladder.id}`), '. House bots, the server\'s own, are the anchors: ',

@@ -1,15 +1,17 @@
 // The lobby: a way in, live and finished games, tournaments, ladders, rating leaderboards.
 
-import {api, rememberVisitorGame, setToken} from './api.js';
+import {api, rememberVisitorGame, setToken, visitorGame} from './api.js';
 import {crumbs, h, labelled, replace, when, words} from './dom.js';
-import {OFFERS, rendererFor} from './games/index.js';
+import {OFFERS, offersFor, rendererFor} from './games/index.js';
 
 const REFRESH_MS = 10000;
 
 function seatList(game) {
   const r = rendererFor(game.game);
+  const mine = visitorGame()?.id === game.id; // this tab's own game against the bots: seat 0 is "you"
   return game.seats.map((s) => h('span', {class: 'seat-name'},
-    `${r.seatLabel(s.seat, game.seats.length)}: `, s.name ?? h('em', {}, 'open')));
+    `${r.seatLabel(s.seat, game.seats.length)}: `, s.name ?? h('em', {}, 'open'),
+    mine && s.seat === 0 ? h('span', {class: 'tag you-tag'}, 'you') : null));
 }
 
 /** "firehouse", "Penguin book edition": a game's variant in words, or null for a plain game. */
@@ -21,6 +23,13 @@ export function variantOf(game) {
   const choice = offer?.choices.find((c) => c.option === option)?.values.find(([v]) => v === value);
   const text = choice ? choice[1].replace(/ \(\d\)$/, '') : words(value);
   return option === 'rules' ? `${text} edition` : text.toLowerCase();
+}
+
+/** A finished game's replay; a tournament's or ladder's game says whose, for the way back. */
+function replayHref(game) {
+  const t = game.tournament;
+  const from = t && t.id ? `?tournament=${encodeURIComponent(t.id)}` : t && t.ladder ? `?ladder=${encodeURIComponent(t.ladder)}` : '';
+  return `/replay/${game.id}${from}`;
 }
 
 function gameRow(game) {
@@ -45,7 +54,7 @@ function gameRow(game) {
     h('td', {}, (game.scores || []).join(' · ')),
     h('td', {class: 'links'},
       h('a', {class: 'button', href: `/table/${game.id}`}, over ? 'Table' : 'Watch'),
-      game.status === 'finished' ? h('a', {class: 'button', href: `/replay/${game.id}`}, 'Replay') : null));
+      game.status === 'finished' ? h('a', {class: 'button', href: replayHref(game)}, 'Replay') : null));
 }
 
 function gamesTable(list, empty) {
@@ -105,7 +114,7 @@ async function playAgainstBots(game, options, say) {
 function offerCard(offer, enabled, bots) {
   const have = bots ? bots[offer.game] ?? 0 : null; // bot seats the pool can fill (null: unknown)
   const idle = have === 0; // no bot of the pool plays this game: say so instead of a dead button
-  const title = rendererFor(offer.game).title;
+  const title = rendererFor(offer.game).title || offer.title;
   const selects = offer.choices.map((c) => {
     const id = `offer-${offer.game}-${c.option}`;
     // A choice that needs a word (Concerto's editions): what the value chosen changes.
@@ -141,16 +150,16 @@ function offerCard(offer, enabled, bots) {
 const inWords = (items) => (items.length < 2 ? items.join('')
   : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 
-function wayIn(settings) {
+function wayIn(settings, offers) {
   const enabled = settings && settings.enabled;
   return h('section', {id: 'way-in', 'aria-labelledby': 'way-in-title'},
     h('h2', {id: 'way-in-title'}, 'Play'),
     h('p', {class: 'intro'}, 'Parlour is a card-game server where people and bots play ',
-      `${inWords(OFFERS.map((o) => rendererFor(o.game).title))} at the same tables.`),
+      `${inWords(offers.map((o) => rendererFor(o.game).title || o.title))} at the same tables.`),
     enabled ? h('p', {}, 'Pick a game and play against the server\'s bots at once: no account needed. ',
       'Your seat\'s token stays in this tab only.')
       : h('p', {class: 'muted'}, 'Playing against bots without an account is turned off on this server.'),
-    h('div', {class: 'offers'}, OFFERS.map((o) => offerCard(o, enabled, settings && settings.bots))),
+    h('div', {class: 'offers'}, offers.map((o) => offerCard(o, enabled, settings && settings.bots))),
     h('p', {class: 'muted'}, 'A bot or a registered player plays with a player token: ',
       h('code', {}, 'POST /v1/players'), ' answers one, once. Open a table with ',
       h('code', {}, '#token=…'), ' in its address to sit down. ',
@@ -170,9 +179,13 @@ export async function lobbyPage(main) {
     e.preventDefault();
     location.assign(`/table/${encodeURIComponent(input.value.trim())}`);
   }}, input, h('button', {type: 'submit'}, 'Open table'));
-  const settings = await api('/v1/visitors', {auth: false}).catch(() => null);
+  const [settings, rules] = await Promise.all([
+    api('/v1/visitors', {auth: false}).catch(() => null),
+    api('/v1/rules', {auth: false}).catch(() => null),
+  ]);
+  const offers = rules ? offersFor(rules.games) : OFFERS;
   replace(main, h('div', {class: 'lobby'}, h('h1', {class: 'visually-hidden'}, 'Parlour lobby'),
-    wayIn(settings), open, live, finished, tournaments, ladders, ratings));
+    wayIn(settings, offers), open, live, finished, tournaments, ladders, ratings));
 
   async function refreshGames() {
     const [now, done] = await Promise.all([
@@ -198,7 +211,7 @@ export async function lobbyPage(main) {
   }
 
   async function loadRatings() {
-    const rules = await api('/v1/rules', {auth: false});
+    if (!rules) throw new Error('The list of games could not be read.');
     const boards = await Promise.all(rules.games.map((g) => api(`/v1/ratings/${g.id}`, {auth: false})));
     replace(ratings, h('h2', {}, 'Leaderboards'),
       h('div', {class: 'boards'}, boards.map((b, i) => leaderboard(b, rules.games[i].title))));

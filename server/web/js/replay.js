@@ -16,7 +16,12 @@ import {rendererFor} from './games/index.js';
 const AUTOPLAY_MS = 700;
 
 export async function replayPage(main, gameId) {
-  crumbs({text: 'Lobby', href: '/'}, {text: `Replay ${gameId}`});
+  // A tournament's or ladder's game (?tournament= / ?ladder=, as the lobby links it): the
+  // crumbs lead back there.
+  const from = new URLSearchParams(location.search);
+  const back = from.get('tournament') ? {text: 'Tournament', href: `/tournaments/${encodeURIComponent(from.get('tournament'))}`}
+    : from.get('ladder') ? {text: 'Ladder', href: `/ladders/${encodeURIComponent(from.get('ladder'))}`} : null;
+  crumbs({text: 'Lobby', href: '/'}, back, {text: `Replay ${gameId}`});
   const record = await api(`/v1/games/${gameId}/replay`, {auth: false});
   if (record.status !== 'finished' || !record.revealed) {
     replace(main,
@@ -128,7 +133,7 @@ export async function stepThrough(main, record, {fetchFrame, links = [], heading
     caption.textContent = `Step ${at} of ${record.version} · ${describeMove(got.move, ctx)}`;
     drawPar(at);
     slider.value = at;
-    history.replaceState(null, '', `${location.pathname}${query({step: at, as: perspective})}`);
+    history.replaceState(null, '', `${location.pathname}${query({step: at, as: perspective, tournament: params.get('tournament'), ladder: params.get('ladder')})}`);
     if (at < record.version) frame(at + 1).catch(() => {}); // prefetch the next step
   }
 

@@ -1,12 +1,14 @@
 // A tournament's page (its standings, rounds and tables, live) and a game's rating leaderboard.
 //
-// Both read the public API only: GET /v1/tournaments/{id} and GET /v1/ratings/{game}.
+// Both read the public API only: GET /v1/tournaments/{id} (with its sheets: the cross-table,
+// sheets.js) and GET /v1/ratings/{game}.
 // While a tournament is open or running, its page asks again every few seconds.
 
 import {api} from './api.js';
 import {crumbs, h, labelled, replace, when, words} from './dom.js';
 import {rendererFor} from './games/index.js';
 import {variantOf} from './lobby.js';
+import {crossTable, sheetLinks, sheetsUrl, tiebreakLine} from './sheets.js';
 
 const REFRESH_MS = 4000;
 
@@ -21,17 +23,20 @@ function standingsTable(t) {
   if (!t.standings.length) return h('p', {class: 'muted'}, 'No standings yet: the first round is still to play.');
   const swiss = t.format === 'swiss';
   const knockout = t.format === 'knockout';
-  const heads = ['Rank', 'Entry', 'Points', 'Played', 'Byes', 'Score difference'];
+  // The columns in the order the standings apply them (t.tiebreaks), then the counts.
+  const heads = ['Rank', 'Entry', 'Points'];
   if (swiss) heads.push('Buchholz');
+  heads.push('Head-to-head', 'Score difference', 'Played', 'Byes');
   if (knockout) heads.push('Out in');
   return labelled(h('table', {class: 'list standings'},
     h('caption', {class: 'visually-hidden'}, 'Standings'),
     h('thead', {}, h('tr', {}, heads.map((x) => h('th', {scope: 'col'}, x)))),
     h('tbody', {}, t.standings.map((s) => h('tr', {dataset: {entry: s.entry}},
       h('td', {}, s.rank),
-      h('td', {}, s.names.map((n, i) => n ?? s.players[i]).join(' & ')),
-      h('td', {}, s.points), h('td', {}, s.played), h('td', {}, s.byes), h('td', {}, s.score_difference),
-      swiss ? h('td', {}, s.buchholz ?? '') : null,
+      h('td', {}, s.name, s.withdrawn ? h('span', {class: 'muted'}, ' (withdrawn)') : null,
+        s.reference ? h('span', {class: 'muted'}, ' (reference: unrated)') : null),
+      h('td', {}, s.points), swiss ? h('td', {}, s.buchholz ?? '') : null,
+      h('td', {}, s.head_to_head), h('td', {}, s.score_difference), h('td', {}, s.played), h('td', {}, s.byes),
       knockout ? h('td', {}, s.eliminated_in === null ? '' : `round ${s.eliminated_in + 1}`) : null)))));
 }
 
@@ -53,8 +58,8 @@ function roundSection(t, round, names) {
     round.byes.length ? h('p', {class: 'muted'}, `Byes: ${round.byes.map(entry).join(', ')}`) : null);
 }
 
-function tournamentBody(t) {
-  const names = new Map(t.entries.map((e) => [e.id, e.players.map((p) => p.name ?? p.id).join(' & ')]));
+function tournamentBody(t, sheets) {
+  const names = new Map(t.entries.map((e) => [e.id, e.name ?? e.players.map((p) => p.name ?? p.id).join(' & ')]));
   const p = t.progress;
   const planned = p.games_planned === null ? '' : ` of ${p.games_planned}`;
   return [
@@ -69,11 +74,17 @@ function tournamentBody(t) {
     h('p', {class: 'muted'}, t.started ? `Started ${when(t.started)}` : `Created ${when(t.created)}; entries still open`,
       t.finished ? `, finished ${when(t.finished)}.` : '.'),
     h('h2', {}, 'Standings'), standingsTable(t),
+    h('p', {class: 'muted tiebreaks'}, tiebreakLine(t.tiebreaks)),
+    sheetLinks(t.id),
+    h('h2', {}, 'Cross-table'), crossTable(sheets),
     h('h2', {}, 'Rounds'),
     t.rounds.length ? t.rounds.slice().reverse().map((r) => roundSection(t, r, names))
       : h('p', {class: 'muted'}, 'No round has been paired yet.'),
     h('h2', {}, 'Entries'),
     h('ul', {class: 'entries'}, t.entries.map((e) => h('li', {}, names.get(e.id),
+      e.name ? h('span', {class: 'muted'}, ` (${e.players.map((p) => p.name ?? p.id).join(', ')})`) : null,
+      e.reference ? h('span', {class: 'muted'}, ' (reference: unrated)') : null,
+      e.withdrawn ? h('span', {class: 'muted'}, ' (withdrawn)') : null,
       e.pending.length ? h('span', {class: 'muted'}, ' (invited, yet to accept)') : null))),
   ];
 }
@@ -83,11 +94,12 @@ export async function tournamentPage(main, id) {
   const live = h('div', {class: 'tournament-page', 'aria-live': 'off'});
   let last = '';
   async function draw() {
-    const t = await api(`/v1/tournaments/${encodeURIComponent(id)}`, {auth: false});
-    const text = JSON.stringify(t);
+    const [t, sheets] = await Promise.all([
+      api(`/v1/tournaments/${encodeURIComponent(id)}`, {auth: false}), api(sheetsUrl(id), {auth: false})]);
+    const text = JSON.stringify([t, sheets]);
     if (text !== last) {
       last = text;
-      replace(live, tournamentBody(t));
+      replace(live, tournamentBody(t, sheets));
       live.dataset.status = t.status;
       document.title = `${t.name} · Parlour`;
     }

@@ -176,17 +176,33 @@ export const concerto = extend({
   info(view, ctx) {
     const s = view.state;
     const o = view.options || {};
-    const row = (label, scores) => scores
-      ? h('tr', {}, h('th', {}, label), h('td', {}, scores.NS), h('td', {}, scores.EW)) : null;
+    const row = (label, scores, cls = null) => scores
+      ? h('tr', {class: cls}, h('th', {scope: 'row'}, label), h('td', {}, scores.NS), h('td', {}, scores.EW)) : null;
     const earlier = (s.completed_hands || []).filter((x) => x.deal !== s.deal_number);
+    // The game's score in rows that add up: earlier deals, this deal's hands, its left-over
+    // bonus and game bonus once the deal is scored, and the total (the game score so far).
+    const scored = (s.deal_results || []).find((d) => d.deal === s.deal_number && (d.game ?? s.game_number) === s.game_number);
+    const zero = {NS: 0, EW: 0};
+    const add = (...xs) => ({NS: xs.reduce((t, x) => t + x.NS, 0), EW: xs.reduce((t, x) => t + x.EW, 0)});
+    const less = (x, y) => ({NS: x.NS - y.NS, EW: x.EW - y.EW});
+    const hands = s.deal_hand_points || zero;
+    const left = scored ? scored.leftover_bonus : null;
+    const bonus = scored && (scored.game_bonus.NS || scored.game_bonus.EW) ? scored.game_bonus : null;
+    const total = scored ? s.game_scores : add(s.game_scores, hands);
+    const before = scored ? less(s.game_scores, add(hands, left, bonus || zero)) : s.game_scores;
+    const one = o.deals === 1;
     return [
-      h('p', {}, `Game ${s.game_number} · deal ${s.deal_number} of ${o.deals ?? '?'} · dealer ${ctx.label(s.dealer)} · ${o.rules ?? s.rules}`),
+      h('p', {}, `Game ${s.game_number} · deal ${s.deal_number} of ${o.deals ?? '?'} · dealer ${ctx.label(s.dealer)} · ${this.optionName('rules', o.rules ?? s.rules)}`),
       h('table', {class: 'scores'},
-        h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, 'N–S'), h('th', {}, 'E–W'))),
+        h('thead', {}, h('tr', {}, h('td', {}, ''), h('th', {scope: 'col'}, 'N–S'), h('th', {scope: 'col'}, 'E–W'))),
         h('tbody', {},
-          row('this deal', s.deal_hand_points),
-          row(o.deals === 1 ? 'game (one deal)' : `game (to ${o.target ?? 100})`, s.game_scores),
-          row('match', s.match_scores))),
+          s.deal_number > 1 ? row('earlier deals', before) : null,
+          row(one ? 'hands' : 'hands this deal', hands),
+          left ? row('left-overs', left) : h('tr', {class: 'pending'}, h('th', {scope: 'row'}, 'left-overs'),
+            h('td', {colspan: 2, class: 'muted'}, 'at the deal’s end')),
+          bonus ? row('game bonus', bonus) : null,
+          row(one ? 'game (one deal)' : `game (to ${o.target ?? 100})`, total, 'total'),
+          o.match_target ? row('match', s.match_scores) : null)),
       s.deal_results.length ? h('details', {class: 'deals', open: true}, h('summary', {}, 'Deals'),
         h('ol', {}, s.deal_results.map((d) => h('li', {},
           `Deal ${d.deal}: hands N–S ${d.hand_points.NS}, E–W ${d.hand_points.EW}; left-overs +${d.leftover_bonus.NS} / +${d.leftover_bonus.EW}`,
@@ -214,6 +230,13 @@ export const concerto = extend({
       case 'game_end': return `Game ${d.game} ends: N–S ${d.scores.NS}, E–W ${d.scores.EW}`;
       default: return null;
     }
+  },
+
+  lastTrick(events) {
+    for (let i = events.length - 1; i >= 0; i--) {
+      if (events[i].kind === 'hand_complete') return {event: events[i], cards: events[i].data.cards, name: 'hand'};
+    }
+    return null;
   },
 
   sides() {

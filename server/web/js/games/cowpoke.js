@@ -64,9 +64,11 @@ export const cowpoke = extend({
     const seats = view.seats.map((x) => x.seat);
     return [
       h('p', {}, `Deal ${s.deal_number} of ${s.deals} · dealer ${ctx.label(s.dealer)} · suits ${[...s.suit_order].map(suitSymbol).join(' > ')}${s.dummy ? ' · with a dummy' : ''}`),
-      h('table', {class: 'scores'},
-        h('thead', {}, h('tr', {}, seats.map((x) => h('th', {scope: 'col'}, ctx.name(x))))),
-        h('tbody', {}, h('tr', {}, seats.map((x) => h('td', {}, view.scores[x]))))),
+      // a row per seat, by its label as on the felt: five players fit the panel
+      h('table', {class: 'scores by-seat'},
+        h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'seat'), h('th', {scope: 'col'}, 'player'), h('th', {scope: 'col'}, 'points'))),
+        h('tbody', {}, seats.map((x) => h('tr', {}, h('th', {scope: 'row'}, ctx.label(x)), h('td', {class: 'name'}, ctx.name(x)),
+          h('td', {}, view.scores[x]))))),
       s.deal_results.length ? h('details', {class: 'showdowns', open: true}, h('summary', {}, 'Showdowns'),
         s.deal_results.map((d) => h('div', {class: 'showdown'},
           h('p', {}, `Deal ${d.deal}, round ${d.round}: ${d.called_by === null ? 'compulsory' : `called by ${ctx.label(d.called_by)}`} · won by ${d.winners.map((w) => ctx.label(w)).join(' & ')}`),
@@ -91,7 +93,14 @@ export const cowpoke = extend({
   },
 
   moveHint(view) {
+    if (view.state.phase === 'put_out') return 'Your move: choose a card of your hand to put out face down (everyone puts out at the same time).';
     return view.state.phase === 'exchange' ? 'Your move: choose a card on the table; choosing takes it into your hand.' : null;
+  },
+
+  moveHelp(move) {
+    if (move.type === 'call') return 'Call a showdown: everyone shows their best five-card Poker hand now, and the best wins this deal.';
+    if (move.type === 'pass') return 'No showdown: play another round (the next player is asked).';
+    return null;
   },
 
   moveLabel(move) {

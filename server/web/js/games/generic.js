@@ -116,6 +116,35 @@ export const generic = {
     return null;
   },
 
+  /** An option's value by its name ("parlett-2013" → "Parlett 2013"), from the offer's choices; null for none. */
+  optionName(option, value) {
+    if (value === null || value === undefined) return null;
+    const choice = (this.offer?.choices || []).find((c) => c.option === option)?.values.find(([v]) => v === value);
+    return choice ? String(choice[1]).replace(/ \(\d\)$/, '') : words(String(value));
+  },
+
+  /** The end of a game of players each for themselves, in words (null: the usual "Won by ..."). */
+  verdict() {
+    return null;
+  },
+
+  /** Why the viewer won or lost, in a few words (null: nothing to add). */
+  whyYou() {
+    return null;
+  },
+
+  /** The newest finished trick among the events ({event, cards, name}), for the review; null: none. */
+  lastTrick(events) {
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i];
+      if (e.kind !== 'trick' || !Array.isArray(e.data?.cards)) continue;
+      // A game's own shape: [{seat, card}] or bare card codes (then with no seat tag).
+      const cards = e.data.cards.map((c) => (typeof c === 'string' ? {card: c, seat: null} : c));
+      if (cards.every((c) => c && typeof c.card === 'string')) return {event: e, cards, name: 'trick'};
+    }
+    return null;
+  },
+
   /** A button's label for a move that is not a card in the hand. */
   moveLabel(move) {
     const rest = Object.entries(move).filter(([k]) => k !== 'type').map(([, v]) => String(v));

@@ -42,7 +42,7 @@ export const pinochle = extend({
     const s = view.state;
     if (view.result) return h('div', {class: 'center-note'}, 'The game is over.');
     const trumps = s.trump ? `trumps ${suitSymbol(s.trump)}` : 'no trumps yet';
-    const title = h('div', {class: 'center-title'}, `${words(s.variant)} · deal ${s.deal_number} · ${words(s.phase)} · ${trumps}`);
+    const title = h('div', {class: 'center-title'}, `${this.optionName('variant', s.variant)} · deal ${s.deal_number} · ${words(s.phase)} · ${trumps}`);
     if (s.phase === 'auction') {
       const high = s.bids.filter((b) => b.amount !== null).pop();
       return [title, h('p', {}, high ? `High bid ${high.amount} by ${ctx.label(high.seat)}` : 'No bid yet')];
@@ -52,7 +52,7 @@ export const pinochle = extend({
     }
     if (s.phase === 'exchange') {
       return [title, h('p', {}, 'Turned up: '), s.turn_up ? card(s.turn_up) : null,
-        h('p', {class: 'muted'}, 'Holders of the dix may exchange it for the turned card.')];
+        h('p', {class: 'muted'}, 'Each holder of a dix (the 9 of trumps), asked in turn, may exchange it for the turned card.')];
     }
     const last = s.tricks.length ? s.tricks[s.tricks.length - 1] : null;
     return [title,
@@ -72,7 +72,7 @@ export const pinochle = extend({
     const meldsBySide = s.meld_points
       ? sides.map((i) => s.sides[i].reduce((sum, seat) => sum + s.meld_points[seat], 0)) : null;
     return [
-      h('p', {}, `${words(s.variant)} · dealer ${ctx.label(s.dealer)} · ${(view.options || {}).max_deals === 1 ? 'one deal' : `to ${s.target}`} · count ${words(s.count)}` +
+      h('p', {}, `${this.optionName('variant', s.variant)} · dealer ${ctx.label(s.dealer)} · ${(view.options || {}).max_deals === 1 ? 'one deal' : `to ${s.target}`} · count ${words(s.count)}` +
         (s.contract ? ` · contract ${s.contract.amount} (${ctx.label(s.contract.bidder)})` : '')),
       h('table', {class: 'scores'},
         h('thead', {}, h('tr', {}, h('th', {}, ''), sides.map((i) => h('th', {}, sideName(s, i, ctx))))),
@@ -108,6 +108,29 @@ export const pinochle = extend({
     const n = view.seats.length;
     return view.state.sides.map((seats) => ({seats,
       name: n === 4 ? seats.map((x) => this.seatLabel(x, n)).join('–') : seats.map((x) => this.seatLabel(x, n)).join(' & ')}));
+  },
+
+  /** What a move commits to (the rules: docs/rules/pinochle.md, P5, P9, P15, P16). */
+  moveHelp(move, view) {
+    const s = view ? view.state : {};
+    const legal = view ? view.legal_moves || [] : [];
+    const canBid = legal.some((m) => m.type === 'bid');
+    const check = s.variant === 'check';
+    switch (move.type) {
+      case 'bid': return 'Bid: the points your side promises to make this deal in melds plus counters. '
+        + 'The highest bid names trumps and leads; a side that makes less loses its bid.'
+        + (check ? ' In Check you may bid only while holding a marriage (a K and Q of one suit).' : '');
+      case 'pass': return canBid || s.phase !== 'auction'
+        ? `Pass: you make no bid${check ? ' and are out of this auction' : s.variant === 'firehouse' ? ' (each player bids once)' : ''}.`
+        : check ? 'Pass: you cannot bid without a marriage (a K and Q of one suit) in your hand, so you pass.'
+          : 'Pass: you make no bid.';
+      case 'trump': return 'Name trumps: that suit beats every other suit in the tricks of this deal.';
+      case 'exchange_dix': return 'Exchange the dix: give your dix (the 9 of trumps) to the dealer and take the turned card; your dix still scores 10.';
+      case 'keep': return legal.some((m) => m.type === 'exchange_dix')
+        ? 'Keep: you keep your dix (the 9 of trumps) and do not take the turned card; the dix still scores 10.'
+        : 'Keep: you hold no dix (the 9 of trumps), so you cannot take the turned card; keep your hand and the next player is asked.';
+      default: return null;
+    }
   },
 
   moveLabel(move) {

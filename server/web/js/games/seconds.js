@@ -72,6 +72,34 @@ export const seconds = extend({
     ];
   },
 
+  /** Who won and why: the table's winning rule (docs/rules/seconds.md, S6) and every total. */
+  verdict(view, ctx) {
+    const scores = view.result.scores || [];
+    const winners = view.result.winners || [];
+    const second = view.state.winner_rule !== 'highest';
+    const rule = second ? 'In Seconds the second-highest total wins' : 'At this table the highest total wins';
+    const list = view.seats.map((x) => `${ctx.label(x.seat)} ${scores[x.seat]}`).join(' · ');
+    if (!winners.length) return `A draw: ${rule.toLowerCase()}, and all four totals are equal. Totals: ${list}.`;
+    const names = winners.map((x) => `${ctx.label(x)} (${ctx.name(x)})`).join(' & ');
+    const top = Math.max(...scores);
+    const first = view.seats.map((x) => x.seat).filter((x) => scores[x] === top && !winners.includes(x));
+    const beaten = second && first.length
+      ? `; ${first.map((x) => ctx.label(x)).join(' & ')} came first with ${top}, and first place does not win` : '';
+    return `${names} won with ${scores[winners[0]]}. ${rule}${beaten}. Totals: ${list}.`;
+  },
+
+  /** Why the viewer won or lost, in a few words. */
+  whyYou(view) {
+    const scores = view.result.scores || [];
+    const winners = view.result.winners || [];
+    if (!winners.length) return null;
+    const mine = scores[view.you];
+    const top = Math.max(...scores);
+    if (winners.includes(view.you)) return view.state.winner_rule === 'highest' ? 'Yours is the highest total.' : 'Yours is the second-highest total.';
+    if (view.state.winner_rule !== 'highest' && mine === top) return 'Yours is the highest total, and first place does not win.';
+    return `Your total, ${mine}, is not the ${view.state.winner_rule === 'highest' ? 'highest' : 'second-highest'}.`;
+  },
+
   event(e, ctx) {
     const d = e.data;
     if (e.kind === 'trick') return `Trick ${d.number} to ${ctx.label(d.winner)} (${words(d.rule)})`;

@@ -1,4 +1,6 @@
-"""Every Redis key name Parlour uses, built here and nowhere else (docs/architecture.md).
+"""Every Redis key name Parlour uses, built in this package and nowhere else
+(docs/architecture.md): here, and in :mod:`server.store.keys.bots` for the bots played
+elsewhere (a callback URL, hosted code).
 
 tests/store/test_keys.py reads the prefixes of the functions below and fails on a
 string of another module of ``server/`` that starts with one (or carries a hash tag).
@@ -16,6 +18,9 @@ one themselves.
 """
 
 from __future__ import annotations
+
+# The keys of bots played elsewhere (callbacks and hosted code), looked up here too.
+from .bots import *  # noqa: F403 (its __all__)
 
 
 def game_state(game_id: str) -> str:
@@ -124,6 +129,12 @@ def tournament_games(tournament_id: str) -> str:
 def tournament_results(tournament_id: str) -> str:
     """Hash: ``<round>:<table>`` -> the table's result as JSON. Written with HSETNX: once."""
     return f"t:{{{tournament_id}}}:results"
+
+
+def tournament_voids(tournament_id: str) -> str:
+    """Hash: ``<round>:<table>`` -> JSON list of the table's voided game ids, oldest first
+    (its replay is game number ``len(list)``)."""
+    return f"t:{{{tournament_id}}}:voids"
 
 
 def tournaments_active() -> str:
@@ -321,43 +332,3 @@ def house_games_live() -> str:
     """Sorted set: ``<creator id>:<game id>`` of the games a player made seating only
     house bots -> creation time, pruned as games end (server/services/bots.py)."""
     return "house:games:live"
-
-
-# -- callbacks: bots played through a URL (server/services/callbacks.py) ------------------
-def player_callback(player_id: str) -> str:
-    """Hash: the player's callback: ``url``, ``secret`` (kept as given: it signs),
-    ``since`` (epoch seconds of the last PUT)."""
-    return f"p:{{{player_id}}}:callback"
-
-
-def player_callback_stats(player_id: str) -> str:
-    """Hash: the player's callback counters (``calls``, ``timeouts``, ``errors``,
-    ``refused_moves``, ``stale``, ``moves``)."""
-    return f"p:{{{player_id}}}:cbstats"
-
-
-def player_callback_latency(player_id: str) -> str:
-    """List: the latest answer times of the player's callback, in ms (newest first)."""
-    return f"p:{{{player_id}}}:cblatency"
-
-
-def player_callback_failures(player_id: str) -> str:
-    """List: JSON of the latest failures of the player's callback (newest first)."""
-    return f"p:{{{player_id}}}:cbfailures"
-
-
-def callback_players() -> str:
-    """Set: the ids of players with a callback (looked up at each commit)."""
-    return "cb:{q}:players"
-
-
-def callback_turns() -> str:
-    """Stream: turns to dispatch (``game``, ``version``, ``seat``, ``player``), read by the
-    dispatchers' consumer group; an entry is acked once its turn is answered or stale."""
-    return "cb:{q}:turns"
-
-
-def callback_queued(game_id: str, version: int, seat: int) -> str:
-    """String: this turn (the seat's, at this version of the game) was queued (a repeated
-    step after a commit, or the dispatchers' sweep, queues it once); expires after a day."""
-    return f"cb:{{q}}:queued:{game_id}:{version}:{seat}"
