@@ -175,6 +175,10 @@ __all__ = [
     "LadderValidation",
     "Leaderboard",
     "LeaderboardLeaderboardItem",
+    "Match",
+    "MatchBoardsItem",
+    "MatchCreate",
+    "MatchEstimate",
     "MeldsEvent",
     "MeldsEventData",
     "MoveRequest",
@@ -223,6 +227,11 @@ __all__ = [
     "RateLimitedErrorBody",
     "RateLimitedErrorBodyDetails",
     "Rating",
+    "RatingHistory",
+    "RatingHistoryHistoryItem",
+    "RatingHistoryRating",
+    "RegressionSet",
+    "RegressionSetBoardsItem",
     "Replay",
     "ReplayFrames",
     "ReplayFramesRequest",
@@ -2776,7 +2785,13 @@ class LadderRating(TypedDict):
     mu: NotRequired[float]
     sigma: NotRequired[float]
     ordinal: NotRequired[float]
+    low: NotRequired[float]
+    """mu - 1.96 sigma (95% interval)"""
+    high: NotRequired[float]
+    """mu + 1.96 sigma (95% interval)"""
     games: NotRequired[int]
+    provisional: NotRequired[bool]
+    """as on the leaderboard: sigma or contests not enough yet"""
 
 
 class LadderMatchRating(TypedDict):
@@ -2784,6 +2799,10 @@ class LadderMatchRating(TypedDict):
     sigma: float
     ordinal: float
     """mu - 3 sigma"""
+    low: float
+    """mu - 1.96 sigma (95% interval)"""
+    high: float
+    """mu + 1.96 sigma (95% interval)"""
 
 
 class LadderMatchGame(TypedDict):
@@ -2889,11 +2908,17 @@ class LadderRank(TypedDict):
     """the name to show; where two rows share a name, each is followed by its player id's last four characters (`mybot #b2c4`)"""
     house: NotRequired[House]
     ordinal: float
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
     mu: float
     sigma: float
+    low: float
+    """mu - 1.96 sigma (95% interval)"""
+    high: float
+    """mu + 1.96 sigma (95% interval)"""
     games: int
     """rated contests (a duplicate board is one)"""
     provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md, or the entry has fewer than the ladder's `provisional_games` rated contests"""
     results: LadderResults
     last_played: str | None
     on_ladder: bool
@@ -2902,6 +2927,81 @@ class LadderRank(TypedDict):
 class LadderLeaderboard(TypedDict):
     ladder_id: str
     leaderboard: list[LadderRank]
+
+
+class MatchCreate(TypedDict):
+    game: str
+    options: NotRequired[dict[str, Any]]
+    new: list[str]
+    """one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other"""
+    old: list[str]
+    """one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other"""
+    alpha: NotRequired[float]
+    beta: NotRequired[float]
+    bounds: NotRequired[list[float]]
+    """[e0, e1]: H0 effect ≤ e0, H1 effect ≥ e1, in units of the spread of the per-board difference"""
+    max_boards: NotRequired[int]
+    par_adjusted: NotRequired[bool]
+    move_seconds: NotRequired[int]
+
+
+class MatchBoardsItem(TypedDict):
+    board: int
+    games: list[str]
+    difference: float | None
+    void: bool
+
+
+class MatchEstimate(TypedDict):
+    mean: float
+    low: float | None
+    high: float | None
+    effect: float | None
+    spread: float
+
+
+class Match(TypedDict):
+    id: str
+    status: Literal["waiting", "running", "pass", "fail", "inconclusive"]
+    game: str
+    options: dict[str, Any]
+    new: list[str]
+    old: list[str]
+    waiting_for: list[str]
+    bounds: list[float]
+    alpha: float
+    beta: float
+    max_boards: int
+    par_adjusted: bool
+    llr: float | None
+    llr_bounds: list[float]
+    boards_scored: int
+    estimate: MatchEstimate
+    boards: list[MatchBoardsItem]
+    created: str
+
+
+class RegressionSetBoardsItem(TypedDict):
+    board: int
+    games: list[str]
+    difference: float | None
+    void: bool
+    seed: str
+    """the board's deal seed (its replays show it)"""
+
+
+class RegressionSet(TypedDict):
+    format: str
+    match: str
+    game: str
+    options: dict[str, Any]
+    new: str | None
+    """null: name the bots to play it (parlour-bot play --deals FILE NEW OLD)"""
+    old: str | None
+    mode: Literal["duplicate"]
+    par_adjusted: bool
+    seed: str | None
+    boards: list[RegressionSetBoardsItem]
 
 
 class Block(TypedDict):
@@ -3072,10 +3172,16 @@ class TokenRotated(TypedDict):
 
 
 class Rating(TypedDict):
+    provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust"""
+    low: float
+    """mu - 1.96 sigma: the 95% interval's low end"""
+    high: float
+    """mu + 1.96 sigma: the 95% interval's high end"""
     mu: float
     sigma: float
     ordinal: float
-    """mu - 3 sigma: what the leaderboard orders by"""
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
     games: int
     """rated games played"""
 
@@ -3090,6 +3196,12 @@ class Profile(TypedDict):
 
 
 class LeaderboardLeaderboardItem(TypedDict):
+    provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust"""
+    low: float
+    """mu - 1.96 sigma: the 95% interval's low end"""
+    high: float
+    """mu + 1.96 sigma: the 95% interval's high end"""
     rank: int
     player_id: str
     name: str | None
@@ -3097,12 +3209,56 @@ class LeaderboardLeaderboardItem(TypedDict):
     mu: float
     sigma: float
     ordinal: float
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
     games: int
 
 
 class Leaderboard(TypedDict):
     game: str
     leaderboard: list[LeaderboardLeaderboardItem]
+
+
+class RatingHistoryHistoryItem(TypedDict):
+    provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust"""
+    low: float
+    """mu - 1.96 sigma: the 95% interval's low end"""
+    high: float
+    """mu + 1.96 sigma: the 95% interval's high end"""
+    at: str
+    """when it was rated (ISO-8601)"""
+    event: str
+    """the rating event: `<tournament id>:<key>`"""
+    game_ids: list[str]
+    """the games it rated (empty: a duplicate board's direction)"""
+    mu: float
+    sigma: float
+    ordinal: float
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
+
+
+class RatingHistoryRating(TypedDict):
+    provisional: bool
+    """true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust"""
+    low: float
+    """mu - 1.96 sigma: the 95% interval's low end"""
+    high: float
+    """mu + 1.96 sigma: the 95% interval's high end"""
+    mu: float
+    sigma: float
+    ordinal: float
+    """mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model"""
+    games: int
+
+
+class RatingHistory(TypedDict):
+    game: str
+    player_id: str
+    name: str | None
+    house: NotRequired[House]
+    rating: RatingHistoryRating
+    history: list[RatingHistoryHistoryItem]
+    """newest first, its latest 500 rated games"""
 
 
 class ReplayFramesRequest(TypedDict):

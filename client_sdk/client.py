@@ -27,6 +27,8 @@ from .namespaces import (
     Games,
     Invitations,
     Ladders,
+    Matches,
+    MyBots,
     Players,
     Ratings,
     Requestor,
@@ -38,7 +40,7 @@ from .namespaces import (
 
 __all__ = [
     "Client", "Requestor", "USER_AGENT", "Players", "Games", "Turns", "Tournaments", "Ratings",
-    "Apps", "Bots", "Invitations", "Tokens", "Ladders", "Visitors",
+    "Apps", "Bots", "Invitations", "Tokens", "Ladders", "Visitors", "MyBots", "Matches",
 ]  # fmt: skip
 
 
@@ -105,6 +107,8 @@ class Client:
         self.tokens = Tokens(self.requestor)
         self.ladders = Ladders(self.requestor)  # docs/ladder.md
         self.visitors = Visitors(self.requestor)
+        self.my_bots = MyBots(self.requestor)  # docs/tutorials/hosted-bot.md
+        self.matches = Matches(self.requestor)  # docs/matches.md
 
     @property
     def base_url(self) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .client import Client
+from .leaderboard import leaderboard_table as leaderboard_table  # its home before
 
 
 class TournamentFailed(RuntimeError):
@@ -138,24 +139,5 @@ def standings_table(page: Mapping[str, Any]) -> str:
         lines.append(
             f"{s['rank']:>3} {s['entry']:<6} {names:<{width}} {s['points']:>6.1f}  "
             f"{s['played']:>6}  {s['byes']:>4}  {s['score_difference']:>+6.1f}"
-        )
-    return "\n".join(lines)
-
-
-def leaderboard_table(board: Mapping[str, Any], top: int | None = None) -> str:
-    """A leaderboard (``GET /v1/ratings/{game}`` or a ladder's) as a text table, best
-    first, each player by its ``label`` where the rows have one (names told apart).
-
-    >>> print(leaderboard_table({"leaderboard": [{"rank": 1, "name": "ann", "mu": 27.5,
-    ...     "sigma": 7.0, "ordinal": 6.5, "games": 4}]}))
-      # player          ordinal      mu   sigma  games
-      1 ann                 6.5    27.5     7.0      4
-    """
-    lines = [f"{'#':>3} {'player':<14} {'ordinal':>8} {'mu':>7} {'sigma':>7} {'games':>6}"]
-    for row in board["leaderboard"][:top]:
-        lines.append(
-            f"{row['rank']:>3} {row.get('label') or row['name'] or row.get('player_id', '?'):<14} "
-            f"{row['ordinal']:>8.1f} {row['mu']:>7.1f} {row['sigma']:>7.1f} "
-            f"{row['games']:>6}"
         )
     return "\n".join(lines)

@@ -6,7 +6,9 @@ every step, through the moves and, where a game has one, its compact form of
 actions, also listed by kind: :mod:`tests.bench_engines`), ``http`` (moves
 through gunicorn against a one-round-trip ceiling, 32 clients), ``load`` (64
 and 256 bots against the same ceiling, and thousands of long-poll waiters),
-``par`` (Concerto bots as percent of the double-dummy par), ``callbacks`` (server CPU
+``par`` (Concerto bots as percent of the double-dummy par), ``matches`` (boards a
+match needs to decide, plain against duplicate, fixed-length against the sequential
+test: :mod:`tests.bench_matches`), ``callbacks`` (server CPU
 per move of callback bots against turn-stream bots, and the dispatcher's share:
 :mod:`tests.bench_callbacks`), ``spiel`` (random rollouts through OpenSpiel against
 the native engine: :mod:`tests.bench_spiel`) and ``sandbox`` (a hosted seat's cold start,
@@ -42,6 +44,7 @@ def main(argv: list[str]) -> int:
         "load",
         "botloop",
         "par",
+        "matches",
         "ladder",
         "callbacks",
         "spiel",

@@ -131,9 +131,9 @@ def test_the_sdk_stands_alone_and_bots_use_no_server_internals() -> None:
     )
 
 
-ENGINE_USERS = {"client_sdk.local.match", "client_sdk.local.replays", "client_sdk.spiel",
-                "client_sdk.spiel_core", "client_sdk.zoo", "client_sdk.features",
-                "client_sdk.policy"}  # fmt: skip
+ENGINE_USERS = {"client_sdk.local.match", "client_sdk.local.replays",
+                "client_sdk.local.sequential", "client_sdk.spiel", "client_sdk.spiel_core",
+                "client_sdk.zoo", "client_sdk.features", "client_sdk.policy"}  # fmt: skip
 """The SDK's modules that reach the engines: the local runner's (``parlour-bot play``,
 ``client_sdk.local``) and the learning adapters (docs/train.md), each imported only when
 used."""

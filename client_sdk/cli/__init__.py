@@ -21,7 +21,11 @@
   docs/organisers.md);
 * ``parlour-bot play GAME BOT... --seed S [--option k=v] [--out replay.json]``
   plays a game locally, through the views the server sends, and writes its
-  replay (needs the engines: ``pip install ./server/games``; docs/local.md).
+  replay (needs the engines: ``pip install ./server/games``; docs/local.md);
+  ``parlour-bot play --deals FILE`` plays a regression set again;
+* ``parlour-bot test NEW OLD --game G`` plays duplicate boards of NEW against OLD
+  on every core until a sequential test says NEW is better (pass), not (fail), or
+  the cap is reached, and writes the boards NEW lost (a regression set).
 
 ``BOT`` is either ``module:Class`` (or ``module:factory``) — your own bot, the
 module importable from the current folder — or the name of an installed bot.
@@ -34,7 +38,8 @@ The token may also come from the ``PARLOUR_TOKEN`` environment variable and
 the server from ``PARLOUR_SERVER``, so it need not appear in ``ps`` output.
 
 The commands live by what they do: :mod:`~client_sdk.cli.bots` runs a bot (``run``,
-``serve``, ``register``), :mod:`~client_sdk.cli.tokens` holds the credential commands
+``serve``, ``register``), :mod:`~client_sdk.cli.matches` the sequential test (``test``,
+``play --deals``), :mod:`~client_sdk.cli.tokens` holds the credential commands
 (``token``, ``callback``), :mod:`~client_sdk.cli.play` the game records (``play``,
 ``archive``), :mod:`~client_sdk.cli.events` an organiser's ``event``,
 :mod:`~client_sdk.cli.loading` finds bots by name, and
@@ -60,6 +65,7 @@ from .bots import (
 )
 from .events import add_event_command, cmd_event
 from .loading import BOT_GROUP, BotFactory, bot_factory, bot_names, load_bot
+from .matches import add_test_command, cmd_test
 from .options import DEFAULT_SERVER, Subparsers, add_run_options
 from .play import add_archive_command, add_play_command, cmd_archive, cmd_play
 from .tokens import add_callback_command, add_token_command, cmd_callback, cmd_token
@@ -69,17 +75,19 @@ __all__ = [
     "add_bot_commands", "add_bot_subcommands", "add_callback_command", "add_play_command",
     "add_token_command", "bot_factory", "bot_main", "bot_names", "cmd_archive",
     "cmd_bot_register", "cmd_bot_run", "cmd_bot_serve", "cmd_callback", "cmd_play",
-    "cmd_token", "load_bot", "main", "add_event_command", "cmd_event",
+    "cmd_test", "cmd_token", "load_bot", "main", "add_test_command", "add_event_command",
+    "cmd_event",
 ]  # fmt: skip
 
 
 def add_bot_subcommands(sub: Subparsers[argparse.ArgumentParser]) -> None:
-    """Add ``run``, ``serve``, ``register``, ``token``, ``callback``, ``play``,
+    """Add ``run``, ``serve``, ``register``, ``token``, ``callback``, ``play``, ``test``,
     ``archive`` and ``event`` to ``sub``; each sets ``func(args) -> exit status``."""
     add_run_commands(sub)
     add_token_command(sub, "PARLOUR_TOKEN")
     add_callback_command(sub)
     add_play_command(sub)
+    add_test_command(sub)
     add_archive_command(sub)
     add_event_command(sub)
 
@@ -104,8 +112,8 @@ def bot_main(make_bot: Callable[[random.Random], Bot], argv: Sequence[str] | Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``parlour-bot run|serve|callback|register|token|play|archive|event ...``: the bot commands,
-    SDK alone.
+    """``parlour-bot run|serve|callback|register|token|play|test|archive|event ...``: the
+    bot commands, SDK alone.
 
     ``python -m client_sdk.cli`` is the same; a leading ``bot`` is accepted too,
     so ``python -m client_sdk.cli bot run ...`` spells it like ``parlour bot run ...``.

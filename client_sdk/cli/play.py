@@ -12,6 +12,7 @@ from typing import Any
 from ..client import Client
 from ..errors import ParlourError
 from .loading import bot_factory, load_bot
+from .matches import cmd_replay_deals
 from .options import Subparsers, add_server
 
 
@@ -24,17 +25,27 @@ def add_play_command(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "the replay is the server's GET /v1/games/{id}/replay. Needs the engines "
         "(pip install ./server/games).",
     )
-    play.add_argument("game", help="a game id of the engines (GET /v1/rules lists them)")
+    play.add_argument(
+        "game",
+        nargs="?",
+        help="a game id of the engines (GET /v1/rules lists them; not with --deals)",
+    )
     play.add_argument(
         "bots",
-        nargs="+",
+        nargs="*",
         metavar="BOT",
         help="module:Class or an installed bot's name, one per seat (fewer: in turn around "
         "the table; for a game whose table size is an option, their number sets it)",
     )
     play.add_argument(
+        "--deals",
+        default=None,
+        metavar="FILE",
+        help="play a regression set (parlour-bot test's, or a server match's) again: its "
+        "game and bots as recorded, or give two bots, NEW OLD",
+    )
+    play.add_argument(
         "--seed",
-        required=True,
         help="the deal seed (the server's POST /v1/games with the same seed deals the same cards)",
     )
     play.add_argument(
@@ -86,6 +97,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     """``play``: one local match (or a rotation match) and its replay; the exit status."""
     from .. import local
 
+    if args.deals is not None:  # GAME and BOT read as NEW OLD: the bots to play the set
+        given = [a for a in (args.game, *args.bots) if a is not None]
+        if given and len(given) != 2:
+            print("--deals FILE takes no bots (the file's) or two: NEW OLD", file=sys.stderr)
+            return 2
+        return cmd_replay_deals(args.deals, given or None)
+    if args.game is None or not args.bots or args.seed is None:
+        print("play needs GAME, at least one BOT and --seed (or --deals FILE)", file=sys.stderr)
+        return 2
     if not local.engines_installed():
         print(local.INSTALL_HINT, file=sys.stderr)
         return 2

@@ -10,8 +10,10 @@ play`` is its command line (docs/local.md).
 
 A module each: :mod:`.match` (one match, :func:`play_match`, and the way to the
 engines), :mod:`.rotation` (seating, the seat rotation of :func:`rotation_match` and
-its :class:`MatchReport`) and :mod:`.replays` (a finished replay's moves,
-:func:`moves_of`, played again by :func:`replay_match`). Everything is importable
+its :class:`MatchReport`), :mod:`.replays` (a finished replay's moves,
+:func:`moves_of`, played again by :func:`replay_match`) and :mod:`.sequential` (duplicate
+boards of NEW against OLD judged by a sequential test, :func:`play_board`,
+:func:`run_test`: ``parlour-bot test``). Everything is importable
 from here.
 
 Of the SDK's core, only this package touches the engines, and only inside its functions
@@ -46,8 +48,25 @@ from .rotation import (
     rotations,
     seating,
 )
+from .sequential import (
+    DUPLICATE,
+    INCONCLUSIVE,
+    NEW,
+    OLD,
+    PLAIN,
+    REGRESSION_FORMAT,
+    Board,
+    TestReport,
+    board_seatings,
+    boards_needed,
+    play_board,
+    replay_boards,
+    run_test,
+)
 
 __all__ = [
+    "DUPLICATE", "INCONCLUSIVE", "NEW", "OLD", "PLAIN", "REGRESSION_FORMAT", "Board",
+    "TestReport", "board_seatings", "boards_needed", "play_board", "replay_boards", "run_test",
     "INSTALL_HINT", "SEARCH", "BotFactory", "EnginesMissing", "Interval", "LocalMatch",
     "MatchReport", "Play", "deals_played", "engines_installed", "lineup", "moves_of",
     "parse_option", "play_match", "replay_match", "rotation_match", "rotations", "seating",

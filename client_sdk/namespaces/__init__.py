@@ -13,6 +13,8 @@ from .bots import Bots
 from .games import Games
 from .invitations import Invitations
 from .ladders import Ladders
+from .matches import Matches
+from .my_bots import MyBots
 from .players import Players
 from .ratings import Ratings
 from .tokens import Tokens
@@ -22,5 +24,5 @@ from .visitors import Visitors
 
 __all__ = [
     "USER_AGENT", "Requestor", "Players", "Games", "Turns", "Tournaments", "Ratings", "Apps",
-    "Bots", "Invitations", "Tokens", "Ladders", "Visitors",
+    "Bots", "Invitations", "Tokens", "Ladders", "Visitors", "MyBots", "Matches",
 ]  # fmt: skip

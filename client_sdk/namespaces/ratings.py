@@ -1,4 +1,4 @@
-"""``client.ratings``: the leaderboard of one game."""
+"""``client.ratings``: the leaderboard of one game, and one player's rating history."""
 
 from __future__ import annotations
 
@@ -13,3 +13,10 @@ class Ratings(_Namespace):
     def get(self, game: str) -> dict[str, Any]:
         """``GET /v1/ratings/{game}``."""
         return cast(dict[str, Any], self._r.request("GET", f"/v1/ratings/{_q(game)}"))
+
+    def history(self, game: str, player_id: str) -> dict[str, Any]:
+        """``GET /v1/ratings/{game}/{player_id}/history``: its rating after each rated
+        game, newest first (its latest 500), each with ``low``, ``high`` and
+        ``provisional``."""
+        path = f"/v1/ratings/{_q(game)}/{_q(player_id)}/history"
+        return cast(dict[str, Any], self._r.request("GET", path))

@@ -43,6 +43,7 @@ from . import (
     health,
     invitations,
     ladders,
+    matches,
     me,
     metrics,
     player_bots,
@@ -59,7 +60,7 @@ from . import (
 from .context import load_token
 
 BLUEPRINTS = (
-    *(players, rules, games, me, tournaments, events, ratings, ladders, invitations),
+    *(players, rules, games, me, tournaments, events, ratings, ladders, invitations, matches),
     *(health, web),
     *(apps, stream),  # embedding in other apps
     player_bots,  # a player's own bots (docs/bots/submit.md)

@@ -58,7 +58,8 @@ pool of its own).
 * `pause_after` games in a row with a timeout pause an entry until it
   is seen waiting `pause_seconds` after its last timeout.
 * `provisional_games`: rated contests before a rating stops being
-  provisional.
+  provisional (default 10); it also needs its sigma below 25/6, as
+  every rating does (docs/ladder.md, *How sure a rating is*).
 * `max_games`: each entry's games at once (house bots have no cap:
   one entry holds at most its own `max_games` of theirs).
 * `validation` (default true): a new entry (joining again after leaving

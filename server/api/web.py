@@ -82,6 +82,12 @@ def ratings(game: str) -> Response:
     return _shell()
 
 
+@bp.get("/ratings/<game>/players/<player_id>")
+def rating_history(game: str, player_id: str) -> Response:
+    """One player's rating after each rated game of ``game``, with its 95% range."""
+    return _shell()
+
+
 @bp.get("/ladders/<ladder_id>")
 def ladder(ladder_id: str) -> Response:
     return _shell()

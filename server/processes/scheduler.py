@@ -71,7 +71,7 @@ class Runner:
 
     def tick(self, now: float | None = None) -> None:
         """One pass: clocks first (a timeout may finish a game), then every tournament,
-        then every ladder."""
+        every match, then every ladder."""
         self.enforce_clocks(now)
         rounds, ladders = self.services.rounds, self.services.ladder_play
         for tournament_id in rounds.active():
@@ -81,6 +81,13 @@ class Runner:
                 raise
             except Exception:  # one broken tournament must not stop the others
                 log.exception("tournament %s: pass failed", tournament_id)
+        for match_id in self.services.matches.active():
+            try:
+                self.services.matches.advance(match_id)
+            except UNAVAILABLE:
+                raise
+            except Exception:
+                log.exception("match %s: pass failed", match_id)
         for ladder_id in ladders.ids():
             try:
                 ladders.advance(ladder_id, now, self.checkpoint)

@@ -15,7 +15,8 @@ their own (``games`` hands new games to ``new_games`` and play to ``moves``;
 (``turnstream``), ``replays``, ``archive``, ``lobby``, ``health``, ``tournaments``,
 ``events`` (an organiser's roster, withdrawals and voided tables), ``ratings``,
 ``ladders``, ``rounds`` (a running tournament driven, for the
-scheduler), ``ladder_play`` (a ladder's matches driven, for the scheduler, and its
+scheduler), ``matches`` (a match's duplicate boards driven until its sequential test
+decides, for the scheduler), ``ladder_play`` (a ladder's matches driven, for the scheduler, and its
 books on play, through the play hook of ``core``), ``apps``, ``callbacks`` and
 ``dispatch`` (a player's callback URL, and the dispatcher's queue of callback turns,
 both in ``callbacks``), ``player_bots`` (a player's own bots: hosted, callback or

@@ -33,6 +33,7 @@ from server.services.invitations import (
 from server.services.ladder_play import LadderPlay
 from server.services.ladders import Ladders
 from server.services.lobby import PER_CREATOR, Lobby
+from server.services.matches import Matches
 from server.services.metrics import Metrics
 from server.services.player_bots import PlayerBots
 from server.services.players import Players
@@ -129,6 +130,7 @@ class Services:
         self.ratings = Ratings(self.core)
         self.ladders = Ladders(self.core)
         self.rounds = Rounds(self.core, self.games, self.clocks, self.ratings)
+        self.matches = Matches(self.core, self.games, self.clocks)
         self.ladder_play = LadderPlay(
             self.core, self.games, self.clocks, self.ratings, self.ladders
         )

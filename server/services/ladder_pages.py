@@ -60,7 +60,9 @@ class LadderPages:
         }
 
     def leaderboard(self, ladder_id: str) -> dict[str, Any]:
-        """Entries best first by ordinal (mu - 3 sigma); provisional until enough games."""
+        """Entries best first by ordinal (mu - 3 sigma), each with its 95% interval; a row is
+        provisional while its sigma is not below ``SIGMA_SURE`` or it has fewer than the
+        ladder's ``provisional_games`` rated contests."""
         record = read(self.r, ladder_id)
         stats = self.stats.stats(record)
         ratings = rating_store.pool(self.r, pool(ladder_id))
@@ -70,6 +72,8 @@ class LadderPages:
         board = []
         for row in rows:
             s = stats.get(row.player) or self._blank(record, row.player)
+            low, high = rating_model.interval((row.mu, row.sigma))
+            games = ratings[row.player].get("games", 0)
             board.append(
                 {
                     "rank": row.rank,
@@ -82,9 +86,11 @@ class LadderPages:
                     "ordinal": round(row.ordinal, 3),
                     "mu": round(row.mu, 3),
                     "sigma": round(row.sigma, 3),
-                    "games": ratings[row.player].get("games", 0),
-                    "provisional": ratings[row.player].get("games", 0)
-                    < record.meta["provisional_games"],
+                    "low": round(low, 3),
+                    "high": round(high, 3),
+                    "games": games,
+                    "provisional": rating_model.provisional(row.sigma)
+                    or games < record.meta["provisional_games"],
                     "results": s["results"],
                     "last_played": s["last_played"],
                     "on_ladder": row.player in record.entries,

@@ -286,8 +286,16 @@ class LadderPlay:
                 checkpoint("rate")
                 # every entry joined the ladder itself: consent (docs/ladder.md); the
                 # ratings written are kept as the match's, in the same write
+                tables = range(len(record.open[n]["tables"]))
+                game_ids = tuple(table_game_id(f"ladder:{record.id}", n, t) for t in tables)
                 self.ratings.rate(
-                    rating_pool, event_id, teams, ranks, consented=True, keep_after=True
+                    rating_pool,
+                    event_id,
+                    teams,
+                    ranks,
+                    consented=True,
+                    keep_after=True,
+                    game_ids=game_ids,
                 )
         checkpoint("close")
         store.close(self.r, record.id, list(done))

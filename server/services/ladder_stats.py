@@ -65,13 +65,17 @@ def _validation_out(got: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _rating_out(got: dict[str, Any] | None) -> dict[str, float] | None:
-    """A stored rating as shown: mu, sigma and the ordinal (mu - 3 sigma), or None."""
+    """A stored rating as shown: mu, sigma, the ordinal (mu - 3 sigma) and the 95% interval
+    ``low``..``high`` (mu +- 1.96 sigma), or None."""
     if got is None:
         return None
+    low, high = rating_model.interval((got["mu"], got["sigma"]))
     return {
         "mu": round(got["mu"], 3),
         "sigma": round(got["sigma"], 3),
         "ordinal": round(rating_model.ordinal((got["mu"], got["sigma"])), 3),
+        "low": round(low, 3),
+        "high": round(high, 3),
     }
 
 
@@ -130,6 +134,10 @@ class LadderStats:
             shown: dict[str, Any] | None = _rating_out(got)
             if got is not None and shown is not None:
                 shown["games"] = got.get("games", 0)
+                shown["provisional"] = (
+                    rating_model.provisional(got["sigma"])
+                    or shown["games"] < record.meta["provisional_games"]
+                )
             out[history_of]["rating"] = shown
             numbers = [row["match"] for row in tally.history]
             after = {

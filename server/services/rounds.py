@@ -43,7 +43,7 @@ from server.services.brackets import round_rng, snapshot
 from server.services.clocks import Clocks
 from server.services.core import Core
 from server.services.games import Games
-from server.services.ratings import Ratings
+from server.services.ratings import Ratings, event_games
 from server.store import tournaments as store
 from server.store.tournaments import TournamentRecord
 from server.tournaments.clock import forfeit_result
@@ -297,4 +297,5 @@ class Rounds:
         for event, event_id, done in zip(events, ids, self.ratings.applied(game, ids), strict=True):
             if not done:
                 checkpoint("rate")
-                self.ratings.rate(game, event_id, event.teams, event.ranks)
+                got = event_games(record.results, event.key)  # for the players' histories
+                self.ratings.rate(game, event_id, event.teams, event.ranks, game_ids=got)

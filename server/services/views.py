@@ -16,6 +16,7 @@ from server.services.errors import Forbidden
 from server.store.apps import BOT_PREFIX
 from server.store.clocks import Clock
 from server.store.games import GameRecord
+from server.tournaments import ratings as rating_model
 
 
 def engine(record: GameRecord) -> Game:
@@ -37,12 +38,16 @@ event_out = shown_record.event_out  # a stored event as the API shows it (the lo
 
 
 def rating_out(stored: dict[str, Any]) -> dict[str, Any]:
-    """A stored rating as the API shows it: ``mu``, ``sigma``, ``ordinal`` (mu - 3 sigma), games."""
+    """A stored rating as the API shows it: ``mu``, ``sigma``, ``ordinal`` (mu - 3 sigma),
+    games, whether it is ``provisional`` and its 95% interval ``low``..``high``
+    (:func:`server.tournaments.ratings.doubt`)."""
+    mu, sigma = stored["mu"], stored["sigma"]
     return {
-        "mu": stored["mu"],
-        "sigma": stored["sigma"],
-        "ordinal": stored["mu"] - 3 * stored["sigma"],
+        "mu": mu,
+        "sigma": sigma,
+        "ordinal": rating_model.ordinal((mu, sigma)),
         "games": stored.get("games", 0),
+        **rating_model.doubt((mu, sigma)),
     }
 
 

@@ -56,6 +56,17 @@ DEFAULT = Rating(MODEL.mu, MODEL.sigma)
 
 Ratings = Mapping[str, "Rating | tuple[float, float]"]
 
+SIGMA_SURE = MODEL.sigma / 2
+"""A rating is provisional while its ``sigma`` is at least this: 25/6 ~ 4.17, half the
+starting 25/3 and equal to ``beta``, the noise of one game's performance. Below it
+the 95% interval (:func:`interval`) is at most +-8.2, half a new player's +-16.3.
+Evenly matched players get there in about 30 two-player games, about 10 four-player
+free-for-alls (docs/ladder.md, *How sure a rating is*)."""
+
+Z95 = 1.96
+"""The two-sided 95% point of the normal: ``mu +- 1.96 sigma`` holds the skill with
+95% probability under the model."""
+
 
 class RatingError(ValueError):
     """The game cannot be rated as given (one team, a player twice, lengths differ)."""
@@ -65,13 +76,49 @@ def ordinal(rating: Rating | tuple[float, float]) -> float:
     """The conservative skill used for ordering: ``mu - 3 sigma``.
 
     A new player (25, 8.33) has ordinal 0 and climbs as results make the
-    rating both higher and surer, so one lucky win cannot top the board.
+    rating both higher and surer, so one lucky win cannot top the board. Under the
+    model the skill is above it with 99.87% probability (the normal's mass above
+    -3 standard deviations): a conservative estimate, not the likeliest skill.
 
     >>> ordinal(DEFAULT)
     0.0
     """
     mu, sigma = rating
     return mu - 3 * sigma
+
+
+def provisional(sigma: float) -> bool:
+    """Whether a rating is still provisional: ``sigma`` not yet below :data:`SIGMA_SURE`.
+
+    >>> provisional(DEFAULT.sigma), provisional(4.2), provisional(4.1)
+    (True, True, False)
+    """
+    return sigma >= SIGMA_SURE
+
+
+def interval(rating: Rating | tuple[float, float]) -> tuple[float, float]:
+    """The 95% interval of the skill: ``mu - 1.96 sigma`` to ``mu + 1.96 sigma``.
+
+    >>> [round(x, 3) for x in interval(DEFAULT)]
+    [8.667, 41.333]
+    """
+    mu, sigma = rating
+    return mu - Z95 * sigma, mu + Z95 * sigma
+
+
+def doubt(rating: Rating | tuple[float, float]) -> dict[str, float | bool]:
+    """How sure a shown rating is, as the API says it: the 95% interval ``low``..``high``
+    (:func:`interval`) and ``provisional`` (:func:`provisional`).
+
+    >>> doubt(Rating(25.0, 5.0))  # 25 -+ 1.96 * 5 = 25 -+ 9.8; sigma 5 >= 25/6
+    {'low': 15.2, 'high': 34.8, 'provisional': True}
+    >>> doubt(Rating(20.0, 2.5))
+    {'low': 15.1, 'high': 24.9, 'provisional': False}
+    >>> doubt(DEFAULT)["provisional"]
+    True
+    """
+    low, high = interval(rating)
+    return {"low": low, "high": high, "provisional": provisional(rating[1])}
 
 
 def rate_teams(

@@ -33,6 +33,7 @@ from client_sdk.sse import SseParser
 from server.games import find_game
 from tests.api.game_setups import check_every_game_is_set_up
 from tests.api.openapi_events import exercise_events
+from tests.api.openapi_matches import exercise_matches
 from tests.api.play import play_random_moves
 from tests.callbacks.openapi_calls import exercise_callbacks
 from tests.conftest import ADMIN_TOKEN
@@ -379,6 +380,7 @@ def test_responses_match_the_spec(client, spec, players, app, document):
     exercise_player_bots(call, app)  # /v1/me/bots: a player's own bots
     exercise_ladders(call, four)  # /v1/ladders (docs/ladder.md)
     exercise_visitors(call)  # the web lobby's Play against bots
+    exercise_matches(call)  # /v1/matches: is NEW better than OLD
 
     documented = {
         (m, p)
@@ -472,6 +474,11 @@ def exercise_tournaments(call: Checked, four: list[dict], people, client, app) -
     assert call("get", "/v1/ratings/chess")[0] == 404
     status, me = call("get", "/v1/players/me", token=tokens[0])
     assert me["ratings"]["concerto"]["games"] == 1
+    assert me["ratings"]["concerto"]["provisional"] is True  # one game: sigma near 25/3
+    status, history = call("get", f"/v1/ratings/concerto/{me['id']}/history")
+    game_id = shown["rounds"][0]["tables"][0]["game_id"]
+    assert status == 200 and [row["game_ids"] for row in history["history"]] == [[game_id]]
+    assert call("get", f"/v1/ratings/concerto/{me['id']}x/history")[0] == 404
 
 
 # Every game in every option set of tests/train/option_sets.py (each rule edition, variant

@@ -73,7 +73,12 @@ def test_the_keys_of_one_thing_share_a_slot(tag):
             keys.tournament_results(tag),
             keys.tournament_voids(tag),
         ],
-        [keys.ratings(tag), keys.ratings_applied(tag)],
+        [
+            keys.ratings(tag),
+            keys.ratings_applied(tag),
+            keys.ratings_after(tag),
+            keys.rating_history(tag, "p1"),
+        ],
         [keys.metrics_counters(), keys.metrics_waiting()],
     ]
     for group in groups:

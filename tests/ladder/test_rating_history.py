@@ -64,7 +64,8 @@ def test_ratings_kept_apart_by_earlier_schedulers_are_still_shown(service):
     r.delete(keys.ratings_after(pool(ladder_id)))  # as an earlier scheduler left it:
     r.hset(f"L:{{L{ladder_id}}}:after", "0", orjson.dumps({first: {"mu": 30, "sigma": 7}}))
     [row] = [x for x in service.ladders.entry(ladder_id, first)["history"] if x["match"] == 0]
-    assert row["rating"] == {"mu": 30, "sigma": 7, "ordinal": 9}
+    # ordinal 30 - 3 * 7 = 9; the 95% interval 30 -+ 1.96 * 7 = 30 -+ 13.72
+    assert row["rating"] == {"mu": 30, "sigma": 7, "ordinal": 9, "low": 16.28, "high": 43.72}
 
 
 def test_the_rating_after_a_contest_is_the_one_its_rating_wrote(service, monkeypatch):

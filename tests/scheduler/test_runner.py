@@ -116,7 +116,8 @@ def test_ratings_move_with_results_and_order_the_leaderboard(service, tours):
     # the profile shows the same rating
     me = service.players.me(players[0]["token"])["ratings"]["concerto"]
     row = next(r for r in board if r["player_id"] == players[0]["id"])
-    assert me == {k: row[k] for k in ("mu", "sigma", "ordinal", "games")}
+    shown_keys = ("mu", "sigma", "ordinal", "games", "low", "high", "provisional")
+    assert me == {k: row[k] for k in shown_keys}
 
 
 def test_swiss_over_cowpoke_with_smaller_tables(service, tours):

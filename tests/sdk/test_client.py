@@ -349,8 +349,16 @@ CALLS = [
     (lambda c: c.tournaments.standings("T"), "GET",
      "/v1/tournaments/{tournament_id}/standings", None),
     (lambda c: c.ratings.get("concerto"), "GET", "/v1/ratings/{game}", None),
+    (lambda c: c.ratings.history("concerto", "P"), "GET",
+     "/v1/ratings/{game}/{player_id}/history", None),
     (lambda c: c.games.list(status="finished"), "GET", "/v1/games", None),
     (lambda c: c.games.replay_frame("G", 7), "GET", "/v1/games/{game_id}/replay/{version}", None),
+    (
+        lambda c: c.games.replay_file_frames({"game": "g"}, first=2, count=3),
+        "POST",
+        "/v1/replays/frames",
+        {"replay": {"game": "g"}, "first": 2, "count": 3},
+    ),
     (lambda c: list(c.games.archive(ladder="L")), "GET", "/v1/archive", None),
     (lambda c: list(c.games.stream("G", after=3)), "GET", "/v1/games/{game_id}/stream", None),
     (lambda c: c.tournaments.list(limit=5), "GET", "/v1/tournaments", None),
@@ -385,6 +393,28 @@ CALLS = [
     (lambda c: next(c.turns.stream(), None), "GET", "/v1/me/turns/stream", None),
     (lambda c: c.visitors.settings(), "GET", "/v1/visitors", None),
     (lambda c: c.visitors.play("seconds"), "POST", "/v1/visitors/games", {"game": "seconds"}),
+    # a player's own bots (docs/tutorials/hosted-bot.md): "print(1)\n" in base64
+    (lambda c: c.my_bots.list(), "GET", "/v1/me/bots", None),
+    (lambda c: c.my_bots.create("b", "hosted", bundle=("main.py", b"print(1)\n")), "POST",
+     "/v1/me/bots", {"name": "b", "kind": "hosted",
+                     "bundle": {"filename": "main.py", "content_base64": "cHJpbnQoMSkK"}}),
+    (lambda c: c.my_bots.create("c", "callback", url="https://x.example/t"), "POST",
+     "/v1/me/bots", {"name": "c", "kind": "callback", "url": "https://x.example/t"}),
+    (lambda c: c.my_bots.get("B"), "GET", "/v1/me/bots/{bot_id}", None),
+    (lambda c: c.my_bots.upload("B", ("main.py", b"print(1)\n")), "POST",
+     "/v1/me/bots/{bot_id}/versions", {"filename": "main.py", "content_base64": "cHJpbnQoMSkK"}),
+    (lambda c: c.my_bots.enter_ladder("B", "L"), "POST", "/v1/me/bots/{bot_id}/ladders",
+     {"ladder_id": "L"}),
+    (lambda c: c.my_bots.enter_tournament("B", "T", seats=2), "POST",
+     "/v1/me/bots/{bot_id}/tournaments", {"tournament_id": "T", "seats": 2}),
+    (lambda c: c.my_bots.logs("B", "G"), "GET", "/v1/me/bots/{bot_id}/games/{game_id}", None),
+    # matches (docs/matches.md)
+    (lambda c: c.matches.create("seconds", ["p1"], ["p2"], max_boards=20), "POST",
+     "/v1/matches", {"game": "seconds", "options": {}, "new": ["p1"], "old": ["p2"],
+                     "max_boards": 20}),
+    (lambda c: c.matches.agree("M"), "POST", "/v1/matches/{match_id}/agree", {}),
+    (lambda c: c.matches.get("M"), "GET", "/v1/matches/{match_id}", None),
+    (lambda c: c.matches.regression("M"), "GET", "/v1/matches/{match_id}/regression", None),
     (lambda c: c.invitations.mine(), "GET", "/v1/me/invitations", None),
     (lambda c: c.invitations.block("P"), "PUT", "/v1/me/blocks/{player_id}", {}),
     (lambda c: c.invitations.unblock("P"), "DELETE", "/v1/me/blocks/{player_id}", None),
@@ -423,6 +453,7 @@ def _template(path: str) -> str:
     return (path.replace("/games/G", "/games/{game_id}")
             .replace("/tournaments/T", "/tournaments/{tournament_id}")
             .replace("/ratings/concerto", "/ratings/{game}")
+            .replace("/P/history", "/{player_id}/history")
             .replace("/replay/7", "/replay/{version}")
             .replace("/apps/A", "/apps/{app_id}")
             .replace("/webhooks/W", "/webhooks/{webhook_id}")
@@ -433,7 +464,9 @@ def _template(path: str) -> str:
             .replace("/entries/E/", "/entries/{entry_id}/")
             .replace("/rounds/0/", "/rounds/{round_index}/")
             .replace("/blocks/P", "/blocks/{player_id}")
-            .replace("/seats/1", "/seats/{seat}"))  # fmt: skip
+            .replace("/seats/1", "/seats/{seat}")
+            .replace("/me/bots/B", "/me/bots/{bot_id}")
+            .replace("/matches/M", "/matches/{match_id}"))  # fmt: skip
 
 
 @pytest.mark.parametrize(("call", "method", "path", "body"), CALLS)

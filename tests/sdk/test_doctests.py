@@ -11,7 +11,7 @@ import pytest
 MODULES = [
     "client_sdk.errors", "client_sdk.client", "client_sdk.bot",
     "client_sdk.types", "client_sdk.endpoint", "client_sdk.accept", "client_sdk.decider",
-    "client_sdk.outcomes",
+    "client_sdk.outcomes", "client_sdk.leaderboard",
     "bots._concerto", "bots.pinochle",
 ]  # fmt: skip
 

@@ -1,7 +1,8 @@
 """The pages around the tables, at phone and desktop sizes: the lobby, a replay (and the
-page that opens a replay file), a rules page, a running tournament and the ratings (a
-ladder's pages: test_access_ladder.py). axe-core finds no serious or critical violation, no page
-scrolls sideways, each is photographed (tests/web/audit.py).
+page that opens a replay file), a rules page, a running tournament, the ratings and a
+player's rating history (a ladder's pages: test_access_ladder.py). axe-core finds no
+serious or critical violation, no page scrolls sideways, each is photographed
+(tests/web/audit.py).
 """
 
 from __future__ import annotations
@@ -39,6 +40,12 @@ def test_the_lobby_replay_rules_tournament_and_ratings_pages_pass_axe_and_fit(
     done = seats.game("concerto", players, {"deals": 1})["id"]
     play(app.extensions["parlour"], done, players, random.Random(2))
     tournament = a_running_tournament(seats, app, players)
+    # two rated games (as a tournament's tables are, straight through the ratings): the
+    # ratings page's rows with their range and provisional mark, a player's history
+    ids = [p.id for p in players]
+    for n, ranks in enumerate(((0, 1), (1, 0))):
+        teams = ((ids[0], ids[2]), (ids[1], ids[3]))
+        app.extensions["parlour"].ratings.rate("concerto", f"x:{n}", teams, ranks, consented=True)
     pages = {
         "lobby": "/",
         "replay": f"/replay/{done}?step=30",
@@ -46,6 +53,7 @@ def test_the_lobby_replay_rules_tournament_and_ratings_pages_pass_axe_and_fit(
         "rules": "/rules/concerto",
         "tournament": f"/tournaments/{tournament}",
         "ratings": "/ratings/concerto",
+        "rating-history": f"/ratings/concerto/players/{ids[0]}",
     }
     problems = audit(browser, live_server.url, axe_source, pages)
     assert not problems, report(problems)

@@ -63,6 +63,17 @@ def test_a_ladder_s_leaderboard_and_an_entry_s_games_form_and_health(web: Web, a
     # so the shown ones may disagree by 0.005 + 0.005 + 3 * 0.005
     assert abs(ordinal - (mu - 3 * sigma)) <= 0.025 + 1e-9
     assert int(top[5]) == board[0]["games"] and top[6] != "—"
+    # the 95% range, mu -+ 1.96 sigma, each end shown to one decimal
+    low, high = (float(v) for v in top[7].split("–"))
+    assert abs(low - (mu - 1.96 * sigma)) <= 0.05 + 0.005 + 1.96 * 0.005 + 1e-9
+    assert abs(high - (mu + 1.96 * sigma)) <= 0.05 + 0.005 + 1.96 * 0.005 + 1e-9
+    # three contests each, fewer than the ladder's 10 and sigma far above 25/6: every row
+    # is marked provisional, and the legend under the table says what the mark means
+    assert all(row["provisional"] for row in board)
+    assert rows.locator(".tag.provisional").count() == len(board)
+    legend = page.locator(".rating-legend").inner_text()
+    assert "4.17" in legend and "fewer than 10 contests" in legend
+    assert "99.9%" in page.locator(".rating-meaning").inner_text()
 
     who = next(p for p in players if p["id"] == board[0]["player_id"])
     rows.first.locator("a").click()
@@ -81,6 +92,9 @@ def test_a_ladder_s_leaderboard_and_an_entry_s_games_form_and_health(web: Web, a
     over = sum(entry["results"].values())
     assert label.startswith("Rating (μ − 3σ) after each contest"), label
     assert f"over {over} points" in label, label
+    assert "the 95% range narrowed from" in label, label  # sigma only falls: it narrows
+    assert page.locator("svg.plot path.band").count() == 1
+    assert page.locator(".ladder-player-page .rating .tag.provisional").count() == 1
     figures = {
         name: page.locator(f".health [data-figure={name}] .figure").inner_text()
         for name in ("timeouts", "refused_moves", "response_p50", "response_p99")

@@ -94,6 +94,19 @@ def test_the_lobby_lists_games_tournaments_and_leaderboards(web: Web, seats: Sea
     assert ordinals == sorted(ordinals, reverse=True)
     for r in shown:  # the rating shown is the conservative one, mu - 3 sigma
         assert abs(float(r[2]) - (float(r[3]) - 3 * float(r[4]))) < 0.02
+        low, high = (float(v) for v in r[6].split("–"))  # mu -+ 1.96 sigma, to 0.1
+        assert abs(low - (float(r[3]) - 1.96 * float(r[4]))) < 0.07
+        assert abs(high - (float(r[3]) + 1.96 * float(r[4]))) < 0.07
+        assert "provisional" in r[1]  # one tournament game: sigma near 25/3
+    assert "4.17" in page.locator(".ratings-page .rating-legend").inner_text()
+    # a player's rating history: its one rated game so far, with that game's replay
+    first = rows.first.get_attribute("data-player")
+    rows.first.locator("a").first.click()
+    page.wait_for_selector(".rating-history-page")
+    assert page.url.endswith(f"/ratings/concerto/players/{first}")
+    history = page.locator(".rating-history tbody tr")
+    assert history.count() == 1 and history.locator("a[href^='/replay/']").count() == 1
+    assert "provisional" in page.locator(".rating-history-page .rating").inner_text()
     page.goto(web.url + "/")
     page.wait_for_selector("body[data-ready=true]")
 

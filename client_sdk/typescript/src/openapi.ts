@@ -597,7 +597,8 @@ export interface paths {
          *     * `pause_after` games in a row with a timeout pause an entry until it
          *       is seen waiting `pause_seconds` after its last timeout.
          *     * `provisional_games`: rated contests before a rating stops being
-         *       provisional.
+         *       provisional (default 10); it also needs its sigma below 25/6, as
+         *       every rating does (docs/ladder.md, *How sure a rating is*).
          *     * `max_games`: each entry's games at once (house bots have no cap:
          *       one entry holds at most its own `max_games` of theirs).
          *     * `validation` (default true): a new entry (joining again after leaving
@@ -686,6 +687,95 @@ export interface paths {
         };
         /** Everyone rated on the ladder, best first by ordinal (mu - 3 sigma). */
         get: operations["getLadderLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test whether one bot is better than another, on duplicate boards.
+         * @description `new` and `old` name one player per seat of the game each (player ids,
+         *     or `bot:<name>` for the server's house bots): the first half of each
+         *     side plays the board's first table, the second half the other. Each
+         *     board is one deal played at two tables with the cards swapped: NEW holds
+         *     the even seats at the first table and the odd ones at the second, so
+         *     nobody sits at both tables of a board. A board's difference is NEW's mean seat score
+         *     minus OLD's over its two tables (`par_adjusted`: each seat's par taken
+         *     off first; fixed now, before the first board). After each board a
+         *     sequential probability ratio test on the differences (bounds `[e0, e1]`
+         *     in units of their spread; `alpha`, `beta`; LLR bounds
+         *     ln(beta/(1-alpha)) and ln((1-beta)/alpha)) passes, fails, or deals the
+         *     next board, up to `max_boards` (`inconclusive`). No decision before 8
+         *     boards. Consent: every named player other than you and the house bots
+         *     must agree (`POST /v1/matches/{id}/agree`); until then it is `waiting`.
+         */
+        post: operations["createMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A match as it stands: LLR, estimate with its 95% interval, every board. */
+        get: operations["getMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/agree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agree to play a match you are named in; the last agreement starts it. */
+        post: operations["agreeToMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/regression": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The boards NEW lost, with their games and seeds: a regression set (JSON).
+         * @description In the format of `parlour-bot test`'s regression sets: `parlour-bot play
+         *     --deals FILE NEW OLD` deals each board again from its seed, at both
+         *     tables, and plays it with the bots named.
+         */
+        get: operations["getMatchRegression"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1117,8 +1207,37 @@ export interface paths {
          *     partnership's players as one team), or for duplicate each board once per
          *     direction: the entries that held the same cards, ranked by their net
          *     scores. Only the order of a result counts, never its margin.
+         *
+         *     Each row says how sure it is: `ordinal` (mu - 3 sigma) is a conservative
+         *     estimate, the skill is above it with 99.87% probability under the model;
+         *     `low`..`high` is the 95% interval (mu +- 1.96 sigma); `provisional` is true
+         *     while sigma is not yet below 25/6 (docs/ladder.md, *How sure a rating is*).
          */
         get: operations["getRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ratings/{game}/{player_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's rating after each rated game, newest first, with its doubt.
+         * @description Its latest 500 rated games in the game's pool: when, the new `mu` and
+         *     `sigma`, the 95% interval (`low`..`high`), whether it was still
+         *     `provisional`, the rating event (`<tournament id>:<event key>`) and the
+         *     games it rated (none named for a duplicate board's direction). Public, as
+         *     the leaderboard is.
+         */
+        get: operations["getRatingHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4111,13 +4230,23 @@ export interface components {
             mu?: number;
             sigma?: number;
             ordinal?: number;
+            /** @description mu - 1.96 sigma (95% interval) */
+            low?: number;
+            /** @description mu + 1.96 sigma (95% interval) */
+            high?: number;
             games?: number;
+            /** @description as on the leaderboard: sigma or contests not enough yet */
+            provisional?: boolean;
         };
         LadderMatchRating: {
             mu: number;
             sigma: number;
             /** @description mu - 3 sigma */
             ordinal: number;
+            /** @description mu - 1.96 sigma (95% interval) */
+            low: number;
+            /** @description mu + 1.96 sigma (95% interval) */
+            high: number;
         };
         LadderMatchGame: {
             game_id: string | null;
@@ -4220,11 +4349,17 @@ export interface components {
             /** @description the name to show; where two rows share a name, each is followed by its player id's last four characters (`mybot #b2c4`) */
             label: string;
             house?: components["schemas"]["House"];
+            /** @description mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model */
             ordinal: number;
             mu: number;
             sigma: number;
+            /** @description mu - 1.96 sigma (95% interval) */
+            low: number;
+            /** @description mu + 1.96 sigma (95% interval) */
+            high: number;
             /** @description rated contests (a duplicate board is one) */
             games: number;
+            /** @description true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md, or the entry has fewer than the ladder's `provisional_games` rated contests */
             provisional: boolean;
             results: components["schemas"]["LadderResults"];
             last_played: string | null;
@@ -4233,6 +4368,87 @@ export interface components {
         LadderLeaderboard: {
             ladder_id: string;
             leaderboard: components["schemas"]["LadderRank"][];
+        };
+        MatchCreate: {
+            /** @example concerto */
+            game: string;
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other */
+            new: string[];
+            /** @description one player per seat (ids, or `bot:<name>` for a house bot): the first half at the board's first table, the second half at the other */
+            old: string[];
+            /** @default 0.05 */
+            alpha?: number;
+            /** @default 0.05 */
+            beta?: number;
+            /** @description [e0, e1]: H0 effect ≤ e0, H1 effect ≥ e1, in units of the spread of the per-board difference */
+            bounds?: number[];
+            /** @default 200 */
+            max_boards?: number;
+            /** @default false */
+            par_adjusted?: boolean;
+            /** @default 30 */
+            move_seconds?: number;
+        };
+        Match: {
+            id: string;
+            /** @enum {string} */
+            status: "waiting" | "running" | "pass" | "fail" | "inconclusive";
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            new: string[];
+            old: string[];
+            waiting_for: string[];
+            bounds: number[];
+            alpha: number;
+            beta: number;
+            max_boards: number;
+            par_adjusted: boolean;
+            llr: number | null;
+            llr_bounds: number[];
+            boards_scored: number;
+            estimate: {
+                mean: number;
+                low: number | null;
+                high: number | null;
+                effect: number | null;
+                spread: number;
+            };
+            boards: {
+                board: number;
+                games: string[];
+                difference: number | null;
+                void: boolean;
+            }[];
+            created: string;
+        };
+        RegressionSet: {
+            /** @example parlour-regression-set/1 */
+            format: string;
+            match: string;
+            game: string;
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description null: name the bots to play it (parlour-bot play --deals FILE NEW OLD) */
+            new: string | null;
+            old: string | null;
+            /** @enum {string} */
+            mode: "duplicate";
+            par_adjusted: boolean;
+            seed: string | null;
+            boards: {
+                board: number;
+                games: string[];
+                difference: number | null;
+                void: boolean;
+                /** @description the board's deal seed (its replays show it) */
+                seed: string;
+            }[];
         };
         Block: {
             player_id: string;
@@ -4391,9 +4607,15 @@ export interface components {
             callback: components["schemas"]["TokenCallback"] | null;
         };
         Rating: {
+            /** @description true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust */
+            provisional: boolean;
+            /** @description mu - 1.96 sigma: the 95% interval's low end */
+            low: number;
+            /** @description mu + 1.96 sigma: the 95% interval's high end */
+            high: number;
             mu: number;
             sigma: number;
-            /** @description mu - 3 sigma: what the leaderboard orders by */
+            /** @description mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model */
             ordinal: number;
             /** @description rated games played */
             games: number;
@@ -4411,14 +4633,59 @@ export interface components {
         Leaderboard: {
             game: string;
             leaderboard: {
+                /** @description true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust */
+                provisional: boolean;
+                /** @description mu - 1.96 sigma: the 95% interval's low end */
+                low: number;
+                /** @description mu + 1.96 sigma: the 95% interval's high end */
+                high: number;
                 rank: number;
                 player_id: string;
                 name: string | null;
                 house?: components["schemas"]["House"];
                 mu: number;
                 sigma: number;
+                /** @description mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model */
                 ordinal: number;
                 games: number;
+            }[];
+        };
+        RatingHistory: {
+            game: string;
+            player_id: string;
+            name: string | null;
+            house?: components["schemas"]["House"];
+            rating: {
+                /** @description true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust */
+                provisional: boolean;
+                /** @description mu - 1.96 sigma: the 95% interval's low end */
+                low: number;
+                /** @description mu + 1.96 sigma: the 95% interval's high end */
+                high: number;
+                mu: number;
+                sigma: number;
+                /** @description mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model */
+                ordinal: number;
+                games: number;
+            };
+            /** @description newest first, its latest 500 rated games */
+            history: {
+                /** @description true while sigma is not yet below 25/6 (half the starting 25/3), docs/ladder.md: too few games to trust */
+                provisional: boolean;
+                /** @description mu - 1.96 sigma: the 95% interval's low end */
+                low: number;
+                /** @description mu + 1.96 sigma: the 95% interval's high end */
+                high: number;
+                /** @description when it was rated (ISO-8601) */
+                at: string;
+                /** @description the rating event: `<tournament id>:<key>` */
+                event: string;
+                /** @description the games it rated (empty: a duplicate board's direction) */
+                game_ids: string[];
+                mu: number;
+                sigma: number;
+                /** @description mu - 3 sigma, what the leaderboard orders by: a conservative estimate, the skill is above it with 99.87% probability under the model */
+                ordinal: number;
             }[];
         };
         ReplayFramesRequest: {
@@ -6055,6 +6322,107 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    createMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchCreate"];
+            };
+        };
+        responses: {
+            /** @description the match */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the match */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    agreeToMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the match */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getMatchRegression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the boards NEW lost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegressionSet"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
     listBlocks: {
         parameters: {
             query?: {
@@ -6707,6 +7075,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getRatingHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: string;
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the player's rating history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingHistory"];
                 };
             };
             404: components["responses"]["NotFound"];

@@ -9,6 +9,7 @@ from server.services.names import MAX_TITLE_LENGTH
 
 from .callbacks import CallbackHealth
 from .fields import Boolean, Name, Number, _Query, house
+from .ratings import ORDINAL, SURE
 from .tournaments import Clock, TimeoutPolicy
 
 _SIDES = ("solo", "fixed")
@@ -187,13 +188,20 @@ class LadderRating(Schema):
     mu = Number()
     sigma = Number()
     ordinal = Number()
+    low = Number(metadata={"description": "mu - 1.96 sigma (95% interval)"})
+    high = Number(metadata={"description": "mu + 1.96 sigma (95% interval)"})
     games = fields.Integer()
+    provisional = fields.Boolean(
+        metadata={"description": "as on the leaderboard: sigma or contests not enough yet"}
+    )
 
 
 class LadderMatchRating(Schema):
     mu = Number(required=True)
     sigma = Number(required=True)
     ordinal = Number(required=True, metadata={"description": "mu - 3 sigma"})
+    low = Number(required=True, metadata={"description": "mu - 1.96 sigma (95% interval)"})
+    high = Number(required=True, metadata={"description": "mu + 1.96 sigma (95% interval)"})
 
 
 class LadderMatchGame(Schema):
@@ -300,13 +308,21 @@ class LadderRank(Schema):
         },
     )
     house = house()
-    ordinal = Number(required=True)
+    ordinal = Number(required=True, metadata={"description": ORDINAL})
     mu = Number(required=True)
     sigma = Number(required=True)
+    low = Number(required=True, metadata={"description": "mu - 1.96 sigma (95% interval)"})
+    high = Number(required=True, metadata={"description": "mu + 1.96 sigma (95% interval)"})
     games = fields.Integer(
         required=True, metadata={"description": "rated contests (a duplicate board is one)"}
     )
-    provisional = fields.Boolean(required=True)
+    provisional = fields.Boolean(
+        required=True,
+        metadata={
+            "description": f"true while sigma is not yet {SURE}, or the entry has fewer "
+            "than the ladder's `provisional_games` rated contests"
+        },
+    )
     results = fields.Nested(LadderResults, required=True)
     last_played = fields.String(required=True, allow_none=True)
     on_ladder = fields.Boolean(required=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from .fields import Boolean, Name
+from .ratings import ORDINAL, _Doubt
 
 TOKEN = "shown once: <player_id>.<secret>"
 
@@ -50,12 +51,10 @@ class TokenRotated(PlayerCreated):
     )
 
 
-class Rating(Schema):
+class Rating(_Doubt):
     mu = fields.Float(required=True)
     sigma = fields.Float(required=True)
-    ordinal = fields.Float(
-        required=True, metadata={"description": "mu - 3 sigma: what the leaderboard orders by"}
-    )
+    ordinal = fields.Float(required=True, metadata={"description": ORDINAL})
     games = fields.Integer(
         required=True,
         validate=validate.Range(min=0),

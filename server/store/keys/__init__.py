@@ -249,6 +249,13 @@ def ratings_after(game: str) -> str:
     return f"r:{{{game}}}:after"
 
 
+def rating_history(game: str, player_id: str) -> str:
+    """List, oldest first: JSON ``{"at", "mu", "sigma", "event", "game_ids"}``, the
+    player's rating after each rated game of the pool, its latest
+    ``store.ratings.HISTORY_LIMIT`` kept (same slot as :func:`ratings`)."""
+    return f"r:{{{game}}}:history:{player_id}"
+
+
 # -- ladders (server/store/ladders.py; a ladder's keys share the tag ``{L<id>}``) ---------
 def ladder(ladder_id: str) -> str:
     """Hash: ``meta`` (JSON), ``created``.
@@ -332,3 +339,30 @@ def house_games_live() -> str:
     """Sorted set: ``<creator id>:<game id>`` of the games a player made seating only
     house bots -> creation time, pruned as games end (server/services/bots.py)."""
     return "house:games:live"
+
+
+# -- matches --------------------------------------------------------------------------
+def match(match_id: str) -> str:
+    """Hash: ``meta`` (JSON: the request, its sides' players), ``status``
+    (waiting|running|pass|fail|inconclusive), ``created``, ``finished``."""
+    return f"m:{{{match_id}}}"
+
+
+def match_agreed(match_id: str) -> str:
+    """Set of the players named in the match who agreed to play it."""
+    return f"m:{{{match_id}}}:agreed"
+
+
+def match_boards(match_id: str) -> str:
+    """Hash: board number -> the board's scored result as JSON. Written with HSETNX: once."""
+    return f"m:{{{match_id}}}:boards"
+
+
+def matches_active() -> str:
+    """Set of the ids of the matches the scheduler drives (removed once decided)."""
+    return "sched:matches"
+
+
+def player_matches(player_id: str) -> str:
+    """Set of the ids of the matches a player made (its cap counts the undecided ones)."""
+    return f"m:made:{{{player_id}}}"

@@ -9,6 +9,7 @@ import {tablePage} from './table.js';
 import {ratingsPage, tournamentPage} from './tournament.js';
 import {ladderPage, ladderPlayerPage} from './ladder.js';
 import {projectorPage} from './sheets.js';
+import {ratingHistoryPage} from './ratings.js';
 
 const ROUTES = [
   [/^\/table\/([\w-]+)\/?$/, tablePage],
@@ -17,6 +18,7 @@ const ROUTES = [
   [/^\/tournaments\/([\w-]+)\/?$/, tournamentPage],
   [/^\/tournaments\/([\w-]+)\/projector\/?$/, projectorPage],
   [/^\/ratings\/([\w-]+)\/?$/, ratingsPage],
+  [/^\/ratings\/([\w-]+)\/players\/([\w-]+)\/?$/, ratingHistoryPage],
   [/^\/ladders\/([\w-]+)\/?$/, ladderPage],
   [/^\/ladders\/([\w-]+)\/players\/([\w-]+)\/?$/, ladderPlayerPage],
   [/^\/?$/, lobbyPage],

@@ -6,10 +6,10 @@
 
 import {api} from './api.js';
 import {crumbs, h, labelled, replace, when} from './dom.js';
+import {legend, meaning, plot, provisionalMark, range, ratingLine, ratingTrend} from './ratings.js';
 import {gameTitle} from './tournament.js';
 
 const REFRESH_MS = 5000;
-const SVG = 'http://www.w3.org/2000/svg';
 
 /** Draw now, then again every few seconds while the page is open (a failed redraw waits). */
 async function keepDrawing(draw) {
@@ -30,16 +30,17 @@ function leaderboardTable(ladderId, rows) {
   if (!rows.length) return h('p', {class: 'muted'}, 'No contest has been rated yet.');
   return labelled(h('table', {class: 'list ladder-board'},
     h('caption', {class: 'visually-hidden'}, 'Leaderboard'),
-    h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Rating', 'μ', 'σ', 'Games', 'Last played']
+    h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Rating', 'μ', 'σ', 'Games', 'Last played', '95% range']
       .map((x) => h('th', {scope: 'col'}, x)))),
     h('tbody', {}, rows.map((row) => h('tr', {dataset: {player: row.player_id}},
       h('td', {}, row.rank),
       h('td', {}, h('a', {href: `/ladders/${ladderId}/players/${row.player_id}`}, row.label ?? row.name ?? row.player_id),
         row.house ? h('span', {class: 'muted'}, ' (house bot)') : null,
-        row.provisional ? h('span', {class: 'muted'}, ' (provisional)') : null,
+        row.provisional ? [' ', provisionalMark()] : null,
         row.on_ladder ? null : h('span', {class: 'muted'}, ' (left)')),
       h('td', {}, row.ordinal.toFixed(2)), h('td', {}, row.mu.toFixed(2)), h('td', {}, row.sigma.toFixed(2)),
-      h('td', {}, row.games), h('td', {}, row.last_played ? when(row.last_played) : '—'))))));
+      h('td', {}, row.games), h('td', {}, row.last_played ? when(row.last_played) : '—'),
+      h('td', {class: 'range'}, range(row)))))));
 }
 
 export async function ladderPage(main, id) {
@@ -57,50 +58,31 @@ export async function ladderPage(main, id) {
       h('p', {class: 'muted'}, 'Ranked by the conservative rating, μ − 3σ. A bot joins with ',
         h('code', {}, `--ladder ${ladder.id}`), '. House bots, the server\'s own, are the anchors: ',
         'they play here at a strength that does not change, so a new bot is matched at once.'),
-      leaderboardTable(ladder.id, board.leaderboard));
+      meaning(),
+      leaderboardTable(ladder.id, board.leaderboard),
+      board.leaderboard.some((row) => row.provisional) ? legend(contestsClause(ladder)) : null);
     page.dataset.matches = ladder.matches;
   });
 }
 
+/** The legend's ladder clause: a row is also provisional until the ladder's contests. */
+function contestsClause(ladder) {
+  return ladder.provisional_games ? `, or it has played fewer than ${ladder.provisional_games} contests here` : '';
+}
+
 /**
  * The points to plot, oldest first: the rating after each contest when the API gives it
- * (`rating.ordinal` on every history row), else the running form, wins minus losses.
+ * (`rating.ordinal` on every history row, with μ and its 95% range as a band where given),
+ * else the running form, wins minus losses.
  */
 export function trend(history) {
   const over = history.filter((row) => row.outcome !== null).slice().reverse();
   if (over.length && over.every((row) => row.rating && typeof row.rating.ordinal === 'number')) {
-    return {label: 'Rating (μ − 3σ) after each contest', points: over.map((row) => row.rating.ordinal)};
+    return ratingTrend(over.map((row) => row.rating), 'Rating (μ − 3σ) after each contest, with μ and its 95% range');
   }
   let form = 0;
   const points = over.map((row) => (form += {won: 1, drawn: 0, lost: -1}[row.outcome]));
   return {label: 'Form: contests won minus lost, one point per contest', points: [0, ...points]};
-}
-
-function svg(tag, attrs, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  for (const c of children) el.append(c);
-  return el;
-}
-
-/** A small line plot (no library): the points left to right, the range written on the axis. */
-function plot({label, points}) {
-  const width = 320, height = 120, pad = 24;
-  if (points.length < 2) return h('p', {class: 'muted plot-empty'}, 'Not enough rated contests to plot yet.');
-  const lo = Math.min(...points), hi = Math.max(...points);
-  const span = hi - lo || 1;
-  const x = (i) => pad + (i * (width - 2 * pad)) / (points.length - 1);
-  const y = (v) => height - pad - ((v - lo) * (height - 2 * pad)) / span;
-  const path = points.map((v, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
-  const fmt = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
-  const last = points[points.length - 1];
-  return svg('svg', {class: 'plot', viewBox: `0 0 ${width} ${height}`, width, height, role: 'img',
-    'aria-label': `${label}: from ${fmt(points[0])} to ${fmt(last)} over ${points.length} points, between ${fmt(lo)} and ${fmt(hi)}`},
-  svg('line', {class: 'axis', x1: pad, y1: height - pad, x2: width - pad, y2: height - pad}),
-  svg('line', {class: 'axis', x1: pad, y1: pad, x2: pad, y2: height - pad}),
-  svg('text', {x: 2, y: pad + 4}, fmt(hi)), svg('text', {x: 2, y: height - pad + 4}, fmt(lo)),
-  svg('path', {class: 'line', d: path}),
-  svg('circle', {class: 'dot', cx: x(points.length - 1).toFixed(1), cy: y(last).toFixed(1), r: 3}));
 }
 
 function figure(name, value, note) {
@@ -156,8 +138,9 @@ export async function ladderPlayerPage(main, id, playerId) {
         entry.last_played ? ` · last played ${when(entry.last_played)}` : ''),
       entry.paused_reason ? h('p', {class: 'message error'}, `Paused: ${entry.paused_reason}`) : null,
       h('h2', {}, 'Rating'),
-      r ? h('p', {class: 'rating'}, `${r.ordinal.toFixed(2)} (μ ${r.mu.toFixed(2)}, σ ${r.sigma.toFixed(2)}, ${r.games} contests)`)
-        : h('p', {class: 'muted'}, 'Not rated yet.'),
+      r ? ratingLine(r, `${r.games} contests`) : h('p', {class: 'muted'}, 'Not rated yet.'),
+      r ? meaning() : null,
+      r && r.provisional ? legend(contestsClause(ladder)) : null,
       h('figure', {class: 'trend'}, plot(shown), h('figcaption', {class: 'muted'}, shown.label)),
       h('h2', {}, 'Health'), health(entry),
       h('h2', {}, 'Recent games'), gamesList(entry.history, names));

@@ -7,6 +7,7 @@
 import {api} from './api.js';
 import {crumbs, h, labelled, replace, when, words} from './dom.js';
 import {rendererFor} from './games/index.js';
+import {legend, meaning, provisionalMark, range} from './ratings.js';
 import {variantOf} from './lobby.js';
 import {crossTable, sheetLinks, sheetsUrl, tiebreakLine} from './sheets.js';
 
@@ -121,11 +122,17 @@ export async function ratingsPage(main, game) {
     h('h1', {}, `${title} ratings`),
     h('p', {class: 'muted'}, 'Every rated tournament game counts. Players are ranked by the conservative ',
       'rating, μ − 3σ: the skill the rating is fairly sure of. ', h('a', {href: `/rules/${game}`}, `${title} rules`)),
+    meaning(),
     board.leaderboard.length
       ? labelled(h('table', {class: 'list leaderboard-table'},
-        h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Rating', 'μ', 'σ', 'Games'].map((x) => h('th', {scope: 'col'}, x)))),
+        h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Rating', 'μ', 'σ', 'Games', '95% range'].map((x) => h('th', {scope: 'col'}, x)))),
         h('tbody', {}, board.leaderboard.map((row) => h('tr', {dataset: {player: row.player_id}},
-          h('td', {}, row.rank), h('td', {}, row.name ?? row.player_id), h('td', {}, row.ordinal.toFixed(2)),
-          h('td', {}, row.mu.toFixed(2)), h('td', {}, row.sigma.toFixed(2)), h('td', {}, row.games))))))
-      : h('p', {class: 'muted'}, 'No rated game yet.')));
+          h('td', {}, row.rank),
+          h('td', {}, h('a', {href: `/ratings/${game}/players/${row.player_id}`}, row.name ?? row.player_id),
+            row.provisional ? [' ', provisionalMark()] : null),
+          h('td', {}, row.ordinal.toFixed(2)),
+          h('td', {}, row.mu.toFixed(2)), h('td', {}, row.sigma.toFixed(2)), h('td', {}, row.games),
+          h('td', {class: 'range'}, range(row)))))))
+      : h('p', {class: 'muted'}, 'No rated game yet.'),
+    board.leaderboard.some((row) => row.provisional) ? legend() : null));
 }
