@@ -234,6 +234,8 @@ __all__ = [
     "RegressionSet",
     "RegressionSetBoardsItem",
     "Replay",
+    "ReplayFrames",
+    "ReplayFramesRequest",
     "ReplayParItem",
     "ReplayRevealed",
     "Result",
@@ -3258,6 +3260,22 @@ class RatingHistory(TypedDict):
     rating: RatingHistoryRating
     history: list[RatingHistoryHistoryItem]
     """newest first, its latest 500 rated games"""
+
+
+class ReplayFramesRequest(TypedDict):
+    replay: Replay
+    """a finished game's replay, as `GET /v1/games/{id}/replay` answers it (or `parlour-bot play --out` writes it)"""
+    first: NotRequired[int]
+    """the first frame's version"""
+    count: NotRequired[int]
+    """how many frames from `first` (fewer past the end)"""
+
+
+class ReplayFrames(TypedDict):
+    last_version: int
+    """the replayed game's version (its last frame's)"""
+    frames: list[Frame]
+    """the frames asked for, by version"""
 
 
 class OptionSpec(TypedDict):

@@ -100,6 +100,7 @@ def _engines() -> Any:
     try:
         import server.games as games
         import server.games.record  # noqa: F401
+        import server.games.replayed  # noqa: F401
     except ImportError as exc:
         raise EnginesMissing() from exc
     return games

@@ -5,15 +5,15 @@ and made again through :func:`~.match.play_match` (:func:`replay_match`).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..bot import Bot
 from ..types import Move, View
-from .match import LocalMatch, _as_sent, _engines, play_match
+from .match import LocalMatch, _engines, play_match
 
 if TYPE_CHECKING:
-    from server.games import BaseState
+    pass
 
 
 SEARCH = 200_000
@@ -24,13 +24,11 @@ def moves_of(replay: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The moves of a finished game's replay (``GET /v1/games/{id}/replay``, a line of
     ``parlour-bot archive``, or :func:`play_match`'s), in the order they were made.
 
-    A replay records what each move did (its events), not the move: the engine
-    deals again from the revealed seed and, version by version, tries the legal
-    moves of the seats to move for one whose events are the replay's (a move the
-    move clock made for a seat, after its ``timeout`` event, counts as that
-    seat's). A move whose events hide it (a card put out face down) is known only
-    when a later event shows it, so the search goes back when a later version
-    has no move (at most :data:`SEARCH` trial moves), and the game must be over
+    A replay records what each move did (its events), not the move: the engines'
+    :func:`server.games.replayed.moves_of` deals again from the revealed seed and,
+    version by version, tries the legal moves of the seats to move for one whose
+    events are the replay's, going back where a move's events hide it until a
+    later reveal (at most :data:`SEARCH` trial moves); the game must be over
     after the last version.
 
     Raises:
@@ -38,65 +36,8 @@ def moves_of(replay: Mapping[str, Any]) -> list[dict[str, Any]]:
             moves explain (a game ended by a forfeit, a replay edited).
     """
     games = _engines()
-    if replay.get("status") != "finished" or not replay.get("revealed"):
-        raise ValueError("only a finished game's replay holds its deal")
-    engine = games.REGISTRY[replay["game"]]
-    state: BaseState = engine.new_state(dict(replay["options"]), replay["revealed"]["seed"])
-    made: dict[int, list[Any]] = {}
-    for event in replay["events"]:
-        if event["kind"] != "timeout":  # the server's, not the engine's
-            made.setdefault(event["version"], []).append(_event_key(event))
-    last: int = replay["version"]
-    budget = [SEARCH]
-    path: list[dict[str, Any]] = []
-    states = [state]
-    levels = [_moves_making(state, made.get(1, []), 1, budget)]
-    while True:
-        if len(path) == last:
-            if states[-1].is_over():
-                return path
-            path.pop()  # all versions explained, yet the game goes on: go back
-            states.pop()
-            continue
-        try:
-            move, after = next(levels[-1])
-        except StopIteration:
-            levels.pop()
-            if not path:
-                raise ValueError("no legal moves make this replay's events") from None
-            path.pop()
-            states.pop()
-            continue
-        path.append(move)
-        states.append(after)
-        if len(path) < last:
-            version = len(path) + 1
-            levels.append(_moves_making(after, made.get(version, []), version, budget))
-
-
-def _event_key(event: Mapping[str, Any]) -> Any:
-    return _as_sent({k: event[k] for k in ("version", "kind", "data", "visible_to")})
-
-
-def _moves_making(
-    state: BaseState, wanted: list[Any], version: int, budget: list[int]
-) -> Iterator[tuple[dict[str, Any], BaseState]]:
-    """Each ``{"seat", "move"}`` whose events at ``version`` are ``wanted``, with the
-    state after it; ``budget[0]`` counts the trials left.
-
-    Raises:
-        ValueError: the budget is spent.
-    """
-    record = _engines().record
-    for seat in state.to_move():
-        for move in state.legal_moves(seat):
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise ValueError(f"more than {SEARCH} trial moves: give up")
-            after = state.clone()
-            events = after.apply(seat, move)
-            if [_event_key(record.stamped(e, version)) for e in events] == wanted:
-                yield {"seat": seat, "move": state.normalize_move(move)}, after
+    found: list[dict[str, Any]] = games.replayed.moves_of(replay, budget=SEARCH)
+    return found
 
 
 class _Scripted(Bot):

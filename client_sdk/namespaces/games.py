@@ -117,6 +117,16 @@ class Games(_Namespace):
             dict[str, Any], self._r.request("GET", f"/v1/games/{_q(game_id)}/replay/{int(version)}")
         )
 
+    def replay_file_frames(
+        self, replay: Mapping[str, Any], *, first: int = 0, count: int = 20
+    ) -> dict[str, Any]:
+        """``POST /v1/replays/frames``: frames ``first`` .. ``first + count - 1`` (at most 50)
+        of a finished game's replay you hold (a file of ``parlour-bot play --out``, a line
+        of the archive), rebuilt by the server's engine from the replay alone:
+        ``{"last_version", "frames"}``, each frame as :meth:`replay_frame` answers."""
+        body = {"replay": dict(replay), "first": int(first), "count": int(count)}
+        return cast(dict[str, Any], self._r.request("POST", "/v1/replays/frames", json=body))
+
     def archive(
         self,
         *,

@@ -50,6 +50,7 @@ from . import (
     players,
     ratelimit,
     ratings,
+    replay_files,
     rules,
     stream,
     tournaments,
@@ -64,6 +65,7 @@ BLUEPRINTS = (
     *(apps, stream),  # embedding in other apps
     player_bots,  # a player's own bots (docs/bots/submit.md)
     visitors,  # the web lobby's Play against bots (docs/web.md)
+    replay_files,  # the web page that opens a replay file
 )
 """The modules whose ``bp`` the app registers (``metrics.install`` adds ``GET /metrics``);
 server/api/openapi.py reads the same routes."""

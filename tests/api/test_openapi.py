@@ -356,6 +356,10 @@ def test_responses_match_the_spec(client, spec, players, app, document):
     status, frame = call("get", f"/v1/games/{gid}/replay/{replay['version']}")
     assert status == 200 and frame["public"]["result"] == replay["result"]
     assert call("get", f"/v1/games/{gid}/replay/{replay['version'] + 1}")[0] == 404
+    filed = {"replay": replay, "first": replay["version"], "count": 1}  # a replay file's
+    status, again = call("post", "/v1/replays/frames", filed)
+    assert status == 200 and again["frames"][0]["public"] == frame["public"]
+    assert call("post", "/v1/replays/frames", {"replay": {}})[0] == 400
     assert call("get", f"/v1/games/{gid}/replay/0", token="x.y")[0] == 401
     assert call("get", "/v1/archive", query={"since": "2000-01-01T00:00:00Z"})[0] == 200
     assert call("get", "/v1/archive", query={"ladder": "nope"})[0] == 404

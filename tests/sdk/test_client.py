@@ -353,6 +353,12 @@ CALLS = [
      "/v1/ratings/{game}/{player_id}/history", None),
     (lambda c: c.games.list(status="finished"), "GET", "/v1/games", None),
     (lambda c: c.games.replay_frame("G", 7), "GET", "/v1/games/{game_id}/replay/{version}", None),
+    (
+        lambda c: c.games.replay_file_frames({"game": "g"}, first=2, count=3),
+        "POST",
+        "/v1/replays/frames",
+        {"replay": {"game": "g"}, "first": 2, "count": 3},
+    ),
     (lambda c: list(c.games.archive(ladder="L")), "GET", "/v1/archive", None),
     (lambda c: list(c.games.stream("G", after=3)), "GET", "/v1/games/{game_id}/stream", None),
     (lambda c: c.tournaments.list(limit=5), "GET", "/v1/tournaments", None),

@@ -1,77 +1,91 @@
-"""A replay file written by ``parlour-bot play`` opens in the browser at ``/replay``."""
+"""A replay file written by ``parlour-bot play`` opens in the browser at ``/replay``: the
+board drawn by the same stepper as ``/replay/<id>``, a JSON Lines file (``--rotate``)
+a list of games to pick from, par explained with a link to the rules that define it;
+axe-clean and without sideways scrolling at both sizes with a file loaded.
+"""
 
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
-from client_sdk import Bot
-from client_sdk.local import play_match
-from tests.web.audit import SHOTS
-from tests.web.conftest import DESKTOP, PHONE, Web
+from playwright.sync_api import Browser, Page
+
+from client_sdk import cli
+from tests.conftest import LiveServer
+from tests.web.audit import SHOTS, SIZES, audit_tab, check, open_fresh, serious_violations, shoot
+
+GAME = "concerto"  # the one game whose replays carry par
 
 
-class Drawn(Bot):
-    def choose_move(self, view):
-        return self.rng.choice(view["legal_moves"])
+def hand_cards(page: Page, seat: int) -> list[str]:
+    return page.eval_on_selector_all(
+        f".seat[data-seat='{seat}'] .hand [data-card]", "els => els.map(e => e.dataset.card)"
+    )
 
 
-def test_a_local_replay_file_opens_with_its_seats_result_par_and_events(
-    web: Web, tmp_path: Path
+def test_a_rotated_replay_file_steps_through_its_games_on_the_board(
+    browser: Browser, live_server: LiveServer, axe_source: str, tmp_path: Path
 ) -> None:
-    bots = [Drawn(random.Random(s)) for s in range(4)]
-    names = ["ann", "bob", "cy", "di"]
-    replay = play_match("concerto", bots, seed="file", options={"deals": 1}, names=names).replay
-    path = tmp_path / "replay.json"
-    path.write_text(json.dumps(replay))
+    out = tmp_path / "plays.jsonl"
+    argv = ["play", GAME, "random", "random", "--seed", "file", "--option", "deals=1"]
+    assert cli.main([*argv, "--rotate", "--games", "2", "--out", str(out)]) == 0
+    replays = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(replays) == 2  # two seeded games, one seating (the same bot all round)
+    second = replays[1]
+    dealt = {e["data"]["seat"]: e["data"]["cards"] for e in second["events"] if e["kind"] == "hand"}
 
-    page = web.open("/replay")
-    page.set_input_files("#replay-file", str(path))
-    page.wait_for_selector(".replay-file .log li")
-    seats = page.locator(".replay-seats li").all_inner_texts()
-    assert seats == ["North: ann", "East: bob", "South: cy", "West: di"]
-    scores = " · ".join(str(s) for s in replay["result"]["scores"])
-    assert f"Final scores {scores} · seed file" in page.locator(".seed").inner_text()
-    assert page.locator(".par-table tbody tr").count() == 2  # one deal, each side's par
-    assert page.locator(".replay-file .log li").count() == len(replay["events"])
-    dealt = page.locator(".replay-file .log li[data-kind=hand]").all_inner_texts()
-    assert [line.split(" is dealt")[0] for line in dealt] == ["North", "East", "South", "West"]
+    page = audit_tab(browser)
+    page.set_viewport_size(SIZES["desktop"])
+    open_fresh(page, live_server.url + "/replay")
+    page.set_input_files("#replay-file", str(out))
+    page.wait_for_selector(".replay-file .board[data-version='0']")
+    assert page.locator("#replay-game option").count() == 2
+    page.select_option("#replay-game", "1")
+    page.wait_for_selector(".replay-file .board[data-version='0']")
+    for seat in range(4):  # every hand face up, as the second play dealt it
+        assert hand_cards(page, seat) == dealt[seat]
+    last = second["version"]
+    caption = page.locator(".step-caption")
+    assert caption.inner_text() == f"Step 0 of {last} · As dealt"
 
-    # the stepper: the board as the events tell it, event by event
-    events = replay["events"]
-    first_play = next(i for i, e in enumerate(events) if e["kind"] == "play")
-    page.locator("#file-step").fill(str(first_play + 1))
-    caption = page.locator(".file-stepper .step-caption").inner_text()
-    assert caption.startswith(f"Event {first_play + 1} of {len(events)}: "), caption
-    played = events[first_play]["data"]
-    middle = page.locator(".file-middle [data-card]")
-    assert middle.count() == 1 and middle.get_attribute("data-card") == played["card"]
-    seat = page.locator(f".file-seat[data-seat='{played['seat']}'] [data-card]")
-    dealt = next(e["data"]["cards"] for e in events if e["kind"] == "hand"
-                 and e["data"]["seat"] == played["seat"])  # fmt: skip
-    assert seat.count() == len(dealt) - 1
-    assert played["card"] not in [
-        seat.nth(i).get_attribute("data-card") for i in range(seat.count())
+    page.click("button[data-step=next]")
+    page.wait_for_selector(".board[data-version='1']")
+    first_play = next(e for e in second["events"] if e["version"] == 1 and e["kind"] == "play")
+    card = first_play["data"]["card"]
+    assert page.locator(f".center [data-card='{card}']").count() == 1
+    assert card not in hand_cards(page, first_play["data"]["seat"])
+    page.click("button[data-step=last]")  # past the first chunk of frames
+    page.wait_for_selector(f".board[data-version='{last}']")
+    assert page.locator(".status").inner_text().startswith("Game over. ")
+    assert page.locator(".replay-seats li").all_inner_texts() == [
+        f"{label}: random" for label in ("North", "East", "South", "West")
     ]
+    scores = " · ".join(str(s) for s in second["result"]["scores"])
+    seed = second["revealed"]["seed"]
+    assert f"Final scores {scores} · seed {seed}" in page.locator(".seed").inner_text()
+    assert page.locator(".par-table tbody tr").count() == 2  # one deal, each side's par
+    about = page.locator(".par-about")
+    assert "Par is the most a side" in about.inner_text()
+    assert about.locator("a").get_attribute("href") == f"/rules/{GAME}#par"
 
-    # JSON Lines: several replays, one a line (parlour-bot play --games, archive)
-    other = play_match("concerto", bots, seed="file2", options={"deals": 1}, names=names).replay
-    lines = tmp_path / "plays.jsonl"
-    lines.write_text(json.dumps(replay) + "\n" + json.dumps(other) + "\n")
-    page.set_input_files("#replay-file", str(lines))
-    page.wait_for_selector("#replay-pick")
-    assert page.locator("#replay-pick option").count() == 2
-    page.select_option("#replay-pick", "1")
-    scores = " · ".join(str(s) for s in other["result"]["scores"])
-    page.wait_for_selector(f".seed:has-text('Final scores {scores} · seed file2')")
-    for size in (PHONE, DESKTOP):  # the stepper's board fits both screens
-        page.set_viewport_size(size)
-        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), size
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=SHOTS / f"replayfile-stepper-{size['width']}.png", full_page=True)
+    page.add_script_tag(content=axe_source)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    problems = {}
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        found = check(page) + serious_violations(page)
+        shoot(page, SHOTS / f"replayfile-loaded-{size}.png")
+        if found:
+            problems[size] = found
+    assert not problems, problems
+
+    rules = page.context.new_page()  # the link lands on the rules' own section on par
+    rules.goto(live_server.url + f"/rules/{GAME}#par")
+    assert "Par" in rules.locator("h2#par").inner_text()
+    rules.close()
 
     (tmp_path / "not.json").write_text('{"game": "concerto"}')
     page.set_input_files("#replay-file", str(tmp_path / "not.json"))
-    alert = page.locator(".replay-file [role=alert]")
+    alert = page.locator(".replay-file-status [role=alert]")
     assert alert.inner_text() == "not.json is not a replay: it has no game, seats and events"

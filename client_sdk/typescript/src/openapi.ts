@@ -1246,6 +1246,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/replays/frames": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A replay file's frames: its game rebuilt step by step by the engine.
+         * @description The frames (as `GET /v1/games/{id}/replay/{version}` shows a finished
+         *     game's) of a finished game's replay the client holds: a file written
+         *     by `parlour-bot play --out`, a line of `GET /v1/archive`. The engine
+         *     deals again from the replay's revealed seed and options and finds the
+         *     moves that make its events, version by version; frames `first` ..
+         *     `first + count - 1` are answered (at most 50 a request). Nothing is
+         *     stored or looked up, and nothing is shown that the replay does not
+         *     already tell. A replay its events do not explain (edited, ended by a
+         *     forfeit, of a game not played here) is 400 `invalid_request`; the body
+         *     may be up to 1 MiB.
+         */
+        post: operations["getReplayFileFrames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rules": {
         parameters: {
             query?: never;
@@ -4659,6 +4688,26 @@ export interface components {
                 ordinal: number;
             }[];
         };
+        ReplayFramesRequest: {
+            /** @description a finished game's replay, as `GET /v1/games/{id}/replay` answers it (or `parlour-bot play --out` writes it) */
+            replay: components["schemas"]["Replay"];
+            /**
+             * @description the first frame's version
+             * @default 0
+             */
+            first?: number;
+            /**
+             * @description how many frames from `first` (fewer past the end)
+             * @default 20
+             */
+            count?: number;
+        };
+        ReplayFrames: {
+            /** @description the replayed game's version (its last frame's) */
+            last_version: number;
+            /** @description the frames asked for, by version */
+            frames: components["schemas"]["Frame"][];
+        };
         OptionSpec: {
             default: unknown;
             /** @description the values the option takes */
@@ -7061,6 +7110,32 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+        };
+    };
+    getReplayFileFrames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayFramesRequest"];
+            };
+        };
+        responses: {
+            /** @description the frames */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayFrames"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getRules: {

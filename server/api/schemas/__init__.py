@@ -21,6 +21,7 @@ from .invitations import *  # noqa: F403
 from .ladders import *  # noqa: F403
 from .players import *  # noqa: F403
 from .ratings import *  # noqa: F403
+from .replay_files import *  # noqa: F403
 from .replays import *  # noqa: F403
 from .streams import *  # noqa: F403
 from .tournaments import *  # noqa: F403

@@ -3,7 +3,8 @@
 import {adoptTokenFromFragment} from './api.js';
 import {h, replace} from './dom.js';
 import {lobbyPage} from './lobby.js';
-import {replayFilePage, replayPage} from './replay.js';
+import {replayPage} from './replay.js';
+import {replayFilePage} from './replay_file.js';
 import {tablePage} from './table.js';
 import {ratingsPage, tournamentPage} from './tournament.js';
 import {ladderPage, ladderPlayerPage} from './ladder.js';

@@ -9,6 +9,7 @@ import {rendererFor} from './games/index.js';
 import {minuteBox, minuteOf} from './minute.js';
 import {applyPrefs, autoplayDelay, prefs, prefsBox} from './prefs.js';
 import {readOut} from './reader.js';
+import {readerMode} from './reader_mode.js';
 
 const WAIT_SECONDS = 25;
 const WAITING_SECONDS = 3;
@@ -54,9 +55,14 @@ export async function tablePage(main, gameId) {
     const text = readOut(e.key.toLowerCase(), {view, events, host});
     if (text === null) return;
     e.preventDefault();
-    reader.textContent = text === reader.textContent ? `${text} ` : text; // said again when asked again
+    readAloud(text);
   });
-  replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), bar, h('div', {class: 'table-tools'}, howTo, settings),
+  function readAloud(text) {
+    reader.textContent = text === reader.textContent ? `${text} ` : text; // said again when asked again
+  }
+  // Screen-reader mode (reader_mode.js): a toggle, and a panel with a field to type moves in.
+  const mode = readerMode({play: (move) => play(move), say: readAloud});
+  replace(main, h('h1', {class: 'visually-hidden'}, 'Game table'), mode.element, bar, h('div', {class: 'table-tools'}, howTo, settings),
     message, confirmBar, host, live, reader);
   let announced = null;
   let asking = false; // "Watch as spectator" asks before the seat's token is set aside
@@ -100,6 +106,7 @@ export async function tablePage(main, gameId) {
     redraw(host, renderBoard(view, {events, interactive, pending, onMove: choose, end, chosen}));
     drawConfirm();
     announce();
+    mode.update(view, pending);
     drawBar();
     tick();
     autoplay();
