@@ -61,7 +61,8 @@ from server.processes import outbound
 from server.processes.daemon import log_as, orphaned, stop_on_signals
 from server.services import targets
 from server.services.bundle import Services
-from server.services.callback_dispatch import LATER, Call, Dispatch, Job
+from server.services.callback_dispatch import Call, Dispatch, Job
+from server.services.queued_turns import LATER
 
 log = logging.getLogger("server.processes.dispatch")
 

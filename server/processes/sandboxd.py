@@ -46,7 +46,8 @@ from server.games.record import default_move
 from server.processes.daemon import log_as, orphaned, stop_on_signals
 from server.sandbox import BundleError, Capability, Limits, SandboxUnavailable, Seat, available
 from server.services.bundle import Services
-from server.services.hosted import LATER, HostedTurn, HostedTurns, Job
+from server.services.hosted import HostedTurn, HostedTurns, Job
+from server.services.queued_turns import LATER
 
 log = logging.getLogger("server.processes.sandboxd")
 

@@ -27,20 +27,9 @@ from typing import Any
 from server.games import BaseState
 from server.services import views, wire
 from server.services.core import Core, Read
-from server.services.errors import (
-    DeadlinePassed,
-    Forbidden,
-    GameOver,
-    IllegalMove,
-    MalformedMove,
-    NotFound,
-    NotYourTurn,
-    ServiceError,
-    StaleVersion,
-    Unauthorized,
-)
 from server.services.feeds import OVER, Feeds
 from server.services.games import Games
+from server.services.queued_turns import Current, current_turn, play_answer
 from server.store import callbacks as store
 from server.store import games as game_store
 from server.store import players as player_store
@@ -81,7 +70,6 @@ class Call:
         return call_id, wire.dumps({"id": call_id, **self.turn})
 
 
-LATER = "later"
 """What :meth:`Dispatch.prepare` answers while a clocked game's clock is not armed yet
 for the version: ask again in a moment."""
 
@@ -142,27 +130,11 @@ class Dispatch:
         callback = store.get(self.r, job.player_id)
         if callback is None:
             return None
-        try:  # the game, its clock and the player in one round trip
-            read = self.core.read_as(job.player_id, job.game_id)
-        except (Unauthorized, NotFound):  # the player or the game is gone
-            return None
-        record = read.game
-        if record.status != "active":
-            return None
-        if record.version != job.version or views.holder(record, job.seat) != job.player_id:
-            return None
-        state = views.state_of(record)
-        if job.seat not in state.to_move():
-            return None
-        clock = self.core.clock(record)
-        if clock is not None and clock.version < record.version:
-            return LATER
-        turn = views.turn(record, state, job.seat, clock)
-        limit = now + max_seconds
-        deadline = clock.deadlines.get(job.seat) if clock is not None else None
-        if deadline is not None:
-            limit = min(limit, deadline)
-        return Call(job, callback["url"], callback["secret"], turn, limit, [(read, state)])
+        got = current_turn(self.core, job, now, max_seconds)
+        if not isinstance(got, Current):
+            return got
+        prepared = [(got.read, got.state)]
+        return Call(job, callback["url"], callback["secret"], got.turn, got.limit, prepared)
 
     def submit(self, call: Call, move: Any) -> tuple[str, Exception | None]:
         """Play the answered ``move`` with the turn's version: the first time over the
@@ -176,19 +148,7 @@ class Dispatch:
             refusal)``: the engine refused it. ``refusal`` is the exception, which the
             dispatcher names by the API's error code.
         """
-        job = call.job
-        try:
-            read, state = call.prepared.pop() if call.prepared else (None, None)
-            self.games.move_as(job.player_id, job.game_id, move, job.version, job.seat, read, state)
-        except (StaleVersion, GameOver, NotYourTurn, Forbidden, NotFound, Unauthorized):
-            return "stale", None
-        except DeadlinePassed:
-            return "late", None
-        except (IllegalMove, MalformedMove) as exc:
-            return "refused_move", exc
-        except ServiceError as exc:  # not started, invitations pending: the turn is not one
-            return "stale", exc
-        return "moved", None
+        return play_answer(self.games, call.job, move, call.prepared)
 
     def record(
         self,

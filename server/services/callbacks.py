@@ -34,12 +34,12 @@ from collections.abc import Callable
 from typing import Any
 
 from server.services import targets, wire
-from server.services.callback_dispatch import LATER as LATER
 from server.services.callback_dispatch import Call as Call
 from server.services.callback_dispatch import Dispatch as Dispatch
 from server.services.callback_dispatch import Job as Job
 from server.services.core import Core
 from server.services.errors import InvalidRequest, NotFound, Unauthorized
+from server.services.queued_turns import LATER as LATER
 from server.services.targets import check_target_url
 from server.store import callbacks as store
 from server.store import players as player_store

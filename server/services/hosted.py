@@ -32,27 +32,15 @@ from typing import Any
 
 from server.games import BaseState
 from server.services import views
-from server.services.callbacks import LATER
 from server.services.core import Core, Read
-from server.services.errors import (
-    DeadlinePassed,
-    Forbidden,
-    GameOver,
-    IllegalMove,
-    MalformedMove,
-    NotFound,
-    NotYourTurn,
-    ServiceError,
-    StaleVersion,
-    Unauthorized,
-)
 from server.services.feeds import OVER
 from server.services.games import Games
+from server.services.queued_turns import Current, current_turn, play_answer
 from server.store import bots as store
 from server.store import callbacks as callback_store  # its per-player game index
 from server.store import games as game_store
 
-__all__ = ["LATER", "HostedTurn", "HostedTurns", "Job"]
+__all__ = ["HostedTurn", "HostedTurns", "Job"]
 
 HEARTBEAT_TTL = 15.0
 """Seconds a worker's heartbeat counts for."""
@@ -140,30 +128,13 @@ class HostedTurns:
             if bot is None or bot["kind"] != "hosted" or not bot["version"]:
                 return None
             pinned, latest = (bot["id"], 0), bot["version"]
-        try:
-            read = self.core.read_as(job.player_id, job.game_id)
-        except (Unauthorized, NotFound):
-            return None
-        record = read.game
-        if record.status != "active" or record.version != job.version:
-            return None
-        if views.holder(record, job.seat) != job.player_id:
-            return None
-        state = views.state_of(record)
-        if job.seat not in state.to_move():
-            return None
-        clock = self.core.clock(record)
-        if clock is not None and clock.version < record.version:
-            return LATER
-        turn = views.turn(record, state, job.seat, clock)
-        limit = now + max_seconds
-        deadline = clock.deadlines.get(job.seat) if clock is not None else None
-        if deadline is not None:
-            limit = min(limit, deadline)
+        got = current_turn(self.core, job, now, max_seconds)
+        if not isinstance(got, Current):
+            return got
         bot_id, version = pinned
         if latest:  # this worker's first turn of the seat: the version pinned at its first
             version = store.pin(self.r, job.game_id, job.seat, bot_id, latest)
-        return HostedTurn(job, bot_id, version, turn, limit, [(read, state)])
+        return HostedTurn(job, bot_id, version, got.turn, got.limit, [(got.read, got.state)])
 
     def bundle(self, bot_id: str, version: int) -> bytes | None:
         """The normalized bundle (a gzipped tar) of the bot's version."""
@@ -173,19 +144,7 @@ class HostedTurns:
     def submit(self, turn: HostedTurn, move: Any) -> tuple[str, Exception | None]:
         """Play ``move`` with the turn's version: ``moved``, ``stale``, ``late`` or
         ``refused_move`` (with the refusal), as :meth:`Dispatch.submit` answers."""
-        job = turn.job
-        try:
-            read, state = turn.prepared.pop() if turn.prepared else (None, None)
-            self.games.move_as(job.player_id, job.game_id, move, job.version, job.seat, read, state)
-        except (StaleVersion, GameOver, NotYourTurn, Forbidden, NotFound, Unauthorized):
-            return "stale", None
-        except DeadlinePassed:
-            return "late", None
-        except (IllegalMove, MalformedMove) as exc:
-            return "refused_move", exc
-        except ServiceError as exc:
-            return "stale", exc
-        return "moved", None
+        return play_answer(self.games, turn.job, move, turn.prepared)
 
     def log(self, job: Job, stderr: str, failure: str | None) -> None:
         """Keep the seat's stderr tail (bounded by the sandbox) and count ``failure``."""
