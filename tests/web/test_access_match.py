@@ -85,6 +85,8 @@ def test_a_match_s_page_says_its_decision_with_the_api_s_numbers(
             "numbers": dict(page.locator(".match-numbers td.num").evaluate_all(
                 "(tds) => tds.map((td) => [td.dataset.value, td.textContent])")),
             "differences": page.locator(".match-boards td.difference").all_inner_texts(),
+            "new": page.locator(".match-boards td.new").all_inner_texts(),
+            "old": page.locator(".match-boards td.old").all_inner_texts(),
             "replays": page.locator(".match-boards a").evaluate_all(
                 "(as) => as.map((a) => a.getAttribute('href'))"),
             "download": page.locator("a[download]").get_attribute("href"),
@@ -108,6 +110,8 @@ def test_a_match_s_page_says_its_decision_with_the_api_s_numbers(
         assert n["Effect"] == fixed(est["effect"], 3)
         assert n["Effect interval"] == f"{fixed(effect_low, 3)} – {fixed(effect_high, 3)}"
         assert shown["differences"] == [fixed(b["difference"]) for b in decided["boards"]]
+        assert shown["new"] == [fixed(b["new_points"]) for b in decided["boards"]]
+        assert shown["old"] == [fixed(b["old_points"]) for b in decided["boards"]]
         assert shown["replays"] == [f"/replay/{g}" for b in decided["boards"] for g in b["games"]]
         assert shown["download"] == f"/v1/matches/{decided['id']}/regression"
         wait = seen[f"match-waiting {size}"]

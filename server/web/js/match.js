@@ -100,9 +100,10 @@ function boardsTable(m) {
   if (!m.boards.length) return h('p', {class: 'muted'}, 'No board has been scored yet.');
   return labelled(h('table', {class: 'list match-boards'},
     h('caption', {class: 'visually-hidden'}, 'Boards'),
-    h('thead', {}, h('tr', {}, ['Board', 'NEW − OLD', 'Table 1', 'Table 2'].map((x) => h('th', {scope: 'col'}, x)))),
+    h('thead', {}, h('tr', {}, ['Board', 'NEW', 'OLD', 'NEW − OLD', 'Table 1', 'Table 2'].map((x) => h('th', {scope: 'col'}, x)))),
     h('tbody', {}, m.boards.map((b) => h('tr', {dataset: {board: b.board}},
       h('td', {}, b.board + 1),
+      h('td', {class: 'num new'}, num(b.new_points)), h('td', {class: 'num old'}, num(b.old_points)),
       h('td', {class: 'num difference'}, b.void ? 'void (a table aborted)' : num(b.difference)),
       b.games.map((g, t) => h('td', {}, h('a', {href: `/replay/${g}`}, `replay ${t + 1}`))))))));
 }
@@ -120,7 +121,8 @@ function matchBody(m) {
     llrBar(m),
     numbers(m),
     h('p', {class: 'muted'}, 'A board is one deal played at two tables with the cards swapped, so each side ',
-      'held each hand once; its difference is NEW\'s mean seat score minus OLD\'s. ',
+      'held each hand once. NEW and OLD: each side\'s mean seat points a deal over the board\'s two ',
+      'tables; the difference is NEW\'s minus OLD\'s. ',
       'The guide to matches in the docs (matches.md) shows how the test works.'),
     h('h2', {}, 'Boards'),
     boardsTable(m),
