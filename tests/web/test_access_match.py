@@ -1,7 +1,8 @@
 """A match's page at phone and desktop sizes: one match waiting for agreement and one
 played to its decision (a bot that follows suit and signals against one that plays at
 random, on duplicate one-deal boards, moved in-process). The page says the decision in
-words and shows the API's numbers; axe-core finds no serious or critical violation, no
+words and shows the API's numbers, and a page left open follows the match (waiting, then
+running once everybody has agreed); axe-core finds no serious or critical violation, no
 page scrolls sideways, each is photographed (tests/web/audit.py: var/screenshots/match-*.png)."""
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from playwright.sync_api import Browser, Page
 from bots import concerto_signals, uniform
 from server.games import REGISTRY
 from server.processes.scheduler import Runner
+from server.store import matches as match_store
 from tests.conftest import LiveServer
-from tests.web.audit import audit, report
+from tests.web.audit import audit, audit_tab, open_fresh, report
 from tests.web.conftest import Seats
 
 GAME = "concerto"  # the bots below are Concerto's
@@ -119,3 +121,13 @@ def test_a_match_s_page_says_its_decision_with_the_api_s_numbers(
         assert wait["verdict"].startswith("Waiting for agreement: 7 named player(s)")
         assert wait["numbers"]["Boards"] == "0 of 200"
         assert wait["numbers"]["95% interval"] == "none yet"
+    # live: the waiting page, left open, redraws itself once the last player agrees
+    page = audit_tab(browser)
+    open_fresh(page, live_server.url + pages["match-waiting"])
+    assert page.locator(".match-page").get_attribute("data-status") == "waiting"
+    for p in others[1:]:
+        seats.call("post", f"/v1/matches/{waiting['id']}/agree", {}, p.token)
+    page.wait_for_selector(".match-page[data-status=running]")  # within a refresh (3 s)
+    assert page.locator(".verdict").inner_text().startswith("Running:")
+    # stopped here, so that no later test's scheduler pass deals it a board
+    match_store.finish(app.extensions["parlour"].core.r, waiting["id"], "inconclusive")
