@@ -2951,6 +2951,10 @@ class MatchBoardsItem(TypedDict):
     games: list[str]
     difference: float | None
     void: bool
+    new_points: float | None
+    """NEW's mean seat points per deal over the board's two tables (par taken off when par_adjusted); null: void"""
+    old_points: float | None
+    """OLD's, the same way"""
 
 
 class MatchEstimate(TypedDict):
@@ -2987,6 +2991,10 @@ class RegressionSetBoardsItem(TypedDict):
     games: list[str]
     difference: float | None
     void: bool
+    new_points: float | None
+    """NEW's mean seat points per deal over the board's two tables (par taken off when par_adjusted); null: void"""
+    old_points: float | None
+    """OLD's, the same way"""
     seed: str
     """the board's deal seed (its replays show it)"""
 

@@ -1,5 +1,5 @@
-"""The web table: the lobby, a game's table and its replay, tournaments, ratings and
-ladders, as static pages.
+"""The web table: the lobby, a game's table and its replay, tournaments, ratings,
+ladders and matches, as static pages.
 
 The pages are plain files (``server/web``: HTML, CSS, ES modules; no build
 step). Every page is the same shell, ``index.html``; its script reads the path
@@ -85,6 +85,12 @@ def ratings(game: str) -> Response:
 @bp.get("/ratings/<game>/players/<player_id>")
 def rating_history(game: str, player_id: str) -> Response:
     """One player's rating after each rated game of ``game``, with its 95% range."""
+    return _shell()
+
+
+@bp.get("/matches/<match_id>")
+def match(match_id: str) -> Response:
+    """A match's status, its test's LLR against the bounds, the estimate, every board; live."""
     return _shell()
 
 

@@ -48,6 +48,8 @@ REGRESSION_FORMAT = "parlour-regression-set/1"
 OVER = ("finished", "aborted")
 CLOCK = {"bank_ms": 0, "timeout_policy": {"kind": "default_move"}}
 LIVE = ("waiting", "running")
+UNSCORED = {"new_points": None, "old_points": None}
+"""A board's sides' points before they are known (void, or stored before boards kept them)."""
 MAX_LIVE = 3
 """Undecided matches a player may have at once (each deals at most one board at a time:
 two games; more would let one player fill the server, house bots included)."""
@@ -182,7 +184,7 @@ class Matches:
         record = self._read(match_id)
         meta = record.meta
         lost = [
-            b | {"seed": self.core.board_seed(f"match-{record.id}", b["board"])}
+            UNSCORED | b | {"seed": self.core.board_seed(f"match-{record.id}", b["board"])}
             for _, b in sorted(record.boards.items())
             if b["difference"] is not None and b["difference"] < 0
         ]
@@ -244,12 +246,13 @@ class Matches:
             )
 
     def _score(self, record: MatchRecord, board: int, games: list[Any]) -> dict[str, Any]:
-        """The board's result: its games, and NEW's points minus OLD's (None: void)."""
+        """The board's result: its games, each side's mean seat points per deal over the two
+        tables, and NEW's minus OLD's (None: void)."""
         meta = record.meta
-        out: dict[str, Any] = {"board": board, "games": [g.id for g in games]}
+        out: dict[str, Any] = {"board": board, "games": [g.id for g in games]} | UNSCORED
         if any(g.status != "finished" for g in games):
             return out | {"difference": None, "void": True}
-        diffs = []
+        sides: list[tuple[float, float]] = []
         for t, g in enumerate(games):
             outcome = views.state_of(g).outcome()
             if outcome is None:  # finished without an outcome: nothing to compare
@@ -266,8 +269,13 @@ class Matches:
             new_even = t == 0
             new = [s for i, s in enumerate(scores) if (i % 2 == 0) == new_even]
             old = [s for i, s in enumerate(scores) if (i % 2 == 0) != new_even]
-            diffs.append(statistics.fmean(new) - statistics.fmean(old))
-        return out | {"difference": statistics.fmean(diffs), "void": False}
+            sides.append((statistics.fmean(new), statistics.fmean(old)))
+        return out | {
+            "difference": statistics.fmean(n - o for n, o in sides),
+            "void": False,
+            "new_points": statistics.fmean(n for n, _ in sides),
+            "old_points": statistics.fmean(o for _, o in sides),
+        }
 
     # -- reading -----------------------------------------------------------------------
     def _read(self, match_id: str) -> MatchRecord:
@@ -323,7 +331,7 @@ class Matches:
                 "effect": _finite(est.effect),
                 "spread": est.spread,
             },  # fmt: skip
-            "boards": [b for _, b in sorted(record.boards.items())],
+            "boards": [UNSCORED | b for _, b in sorted(record.boards.items())],
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(record.created)),
         }
 

@@ -84,6 +84,17 @@ def test_a_strong_bot_passes_against_a_weak_one_and_stops(client, service: Servi
     assert first[0].meta["deal_commitment"] == first[1].meta["deal_commitment"]  # one deal
     page = client.get(f"/v1/matches/{match['id']}").get_json()
     assert page["boards_scored"] == shown["boards_scored"]
+    # each side's points on a board, read from its two games (one deal: points per deal)
+    for board in page["boards"]:
+        sides = {"new": 0.0, "old": 0.0}
+        for t, game_id in enumerate(board["games"]):
+            scores = client.get(f"/v1/games/{game_id}").get_json()["result"]["scores"]
+            new_seats = (0, 2) if t == 0 else (1, 3)
+            sides["new"] += sum(scores[s] for s in new_seats) / 2 / 2
+            sides["old"] += sum(scores[s] for s in range(4) if s not in new_seats) / 2 / 2
+        assert board["new_points"] == pytest.approx(sides["new"])
+        assert board["old_points"] == pytest.approx(sides["old"])
+        assert board["difference"] == pytest.approx(sides["new"] - sides["old"])
     lost = client.get(f"/v1/matches/{match['id']}/regression").get_json()
     assert all(b["difference"] < 0 for b in lost["boards"])
 

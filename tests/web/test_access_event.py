@@ -1,6 +1,7 @@
 """A class event's pages at phone and desktop sizes: the tournament page with its
-tie-breaks and cross-table, and the projector page (large type, no controls). axe-core
-finds no serious or critical violation, no page scrolls sideways, each is photographed
+tie-breaks, its standings' 95% intervals and cross-table, and the projector page (large
+type, no controls). axe-core finds no serious or critical violation, no page scrolls
+sideways, each is photographed
 (tests/web/audit.py: var/screenshots/event-*.png and projector-*.png)."""
 
 from __future__ import annotations
@@ -48,9 +49,12 @@ def test_an_event_s_standings_cross_table_and_projector_pass_axe_and_fit(
     tid = a_finished_event(seats, app)
     pages = {"event": f"/tournaments/{tid}", "projector": f"/tournaments/{tid}/projector"}
     seen: dict[str, str] = {}
+    intervals: dict[str, list[str]] = {}
 
     def look(name: str, size: str, page: Page) -> None:
         seen[f"{name} {size}"] = page.locator("table.crosstable").inner_text()
+        if name == "event":  # the standings in the shot carry each entry's 95% interval
+            intervals[size] = page.locator("table.standings td.interval").all_inner_texts()
         if name == "projector":
             assert page.locator("button, input, select, .topbar:visible").count() == 0
 
@@ -59,3 +63,6 @@ def test_an_event_s_standings_cross_table_and_projector_pass_axe_and_fit(
     sheets = seats.call("get", f"/v1/tournaments/{tid}/sheets")
     for text in seen.values():  # every team, by name, in the cross-table
         assert all(row["name"] in text for row in sheets["standings"])
+    standings = seats.call("get", f"/v1/tournaments/{tid}")["standings"]
+    shown = [f"{s['interval']['low']:.2f} – {s['interval']['high']:.2f}" for s in standings]
+    assert intervals == {"desktop": shown, "phone": shown}

@@ -4423,6 +4423,10 @@ export interface components {
                 games: string[];
                 difference: number | null;
                 void: boolean;
+                /** @description NEW's mean seat points per deal over the board's two tables (par taken off when par_adjusted); null: void */
+                new_points: number | null;
+                /** @description OLD's, the same way */
+                old_points: number | null;
             }[];
             created: string;
         };
@@ -4446,6 +4450,10 @@ export interface components {
                 games: string[];
                 difference: number | null;
                 void: boolean;
+                /** @description NEW's mean seat points per deal over the board's two tables (par taken off when par_adjusted); null: void */
+                new_points: number | null;
+                /** @description OLD's, the same way */
+                old_points: number | null;
                 /** @description the board's deal seed (its replays show it) */
                 seed: string;
             }[];

@@ -50,6 +50,13 @@ class _Board(Schema):
     games = fields.List(fields.String(), required=True)
     difference = fields.Float(required=True, allow_none=True)
     void = fields.Boolean(required=True)
+    new_points = fields.Float(
+        required=True, allow_none=True,
+        metadata={"description": "NEW's mean seat points per deal over the board's two tables "
+                  "(par taken off when par_adjusted); null: void"},
+    )  # fmt: skip
+    old_points = fields.Float(required=True, allow_none=True,
+                              metadata={"description": "OLD's, the same way"})  # fmt: skip
 
 
 class Match(Schema):

@@ -10,6 +10,7 @@ import {ratingsPage, tournamentPage} from './tournament.js';
 import {ladderPage, ladderPlayerPage} from './ladder.js';
 import {projectorPage} from './sheets.js';
 import {ratingHistoryPage} from './ratings.js';
+import {matchPage} from './match.js';
 
 const ROUTES = [
   [/^\/table\/([\w-]+)\/?$/, tablePage],
@@ -20,6 +21,7 @@ const ROUTES = [
   [/^\/ratings\/([\w-]+)\/?$/, ratingsPage],
   [/^\/ratings\/([\w-]+)\/players\/([\w-]+)\/?$/, ratingHistoryPage],
   [/^\/ladders\/([\w-]+)\/?$/, ladderPage],
+  [/^\/matches\/([\w-]+)\/?$/, matchPage],
   [/^\/ladders\/([\w-]+)\/players\/([\w-]+)\/?$/, ladderPlayerPage],
   [/^\/?$/, lobbyPage],
 ];
