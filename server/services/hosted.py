@@ -20,6 +20,13 @@ default move after a failure; :meth:`HostedTurns.submit` plays it with the turn'
 version; :meth:`HostedTurns.log` keeps the seat's stderr tail and failures with the
 game, for its owner once the game is over.
 
+**Health.** A hosted bot whose turns fail :data:`FAILED_TURNS` times in a row (any
+kind the sandbox counts: ``crash``, ``timeout``, ``garbage``, ``illegal``; over all its
+seats and games) is paused (:func:`server.store.bots.pause`): its ladder entries are not
+matched until its owner resumes it (``POST /v1/me/bots/{id}/resume``). One turn played
+well ends the run. The reason names the last failure's kind, game and seat, never its
+stderr (the seat's log shows that once the game is over: it could tell its cards).
+
 **Hosts.** Each worker says every few seconds whether its host can sandbox
 (:meth:`HostedTurns.heartbeat`); creating a hosted bot needs one that can.
 """
@@ -52,8 +59,10 @@ from server.store import bots as store
 from server.store import callbacks as callback_store  # its per-player game index
 from server.store import games as game_store
 
-__all__ = ["LATER", "HostedTurn", "HostedTurns", "Job"]
+__all__ = ["FAILED_TURNS", "LATER", "HostedTurn", "HostedTurns", "Job"]
 
+FAILED_TURNS = 5
+"""A hosted bot's turns failed in a row that pause it (docs/tutorials/hosted-bot.md)."""
 HEARTBEAT_TTL = 15.0
 """Seconds a worker's heartbeat counts for."""
 
@@ -187,9 +196,24 @@ class HostedTurns:
             return "stale", exc
         return "moved", None
 
-    def log(self, job: Job, stderr: str, failure: str | None) -> None:
-        """Keep the seat's stderr tail (bounded by the sandbox) and count ``failure``."""
-        store.seat_log(self.r, job.game_id, job.seat, stderr[-2048:], failure)
+    def log(self, job: Job, stderr: str, failure: str | None, now: float | None = None) -> None:
+        """Keep the seat's stderr tail (bounded by the sandbox) and count ``failure``,
+        with the seat's game and for its bot's health: :data:`FAILED_TURNS` in a row
+        pause the bot."""
+        bot_id = store.seat_log(self.r, job.game_id, job.seat, stderr[-2048:], failure)
+        if not failure or bot_id is None:
+            return
+        streak = store.turn_failed(self.r, bot_id, failure, job.game_id, job.seat)
+        if streak >= FAILED_TURNS:
+            reason = (
+                f"failing: {streak} failed turns in a row (last: {failure}, "
+                f"game {job.game_id} seat {job.seat}; its log shows once that game is over)"
+            )
+            store.pause(self.r, bot_id, reason, time.time() if now is None else now)
+
+    def played(self, bot_id: str) -> None:
+        """A turn of the bot's played without failing: its run of failed turns ends."""
+        store.turn_played(self.r, bot_id)
 
     def over(self, game_ids: list[str]) -> dict[str, dict[int, Any] | None]:
         """Of ``game_ids``, those over (or gone): each seat's final view for
