@@ -10,11 +10,13 @@ from __future__ import annotations
 import time
 
 from server.games import REGISTRY
+from server.services import views
 from server.services.bundle import Services
 from server.services.hosted import FAILED_TURNS, Job
 from server.store import bots as bot_store
 from server.store import connect
 from server.store import ladders as ladder_store
+from server.tournaments import clock as clock_policy
 from tests.api.helpers import Api, assert_error
 from tests.conftest import ADMIN_TOKEN
 
@@ -138,3 +140,54 @@ def test_a_connected_bot_that_times_out_shows_the_same_health_and_is_resumed(
     resumed = api.post(f"/v1/me/bots/{bot['id']}/resume", None, owner).body["health"]
     assert resumed["status"] == "ok" and resumed["ladders"] == []
     assert api.get(f"/v1/ladders/{ladder}/entries/{first}").body["status"] != "paused"
+
+
+def test_a_paused_bots_ladder_games_are_played_out_so_nobody_waits_on_it(
+    api: Api, players, redis_server
+):
+    services, owner, bot, ladder = _setup(api, players, redis_server)
+    r, first = services.core.r, bot["identities"][0]
+    rival = players.register("rival")
+    services.ladders.join(rival.token, ladder)
+    now = time.time()
+    for p in (first, rival.id):
+        ladder_store.seen(r, p, now)  # both wait for a game: the ladder matches them
+    assert services.ladder_play.advance(ladder) == 1
+    record = ladder_store.read(r, ladder)
+    assert record is not None and len(record.games) == 1
+    (game_id,) = record.games.values()
+    seat = record.open[0]["tables"][0].index(first)
+    assert services.core.game(game_id).status == "active"  # type: ignore[union-attr]
+    services.ladder_play.advance(ladder)  # not paused: its turns wait for it
+    assert services.core.game(game_id).status == "active"  # type: ignore[union-attr]
+    bot_store.pin(r, game_id, seat, bot["id"], 1)
+    before = ladder_store.read(r, ladder)
+    assert before is not None
+    for _ in range(FAILED_TURNS):
+        _fail(services, bot, game_id, seat)
+    # paused: each pass gives its turns the clock's policy at once (the rival plays its
+    # own turns): it never holds the turn after a pass
+    for _ in range(20):
+        game = services.core.game(game_id)
+        assert game is not None and game.status == "active"
+        state = views.state_of(game)
+        if 1 - seat in state.to_move():
+            move = clock_policy.default_move(state.legal_moves(1 - seat))
+            services.games.move_as(rival.id, game_id, move, game.version, 1 - seat)
+        services.ladder_play.advance(ladder)
+        game = services.core.game(game_id)
+        assert game is not None
+        if game.status != "active":
+            break
+        assert seat not in views.state_of(game).to_move()
+    # each of its turns was a timeout of its seat, as its clock would have made it
+    assert services.ladder_play.clocks.timeouts([game_id])[game_id][str(seat)] >= 20
+    # and it is not matched again while paused (the matchmaking skips a paused entry)
+    assert services.ladders.entry(ladder, first)["status"] == "paused"
+    for p in (first, rival.id):
+        ladder_store.seen(r, p, time.time())
+    services.ladder_play.advance(ladder)
+    record = ladder_store.read(r, ladder)
+    assert record is not None
+    matched = ladder_store.all_matches(r, ladder)
+    assert all(first not in m["tables"][0] for n, m in matched.items() if n >= before.matches_count)
