@@ -3040,7 +3040,7 @@ class BotHealth(TypedDict):
     """why it is paused: its turns kept failing, or timed out"""
     since: str | None
     failed_turns_in_a_row: int | None
-    """a hosted bot's turns failed in a row (5 pause it)"""
+    """a hosted or callback bot's turns failed in a row (5 pause it)"""
     ladders: list[BotLadderPause]
     """the ladders where an entry of its is paused"""
 

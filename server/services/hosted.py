@@ -20,12 +20,10 @@ default move after a failure; :meth:`HostedTurns.submit` plays it with the turn'
 version; :meth:`HostedTurns.log` keeps the seat's stderr tail and failures with the
 game, for its owner once the game is over.
 
-**Health.** A hosted bot whose turns fail :data:`FAILED_TURNS` times in a row (any
-kind the sandbox counts: ``crash``, ``timeout``, ``garbage``, ``illegal``; over all its
-seats and games) is paused (:func:`server.store.bots.pause`): its ladder entries are not
-matched until its owner resumes it (``POST /v1/me/bots/{id}/resume``). One turn played
-well ends the run. The reason names the last failure's kind, game and seat, never its
-stderr (the seat's log shows that once the game is over: it could tell its cards).
+**Health.** Each failed turn (any kind the sandbox counts: ``crash``, ``timeout``,
+``garbage``, ``illegal``; over all the bot's seats and games) counts toward its health
+sweep (:mod:`server.services.bot_health`: :data:`~server.services.bot_health.FAILED_TURNS`
+in a row pause it); a turn played well ends the run.
 
 **Hosts.** Each worker says every few seconds whether its host can sandbox
 (:meth:`HostedTurns.heartbeat`); creating a hosted bot needs one that can.
@@ -38,7 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games import BaseState
-from server.services import views
+from server.services import bot_health, views
+from server.services.bot_health import FAILED_TURNS
 from server.services.callbacks import LATER
 from server.services.core import Core, Read
 from server.services.errors import (
@@ -61,8 +60,6 @@ from server.store import games as game_store
 
 __all__ = ["FAILED_TURNS", "LATER", "HostedTurn", "HostedTurns", "Job"]
 
-FAILED_TURNS = 5
-"""A hosted bot's turns failed in a row that pause it (docs/tutorials/hosted-bot.md)."""
 HEARTBEAT_TTL = 15.0
 """Seconds a worker's heartbeat counts for."""
 
@@ -201,19 +198,12 @@ class HostedTurns:
         with the seat's game and for its bot's health: :data:`FAILED_TURNS` in a row
         pause the bot."""
         bot_id = store.seat_log(self.r, job.game_id, job.seat, stderr[-2048:], failure)
-        if not failure or bot_id is None:
-            return
-        streak = store.turn_failed(self.r, bot_id, failure, job.game_id, job.seat)
-        if streak >= FAILED_TURNS:
-            reason = (
-                f"failing: {streak} failed turns in a row (last: {failure}, "
-                f"game {job.game_id} seat {job.seat}; its log shows once that game is over)"
-            )
-            store.pause(self.r, bot_id, reason, time.time() if now is None else now)
+        if failure and bot_id is not None:
+            bot_health.failed(self.r, bot_id, failure, job.game_id, job.seat, now)
 
     def played(self, bot_id: str) -> None:
         """A turn of the bot's played without failing: its run of failed turns ends."""
-        store.turn_played(self.r, bot_id)
+        bot_health.played(self.r, bot_id)
 
     def over(self, game_ids: list[str]) -> dict[str, dict[int, Any] | None]:
         """Of ``game_ids``, those over (or gone): each seat's final view for

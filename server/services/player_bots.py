@@ -16,11 +16,10 @@ them: the most seats one side holds in any game of the registry), so seating, vi
 and hidden-information filtering apply to it unchanged: each seat sees its own view.
 
 **Health.** Every bot shows one ``health`` (``ok`` or ``paused``, the reason, since
-when): paused by its health sweep (a hosted bot whose turns keep failing,
-:data:`server.services.hosted.FAILED_TURNS` in a row) or, for any kind, paused on a
-ladder it is on (its games there ran out their clocks: a connected bot that stopped, a
-callback that keeps failing). :meth:`PlayerBots.resume` (its owner) clears both: the
-pause and the timeouts before it.
+when): paused by its health sweep (:mod:`server.services.bot_health`: a hosted or
+callback bot whose turns keep failing) or, for any kind, paused on a ladder it is on
+(its games there ran out their clocks: a connected bot that stopped). :meth:`resume`
+(its owner) clears both: the pause and the timeouts before it.
 
 **Consent.** Entering its bot is the owner's consent for it: the owner (and only the
 owner) may enter a bot's identities in a ladder or a tournament, and nobody else is
@@ -208,7 +207,8 @@ class PlayerBots:
 
     def _health(self, bot: dict[str, Any]) -> dict[str, Any]:
         """The bot's health: paused by its health sweep, or on the ladders it is on."""
-        failing = store.failing(self.r, bot["id"]) if bot["kind"] == "hosted" else None
+        played = bot["kind"] in ("hosted", "callback")  # turns the server plays for it
+        failing = store.failing(self.r, bot["id"]) if played else None
         out: dict[str, Any] = {"status": "ok", "reason": None, "since": None,
                                "failed_turns_in_a_row": failing, "ladders": []}  # fmt: skip
         if bot.get("paused_reason"):

@@ -10,8 +10,9 @@ from __future__ import annotations
 import time
 
 from server.games import REGISTRY
-from server.services import views
+from server.services import targets, views
 from server.services.bundle import Services
+from server.services.callback_dispatch import Job as CallJob
 from server.services.hosted import FAILED_TURNS, Job
 from server.store import bots as bot_store
 from server.store import connect
@@ -191,3 +192,31 @@ def test_a_paused_bots_ladder_games_are_played_out_so_nobody_waits_on_it(
     assert record is not None
     matched = ladder_store.all_matches(r, ladder)
     assert all(first not in m["tables"][0] for n, m in matched.items() if n >= before.matches_count)
+
+
+def test_a_callback_bot_whose_turns_keep_failing_is_paused_the_same_way(
+    api: Api, players, redis_server
+):
+    services = Services(connect(redis_server.url), admin_token=ADMIN_TOKEN)
+    services.player_bots.allow = targets.allowlist("127.0.0.0/8")  # a URL here is fine
+    owner = players.register("caller")
+    bot = services.player_bots.create(owner.token, "hook", "callback", url="http://127.0.0.1:9/t")
+    first = bot["identities"][0]
+
+    def turn(outcome: str, n: int) -> None:  # a turn's end, as the dispatcher books it
+        last = {"called": True, "outcome": outcome, "latency_ms": 5, "detail": "HTTP 500"}
+        services.dispatch.finish(CallJob(f"0-{n}", "gb-one", n, 0, first), last)
+
+    for n in range(FAILED_TURNS - 1):
+        turn("status" if n % 2 else "timeout", n)
+    turn("stale", 90)  # neither: a turn someone else played
+    turn("moved", 91)  # ends the run
+    assert services.player_bots.show(owner.token, bot["id"])["health"]["status"] == "ok"
+    for n in range(FAILED_TURNS):
+        turn("unreachable", 100 + n)
+    shown = services.player_bots.show(owner.token, bot["id"])["health"]
+    assert shown["status"] == "paused", shown
+    assert f"{FAILED_TURNS} failed turns in a row (last: unreachable" in shown["reason"]
+    assert shown["failed_turns_in_a_row"] == FAILED_TURNS
+    services.player_bots.resume(owner.token, bot["id"])
+    assert services.player_bots.show(owner.token, bot["id"])["health"]["status"] == "ok"

@@ -4477,7 +4477,7 @@ export interface components {
             reason: string | null;
             /** Format: date-time */
             since: string | null;
-            /** @description a hosted bot's turns failed in a row (5 pause it) */
+            /** @description a hosted or callback bot's turns failed in a row (5 pause it) */
             failed_turns_in_a_row: number | null;
             /** @description the ladders where an entry of its is paused */
             ladders: components["schemas"]["BotLadderPause"][];

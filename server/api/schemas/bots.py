@@ -76,7 +76,7 @@ class BotHealth(Schema):
     failed_turns_in_a_row = fields.Integer(
         required=True,
         allow_none=True,
-        metadata={"description": "a hosted bot's turns failed in a row (5 pause it)"},
+        metadata={"description": "a hosted or callback bot's turns failed in a row (5 pause it)"},
     )
     ladders = fields.List(
         fields.Nested(BotLadderPause),
