@@ -18,9 +18,9 @@ and by the matchmaking (:mod:`server.services.ladder_plan`: a paused entry is no
 matched).
 
 A player's bot (:mod:`server.services.player_bots`) that its health sweep paused (a
-hosted bot whose turns keep failing, :mod:`server.services.hosted`) is paused on every
-ladder with that reason until its owner resumes it; a resume also forgives the
-timeouts before it.
+hosted or callback bot whose turns keep failing, :mod:`server.services.bot_health`) is
+paused on every ladder with that reason until its owner resumes it; a resume also
+forgives the timeouts before it.
 """
 
 from __future__ import annotations
