@@ -31,7 +31,9 @@ __all__ = [
     "BoardInPlayErrorBody",
     "BoardInPlayErrorBodyDetails",
     "BotGameLogs",
+    "BotHealth",
     "BotLadderEntry",
+    "BotLadderPause",
     "BotPlayers",
     "BotPool",
     "BotSeatLog",
@@ -3033,6 +3035,26 @@ class BotVersion(TypedDict):
     """seats of games this version played (pinned at the first turn)"""
 
 
+class BotLadderPause(TypedDict):
+    ladder_id: str
+    player_id: str
+    """the paused entry"""
+    reason: str | None
+
+
+class BotHealth(TypedDict):
+    """the bot's health, one shape for every kind"""
+
+    status: Literal["ok", "paused"]
+    reason: str | None
+    """why it is paused: its turns kept failing, or timed out"""
+    since: str | None
+    failed_turns_in_a_row: int | None
+    """a hosted or callback bot's turns failed in a row (5 pause it)"""
+    ladders: list[BotLadderPause]
+    """the ladders where an entry of its is paused"""
+
+
 class BotToken(TypedDict):
     player_id: str
     token: str
@@ -3051,6 +3073,7 @@ class PlayerBot(TypedDict):
     versions: list[BotVersion]
     url: NotRequired[str | None]
     created: str
+    health: BotHealth
     secret: NotRequired[str]
     """a callback bot's signing secret, once"""
     tokens: NotRequired[list[BotToken]]

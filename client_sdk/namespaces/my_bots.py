@@ -56,6 +56,11 @@ class MyBots(_Namespace):
         """``GET /v1/me/bots/{id}``: the bot, its identities and versions."""
         return cast(dict[str, Any], self._r.request("GET", f"/v1/me/bots/{_q(bot_id)}"))
 
+    def resume(self, bot_id: str) -> dict[str, Any]:
+        """``POST /v1/me/bots/{id}/resume``: clear the bot's pause (its ``health``); its
+        ladder entries are matched again."""
+        return cast(dict[str, Any], self._r.request("POST", f"/v1/me/bots/{_q(bot_id)}/resume"))
+
     def upload(self, bot_id: str, bundle: Bundle) -> dict[str, Any]:
         """``POST /v1/me/bots/{id}/versions``: new code, a new version (games that start
         from then on play it)."""

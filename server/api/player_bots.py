@@ -81,6 +81,26 @@ def get_player_bot(bot_id: str):
     return services().player_bots.show(g.token, bot_id)
 
 
+@bp.post("/v1/me/bots/<bot_id>/resume")
+@requires_token
+@operation(
+    "resumePlayerBot",
+    tag="bots",
+    summary="Resume the caller's paused bot: its ladder entries are matched again.",
+    description="""\
+A bot is paused by its health sweep (a hosted bot whose turns failed 5
+times in a row) or on a ladder (its games there ran out their clocks).
+Resuming clears the pause and forgives the failures and timeouts before
+now; a bot that is not paused is answered as it is.
+""",
+    parameters=[BOT_ID],
+    responses={200: Answer("the bot, resumed", schemas.PlayerBot)},
+    errors=("Forbidden", "NotFound"),
+)
+def resume_player_bot(bot_id: str):
+    return services().player_bots.resume(g.token, bot_id)
+
+
 @bp.post("/v1/me/bots/<bot_id>/versions")
 @requires_token
 @operation(

@@ -235,6 +235,8 @@ class SandboxWorker:
             self.hosted.log(job, stderr, failure)
             if live is not None:
                 live.logged = stderr
+        if failure is None:
+            self.hosted.played(turn.bot_id)
         self.hosted.ack(job)
         return outcome
 

@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games import BaseState
-from server.services import views, wire
+from server.services import bot_health, views, wire
 from server.services.core import Core, Read
 from server.services.feeds import OVER, Feeds
 from server.services.games import Games
 from server.services.queued_turns import Current, current_turn, play_answer
+from server.store import bots as bot_store
 from server.store import callbacks as store
 from server.store import games as game_store
 from server.store import players as player_store
@@ -198,6 +199,19 @@ class Dispatch:
         if last is not None:
             books = (job.player_id, *self._books(job, **last))
         store.finish(self.r, job.entry, books)
+        if last is not None and last["outcome"] != "stale":
+            self._health(job, last["outcome"])
+
+    def _health(self, job: Job, outcome: str) -> None:
+        """A player bot's turn ended (:mod:`server.services.bot_health`): moved, or failed
+        as its last attempt did."""
+        bot_id = bot_store.bots_of(self.r, [job.player_id]).get(job.player_id)
+        if bot_id is None:
+            return
+        if outcome == "moved":
+            bot_health.played(self.r, bot_id)
+        else:
+            bot_health.failed(self.r, bot_id, outcome, job.game_id, job.seat)
 
     def sweep(self) -> int:
         """Queue every current turn of every callback player that is not queued yet: the

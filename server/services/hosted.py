@@ -20,6 +20,11 @@ default move after a failure; :meth:`HostedTurns.submit` plays it with the turn'
 version; :meth:`HostedTurns.log` keeps the seat's stderr tail and failures with the
 game, for its owner once the game is over.
 
+**Health.** Each failed turn (any kind the sandbox counts: ``crash``, ``timeout``,
+``garbage``, ``illegal``; over all the bot's seats and games) counts toward its health
+sweep (:mod:`server.services.bot_health`: :data:`~server.services.bot_health.FAILED_TURNS`
+in a row pause it); a turn played well ends the run.
+
 **Hosts.** Each worker says every few seconds whether its host can sandbox
 (:meth:`HostedTurns.heartbeat`); creating a hosted bot needs one that can.
 """
@@ -31,7 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games import BaseState
-from server.services import views
+from server.services import bot_health, views
+from server.services.bot_health import FAILED_TURNS
 from server.services.core import Core, Read
 from server.services.feeds import OVER
 from server.services.games import Games
@@ -40,7 +46,7 @@ from server.store import bots as store
 from server.store import callbacks as callback_store  # its per-player game index
 from server.store import games as game_store
 
-__all__ = ["HostedTurn", "HostedTurns", "Job"]
+__all__ = ["FAILED_TURNS", "HostedTurn", "HostedTurns", "Job"]
 
 HEARTBEAT_TTL = 15.0
 """Seconds a worker's heartbeat counts for."""
@@ -146,9 +152,17 @@ class HostedTurns:
         ``refused_move`` (with the refusal), as :meth:`Dispatch.submit` answers."""
         return play_answer(self.games, turn.job, move, turn.prepared)
 
-    def log(self, job: Job, stderr: str, failure: str | None) -> None:
-        """Keep the seat's stderr tail (bounded by the sandbox) and count ``failure``."""
-        store.seat_log(self.r, job.game_id, job.seat, stderr[-2048:], failure)
+    def log(self, job: Job, stderr: str, failure: str | None, now: float | None = None) -> None:
+        """Keep the seat's stderr tail (bounded by the sandbox) and count ``failure``,
+        with the seat's game and for its bot's health: :data:`FAILED_TURNS` in a row
+        pause the bot."""
+        bot_id = store.seat_log(self.r, job.game_id, job.seat, stderr[-2048:], failure)
+        if failure and bot_id is not None:
+            bot_health.failed(self.r, bot_id, failure, job.game_id, job.seat, now)
+
+    def played(self, bot_id: str) -> None:
+        """A turn of the bot's played without failing: its run of failed turns ends."""
+        bot_health.played(self.r, bot_id)
 
     def over(self, game_ids: list[str]) -> dict[str, dict[int, Any] | None]:
         """Of ``game_ids``, those over (or gone): each seat's final view for

@@ -39,6 +39,7 @@ from server.services.ladder_entries import VALIDATING, house_entries, pool
 from server.services.ladders import Ladders
 from server.services.ratings import Ratings
 from server.services.rounds import Checkpoint, no_checkpoint, table_game_id
+from server.store import bots as bot_store
 from server.store import ladders as store
 from server.store.games import GameRecord
 from server.store.ladders import LadderRecord
@@ -252,18 +253,32 @@ class LadderPlay:
         Gone: left the ladder, and not seen waiting within its ``seen_seconds`` (a bot
         that leaves as its last game begins, ``parlour bot run --games N``, keeps
         playing it). Each such turn is a timeout of its seat, as its clock would have
-        made it a full move clock later (a default move, or the policy's forfeit)."""
-        left = {p for seats in tables.values() for p in seats if p not in record.entries}
-        if not left:
+        made it a full move clock later (a default move, or the policy's forfeit).
+
+        A player bot's identities are gone too while its health sweep has it paused
+        (:func:`server.store.bots.pause`: a hosted bot whose turns keep failing), seen
+        or not, so nobody at its tables waits on it."""
+        seated = sorted({p for seats in tables.values() for p in seats})
+        left = {p for p in seated if p not in record.entries}
+        paused = self._paused(seated)
+        if not left and not paused:
             return
         now = time.time()
         seen = store.last_seen(self.r, sorted(left))
-        gone = {p for p in left if seen.get(p, 0) < now - record.meta["seen_seconds"]}
+        gone = {p for p in left if seen.get(p, 0) < now - record.meta["seen_seconds"]} | paused
         for game_id, seats in tables.items():
             mine = {s for s, p in enumerate(seats) if p in gone}
             for _ in range(MAX_GIVEN_UP if mine else 0):
                 if self.clocks.timeout(game_id, now, gone=mine) not in ("default_move", "rearmed"):
                     break
+
+    def _paused(self, players: list[str]) -> set[str]:
+        """Those of ``players`` that are identities of a bot its health sweep paused."""
+        of = bot_store.bots_of(self.r, players)
+        if not of:
+            return set()
+        health = bot_store.health_of(self.r, sorted(set(of.values())))
+        return {p for p, b in of.items() if health[b][0] is not None}
 
     def _rate(self, record: LadderRecord, checkpoint: Checkpoint) -> None:
         """Rate each match whose tables are all over, once (a duplicate board is one contest)."""

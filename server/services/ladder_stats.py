@@ -16,6 +16,11 @@ default moves, and those pause it as any other entry's timeouts do.
 :class:`LadderStats` is read by the public pages (:mod:`server.services.ladder_pages`)
 and by the matchmaking (:mod:`server.services.ladder_plan`: a paused entry is not
 matched).
+
+A player's bot (:mod:`server.services.player_bots`) that its health sweep paused (a
+hosted or callback bot whose turns keep failing, :mod:`server.services.bot_health`) is
+paused on every ladder with that reason until its owner resumes it; a resume also
+forgives the timeouts before it.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from server.services.callbacks import health as callback_health
 from server.services.core import Core
 from server.services.ladder_entries import VALIDATING, pair_of, playing, pool
 from server.services.wire import iso
+from server.store import bots as bot_store
 from server.store import callbacks as callback_store
 from server.store import games as game_store
 from server.store import ladders as store
@@ -117,8 +123,10 @@ class LadderStats:
         moves = store.move_health(self.r, record.id, everyone)
         called = sorted(callback_store.having(self.r, everyone))
         books = callback_store.books(self.r, called) if called else {}
+        of = bot_store.bots_of(self.r, everyone)
+        bots = bot_store.health_of(self.r, sorted(set(of.values())))
         out = {
-            p: self._entry_out(record, p, tally, seen, now, moves[p])
+            p: self._entry_out(record, p, tally, seen, now, moves[p], bots.get(of.get(p, "")))
             | {"name": names.get(p)}
             | views.house(p)
             for p in everyone
@@ -207,10 +215,12 @@ class LadderStats:
         seen: dict[str, float],
         now: float,
         moves: tuple[list[float], int],
+        bot: tuple[str | None, float, float] | None = None,
     ) -> dict[str, Any]:
         meta = record.meta
         mine = [x for _, x in sorted(tally.timeouts[p])]
-        streak = matching.timed_out_streak(mine)
+        resumed = bot[2] if bot is not None else 0.0  # the owner forgave what came before
+        streak = matching.timed_out_streak([x for e, x in sorted(tally.timeouts[p]) if e > resumed])
         status, reason, until = "available", None, None
         partner = record.entries.get(p, {}).get("partner")
         validation = record.entries.get(p, {}).get("validation")
@@ -222,6 +232,8 @@ class LadderStats:
             status = "failed_validation"
         elif partner and pair_of(record, p) is None:
             status = "held"
+        elif bot is not None and bot[0] is not None:
+            status, reason, until = "paused", bot[0], None
         elif streak >= meta["pause_after"] and not views.is_house(p):
             until = max(e for e, x in tally.timeouts[p] if x) + meta["pause_seconds"]
             if seen.get(p, 0) < until:

@@ -15,6 +15,12 @@ enters ladders and tournaments as one entry and fills every seat of its side.
 them: the most seats one side holds in any game of the registry), so seating, views
 and hidden-information filtering apply to it unchanged: each seat sees its own view.
 
+**Health.** Every bot shows one ``health`` (``ok`` or ``paused``, the reason, since
+when): paused by its health sweep (:mod:`server.services.bot_health`: a hosted or
+callback bot whose turns keep failing) or, for any kind, paused on a ladder it is on
+(its games there ran out their clocks: a connected bot that stopped). :meth:`resume`
+(its owner) clears both: the pause and the timeouts before it.
+
 **Consent.** Entering its bot is the owner's consent for it: the owner (and only the
 owner) may enter a bot's identities in a ladder or a tournament, and nobody else is
 seated by it.
@@ -47,6 +53,7 @@ from server.services.targets import check_target_url
 from server.services.tournaments import Tournaments
 from server.store import bots as store
 from server.store import callbacks as callback_store
+from server.store import ladders as ladder_store
 from server.store import players as player_store
 from server.store.players import PlayerRecord
 
@@ -195,7 +202,40 @@ class PlayerBots:
             "versions": versions,
             "url": bot.get("url"),
             "created": wire.iso(bot["created"]),
+            "health": self._health(bot),
         }
+
+    def _health(self, bot: dict[str, Any]) -> dict[str, Any]:
+        """The bot's health: paused by its health sweep, or on the ladders it is on."""
+        played = bot["kind"] in ("hosted", "callback")  # turns the server plays for it
+        failing = store.failing(self.r, bot["id"]) if played else None
+        out: dict[str, Any] = {"status": "ok", "reason": None, "since": None,
+                               "failed_turns_in_a_row": failing, "ladders": []}  # fmt: skip
+        if bot.get("paused_reason"):
+            out |= {"status": "paused", "reason": bot["paused_reason"],
+                    "since": wire.iso(bot.get("paused_since"))}  # fmt: skip
+        for ladder_id in ladder_store.ids(self.r):
+            record = ladder_store.read(self.r, ladder_id)
+            mine = [p for p in bot["identities"] if record is not None and p in record.entries]
+            if record is None or not mine:
+                continue
+            stats = self.ladders.stats.stats(record)
+            for p in mine:
+                entry = stats[p]
+                if entry["status"] == "paused":
+                    out["ladders"].append({"ladder_id": ladder_id, "player_id": p,
+                                           "reason": entry["paused_reason"]})  # fmt: skip
+                    if out["status"] == "ok":
+                        out |= {"status": "paused", "reason": entry["paused_reason"],
+                                "since": entry["last_played"]}  # fmt: skip
+        return out
+
+    def resume(self, token: str | None, bot_id: str, now: float | None = None) -> dict[str, Any]:
+        """The owner resumes the bot: its pause is cleared, its run of failed turns and
+        the ladders' timeouts before now are forgiven, and its entries are matched again."""
+        bot = self._mine(token, bot_id)
+        store.resume(self.r, bot["id"], time.time() if now is None else now)
+        return self.show(token, bot_id)
 
     def list(self, token: str | None) -> dict[str, Any]:
         owner = self.core.player(token)

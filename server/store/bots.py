@@ -2,7 +2,9 @@
 stream of hosted turns the sandbox workers share, their heartbeats and each game's
 hosted seats (the version that played, the stderr tail).
 
-* ``bt:{bot}:bot`` — the bot (owner, name, kind, identities, latest version);
+* ``bt:{bot}:bot`` — the bot (owner, name, kind, identities, latest version and,
+  while its health sweep has it paused, ``paused_reason`` and ``paused_since``);
+  ``bt:{bot}:failing`` — its hosted turns failed in a row and the last one;
   ``bt:{bot}:v:{n}`` — version ``n``'s bundle (a tar) and its digest;
   ``p:{owner}:bots`` — the owner's bots; ``hb:{q}:identities`` — identity -> bot.
 * ``hb:{q}:players`` — the identities of hosted bots: a commit queues their turns on
@@ -72,6 +74,8 @@ def get(r: Redis, bot_id: str) -> dict[str, Any] | None:
     out["identities"] = orjson.loads(got[b"identities"])
     out["version"] = int(got[b"version"])
     out["created"] = float(got[b"created"])
+    if b"paused_since" in got:
+        out["paused_since"] = float(got[b"paused_since"])
     return out
 
 
@@ -235,17 +239,81 @@ def pin(r: Redis, game_id: str, seat: int, bot_id: str, version: int) -> int:
     return pinned
 
 
-def seat_log(r: Redis, game_id: str, seat: int, stderr: str, failure: str | None) -> None:
-    """Keep the seat's stderr tail and count ``failure`` (a kind), if any."""
+def seat_log(r: Redis, game_id: str, seat: int, stderr: str, failure: str | None) -> str | None:
+    """Keep the seat's stderr tail and count ``failure`` (a kind), if any; the bot that
+    plays the seat (None: no version was pinned to it)."""
     key = keys.game_bots(game_id)
     raw = r.hget(key, str(seat))
     if raw is None:
-        return
+        return None
     got = orjson.loads(raw)  # type: ignore[arg-type]
     got["stderr"] = stderr
     if failure:
         got["failures"][failure] = got["failures"].get(failure, 0) + 1
     r.hset(key, str(seat), orjson.dumps(got))
+    return str(got["bot"])
+
+
+# -- health --------------------------------------------------------------------------------
+FAILING_TTL = 7 * 86400
+"""Seconds a bot's run of failed turns is kept after its last one."""
+
+
+def turn_failed(r: Redis, bot_id: str, kind: str, game_id: str, seat: int) -> int:
+    """One more hosted turn of the bot failed (``kind``, in that game's seat): how many
+    in a row now."""
+    key = keys.bot_failing(bot_id)
+    pipe = r.pipeline(transaction=True)
+    pipe.hincrby(key, "count", 1)
+    pipe.hset(key, mapping={"kind": kind, "game": game_id, "seat": seat})
+    pipe.expire(key, FAILING_TTL)
+    return int(pipe.execute()[0])
+
+
+def turn_played(r: Redis, bot_id: str) -> None:
+    """A hosted turn of the bot played without failing: its run of failures ends."""
+    r.delete(keys.bot_failing(bot_id))
+
+
+def failing(r: Redis, bot_id: str) -> int:
+    """The bot's hosted turns failed in a row."""
+    return int(r.hget(keys.bot_failing(bot_id), "count") or 0)  # type: ignore[arg-type]
+
+
+def pause(r: Redis, bot_id: str, reason: str, since: float) -> bool:
+    """Pause the bot (its ladder entries are not matched) unless it is already; whether
+    this paused it."""
+    pipe = r.pipeline(transaction=True)
+    pipe.hsetnx(keys.bot(bot_id), "paused_since", since)
+    pipe.hsetnx(keys.bot(bot_id), "paused_reason", reason)
+    fresh, _ = pipe.execute()
+    return bool(fresh)
+
+
+def resume(r: Redis, bot_id: str, now: float) -> None:
+    """The owner resumes the bot: no pause, no run of failures, and ``resumed`` (timeouts
+    before it no longer pause its ladder entries)."""
+    pipe = r.pipeline(transaction=True)
+    pipe.hdel(keys.bot(bot_id), "paused_since", "paused_reason")
+    pipe.hset(keys.bot(bot_id), "resumed", now)
+    pipe.delete(keys.bot_failing(bot_id))
+    pipe.execute()
+
+
+def health_of(r: Redis, bot_ids: Sequence[str]) -> dict[str, tuple[str | None, float, float]]:
+    """Per bot: its pause's reason (None: not paused), since when, and when its owner
+    last resumed it (0: never)."""
+    pipe = r.pipeline(transaction=False)
+    for bid in bot_ids:
+        pipe.hmget(keys.bot(bid), ["paused_reason", "paused_since", "resumed"])
+    out = {}
+    for bid, (reason, since, resumed) in zip(bot_ids, pipe.execute(), strict=True):
+        out[bid] = (
+            None if reason is None else _text(reason),
+            float(since or 0),
+            float(resumed or 0),
+        )
+    return out
 
 
 def game_seats(r: Redis, game_id: str) -> dict[int, dict[str, Any]]:

@@ -36,6 +36,10 @@ def exercise_player_bots(call: Call, app: Any) -> None:
     assert call("get", one, token=token)[0] == 200
     assert call("get", f"{path}/nope", token=token)[0] == 404
     assert call("get", one, token=ADMIN_TOKEN)[0] == 403
+    status, resumed = call("post", f"{one}/resume", None, token)
+    assert status == 200 and resumed["health"]["status"] == "ok"
+    assert call("post", f"{path}/nope/resume", None, token)[0] == 404
+    assert call("post", f"{one}/resume", None, ADMIN_TOKEN)[0] == 403
     status, again = call("post", f"{one}/versions", sh_bot(), token)
     assert status == 201 and again["version"] == 2
     assert (

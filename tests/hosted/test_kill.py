@@ -7,6 +7,7 @@ import time
 
 from server.processes.sandboxd import SandboxWorker
 from server.processes.scheduler import Runner
+from server.services.bot_health import FAILED_TURNS
 from server.services.bundle import Services
 from server.store import connect
 from tests.api.helpers import Api
@@ -96,3 +97,12 @@ def test_a_crashing_bot_gets_the_default_move_and_a_restart_every_turn(
     # the crasher's seats made only default moves, one a turn: its turns counted
     turns = sum(s["failures"]["crash"] for s in bad)
     assert turns >= 4  # a Concerto deal asks each seat more than once
+    # its health: every turn failed, one run over both seats (five pause it); the other's is ok
+    health = api.get(f"/v1/me/bots/{crasher['id']}", crasher_owner).body["health"]
+    assert health["failed_turns_in_a_row"] == turns >= FAILED_TURNS  # a deal: 26 a seat
+    assert (
+        health["status"] == "paused" and "5 failed turns in a row (last: crash" in health["reason"]
+    )
+    assert "I give up" not in (health["reason"] or "")  # its stderr waits for the seat log
+    fine_health = api.get(f"/v1/me/bots/{good['id']}", good_owner).body["health"]
+    assert fine_health["status"] == "ok" and fine_health["failed_turns_in_a_row"] == 0

@@ -401,6 +401,7 @@ CALLS = [
     (lambda c: c.my_bots.create("c", "callback", url="https://x.example/t"), "POST",
      "/v1/me/bots", {"name": "c", "kind": "callback", "url": "https://x.example/t"}),
     (lambda c: c.my_bots.get("B"), "GET", "/v1/me/bots/{bot_id}", None),
+    (lambda c: c.my_bots.resume("B"), "POST", "/v1/me/bots/{bot_id}/resume", None),
     (lambda c: c.my_bots.upload("B", ("main.py", b"print(1)\n")), "POST",
      "/v1/me/bots/{bot_id}/versions", {"filename": "main.py", "content_base64": "cHJpbnQoMSkK"}),
     (lambda c: c.my_bots.enter_ladder("B", "L"), "POST", "/v1/me/bots/{bot_id}/ladders",

@@ -909,6 +909,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/bots/{bot_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume the caller's paused bot: its ladder entries are matched again.
+         * @description A bot is paused by its health sweep (a hosted bot whose turns failed 5
+         *     times in a row) or on a ladder (its games there ran out their clocks).
+         *     Resuming clears the pause and forgives the failures and timeouts before
+         *     now; a bot that is not paused is answered as it is.
+         */
+        post: operations["resumePlayerBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/bots/{bot_id}/tournaments": {
         parameters: {
             query?: never;
@@ -4477,6 +4500,25 @@ export interface components {
             /** @description seats of games this version played (pinned at the first turn) */
             seats_played: number;
         };
+        BotLadderPause: {
+            ladder_id: string;
+            /** @description the paused entry */
+            player_id: string;
+            reason: string | null;
+        };
+        /** @description the bot's health, one shape for every kind */
+        BotHealth: {
+            /** @enum {string} */
+            status: "ok" | "paused";
+            /** @description why it is paused: its turns kept failing, or timed out */
+            reason: string | null;
+            /** Format: date-time */
+            since: string | null;
+            /** @description a hosted or callback bot's turns failed in a row (5 pause it) */
+            failed_turns_in_a_row: number | null;
+            /** @description the ladders where an entry of its is paused */
+            ladders: components["schemas"]["BotLadderPause"][];
+        };
         BotToken: {
             player_id: string;
             token: string;
@@ -4495,6 +4537,7 @@ export interface components {
             url?: string | null;
             /** Format: date-time */
             created: string;
+            health: components["schemas"]["BotHealth"];
             /** @description a callback bot's signing secret, once */
             secret?: string;
             /** @description a connected bot's tokens, once */
@@ -6653,6 +6696,32 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    resumePlayerBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the bot, resumed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerBot"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

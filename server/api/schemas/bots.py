@@ -56,6 +56,35 @@ class BotToken(Schema):
     token = fields.String(required=True)
 
 
+class BotLadderPause(Schema):
+    ladder_id = fields.String(required=True)
+    player_id = fields.String(required=True, metadata={"description": "the paused entry"})
+    reason = fields.String(required=True, allow_none=True)
+
+
+class BotHealth(Schema):
+    class Meta:
+        description = "the bot's health, one shape for every kind"
+
+    status = fields.String(required=True, validate=validate.OneOf(("ok", "paused")))
+    reason = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "why it is paused: its turns kept failing, or timed out"},
+    )
+    since = fields.String(required=True, allow_none=True, metadata=DATE_TIME)
+    failed_turns_in_a_row = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "a hosted or callback bot's turns failed in a row (5 pause it)"},
+    )
+    ladders = fields.List(
+        fields.Nested(BotLadderPause),
+        required=True,
+        metadata={"description": "the ladders where an entry of its is paused"},
+    )
+
+
 class PlayerBot(Schema):
     class Meta:
         description = "one of the caller's bots"
@@ -74,6 +103,7 @@ class PlayerBot(Schema):
     versions = fields.List(fields.Nested(BotVersion), required=True)
     url = fields.String(allow_none=True)
     created = fields.String(required=True, metadata=DATE_TIME)
+    health = fields.Nested(BotHealth, required=True)
     secret = fields.String(metadata={"description": "a callback bot's signing secret, once"})
     tokens = fields.List(
         fields.Nested(BotToken), metadata={"description": "a connected bot's tokens, once"}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 __all__ = [
     "bot",
+    "bot_failing",
     "bot_identities",
     "bot_version",
     "callback_players",
@@ -72,6 +73,12 @@ def player_bots(owner_id: str) -> str:
 
 def bot(bot_id: str) -> str:
     return f"bt:{{{bot_id}}}:bot"
+
+
+def bot_failing(bot_id: str) -> str:
+    """Hash: the bot's hosted turns failed in a row (``count``) and the last one's
+    ``kind``, ``game`` and ``seat``; dropped by a turn played well or a resume."""
+    return f"bt:{{{bot_id}}}:failing"
 
 
 def bot_version(bot_id: str, version: int) -> str:
