@@ -16,7 +16,6 @@ import pytest
 
 import client_sdk
 from client_sdk import Client
-from client_sdk.namespaces.base import _Namespace
 from client_sdk.errors import (
     ERRORS_BY_CODE,
     AlreadyEntered,
@@ -50,6 +49,7 @@ from client_sdk.errors import (
     Unauthorized,
     WrongEntrySize,
 )
+from client_sdk.namespaces.base import _Namespace
 from tests import spec
 from tests.sdk.canned import DROP, Answer, CannedServer, error
 
@@ -453,7 +453,7 @@ def test_the_table_calls_every_method_of_every_namespace() -> None:
     called = set()
     for call, *_ in CALLS:
         names = call.__code__.co_names  # c.ratings.leaderboard(...) -> ("ratings", "leaderboard")
-        called |= set(zip(names, names[1:]))
+        called |= set(zip(names, names[1:], strict=False))
     client = Client("http://127.0.0.1:9")
     spaces = {name: space for name, space in vars(client).items() if isinstance(space, _Namespace)}
     assert {"ratings", "ladders", "games", "my_bots"} <= set(spaces)
