@@ -72,6 +72,8 @@ MARKED = re.compile(
     r"```[^\n]*\n(?P<body>.*?)\n```",
     re.DOTALL,
 )
+FROM_THE_ROOT = ["local.md", "train.md", "organisers.md"]
+"""The pages besides the tutorials whose steps a reader may run at the repository's root."""
 WHEELS = ["setuptools>=77", "requests>=2.31"]
 """What ``pip install ./client_sdk`` needs: its build backend and its one dependency
 (pip downloads requests' own dependencies with it)."""
@@ -126,24 +128,24 @@ def run_page(
     page: Path, cwd: Path, env: dict[str, str], timeout: float, *, stderr_shows: bool = True
 ) -> tuple[subprocess.CompletedProcess[str], str]:
     """``page``'s steps (:func:`script`) run in ``cwd``: asserts that they succeed and print
-    each of the page's output blocks (:func:`shown_pattern`), on stdout or, with
-    ``stderr_shows``, on stdout or on stderr. Returns the run and its output, for more
-    assertions."""
+    each of the page's output blocks (:func:`shown_pattern`) on stdout or, with
+    ``stderr_shows``, on stdout and stderr as one stream (as a terminal shows them, in
+    the order printed: ``done.stdout`` then holds both). Returns the run and its output,
+    for more assertions."""
     done = subprocess.run(
         ["bash", "-c", script(page)],
         cwd=cwd,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT if stderr_shows else subprocess.PIPE,
         text=True,
         timeout=timeout,
     )
     said = f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
     assert done.returncode == 0, said
-    printed = [done.stdout, done.stderr] if stderr_shows else [done.stdout]
     for kind, _, body in blocks(page):
         if kind == "output":
-            shown = shown_pattern(body)
-            assert any(shown.search(text + "\n") for text in printed), (body, said)
+            assert shown_pattern(body).search(done.stdout + "\n"), (body, said)
     return done, said
 
 
@@ -151,6 +153,41 @@ def test_every_tutorial_has_steps() -> None:
     for page in TUTORIALS.glob("*.md"):
         kinds = [kind for kind, _, _ in blocks(page)]
         assert "run" in kinds and "file" in kinds, f"{page.name}: needs run and file blocks"
+
+
+FOLLOWED = [*sorted(TUTORIALS.glob("*.md")), *(ROOT / "docs" / n for n in FROM_THE_ROOT)]
+MADE = re.compile(r"""(?:python3 -m venv|>|--out)\s+"?([\w.${}/-]+)|open\('([\w.-]+)', 'w'\)""")
+"""What a step writes: a venv, a redirection, an ``--out`` file, a file Python opens to write."""
+
+
+def made(page: Path) -> set[str]:
+    """The names ``page``'s blocks write in the folder they run in (a shell variable
+    in a name, ``$name.json``, stands for each of its values: ``x.json`` here)."""
+    names = set()
+    for kind, name, body in blocks(page):
+        if kind == "file" and name:
+            names.add(name)
+        elif kind in ("run", "setup"):
+            names |= {a or b for a, b in MADE.findall(body)}
+    return {re.sub(r"\$\{?\w+\}?", "x", name) for name in names}
+
+
+def test_what_the_pages_make_at_the_root_is_ignored_by_git() -> None:
+    """Followed from a clone, at its root, the pages leave nothing untracked:
+    .gitignore names every file and environment their steps make there."""
+    names = sorted(set().union(*(made(page) for page in FOLLOWED)))
+    assert {"bot-venv", "local-venv", "mybot.py", "ann.token", "bot.id", "tokens.csv"} <= set(
+        names
+    ), names
+    probe = [n.replace("x.json", "ann.json") for n in names] + ["bot-venv/bin/python"]
+    listed = subprocess.run(
+        ["git", "check-ignore", "--no-index", "--stdin"],
+        cwd=ROOT,
+        input="\n".join(probe),
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    assert set(listed) == set(probe), sorted(set(probe) - set(listed))
 
 
 def test_the_python_tutorial_needs_only_the_sdk() -> None:
