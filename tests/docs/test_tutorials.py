@@ -190,6 +190,13 @@ def test_what_the_pages_make_at_the_root_is_ignored_by_git() -> None:
     assert set(listed) == set(probe), sorted(set(probe) - set(listed))
 
 
+def test_the_pages_pass_tokens_in_the_environment() -> None:
+    """No step puts a token on a command line (``ps`` shows it to anyone on the machine):
+    ``parlour-bot`` reads ``PARLOUR_TOKEN``."""
+    for page in FOLLOWED:
+        assert "--token" not in script(page), page.name
+
+
 def test_the_python_tutorial_needs_only_the_sdk() -> None:
     """No step uses the repository's .venv, the full install or a bot the SDK lacks."""
     page = TUTORIALS / "python-bot.md"
