@@ -196,7 +196,7 @@ def run_demo(args: argparse.Namespace) -> int:
             print("\nStandings")
             print(standings_table(page))
             print("\nRatings (openskill, ordinal = mu - 3 sigma)")
-            print(leaderboard_table(admin.ratings.get(GAME.id)))
+            print(leaderboard_table(admin.ratings.leaderboard(GAME.id)))
             first = _first_game(page["rounds"])
             if first is not None:
                 view = admin.games.view(first)

@@ -349,7 +349,7 @@ def test_organise_and_wait_over_http(live_server, live_players, redis_server):
     assert [a for a, _ in seen] == sorted(a for a, _ in seen)
     table = organise.standings_table(page)
     assert table.splitlines()[1].split()[1] == page["standings"][0]["entry"]
-    board = admin.ratings.get("concerto")
+    board = admin.ratings.leaderboard("concerto")
     lines = organise.leaderboard_table(board).splitlines()  # a header, 8 players, a legend:
     assert len(lines) == 10 and lines[-1].startswith("? provisional")  # 2 games: all new
     with pytest.raises(CannotStart):

@@ -7,6 +7,7 @@ classes against the real Parlour server.
 
 from __future__ import annotations
 
+import inspect
 import json
 import socket
 from collections.abc import Iterator
@@ -48,6 +49,7 @@ from client_sdk.errors import (
     Unauthorized,
     WrongEntrySize,
 )
+from client_sdk.namespaces.base import _Namespace
 from tests import spec
 from tests.sdk.canned import DROP, Answer, CannedServer, error
 
@@ -348,7 +350,8 @@ CALLS = [
     (lambda c: c.tournaments.get("T"), "GET", "/v1/tournaments/{tournament_id}", None),
     (lambda c: c.tournaments.standings("T"), "GET",
      "/v1/tournaments/{tournament_id}/standings", None),
-    (lambda c: c.ratings.get("concerto"), "GET", "/v1/ratings/{game}", None),
+    (lambda c: c.ratings.leaderboard("concerto"), "GET", "/v1/ratings/{game}", None),
+    (lambda c: c.ratings.get("concerto"), "GET", "/v1/ratings/{game}", None),  # the alias
     (lambda c: c.ratings.history("concerto", "P"), "GET",
      "/v1/ratings/{game}/{player_id}/history", None),
     (lambda c: c.games.list(status="finished"), "GET", "/v1/games", None),
@@ -448,6 +451,27 @@ CALLS = [
     (lambda c: c.players.rotate_callback_secret(), "POST", "/v1/me/callback/secret", None),
     (lambda c: c.players.remove_callback(), "DELETE", "/v1/me/callback", None),
 ]  # fmt: skip
+
+
+def test_the_table_calls_every_method_of_every_namespace() -> None:
+    """Each public method of each ``client.<namespace>`` (aliases too, such as
+    ``ratings.get`` for ``ratings.leaderboard``) is called by a row of CALLS, so
+    every one is held to the endpoint it sends."""
+    called = set()
+    for call, *_ in CALLS:
+        names = call.__code__.co_names  # c.ratings.leaderboard(...) -> ("ratings", "leaderboard")
+        called |= set(zip(names, names[1:], strict=False))
+    client = Client("http://127.0.0.1:9")
+    spaces = {name: space for name, space in vars(client).items() if isinstance(space, _Namespace)}
+    assert {"ratings", "ladders", "games", "my_bots"} <= set(spaces)
+    uncalled = [
+        (name, method)
+        for name, space in spaces.items()
+        for method, _ in inspect.getmembers(type(space), inspect.isfunction)
+        if not method.startswith("_") and (name, method) not in called
+    ]
+    assert not uncalled, uncalled
+    assert ("ratings", "leaderboard") in called and ("ratings", "get") in called
 
 
 def _template(path: str) -> str:
