@@ -3558,6 +3558,10 @@ class CrossCell(TypedDict):
 class CrossRow(TypedDict):
     entry: str
     cells: list[CrossCell]
+    byes: float
+    """points from byes: ½ each in a round robin or duplicate, 1 in swiss"""
+    total: float
+    """the standings' points, byes included"""
 
 
 class GameRow(TypedDict):

@@ -1586,7 +1586,8 @@ export interface paths {
          *     head_to_head, score_difference, eliminated_in, withdrawn, reference,
          *     interval_low, interval_high (empty: no interval is computed). `crosstable`:
          *     a row per entry, a column per entry in the standings' order (the row's
-         *     points against the column's; empty: never met; `x`: itself), its total.
+         *     points against the column's; empty: never met; `x`: itself), its byes (the
+         *     points from byes), its total (the standings' points, byes included).
          *     `games`: round, table, board, game_id, status, entries, names, scores,
          *     ranks, forfeit, voided (lists space-separated, names by ` | `).
          */
@@ -5030,6 +5031,10 @@ export interface components {
         CrossRow: {
             entry: string;
             cells: components["schemas"]["CrossCell"][];
+            /** @description points from byes: ½ each in a round robin or duplicate, 1 in swiss */
+            byes: number;
+            /** @description the standings' points, byes included */
+            total: number;
         };
         GameRow: {
             round: number;
