@@ -306,10 +306,24 @@ def test_a_duplicate_board_is_never_voided(api, players):
     assert_error(voided, 422, "unplayable_format")
 
 
+def test_a_partnership_game_is_duplicate_by_default(api, players):
+    from server.games import REGISTRY
+
+    ann = players.register("ann")
+    for engine in REGISTRY.values():  # no format: two fixed sides -> duplicate
+        made = api.post("/v1/tournaments", {"game": engine.id}, ann)
+        assert made.status == 201, made.body
+        want = "duplicate" if engine.two_sides else "round_robin"
+        assert made.body["format"] == want, engine.id
+    chosen = api.post("/v1/tournaments", {"game": EXAMPLE_GAME, "format": "swiss"}, ann)
+    assert chosen.body["format"] == "swiss"  # a format given is kept
+
+
 def test_the_event_commands_over_a_socket(live_server, live_players, app, capsys):
     """``parlour-bot event``: a join code instead of a roster, entries, the start, a
     voided table and a withdrawal, the export; each command's output as documented."""
     from client_sdk.cli import main
+    from server.games import REGISTRY
 
     teacher = live_players.register("teacher")
     kids = live_players.many(4, "kid")
@@ -324,6 +338,14 @@ def test_the_event_commands_over_a_socket(live_server, live_players, app, capsys
 
     tid = event(teacher, "create", EXAMPLE_GAME, "--format", "round_robin", "--option",
                 "deals=1", "--name", "Club night").strip()  # fmt: skip
+    pairs = next(g.id for g in REGISTRY.values() if g.two_sides)
+    capsys.readouterr()
+    assert main(["event", "create", pairs, "--server", live_server.url, "--token",
+                 teacher.token]) == 0  # fmt: skip
+    made = capsys.readouterr()
+    assert made.err == "format: duplicate (a partnership game)\n"
+    dup = Api(base_url=live_server.url).get(f"/v1/tournaments/{made.out.strip()}").body
+    assert dup["format"] == "duplicate"
     code = event(teacher, "code", tid).strip()
     capsys.readouterr()
     assert main(["event", "join", tid, "--server", live_server.url, "--token", kids[0].token,
