@@ -3389,7 +3389,8 @@ class TournamentList(TypedDict):
 
 class TournamentCreate(TypedDict):
     game: str
-    format: Literal["round_robin", "swiss", "knockout", "duplicate"]
+    format: NotRequired[Literal["round_robin", "swiss", "knockout", "duplicate"] | None]
+    """left out: duplicate for a game of two sides (a partnership game), round_robin otherwise"""
     options: NotRequired[dict[str, Any] | None]
     """the game's options for every table"""
     rounds: NotRequired[int | None]
@@ -3558,6 +3559,10 @@ class CrossCell(TypedDict):
 class CrossRow(TypedDict):
     entry: str
     cells: list[CrossCell]
+    byes: float
+    """points from byes: ½ each in a round robin or duplicate, 1 in swiss"""
+    total: float
+    """the standings' points, byes included"""
 
 
 class GameRow(TypedDict):

@@ -1,8 +1,10 @@
 """``parlour-bot event ...``: run a tournament as an event (a class, a club night) from
 the command line, over the SDK (``client.tournaments``; docs/organisers.md).
 
-* ``event create GAME --format F [--name N] [--option k=v] [--rounds N]
-  [--seats-per-entry N] [--move-seconds S]`` prints the new tournament's id;
+* ``event create GAME [--format F] [--name N] [--option k=v] [--rounds N]
+  [--seats-per-entry N] [--move-seconds S]`` prints the new tournament's id; without
+  ``--format`` the server picks duplicate for a partnership game, else round_robin,
+  and the command says which on stderr;
 * ``event roster ID FILE.csv`` makes a player of every row (``name``, optional
   ``team``) and enters them; prints ``entry,team,name,player_id,token`` as CSV (the
   tokens are shown this once: hand each to its student);
@@ -56,6 +58,9 @@ def _create(client: Client, args: argparse.Namespace) -> int:
     if args.move_seconds:
         settings["clock"] = {"move_seconds": args.move_seconds}
     made = client.tournaments.create(args.game, args.format, options=dict(args.option), **settings)
+    if args.format is None:  # the server's pick, on stderr: stdout is the id alone
+        why = "a partnership game" if made["format"] == "duplicate" else "no fixed sides"
+        print(f"format: {made['format']} ({why})", file=sys.stderr)
     print(made["id"])
     return 0
 
@@ -198,8 +203,12 @@ def add_event_command(sub: Subparsers[argparse.ArgumentParser]) -> None:
         return parser
 
     create = leaf("create", "create a tournament; prints its id", "game")
-    create.add_argument("--format", required=True,
-                        choices=["round_robin", "swiss", "knockout", "duplicate"])  # fmt: skip
+    create.add_argument(
+        "--format",
+        default=None,
+        choices=["round_robin", "swiss", "knockout", "duplicate"],
+        help="default: duplicate for a partnership game, else round_robin",
+    )
     create.add_argument("--name", default=None)
     create.add_argument(
         "--option",

@@ -14,7 +14,7 @@ class Tournaments(_Namespace):
     def create(
         self,
         game: str,
-        format: str,
+        format: str | None = None,
         *,
         options: Mapping[str, Any] | None = None,
         rounds: int | None = None,
@@ -23,9 +23,11 @@ class Tournaments(_Namespace):
         **settings: Any,
     ) -> dict[str, Any]:
         """``POST /v1/tournaments``; ``settings`` passes the other fields of the body
-        (``name``, ``boards_per_match``, ``seats_per_entry``, ``min_table_size``)."""
-        body: dict[str, Any] = {"game": game, "format": format, "options": dict(options or {})}
-        for key, value in (("rounds", rounds), ("clock", clock),
+        (``name``, ``boards_per_match``, ``seats_per_entry``, ``min_table_size``); no
+        ``format``: the server's default (duplicate for a partnership game, else
+        round_robin), named in the answer's ``format``."""
+        body: dict[str, Any] = {"game": game, "options": dict(options or {})}
+        for key, value in (("format", format), ("rounds", rounds), ("clock", clock),
                            ("timeout_policy", timeout_policy), *settings.items()):  # fmt: skip
             if value is not None:
                 body[key] = value

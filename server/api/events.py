@@ -178,7 +178,8 @@ def sheets(tournament_id: str):
 head_to_head, score_difference, eliminated_in, withdrawn, reference,
 interval_low, interval_high (empty: no interval is computed). `crosstable`:
 a row per entry, a column per entry in the standings' order (the row's
-points against the column's; empty: never met; `x`: itself), its total.
+points against the column's; empty: never met; `x`: itself), its byes (the
+points from byes), its total (the standings' points, byes included).
 `games`: round, table, board, game_id, status, entries, names, scores,
 ranks, forfeit, voided (lists space-separated, names by ` | `).
 """,

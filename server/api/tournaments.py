@@ -45,7 +45,10 @@ starts it; then a scheduler (`parlour scheduler`, or the one `parlour
 serve` runs) pairs the rounds, creates the games, enforces the clock,
 records results and ratings, and finishes it.
 
-* `format`: `round_robin` (one cycle unless `rounds`), `swiss`
+* `format` (left out: `duplicate` for a game whose seats form two
+  fixed sides, a partnership game, since the same cards at both tables
+  of a board take the deal's luck out of the comparison; `round_robin`
+  otherwise; the answer's `format` says which): `round_robin` (one cycle unless `rounds`), `swiss`
   (`ceil(log2 n)` rounds unless `rounds`), `knockout` (seeded bracket;
   no `rounds`), `duplicate` (a pairs event: each round is a round-robin
   round of tables of two entries, and every table of the round plays

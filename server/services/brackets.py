@@ -1,5 +1,6 @@
 """What the tournament use cases read off a stored tournament: its snapshot for the pure
-formats, each round's randomness, the plan, and the tables and standings as shown.
+formats, each round's randomness, the plan, the tables and standings as shown, and the
+format a tournament created without one gets.
 
 No Redis here: plain functions of a :class:`~server.store.tournaments.TournamentRecord`
 and of :mod:`server.tournaments`, shared by :mod:`server.services.tournaments` and the
@@ -261,3 +262,10 @@ def accepts(engine: Game, options: dict[str, Any], seats: int) -> bool:
     except ValueError:
         return False
     return True
+
+
+def default_format(two_sides: bool) -> Format:
+    """The format of a tournament created without one: duplicate for a game of two
+    fixed sides (a partnership game: the same cards at both tables of a board take the
+    deal's luck out of the comparison), a round robin otherwise."""
+    return Format.DUPLICATE if two_sides else Format.ROUND_ROBIN

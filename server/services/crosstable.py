@@ -8,7 +8,12 @@ so nothing here tells more than ``GET /v1/tournaments/{id}`` does.
 
 A cross-table cell counts the games two entries played at one table: 1 for each game
 the row's entry finished above the column's, ½ level, 0 below (at a table of more than
-two entries each pair of them is compared by their places).
+two entries each pair of them is compared by their places). A row's ``byes`` are its
+bye points (:data:`server.tournaments.formats.BYE_POINTS` for each bye: ½ in a round robin
+or duplicate, 1 in swiss, 0 in a knockout) and its ``total`` is the standings' points, so
+the two sheets agree; at tables of two outside duplicate that is the cells' sum plus the
+byes (a duplicate entry is scored against those that held its cards, a bigger table's
+game by the share of the others it placed above: there the cells count head to head).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from server.tournaments.formats import Format
+from server.tournaments.formats import BYE_POINTS, Format
 
 TIEBREAKS: dict[Format, tuple[str, ...]] = {
     Format.ROUND_ROBIN: ("points", "head_to_head", "score_difference", "seed"),
@@ -45,17 +50,26 @@ def _mark(points: Fraction) -> str:
     return {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}[points]
 
 
-def crosstable(order: Sequence[str], rounds: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One row per entry of ``order`` (the standings' order), with a cell for every other
-    entry: games played together, the row entry's points from them, and each game's mark
-    (``1``, ``½``, ``0``) with its round and game id, from the tables' shown results.
+def crosstable(
+    standings: Sequence[Mapping[str, Any]], rounds: Sequence[Mapping[str, Any]], fmt: Format
+) -> list[dict[str, Any]]:
+    """One row per standings row (in their order), with a cell for every other entry:
+    games played together, the row entry's points from them, and each game's mark
+    (``1``, ``½``, ``0``) with its round and game id, from the tables' shown results;
+    then the row's bye points and its total (the standings' points).
 
     >>> rounds = [{"index": 0, "tables": [{"entries": ["e1", "e2"], "game_id": "g",
     ...     "result": {"ranks": [1, 0]}}]}]
-    >>> cell = crosstable(["e2", "e1"], rounds)[0]["cells"][0]
+    >>> rows = [{"entry": "e2", "points": 1.5, "byes": 1}, {"entry": "e1", "points": 0.5,
+    ...     "byes": 1}]
+    >>> row = crosstable(rows, rounds, Format.ROUND_ROBIN)[0]
+    >>> cell = row["cells"][0]
     >>> cell["opponent"], cell["games"], cell["points"], cell["results"][0]["mark"]
     ('e1', 1, 1.0, '1')
+    >>> row["byes"], row["total"]
+    (0.5, 1.5)
     """
+    order = [row["entry"] for row in standings]
     cells: dict[tuple[str, str], list[tuple[int, str | None, Fraction]]] = {}
     for rnd in rounds:
         for table in rnd["tables"]:
@@ -75,22 +89,29 @@ def crosstable(order: Sequence[str], rounds: Sequence[Mapping[str, Any]]) -> lis
                         else Fraction(0)
                     )
                     cells.setdefault((a, b), []).append((rnd["index"], table["game_id"], points))
-    return [
-        {
-            "entry": a,
-            "cells": [
-                {
-                    "opponent": b,
-                    "games": len(games := cells.get((a, b), [])),
-                    "points": float(sum((p for _, _, p in games), Fraction(0))),
-                    "results": [{"round": r, "game_id": g, "mark": _mark(p)} for r, g, p in games],
-                }
-                for b in order
-                if b != a
-            ],
-        }
-        for a in order
-    ]
+    out = []
+    for row in standings:
+        a = row["entry"]
+        out.append(
+            {
+                "entry": a,
+                "cells": [
+                    {
+                        "opponent": b,
+                        "games": len(games := cells.get((a, b), [])),
+                        "points": float(sum((p for _, _, p in games), Fraction(0))),
+                        "results": [
+                            {"round": r, "game_id": g, "mark": _mark(p)} for r, g, p in games
+                        ],
+                    }
+                    for b in order
+                    if b != a
+                ],
+                "byes": float(row["byes"] * BYE_POINTS[fmt]),
+                "total": row["points"],
+            }
+        )
+    return out
 
 
 def game_rows(
@@ -169,9 +190,9 @@ def standings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
 def crosstable_csv(rows: Sequence[Mapping[str, Any]], shown: Mapping[str, str]) -> str:
     """The cross-table as CSV: a row per entry, a column per entry (in the standings'
     order), each cell the row entry's points against the column's (empty: never met;
-    ``x`` the diagonal), then its total."""
+    ``x`` the diagonal), then its bye points and its total (the standings' points)."""
     order = [row["entry"] for row in rows]
-    header = ["entry", "name", *(shown.get(e, e) for e in order), "total"]
+    header = ["entry", "name", *(shown.get(e, e) for e in order), "byes", "total"]
     lines = []
     for row in rows:
         by = {c["opponent"]: c for c in row["cells"]}
@@ -179,8 +200,8 @@ def crosstable_csv(rows: Sequence[Mapping[str, Any]], shown: Mapping[str, str]) 
             "x" if e == row["entry"] else (f"{by[e]['points']:g}" if by[e]["games"] else "")
             for e in order
         ]
-        total = sum(c["points"] for c in row["cells"])
-        lines.append([row["entry"], shown.get(row["entry"], row["entry"]), *marks, f"{total:g}"])
+        name = shown.get(row["entry"], row["entry"])
+        lines.append([row["entry"], name, *marks, f"{row['byes']:g}", f"{row['total']:g}"])
     return _csv(header, lines)
 
 

@@ -193,7 +193,7 @@ class TournamentPages:
             },
             "tiebreaks": list(crosstable.TIEBREAKS[Format(record.meta["format"])]),
             "standings": table,
-            "crosstable": crosstable.crosstable([row["entry"] for row in table], rounds),
+            "crosstable": crosstable.crosstable(table, rounds, Format(record.meta["format"])),
             "games": crosstable.game_rows(rounds, shown, record.voids),
         }
 

@@ -86,7 +86,7 @@ class Tournaments:
         token: str | None,
         *,
         game: str,
-        format: str,
+        format: str | None = None,
         options: dict[str, Any] | None = None,
         rounds: int | None = None,
         boards_per_match: int | None = None,
@@ -96,7 +96,9 @@ class Tournaments:
         timeout_policy: dict[str, Any] | None = None,
         name: str | None = None,
     ) -> dict[str, Any]:
-        """Create an open tournament and return it (see the module docstring for who may).
+        """Create an open tournament and return it (see the module docstring for who may);
+        no ``format``:
+        :func:`server.services.brackets.default_format`.
 
         Raises:
             Unauthorized; InvalidRequest (unknown game, options the game refuses,
@@ -112,7 +114,9 @@ class Tournaments:
         options = dict(options or {})
         num_seats = engine.new_state(options, "probe").num_seats  # checks the options
         try:
-            fmt = Format(format)
+            fmt = (
+                Format(format) if format is not None else brackets.default_format(engine.two_sides)
+            )
         except ValueError:
             raise InvalidRequest(
                 "unknown format", {"format": [f"one of {[f.value for f in Format]}"]}

@@ -167,13 +167,13 @@ def test_a_class_event_from_a_roster_to_its_sheets(live_api, live_players, app):
     assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/csv")
     grid = list(csv.reader(io.StringIO(reply.text)))
     order = [names[e] for e in standings]
-    assert grid[0] == ["entry", "name", *order, "total"]
+    assert grid[0] == ["entry", "name", *order, "byes", "total"]
     for line in grid[1:]:
         entry = line[0]
-        for opponent, mark in zip(standings, line[2:-1], strict=True):
+        for opponent, mark in zip(standings, line[2:-2], strict=True):
             want = "x" if opponent == entry else f"{float(expected[entry, opponent]):g}"
             assert mark == want, (entry, opponent)
-        assert Fraction(line[-1]) == points[entry]
+        assert line[-2] == "0" and Fraction(line[-1]) == points[entry]  # four entries: no bye
     rows = list(csv.DictReader(io.StringIO(_csv(api, tid, "standings").text)))
     assert [r["name"] for r in rows] == [names[e] for e in standings]
     assert {r["entry"]: Fraction(r["points"]) for r in rows} == points
@@ -193,6 +193,50 @@ def test_a_class_event_from_a_roster_to_its_sheets(live_api, live_players, app):
     bot_me = api.get("/v1/players/me", bots[0]).body
     assert EXAMPLE_GAME not in bot_me["ratings"]
     assert EXAMPLE_GAME in api.get("/v1/players/me", students[0]).body["ratings"]
+
+
+def test_the_crosstable_counts_the_byes_the_standings_count(live_api, live_players, app):
+    """Three teams in a round robin: each sits out one round, and the cross-table's total
+    is its games' points (from the games' own results) plus ½ a bye, the standings' points."""
+    api, rng = live_api, random.Random(3)
+    teacher = live_players.register("Mr Teacher")
+    app.extensions["parlour"].core.organisers = frozenset({teacher.id})
+    body = {"game": EXAMPLE_GAME, "format": "round_robin", "options": SHORT, "name": "7C"}
+    body |= {"seats_per_entry": 2, "clock": {"move_seconds": 60}}
+    tid = api.post("/v1/tournaments", body, teacher).body["id"]
+    made = api.post(f"/v1/tournaments/{tid}/roster", {"csv": ROSTER}, teacher)
+    students = [
+        Player(p["id"], p["name"], p["token"]) for e in made.body["entries"] for p in e["players"]
+    ]
+    for student in students:
+        (invitation,) = api.get("/v1/me/invitations", student).body["invitations"]
+        assert api.post(f"/v1/invitations/{invitation['id']}/accept", {}, student).status == 200
+    assert api.post(f"/v1/tournaments/{tid}/start", {}, teacher).status == 200
+    runner, page = Runner(app.extensions["parlour"]), {}
+    for _ in range(4):
+        page = _play_round(api, runner, tid, students, rng)
+        if page["status"] == "finished":
+            break
+    assert page["status"] == "finished", page["progress"]
+    games: dict[str, Fraction] = {}
+    for rnd in page["rounds"]:
+        for t in rnd["tables"]:
+            for (a, _), v in _expected_points(api, t, set()).items():
+                games[a] = games.get(a, Fraction(0)) + v
+    byes = {e: sum(r["byes"].count(e) for r in page["rounds"]) for e in games}
+    assert set(byes.values()) == {1}  # three entries, three rounds: one bye each
+    total = {e: games[e] + Fraction(1, 2) * byes[e] for e in games}
+    sheets = api.get(f"/v1/tournaments/{tid}/sheets").body
+    assert {r["entry"]: Fraction(r["points"]) for r in sheets["standings"]} == total
+    rows = {r["entry"]: r for r in sheets["crosstable"]}
+    assert {e: Fraction(r["byes"]) for e, r in rows.items()} == {e: Fraction(1, 2) for e in games}
+    assert {e: Fraction(r["total"]) for e, r in rows.items()} == total
+    for e, r in rows.items():
+        assert sum(Fraction(c["points"]) for c in r["cells"]) + Fraction(r["byes"]) == total[e]
+    grid = list(csv.DictReader(io.StringIO(_csv(api, tid, "crosstable").text)))
+    assert {g["entry"]: (g["byes"], Fraction(g["total"])) for g in grid} == {
+        e: ("0.5", total[e]) for e in games
+    }
 
 
 def test_a_refused_roster_makes_nothing(api, players, redis_client, app):
@@ -262,10 +306,24 @@ def test_a_duplicate_board_is_never_voided(api, players):
     assert_error(voided, 422, "unplayable_format")
 
 
+def test_a_partnership_game_is_duplicate_by_default(api, players):
+    from server.games import REGISTRY
+
+    ann = players.register("ann")
+    for engine in REGISTRY.values():  # no format: two fixed sides -> duplicate
+        made = api.post("/v1/tournaments", {"game": engine.id}, ann)
+        assert made.status == 201, made.body
+        want = "duplicate" if engine.two_sides else "round_robin"
+        assert made.body["format"] == want, engine.id
+    chosen = api.post("/v1/tournaments", {"game": EXAMPLE_GAME, "format": "swiss"}, ann)
+    assert chosen.body["format"] == "swiss"  # a format given is kept
+
+
 def test_the_event_commands_over_a_socket(live_server, live_players, app, capsys):
     """``parlour-bot event``: a join code instead of a roster, entries, the start, a
     voided table and a withdrawal, the export; each command's output as documented."""
     from client_sdk.cli import main
+    from server.games import REGISTRY
 
     teacher = live_players.register("teacher")
     kids = live_players.many(4, "kid")
@@ -280,6 +338,14 @@ def test_the_event_commands_over_a_socket(live_server, live_players, app, capsys
 
     tid = event(teacher, "create", EXAMPLE_GAME, "--format", "round_robin", "--option",
                 "deals=1", "--name", "Club night").strip()  # fmt: skip
+    pairs = next(g.id for g in REGISTRY.values() if g.two_sides)
+    capsys.readouterr()
+    assert main(["event", "create", pairs, "--server", live_server.url, "--token",
+                 teacher.token]) == 0  # fmt: skip
+    made = capsys.readouterr()
+    assert made.err == "format: duplicate (a partnership game)\n"
+    dup = Api(base_url=live_server.url).get(f"/v1/tournaments/{made.out.strip()}").body
+    assert dup["format"] == "duplicate"
     code = event(teacher, "code", tid).strip()
     capsys.readouterr()
     assert main(["event", "join", tid, "--server", live_server.url, "--token", kids[0].token,

@@ -1336,7 +1336,10 @@ export interface paths {
          *     serve` runs) pairs the rounds, creates the games, enforces the clock,
          *     records results and ratings, and finishes it.
          *
-         *     * `format`: `round_robin` (one cycle unless `rounds`), `swiss`
+         *     * `format` (left out: `duplicate` for a game whose seats form two
+         *       fixed sides, a partnership game, since the same cards at both tables
+         *       of a board take the deal's luck out of the comparison; `round_robin`
+         *       otherwise; the answer's `format` says which): `round_robin` (one cycle unless `rounds`), `swiss`
          *       (`ceil(log2 n)` rounds unless `rounds`), `knockout` (seeded bracket;
          *       no `rounds`), `duplicate` (a pairs event: each round is a round-robin
          *       round of tables of two entries, and every table of the round plays
@@ -1586,7 +1589,8 @@ export interface paths {
          *     head_to_head, score_difference, eliminated_in, withdrawn, reference,
          *     interval_low, interval_high (empty: no interval is computed). `crosstable`:
          *     a row per entry, a column per entry in the standings' order (the row's
-         *     points against the column's; empty: never met; `x`: itself), its total.
+         *     points against the column's; empty: never met; `x`: itself), its byes (the
+         *     points from byes), its total (the standings' points, byes included).
          *     `games`: round, table, board, game_id, status, entries, names, scores,
          *     ranks, forfeit, voided (lists space-separated, names by ` | `).
          */
@@ -4838,8 +4842,12 @@ export interface components {
         TournamentCreate: {
             /** @example concerto */
             game: string;
-            /** @enum {string} */
-            format: "round_robin" | "swiss" | "knockout" | "duplicate";
+            /**
+             * @description left out: duplicate for a game of two sides (a partnership game), round_robin otherwise
+             * @default null
+             * @enum {string|null}
+             */
+            format?: "round_robin" | "swiss" | "knockout" | "duplicate" | null;
             /**
              * @description the game's options for every table
              * @default null
@@ -5030,6 +5038,10 @@ export interface components {
         CrossRow: {
             entry: string;
             cells: components["schemas"]["CrossCell"][];
+            /** @description points from byes: ½ each in a round robin or duplicate, 1 in swiss */
+            byes: number;
+            /** @description the standings' points, byes included */
+            total: number;
         };
         GameRow: {
             round: number;

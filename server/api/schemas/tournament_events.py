@@ -90,6 +90,13 @@ class CrossCell(Schema):
 class CrossRow(Schema):
     entry = fields.String(required=True)
     cells = fields.List(fields.Nested(CrossCell), required=True)
+    byes = Number(
+        required=True,
+        metadata={
+            "description": "points from byes: ½ each in a round robin or duplicate, 1 in swiss"
+        },
+    )
+    total = Number(required=True, metadata={"description": "the standings' points, byes included"})
 
 
 class GameRow(Schema):

@@ -99,7 +99,14 @@ class TournamentCreate(Schema):
         validate=validate.Length(min=1, max=64),
         metadata={"examples": [EXAMPLE_GAME]},
     )
-    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    format = fields.String(
+        load_default=None,
+        validate=validate.OneOf(FORMATS),
+        metadata={
+            "description": "left out: duplicate for a game of two sides (a partnership "
+            "game), round_robin otherwise"
+        },
+    )
     options = fields.Dict(
         keys=fields.String(),
         load_default=None,

@@ -22,7 +22,8 @@ export function tiebreakLine(tiebreaks) {
   return `Ranked by ${first}${rest.map((k) => `, then ${k}`).join('')}.`;
 }
 
-/** The cross-table: a row per entry (standings order), a column per opponent. */
+/** The cross-table: a row per entry (standings order), a column per opponent, then its
+ * bye points and its total (the standings' points, byes included). */
 export function crossTable(sheets) {
   if (!sheets.crosstable.length) return h('p', {class: 'muted'}, 'No entries yet.');
   const names = new Map(sheets.standings.map((s) => [s.entry, s.name]));
@@ -33,10 +34,10 @@ export function crossTable(sheets) {
       h('thead', {}, h('tr', {},
         h('th', {scope: 'col'}, 'Entry'),
         order.map((e, i) => h('th', {scope: 'col', title: names.get(e)}, `${i + 1}`)),
-        h('th', {scope: 'col'}, 'Total'))),
+        h('th', {scope: 'col', title: 'points from byes'}, 'Byes'),
+        h('th', {scope: 'col', title: 'the standings\' points'}, 'Total'))),
       h('tbody', {}, sheets.crosstable.map((row, i) => {
         const cells = new Map(row.cells.map((c) => [c.opponent, c]));
-        const total = row.cells.reduce((sum, c) => sum + c.points, 0);
         return h('tr', {dataset: {entry: row.entry}},
           h('th', {scope: 'row'}, `${i + 1}. ${names.get(row.entry)}`),
           order.map((e) => {
@@ -45,7 +46,8 @@ export function crossTable(sheets) {
             return h('td', {dataset: {opponent: e}},
               c.games ? c.results.map((r) => r.mark).join(' ') : '');
           }),
-          h('td', {class: 'total'}, `${total}`));
+          h('td', {class: 'byes'}, `${row.byes}`),
+          h('td', {class: 'total'}, `${row.total}`));
       }))));
 }
 
