@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games import BaseState
-from server.services import bot_health, views
+from server.services import boards, bot_health, views
 from server.services.bot_health import FAILED_TURNS
 from server.services.core import Core, Read
 from server.services.feeds import OVER
@@ -166,12 +166,18 @@ class HostedTurns:
 
     def over(self, game_ids: list[str]) -> dict[str, dict[int, Any] | None]:
         """Of ``game_ids``, those over (or gone): each seat's final view for
-        ``on_game_over`` (None when the game is gone)."""
+        ``on_game_over`` (None when the game is gone). A table of a duplicate board whose
+        other tables still play gets the view sealed, as the API answers its seats
+        (:func:`.boards.sealed`: the result, nothing of the deal)."""
         out: dict[str, dict[int, Any] | None] = {}
-        for record in game_store.read_many(self.r, game_ids):
-            if record.status in OVER:
-                state = views.state_of(record)
-                out[record.id] = {s: views.view(record, state, s) for s in record.seats}
+        ended = [r for r in game_store.read_many(self.r, game_ids) if r.status in OVER]
+        in_play = boards.in_play_among(self.core, ended)
+        for record in ended:
+            state = views.state_of(record)
+            shown = {s: views.view(record, state, s) for s in record.seats}
+            if record.id in in_play:
+                shown = {s: boards.sealed(v) for s, v in shown.items()}
+            out[record.id] = shown
         for gid in game_ids:
             if gid not in out and self.core.game(gid) is None:
                 out[gid] = None

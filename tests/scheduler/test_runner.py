@@ -235,8 +235,12 @@ def test_a_duplicate_table_reveals_nothing_until_its_twin_is_over(service, tours
     for caller in (None, token[min(at[x])], token[min(at[y])]):  # not even its players
         with pytest.raises(BoardInPlay):
             service.replays.replay(caller, x)
+    # a hosted seat's game-over view is sealed the same way (the sandbox workers')
+    sealed = service.hosted.over([x])[x]
+    assert sealed and all(v["state"] is None and "hand" not in v for v in sealed.values())
     _play_to_the_end(service, players, y)
     assert service.replays.replay(None, x)["revealed"] is not None
+    assert all(v["state"] is not None for v in service.hosted.over([x])[x].values())
     runner.tick()
     assert status(tours, tid) == "finished"
 
